@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tbsctl: the command line client of tbsd. */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+/* Exit codes: part of the public contract. */
+enum {
+        EXIT_OK = 0,
+        EXIT_FAILED = 1,
+        EXIT_USAGE = 2,
+        EXIT_NO_DAEMON = 3,
+};
+
+static bool arg_json;
+
+typedef struct Verb {
+        const char *name;
+        int min_args;
+        int max_args;
+        int (*run)(int argc, char *argv[]);
+        const char *help;
+} Verb;
+
+static const Verb verbs[] = {
+        {}
+};
+
+static void help(void) {
+        printf("Usage: tbsctl [--json] COMMAND [ARGS...]\n"
+               "\n"
+               "Query and control tbsd, the time-based transmission daemon.\n"
+               "\n"
+               "Options:\n"
+               "  -h --help      Show this help\n"
+               "     --version   Show the version\n"
+               "  -j --json      Print JSON\n"
+               "\n"
+               "Commands:\n");
+        for (const Verb *v = verbs; v->name; v++)
+                printf("  %-28s %s\n", v->help ? v->help : v->name, "");
+}
+
+int main(int argc, char *argv[]) {
+        enum { ARG_VERSION = 0x100 };
+        static const struct option options[] = {
+                { "help",    no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, ARG_VERSION },
+                { "json",    no_argument, NULL, 'j' },
+                {}
+        };
+        int c;
+
+        log_set_program_name("tbsctl");
+        /* "+" would stop at the first non-option; we allow --json after the command. */
+        while ((c = getopt_long(argc, argv, "hj", options, NULL)) >= 0)
+                switch (c) {
+                case 'h':
+                        help();
+                        return EXIT_OK;
+                case ARG_VERSION:
+                        printf("tbsctl %s\n", TBS_VERSION);
+                        return EXIT_OK;
+                case 'j':
+                        arg_json = true;
+                        break;
+                default:
+                        return EXIT_USAGE;
+                }
+
+        if (optind >= argc) {
+                help();
+                return EXIT_USAGE;
+        }
+        for (const Verb *v = verbs; v->name; v++) {
+                int n = argc - optind - 1;
+
+                if (strcmp(v->name, argv[optind]) != 0)
+                        continue;
+                if (n < v->min_args || (v->max_args >= 0 && n > v->max_args)) {
+                        log_error("%s: wrong number of arguments; see 'tbsctl --help'", v->name);
+                        return EXIT_USAGE;
+                }
+                return v->run(n, argv + optind + 1);
+        }
+        log_error("unknown command '%s'; see 'tbsctl --help'", argv[optind]);
+        return EXIT_USAGE;
+}

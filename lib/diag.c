@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+int diag_add(DiagList *l, DiagSeverity severity, const char *file, const char *path,
+             const char *format, ...) {
+        _cleanup_free_ char *f = NULL, *p = NULL, *reason = NULL;
+        va_list ap;
+        Diag *items;
+        int r;
+
+        va_start(ap, format);
+        r = vasprintf(&reason, format, ap);
+        va_end(ap);
+        if (r < 0) {
+                reason = NULL;
+                return -ENOMEM;
+        }
+        if (file && !(f = strdup(file)))
+                return -ENOMEM;
+        if (path && *path && !(p = strdup(path)))
+                return -ENOMEM;
+
+        items = reallocarray(l->items, l->n + 1, sizeof(Diag));
+        if (!items)
+                return -ENOMEM;
+        l->items = items;
+        l->items[l->n++] = (Diag) {
+                .severity = severity,
+                .file = TAKE_PTR(f),
+                .path = TAKE_PTR(p),
+                .reason = TAKE_PTR(reason),
+        };
+        if (severity == DIAG_ERROR)
+                l->n_errors++;
+        return 0;
+}
+
+char *diag_format(const Diag *d) {
+        char *s;
+
+        if (asprintf(&s, "%s%s%s%s%s%s",
+                     d->file ?: "", d->file ? ": " : "",
+                     d->path ?: "", d->path ? ": " : "",
+                     d->severity == DIAG_WARNING ? "warning: " : "",
+                     d->reason) < 0)
+                return NULL;
+        return s;
+}
+
+void diag_list_clear(DiagList *l) {
+        for (size_t i = 0; i < l->n; i++) {
+                free(l->items[i].file);
+                free(l->items[i].path);
+                free(l->items[i].reason);
+        }
+        free(l->items);
+        *l = (DiagList) {};
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Logging for tbsd and tbsctl: one line per message on stderr. With
+ * log_set_prefix_priority(true) each line starts with a syslog priority
+ * prefix ("<3>") that journald understands. */
+#pragma once
+
+#include <syslog.h>
+
+#include "macro.h"
+
+/** Set the highest priority that is printed (LOG_ERR..LOG_DEBUG). */
+void log_set_max_level(int level);
+/** Return the current maximum level. */
+int log_get_max_level(void);
+/** Parse "err", "warning", "notice", "info", "debug" or a number 0..7.
+ *  Returns the level or -EINVAL. */
+int log_level_from_string(const char *s);
+/** Prefix each line with "<N>" (for journald / systemd units). */
+void log_set_prefix_priority(int enable);
+/** Name printed before each message ("tbsd: "); NULL for none. */
+void log_set_program_name(const char *name);
+
+/** Log a message; returns -abs(error) so callers can `return log_error_errno(r, ...)`.
+ *  error may be 0; a %m in the format is expanded from error. */
+int log_internal(int level, int error, const char *format, ...) _printf_(3, 4);
+
+#define log_full_errno(level, error, ...) log_internal(level, error, __VA_ARGS__)
+#define log_debug(...)   log_internal(LOG_DEBUG, 0, __VA_ARGS__)
+#define log_info(...)    log_internal(LOG_INFO, 0, __VA_ARGS__)
+#define log_notice(...)  log_internal(LOG_NOTICE, 0, __VA_ARGS__)
+#define log_warning(...) log_internal(LOG_WARNING, 0, __VA_ARGS__)
+#define log_error(...)   log_internal(LOG_ERR, 0, __VA_ARGS__)
+#define log_debug_errno(e, ...)   log_internal(LOG_DEBUG, e, __VA_ARGS__)
+#define log_info_errno(e, ...)    log_internal(LOG_INFO, e, __VA_ARGS__)
+#define log_warning_errno(e, ...) log_internal(LOG_WARNING, e, __VA_ARGS__)
+#define log_error_errno(e, ...)   log_internal(LOG_ERR, e, __VA_ARGS__)

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "schedule.h"
+
+#ifndef CLOCK_TAI
+#define CLOCK_TAI 11
+#endif
+
+void root_spec_done(RootSpec *r) {
+        if (!r)
+                return;
+        free(r->entries);
+        *r = (RootSpec) {};
+}
+
+void schedule_free(Schedule *s) {
+        if (!s)
+                return;
+        free(s->source);
+        root_spec_done(&s->root);
+        free(s->txqueues);
+        free(s->clock.ptp4l_socket);
+        free(s);
+}
+
+int schedule_copy(const Schedule *s, Schedule **ret) {
+        _cleanup_schedule_ Schedule *c = NULL;
+
+        c = calloc(1, sizeof(*c));
+        if (!c)
+                return -ENOMEM;
+        *c = *s;
+        c->source = NULL;
+        c->root.entries = NULL;
+        c->txqueues = NULL;
+        c->clock.ptp4l_socket = NULL;
+
+        if (s->source && !(c->source = strdup(s->source)))
+                return -ENOMEM;
+        if (s->root.n_entries > 0) {
+                c->root.entries = calloc(s->root.n_entries, sizeof(GateEntry));
+                if (!c->root.entries)
+                        return -ENOMEM;
+                memcpy(c->root.entries, s->root.entries, s->root.n_entries * sizeof(GateEntry));
+        }
+        if (s->n_txqueues > 0) {
+                c->txqueues = calloc(s->n_txqueues, sizeof(EtfSpec));
+                if (!c->txqueues)
+                        return -ENOMEM;
+                memcpy(c->txqueues, s->txqueues, s->n_txqueues * sizeof(EtfSpec));
+        }
+        if (s->clock.ptp4l_socket && !(c->clock.ptp4l_socket = strdup(s->clock.ptp4l_socket)))
+                return -ENOMEM;
+
+        *ret = TAKE_PTR(c);
+        return 0;
+}
+
+const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue) {
+        for (size_t i = 0; i < s->n_txqueues; i++)
+                if (s->txqueues[i].queue == queue)
+                        return &s->txqueues[i];
+        return NULL;
+}
+
+int root_tc_of_queue(const RootSpec *r, uint32_t queue) {
+        for (unsigned tc = 0; tc < r->num_tc && tc < TBS_MAX_TC; tc++)
+                if (queue >= r->queues[tc].offset &&
+                    queue < (uint32_t) r->queues[tc].offset + r->queues[tc].count)
+                        return (int) tc;
+        return -ENOENT;
+}
+
+bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
+        if (a->kind != b->kind || a->handle != b->handle || a->num_tc != b->num_tc)
+                return false;
+        if (memcmp(a->priority_map, b->priority_map, sizeof(a->priority_map)) != 0)
+                return false;
+        for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
+                if (a->queues[i].count != b->queues[i].count ||
+                    a->queues[i].offset != b->queues[i].offset)
+                        return false;
+
+        if (a->kind == ROOT_MQPRIO)
+                return a->hw_offload == b->hw_offload;
+
+        if (a->clockid != b->clockid || a->base_time_ns != b->base_time_ns ||
+            a->cycle_time_ns != b->cycle_time_ns ||
+            a->cycle_time_extension_ns != b->cycle_time_extension_ns ||
+            a->mode != b->mode || a->n_entries != b->n_entries)
+                return false;
+        if (a->mode == TAPRIO_MODE_TXTIME_ASSIST && a->txtime_delay_ns != b->txtime_delay_ns)
+                return false;
+        for (size_t i = 0; i < a->n_entries; i++)
+                if (a->entries[i].command != b->entries[i].command ||
+                    a->entries[i].gate_mask != b->entries[i].gate_mask ||
+                    a->entries[i].interval_ns != b->entries[i].interval_ns)
+                        return false;
+        return true;
+}
+
+bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
+        return a->queue == b->queue && a->clockid == b->clockid &&
+               a->delta_ns == b->delta_ns && a->offload == b->offload &&
+               a->deadline_mode == b->deadline_mode &&
+               a->skip_sock_check == b->skip_sock_check;
+}
+
+static const char *const root_kind_table[_ROOT_KIND_MAX] = {
+        [ROOT_MQPRIO] = "mqprio",
+        [ROOT_TAPRIO] = "taprio",
+};
+
+static const char *const taprio_mode_table[_TAPRIO_MODE_MAX] = {
+        [TAPRIO_MODE_SOFTWARE] = "software",
+        [TAPRIO_MODE_TXTIME_ASSIST] = "txtime-assist",
+        [TAPRIO_MODE_FULL_OFFLOAD] = "full-offload",
+};
+
+static const char *const gate_command_table[_GATE_COMMAND_MAX] = {
+        [GATE_SET_GATES] = "set-gates",
+        [GATE_SET_AND_HOLD] = "set-and-hold",
+        [GATE_SET_AND_RELEASE] = "set-and-release",
+};
+
+static const char *const offload_mode_table[_OFFLOAD_MODE_MAX] = {
+        [OFFLOAD_OFF] = "off",
+        [OFFLOAD_ON] = "on",
+        [OFFLOAD_AUTO] = "auto",
+};
+
+static const char *table_to_string(const char *const *table, size_t n, int v) {
+        if (v < 0 || (size_t) v >= n)
+                return NULL;
+        return table[v];
+}
+
+static int table_from_string(const char *const *table, size_t n, const char *s) {
+        if (!s)
+                return -EINVAL;
+        for (size_t i = 0; i < n; i++)
+                if (table[i] && strcmp(table[i], s) == 0)
+                        return (int) i;
+        return -EINVAL;
+}
+
+#define DEFINE_STRING_TABLE(name, type, table)                                          \
+        const char *name##_to_string(type v) {                                          \
+                return table_to_string(table, ELEMENTSOF(table), (int) v);              \
+        }
+
+DEFINE_STRING_TABLE(root_kind, RootKind, root_kind_table)
+DEFINE_STRING_TABLE(taprio_mode, TaprioMode, taprio_mode_table)
+DEFINE_STRING_TABLE(gate_command, GateCommand, gate_command_table)
+DEFINE_STRING_TABLE(offload_mode, OffloadMode, offload_mode_table)
+
+RootKind root_kind_from_string(const char *s) {
+        return table_from_string(root_kind_table, ELEMENTSOF(root_kind_table), s);
+}
+
+TaprioMode taprio_mode_from_string(const char *s) {
+        return table_from_string(taprio_mode_table, ELEMENTSOF(taprio_mode_table), s);
+}
+
+GateCommand gate_command_from_string(const char *s) {
+        return table_from_string(gate_command_table, ELEMENTSOF(gate_command_table), s);
+}
+
+static const struct {
+        clockid_t id;
+        const char *name;
+} clock_names[] = {
+        { CLOCK_REALTIME,  "CLOCK_REALTIME" },
+        { CLOCK_MONOTONIC, "CLOCK_MONOTONIC" },
+        { CLOCK_BOOTTIME,  "CLOCK_BOOTTIME" },
+        { CLOCK_TAI,       "CLOCK_TAI" },
+};
+
+const char *clockid_to_string(clockid_t c) {
+        for (size_t i = 0; i < ELEMENTSOF(clock_names); i++)
+                if (clock_names[i].id == c)
+                        return clock_names[i].name;
+        return NULL;
+}
+
+int clockid_from_string(const char *s) {
+        if (!s)
+                return -EINVAL;
+        for (size_t i = 0; i < ELEMENTSOF(clock_names); i++)
+                if (strcasecmp(s, clock_names[i].name) == 0 ||
+                    strcasecmp(s, clock_names[i].name + strlen("CLOCK_")) == 0)
+                        return clock_names[i].id;
+        return -EINVAL;
+}
+
+const char *tc_handle_to_string(uint32_t handle, char buf[static 16]) {
+        if ((handle & 0xffffU) == 0)
+                snprintf(buf, 16, "%x:", handle >> 16);
+        else
+                snprintf(buf, 16, "%x:%x", handle >> 16, handle & 0xffffU);
+        return buf;
+}
+
+int tc_handle_from_string(const char *s, uint32_t *ret) {
+        unsigned long maj, min = 0;
+        char *end;
+
+        if (!s || !*s)
+                return -EINVAL;
+        errno = 0;
+        maj = strtoul(s, &end, 16);
+        if (errno || end == s || maj > 0xffff)
+                return -EINVAL;
+        if (*end == ':') {
+                const char *m = end + 1;
+                end++;
+                if (*m) {
+                        min = strtoul(m, &end, 16);
+                        if (errno || end == m || min > 0xffff)
+                                return -EINVAL;
+                }
+        }
+        if (*end)
+                return -EINVAL;
+        if (maj == 0)
+                return -EINVAL;
+        *ret = (uint32_t) (maj << 16 | min);
+        return 0;
+}

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The schedule model: what one interface's qdisc tree and clock checks
+ * should be. The JSON parser fills it (schedule-parse.c), the validator
+ * checks it (schedule-verify.c), and the daemon's netlink engine reads the
+ * kernel's tree back into the same structs, so desired and actual compare
+ * field by field (schedule_equal*()).
+ *
+ * All times are in nanoseconds unless a name says otherwise. Values that the
+ * file may leave out hold their effective default after parsing (for example
+ * a taprio cycle_time_ns that was not given holds the sum of the intervals). */
+#pragma once
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "macro.h"
+
+#define TBS_MAX_TC 16                 /* TC_QOPT_MAX_QUEUE */
+#define TBS_PRIO_MAP_LEN 16           /* TC_QOPT_BITMASK + 1 */
+#define TBS_DEFAULT_ROOT_HANDLE 0x01000000U /* "100:" */
+
+typedef enum RootKind {
+        ROOT_MQPRIO,
+        ROOT_TAPRIO,
+        _ROOT_KIND_MAX,
+        _ROOT_KIND_INVALID = -EINVAL,
+} RootKind;
+
+typedef enum TaprioMode {
+        TAPRIO_MODE_SOFTWARE,       /* flags 0 */
+        TAPRIO_MODE_TXTIME_ASSIST,  /* flags TAPRIO_ATTR_FLAG_TXTIME_ASSIST (0x1) */
+        TAPRIO_MODE_FULL_OFFLOAD,   /* flags TAPRIO_ATTR_FLAG_FULL_OFFLOAD (0x2) */
+        _TAPRIO_MODE_MAX,
+        _TAPRIO_MODE_INVALID = -EINVAL,
+} TaprioMode;
+
+/* Values equal the kernel's TC_TAPRIO_CMD_* */
+typedef enum GateCommand {
+        GATE_SET_GATES = 0,
+        GATE_SET_AND_HOLD = 1,
+        GATE_SET_AND_RELEASE = 2,
+        _GATE_COMMAND_MAX,
+        _GATE_COMMAND_INVALID = -EINVAL,
+} GateCommand;
+
+typedef enum OffloadMode {
+        OFFLOAD_OFF,
+        OFFLOAD_ON,
+        OFFLOAD_AUTO,
+        _OFFLOAD_MODE_MAX,
+        _OFFLOAD_MODE_INVALID = -EINVAL,
+} OffloadMode;
+
+typedef struct QueueRange {
+        uint16_t count;
+        uint16_t offset;
+} QueueRange;
+
+typedef struct GateEntry {
+        GateCommand command;
+        uint32_t gate_mask;
+        uint32_t interval_ns;
+} GateEntry;
+
+typedef struct RootSpec {
+        RootKind kind;
+        uint32_t handle;                      /* major << 16, minor 0 */
+        uint8_t num_tc;
+        uint8_t priority_map[TBS_PRIO_MAP_LEN];
+        QueueRange queues[TBS_MAX_TC];        /* num_tc entries used */
+
+        /* mqprio */
+        bool hw_offload;
+
+        /* taprio */
+        clockid_t clockid;                    /* CLOCK_TAI by default */
+        int64_t base_time_ns;
+        int64_t cycle_time_ns;                /* effective: sum of intervals when not given */
+        bool cycle_time_given;
+        int64_t cycle_time_extension_ns;
+        TaprioMode mode;
+        uint32_t txtime_delay_ns;             /* txtime-assist only */
+        GateEntry *entries;
+        size_t n_entries;
+} RootSpec;
+
+typedef struct EtfSpec {
+        uint32_t queue;                       /* 0-based TX queue; parent is MAJOR:(queue+1) */
+        clockid_t clockid;                    /* only CLOCK_TAI is valid */
+        int64_t delta_ns;                     /* checked to fit in int32 */
+        OffloadMode offload;
+        bool deadline_mode;
+        bool skip_sock_check;
+        bool spelled_tbs;                     /* the file said "qdisc": "tbs" */
+} EtfSpec;
+
+typedef struct ClockSpec {
+        bool configured;                      /* false: the file has no "clock" section */
+        char *ptp4l_socket;                   /* NULL: try the default paths */
+        uint8_t domain;
+        uint8_t transport_specific;
+        int64_t max_master_offset_ns;         /* default 100 */
+        int64_t max_phc_offset_ns;            /* default 1000 */
+} ClockSpec;
+
+typedef struct Schedule {
+        char *source;                         /* file it came from, for messages; may be NULL */
+        char ifname[IFNAMSIZ];
+        RootSpec root;
+        EtfSpec *txqueues;
+        size_t n_txqueues;
+        ClockSpec clock;
+} Schedule;
+
+/* What is known about the device a schedule is checked against. Zeroed means
+ * "nothing known": the checks that need it are skipped. */
+typedef struct DeviceFacts {
+        unsigned tx_queues;                   /* 0: unknown */
+        bool offload_known;                   /* the capability table knows this device */
+        uint64_t launch_time_mask;            /* bit q: queue q supports launch-time offload */
+        const char *offload_reason;           /* why other queues lack it, for messages */
+} DeviceFacts;
+
+/** Free everything a schedule owns, and the schedule itself. Accepts NULL. */
+void schedule_free(Schedule *s);
+DEFINE_TRIVIAL_CLEANUP_FUNC(Schedule *, schedule_free);
+#define _cleanup_schedule_ _cleanup_(schedule_freep)
+
+/** Free what a RootSpec owns (not the struct); it is zeroed afterwards. */
+void root_spec_done(RootSpec *r);
+
+/** Deep copy. Returns 0 and *ret, or -ENOMEM. */
+int schedule_copy(const Schedule *s, Schedule **ret);
+
+/** Find the etf spec for a TX queue, or NULL. */
+const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue);
+
+/** Traffic class that the root sends the TX queue to, or -ENOENT. */
+int root_tc_of_queue(const RootSpec *r, uint32_t queue);
+
+/** Compare the root qdisc parts that the kernel reports back. */
+bool root_spec_equal(const RootSpec *a, const RootSpec *b);
+/** Compare two etf specs as installed; offload compares a resolved mode
+ *  (OFFLOAD_ON/OFF), so resolve "auto" before comparing. */
+bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b);
+
+/* Enum <-> string tables; *_from_string returns the value or -EINVAL. */
+const char *root_kind_to_string(RootKind k);
+RootKind root_kind_from_string(const char *s);
+const char *taprio_mode_to_string(TaprioMode m);
+TaprioMode taprio_mode_from_string(const char *s);
+const char *gate_command_to_string(GateCommand c);
+GateCommand gate_command_from_string(const char *s);
+const char *offload_mode_to_string(OffloadMode m);
+
+/** "CLOCK_TAI" etc. for the clocks the kernel's qdiscs know; NULL otherwise. */
+const char *clockid_to_string(clockid_t c);
+/** Accepts "CLOCK_TAI", "TAI", "CLOCK_REALTIME", "CLOCK_MONOTONIC", "CLOCK_BOOTTIME"
+ *  and their short forms; returns the clockid or -EINVAL. */
+int clockid_from_string(const char *s);
+
+/** Format a handle as "100:" (minor 0) or "100:1". buf must hold 16 bytes. */
+const char *tc_handle_to_string(uint32_t handle, char buf[static 16]);
+/** Parse "100:", "100:1", "100" (hex, as tc does). Returns 0 or -EINVAL. */
+int tc_handle_from_string(const char *s, uint32_t *ret);

@@ -1,0 +1,101 @@
+# Helpers for kernel test scripts (sourced by guest-init before the test).
+# Tests run as root inside the user-mode-linux guest with bash.
+set -euo pipefail
+
+TBSD=$TBS_BUILD_DIR/daemon/tbsd
+TBSCTL=$TBS_BUILD_DIR/cli/tbsctl
+
+# fail MESSAGE...: stop the test with a message.
+fail() {
+        echo "FAIL: $*" >&2
+        exit 1
+}
+
+# pass MESSAGE...: a step that held.
+pass() {
+        echo "ok: $*"
+}
+
+# assert_eq ACTUAL EXPECTED WHAT
+assert_eq() {
+        if [ "$1" != "$2" ]; then
+                fail "$3: expected '$2', got '$1'"
+        fi
+        pass "$3 = $2"
+}
+
+# assert_contains HAYSTACK NEEDLE WHAT
+assert_contains() {
+        case "$1" in
+        *"$2"*) pass "$3 contains '$2'" ;;
+        *) fail "$3: '$2' not found in: $1" ;;
+        esac
+}
+
+# make_veth NAME PEER [QUEUES]: a veth pair with QUEUES (default 4) TX/RX
+# queues on each end, both up.
+make_veth() {
+        local q=${3:-4}
+        ip link add "$1" numtxqueues "$q" numrxqueues "$q" type veth \
+                peer name "$2" numtxqueues "$q" numrxqueues "$q"
+        ip link set "$1" up
+        ip link set "$2" up
+}
+
+# qdisc_json DEV: the device's qdiscs as tc -j -s reports them.
+qdisc_json() {
+        tc -j -s qdisc show dev "$1"
+}
+
+# qdisc_at DEV PARENT: the JSON object of the qdisc under PARENT ("root" for the root).
+qdisc_at() {
+        if [ "$2" = root ]; then
+                qdisc_json "$1" | jq -c '.[] | select(.root == true)'
+        else
+                qdisc_json "$1" | jq -c --arg p "$2" '.[] | select(.parent == $p)'
+        fi
+}
+
+# wait_until SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds.
+wait_until() {
+        local deadline=$(( $(date +%s) + $1 ))
+        shift
+        while ! "$@" >/dev/null 2>&1; do
+                [ "$(date +%s)" -lt "$deadline" ] || return 1
+                sleep 0.2
+        done
+}
+
+# start_system_bus: a private system bus whose policy includes the project's.
+# Sets DBUS_SYSTEM_BUS_ADDRESS.
+start_system_bus() {
+        mkdir -p /run/dbus /run/tbs-dbus
+        cat > /run/tbs-dbus/system.conf <<EOC
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path=/run/dbus/system_bus_socket</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <deny own="*"/>
+    <deny send_type="method_call"/>
+    <allow send_destination="org.freedesktop.DBus"/>
+    <allow send_type="signal"/>
+    <allow send_requested_reply="true" send_type="method_return"/>
+    <allow send_requested_reply="true" send_type="error"/>
+    <allow receive_type="method_call"/>
+    <allow receive_type="method_return"/>
+    <allow receive_type="error"/>
+    <allow receive_type="signal"/>
+  </policy>
+  <policy user="root">
+    <allow send_destination="*"/>
+  </policy>
+  <include ignore_missing="yes">$TBS_SOURCE_DIR/dbus/org.tsn.Tbs.conf</include>
+</busconfig>
+EOC
+        dbus-daemon --config-file=/run/tbs-dbus/system.conf --fork --nopidfile
+        export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "diag.h"
+#include "schedule.h"
+
+static void test_handles(void **state) {
+        char buf[16];
+        uint32_t h = 0;
+
+        assert_int_equal(tc_handle_from_string("100:", &h), 0);
+        assert_int_equal(h, 0x01000000);
+        assert_string_equal(tc_handle_to_string(h, buf), "100:");
+        assert_int_equal(tc_handle_from_string("100:4", &h), 0);
+        assert_int_equal(h, 0x01000004);
+        assert_string_equal(tc_handle_to_string(h, buf), "100:4");
+        assert_int_equal(tc_handle_from_string("ffff:ffff", &h), 0);
+        assert_int_equal(h, 0xffffffff);
+        assert_int_equal(tc_handle_from_string("10000:", &h), -EINVAL);
+        assert_int_equal(tc_handle_from_string("0:", &h), -EINVAL);
+        assert_int_equal(tc_handle_from_string("1x:", &h), -EINVAL);
+        assert_int_equal(tc_handle_from_string("", &h), -EINVAL);
+        assert_int_equal(h, 0xffffffff); /* untouched on failure */
+}
+
+static void test_tables(void **state) {
+        assert_int_equal(root_kind_from_string("taprio"), ROOT_TAPRIO);
+        assert_int_equal(root_kind_from_string("etf"), -EINVAL);
+        assert_string_equal(taprio_mode_to_string(TAPRIO_MODE_TXTIME_ASSIST), "txtime-assist");
+        assert_int_equal(gate_command_from_string("set-and-release"), GATE_SET_AND_RELEASE);
+        assert_null(gate_command_to_string(_GATE_COMMAND_MAX));
+        assert_int_equal(clockid_from_string("CLOCK_TAI"), CLOCK_TAI);
+        assert_int_equal(clockid_from_string("tai"), CLOCK_TAI);
+        assert_int_equal(clockid_from_string("CLOCK_FOO"), -EINVAL);
+        assert_string_equal(clockid_to_string(CLOCK_MONOTONIC), "CLOCK_MONOTONIC");
+}
+
+static void test_tc_of_queue(void **state) {
+        RootSpec r = {
+                .num_tc = 3,
+                .queues = { { 1, 0 }, { 1, 1 }, { 2, 2 } },
+        };
+
+        assert_int_equal(root_tc_of_queue(&r, 0), 0);
+        assert_int_equal(root_tc_of_queue(&r, 1), 1);
+        assert_int_equal(root_tc_of_queue(&r, 3), 2);
+        assert_int_equal(root_tc_of_queue(&r, 4), -ENOENT);
+}
+
+static void test_copy_equal(void **state) {
+        _cleanup_schedule_ Schedule *s = calloc(1, sizeof(Schedule)), *c = NULL;
+        GateEntry e[2] = { { GATE_SET_GATES, 0x1, 300000 }, { GATE_SET_GATES, 0x6, 700000 } };
+
+        assert_non_null(s);
+        s->source = strdup("x.json");
+        s->root.kind = ROOT_TAPRIO;
+        s->root.num_tc = 2;
+        s->root.n_entries = 2;
+        s->root.entries = malloc(sizeof(e));
+        memcpy(s->root.entries, e, sizeof(e));
+        s->txqueues = calloc(1, sizeof(EtfSpec));
+        s->n_txqueues = 1;
+        s->txqueues[0].delta_ns = 200000;
+        assert_int_equal(schedule_copy(s, &c), 0);
+        assert_ptr_not_equal(c->root.entries, s->root.entries);
+        assert_true(root_spec_equal(&s->root, &c->root));
+        assert_true(etf_spec_equal(&s->txqueues[0], &c->txqueues[0]));
+        c->root.entries[1].interval_ns++;
+        assert_false(root_spec_equal(&s->root, &c->root));
+        c->txqueues[0].delta_ns++;
+        assert_false(etf_spec_equal(&s->txqueues[0], &c->txqueues[0]));
+}
+
+static void test_diag_format(void **state) {
+        DiagList l = {};
+        _cleanup_free_ char *a = NULL, *b = NULL, *c = NULL;
+
+        assert_int_equal(diag_error(&l, "eth0.json", "txqueues[1].delta_ns",
+                                    "must be between 0 and %d, got %d", 2147483647, -5), 0);
+        assert_int_equal(diag_warning(&l, "x.json", NULL, "odd"), 0);
+        assert_int_equal(diag_error(&l, NULL, "", "bare"), 0);
+        assert_int_equal(l.n, 3);
+        assert_int_equal(diag_errors(&l), 2);
+        a = diag_format(&l.items[0]);
+        b = diag_format(&l.items[1]);
+        c = diag_format(&l.items[2]);
+        assert_string_equal(a, "eth0.json: txqueues[1].delta_ns: must be between 0 and 2147483647, got -5");
+        assert_string_equal(b, "x.json: warning: odd");
+        assert_string_equal(c, "bare");
+        diag_list_clear(&l);
+        assert_int_equal(l.n, 0);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_handles),
+                cmocka_unit_test(test_tables),
+                cmocka_unit_test(test_tc_of_queue),
+                cmocka_unit_test(test_copy_equal),
+                cmocka_unit_test(test_diag_format),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
