@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* json-c helpers shared by tbsd and tbsctl. */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdint.h>
+
+#include "macro.h"
+
+static inline void json_object_putp(struct json_object **o) {
+        if (*o)
+                json_object_put(*o);
+}
+#define _cleanup_json_ _cleanup_(json_object_putp)
+
+/** Member of an object, or NULL when o is not an object or has no such key. */
+struct json_object *json_get(struct json_object *o, const char *key);
+/** Member as a string; NULL when absent, null or not a string. */
+const char *json_get_string(struct json_object *o, const char *key);
+/** Member as int64; def when absent or not a number. */
+int64_t json_get_int(struct json_object *o, const char *key, int64_t def);
+/** Member as bool; def when absent or not a boolean. */
+int json_get_bool(struct json_object *o, const char *key, int def);
+/** Add key: value to an object, taking ownership of value (may be NULL = JSON null).
+ *  Returns 0 or -ENOMEM. */
+int json_add(struct json_object *o, const char *key, struct json_object *value);
+/** Add a string member; NULL becomes JSON null. */
+int json_add_string(struct json_object *o, const char *key, const char *value);
