@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "caps_cache.h"
+
+typedef struct CapsCacheEntry {
+        int ifindex;
+        char ifname[IFNAMSIZ];
+        LinkCaps caps;
+} CapsCacheEntry;
+
+struct CapsCache {
+        bool has_io;
+        CapsIO io;
+        CapsCacheEntry *entries;
+        size_t n_entries;
+        size_t n_allocated;
+};
+
+int caps_cache_new(const CapsIO *io, CapsCache **ret) {
+        CapsCache *c;
+
+        if (!ret)
+                return -EINVAL;
+        c = calloc(1, sizeof(*c));
+        if (!c)
+                return -ENOMEM;
+        if (io) {
+                c->has_io = true;
+                c->io = *io;
+        }
+        *ret = c;
+        return 0;
+}
+
+CapsCache *caps_cache_free(CapsCache *cache) {
+        if (!cache)
+                return NULL;
+        free(cache->entries);
+        free(cache);
+        return NULL;
+}
+
+static CapsCacheEntry *cache_find(CapsCache *cache, int ifindex) {
+        for (size_t i = 0; i < cache->n_entries; i++)
+                if (cache->entries[i].ifindex == ifindex)
+                        return &cache->entries[i];
+        return NULL;
+}
+
+int caps_cache_get(CapsCache *cache, int ifindex, const char *ifname, const LinkCaps **ret) {
+        CapsCacheEntry *e;
+        LinkCaps caps;
+        int r;
+
+        if (!cache || ifindex <= 0 || !ifname || strlen(ifname) >= IFNAMSIZ || !ret)
+                return -EINVAL;
+
+        e = cache_find(cache, ifindex);
+        if (e && strcmp(e->ifname, ifname) == 0) {
+                *ret = &e->caps;
+                return 0;
+        }
+
+        r = caps_probe(cache->has_io ? &cache->io : NULL, ifname, &caps);
+        if (r < 0) {
+                if (e)   /* what was cached for this index is stale now */
+                        caps_cache_invalidate(cache, ifindex);
+                return r;
+        }
+
+        if (!e) {
+                if (cache->n_entries == cache->n_allocated) {
+                        size_t n = cache->n_allocated ? cache->n_allocated * 2 : 4;
+                        CapsCacheEntry *p = realloc(cache->entries, n * sizeof(*p));
+
+                        if (!p)
+                                return -ENOMEM;
+                        cache->entries = p;
+                        cache->n_allocated = n;
+                }
+                e = &cache->entries[cache->n_entries++];
+        }
+        *e = (CapsCacheEntry) { .ifindex = ifindex, .caps = caps };
+        memcpy(e->ifname, ifname, strlen(ifname) + 1);
+
+        *ret = &e->caps;
+        return 1;
+}
+
+int caps_cache_invalidate(CapsCache *cache, int ifindex) {
+        int dropped = 0;
+
+        if (!cache)
+                return 0;
+        for (size_t i = 0; i < cache->n_entries;) {
+                if (ifindex == 0 || cache->entries[i].ifindex == ifindex) {
+                        cache->entries[i] = cache->entries[--cache->n_entries];
+                        dropped = 1;
+                } else
+                        i++;
+        }
+        return dropped;
+}

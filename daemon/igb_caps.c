@@ -1,0 +1,552 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The launch-time capability probe (see igb_caps.h). Three steps, never
+ * mixed: gather the driver's answers (ethtool ioctls through CapsIO, PCI
+ * ids and queue directories from sysfs), look the driver up in one table,
+ * and derive the per-queue verdict from the table entry. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/ethtool.h>
+#include <linux/net_tstamp.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include <json-c/json.h>
+
+#include "igb_caps.h"
+#include "macro.h"
+
+/* ---- The driver table ------------------------------------------------
+ *
+ * One entry per driver family, the way chrony and linuxptp keep what they
+ * know about clocks in one place. The facts come from the drivers'
+ * ndo_setup_tc(TC_SETUP_QDISC_ETF / TC_SETUP_QDISC_TAPRIO) handlers:
+ *
+ * igb  igb_offload_txtime(): -EOPNOTSUPP unless hw->mac.type == e1000_i210,
+ *      -EINVAL for any queue but 0 and 1. mac.type e1000_i210 is set for
+ *      exactly the six device ids below (igb_get_invariants_82575()). igb
+ *      has no mqprio hardware offload and no taprio offload.
+ * igc  igc_save_launchtime_params(): every TX queue (at most 4, the i225
+ *      and i226 have IGC_MAX_TX_QUEUES 4); taprio full offload through
+ *      igc_save_qbv_schedule().
+ * stmmac (ethtool driver names st_gmac, st_xgmac, st_mac100)
+ *      tc_setup_etf(): per queue, when the platform data sets
+ *      tbs_en for that queue; nothing the probe can read says which.
+ * The others listed have no ndo_setup_tc at all, so the kernel's etf
+ * answers "Specified device does not support ETF offload". A driver not
+ * listed is CAPS_UNKNOWN: offload "auto" tries and keeps what the kernel
+ * accepts. */
+
+typedef enum CapsRule {
+        RULE_NONE,            /* no launch time on any queue */
+        RULE_QUEUES,          /* queue_mask on every device of the driver */
+        RULE_PCI_IDS,         /* queue_mask only on the listed PCI devices */
+        RULE_PLATFORM,        /* per queue, decided by platform data: unknowable */
+} CapsRule;
+
+typedef struct CapsDriverEntry {
+        const char *drivers[4];       /* ethtool driver names, NULL-terminated */
+        CapsRule rule;
+        uint64_t queue_mask;          /* RULE_QUEUES / RULE_PCI_IDS */
+        uint16_t pci_vendor;          /* RULE_PCI_IDS */
+        uint16_t pci_devices[8];      /* RULE_PCI_IDS, 0-terminated */
+        const char *pci_family;       /* RULE_PCI_IDS: what the listed ids are called */
+        bool taprio_full_offload;
+        const char *reason;           /* the table's verdict, for messages */
+} CapsDriverEntry;
+
+static const CapsDriverEntry caps_table[] = {
+        {
+                .drivers = { "igb" },
+                .rule = RULE_PCI_IDS,
+                .queue_mask = UINT64_C(0x3),
+                .pci_vendor = 0x8086,
+                /* E1000_DEV_ID_I210_{COPPER,FIBER,SERDES,SGMII,COPPER_FLASHLESS,SERDES_FLASHLESS} */
+                .pci_devices = { 0x1533, 0x1536, 0x1537, 0x1538, 0x157B, 0x157C },
+                .pci_family = "i210",
+                .taprio_full_offload = false,
+                .reason = "igb: launch time only on i210 queues 0 and 1",
+        },
+        {
+                .drivers = { "igc" },
+                .rule = RULE_QUEUES,
+                .queue_mask = UINT64_C(0xf),
+                .taprio_full_offload = true,
+                .reason = "igc: launch time on every TX queue; taprio full offload",
+        },
+        {
+                .drivers = { "st_gmac", "st_xgmac", "st_mac100" },
+                .rule = RULE_PLATFORM,
+                .reason = "stmmac: launch time is per queue and set by the platform (tbs_en), "
+                          "which the driver does not report",
+        },
+        { .drivers = { "veth" }, .rule = RULE_NONE },
+        { .drivers = { "virtio_net" }, .rule = RULE_NONE },
+        { .drivers = { "e1000e" }, .rule = RULE_NONE },
+        { .drivers = { "e1000" }, .rule = RULE_NONE },
+        { .drivers = { "dummy" }, .rule = RULE_NONE },
+        { .drivers = { "tun" }, .rule = RULE_NONE },
+        { .drivers = { "bridge" }, .rule = RULE_NONE },
+        { .drivers = { "r8169" }, .rule = RULE_NONE },
+};
+
+static const CapsDriverEntry *caps_table_find(const char *driver) {
+        if (!driver || !driver[0])
+                return NULL;
+        for (size_t i = 0; i < ELEMENTSOF(caps_table); i++)
+                for (size_t j = 0; j < ELEMENTSOF(caps_table[i].drivers) && caps_table[i].drivers[j]; j++)
+                        if (strcmp(caps_table[i].drivers[j], driver) == 0)
+                                return &caps_table[i];
+        return NULL;
+}
+
+static bool entry_has_pci_device(const CapsDriverEntry *e, uint16_t vendor, uint16_t device) {
+        if (vendor != e->pci_vendor)
+                return false;
+        for (size_t i = 0; i < ELEMENTSOF(e->pci_devices) && e->pci_devices[i]; i++)
+                if (e->pci_devices[i] == device)
+                        return true;
+        return false;
+}
+
+/* ---- Gathering ------------------------------------------------------- */
+
+typedef struct CapsSocket {
+        int fd;
+} CapsSocket;
+
+static int caps_ethtool_ioctl(void *userdata, const char *ifname, void *cmd_buf, size_t len) {
+        CapsSocket *s = userdata;
+        struct ifreq ifr = {};
+
+        if (strlen(ifname) >= sizeof(ifr.ifr_name))
+                return -EINVAL;
+        strncpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name) - 1);
+        ifr.ifr_data = cmd_buf;
+        if (ioctl(s->fd, SIOCETHTOOL, &ifr) < 0)
+                return negative_errno();
+        return 0;
+}
+
+/* Any socket reaches dev_ioctl(); an AF_INET one is what ethtool uses, an
+ * AF_UNIX one works where IPv4 is compiled out. */
+static int caps_socket_open(void) {
+        int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return negative_errno();
+        return fd;
+}
+
+static int read_sysfs_line(const char *path, char *buf, size_t size) {
+        _cleanup_close_ int fd = -1;
+        ssize_t n;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return negative_errno();
+        n = read(fd, buf, size - 1);
+        if (n < 0)
+                return negative_errno();
+        buf[n] = '\0';
+        buf[strcspn(buf, "\n")] = '\0';
+        return 0;
+}
+
+/* sysfs prints PCI ids as "0x8086". */
+static int read_sysfs_u16(const char *root, const char *ifname, const char *attr, uint16_t *ret) {
+        char path[PATH_MAX], buf[32], *end = NULL;
+        unsigned long v;
+        int r;
+
+        if ((size_t) snprintf(path, sizeof(path), "%s/class/net/%s/device/%s", root, ifname, attr) >= sizeof(path))
+                return -ENAMETOOLONG;
+        r = read_sysfs_line(path, buf, sizeof(buf));
+        if (r < 0)
+                return r;
+        errno = 0;
+        v = strtoul(buf, &end, 16);
+        if (errno != 0 || end == buf || *end != '\0' || v > 0xffff)
+                return -EBADMSG;
+        *ret = (uint16_t) v;
+        return 0;
+}
+
+/* The device is a PCI function when its "subsystem" link ends in "pci"
+ * (a virtio_net device's parent is on the virtio bus and has its own
+ * vendor/device files, which are not PCI ids). */
+static bool sysfs_device_is_pci(const char *root, const char *ifname) {
+        char path[PATH_MAX], target[PATH_MAX];
+        const char *base;
+        ssize_t n;
+
+        if ((size_t) snprintf(path, sizeof(path), "%s/class/net/%s/device/subsystem", root, ifname) >= sizeof(path))
+                return false;
+        n = readlink(path, target, sizeof(target) - 1);
+        if (n < 0)
+                return false;
+        target[n] = '\0';
+        base = strrchr(target, '/');
+        base = base ? base + 1 : target;
+        return strcmp(base, "pci") == 0;
+}
+
+static void probe_pci_ids(const char *root, const char *ifname, LinkCaps *c) {
+        uint16_t vendor, device, sub_vendor = 0, sub_device = 0;
+
+        if (!sysfs_device_is_pci(root, ifname))
+                return;
+        if (read_sysfs_u16(root, ifname, "vendor", &vendor) < 0 ||
+            read_sysfs_u16(root, ifname, "device", &device) < 0)
+                return;
+        /* Every PCI function has them; a missing one stays 0. */
+        (void) read_sysfs_u16(root, ifname, "subsystem_vendor", &sub_vendor);
+        (void) read_sysfs_u16(root, ifname, "subsystem_device", &sub_device);
+
+        c->pci_known = true;
+        c->pci_vendor = vendor;
+        c->pci_device = device;
+        c->pci_subsystem_vendor = sub_vendor;
+        c->pci_subsystem_device = sub_device;
+}
+
+/* Number of queues/tx-N directories: the device's real_num_tx_queues. */
+static int sysfs_count_tx_queues(const char *root, const char *ifname) {
+        char path[PATH_MAX];
+        DIR *d;
+        struct dirent *de;
+        int n = 0;
+
+        if ((size_t) snprintf(path, sizeof(path), "%s/class/net/%s/queues", root, ifname) >= sizeof(path))
+                return -ENAMETOOLONG;
+        d = opendir(path);
+        if (!d)
+                return negative_errno();
+        while ((de = readdir(d))) {
+                const char *p = de->d_name;
+
+                if (strncmp(p, "tx-", 3) != 0 || !p[3])
+                        continue;
+                p += 3;
+                if (strspn(p, "0123456789") != strlen(p))
+                        continue;
+                n++;
+        }
+        closedir(d);
+        return n;
+}
+
+static void copy_field(char *dst, size_t dst_size, const char *src, size_t src_size) {
+        size_t n = strnlen(src, src_size);
+
+        if (n >= dst_size)
+                n = dst_size - 1;
+        memcpy(dst, src, n);
+        dst[n] = '\0';
+}
+
+static int probe_gather(const CapsIO *io, const char *ifname, LinkCaps *c) {
+        const char *root = io->sysfs_root && io->sysfs_root[0] ? io->sysfs_root : "/sys";
+        struct ethtool_drvinfo drv = { .cmd = ETHTOOL_GDRVINFO };
+        struct ethtool_ts_info ts = { .cmd = ETHTOOL_GET_TS_INFO };
+        struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+        int r;
+
+        /* A device without get_drvinfo, parent driver or link kind (lo)
+         * answers -EOPNOTSUPP: it has no name, and that is all. */
+        r = io->ethtool(io->userdata, ifname, &drv, sizeof(drv));
+        if (r >= 0) {
+                copy_field(c->driver, sizeof(c->driver), drv.driver, sizeof(drv.driver));
+                copy_field(c->version, sizeof(c->version), drv.version, sizeof(drv.version));
+                copy_field(c->fw_version, sizeof(c->fw_version), drv.fw_version, sizeof(drv.fw_version));
+                copy_field(c->bus_info, sizeof(c->bus_info), drv.bus_info, sizeof(drv.bus_info));
+        } else if (r != -EOPNOTSUPP)
+                return r;
+
+        probe_pci_ids(root, ifname, c);
+
+        r = sysfs_count_tx_queues(root, ifname);
+        if (r > 0)
+                c->tx_queues = (unsigned) r;
+        else {
+                r = io->ethtool(io->userdata, ifname, &ch, sizeof(ch));
+                if (r == -ENODEV)
+                        return r;
+                if (r >= 0)
+                        c->tx_queues = ch.tx_count + ch.combined_count;
+        }
+
+        c->phc_index = -1;
+        r = io->ethtool(io->userdata, ifname, &ts, sizeof(ts));
+        if (r >= 0) {
+                const uint32_t hw = SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RX_HARDWARE |
+                                    SOF_TIMESTAMPING_RAW_HARDWARE;
+                const uint32_t sw = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_RX_SOFTWARE |
+                                    SOF_TIMESTAMPING_SOFTWARE;
+
+                c->so_timestamping = ts.so_timestamping;
+                c->tx_types = ts.tx_types;
+                c->rx_filters = ts.rx_filters;
+                c->phc_index = ts.phc_index;
+                c->hw_timestamping = (ts.so_timestamping & hw) == hw;
+                c->sw_timestamping = (ts.so_timestamping & sw) == sw;
+        } else if (r != -EOPNOTSUPP)
+                return r;
+
+        return 0;
+}
+
+/* ---- Judging --------------------------------------------------------- */
+
+static uint64_t all_queues_mask(unsigned n) {
+        if (n == 0)              /* not known: let the table's mask stand */
+                return UINT64_MAX;
+        if (n >= 64)
+                return UINT64_MAX;
+        return (UINT64_C(1) << n) - 1;
+}
+
+static void probe_judge(LinkCaps *c) {
+        const CapsDriverEntry *e = caps_table_find(c->driver);
+
+        /* txtime-assist is a software mode of sch_taprio: taprio computes
+         * each packet's txtime from the gate schedule and etf children
+         * send it then (offloaded where the queue has launch time). It needs
+         * no driver support, only what every taprio needs: a multi-queue
+         * device (taprio_init() refuses others with "Multi-queue device is
+         * required"). So it is possible on any device with two or more TX
+         * queues, whatever the table says. */
+        c->taprio_txtime_assist = c->tx_queues > 1;
+
+        if (!e) {
+                c->confidence = CAPS_UNKNOWN;
+                c->launch_time_mask = 0;
+                c->taprio_full_offload = false;
+                if (c->driver[0])
+                        snprintf(c->reason, sizeof(c->reason),
+                                 "%s: not in the launch-time table; offload \"auto\" tries it and keeps software mode if refused",
+                                 c->driver);
+                else
+                        snprintf(c->reason, sizeof(c->reason),
+                                 "the driver does not report its name; offload \"auto\" tries launch time and keeps software mode if refused");
+                return;
+        }
+
+        c->taprio_full_offload = e->taprio_full_offload;
+
+        switch (e->rule) {
+        case RULE_NONE:
+                c->confidence = CAPS_UNSUPPORTED;
+                c->launch_time_mask = 0;
+                snprintf(c->reason, sizeof(c->reason), "%s: no launch-time (etf) offload in this driver", c->driver);
+                break;
+
+        case RULE_QUEUES:
+                c->confidence = CAPS_KNOWN;
+                c->launch_time_mask = e->queue_mask & all_queues_mask(c->tx_queues);
+                snprintf(c->reason, sizeof(c->reason), "%s", e->reason);
+                break;
+
+        case RULE_PCI_IDS:
+                if (!c->pci_known) {
+                        c->confidence = CAPS_UNKNOWN;
+                        c->launch_time_mask = 0;
+                        snprintf(c->reason, sizeof(c->reason), "%s; the PCI device id could not be read", e->reason);
+                } else if (entry_has_pci_device(e, c->pci_vendor, c->pci_device)) {
+                        c->confidence = CAPS_KNOWN;
+                        c->launch_time_mask = e->queue_mask & all_queues_mask(c->tx_queues);
+                        snprintf(c->reason, sizeof(c->reason), "%s", e->reason);
+                } else {
+                        c->confidence = CAPS_UNSUPPORTED;
+                        c->launch_time_mask = 0;
+                        snprintf(c->reason, sizeof(c->reason), "%s; %04x:%04x is not an %s",
+                                 e->reason, c->pci_vendor, c->pci_device, e->pci_family);
+                }
+                break;
+
+        case RULE_PLATFORM:
+                c->confidence = CAPS_UNKNOWN;
+                c->launch_time_mask = 0;
+                snprintf(c->reason, sizeof(c->reason), "%s", e->reason);
+                break;
+        }
+}
+
+int caps_probe(const CapsIO *io, const char *ifname, LinkCaps *ret) {
+        _cleanup_close_ int fd = -1;
+        CapsSocket sock = { .fd = -1 };
+        CapsIO real = {};
+        LinkCaps c = {};
+        int r;
+
+        if (!ifname || !ifname[0] || strlen(ifname) >= IFNAMSIZ || strchr(ifname, '/') ||
+            strcmp(ifname, ".") == 0 || strcmp(ifname, "..") == 0 || !ret)
+                return -EINVAL;
+
+        if (!io || !io->ethtool) {
+                fd = caps_socket_open();
+                if (fd < 0)
+                        return fd;
+                sock.fd = fd;
+                real.sysfs_root = io ? io->sysfs_root : NULL;
+                real.ethtool = caps_ethtool_ioctl;
+                real.userdata = &sock;
+                io = &real;
+        }
+
+        r = probe_gather(io, ifname, &c);
+        if (r < 0)
+                return r;
+        probe_judge(&c);
+
+        *ret = c;
+        return 0;
+}
+
+/* ---- Using the result ------------------------------------------------ */
+
+int caps_offload_for_queue(const LinkCaps *c, unsigned queue, bool *ret_try_hw, bool *ret_must_probe) {
+        bool try_hw, must_probe;
+
+        if (!c)
+                return -EINVAL;
+        if (c->tx_queues > 0 && queue >= c->tx_queues)
+                return -ERANGE;
+
+        switch (c->confidence) {
+        case CAPS_KNOWN:
+                try_hw = queue < 64 && (c->launch_time_mask & (UINT64_C(1) << queue));
+                must_probe = false;
+                break;
+        case CAPS_UNKNOWN:
+                try_hw = true;
+                must_probe = true;
+                break;
+        case CAPS_UNSUPPORTED:
+        default:
+                try_hw = false;
+                must_probe = false;
+                break;
+        }
+
+        if (ret_try_hw)
+                *ret_try_hw = try_hw;
+        if (ret_must_probe)
+                *ret_must_probe = must_probe;
+        return 0;
+}
+
+bool caps_queue_may_offload(const LinkCaps *c, unsigned queue) {
+        if (!c)
+                return false;
+        if (c->confidence == CAPS_UNKNOWN)
+                return c->tx_queues == 0 || queue < c->tx_queues;
+        return queue < 64 && (c->launch_time_mask & (UINT64_C(1) << queue));
+}
+
+void caps_to_device_facts(const LinkCaps *c, DeviceFacts *ret) {
+        if (!c || !ret)
+                return;
+        *ret = (DeviceFacts) {
+                .tx_queues = c->tx_queues,
+                .offload_known = c->confidence == CAPS_KNOWN || c->confidence == CAPS_UNSUPPORTED,
+                .launch_time_mask = c->launch_time_mask,
+                .offload_reason = c->reason,
+        };
+}
+
+static const char *const caps_confidence_table[_CAPS_CONFIDENCE_MAX] = {
+        [CAPS_KNOWN] = "known",
+        [CAPS_UNSUPPORTED] = "unsupported",
+        [CAPS_UNKNOWN] = "unknown",
+};
+
+const char *caps_confidence_to_string(CapsConfidence c) {
+        if (c < 0 || c >= _CAPS_CONFIDENCE_MAX)
+                return NULL;
+        return caps_confidence_table[c];
+}
+
+CapsConfidence caps_confidence_from_string(const char *s) {
+        if (!s)
+                return _CAPS_CONFIDENCE_INVALID;
+        for (int i = 0; i < _CAPS_CONFIDENCE_MAX; i++)
+                if (strcmp(caps_confidence_table[i], s) == 0)
+                        return (CapsConfidence) i;
+        return _CAPS_CONFIDENCE_INVALID;
+}
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct json_object *, json_object_put);
+
+static int json_add(struct json_object *o, const char *key, struct json_object *v, bool may_be_null) {
+        if (!v && !may_be_null)
+                return -ENOMEM;
+        if (json_object_object_add(o, key, v) < 0) {
+                json_object_put(v);
+                return -ENOMEM;
+        }
+        return 0;
+}
+
+static struct json_object *json_hex16(uint16_t v) {
+        char buf[8];
+
+        snprintf(buf, sizeof(buf), "0x%04x", v);
+        return json_object_new_string(buf);
+}
+
+struct json_object *caps_to_json(const LinkCaps *c) {
+        _cleanup_(json_object_putp) struct json_object *o = NULL, *queues = NULL;
+
+        if (!c)
+                return NULL;
+        o = json_object_new_object();
+        queues = json_object_new_array();
+        if (!o || !queues)
+                return NULL;
+
+        for (unsigned q = 0; q < 64; q++) {
+                if (!(c->launch_time_mask & (UINT64_C(1) << q)))
+                        continue;
+                struct json_object *n = json_object_new_int((int) q);
+                if (!n || json_object_array_add(queues, n) < 0) {
+                        json_object_put(n);
+                        return NULL;
+                }
+        }
+
+        if (json_add(o, "driver", json_object_new_string(c->driver), false) < 0 ||
+            json_add(o, "driver_version", json_object_new_string(c->version), false) < 0 ||
+            json_add(o, "firmware_version", json_object_new_string(c->fw_version), false) < 0 ||
+            json_add(o, "bus_info", json_object_new_string(c->bus_info), false) < 0)
+                return NULL;
+        const struct {
+                const char *key;
+                uint16_t value;
+        } pci[] = {
+                { "pci_vendor", c->pci_vendor },
+                { "pci_device", c->pci_device },
+                { "pci_subsystem_vendor", c->pci_subsystem_vendor },
+                { "pci_subsystem_device", c->pci_subsystem_device },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(pci); i++)
+                if (json_add(o, pci[i].key, c->pci_known ? json_hex16(pci[i].value) : NULL, !c->pci_known) < 0)
+                        return NULL;
+        if (json_add(o, "tx_queues", json_object_new_int((int) c->tx_queues), false) < 0 ||
+            json_add(o, "launch_time_queues", TAKE_PTR(queues), false) < 0 ||
+            json_add(o, "hw_timestamping", json_object_new_boolean(c->hw_timestamping), false) < 0 ||
+            json_add(o, "sw_timestamping", json_object_new_boolean(c->sw_timestamping), false) < 0 ||
+            json_add(o, "phc_index", json_object_new_int(c->phc_index), false) < 0 ||
+            json_add(o, "taprio_full_offload", json_object_new_boolean(c->taprio_full_offload), false) < 0 ||
+            json_add(o, "taprio_txtime_assist", json_object_new_boolean(c->taprio_txtime_assist), false) < 0 ||
+            json_add(o, "confidence", json_object_new_string(caps_confidence_to_string(c->confidence) ?: "unknown"), false) < 0 ||
+            json_add(o, "reason", json_object_new_string(c->reason), false) < 0)
+                return NULL;
+
+        return TAKE_PTR(o);
+}

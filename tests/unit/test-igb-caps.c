@@ -1,0 +1,653 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The capability probe replayed on recorded devices
+ * (tests/unit/fixtures/caps/, see its README.md): the recorded sysfs tree
+ * through CapsIO.sysfs_root, the recorded ethtool answers through
+ * CapsIO.ethtool. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/ethtool.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "caps_cache.h"
+#include "igb_caps.h"
+
+#define FIXTURES TBS_SOURCE_DIR "/tests/unit/fixtures/caps"
+
+/* ---- The replay seam ---------------------------------------------------- */
+
+typedef struct Recording {
+        char sysfs[PATH_MAX];
+        char ifname[IFNAMSIZ];
+        struct ethtool_drvinfo drvinfo;
+        struct ethtool_ts_info ts_info;
+        struct ethtool_channels channels;
+        int drvinfo_error, ts_info_error, channels_error;   /* -errno to answer */
+        unsigned calls;
+} Recording;
+
+static void set_u32(uint32_t *field, const char *value) {
+        char *end = NULL;
+        long long v = strtoll(value, &end, 0);
+
+        assert_true(end != value && *end == '\0');
+        assert_true(v >= INT32_MIN && v <= UINT32_MAX);
+        *field = (uint32_t) v;
+}
+
+static void set_str(char *field, size_t size, const char *value) {
+        assert_true(strlen(value) < size);
+        memset(field, 0, size);
+        memcpy(field, value, strlen(value));
+}
+
+/* One "command.field value" line of ethtool.txt. */
+static void recording_set(Recording *rec, const char *key, const char *value) {
+        static const struct {
+                const char *name;
+                size_t offset;
+        } u32_fields[] = {
+#define F(cmd, member) { #cmd "." #member, offsetof(Recording, cmd) + offsetof(struct ethtool_##cmd, member) }
+                F(ts_info, so_timestamping),
+                F(ts_info, phc_index),
+                F(ts_info, tx_types),
+                F(ts_info, rx_filters),
+                F(channels, max_rx),
+                F(channels, max_tx),
+                F(channels, max_other),
+                F(channels, max_combined),
+                F(channels, rx_count),
+                F(channels, tx_count),
+                F(channels, other_count),
+                F(channels, combined_count),
+#undef F
+        };
+
+        if (strcmp(key, "ifname") == 0)
+                set_str(rec->ifname, sizeof(rec->ifname), value);
+        else if (strcmp(key, "drvinfo.driver") == 0)
+                set_str(rec->drvinfo.driver, sizeof(rec->drvinfo.driver), value);
+        else if (strcmp(key, "drvinfo.version") == 0)
+                set_str(rec->drvinfo.version, sizeof(rec->drvinfo.version), value);
+        else if (strcmp(key, "drvinfo.fw_version") == 0)
+                set_str(rec->drvinfo.fw_version, sizeof(rec->drvinfo.fw_version), value);
+        else if (strcmp(key, "drvinfo.bus_info") == 0)
+                set_str(rec->drvinfo.bus_info, sizeof(rec->drvinfo.bus_info), value);
+        else if (strcmp(key, "drvinfo") == 0 && strcmp(value, "EOPNOTSUPP") == 0)
+                rec->drvinfo_error = -EOPNOTSUPP;
+        else if (strcmp(key, "ts_info") == 0 && strcmp(value, "EOPNOTSUPP") == 0)
+                rec->ts_info_error = -EOPNOTSUPP;
+        else if (strcmp(key, "channels") == 0 && strcmp(value, "EOPNOTSUPP") == 0)
+                rec->channels_error = -EOPNOTSUPP;
+        else {
+                for (size_t i = 0; i < sizeof(u32_fields) / sizeof(u32_fields[0]); i++)
+                        if (strcmp(key, u32_fields[i].name) == 0) {
+                                set_u32((uint32_t *) ((char *) rec + u32_fields[i].offset), value);
+                                return;
+                        }
+                fail_msg("unknown key in recording: %s", key);
+        }
+}
+
+static void recording_load(Recording *rec, const char *device) {
+        char path[PATH_MAX], line[256];
+        FILE *f;
+
+        *rec = (Recording) {};
+        snprintf(rec->sysfs, sizeof(rec->sysfs), FIXTURES "/%s/sys", device);
+        snprintf(path, sizeof(path), FIXTURES "/%s/ethtool.txt", device);
+        f = fopen(path, "re");
+        assert_non_null(f);
+        while (fgets(line, sizeof(line), f)) {
+                char *key = line, *value;
+
+                line[strcspn(line, "\n")] = '\0';
+                if (line[0] == '#' || line[0] == '\0')
+                        continue;
+                value = strchr(line, ' ');
+                if (value)
+                        *value++ = '\0';
+                else
+                        value = line + strlen(line);
+                recording_set(rec, key, value);
+        }
+        fclose(f);
+        assert_true(rec->ifname[0] != '\0');
+}
+
+/* Answers like the kernel's ethtool ioctl: by command, into the caller's
+ * buffer, -ENODEV for an interface that does not exist. */
+static int replay_ethtool(void *userdata, const char *ifname, void *cmd_buf, size_t len) {
+        Recording *rec = userdata;
+        uint32_t cmd;
+
+        rec->calls++;
+        assert_true(len >= sizeof(cmd));
+        memcpy(&cmd, cmd_buf, sizeof(cmd));
+        if (strcmp(ifname, rec->ifname) != 0)
+                return -ENODEV;
+
+        switch (cmd) {
+        case ETHTOOL_GDRVINFO:
+                assert_int_equal(len, sizeof(struct ethtool_drvinfo));
+                if (rec->drvinfo_error)
+                        return rec->drvinfo_error;
+                memcpy(cmd_buf, &rec->drvinfo, len);
+                break;
+        case ETHTOOL_GET_TS_INFO:
+                assert_int_equal(len, sizeof(struct ethtool_ts_info));
+                if (rec->ts_info_error)
+                        return rec->ts_info_error;
+                memcpy(cmd_buf, &rec->ts_info, len);
+                break;
+        case ETHTOOL_GCHANNELS:
+                assert_int_equal(len, sizeof(struct ethtool_channels));
+                if (rec->channels_error)
+                        return rec->channels_error;
+                memcpy(cmd_buf, &rec->channels, len);
+                break;
+        default:
+                return -EOPNOTSUPP;
+        }
+        memcpy(cmd_buf, &cmd, sizeof(cmd));
+        return 0;
+}
+
+static CapsIO recording_io(Recording *rec) {
+        return (CapsIO) {
+                .sysfs_root = rec->sysfs,
+                .ethtool = replay_ethtool,
+                .userdata = rec,
+        };
+}
+
+static void probe_device(const char *device, Recording *rec, LinkCaps *caps) {
+        CapsIO io;
+
+        recording_load(rec, device);
+        io = recording_io(rec);
+        assert_int_equal(caps_probe(&io, rec->ifname, caps), 0);
+}
+
+/* What "auto" picks on each queue, as a bit mask of the queues that get
+ * hardware; also checks that no known device asks for a trial. */
+static uint64_t auto_hw_mask(const LinkCaps *c, bool expect_probe) {
+        uint64_t mask = 0;
+
+        for (unsigned q = 0; q < c->tx_queues; q++) {
+                bool try_hw = false, must_probe = true;
+
+                assert_int_equal(caps_offload_for_queue(c, q, &try_hw, &must_probe), 0);
+                assert_int_equal(must_probe, expect_probe);
+                if (try_hw)
+                        mask |= UINT64_C(1) << q;
+        }
+        return mask;
+}
+
+/* ---- The recorded devices --------------------------------------------- */
+
+static void test_i210(void **state) {
+        Recording rec;
+        LinkCaps c;
+        DeviceFacts f;
+        bool try_hw = true, must_probe = true;
+
+        probe_device("i210", &rec, &c);
+        assert_string_equal(c.driver, "igb");
+        assert_string_equal(c.version, "6.1.0-18-amd64");
+        assert_string_equal(c.fw_version, "3.25, 0x800005cc");
+        assert_string_equal(c.bus_info, "0000:03:00.0");
+        assert_true(c.pci_known);
+        assert_int_equal(c.pci_vendor, 0x8086);
+        assert_int_equal(c.pci_device, 0x1533);
+        assert_int_equal(c.pci_subsystem_vendor, 0x8086);
+        assert_int_equal(c.pci_subsystem_device, 0x0001);
+        assert_int_equal(c.tx_queues, 4);
+        assert_true(c.hw_timestamping);
+        assert_true(c.sw_timestamping);
+        assert_int_equal(c.so_timestamping, 0x5f);
+        assert_int_equal(c.phc_index, 0);
+        assert_int_equal(c.launch_time_mask, 0x3);
+        assert_false(c.taprio_full_offload);
+        assert_true(c.taprio_txtime_assist);
+        assert_int_equal(c.confidence, CAPS_KNOWN);
+        assert_string_equal(c.reason, "igb: launch time only on i210 queues 0 and 1");
+
+        /* auto: hardware on queues 0 and 1, software on 2 and 3 */
+        assert_int_equal(auto_hw_mask(&c, false), 0x3);
+        assert_int_equal(caps_offload_for_queue(&c, 2, &try_hw, &must_probe), 0);
+        assert_false(try_hw);
+        assert_false(must_probe);
+        /* offload: true is allowed on 0-1 only; queue 4 does not exist */
+        assert_true(caps_queue_may_offload(&c, 0));
+        assert_true(caps_queue_may_offload(&c, 1));
+        assert_false(caps_queue_may_offload(&c, 2));
+        assert_false(caps_queue_may_offload(&c, 3));
+        try_hw = must_probe = true;
+        assert_int_equal(caps_offload_for_queue(&c, 4, &try_hw, &must_probe), -ERANGE);
+        assert_true(try_hw && must_probe);   /* untouched */
+
+        caps_to_device_facts(&c, &f);
+        assert_int_equal(f.tx_queues, 4);
+        assert_true(f.offload_known);
+        assert_int_equal(f.launch_time_mask, 0x3);
+        assert_ptr_equal(f.offload_reason, c.reason);
+
+        /* drvinfo, the sysfs queue count (no GCHANNELS needed) and ts_info */
+        assert_int_equal(rec.calls, 2);
+}
+
+static void test_i211(void **state) {
+        Recording rec;
+        LinkCaps c;
+        DeviceFacts f;
+
+        probe_device("i211", &rec, &c);
+        assert_string_equal(c.driver, "igb");
+        assert_string_equal(c.fw_version, " 0. 6-6");
+        assert_true(c.pci_known);
+        assert_int_equal(c.pci_device, 0x1539);
+        assert_int_equal(c.pci_subsystem_vendor, 0x1849);
+        assert_int_equal(c.tx_queues, 2);
+        assert_true(c.hw_timestamping);
+        assert_int_equal(c.phc_index, 0);
+        assert_int_equal(c.launch_time_mask, 0);
+        assert_false(c.taprio_full_offload);
+        assert_true(c.taprio_txtime_assist);
+        assert_int_equal(c.confidence, CAPS_UNSUPPORTED);
+        assert_string_equal(c.reason, "igb: launch time only on i210 queues 0 and 1; 8086:1539 is not an i210");
+        assert_int_equal(auto_hw_mask(&c, false), 0);
+        assert_false(caps_queue_may_offload(&c, 0));
+
+        caps_to_device_facts(&c, &f);
+        assert_int_equal(f.tx_queues, 2);
+        assert_true(f.offload_known);
+        assert_int_equal(f.launch_time_mask, 0);
+        assert_string_equal(f.offload_reason, c.reason);
+}
+
+static void test_82576(void **state) {
+        Recording rec;
+        LinkCaps c;
+
+        probe_device("82576", &rec, &c);
+        assert_string_equal(c.driver, "igb");
+        assert_string_equal(c.fw_version, "1.2.1");
+        assert_string_equal(c.bus_info, "0000:05:00.0");
+        assert_int_equal(c.pci_vendor, 0x8086);
+        assert_int_equal(c.pci_device, 0x10c9);
+        assert_int_equal(c.pci_subsystem_device, 0xa03c);
+        assert_int_equal(c.tx_queues, 8);
+        assert_true(c.hw_timestamping);
+        assert_int_equal(c.rx_filters, 0x1019);
+        assert_int_equal(c.phc_index, 0);
+        assert_int_equal(c.launch_time_mask, 0);
+        assert_int_equal(c.confidence, CAPS_UNSUPPORTED);
+        assert_string_equal(c.reason, "igb: launch time only on i210 queues 0 and 1; 8086:10c9 is not an i210");
+        assert_int_equal(auto_hw_mask(&c, false), 0);
+}
+
+static void test_i225(void **state) {
+        Recording rec;
+        LinkCaps c;
+        DeviceFacts f;
+
+        probe_device("i225", &rec, &c);
+        assert_string_equal(c.driver, "igc");
+        assert_string_equal(c.fw_version, "1082:8770");
+        assert_int_equal(c.pci_device, 0x15f3);
+        assert_int_equal(c.tx_queues, 4);
+        assert_true(c.hw_timestamping);
+        assert_int_equal(c.phc_index, 0);
+        assert_int_equal(c.launch_time_mask, 0xf);
+        assert_true(c.taprio_full_offload);
+        assert_true(c.taprio_txtime_assist);
+        assert_int_equal(c.confidence, CAPS_KNOWN);
+        assert_string_equal(c.reason, "igc: launch time on every TX queue; taprio full offload");
+        assert_int_equal(auto_hw_mask(&c, false), 0xf);
+        for (unsigned q = 0; q < 4; q++)
+                assert_true(caps_queue_may_offload(&c, q));
+        assert_false(caps_queue_may_offload(&c, 4));
+
+        caps_to_device_facts(&c, &f);
+        assert_true(f.offload_known);
+        assert_int_equal(f.launch_time_mask, 0xf);
+}
+
+static void test_e1000e(void **state) {
+        Recording rec;
+        LinkCaps c;
+
+        probe_device("e1000e", &rec, &c);
+        assert_string_equal(c.driver, "e1000e");
+        assert_int_equal(c.pci_device, 0x15b7);
+        assert_int_equal(c.tx_queues, 1);
+        assert_true(c.hw_timestamping);         /* e1000e has a PHC ... */
+        assert_int_equal(c.phc_index, 0);
+        assert_int_equal(c.rx_filters, 0x76db);
+        assert_int_equal(c.launch_time_mask, 0); /* ... but no launch time */
+        assert_false(c.taprio_full_offload);
+        assert_false(c.taprio_txtime_assist);   /* one queue: no taprio at all */
+        assert_int_equal(c.confidence, CAPS_UNSUPPORTED);
+        assert_string_equal(c.reason, "e1000e: no launch-time (etf) offload in this driver");
+        assert_int_equal(auto_hw_mask(&c, false), 0);
+}
+
+static void test_virtio_net(void **state) {
+        Recording rec;
+        LinkCaps c;
+        DeviceFacts f;
+
+        probe_device("virtio_net", &rec, &c);
+        assert_string_equal(c.driver, "virtio_net");
+        assert_string_equal(c.version, "1.0.0");
+        assert_string_equal(c.fw_version, "");
+        assert_string_equal(c.bus_info, "0000:01:00.0");
+        /* the parent is a virtio device: its vendor file is not a PCI id */
+        assert_false(c.pci_known);
+        assert_int_equal(c.pci_vendor, 0);
+        assert_int_equal(c.tx_queues, 1);
+        assert_false(c.hw_timestamping);
+        assert_true(c.sw_timestamping);
+        assert_int_equal(c.phc_index, -1);
+        assert_int_equal(c.launch_time_mask, 0);
+        assert_false(c.taprio_txtime_assist);
+        assert_int_equal(c.confidence, CAPS_UNSUPPORTED);
+        assert_string_equal(c.reason, "virtio_net: no launch-time (etf) offload in this driver");
+
+        caps_to_device_facts(&c, &f);
+        assert_int_equal(f.tx_queues, 1);
+        assert_true(f.offload_known);
+        assert_int_equal(f.launch_time_mask, 0);
+}
+
+static void test_veth(void **state) {
+        Recording rec;
+        LinkCaps c;
+
+        probe_device("veth", &rec, &c);
+        assert_string_equal(c.driver, "veth");
+        assert_string_equal(c.version, "1.0");
+        assert_string_equal(c.bus_info, "");
+        assert_false(c.pci_known);
+        assert_int_equal(c.tx_queues, 4);
+        assert_false(c.hw_timestamping);
+        assert_true(c.sw_timestamping);
+        assert_int_equal(c.so_timestamping, 0x1a);
+        assert_int_equal(c.tx_types, 0);
+        assert_int_equal(c.phc_index, -1);
+        assert_int_equal(c.launch_time_mask, 0);
+        assert_false(c.taprio_full_offload);
+        assert_true(c.taprio_txtime_assist);
+        assert_int_equal(c.confidence, CAPS_UNSUPPORTED);
+        assert_string_equal(c.reason, "veth: no launch-time (etf) offload in this driver");
+        assert_int_equal(auto_hw_mask(&c, false), 0);
+        for (unsigned q = 0; q < 4; q++)
+                assert_false(caps_queue_may_offload(&c, q));
+}
+
+/* ---- Variations on the recordings -------------------------------------- */
+
+/* No queues/ folder in sysfs: the count comes from ETHTOOL_GCHANNELS
+ * (tx_count + combined_count). */
+static void test_queues_from_channels(void **state) {
+        Recording rec;
+        CapsIO io;
+        LinkCaps c;
+
+        recording_load(&rec, "veth");
+        snprintf(rec.sysfs, sizeof(rec.sysfs), FIXTURES "/does-not-exist");
+        io = recording_io(&rec);
+        assert_int_equal(caps_probe(&io, "veth0", &c), 0);
+        assert_int_equal(c.tx_queues, 4);
+        assert_int_equal(rec.calls, 3);
+
+        recording_load(&rec, "i225");
+        snprintf(rec.sysfs, sizeof(rec.sysfs), FIXTURES "/does-not-exist");
+        rec.channels.combined_count = 2;     /* as after ethtool -L enp6s0 combined 2 */
+        io = recording_io(&rec);
+        assert_int_equal(caps_probe(&io, "enp6s0", &c), 0);
+        assert_int_equal(c.tx_queues, 2);
+        assert_int_equal(c.launch_time_mask, 0x3);   /* every queue there is */
+        /* no PCI ids either: igc does not need them */
+        assert_false(c.pci_known);
+        assert_int_equal(c.confidence, CAPS_KNOWN);
+
+        /* neither sysfs nor GCHANNELS: the count is unknown (0) */
+        recording_load(&rec, "e1000e");
+        snprintf(rec.sysfs, sizeof(rec.sysfs), FIXTURES "/does-not-exist");
+        io = recording_io(&rec);
+        assert_int_equal(caps_probe(&io, "enp0s31f6", &c), 0);
+        assert_int_equal(c.tx_queues, 0);
+        assert_int_equal(c.confidence, CAPS_UNSUPPORTED);
+}
+
+/* An igb whose PCI id cannot be read: the table cannot tell an i210 from
+ * the rest, so "auto" has to try. */
+static void test_igb_without_sysfs(void **state) {
+        Recording rec;
+        CapsIO io;
+        LinkCaps c;
+        DeviceFacts f;
+
+        recording_load(&rec, "i210");
+        snprintf(rec.sysfs, sizeof(rec.sysfs), FIXTURES "/does-not-exist");
+        io = recording_io(&rec);
+        assert_int_equal(caps_probe(&io, "enp3s0", &c), 0);
+        assert_false(c.pci_known);
+        assert_int_equal(c.tx_queues, 4);       /* from GCHANNELS */
+        assert_int_equal(c.confidence, CAPS_UNKNOWN);
+        assert_int_equal(c.launch_time_mask, 0);
+        assert_string_equal(c.reason, "igb: launch time only on i210 queues 0 and 1; the PCI device id could not be read");
+        assert_int_equal(auto_hw_mask(&c, true), 0xf);
+
+        caps_to_device_facts(&c, &f);
+        assert_false(f.offload_known);
+}
+
+/* Drivers outside the table, and stmmac, whose answer lives in platform
+ * data: confidence unknown, "auto" tries every queue. */
+static void test_unknown_drivers(void **state) {
+        Recording rec;
+        CapsIO io;
+        LinkCaps c;
+        DeviceFacts f;
+
+        recording_load(&rec, "i225");
+        strcpy(rec.drvinfo.driver, "tsnep");
+        io = recording_io(&rec);
+        assert_int_equal(caps_probe(&io, "enp6s0", &c), 0);
+        assert_string_equal(c.driver, "tsnep");
+        assert_int_equal(c.confidence, CAPS_UNKNOWN);
+        assert_int_equal(c.launch_time_mask, 0);
+        assert_false(c.taprio_full_offload);
+        assert_string_equal(c.reason,
+                            "tsnep: not in the launch-time table; offload \"auto\" tries it and keeps software mode if refused");
+        assert_int_equal(auto_hw_mask(&c, true), 0xf);
+        assert_true(caps_queue_may_offload(&c, 3));
+        assert_false(caps_queue_may_offload(&c, 4));
+        caps_to_device_facts(&c, &f);
+        assert_false(f.offload_known);
+        assert_int_equal(f.tx_queues, 4);
+
+        strcpy(rec.drvinfo.driver, "st_gmac");
+        assert_int_equal(caps_probe(&io, "enp6s0", &c), 0);
+        assert_int_equal(c.confidence, CAPS_UNKNOWN);
+        assert_non_null(strstr(c.reason, "stmmac: launch time is per queue"));
+        assert_int_equal(auto_hw_mask(&c, true), 0xf);
+
+        /* no driver name at all (lo answers GDRVINFO with EOPNOTSUPP) */
+        rec.drvinfo_error = -EOPNOTSUPP;
+        assert_int_equal(caps_probe(&io, "enp6s0", &c), 0);
+        assert_string_equal(c.driver, "");
+        assert_int_equal(c.confidence, CAPS_UNKNOWN);
+        assert_non_null(strstr(c.reason, "does not report its name"));
+}
+
+static void test_errors(void **state) {
+        Recording rec;
+        CapsIO io;
+        LinkCaps c, before;
+
+        recording_load(&rec, "i210");
+        io = recording_io(&rec);
+        memset(&c, 0xa5, sizeof(c));
+        before = c;
+
+        assert_int_equal(caps_probe(&io, "enp9s0", &c), -ENODEV);
+        assert_memory_equal(&c, &before, sizeof(c));   /* untouched on failure */
+        assert_int_equal(caps_probe(&io, "", &c), -EINVAL);
+        assert_int_equal(caps_probe(&io, "a-name-far-too-long", &c), -EINVAL);
+        assert_int_equal(caps_probe(&io, "../x", &c), -EINVAL);
+        assert_int_equal(caps_probe(&io, NULL, &c), -EINVAL);
+        assert_int_equal(caps_probe(&io, "enp3s0", NULL), -EINVAL);
+        assert_memory_equal(&c, &before, sizeof(c));
+
+        /* a driver without get_ts_info: no stamps known, no PHC */
+        rec.ts_info_error = -EOPNOTSUPP;
+        assert_int_equal(caps_probe(&io, "enp3s0", &c), 0);
+        assert_false(c.hw_timestamping);
+        assert_false(c.sw_timestamping);
+        assert_int_equal(c.phc_index, -1);
+        assert_int_equal(c.confidence, CAPS_KNOWN);
+
+        /* any other failure of a command is the probe's failure */
+        rec.ts_info_error = -EIO;
+        assert_int_equal(caps_probe(&io, "enp3s0", &c), -EIO);
+        rec.ts_info_error = 0;
+        rec.drvinfo_error = -EPERM;
+        assert_int_equal(caps_probe(&io, "enp3s0", &c), -EPERM);
+
+        assert_int_equal(caps_offload_for_queue(NULL, 0, NULL, NULL), -EINVAL);
+        assert_false(caps_queue_may_offload(NULL, 0));
+}
+
+/* The real system: whatever the host has, "lo" exists and has no launch
+ * time (no driver name: unknown) and a name that cannot exist fails. */
+static void test_real_system(void **state) {
+        LinkCaps c;
+
+        assert_int_equal(caps_probe(NULL, "lo", &c), 0);
+        assert_int_equal(c.tx_queues, 1);
+        assert_int_equal(c.phc_index, -1);
+        assert_false(c.hw_timestamping);
+        assert_int_equal(caps_probe(NULL, "tbs-nonexist0", &c), -ENODEV);
+}
+
+static void test_json(void **state) {
+        Recording rec;
+        LinkCaps c;
+        struct json_object *o, *v;
+
+        probe_device("i210", &rec, &c);
+        o = caps_to_json(&c);
+        assert_non_null(o);
+        assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+                            "{\"driver\":\"igb\",\"driver_version\":\"6.1.0-18-amd64\","
+                            "\"firmware_version\":\"3.25, 0x800005cc\",\"bus_info\":\"0000:03:00.0\","
+                            "\"pci_vendor\":\"0x8086\",\"pci_device\":\"0x1533\","
+                            "\"pci_subsystem_vendor\":\"0x8086\",\"pci_subsystem_device\":\"0x0001\","
+                            "\"tx_queues\":4,\"launch_time_queues\":[0,1],\"hw_timestamping\":true,"
+                            "\"sw_timestamping\":true,\"phc_index\":0,\"taprio_full_offload\":false,"
+                            "\"taprio_txtime_assist\":true,\"confidence\":\"known\","
+                            "\"reason\":\"igb: launch time only on i210 queues 0 and 1\"}");
+        json_object_put(o);
+
+        probe_device("veth", &rec, &c);
+        o = caps_to_json(&c);
+        assert_non_null(o);
+        assert_true(json_object_object_get_ex(o, "pci_vendor", &v));
+        assert_null(v);
+        assert_true(json_object_object_get_ex(o, "launch_time_queues", &v));
+        assert_int_equal(json_object_array_length(v), 0);
+        assert_true(json_object_object_get_ex(o, "phc_index", &v));
+        assert_int_equal(json_object_get_int(v), -1);
+        assert_true(json_object_object_get_ex(o, "confidence", &v));
+        assert_string_equal(json_object_get_string(v), "unsupported");
+        assert_true(json_object_object_get_ex(o, "hw_timestamping", &v));
+        assert_false(json_object_get_boolean(v));
+        json_object_put(o);
+
+        assert_null(caps_to_json(NULL));
+}
+
+static void test_confidence_strings(void **state) {
+        assert_string_equal(caps_confidence_to_string(CAPS_KNOWN), "known");
+        assert_string_equal(caps_confidence_to_string(CAPS_UNSUPPORTED), "unsupported");
+        assert_string_equal(caps_confidence_to_string(CAPS_UNKNOWN), "unknown");
+        assert_null(caps_confidence_to_string(_CAPS_CONFIDENCE_MAX));
+        assert_null(caps_confidence_to_string(_CAPS_CONFIDENCE_INVALID));
+        assert_int_equal(caps_confidence_from_string("unsupported"), CAPS_UNSUPPORTED);
+        assert_int_equal(caps_confidence_from_string("maybe"), -EINVAL);
+        assert_int_equal(caps_confidence_from_string(NULL), -EINVAL);
+}
+
+static void test_cache(void **state) {
+        _cleanup_(caps_cache_freep) CapsCache *cache = NULL;
+        Recording rec;
+        CapsIO io;
+        const LinkCaps *c = NULL;
+
+        recording_load(&rec, "i210");
+        io = recording_io(&rec);
+        assert_int_equal(caps_cache_new(&io, &cache), 0);
+
+        assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &c), 1);   /* probed */
+        assert_int_equal(c->launch_time_mask, 0x3);
+        assert_int_equal(rec.calls, 2);
+        assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &c), 0);   /* cached */
+        assert_int_equal(rec.calls, 2);
+
+        /* the link changed: the daemon invalidates, the next get probes */
+        rec.channels.combined_count = 1;
+        assert_int_equal(caps_cache_invalidate(cache, 3), 1);
+        assert_int_equal(caps_cache_invalidate(cache, 3), 0);
+        assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &c), 1);
+        assert_int_equal(rec.calls, 4);
+
+        /* a different name on the same index is a different link */
+        assert_int_equal(caps_cache_get(cache, 3, "enp3s1", &c), -ENODEV);
+        assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &c), 1);
+
+        /* more entries than the first allocation, then forget them all */
+        for (int i = 10; i < 20; i++)
+                assert_int_equal(caps_cache_get(cache, i, "enp3s0", &c), 1);
+        assert_int_equal(caps_cache_get(cache, 15, "enp3s0", &c), 0);
+        assert_int_equal(caps_cache_invalidate(cache, 0), 1);
+        assert_int_equal(caps_cache_get(cache, 15, "enp3s0", &c), 1);
+
+        assert_int_equal(caps_cache_get(cache, 0, "enp3s0", &c), -EINVAL);
+        assert_null(caps_cache_free(NULL));
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_i210),
+                cmocka_unit_test(test_i211),
+                cmocka_unit_test(test_82576),
+                cmocka_unit_test(test_i225),
+                cmocka_unit_test(test_e1000e),
+                cmocka_unit_test(test_virtio_net),
+                cmocka_unit_test(test_veth),
+                cmocka_unit_test(test_queues_from_channels),
+                cmocka_unit_test(test_igb_without_sysfs),
+                cmocka_unit_test(test_unknown_drivers),
+                cmocka_unit_test(test_errors),
+                cmocka_unit_test(test_real_system),
+                cmocka_unit_test(test_json),
+                cmocka_unit_test(test_confidence_strings),
+                cmocka_unit_test(test_cache),
+        };
+
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
