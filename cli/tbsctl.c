@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "verbs.h"
 
 /* Exit codes: part of the public contract. */
 enum {
@@ -16,7 +17,7 @@ enum {
         EXIT_NO_DAEMON = 3,
 };
 
-static bool arg_json;
+bool arg_json;
 
 typedef struct Verb {
         const char *name;
@@ -27,6 +28,7 @@ typedef struct Verb {
 } Verb;
 
 static const Verb verbs[] = {
+        { "validate", 1, -1, verb_validate, "validate FILE..." },
         {}
 };
 

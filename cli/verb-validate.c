@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tbsctl validate FILE...: the schedule file checks of `tbsd --check`, for
+ * single files and without a daemon. Devices are not probed: rules that need
+ * device facts (TX queue count, launch-time capable queues) are left to the
+ * daemon. */
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+#include "json-util.h"
+#include "log.h"
+#include "schedule-parse.h"
+#include "schedule-verify.h"
+#include "verbs.h"
+
+/* Reads, parses and verifies one file; problems go to diags. Returns 0 (the
+ * file may still be invalid: see diags) or -ENOMEM. */
+static int validate_file(const char *path, DiagList *diags, char ifname[static IFNAMSIZ]) {
+        _cleanup_free_ char *text = NULL;
+        _cleanup_schedule_ Schedule *s = NULL;
+        size_t len;
+        int r;
+
+        r = schedule_read_file(path, NULL, diags, &text, &len);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;
+        (void) schedule_peek_ifname(text, len, ifname);
+        r = schedule_parse_json(path, text, len, diags, &s);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;
+        r = schedule_verify(s, NULL, diags);
+        return r == -ENOMEM ? r : 0;
+}
+
+/* {"file", "valid", "interface", "errors": [lines], "warnings": [lines]} */
+static json_object *file_to_json(const char *path, const DiagList *diags, const char *ifname) {
+        _cleanup_json_ json_object *o = json_object_new_object(), *errors = json_object_new_array(),
+                                   *warnings = json_object_new_array();
+
+        if (!o || !errors || !warnings)
+                return NULL;
+        for (size_t i = 0; i < diags->n; i++) {
+                _cleanup_free_ char *line = diag_format(&diags->items[i]);
+                json_object *l;
+
+                if (!line || !(l = json_object_new_string(line)))
+                        return NULL;
+                if (json_object_array_add(diags->items[i].severity == DIAG_ERROR ? errors : warnings, l) < 0) {
+                        json_object_put(l);
+                        return NULL;
+                }
+        }
+        if (json_add_string(o, "file", path) < 0 ||
+            json_add(o, "valid", json_object_new_boolean(diag_errors(diags) == 0)) < 0 ||
+            json_add_string(o, "interface", ifname[0] ? ifname : NULL) < 0 ||
+            json_add(o, "errors", TAKE_PTR(errors)) < 0 ||
+            json_add(o, "warnings", TAKE_PTR(warnings)) < 0)
+                return NULL;
+        return TAKE_PTR(o);
+}
+
+int verb_validate(int argc, char *argv[]) {
+        _cleanup_json_ json_object *all = NULL;
+        bool ok = true;
+
+        if (arg_json && !(all = json_object_new_array()))
+                return log_error_errno(ENOMEM, "out of memory"), 1;
+
+        for (int i = 0; i < argc; i++) {
+                char ifname[IFNAMSIZ] = "";
+                DiagList diags = {};
+                int r;
+
+                r = validate_file(argv[i], &diags, ifname);
+                if (r < 0) {
+                        diag_list_clear(&diags);
+                        log_error_errno(r, "%s: %m", argv[i]);
+                        return 1;
+                }
+                if (diag_errors(&diags) > 0)
+                        ok = false;
+
+                if (arg_json) {
+                        json_object *o = file_to_json(argv[i], &diags, ifname);
+
+                        if (!o || json_object_array_add(all, o) < 0) {
+                                json_object_put(o);
+                                diag_list_clear(&diags);
+                                log_error_errno(ENOMEM, "out of memory");
+                                return 1;
+                        }
+                } else {
+                        for (size_t j = 0; j < diags.n; j++) {
+                                _cleanup_free_ char *line = diag_format(&diags.items[j]);
+
+                                fprintf(stderr, "%s\n", line ?: "out of memory");
+                        }
+                        if (diag_errors(&diags) == 0)
+                                printf("%s: valid schedule for %s\n", argv[i], ifname);
+                }
+                diag_list_clear(&diags);
+        }
+
+        if (arg_json)
+                puts(json_object_to_json_string_ext(all, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+        return ok ? 0 : 1;
+}

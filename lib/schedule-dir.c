@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule-dir.h"
+#include "schedule-parse.h"
+#include "schedule-verify.h"
+
+static void closedirp(DIR **d) {
+        if (*d)
+                closedir(*d);
+}
+
+static void schedule_file_done(ScheduleFile *f) {
+        free(f->path);
+        schedule_free(f->schedule);
+        diag_list_clear(&f->diags);
+        *f = (ScheduleFile) {};
+}
+
+void schedule_dir_done(ScheduleDir *d) {
+        for (size_t i = 0; i < d->n; i++)
+                schedule_file_done(&d->files[i]);
+        free(d->files);
+        *d = (ScheduleDir) {};
+}
+
+size_t schedule_dir_errors(const ScheduleDir *d) {
+        size_t n = 0;
+
+        for (size_t i = 0; i < d->n; i++)
+                n += diag_errors(&d->files[i].diags);
+        return n;
+}
+
+static bool is_schedule_name(const char *name) {
+        size_t n = strlen(name);
+
+        return name[0] != '.' && n > strlen(".json") && strcmp(name + n - strlen(".json"), ".json") == 0;
+}
+
+static int cmp_names(const void *a, const void *b) {
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static void free_names(char **names, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
+}
+
+/* The sorted names of the folder's schedule files. */
+static int list_names(const char *dir, char ***ret, size_t *ret_n) {
+        _cleanup_(closedirp) DIR *d = NULL;
+        char **names = NULL;
+        size_t n = 0;
+        struct dirent *de;
+
+        d = opendir(dir);
+        if (!d)
+                return negative_errno();
+        for (;;) {
+                char **nn;
+
+                errno = 0;
+                de = readdir(d);
+                if (!de) {
+                        if (errno != 0) {
+                                int r = negative_errno();
+
+                                free_names(names, n);
+                                return r;
+                        }
+                        break;
+                }
+                if (!is_schedule_name(de->d_name))
+                        continue;
+                nn = reallocarray(names, n + 1, sizeof(char *));
+                if (!nn) {
+                        free_names(names, n);
+                        return -ENOMEM;
+                }
+                names = nn;
+                if (!(names[n] = strdup(de->d_name))) {
+                        free_names(names, n);
+                        return -ENOMEM;
+                }
+                n++;
+        }
+        if (n > 0)
+                qsort(names, n, sizeof(char *), cmp_names);
+        *ret = names;
+        *ret_n = n;
+        return 0;
+}
+
+static int load_one(ScheduleFile *f,
+                    const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
+                    void *userdata) {
+        _cleanup_free_ char *text = NULL;
+        _cleanup_schedule_ Schedule *s = NULL;
+        size_t len;
+        int r;
+
+        r = schedule_read_file(f->path, NULL, &f->diags, &text, &len);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;
+        (void) schedule_peek_ifname(text, len, f->ifname);
+
+        r = schedule_parse_json(f->path, text, len, &f->diags, &s);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;
+        r = schedule_verify(s, facts_for ? facts_for(s->ifname, userdata) : NULL, &f->diags);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;
+        f->schedule = TAKE_PTR(s);
+        return 0;
+}
+
+/* Every file naming an interface that another file names gets an error per
+ * other file, and loses its schedule. */
+static int refuse_duplicates(ScheduleDir *d) {
+        for (size_t i = 0; i < d->n; i++) {
+                ScheduleFile *f = &d->files[i];
+
+                if (!f->ifname[0])
+                        continue;
+                for (size_t j = 0; j < d->n; j++) {
+                        if (j == i || strcmp(d->files[j].ifname, f->ifname) != 0)
+                                continue;
+                        if (diag_error(&f->diags, f->path, "interface",
+                                       "interface \"%s\" is also configured by %s; each interface "
+                                       "must have exactly one schedule file",
+                                       f->ifname, d->files[j].path) < 0)
+                                return -ENOMEM;
+                }
+        }
+        for (size_t i = 0; i < d->n; i++)
+                if (d->files[i].schedule && diag_errors(&d->files[i].diags) > 0) {
+                        schedule_free(d->files[i].schedule);
+                        d->files[i].schedule = NULL;
+                }
+        return 0;
+}
+
+int schedule_dir_load(const char *dir,
+                      const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
+                      void *userdata, ScheduleDir *ret) {
+        _cleanup_(schedule_dir_done) ScheduleDir d = {};
+        char **names = NULL;
+        size_t n = 0, dlen = strlen(dir);
+        bool slash = dlen > 0 && dir[dlen - 1] == '/';
+        int r;
+
+        r = list_names(dir, &names, &n);
+        if (r < 0)
+                return r;
+        if (n > 0) {
+                d.files = calloc(n, sizeof(ScheduleFile));
+                if (!d.files) {
+                        free_names(names, n);
+                        return -ENOMEM;
+                }
+        }
+        for (size_t i = 0; i < n; i++) {
+                ScheduleFile *f = &d.files[d.n++];
+
+                if (asprintf(&f->path, "%s%s%s", dir, slash ? "" : "/", names[i]) < 0) {
+                        f->path = NULL;
+                        free_names(names, n);
+                        return -ENOMEM;
+                }
+                r = load_one(f, facts_for, userdata);
+                if (r < 0) {
+                        free_names(names, n);
+                        return r;
+                }
+        }
+        free_names(names, n);
+
+        r = refuse_duplicates(&d);
+        if (r < 0)
+                return r;
+        *ret = d;
+        d = (ScheduleDir) {};
+        return 0;
+}

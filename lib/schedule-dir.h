@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Loading a whole schedules folder (/etc/tbsd/schedules.d): every *.json
+ * file is read, parsed and verified, and interfaces named by more than one
+ * file are refused. Used by `tbsd --check` and by the daemon at start and
+ * reload. */
+#pragma once
+
+#include <net/if.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "schedule.h"
+
+typedef struct ScheduleFile {
+        char *path;                  /* DIR/NAME, as used in messages */
+        char ifname[IFNAMSIZ];       /* the "interface" the file names if it could be read
+                                      * (even when the file is otherwise invalid), else "" */
+        Schedule *schedule;          /* NULL when the file has errors */
+        DiagList diags;              /* this file's errors and warnings */
+} ScheduleFile;
+
+typedef struct ScheduleDir {
+        ScheduleFile *files;         /* sorted by file name */
+        size_t n;
+} ScheduleDir;
+
+/** Load every *.json file of a folder (names starting with '.' are skipped),
+ *  sorted by name. Each file is parsed and, when that succeeds, verified
+ *  with the facts facts_for() returns for its interface (facts_for may be
+ *  NULL, and may return NULL: nothing known). Two or more files naming the
+ *  same interface each get an error naming the others, and no schedule.
+ *  Problems of the files are in their diags, never a failure of this call.
+ *  @ret  filled on success; release with schedule_dir_done().
+ *  Returns 0, -errno when the folder itself cannot be opened or read, or
+ *  -ENOMEM. */
+int schedule_dir_load(const char *dir,
+                      const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
+                      void *userdata, ScheduleDir *ret);
+
+/** Free everything the ScheduleDir holds; it is empty afterwards. Accepts
+ *  an empty (zeroed) one. */
+void schedule_dir_done(ScheduleDir *d);
+
+/** Total number of errors (not warnings) over all files. */
+size_t schedule_dir_errors(const ScheduleDir *d);

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdio.h>
+
+#include "json-util.h"
+#include "schedule-json.h"
+
+/* Adds a value that may be NULL because its allocation failed. */
+static int add_owned(json_object *o, const char *key, json_object *v) {
+        if (!v)
+                return -ENOMEM;
+        return json_add(o, key, v);
+}
+
+static int add_int(json_object *o, const char *key, int64_t v) {
+        return add_owned(o, key, json_object_new_int64(v));
+}
+
+static int add_bool(json_object *o, const char *key, bool v) {
+        return add_owned(o, key, json_object_new_boolean(v));
+}
+
+/* A string member; NULL (a value the model cannot name) becomes JSON null. */
+static int add_str(json_object *o, const char *key, const char *v) {
+        if (!v)
+                return json_add(o, key, NULL);
+        return add_owned(o, key, json_object_new_string(v));
+}
+
+static json_object *queues_to_json(const RootSpec *r) {
+        _cleanup_json_ json_object *a = json_object_new_array();
+
+        if (!a)
+                return NULL;
+        for (unsigned tc = 0; tc < r->num_tc && tc < TBS_MAX_TC; tc++) {
+                json_object *q = json_object_new_object();
+
+                if (!q || json_object_array_add(a, q) < 0) {
+                        json_object_put(q);
+                        return NULL;
+                }
+                if (add_int(q, "count", r->queues[tc].count) < 0 ||
+                    add_int(q, "offset", r->queues[tc].offset) < 0)
+                        return NULL;
+        }
+        return TAKE_PTR(a);
+}
+
+static json_object *entries_to_json(const RootSpec *r) {
+        _cleanup_json_ json_object *a = json_object_new_array();
+
+        if (!a)
+                return NULL;
+        for (size_t i = 0; i < r->n_entries; i++) {
+                const GateEntry *e = &r->entries[i];
+                json_object *o = json_object_new_object();
+                char mask[16];
+
+                if (!o || json_object_array_add(a, o) < 0) {
+                        json_object_put(o);
+                        return NULL;
+                }
+                snprintf(mask, sizeof(mask), "0x%x", e->gate_mask);
+                if (add_str(o, "command", gate_command_to_string(e->command) ?: "set-gates") < 0 ||
+                    add_str(o, "gate_mask", mask) < 0 ||
+                    add_int(o, "interval_ns", e->interval_ns) < 0)
+                        return NULL;
+        }
+        return TAKE_PTR(a);
+}
+
+static json_object *root_to_json(const RootSpec *r) {
+        _cleanup_json_ json_object *o = json_object_new_object(), *map = json_object_new_array();
+        char h[16];
+
+        if (!o || !map)
+                return NULL;
+        for (unsigned i = 0; i < TBS_PRIO_MAP_LEN; i++) {
+                json_object *e = json_object_new_int(r->priority_map[i]);
+
+                if (!e || json_object_array_add(map, e) < 0) {
+                        json_object_put(e);
+                        return NULL;
+                }
+        }
+        if (add_str(o, "qdisc", root_kind_to_string(r->kind)) < 0 ||
+            add_str(o, "handle", tc_handle_to_string(r->handle, h)) < 0 ||
+            add_int(o, "num_tc", r->num_tc) < 0 ||
+            json_add(o, "priority_map", TAKE_PTR(map)) < 0 ||
+            add_owned(o, "queues", queues_to_json(r)) < 0)
+                return NULL;
+
+        if (r->kind == ROOT_MQPRIO) {
+                if (add_bool(o, "hw_offload", r->hw_offload) < 0)
+                        return NULL;
+                return TAKE_PTR(o);
+        }
+
+        if (add_str(o, "clockid", clockid_to_string(r->clockid)) < 0 ||
+            add_int(o, "base_time_ns", r->base_time_ns) < 0 ||
+            (r->cycle_time_given && add_int(o, "cycle_time_ns", r->cycle_time_ns) < 0) ||
+            (r->cycle_time_extension_ns != 0 &&
+             add_int(o, "cycle_time_extension_ns", r->cycle_time_extension_ns) < 0) ||
+            add_str(o, "mode", taprio_mode_to_string(r->mode)) < 0 ||
+            ((r->mode == TAPRIO_MODE_TXTIME_ASSIST || r->txtime_delay_ns != 0) &&
+             add_int(o, "txtime_delay_ns", r->txtime_delay_ns) < 0) ||
+            add_owned(o, "entries", entries_to_json(r)) < 0)
+                return NULL;
+        return TAKE_PTR(o);
+}
+
+static json_object *etf_to_json(const EtfSpec *q) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+        json_object *offload;
+
+        if (!o)
+                return NULL;
+        if (q->offload == OFFLOAD_AUTO)
+                offload = json_object_new_string("auto");
+        else
+                offload = json_object_new_boolean(q->offload == OFFLOAD_ON);
+        if (add_int(o, "queue", q->queue) < 0 ||
+            add_str(o, "qdisc", q->spelled_tbs ? "tbs" : "etf") < 0 ||
+            add_str(o, "clockid", clockid_to_string(q->clockid)) < 0 ||
+            add_int(o, "delta_ns", q->delta_ns) < 0 ||
+            add_owned(o, "offload", offload) < 0 ||
+            add_bool(o, "deadline_mode", q->deadline_mode) < 0 ||
+            add_bool(o, "skip_sock_check", q->skip_sock_check) < 0)
+                return NULL;
+        return TAKE_PTR(o);
+}
+
+static json_object *clock_to_json(const ClockSpec *c) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+
+        if (!o)
+                return NULL;
+        if ((c->ptp4l_socket && add_str(o, "ptp4l_socket", c->ptp4l_socket) < 0) ||
+            add_int(o, "domain", c->domain) < 0 ||
+            add_int(o, "transport_specific", c->transport_specific) < 0 ||
+            add_int(o, "max_master_offset_ns", c->max_master_offset_ns) < 0 ||
+            add_int(o, "max_phc_offset_ns", c->max_phc_offset_ns) < 0)
+                return NULL;
+        return TAKE_PTR(o);
+}
+
+json_object *schedule_to_json(const Schedule *s) {
+        _cleanup_json_ json_object *o = json_object_new_object(), *tx = json_object_new_array();
+
+        if (!o || !tx)
+                return NULL;
+        for (size_t i = 0; i < s->n_txqueues; i++) {
+                json_object *q = etf_to_json(&s->txqueues[i]);
+
+                if (!q || json_object_array_add(tx, q) < 0) {
+                        json_object_put(q);
+                        return NULL;
+                }
+        }
+        if (add_str(o, "interface", s->ifname) < 0 ||
+            add_owned(o, "root", root_to_json(&s->root)) < 0 ||
+            json_add(o, "txqueues", TAKE_PTR(tx)) < 0 ||
+            (s->clock.configured && add_owned(o, "clock", clock_to_json(&s->clock)) < 0))
+                return NULL;
+        return TAKE_PTR(o);
+}

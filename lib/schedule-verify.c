@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/un.h>
+
+#include "schedule-verify.h"
+
+#ifndef CLOCK_TAI
+#define CLOCK_TAI 11
+#endif
+
+#define JPATH_MAX 128
+
+typedef struct Verifier {
+        const char *file;
+        DiagList *diags;
+        bool oom;
+} Verifier;
+
+static void vdiag(Verifier *v, DiagSeverity sev, const char *path, const char *format, ...) _printf_(4, 5);
+static void vdiag(Verifier *v, DiagSeverity sev, const char *path, const char *format, ...) {
+        _cleanup_free_ char *reason = NULL;
+        va_list ap;
+        int r;
+
+        va_start(ap, format);
+        r = vasprintf(&reason, format, ap);
+        va_end(ap);
+        if (r < 0) {
+                reason = NULL;
+                v->oom = true;
+                return;
+        }
+        if (diag_add(v->diags, sev, v->file, path, "%s", reason) < 0)
+                v->oom = true;
+}
+
+#define verr(v, path, ...) vdiag(v, DIAG_ERROR, path, __VA_ARGS__)
+#define vwarn(v, path, ...) vdiag(v, DIAG_WARNING, path, __VA_ARGS__)
+
+static const char *pathf(char buf[static JPATH_MAX], const char *format, ...) _printf_(2, 3);
+static const char *pathf(char buf[static JPATH_MAX], const char *format, ...) {
+        va_list ap;
+
+        va_start(ap, format);
+        vsnprintf(buf, JPATH_MAX, format, ap);
+        va_end(ap);
+        return buf;
+}
+
+static const char *clock_name(clockid_t c, char buf[static 32]) {
+        const char *n = clockid_to_string(c);
+
+        if (n)
+                return n;
+        snprintf(buf, 32, "clock %d", (int) c);
+        return buf;
+}
+
+const char *ifname_problem(const char *name, size_t len) {
+        if (len == 0)
+                return "must not be empty";
+        if (len >= IFNAMSIZ)
+                return "must be at most 15 bytes long (IFNAMSIZ - 1)";
+        if (memchr(name, 0, len))
+                return "must not contain a NUL character";
+        if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
+                return "must not be \".\" or \"..\"";
+        if (memchr(name, '/', len))
+                return "must not contain '/'";
+        if (memchr(name, ':', len))
+                return "must not contain ':'";
+        for (size_t i = 0; i < len; i++)
+                if (isspace((unsigned char) name[i]))
+                        return "must not contain whitespace";
+        return NULL;
+}
+
+/* "queue 3" or "queues 3-5", for the queues [first, end). */
+static const char *queue_span(unsigned first, unsigned end, char buf[static 32]) {
+        if (end == first + 1)
+                snprintf(buf, 32, "queue %u", first);
+        else
+                snprintf(buf, 32, "queues %u-%u", first, end - 1);
+        return buf;
+}
+
+static void verify_ifname(Verifier *v, const Schedule *s) {
+        const char *problem = ifname_problem(s->ifname, strnlen(s->ifname, IFNAMSIZ));
+
+        if (problem)
+                verr(v, "interface", "%s", problem);
+}
+
+static void verify_handle(Verifier *v, const RootSpec *r) {
+        char h[16];
+
+        tc_handle_to_string(r->handle, h);
+        if ((r->handle >> 16) == 0)
+                verr(v, "root.handle", "must be a qdisc handle such as \"100:\", got \"%s\"", h);
+        else if ((r->handle & 0xffffU) != 0)
+                verr(v, "root.handle", "must have minor number 0, such as \"100:\", got \"%s\"", h);
+        else if ((r->handle >> 16) == 0xffffU)
+                verr(v, "root.handle",
+                     "major number ffff is reserved for the ingress and clsact qdiscs, got \"%s\"", h);
+}
+
+static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *facts) {
+        char path[JPATH_MAX], span[32];
+
+        for (unsigned tc = 0; tc < r->num_tc; tc++) {
+                const QueueRange *q = &r->queues[tc];
+                unsigned end = (unsigned) q->offset + q->count;
+
+                if (q->count == 0) {
+                        verr(v, pathf(path, "root.queues[%u].count", tc),
+                             "must be between 1 and 65535, got 0");
+                        continue;
+                }
+                if (tc > 0 && r->queues[tc - 1].count > 0) {
+                        const QueueRange *prev = &r->queues[tc - 1];
+                        unsigned prev_end = (unsigned) prev->offset + prev->count;
+
+                        if (q->offset < prev_end)
+                                verr(v, pathf(path, "root.queues[%u].offset", tc),
+                                     "overlaps traffic class %u (%s); must be %u, got %u",
+                                     tc - 1, queue_span(prev->offset, prev_end, span), prev_end, q->offset);
+                        else if (q->offset > prev_end)
+                                verr(v, pathf(path, "root.queues[%u].offset", tc),
+                                     "leaves %s in no traffic class; traffic classes must use "
+                                     "contiguous queues, so it must be %u, got %u",
+                                     queue_span(prev_end, q->offset, span), prev_end, q->offset);
+                }
+                if (facts && facts->tx_queues > 0 && end > facts->tx_queues)
+                        verr(v, pathf(path, "root.queues[%u]", tc),
+                             "uses %s, but the device has %u TX queue%s",
+                             queue_span(q->offset, end, span), facts->tx_queues,
+                             facts->tx_queues == 1 ? "" : "s");
+        }
+}
+
+static void verify_taprio(Verifier *v, const Schedule *s) {
+        const RootSpec *r = &s->root;
+        char path[JPATH_MAX], cn[32];
+        int64_t sum = 0;
+
+        if ((unsigned) r->mode >= _TAPRIO_MODE_MAX)
+                verr(v, "root.mode", "unknown taprio mode %d", (int) r->mode);
+        if (!clockid_to_string(r->clockid))
+                verr(v, "root.clockid",
+                     "taprio accepts CLOCK_TAI, CLOCK_REALTIME, CLOCK_MONOTONIC or CLOCK_BOOTTIME, got %s",
+                     clock_name(r->clockid, cn));
+        else if (r->mode == TAPRIO_MODE_TXTIME_ASSIST && r->clockid != CLOCK_TAI)
+                verr(v, "root.clockid",
+                     "must be CLOCK_TAI in txtime-assist mode: taprio stamps launch times for its etf "
+                     "children, and the kernel's etf accepts only CLOCK_TAI; got %s",
+                     clock_name(r->clockid, cn));
+        if (r->base_time_ns < 0)
+                verr(v, "root.base_time_ns", "must be between 0 and %" PRIi64 ", got %" PRIi64,
+                     INT64_MAX, r->base_time_ns);
+        if (r->cycle_time_extension_ns < 0)
+                verr(v, "root.cycle_time_extension_ns", "must be between 0 and %" PRIi64 ", got %" PRIi64,
+                     INT64_MAX, r->cycle_time_extension_ns);
+        if (r->txtime_delay_ns != 0 && r->mode != TAPRIO_MODE_TXTIME_ASSIST)
+                verr(v, "root.txtime_delay_ns", "only valid with mode \"txtime-assist\", got mode \"%s\"",
+                     taprio_mode_to_string(r->mode) ?: "?");
+        if (r->mode == TAPRIO_MODE_TXTIME_ASSIST && s->n_txqueues == 0)
+                verr(v, "root.mode",
+                     "txtime-assist needs an etf qdisc on at least one TX queue, but txqueues is empty");
+
+        if (r->n_entries == 0) {
+                verr(v, "root.entries", "must have at least one entry");
+                return;
+        }
+        for (size_t i = 0; i < r->n_entries; i++) {
+                const GateEntry *e = &r->entries[i];
+
+                if ((unsigned) e->command >= _GATE_COMMAND_MAX)
+                        verr(v, pathf(path, "root.entries[%zu].command", i), "unknown gate command %d",
+                             (int) e->command);
+                if (r->num_tc >= 1 && r->num_tc <= TBS_MAX_TC && e->gate_mask >> r->num_tc != 0)
+                        verr(v, pathf(path, "root.entries[%zu].gate_mask", i),
+                             "opens the gate of a traffic class that does not exist: must be below 0x%x "
+                             "(1 << num_tc, num_tc is %u), got 0x%x",
+                             1U << r->num_tc, r->num_tc, e->gate_mask);
+                if (e->interval_ns == 0)
+                        verr(v, pathf(path, "root.entries[%zu].interval_ns", i),
+                             "must be between 1 and 4294967295, got 0");
+                sum += e->interval_ns;
+        }
+        if (r->cycle_time_ns <= 0)
+                verr(v, "root.cycle_time_ns", "must be between 1 and %" PRIi64 ", got %" PRIi64,
+                     INT64_MAX, r->cycle_time_ns);
+        else if (r->cycle_time_ns < sum)
+                verr(v, "root.cycle_time_ns",
+                     "must be at least the sum of the entries' intervals (%" PRIi64 "), got %" PRIi64,
+                     sum, r->cycle_time_ns);
+}
+
+static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
+        const RootSpec *r = &s->root;
+        char path[JPATH_MAX];
+
+        if ((unsigned) r->kind >= _ROOT_KIND_MAX) {
+                verr(v, "root.qdisc", "unknown root qdisc kind %d", (int) r->kind);
+                return;
+        }
+        verify_handle(v, r);
+        if (r->num_tc < 1 || r->num_tc > TBS_MAX_TC)
+                verr(v, "root.num_tc", "must be between 1 and %u, got %u", TBS_MAX_TC, r->num_tc);
+        else {
+                for (unsigned i = 0; i < TBS_PRIO_MAP_LEN; i++)
+                        if (r->priority_map[i] >= r->num_tc)
+                                verr(v, pathf(path, "root.priority_map[%u]", i),
+                                     "traffic class %u does not exist (num_tc is %u)",
+                                     r->priority_map[i], r->num_tc);
+                verify_queues(v, r, facts);
+        }
+        if (r->kind == ROOT_TAPRIO)
+                verify_taprio(v, s);
+}
+
+static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
+        const RootSpec *r = &s->root;
+        bool tcs_ok = r->num_tc >= 1 && r->num_tc <= TBS_MAX_TC;
+        char path[JPATH_MAX], cn[32];
+
+        for (size_t i = 0; i < s->n_txqueues; i++) {
+                const EtfSpec *q = &s->txqueues[i];
+
+                if (q->queue > UINT16_MAX - 1)
+                        verr(v, pathf(path, "txqueues[%zu].queue", i), "must be between 0 and %u, got %" PRIu32,
+                             UINT16_MAX - 1, q->queue);
+                else {
+                        bool dup = false;
+
+                        for (size_t j = 0; j < i && !dup; j++)
+                                if (s->txqueues[j].queue == q->queue) {
+                                        verr(v, pathf(path, "txqueues[%zu].queue", i),
+                                             "queue %" PRIu32 " is already configured by txqueues[%zu]",
+                                             q->queue, j);
+                                        dup = true;
+                                }
+                        if (!dup && tcs_ok && root_tc_of_queue(r, q->queue) < 0)
+                                verr(v, pathf(path, "txqueues[%zu].queue", i),
+                                     "queue %" PRIu32 " is in no traffic class of root.queues",
+                                     q->queue);
+                }
+                if (q->clockid != CLOCK_TAI)
+                        verr(v, pathf(path, "txqueues[%zu].clockid", i),
+                             "must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got %s",
+                             clock_name(q->clockid, cn));
+                if (q->delta_ns < 0 || q->delta_ns > INT32_MAX)
+                        verr(v, pathf(path, "txqueues[%zu].delta_ns", i),
+                             "must be between 0 and %d, got %" PRIi64, INT32_MAX, q->delta_ns);
+                if ((unsigned) q->offload >= _OFFLOAD_MODE_MAX)
+                        verr(v, pathf(path, "txqueues[%zu].offload", i), "unknown offload mode %d",
+                             (int) q->offload);
+                else if (q->offload == OFFLOAD_ON && facts && facts->offload_known &&
+                         !(q->queue < 64 && (facts->launch_time_mask & (UINT64_C(1) << q->queue))))
+                        verr(v, pathf(path, "txqueues[%zu].offload", i),
+                             "launch-time offload is not available on queue %" PRIu32 "%s%s",
+                             q->queue, facts->offload_reason ? ": " : " of this device",
+                             facts->offload_reason ?: "");
+                if (r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST && !q->skip_sock_check)
+                        vwarn(v, pathf(path, "txqueues[%zu].skip_sock_check", i),
+                              "taprio in txtime-assist mode stamps every packet with a launch time, and "
+                              "etf drops stamped packets from sockets without SO_TXTIME; set "
+                              "skip_sock_check to true unless every sender uses SO_TXTIME");
+        }
+}
+
+static void verify_clock(Verifier *v, const ClockSpec *c) {
+        struct sockaddr_un sa;
+
+        if (!c->configured)
+                return;
+        if (c->ptp4l_socket) {
+                if (c->ptp4l_socket[0] == 0)
+                        verr(v, "clock.ptp4l_socket", "must not be empty");
+                else if (c->ptp4l_socket[0] != '/')
+                        verr(v, "clock.ptp4l_socket", "must be an absolute path, got \"%s\"", c->ptp4l_socket);
+                else if (strlen(c->ptp4l_socket) >= sizeof(sa.sun_path))
+                        verr(v, "clock.ptp4l_socket", "must be shorter than %zu bytes (sun_path)",
+                             sizeof(sa.sun_path));
+        }
+        if (c->transport_specific > 15)
+                verr(v, "clock.transport_specific", "must be between 0 and 15, got %u", c->transport_specific);
+        if (c->max_master_offset_ns < 1)
+                verr(v, "clock.max_master_offset_ns", "must be between 1 and %" PRIi64 ", got %" PRIi64,
+                     INT64_MAX, c->max_master_offset_ns);
+        if (c->max_phc_offset_ns < 1)
+                verr(v, "clock.max_phc_offset_ns", "must be between 1 and %" PRIi64 ", got %" PRIi64,
+                     INT64_MAX, c->max_phc_offset_ns);
+}
+
+int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags) {
+        Verifier v = { .file = s->source, .diags = diags };
+        size_t errors = diag_errors(diags);
+
+        verify_ifname(&v, s);
+        verify_root(&v, s, facts);
+        verify_txqueues(&v, s, facts);
+        verify_clock(&v, &s->clock);
+
+        if (v.oom)
+                return -ENOMEM;
+        return diag_errors(diags) > errors ? -EINVAL : 0;
+}
