@@ -1,0 +1,851 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <linux/gen_stats.h>
+#include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <netlink/errno.h>
+#include <netlink/netlink.h>
+#include <netlink/socket.h>
+
+#include "nl_qdisc.h"
+#include "qdisc.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+struct NlQdisc {
+        struct nl_sock *sk;
+        int error;                      /* -errno of the last NLMSG_ERROR, 0 if none */
+        char ext_ack[256];              /* NLMSGERR_ATTR_MSG of the last NLMSG_ERROR */
+};
+
+static void nlmsg_freep(struct nl_msg **m) {
+        if (*m)
+                nlmsg_free(*m);
+}
+#define _cleanup_nlmsg_ _cleanup_(nlmsg_freep)
+
+static void nl_cb_putp(struct nl_cb **cb) {
+        if (*cb)
+                nl_cb_put(*cb);
+}
+
+/* libnl's -NLE_* to -errno, for the failures that do not come with the
+ * kernel's own errno (those we take from the error callback). */
+static int nle_to_errno(int nle) {
+        switch (abs(nle)) {
+        case NLE_NOMEM:         return -ENOMEM;
+        case NLE_INVAL:         return -EINVAL;
+        case NLE_AGAIN:         return -EAGAIN;
+        case NLE_BAD_SOCK:      return -EBADF;
+        case NLE_NODEV:         return -ENODEV;
+        case NLE_OBJ_NOTFOUND:  return -ENOENT;
+        case NLE_OPNOTSUPP:     return -EOPNOTSUPP;
+        case NLE_PERM:          return -EPERM;
+        case NLE_BUSY:          return -EBUSY;
+        case NLE_RANGE:         return -ERANGE;
+        case NLE_MSGSIZE:       return -EMSGSIZE;
+        case NLE_EXIST:         return -EEXIST;
+        case NLE_MSG_TRUNC:     return -EBADMSG;
+        case NLE_SEQ_MISMATCH:  return -EILSEQ;
+        default:                return -EIO;
+        }
+}
+
+/* Runs for every NLMSG_ERROR with a non-zero error: keep the errno and the
+ * extended ACK message (the TLVs follow the struct nlmsgerr, which holds
+ * only the request's header because NETLINK_CAP_ACK is on). */
+static int error_cb(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg) {
+        NlQdisc *nl = arg;
+        const struct nlmsghdr *h = (const struct nlmsghdr *) ((const uint8_t *) e - NLMSG_HDRLEN);
+        size_t off = sizeof(*e), total;
+
+        nl->error = e->error < 0 ? e->error : -EIO;
+        nl->ext_ack[0] = 0;
+
+        if (!(h->nlmsg_flags & NLM_F_ACK_TLVS) || h->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
+                return NL_STOP;
+        if (!(h->nlmsg_flags & NLM_F_CAPPED))
+                off += NLMSG_ALIGN(e->msg.nlmsg_len) - NLMSG_HDRLEN;
+        total = h->nlmsg_len - NLMSG_HDRLEN;
+        if (off < total) {
+                struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+
+                if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *) ((uint8_t *) e + off),
+                              (int) (total - off), NULL) >= 0 && tb[NLMSGERR_ATTR_MSG])
+                        nla_strlcpy(nl->ext_ack, tb[NLMSGERR_ATTR_MSG], sizeof(nl->ext_ack));
+        }
+        return NL_STOP;
+}
+
+int nl_qdisc_new(NlQdisc **ret) {
+        _cleanup_nl_qdisc_ NlQdisc *nl = NULL;
+        int one = 1, k;
+
+        nl = calloc(1, sizeof(*nl));
+        if (!nl)
+                return -ENOMEM;
+        nl->sk = nl_socket_alloc();
+        if (!nl->sk)
+                return -ENOMEM;
+        k = nl_connect(nl->sk, NETLINK_ROUTE);
+        if (k < 0)
+                return nle_to_errno(k);
+        if (setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)) < 0)
+                return negative_errno();
+        /* Not fatal: without it the TLVs follow the echoed request, handled above. */
+        (void) setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+        k = nl_socket_modify_err_cb(nl->sk, NL_CB_CUSTOM, error_cb, nl);
+        if (k < 0)
+                return nle_to_errno(k);
+
+        *ret = TAKE_PTR(nl);
+        return 0;
+}
+
+NlQdisc *nl_qdisc_free(NlQdisc *nl) {
+        if (!nl)
+                return NULL;
+        nl_socket_free(nl->sk);
+        free(nl);
+        return NULL;
+}
+
+/* Send one request and wait for its ACK. Returns 0 or -errno; on a kernel
+ * error nl->ext_ack holds its message (may be empty). */
+static int send_and_ack(NlQdisc *nl, struct nl_msg *m) {
+        int k;
+
+        nl->error = 0;
+        nl->ext_ack[0] = 0;
+        k = nl_send_auto(nl->sk, m);
+        if (k < 0)
+                return nle_to_errno(k);
+        k = nl_wait_for_ack(nl->sk);
+        if (k < 0)
+                return nl->error < 0 ? nl->error : nle_to_errno(k);
+        return 0;
+}
+
+/* "STEP: what the kernel said" for the last failure of send_and_ack(). */
+static char *step_error(const NlQdisc *nl, int error, const char *step) {
+        char *s = NULL;
+
+        if (asprintf(&s, "%s: %s", step, nl->ext_ack[0] ? nl->ext_ack : strerror(-error)) < 0)
+                return NULL;
+        return s;
+}
+
+/* ---- reading the tree back ---- */
+
+typedef struct DumpBuilder {
+        int ifindex;
+        InstalledQDisc *all;
+        size_t n;
+        int error;
+} DumpBuilder;
+
+static void installed_qdisc_done(InstalledQDisc *q) {
+        free(q->options);
+        *q = (InstalledQDisc) {};
+}
+
+static void dump_builder_done(DumpBuilder *b) {
+        for (size_t i = 0; i < b->n; i++)
+                installed_qdisc_done(&b->all[i]);
+        free(b->all);
+        b->all = NULL;
+        b->n = 0;
+}
+
+static int parse_stats(struct nlattr *stats2, QDiscStats *st) {
+        struct nlattr *tb[TCA_STATS_MAX + 1];
+
+        if (nla_parse_nested(tb, TCA_STATS_MAX, stats2, NULL) < 0)
+                return -EBADMSG;
+        if (tb[TCA_STATS_BASIC]) {
+                struct gnet_stats_basic b = {};
+
+                if (nla_len(tb[TCA_STATS_BASIC]) < (int) (sizeof(uint64_t) + sizeof(uint32_t)))
+                        return -EBADMSG;
+                memcpy(&b, nla_data(tb[TCA_STATS_BASIC]),
+                       (size_t) nla_len(tb[TCA_STATS_BASIC]) < sizeof(b) ?
+                       (size_t) nla_len(tb[TCA_STATS_BASIC]) : sizeof(b));
+                st->bytes = b.bytes;
+                st->packets = b.packets;
+        }
+        if (tb[TCA_STATS_PKT64] && nla_len(tb[TCA_STATS_PKT64]) >= (int) sizeof(uint64_t))
+                memcpy(&st->packets, nla_data(tb[TCA_STATS_PKT64]), sizeof(uint64_t));
+        if (tb[TCA_STATS_QUEUE]) {
+                struct gnet_stats_queue q;
+
+                if (nla_len(tb[TCA_STATS_QUEUE]) < (int) sizeof(q))
+                        return -EBADMSG;
+                memcpy(&q, nla_data(tb[TCA_STATS_QUEUE]), sizeof(q));
+                st->qlen = q.qlen;
+                st->backlog_bytes = q.backlog;
+                st->drops = q.drops;
+                st->requeues = q.requeues;
+                st->overlimits = q.overlimits;
+        }
+        return 0;
+}
+
+/* Add one dumped message to b; other types and interfaces are skipped. */
+static int dump_builder_add(DumpBuilder *b, struct nlmsghdr *h) {
+        struct nlattr *tb[TCA_MAX + 1];
+        InstalledQDisc q = {};
+        struct tcmsg *t;
+        InstalledQDisc *all;
+        int k;
+
+        if (h->nlmsg_type != RTM_NEWQDISC)
+                return 0;
+        if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct tcmsg)))
+                return -EBADMSG;
+        t = nlmsg_data(h);
+        if (t->tcm_ifindex != b->ifindex)
+                return 0;
+        if (nlmsg_parse(h, sizeof(struct tcmsg), tb, TCA_MAX, NULL) < 0)
+                return -EBADMSG;
+        if (!tb[TCA_KIND] || nla_len(tb[TCA_KIND]) < 1)
+                return -EBADMSG;
+
+        q.handle = t->tcm_handle;
+        q.parent = t->tcm_parent;
+        nla_strlcpy(q.kind, tb[TCA_KIND], sizeof(q.kind));
+        if (tb[TCA_OPTIONS] && nla_len(tb[TCA_OPTIONS]) > 0) {
+                q.options_len = (size_t) nla_len(tb[TCA_OPTIONS]);
+                q.options = malloc(q.options_len);
+                if (!q.options)
+                        return -ENOMEM;
+                memcpy(q.options, nla_data(tb[TCA_OPTIONS]), q.options_len);
+                q.options_nested = tb[TCA_OPTIONS]->nla_type & NLA_F_NESTED;
+        }
+        if (tb[TCA_STATS2]) {
+                k = parse_stats(tb[TCA_STATS2], &q.stats);
+                if (k < 0) {
+                        installed_qdisc_done(&q);
+                        return k;
+                }
+        }
+
+        all = reallocarray(b->all, b->n + 1, sizeof(InstalledQDisc));
+        if (!all) {
+                installed_qdisc_done(&q);
+                return -ENOMEM;
+        }
+        b->all = all;
+        b->all[b->n++] = q;
+        return 0;
+}
+
+static int queue_cmp(const void *a, const void *b) {
+        const InstalledQueue *x = a, *y = b;
+        return x->queue < y->queue ? -1 : x->queue > y->queue;
+}
+
+/* A TCA_OPTIONS attribute rebuilt around a stored payload, for the
+ * vtables' parse_options(). */
+static struct nlattr *options_attr(const InstalledQDisc *q) {
+        struct nlattr *a;
+
+        if (!q->options)
+                return NULL;
+        a = calloc(1, NLA_HDRLEN + NLA_ALIGN(q->options_len));
+        if (!a)
+                return NULL;
+        a->nla_len = (uint16_t) (NLA_HDRLEN + q->options_len);
+        a->nla_type = TCA_OPTIONS | (q->options_nested ? NLA_F_NESTED : 0);
+        memcpy((uint8_t *) a + NLA_HDRLEN, q->options, q->options_len);
+        return a;
+}
+
+static int parse_known(const QDiscVTable *vt, const InstalledQDisc *q, void *ret_spec) {
+        _cleanup_free_ struct nlattr *a = NULL;
+
+        if (q->options) {
+                a = options_attr(q);
+                if (!a)
+                        return -ENOMEM;
+        }
+        return vt->parse_options(a, ret_spec);
+}
+
+/* Turn the collected qdiscs into a tree; takes ownership of b's items. */
+static int dump_builder_finish(DumpBuilder *b, QDiscTree *ret) {
+        QDiscTree t = { .ifindex = b->ifindex };
+        const QDiscVTable *vt;
+        int k;
+
+        for (size_t i = 0; i < b->n; i++)
+                if (b->all[i].parent == TC_H_ROOT) {
+                        t.has_root = true;
+                        t.root = b->all[i];
+                        b->all[i] = (InstalledQDisc) {};
+                        break;
+                }
+
+        if (t.has_root && t.root.handle != 0) {
+                vt = qdisc_vtable_by_kind(t.root.kind);
+                if (vt && vt->root) {
+                        k = parse_known(vt, &t.root, &t.root_spec);
+                        if (k < 0)
+                                goto fail;
+                        t.root_spec.handle = t.root.handle;
+                        t.root_known = true;
+                }
+
+                for (size_t i = 0; i < b->n; i++) {
+                        InstalledQDisc *q = &b->all[i];
+                        InstalledQueue *qs, *iq;
+
+                        if (q->parent == TC_H_ROOT || !q->kind[0] ||
+                            TC_H_MAJ(q->parent) != TC_H_MAJ(t.root.handle) || TC_H_MIN(q->parent) == 0)
+                                continue;
+                        qs = reallocarray(t.queues, t.n_queues + 1, sizeof(InstalledQueue));
+                        if (!qs) {
+                                k = -ENOMEM;
+                                goto fail;
+                        }
+                        t.queues = qs;
+                        iq = &t.queues[t.n_queues++];
+                        *iq = (InstalledQueue) { .queue = TC_H_MIN(q->parent) - 1, .qdisc = *q };
+                        *q = (InstalledQDisc) {};
+
+                        if (strcmp(iq->qdisc.kind, qdisc_etf_vtable.kind) == 0) {
+                                k = parse_known(&qdisc_etf_vtable, &iq->qdisc, &iq->etf);
+                                if (k < 0)
+                                        goto fail;
+                                iq->etf.queue = iq->queue;
+                                iq->is_etf = true;
+                                iq->deadline_misses = iq->qdisc.stats.overlimits;
+                                iq->invalid = iq->qdisc.stats.drops > iq->qdisc.stats.overlimits ?
+                                        iq->qdisc.stats.drops - iq->qdisc.stats.overlimits : 0;
+                        }
+                }
+                if (t.n_queues > 1)
+                        qsort(t.queues, t.n_queues, sizeof(InstalledQueue), queue_cmp);
+        }
+
+        dump_builder_done(b);
+        *ret = t;
+        return 0;
+
+fail:
+        dump_builder_done(b);
+        qdisc_tree_done(&t);
+        return k;
+}
+
+int qdisc_tree_parse_dump(const void *buf, size_t len, int ifindex, QDiscTree *ret) {
+        DumpBuilder b = { .ifindex = ifindex };
+        struct nlmsghdr *h;
+        int rem = (int) len, k;
+
+        if (len > INT32_MAX)
+                return -EINVAL;
+        for (h = (struct nlmsghdr *) buf; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem)) {
+                if (h->nlmsg_type == NLMSG_DONE)
+                        break;
+                k = dump_builder_add(&b, h);
+                if (k < 0) {
+                        dump_builder_done(&b);
+                        return k;
+                }
+        }
+        return dump_builder_finish(&b, ret);
+}
+
+void qdisc_tree_done(QDiscTree *t) {
+        if (!t)
+                return;
+        installed_qdisc_done(&t->root);
+        root_spec_done(&t->root_spec);
+        for (size_t i = 0; i < t->n_queues; i++)
+                installed_qdisc_done(&t->queues[i].qdisc);
+        free(t->queues);
+        *t = (QDiscTree) {};
+}
+
+const InstalledQueue *qdisc_tree_find_queue(const QDiscTree *t, uint32_t queue) {
+        for (size_t i = 0; i < t->n_queues; i++)
+                if (t->queues[i].queue == queue)
+                        return &t->queues[i];
+        return NULL;
+}
+
+static int dump_valid_cb(struct nl_msg *m, void *arg) {
+        DumpBuilder *b = arg;
+        int k;
+
+        k = dump_builder_add(b, nlmsg_hdr(m));
+        if (k < 0) {
+                b->error = k;
+                return NL_STOP;
+        }
+        return NL_OK;
+}
+
+int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret) {
+        _cleanup_(nl_cb_putp) struct nl_cb *cb = NULL;
+        _cleanup_nlmsg_ struct nl_msg *m = NULL;
+        struct nl_cb *sock_cb;
+        DumpBuilder b = { .ifindex = ifindex };
+        struct tcmsg t = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex };
+        char name[IFNAMSIZ];
+        int k;
+
+        m = nlmsg_alloc_simple(RTM_GETQDISC, NLM_F_DUMP);
+        if (!m)
+                return -ENOMEM;
+        if (nlmsg_append(m, &t, sizeof(t), NLMSG_ALIGNTO) < 0)
+                return -ENOMEM;
+        sock_cb = nl_socket_get_cb(nl->sk);     /* takes a reference */
+        cb = nl_cb_clone(sock_cb);
+        nl_cb_put(sock_cb);
+        if (!cb)
+                return -ENOMEM;
+        if (nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, dump_valid_cb, &b) < 0)
+                return -ENOMEM;
+
+        nl->error = 0;
+        nl->ext_ack[0] = 0;
+        k = nl_send_auto(nl->sk, m);
+        if (k < 0)
+                return nle_to_errno(k);
+        k = nl_recvmsgs(nl->sk, cb);
+        if (b.error < 0) {
+                dump_builder_done(&b);
+                return b.error;
+        }
+        if (k < 0) {
+                dump_builder_done(&b);
+                return nl->error < 0 ? nl->error : nle_to_errno(k);
+        }
+
+        k = dump_builder_finish(&b, ret);
+        if (k < 0)
+                return k;
+        /* The kernel dumps every interface and filters nothing for one that
+         * is gone: a tree without a root means there is no such device. */
+        if (!ret->has_root && !if_indextoname((unsigned) ifindex, name)) {
+                qdisc_tree_done(ret);
+                return -ENODEV;
+        }
+        return 0;
+}
+
+/* ---- changing the tree ---- */
+
+void apply_report_done(ApplyReport *r) {
+        if (!r)
+                return;
+        for (size_t i = 0; i < r->n_queues; i++)
+                free(r->queues[i].reason);
+        free(r->queues);
+        free(r->error);
+        free(r->rollback_error);
+        *r = (ApplyReport) {};
+}
+
+/* The kind the kernel itself puts on a queue of a root of kind vt. */
+static const char *default_child_kind(const QDiscVTable *vt, char buf[static IFNAMSIZ]) {
+        FILE *f;
+
+        if (vt && vt->default_child)
+                return vt->default_child;
+        f = fopen("/proc/sys/net/core/default_qdisc", "re");
+        if (f) {
+                if (fgets(buf, IFNAMSIZ, f)) {
+                        buf[strcspn(buf, "\n")] = 0;
+                        fclose(f);
+                        if (buf[0])
+                                return buf;
+                } else
+                        fclose(f);
+        }
+        return "pfifo_fast";
+}
+
+/* Recreate a dumped qdisc as it was: kind and raw options, on its parent,
+ * with the given handle (0: the kernel picks one). */
+static int create_from_installed(NlQdisc *nl, int ifindex, const InstalledQDisc *q, uint32_t handle,
+                                 int flags) {
+        _cleanup_nlmsg_ struct nl_msg *m = NULL;
+        int k;
+
+        k = qdisc_request_new(RTM_NEWQDISC, flags, ifindex, handle, q->parent, q->kind, &m);
+        if (k < 0)
+                return k;
+        if (q->options &&
+            nla_put(m, TCA_OPTIONS | (q->options_nested ? NLA_F_NESTED : 0),
+                    (int) q->options_len, q->options) < 0)
+                return -ENOMEM;
+        return send_and_ack(nl, m);
+}
+
+static int delete_root(NlQdisc *nl, int ifindex, uint32_t handle) {
+        _cleanup_nlmsg_ struct nl_msg *m = NULL;
+        int k;
+
+        k = qdisc_request_new(RTM_DELQDISC, 0, ifindex, handle, TC_H_ROOT, NULL, &m);
+        if (k < 0)
+                return k;
+        return send_and_ack(nl, m);
+}
+
+static const char *handle_str(uint32_t h, char buf[static 16]) {
+        return tc_handle_to_string(h, buf);
+}
+
+static bool root_intact(const QDiscTree *snap, const QDiscTree *cur) {
+        const QDiscVTable *vt;
+
+        if (!cur->has_root || cur->root.handle != snap->root.handle ||
+            strcmp(cur->root.kind, snap->root.kind) != 0)
+                return false;
+        if (snap->root_known && cur->root_known) {
+                vt = qdisc_vtable_for_root(snap->root_spec.kind);
+                return vt && vt->equal(&snap->root_spec, &cur->root_spec);
+        }
+        return cur->root.options_len == snap->root.options_len &&
+               (cur->root.options_len == 0 ||
+                memcmp(cur->root.options, snap->root.options, cur->root.options_len) == 0);
+}
+
+/* Recreate one dumped child, with its old handle when it had one (falling
+ * back to a kernel-chosen handle if that one is taken). */
+static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, char **ret_error) {
+        char step[96], hb[16];
+        int k;
+
+        k = create_from_installed(nl, ifindex, &sq->qdisc, sq->qdisc.handle,
+                                  NLM_F_CREATE | NLM_F_REPLACE | NLM_F_EXCL);
+        if (k < 0 && sq->qdisc.handle != 0)
+                k = create_from_installed(nl, ifindex, &sq->qdisc, 0,
+                                          NLM_F_CREATE | NLM_F_REPLACE | NLM_F_EXCL);
+        if (k < 0) {
+                snprintf(step, sizeof(step), "rollback: txqueue %u (%s on %s)", sq->queue,
+                         sq->qdisc.kind, handle_str(sq->qdisc.parent, hb));
+                *ret_error = step_error(nl, k, step);
+        }
+        return k;
+}
+
+/* Put back the tree dumped before the apply. Qdiscs that have to be
+ * re-created get their old handles where the kernel allows it; a default
+ * child (handle 0) can only be re-created with a kernel-chosen handle, so
+ * after a rollback such a queue has the same kind and options but another
+ * handle. Kinds the engine does not model are re-sent with the options the
+ * kernel dumped, which the qdiscs tbsd meets accept back. */
+static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, char **ret_error) {
+        _cleanup_(qdisc_tree_done) QDiscTree cur = {};
+        _cleanup_nlmsg_ struct nl_msg *m = NULL;
+        char step[96], hb[16];
+        int k;
+
+        k = nl_qdisc_dump(nl, ifindex, &cur);
+        if (k < 0) {
+                if (asprintf(ret_error, "rollback: reading the qdisc tree: %s", strerror(-k)) < 0)
+                        *ret_error = NULL;
+                return k;
+        }
+
+        if (!snap->has_root || snap->root.handle == 0) {
+                if (!cur.has_root || cur.root.handle == 0)
+                        return 0;
+                k = delete_root(nl, ifindex, cur.root.handle);
+                if (k < 0) {
+                        snprintf(step, sizeof(step), "rollback: removing root %s",
+                                 handle_str(cur.root.handle, hb));
+                        *ret_error = step_error(nl, k, step);
+                }
+                return k;
+        }
+
+        if (root_intact(snap, &cur)) {
+                for (size_t i = 0; i < snap->n_queues; i++) {
+                        const InstalledQueue *sq = &snap->queues[i];
+                        const InstalledQueue *cq = qdisc_tree_find_queue(&cur, sq->queue);
+
+                        if (cq && cq->qdisc.handle == sq->qdisc.handle &&
+                            strcmp(cq->qdisc.kind, sq->qdisc.kind) == 0)
+                                continue;
+                        k = restore_child(nl, ifindex, sq, ret_error);
+                        if (k < 0)
+                                return k;
+                }
+                return 0;
+        }
+
+        if (cur.has_root && cur.root.handle != 0 && cur.root.handle == snap->root.handle) {
+                k = delete_root(nl, ifindex, cur.root.handle);
+                if (k < 0) {
+                        snprintf(step, sizeof(step), "rollback: removing root %s",
+                                 handle_str(cur.root.handle, hb));
+                        *ret_error = step_error(nl, k, step);
+                        return k;
+                }
+        }
+        if (snap->root_known) {
+                k = qdisc_root_request(ifindex, &snap->root_spec, &m);
+                if (k >= 0)
+                        k = send_and_ack(nl, m);
+        } else
+                k = create_from_installed(nl, ifindex, &snap->root, snap->root.handle,
+                                          NLM_F_CREATE | NLM_F_REPLACE);
+        if (k < 0) {
+                snprintf(step, sizeof(step), "rollback: root (%s %s)", snap->root.kind,
+                         handle_str(snap->root.handle, hb));
+                *ret_error = step_error(nl, k, step);
+                return k;
+        }
+        /* The new root came with default children; put back the others. */
+        for (size_t i = 0; i < snap->n_queues; i++) {
+                if (snap->queues[i].qdisc.handle == 0)
+                        continue;
+                k = restore_child(nl, ifindex, &snap->queues[i], ret_error);
+                if (k < 0)
+                        return k;
+        }
+        return 0;
+}
+
+static int set_reason(QueueApplyResult *q, const char *reason) {
+        char *t;
+
+        t = strdup(reason);
+        if (!t)
+                return -ENOMEM;
+        free(q->reason);
+        q->reason = t;
+        return 0;
+}
+
+/* Install etf on one queue under root_handle, deciding offload by plan.
+ * Returns the number of changes (1) or -errno with *ret_error set. */
+static int install_etf(NlQdisc *nl, int ifindex, uint32_t root_handle, const EtfSpec *e,
+                       EtfOffloadPlan plan, const char *why, QueueApplyResult *q, char **ret_error) {
+        _cleanup_nlmsg_ struct nl_msg *m = NULL;
+        _cleanup_free_ char *refused = NULL;
+        char step[96], hb[16];
+        bool hw = plan != ETF_PLAN_SOFTWARE;
+        int k;
+
+        snprintf(step, sizeof(step), "txqueue %u (etf on %s)", e->queue,
+                 handle_str(TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1), hb));
+
+        k = qdisc_etf_request(ifindex, root_handle, e, hw, &m);
+        if (k >= 0)
+                k = send_and_ack(nl, m);
+        if (k < 0 && plan == ETF_PLAN_TRY_HARDWARE && (k == -EOPNOTSUPP || k == -EINVAL)) {
+                refused = strdup(nl->ext_ack[0] ? nl->ext_ack : strerror(-k));
+                if (!refused)
+                        return -ENOMEM;
+                nlmsg_free(TAKE_PTR(m));
+                hw = false;
+                k = qdisc_etf_request(ifindex, root_handle, e, hw, &m);
+                if (k >= 0)
+                        k = send_and_ack(nl, m);
+        }
+        if (k < 0) {
+                *ret_error = step_error(nl, k, step);
+                return k;
+        }
+
+        q->offload = hw;
+        q->changed = true;
+        if (refused) {
+                _cleanup_free_ char *t = NULL;
+
+                if (asprintf(&t, "offload refused by the kernel (%s): software mode", refused) < 0)
+                        return -ENOMEM;
+                k = set_reason(q, t);
+        } else
+                k = set_reason(q, why);
+        return k < 0 ? k : 1;
+}
+
+/* Put the root's default child back on a queue whose etf is no longer declared. */
+static int reset_child(NlQdisc *nl, int ifindex, const QDiscVTable *vt, const InstalledQueue *iq,
+                       char **ret_error) {
+        _cleanup_nlmsg_ struct nl_msg *m = NULL;
+        char step[96], hb[16], kb[IFNAMSIZ];
+        const char *kind = default_child_kind(vt, kb);
+        int k;
+
+        k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE | NLM_F_EXCL, ifindex, 0,
+                              iq->qdisc.parent, kind, &m);
+        if (k >= 0)
+                k = send_and_ack(nl, m);
+        if (k < 0) {
+                snprintf(step, sizeof(step), "txqueue %u (%s on %s)", iq->queue, kind,
+                         handle_str(iq->qdisc.parent, hb));
+                *ret_error = step_error(nl, k, step);
+        }
+        return k;
+}
+
+int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
+                   ApplyReport *ret) {
+        _cleanup_(qdisc_tree_done) QDiscTree snap = {};
+        ApplyReport rep = {};
+        const QDiscVTable *vt;
+        RootSpec want;
+        bool root_same;
+        char step[96], hb[16];
+        int k;
+
+        want = s->root;
+        if (want.handle == 0)
+                want.handle = TBS_DEFAULT_ROOT_HANDLE;
+        vt = qdisc_vtable_for_root(want.kind);
+        if (!vt) {
+                k = -EINVAL;
+                if (asprintf(&rep.error, "root: unknown qdisc kind") < 0)
+                        rep.error = NULL;
+                goto out;
+        }
+        if (s->n_txqueues > 0) {
+                rep.queues = calloc(s->n_txqueues, sizeof(QueueApplyResult));
+                if (!rep.queues) {
+                        k = -ENOMEM;
+                        goto out;
+                }
+                rep.n_queues = s->n_txqueues;
+                for (size_t i = 0; i < s->n_txqueues; i++) {
+                        rep.queues[i].queue = s->txqueues[i].queue;
+                        rep.queues[i].requested = s->txqueues[i].offload;
+                }
+        }
+
+        k = nl_qdisc_dump(nl, ifindex, &snap);
+        if (k < 0) {
+                if (asprintf(&rep.error, "reading the qdisc tree: %s", strerror(-k)) < 0)
+                        rep.error = NULL;
+                goto out;
+        }
+
+        root_same = snap.has_root && snap.root_known && snap.root.handle == want.handle &&
+                    snap.root_spec.kind == want.kind && vt->equal(&want, &snap.root_spec);
+
+        if (!root_same) {
+                _cleanup_nlmsg_ struct nl_msg *m = NULL;
+
+                /* Same handle: the kernel would try to "change" the old root in
+                 * place (mqprio cannot), so it goes first. Another handle or the
+                 * default root is replaced by the new root in one step. */
+                if (snap.has_root && snap.root.handle != 0 && snap.root.handle == want.handle) {
+                        k = delete_root(nl, ifindex, snap.root.handle);
+                        if (k < 0) {
+                                snprintf(step, sizeof(step), "removing the old root (%s %s)",
+                                         snap.root.kind, handle_str(snap.root.handle, hb));
+                                rep.error = step_error(nl, k, step);
+                                goto fail;
+                        }
+                        rep.n_messages++;
+                }
+                k = qdisc_root_request(ifindex, &want, &m);
+                if (k >= 0)
+                        k = send_and_ack(nl, m);
+                if (k < 0) {
+                        snprintf(step, sizeof(step), "root (%s %s)", vt->kind, handle_str(want.handle, hb));
+                        rep.error = step_error(nl, k, step);
+                        goto fail;
+                }
+                rep.root_replaced = true;
+                rep.n_messages++;
+        }
+
+        for (size_t i = 0; i < s->n_txqueues; i++) {
+                const EtfSpec *e = &s->txqueues[i];
+                QueueApplyResult *q = &rep.queues[i];
+                const char *why = NULL;
+                EtfOffloadPlan plan;
+
+                plan = etf_offload_plan(e, facts, &why);
+                if (plan < 0) {
+                        k = -EINVAL;
+                        if (asprintf(&rep.error, "txqueue %u: invalid offload mode", e->queue) < 0)
+                                rep.error = NULL;
+                        goto fail;
+                }
+                if (root_same) {
+                        const InstalledQueue *iq = qdisc_tree_find_queue(&snap, e->queue);
+
+                        if (iq && iq->is_etf && etf_matches_plan(&iq->etf, e, plan)) {
+                                q->offload = iq->etf.offload == OFFLOAD_ON;
+                                k = set_reason(q, plan != ETF_PLAN_TRY_HARDWARE ? why :
+                                               q->offload ? "installed earlier with offload" :
+                                                            "installed earlier in software mode");
+                                if (k < 0)
+                                        goto fail;
+                                continue;
+                        }
+                }
+                k = install_etf(nl, ifindex, want.handle, e, plan, why, q, &rep.error);
+                if (k < 0)
+                        goto fail;
+                rep.n_messages++;
+        }
+
+        if (root_same)
+                for (size_t i = 0; i < snap.n_queues; i++) {
+                        const InstalledQueue *iq = &snap.queues[i];
+
+                        if (!iq->is_etf || schedule_find_txqueue(s, iq->queue))
+                                continue;
+                        k = reset_child(nl, ifindex, vt, iq, &rep.error);
+                        if (k < 0)
+                                goto fail;
+                        rep.n_messages++;
+                }
+
+        k = rep.n_messages > 0;
+        goto out;
+
+fail:
+        if (!rep.error && asprintf(&rep.error, "%s", strerror(-k)) < 0)
+                rep.error = NULL;
+        /* A refused request changes nothing: with no change made yet there is
+         * nothing to undo. */
+        if (rep.n_messages == 0)
+                rep.rolled_back = true;
+        else
+                rep.rolled_back = restore_snapshot(nl, ifindex, &snap, &rep.rollback_error) >= 0;
+out:
+        *ret = rep;
+        return k;
+}
+
+int nl_qdisc_remove(NlQdisc *nl, int ifindex, char **ret_error) {
+        _cleanup_(qdisc_tree_done) QDiscTree t = {};
+        char step[64], hb[16];
+        int k;
+
+        k = nl_qdisc_dump(nl, ifindex, &t);
+        if (k < 0) {
+                if (ret_error && asprintf(ret_error, "reading the qdisc tree: %s", strerror(-k)) < 0)
+                        *ret_error = NULL;
+                return k;
+        }
+        if (!t.has_root || t.root.handle == 0)
+                return 0;
+        k = delete_root(nl, ifindex, t.root.handle);
+        if (k < 0) {
+                snprintf(step, sizeof(step), "removing root (%s %s)", t.root.kind,
+                         handle_str(t.root.handle, hb));
+                if (ret_error)
+                        *ret_error = step_error(nl, k, step);
+                return k;
+        }
+        return 1;
+}

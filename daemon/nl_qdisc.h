@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The netlink qdisc engine: reads an interface's qdisc tree back into the
+ * schedule model (one RTM_GETQDISC dump), applies a schedule by sending only
+ * the differences, transactionally (snapshot first, restore on any failure),
+ * and removes tbsd's root. Kind-specific encoding lives in qdisc-*.c behind
+ * qdisc.h. The kernel's extended-ACK text is captured so failures say what
+ * the kernel said ("Specified device does not support ETF offload").
+ *
+ * Functions here do not log above debug; callers log with the interface. */
+#pragma once
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedule.h"
+
+typedef struct NlQdisc NlQdisc;
+
+/* Counters of one qdisc, from TCA_STATS2 (TCA_STATS_BASIC, TCA_STATS_QUEUE). */
+typedef struct QDiscStats {
+        uint64_t bytes;
+        uint64_t packets;
+        uint32_t drops;
+        uint32_t overlimits;
+        uint32_t requeues;
+        uint32_t backlog_bytes;
+        uint32_t qlen;                  /* backlog in packets */
+} QDiscStats;
+
+/* One qdisc as the kernel dumped it. */
+typedef struct InstalledQDisc {
+        char kind[IFNAMSIZ];            /* TCA_KIND ("mqprio", "etf", "pfifo_fast", ...) */
+        uint32_t handle;                /* 0: a default qdisc the kernel created */
+        uint32_t parent;                /* TC_H_ROOT for the root */
+        QDiscStats stats;
+        void *options;                  /* raw TCA_OPTIONS payload, NULL if none */
+        size_t options_len;
+        bool options_nested;            /* the dump set NLA_F_NESTED on TCA_OPTIONS */
+} InstalledQDisc;
+
+/* The qdisc on one TX queue of the root (its parent is ROOT_MAJOR:(queue+1)). */
+typedef struct InstalledQueue {
+        uint32_t queue;                 /* 0-based TX queue */
+        InstalledQDisc qdisc;
+        bool is_etf;
+        EtfSpec etf;                    /* when is_etf; offload is OFFLOAD_ON or OFFLOAD_OFF */
+        uint64_t deadline_misses;       /* etf: overlimits (txtime passed at dequeue) */
+        uint64_t invalid;               /* etf: drops - overlimits (refused at enqueue) */
+} InstalledQueue;
+
+/* An interface's qdisc tree. */
+typedef struct QDiscTree {
+        int ifindex;
+        bool has_root;                  /* false: the dump had no root (should not happen) */
+        InstalledQDisc root;            /* handle 0: the kernel's default root */
+        bool root_known;                /* root is mqprio/taprio: root_spec holds it */
+        RootSpec root_spec;             /* handle included */
+        InstalledQueue *queues;         /* children of the root, sorted by queue */
+        size_t n_queues;
+} QDiscTree;
+
+/* What one etf queue of an apply ended with. */
+typedef struct QueueApplyResult {
+        uint32_t queue;
+        OffloadMode requested;          /* as the schedule said */
+        bool offload;                   /* installed (or kept) in launch-time offload mode */
+        bool changed;                   /* this apply created it; false: kept as installed */
+        char *reason;                   /* why offload is on or off, e.g. "offload refused by
+                                         * the kernel (Specified device does not support ETF
+                                         * offload): software mode" */
+} QueueApplyResult;
+
+/* The report of one nl_qdisc_apply(), filled on success and on failure. */
+typedef struct ApplyReport {
+        bool root_replaced;             /* the root was (re)created */
+        unsigned n_messages;            /* changes sent to the kernel, 0 when unchanged */
+        QueueApplyResult *queues;       /* one per txqueue of the schedule, in its order */
+        size_t n_queues;
+        char *error;                    /* failure: "STEP: kernel's message" */
+        bool rolled_back;               /* failure: the snapshot was restored */
+        char *rollback_error;           /* failure: restoring failed too, or NULL */
+} ApplyReport;
+
+/** Open a NETLINK_ROUTE socket with extended ACKs turned on. Returns 0 and
+ *  *ret, or -errno. */
+int nl_qdisc_new(NlQdisc **ret);
+
+/** Close and free. Accepts NULL; returns NULL. */
+NlQdisc *nl_qdisc_free(NlQdisc *nl);
+DEFINE_TRIVIAL_CLEANUP_FUNC(NlQdisc *, nl_qdisc_free);
+#define _cleanup_nl_qdisc_ _cleanup_(nl_qdisc_freep)
+
+/** Read the qdiscs of ifindex (one RTM_GETQDISC dump) into *ret, with
+ *  statistics. Returns 0, or -ENODEV when the interface vanished, or another
+ *  -errno. Free with qdisc_tree_done(). */
+int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret);
+
+/** Parse recorded dump bytes (a sequence of netlink messages as received:
+ *  RTM_NEWQDISC, other types and other interfaces are skipped) into *ret.
+ *  The seam the unit tests replay recorded kernel answers through.
+ *  Returns 0, -EBADMSG for a malformed message, or -ENOMEM. */
+int qdisc_tree_parse_dump(const void *buf, size_t len, int ifindex, QDiscTree *ret);
+
+/** Free what a tree owns; it is zeroed afterwards. Accepts NULL. */
+void qdisc_tree_done(QDiscTree *t);
+
+/** The installed queue of t for TX queue q, or NULL. */
+const InstalledQueue *qdisc_tree_find_queue(const QDiscTree *t, uint32_t queue);
+
+/** Make ifindex carry schedule s: one dump, then nothing is sent when the
+ *  tree already matches (handles and counters stay); when only etf children
+ *  differ only those are replaced (and etf children no longer declared get
+ *  the root's default child back); otherwise the root is recreated with all
+ *  children. offload "auto" is decided with facts (NULL: unknown, then
+ *  offload is tried and software used when the kernel refuses). On any
+ *  failure the tree dumped first is restored (qdiscs that had to be
+ *  re-created may get new handles) and the error names the step.
+ *  s->root.handle 0 means TBS_DEFAULT_ROOT_HANDLE.
+ *  *ret is filled on success and failure; free it with apply_report_done().
+ *  Returns 1 when something was changed, 0 when nothing was sent, or -errno
+ *  (ret->error then says which step failed and what the kernel said). */
+int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
+                   ApplyReport *ret);
+
+/** Put back the interface's default root qdisc (deleting the root drops its
+ *  children). Returns 1 when a root was deleted, 0 when the default root was
+ *  already in place, or -errno; then *ret_error (when not NULL) gets the
+ *  kernel's message (free() it). */
+int nl_qdisc_remove(NlQdisc *nl, int ifindex, char **ret_error);
+
+/** Free what a report owns; it is zeroed afterwards. Accepts NULL. */
+void apply_report_done(ApplyReport *r);

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* taprio: TCA_OPTIONS is a nest (NLA_F_NESTED, as iproute2 sends it) of
+ * TCA_TAPRIO_ATTR_* attributes: clockid, flags, PRIOMAP (struct tc_mqprio_qopt),
+ * txtime delay, base/cycle times and the entry list (NLA_F_NESTED),
+ * itself a list of TCA_TAPRIO_SCHED_ENTRY nests (command u8, gate mask u32,
+ * interval u32).
+ *
+ * sch_taprio.c dumps the operational schedule at the top level and a
+ * pending one inside TCA_TAPRIO_ATTR_ADMIN_SCHED; the most recently
+ * configured one, the admin schedule when there is one, is what we read. */
+#include <linux/pkt_sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qdisc.h"
+
+static int taprio_fill_options(struct nl_msg *m, const void *spec) {
+        const RootSpec *r = spec;
+        uint8_t qopt[sizeof(struct tc_mqprio_qopt)];
+        struct nlattr *nest, *list;
+        uint32_t flags;
+
+        if (r->kind != ROOT_TAPRIO)
+                return -EINVAL;
+        switch (r->mode) {
+        case TAPRIO_MODE_SOFTWARE:
+                flags = 0;
+                break;
+        case TAPRIO_MODE_TXTIME_ASSIST:
+                flags = TCA_TAPRIO_ATTR_FLAG_TXTIME_ASSIST;
+                break;
+        case TAPRIO_MODE_FULL_OFFLOAD:
+                flags = TCA_TAPRIO_ATTR_FLAG_FULL_OFFLOAD;
+                break;
+        default:
+                return -EINVAL;
+        }
+
+        nest = nla_nest_start(m, TCA_OPTIONS);
+        if (!nest)
+                return -ENOMEM;
+        nest->nla_type = TCA_OPTIONS | NLA_F_NESTED;
+
+        /* Attribute order as iproute2 6.1 sends it, so the bytes can be
+         * compared with what tc sends. Full offload runs on the NIC's clock;
+         * the kernel neither wants nor dumps one. */
+        if (r->mode != TAPRIO_MODE_FULL_OFFLOAD &&
+            nla_put_s32(m, TCA_TAPRIO_ATTR_SCHED_CLOCKID, r->clockid) < 0)
+                return -ENOMEM;
+        if (nla_put_u32(m, TCA_TAPRIO_ATTR_FLAGS, flags) < 0)
+                return -ENOMEM;
+        qdisc_qopt_from_root(r, qopt);
+        if (nla_put(m, TCA_TAPRIO_ATTR_PRIOMAP, sizeof(qopt), qopt) < 0)
+                return -ENOMEM;
+        if (r->mode == TAPRIO_MODE_TXTIME_ASSIST &&
+            nla_put_u32(m, TCA_TAPRIO_ATTR_TXTIME_DELAY, r->txtime_delay_ns) < 0)
+                return -ENOMEM;
+        if (nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_BASE_TIME, r->base_time_ns) < 0)
+                return -ENOMEM;
+        if (r->cycle_time_ns > 0 &&
+            nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME, r->cycle_time_ns) < 0)
+                return -ENOMEM;
+        if (r->cycle_time_extension_ns != 0 &&
+            nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME_EXTENSION, r->cycle_time_extension_ns) < 0)
+                return -ENOMEM;
+
+        list = nla_nest_start(m, TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST);
+        if (!list)
+                return -ENOMEM;
+        list->nla_type = TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST | NLA_F_NESTED;
+        for (size_t i = 0; i < r->n_entries; i++) {
+                struct nlattr *e;
+
+                /* Like iproute2: NLA_F_NESTED on the list, not on each entry
+                 * (sch_taprio.c parses entries without strict checking). */
+                e = nla_nest_start(m, TCA_TAPRIO_SCHED_ENTRY);
+                if (!e)
+                        return -ENOMEM;
+                e->nla_type = TCA_TAPRIO_SCHED_ENTRY;
+                if (nla_put_u8(m, TCA_TAPRIO_SCHED_ENTRY_CMD, (uint8_t) r->entries[i].command) < 0 ||
+                    nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_GATE_MASK, r->entries[i].gate_mask) < 0 ||
+                    nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_INTERVAL, r->entries[i].interval_ns) < 0)
+                        return -ENOMEM;
+                nla_nest_end(m, e);
+        }
+        nla_nest_end(m, list);
+        nla_nest_end(m, nest);
+        return 0;
+}
+
+static int get_s64(const struct nlattr *a, int64_t *ret) {
+        if (!a)
+                return 0;
+        if (nla_len(a) < (int) sizeof(int64_t))
+                return -EBADMSG;
+        memcpy(ret, nla_data(a), sizeof(int64_t));
+        return 0;
+}
+
+static int get_u32(const struct nlattr *a, uint32_t *ret) {
+        if (!a)
+                return 0;
+        if (nla_len(a) < (int) sizeof(uint32_t))
+                return -EBADMSG;
+        memcpy(ret, nla_data(a), sizeof(uint32_t));
+        return 0;
+}
+
+/* Base time, cycle times and entries from a schedule's attributes (the top
+ * level of TCA_OPTIONS, or the ADMIN_SCHED nest: the same attribute ids). */
+static int parse_schedule(struct nlattr **tb, RootSpec *r) {
+        _cleanup_free_ GateEntry *entries = NULL;
+        struct nlattr *e;
+        size_t n = 0;
+        int rem, k;
+
+        k = get_s64(tb[TCA_TAPRIO_ATTR_SCHED_BASE_TIME], &r->base_time_ns);
+        if (k >= 0)
+                k = get_s64(tb[TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME], &r->cycle_time_ns);
+        if (k >= 0)
+                k = get_s64(tb[TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME_EXTENSION], &r->cycle_time_extension_ns);
+        if (k < 0)
+                return k;
+
+        if (tb[TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST])
+                nla_for_each_nested(e, tb[TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST], rem) {
+                        struct nlattr *etb[TCA_TAPRIO_SCHED_ENTRY_MAX + 1];
+                        GateEntry g = {};
+                        uint32_t cmd = 0;
+                        GateEntry *t;
+
+                        if (nla_type(e) != TCA_TAPRIO_SCHED_ENTRY)
+                                continue;
+                        if (nla_parse_nested(etb, TCA_TAPRIO_SCHED_ENTRY_MAX, e, NULL) < 0)
+                                return -EBADMSG;
+                        if (etb[TCA_TAPRIO_SCHED_ENTRY_CMD]) {
+                                if (nla_len(etb[TCA_TAPRIO_SCHED_ENTRY_CMD]) < 1)
+                                        return -EBADMSG;
+                                cmd = nla_get_u8(etb[TCA_TAPRIO_SCHED_ENTRY_CMD]);
+                        }
+                        if (cmd >= _GATE_COMMAND_MAX)
+                                return -EBADMSG;
+                        g.command = (GateCommand) cmd;
+                        k = get_u32(etb[TCA_TAPRIO_SCHED_ENTRY_GATE_MASK], &g.gate_mask);
+                        if (k >= 0)
+                                k = get_u32(etb[TCA_TAPRIO_SCHED_ENTRY_INTERVAL], &g.interval_ns);
+                        if (k < 0)
+                                return k;
+
+                        t = reallocarray(entries, n + 1, sizeof(GateEntry));
+                        if (!t)
+                                return -ENOMEM;
+                        entries = t;
+                        entries[n++] = g;
+                }
+
+        r->entries = TAKE_PTR(entries);
+        r->n_entries = n;
+        return 0;
+}
+
+static int taprio_parse_options(const struct nlattr *options, void *ret_spec) {
+        struct nlattr *tb[TCA_TAPRIO_ATTR_MAX + 1];
+        RootSpec r = { .kind = ROOT_TAPRIO, .clockid = CLOCK_TAI };
+        uint32_t flags = 0;
+        int32_t clockid;
+        int k;
+
+        if (!options)
+                return -EBADMSG;
+        if (nla_parse_nested(tb, TCA_TAPRIO_ATTR_MAX, (struct nlattr *) options, NULL) < 0)
+                return -EBADMSG;
+        if (!tb[TCA_TAPRIO_ATTR_PRIOMAP])
+                return -EBADMSG;
+        k = qdisc_qopt_to_root(nla_data(tb[TCA_TAPRIO_ATTR_PRIOMAP]),
+                               nla_len(tb[TCA_TAPRIO_ATTR_PRIOMAP]), &r);
+        if (k < 0)
+                return k;
+        r.hw_offload = false;
+
+        if (tb[TCA_TAPRIO_ATTR_SCHED_CLOCKID]) {
+                if (nla_len(tb[TCA_TAPRIO_ATTR_SCHED_CLOCKID]) < (int) sizeof(int32_t))
+                        return -EBADMSG;
+                memcpy(&clockid, nla_data(tb[TCA_TAPRIO_ATTR_SCHED_CLOCKID]), sizeof(clockid));
+                r.clockid = clockid;
+        }
+        k = get_u32(tb[TCA_TAPRIO_ATTR_FLAGS], &flags);
+        if (k < 0)
+                return k;
+        if (flags & TCA_TAPRIO_ATTR_FLAG_FULL_OFFLOAD)
+                r.mode = TAPRIO_MODE_FULL_OFFLOAD;
+        else if (flags & TCA_TAPRIO_ATTR_FLAG_TXTIME_ASSIST)
+                r.mode = TAPRIO_MODE_TXTIME_ASSIST;
+        else
+                r.mode = TAPRIO_MODE_SOFTWARE;
+        k = get_u32(tb[TCA_TAPRIO_ATTR_TXTIME_DELAY], &r.txtime_delay_ns);
+        if (k < 0)
+                return k;
+
+        if (tb[TCA_TAPRIO_ATTR_ADMIN_SCHED]) {
+                struct nlattr *atb[TCA_TAPRIO_ATTR_MAX + 1];
+
+                if (nla_parse_nested(atb, TCA_TAPRIO_ATTR_MAX, tb[TCA_TAPRIO_ATTR_ADMIN_SCHED], NULL) < 0)
+                        return -EBADMSG;
+                k = parse_schedule(atb, &r);
+        } else
+                k = parse_schedule(tb, &r);
+        if (k < 0)
+                return k;
+
+        *(RootSpec *) ret_spec = r;
+        return 0;
+}
+
+static bool taprio_equal(const void *a, const void *b) {
+        const RootSpec *x = a, *y = b;
+        RootSpec xx, yy;
+
+        if (x->kind != ROOT_TAPRIO || y->kind != ROOT_TAPRIO)
+                return false;
+        /* Full offload has no clock in the kernel's dump. */
+        if (x->mode == TAPRIO_MODE_FULL_OFFLOAD && y->mode == TAPRIO_MODE_FULL_OFFLOAD) {
+                xx = *x;
+                yy = *y;
+                xx.clockid = yy.clockid = 0;
+                return root_spec_equal(&xx, &yy);
+        }
+        return root_spec_equal(x, y);
+}
+
+const QDiscVTable qdisc_taprio_vtable = {
+        .kind = "taprio",
+        .root = true,
+        .default_child = "pfifo",
+        .fill_options = taprio_fill_options,
+        .parse_options = taprio_parse_options,
+        .equal = taprio_equal,
+};

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <string.h>
+
+#include "qdisc.h"
+
+static const QDiscVTable *const root_vtables[_ROOT_KIND_MAX] = {
+        [ROOT_MQPRIO] = &qdisc_mqprio_vtable,
+        [ROOT_TAPRIO] = &qdisc_taprio_vtable,
+};
+
+static const QDiscVTable *const all_vtables[] = {
+        &qdisc_mqprio_vtable,
+        &qdisc_taprio_vtable,
+        &qdisc_etf_vtable,
+};
+
+const QDiscVTable *qdisc_vtable_by_kind(const char *kind) {
+        if (!kind)
+                return NULL;
+        for (size_t i = 0; i < ELEMENTSOF(all_vtables); i++)
+                if (strcmp(all_vtables[i]->kind, kind) == 0)
+                        return all_vtables[i];
+        return NULL;
+}
+
+const QDiscVTable *qdisc_vtable_for_root(RootKind k) {
+        if (k < 0 || k >= _ROOT_KIND_MAX)
+                return NULL;
+        return root_vtables[k];
+}
+
+static void nlmsg_freep(struct nl_msg **m) {
+        if (*m)
+                nlmsg_free(*m);
+}
+
+int qdisc_request_new(int type, int flags, int ifindex, uint32_t handle, uint32_t parent,
+                      const char *kind, struct nl_msg **ret) {
+        _cleanup_(nlmsg_freep) struct nl_msg *m = NULL;
+        struct tcmsg t = {
+                .tcm_family = AF_UNSPEC,
+                .tcm_ifindex = ifindex,
+                .tcm_handle = handle,
+                .tcm_parent = parent,
+        };
+
+        m = nlmsg_alloc_simple(type, flags);
+        if (!m)
+                return -ENOMEM;
+        if (nlmsg_append(m, &t, sizeof(t), NLMSG_ALIGNTO) < 0)
+                return -ENOMEM;
+        if (kind && nla_put_string(m, TCA_KIND, kind) < 0)
+                return -ENOMEM;
+
+        *ret = TAKE_PTR(m);
+        return 0;
+}
+
+int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret) {
+        _cleanup_(nlmsg_freep) struct nl_msg *m = NULL;
+        const QDiscVTable *vt;
+        int k;
+
+        vt = qdisc_vtable_for_root(r->kind);
+        if (!vt)
+                return -EINVAL;
+        k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex,
+                              r->handle, TC_H_ROOT, vt->kind, &m);
+        if (k < 0)
+                return k;
+        k = vt->fill_options(m, r);
+        if (k < 0)
+                return k;
+
+        *ret = TAKE_PTR(m);
+        return 0;
+}
+
+int qdisc_etf_request(int ifindex, uint32_t root_handle, const EtfSpec *e, bool offload,
+                      struct nl_msg **ret) {
+        _cleanup_(nlmsg_freep) struct nl_msg *m = NULL;
+        EtfSpec resolved = *e;
+        int k;
+
+        if (e->queue >= 0xffff)
+                return -EINVAL;
+        resolved.offload = offload ? OFFLOAD_ON : OFFLOAD_OFF;
+        k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE | NLM_F_EXCL, ifindex,
+                              0, TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1),
+                              qdisc_etf_vtable.kind, &m);
+        if (k < 0)
+                return k;
+        k = qdisc_etf_vtable.fill_options(m, &resolved);
+        if (k < 0)
+                return k;
+
+        *ret = TAKE_PTR(m);
+        return 0;
+}
+
+struct nlattr *qdisc_request_options(struct nl_msg *m) {
+        return nlmsg_find_attr(nlmsg_hdr(m), sizeof(struct tcmsg), TCA_OPTIONS);
+}
+
+void qdisc_qopt_from_root(const RootSpec *r, void *buf) {
+        struct tc_mqprio_qopt q = {
+                .num_tc = r->num_tc,
+                .hw = r->kind == ROOT_MQPRIO && r->hw_offload ? TC_MQPRIO_HW_OFFLOAD_TCS : 0,
+        };
+
+        memcpy(q.prio_tc_map, r->priority_map, sizeof(q.prio_tc_map));
+        for (unsigned i = 0; i < r->num_tc && i < TC_QOPT_MAX_QUEUE; i++) {
+                q.count[i] = r->queues[i].count;
+                q.offset[i] = r->queues[i].offset;
+        }
+        memcpy(buf, &q, sizeof(q));
+}
+
+int qdisc_qopt_to_root(const void *buf, size_t len, RootSpec *r) {
+        struct tc_mqprio_qopt q;
+
+        if (len < sizeof(q))
+                return -EBADMSG;
+        memcpy(&q, buf, sizeof(q));
+        if (q.num_tc > TC_QOPT_MAX_QUEUE)
+                return -EBADMSG;
+
+        r->num_tc = q.num_tc;
+        memcpy(r->priority_map, q.prio_tc_map, sizeof(r->priority_map));
+        for (unsigned i = 0; i < TBS_MAX_TC; i++)
+                r->queues[i] = i < q.num_tc ? (QueueRange) { .count = q.count[i], .offset = q.offset[i] }
+                                            : (QueueRange) {};
+        r->hw_offload = q.hw != 0;
+        return 0;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One small ops table per qdisc kind tbsd installs (mqprio, taprio, etf),
+ * in the manner of systemd-networkd's QDiscVTable and iproute2's qdisc_util:
+ * each kind fills the TCA_OPTIONS of a request from the schedule model,
+ * parses a dumped TCA_OPTIONS back into the same model, and compares two
+ * models. This file also builds the RTM_NEWQDISC/RTM_DELQDISC requests
+ * themselves, so the golden-bytes unit tests see exactly what the engine
+ * (nl_qdisc.c) sends. Nothing here logs or talks to the kernel. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "schedule.h"
+
+typedef struct QDiscVTable {
+        const char *kind;                /* TCA_KIND */
+        bool root;                       /* spec is a RootSpec; otherwise an EtfSpec */
+        /* Root kinds: the kind the kernel puts on each TX queue when the root
+         * is created. NULL: the system default (net.core.default_qdisc). */
+        const char *default_child;
+        /* Append TCA_OPTIONS for spec to m. An EtfSpec's offload must be
+         * resolved to OFFLOAD_ON or OFFLOAD_OFF. Returns 0 or -errno. */
+        int (*fill_options)(struct nl_msg *m, const void *spec);
+        /* Parse a dumped TCA_OPTIONS attribute (NULL when the dump had none)
+         * into *ret_spec (a RootSpec or EtfSpec; the caller sets handle or
+         * queue). Returns 0, or -EBADMSG for a malformed payload, or -ENOMEM.
+         * A RootSpec filled here owns its entries: root_spec_done() it. */
+        int (*parse_options)(const struct nlattr *options, void *ret_spec);
+        /* Whether two specs describe the same installed qdisc. */
+        bool (*equal)(const void *a, const void *b);
+} QDiscVTable;
+
+extern const QDiscVTable qdisc_mqprio_vtable;
+extern const QDiscVTable qdisc_taprio_vtable;
+extern const QDiscVTable qdisc_etf_vtable;
+
+/** The ops for a TCA_KIND string ("mqprio", "taprio", "etf"), or NULL. */
+const QDiscVTable *qdisc_vtable_by_kind(const char *kind);
+
+/** The ops for a root kind, or NULL when out of range. */
+const QDiscVTable *qdisc_vtable_for_root(RootKind k);
+
+/** Build a traffic-control request: a struct tcmsg for ifindex, handle and
+ *  parent, then TCA_KIND when kind is not NULL. type is RTM_NEWQDISC or
+ *  RTM_DELQDISC; flags are NLM_F_* beyond NLM_F_REQUEST (NLM_F_ACK is added
+ *  when the message is sent). Returns 0 and *ret, or -ENOMEM.
+ *
+ *  libnl's rtnl_qdisc_build_add_request() emits the same tcmsg and TCA_KIND
+ *  but then runs libnl's own module for kinds it knows (mqprio, pfifo, ...),
+ *  which appends options of its own or refuses (pfifo without a limit); the
+ *  engine restores arbitrary kinds, so it builds this part itself. */
+int qdisc_request_new(int type, int flags, int ifindex, uint32_t handle, uint32_t parent,
+                      const char *kind, struct nl_msg **ret);
+
+/** Request that creates (or replaces, NLM_F_CREATE|NLM_F_REPLACE) root r on
+ *  ifindex with handle r->handle. Returns 0 and *ret, or -errno. */
+int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret);
+
+/** Request that grafts a new etf qdisc (kernel-assigned handle) on TX queue
+ *  e->queue under the root with handle root_handle, replacing whatever child
+ *  is there (NLM_F_CREATE|NLM_F_REPLACE|NLM_F_EXCL: with a same-kind child
+ *  and no EXCL the kernel would try "change", which etf lacks). offload
+ *  overrides e->offload (already resolved). Returns 0 and *ret, or -errno. */
+int qdisc_etf_request(int ifindex, uint32_t root_handle, const EtfSpec *e, bool offload,
+                      struct nl_msg **ret);
+
+/** The TCA_OPTIONS attribute of a request built above, or NULL. */
+struct nlattr *qdisc_request_options(struct nl_msg *m);
+
+/* Helpers shared by the kind files. */
+
+/** Fill a struct tc_mqprio_qopt (mqprio's options, taprio's PRIOMAP) from r.
+ *  buf must hold sizeof(struct tc_mqprio_qopt) bytes. */
+void qdisc_qopt_from_root(const RootSpec *r, void *buf);
+/** Read num_tc, priority_map and queues from a struct tc_mqprio_qopt of len
+ *  bytes. Returns 0, or -EBADMSG when too short or num_tc is out of range. */
+int qdisc_qopt_to_root(const void *buf, size_t len, RootSpec *r);
+
+/** How an etf queue's offload is decided before anything is sent. */
+typedef enum EtfOffloadPlan {
+        ETF_PLAN_SOFTWARE,        /* offload false, or auto on a queue without launch time */
+        ETF_PLAN_HARDWARE,        /* offload true, or auto on a queue the probe says supports it */
+        ETF_PLAN_TRY_HARDWARE,    /* auto without facts: try offload, fall back to software */
+        _ETF_PLAN_MAX,
+        _ETF_PLAN_INVALID = -EINVAL,
+} EtfOffloadPlan;
+
+/** Decide the offload plan of e with the device facts f (NULL: unknown).
+ *  *ret_reason (static string, may be NULL) says why, for status output. */
+EtfOffloadPlan etf_offload_plan(const EtfSpec *e, const DeviceFacts *f, const char **ret_reason);
+
+/** Whether an installed etf (offload resolved) satisfies e under plan p:
+ *  with ETF_PLAN_TRY_HARDWARE either offload setting is accepted, so an
+ *  earlier software fallback is kept as it is. */
+bool etf_matches_plan(const EtfSpec *installed, const EtfSpec *e, EtfOffloadPlan p);
