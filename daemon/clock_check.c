@@ -1,0 +1,473 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The per-interface clock state machine; see clock_check.h for the rules. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock_check.h"
+#include "log.h"
+#include "pmc_client.h"
+
+#define USEC_PER_SEC 1000000ULL
+#define USEC_PER_MSEC 1000ULL
+#define PHC_SAMPLES 9
+
+static const char *const clock_state_table[_CLOCK_STATE_MAX] = {
+        [CLOCK_STATE_SYNCED] = "synced",
+        [CLOCK_STATE_UNSYNCED] = "unsynced",
+        [CLOCK_STATE_NO_PTP4L] = "no-ptp4l",
+        [CLOCK_STATE_NO_PHC] = "no-phc",
+        [CLOCK_STATE_NOT_CONFIGURED] = "not-configured",
+};
+
+const char *clock_state_to_string(ClockState s) {
+        if (s < 0 || s >= _CLOCK_STATE_MAX)
+                return NULL;
+        return clock_state_table[s];
+}
+
+ClockState clock_state_from_string(const char *s) {
+        if (!s)
+                return _CLOCK_STATE_INVALID;
+        for (int i = 0; i < _CLOCK_STATE_MAX; i++)
+                if (strcmp(clock_state_table[i], s) == 0)
+                        return (ClockState) i;
+        return _CLOCK_STATE_INVALID;
+}
+
+static void set_state(ClockStatus *st, ClockState state, const char *fmt, ...) _printf_(3, 4);
+static void set_state(ClockStatus *st, ClockState state, const char *fmt, ...) {
+        va_list ap;
+
+        st->state = state;
+        va_start(ap, fmt);
+        vsnprintf(st->reason, sizeof(st->reason), fmt, ap);
+        va_end(ap);
+}
+
+static int64_t abs64(int64_t v) {
+        return v < 0 ? -v : v;
+}
+
+static const char *mgmt_error_text(int error, char *buf, size_t size) {
+        if (error == -ETIMEDOUT)
+                return "no answer";
+        if (error == -EBADMSG)
+                return "malformed answer";
+        if (error == -EREMOTEIO)
+                return "error status";
+        snprintf(buf, size, "%s", strerror(-error));
+        return buf;
+}
+
+static void no_ptp4l_reason(const ClockInputs *in, ClockStatus *st) {
+        const char *path = in->ptp4l_socket ?: "the ptp4l socket";
+
+        switch (in->ptp4l_error) {
+        case -ENOENT:
+                set_state(st, CLOCK_STATE_NO_PTP4L, "no ptp4l socket at %s", path);
+                break;
+        case -ECONNREFUSED:
+                set_state(st, CLOCK_STATE_NO_PTP4L, "nothing listens on %s (ptp4l not running)", path);
+                break;
+        case -ETIMEDOUT:
+                set_state(st, CLOCK_STATE_NO_PTP4L,
+                          "no answer from ptp4l on %s within %" PRIu64 " ms (domain or transportSpecific differ?)",
+                          path, (uint64_t) (in->ptp4l_timeout_usec / USEC_PER_MSEC));
+                break;
+        default:
+                set_state(st, CLOCK_STATE_NO_PTP4L, "ptp4l on %s: %s", path, strerror(-in->ptp4l_error));
+        }
+}
+
+void clock_evaluate(const ClockSpec *spec, const ClockInputs *in, ClockStatus *ret) {
+        ClockStatus st = {
+                .phc_offset_method = _PHC_OFFSET_METHOD_INVALID,
+                .checked_at_usec = in->now_usec,
+        };
+        char buf[64];
+
+        /* Keep every figure that is known, whatever the verdict. */
+        if (spec->configured && in->ptp4l_error == 0) {
+                if (in->port_ds_error == 0) {
+                        const char *s = ptp_port_state_to_string(in->port_ds.port_state);
+                        st.has_port_state = true;
+                        if (s)
+                                snprintf(st.port_state, sizeof(st.port_state), "%s", s);
+                        else
+                                snprintf(st.port_state, sizeof(st.port_state), "UNKNOWN(%u)",
+                                         in->port_ds.port_state);
+                }
+                if (in->time_status_error == 0) {
+                        st.has_time_status = true;
+                        st.master_offset_ns = in->time_status.master_offset;
+                        st.gm_present = in->time_status.gm_present != 0;
+                        ptp_clock_identity_to_string(in->time_status.gm_identity, st.gm_identity);
+                }
+                if (in->current_ds_error == 0) {
+                        st.has_current_ds = true;
+                        st.mean_path_delay_ns = ptp_time_interval_to_ns(in->current_ds.mean_path_delay);
+                        st.steps_removed = in->current_ds.steps_removed;
+                }
+        }
+        if (spec->configured && in->tai_error == 0) {
+                st.has_tai_offset = true;
+                st.tai_offset_s = in->tai_offset_s;
+        }
+        if (spec->configured && in->phc_index >= 0 && in->phc_error == 0) {
+                st.has_phc_offset = true;
+                st.phc_sys_offset_ns = in->phc.offset_ns;
+                st.phc_offset_method = in->phc.method;
+        }
+
+        if (!spec->configured) {
+                set_state(&st, CLOCK_STATE_NOT_CONFIGURED, "the schedule has no clock section");
+                goto done;
+        }
+        if (in->ptp4l_error < 0) {
+                no_ptp4l_reason(in, &st);
+                goto done;
+        }
+        if (in->port_ds_error < 0) {
+                set_state(&st, CLOCK_STATE_UNSYNCED, "ptp4l gave no PORT_DATA_SET (%s)",
+                          mgmt_error_text(in->port_ds_error, buf, sizeof(buf)));
+                goto done;
+        }
+
+        bool master = in->port_ds.port_state == PTP_PORT_MASTER ||
+                      in->port_ds.port_state == PTP_PORT_GRAND_MASTER;
+        if (!master && in->port_ds.port_state != PTP_PORT_SLAVE) {
+                set_state(&st, CLOCK_STATE_UNSYNCED, "port state %s", st.port_state);
+                goto done;
+        }
+        if (in->time_status_error < 0) {
+                set_state(&st, CLOCK_STATE_UNSYNCED, "ptp4l gave no TIME_STATUS_NP (%s)",
+                          mgmt_error_text(in->time_status_error, buf, sizeof(buf)));
+                goto done;
+        }
+        if (!master && !st.gm_present) {
+                set_state(&st, CLOCK_STATE_UNSYNCED, "no grandmaster present");
+                goto done;
+        }
+        if (abs64(st.master_offset_ns) > spec->max_master_offset_ns) {
+                set_state(&st, CLOCK_STATE_UNSYNCED, "master offset %" PRIi64 " ns exceeds %" PRIi64 " ns",
+                          st.master_offset_ns, spec->max_master_offset_ns);
+                goto done;
+        }
+        if (in->tai_error < 0) {
+                set_state(&st, CLOCK_STATE_UNSYNCED, "kernel TAI offset unreadable: %s", strerror(-in->tai_error));
+                goto done;
+        }
+        if (in->tai_offset_s == 0) {
+                set_state(&st, CLOCK_STATE_UNSYNCED, "kernel TAI offset is 0 (unset)");
+                goto done;
+        }
+        if (in->phc_index < 0) {
+                set_state(&st, CLOCK_STATE_NO_PHC,
+                          "software time stamping only: PHC checks skipped (port %s, master offset %" PRIi64 " ns)",
+                          st.port_state, st.master_offset_ns);
+                goto done;
+        }
+        if (in->phc_error < 0) {
+                set_state(&st, CLOCK_STATE_UNSYNCED, "PHC /dev/ptp%d not measurable: %s", in->phc_index,
+                          strerror(-in->phc_error));
+                goto done;
+        }
+        if (abs64(in->phc.offset_ns) > spec->max_phc_offset_ns) {
+                set_state(&st, CLOCK_STATE_UNSYNCED, "PHC-to-TAI offset %" PRIi64 " ns exceeds %" PRIi64 " ns",
+                          in->phc.offset_ns, spec->max_phc_offset_ns);
+                goto done;
+        }
+        set_state(&st, CLOCK_STATE_SYNCED, "port %s, master offset %" PRIi64 " ns, PHC-to-TAI offset %" PRIi64 " ns (%s)",
+                  st.port_state, st.master_offset_ns, in->phc.offset_ns,
+                  phc_offset_method_to_string(in->phc.method));
+done:
+        *ret = st;
+}
+
+static struct json_object *json_int_or_null(bool has, int64_t v) {
+        return has ? json_object_new_int64(v) : NULL;
+}
+
+static int json_add(struct json_object *o, const char *key, struct json_object *v, bool allow_null) {
+        if (!v && !allow_null)
+                return -ENOMEM;
+        return json_object_object_add(o, key, v) < 0 ? -ENOMEM : 0;
+}
+
+struct json_object *clock_status_to_json(const ClockStatus *s) {
+        struct json_object *o = json_object_new_object();
+        char when[40] = "";
+        int r = 0;
+
+        if (!o)
+                return NULL;
+
+        if (s->checked_at_usec > 0) {
+                time_t sec = (time_t) (s->checked_at_usec / USEC_PER_SEC);
+                struct tm tm;
+
+                if (gmtime_r(&sec, &tm)) {
+                        size_t n = strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+                        snprintf(when + n, sizeof(when) - n, ".%06uZ",
+                                 (unsigned) (s->checked_at_usec % USEC_PER_SEC));
+                }
+        }
+
+        r |= json_add(o, "state", json_object_new_string(clock_state_to_string(s->state) ?: "unsynced"), false);
+        r |= json_add(o, "reason", json_object_new_string(s->reason), false);
+        r |= json_add(o, "port_state", s->has_port_state ? json_object_new_string(s->port_state) : NULL, true);
+        r |= json_add(o, "master_offset_ns", json_int_or_null(s->has_time_status, s->master_offset_ns), true);
+        r |= json_add(o, "mean_path_delay_ns", json_int_or_null(s->has_current_ds, s->mean_path_delay_ns), true);
+        r |= json_add(o, "gm_present", s->has_time_status ? json_object_new_boolean(s->gm_present) : NULL, true);
+        r |= json_add(o, "gm_identity", s->has_time_status ? json_object_new_string(s->gm_identity) : NULL, true);
+        r |= json_add(o, "steps_removed", json_int_or_null(s->has_current_ds, s->steps_removed), true);
+        r |= json_add(o, "phc_sys_offset_ns", json_int_or_null(s->has_phc_offset, s->phc_sys_offset_ns), true);
+        r |= json_add(o, "phc_offset_method",
+                      s->has_phc_offset ? json_object_new_string(phc_offset_method_to_string(s->phc_offset_method))
+                                        : NULL, true);
+        r |= json_add(o, "tai_offset_s", json_int_or_null(s->has_tai_offset, s->tai_offset_s), true);
+        r |= json_add(o, "checked_at", when[0] ? json_object_new_string(when) : NULL, true);
+        if (r != 0) {
+                json_object_put(o);
+                return NULL;
+        }
+        return o;
+}
+
+struct ClockCheck {
+        sd_event *event;
+        char *ifname;
+        ClockSpec spec;                       /* ptp4l_socket owned */
+        int phc_index;
+        clock_check_changed_fn cb;
+        void *userdata;
+
+        PmcClient *pmc;
+        PhcClock *phc;
+        sd_event_source *timer;
+        uint64_t interval_usec;
+        uint64_t timeout_usec;
+
+        bool checked_once;
+        ClockStatus status;
+};
+
+static const uint16_t query_ids[] = {
+        PTP_MID_PORT_DATA_SET,
+        PTP_MID_TIME_STATUS_NP,
+        PTP_MID_CURRENT_DATA_SET,
+        PTP_MID_PARENT_DATA_SET,
+        PTP_MID_TIME_PROPERTIES_DATA_SET,
+};
+
+static uint64_t now_realtime_usec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return (uint64_t) ts.tv_sec * USEC_PER_SEC + (uint64_t) ts.tv_nsec / 1000;
+}
+
+static void measure_local(ClockCheck *cc, ClockInputs *in) {
+        int r;
+
+        in->tai_error = tai_offset_read(&in->tai_offset_s);
+        in->phc_index = cc->phc_index;
+        if (cc->phc_index < 0)
+                return;
+
+        if (!cc->phc) {
+                r = phc_clock_open(cc->phc_index, &cc->phc);
+                if (r < 0) {
+                        in->phc_error = r;
+                        return;
+                }
+        }
+        in->phc_error = phc_clock_measure(cc->phc, in->tai_error == 0 ? in->tai_offset_s : 0, PHC_SAMPLES,
+                                          &in->phc);
+        if (in->phc_error < 0)
+                cc->phc = phc_clock_free(cc->phc);    /* reopen next time: the device may have gone */
+}
+
+static void finish_check(ClockCheck *cc, ClockInputs *in) {
+        ClockState old = cc->checked_once ? cc->status.state : _CLOCK_STATE_INVALID;
+
+        measure_local(cc, in);
+        in->now_usec = now_realtime_usec();
+        clock_evaluate(&cc->spec, in, &cc->status);
+
+        if (cc->status.state != old)
+                log_debug("%s: clock %s -> %s: %s", cc->ifname, clock_state_to_string(old) ?: "unknown",
+                          clock_state_to_string(cc->status.state), cc->status.reason);
+        cc->checked_once = true;
+        if (cc->status.state != old && cc->cb)
+                cc->cb(cc, old, &cc->status, cc->userdata);
+}
+
+static void on_pmc_done(PmcClient *c, int error, const PmcReply *replies, size_t n, void *userdata) {
+        ClockCheck *cc = userdata;
+        ClockInputs in = {
+                .ptp4l_error = error,
+                .ptp4l_socket = pmc_client_server_path(c),
+                .ptp4l_timeout_usec = cc->timeout_usec,
+        };
+
+        for (size_t i = 0; i < n; i++) {
+                const PmcReply *r = &replies[i];
+
+                switch (r->management_id) {
+                case PTP_MID_PORT_DATA_SET:
+                        in.port_ds_error = r->error;
+                        if (r->error == 0)
+                                in.port_ds = r->msg.data.port_ds;
+                        break;
+                case PTP_MID_TIME_STATUS_NP:
+                        in.time_status_error = r->error;
+                        if (r->error == 0)
+                                in.time_status = r->msg.data.time_status_np;
+                        break;
+                case PTP_MID_CURRENT_DATA_SET:
+                        in.current_ds_error = r->error;
+                        if (r->error == 0)
+                                in.current_ds = r->msg.data.current_ds;
+                        break;
+                default:
+                        break;
+                }
+                if (r->error < 0 && r->error != -ETIMEDOUT)
+                        log_debug("%s: ptp4l %s: %s (error id 0x%04x)", cc->ifname,
+                                  ptp_mgmt_id_to_string(r->management_id), strerror(-r->error),
+                                  r->msg.error_code);
+        }
+        finish_check(cc, &in);
+}
+
+int clock_check_run_now(ClockCheck *cc) {
+        ClockInputs in = {};
+        int r;
+
+        if (!cc->spec.configured) {
+                finish_check(cc, &in);
+                return 0;
+        }
+        if (pmc_client_busy(cc->pmc))
+                return 0;
+
+        r = pmc_client_query(cc->pmc, query_ids, ELEMENTSOF(query_ids), cc->timeout_usec, on_pmc_done, cc);
+        if (r < 0) {
+                /* No ptp4l to send to: that is this check's result, not a failure. */
+                in.ptp4l_error = r;
+                in.ptp4l_socket = pmc_client_server_path(cc->pmc);
+                in.ptp4l_timeout_usec = cc->timeout_usec;
+                finish_check(cc, &in);
+        }
+        return 0;
+}
+
+static int on_timer(sd_event_source *s, uint64_t usec, void *userdata) {
+        ClockCheck *cc = userdata;
+        int r;
+
+        (void) clock_check_run_now(cc);
+        r = sd_event_source_set_time_relative(s, cc->interval_usec);
+        if (r >= 0)
+                r = sd_event_source_set_enabled(s, SD_EVENT_ON);
+        if (r < 0)
+                log_warning_errno(r, "%s: cannot re-arm the clock check timer: %m", cc->ifname);
+        return 0;
+}
+
+static uint64_t timeout_for(uint64_t interval_usec) {
+        uint64_t t = interval_usec / 2;
+
+        if (t > USEC_PER_SEC)
+                t = USEC_PER_SEC;
+        if (t < 100 * USEC_PER_MSEC)
+                t = 100 * USEC_PER_MSEC;
+        return t;
+}
+
+int clock_check_start(ClockCheck *cc, uint64_t interval_usec) {
+        int r;
+
+        if (interval_usec == 0)
+                interval_usec = CLOCK_CHECK_DEFAULT_INTERVAL_USEC;
+        cc->interval_usec = interval_usec;
+        cc->timeout_usec = timeout_for(interval_usec);
+
+        cc->timer = sd_event_source_disable_unref(cc->timer);
+        r = sd_event_add_time_relative(cc->event, &cc->timer, CLOCK_MONOTONIC, interval_usec, 0, on_timer, cc);
+        if (r < 0)
+                return r;
+        (void) sd_event_source_set_description(cc->timer, "clock-check");
+        r = sd_event_source_set_enabled(cc->timer, SD_EVENT_ON);
+        if (r < 0)
+                return r;
+
+        return clock_check_run_now(cc);
+}
+
+int clock_check_new(sd_event *e, const char *ifname, const ClockSpec *spec, int phc_index,
+                    clock_check_changed_fn cb, void *userdata, ClockCheck **ret) {
+        _cleanup_(clock_check_freep) ClockCheck *cc = NULL;
+        int r;
+
+        if (!e || !ifname || !spec)
+                return -EINVAL;
+
+        cc = calloc(1, sizeof(*cc));
+        if (!cc)
+                return -ENOMEM;
+        cc->event = sd_event_ref(e);
+        cc->spec = *spec;
+        cc->spec.ptp4l_socket = NULL;
+        cc->phc_index = phc_index < 0 ? -1 : phc_index;
+        cc->cb = cb;
+        cc->userdata = userdata;
+        cc->interval_usec = CLOCK_CHECK_DEFAULT_INTERVAL_USEC;
+        cc->timeout_usec = timeout_for(cc->interval_usec);
+        cc->ifname = strdup(ifname);
+        if (!cc->ifname)
+                return -ENOMEM;
+        if (spec->ptp4l_socket) {
+                cc->spec.ptp4l_socket = strdup(spec->ptp4l_socket);
+                if (!cc->spec.ptp4l_socket)
+                        return -ENOMEM;
+        }
+
+        cc->status.phc_offset_method = _PHC_OFFSET_METHOD_INVALID;
+        if (spec->configured) {
+                set_state(&cc->status, CLOCK_STATE_UNSYNCED, "not checked yet");
+                r = pmc_client_new(e, cc->spec.ptp4l_socket, spec->domain, spec->transport_specific, NULL,
+                                   &cc->pmc);
+                if (r < 0)
+                        return r;
+        } else
+                set_state(&cc->status, CLOCK_STATE_NOT_CONFIGURED, "the schedule has no clock section");
+
+        *ret = TAKE_PTR(cc);
+        return 0;
+}
+
+ClockCheck *clock_check_free(ClockCheck *cc) {
+        if (!cc)
+                return NULL;
+        cc->timer = sd_event_source_disable_unref(cc->timer);
+        pmc_client_free(cc->pmc);
+        phc_clock_free(cc->phc);
+        free(cc->spec.ptp4l_socket);
+        free(cc->ifname);
+        sd_event_unref(cc->event);
+        free(cc);
+        return NULL;
+}
+
+const ClockStatus *clock_check_status(const ClockCheck *cc) {
+        return &cc->status;
+}
+
+bool clock_check_running(const ClockCheck *cc) {
+        return cc->pmc && pmc_client_busy(cc->pmc);
+}

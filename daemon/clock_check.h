@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Per-interface clock verification: do the grandmaster, the NIC's PHC and
+ * CLOCK_TAI agree?
+ *
+ * Each check asks ptp4l (pmc_client) for PORT_DATA_SET, TIME_STATUS_NP,
+ * CURRENT_DATA_SET, PARENT_DATA_SET and TIME_PROPERTIES_DATA_SET, reads the
+ * kernel's TAI offset and measures PHC - CLOCK_TAI (phc_offset), then
+ * decides a state with a one-line reason. The first failing rule decides:
+ *
+ *   not-configured  the schedule has no "clock" section (nothing is asked)
+ *   no-ptp4l        no socket, nobody listening, or no answer in time
+ *   unsynced        port not SLAVE/MASTER/GRAND_MASTER; no grandmaster (a
+ *                   MASTER/GRAND_MASTER port is the grandmaster side and
+ *                   needs none); |master offset| > max_master_offset_ns;
+ *                   kernel TAI offset 0 or unreadable; PHC unreadable or
+ *                   |PHC - TAI| > max_phc_offset_ns
+ *   no-phc          all of the above hold but the interface has no PHC
+ *                   (software time stamping only): PHC checks are skipped
+ *   synced          everything holds
+ *
+ * The state names are a public contract (tbsctl, D-Bus ClockState). */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-event.h>
+
+#include "macro.h"
+#include "phc_offset.h"
+#include "ptp_mgmt.h"
+#include "schedule.h"
+
+typedef enum ClockState {
+        CLOCK_STATE_SYNCED,
+        CLOCK_STATE_UNSYNCED,
+        CLOCK_STATE_NO_PTP4L,
+        CLOCK_STATE_NO_PHC,
+        CLOCK_STATE_NOT_CONFIGURED,
+        _CLOCK_STATE_MAX,
+        _CLOCK_STATE_INVALID = -EINVAL,
+} ClockState;
+
+#define CLOCK_CHECK_DEFAULT_INTERVAL_USEC (2 * 1000 * 1000ULL)
+
+/* The result of one check and every figure that led to it. has_* false:
+ * the figure is unknown (null in JSON). */
+typedef struct ClockStatus {
+        ClockState state;
+        char reason[160];
+
+        bool has_port_state;
+        char port_state[16];                  /* "SLAVE", ...; "UNKNOWN(n)" for a value outside the table */
+        bool has_time_status;
+        int64_t master_offset_ns;             /* TIME_STATUS_NP master_offset */
+        bool gm_present;
+        char gm_identity[19];                 /* "xxxxxx.xxxx.xxxxxx" */
+        bool has_current_ds;
+        int64_t mean_path_delay_ns;           /* CURRENT_DATA_SET meanPathDelay */
+        uint16_t steps_removed;
+        bool has_phc_offset;
+        int64_t phc_sys_offset_ns;            /* PHC - CLOCK_TAI */
+        PhcOffsetMethod phc_offset_method;
+        bool has_tai_offset;
+        int32_t tai_offset_s;                 /* kernel CLOCK_TAI - CLOCK_REALTIME */
+        uint64_t checked_at_usec;             /* CLOCK_REALTIME; 0: not checked yet */
+} ClockStatus;
+
+/* What one check gathered; the input of clock_evaluate(). */
+typedef struct ClockInputs {
+        int ptp4l_error;                      /* 0: ptp4l answered; -errno: why not */
+        const char *ptp4l_socket;             /* for messages; may be NULL */
+        uint64_t ptp4l_timeout_usec;          /* for the timeout message */
+        int port_ds_error;                    /* per data set: 0 or as PmcReply.error */
+        PtpPortDataSet port_ds;
+        int time_status_error;
+        PtpTimeStatusNp time_status;
+        int current_ds_error;
+        PtpCurrentDataSet current_ds;
+        int phc_index;                        /* -1: no PHC */
+        int phc_error;                        /* 0 or -errno of open/measure */
+        PhcOffset phc;
+        int tai_error;
+        int32_t tai_offset_s;
+        uint64_t now_usec;                    /* CLOCK_REALTIME */
+} ClockInputs;
+
+/** "synced", "unsynced", "no-ptp4l", "no-phc", "not-configured"; NULL if invalid. */
+const char *clock_state_to_string(ClockState s);
+/** Inverse of clock_state_to_string(); -EINVAL for an unknown name. */
+ClockState clock_state_from_string(const char *s);
+
+/** Decide the state, reason and figures from one check's inputs under spec
+ *  (the rules in this header's comment). Pure: no I/O. */
+void clock_evaluate(const ClockSpec *spec, const ClockInputs *in, ClockStatus *ret);
+
+/** The status as a JSON object with the keys state, reason, port_state,
+ *  master_offset_ns, mean_path_delay_ns, gm_present, gm_identity,
+ *  steps_removed, phc_sys_offset_ns, phc_offset_method, tai_offset_s,
+ *  checked_at (ISO 8601 UTC with microseconds, "2026-12-03T06:01:13.123456Z");
+ *  unknown figures are null. Returns a new reference, or NULL on ENOMEM. */
+struct json_object *clock_status_to_json(const ClockStatus *s);
+
+typedef struct ClockCheck ClockCheck;
+
+/** Called after the first completed check (old_state _CLOCK_STATE_INVALID)
+ *  and after every check whose state differs from the previous one.
+ *  status is valid during the call. The callback must not free cc. */
+typedef void (*clock_check_changed_fn)(ClockCheck *cc, ClockState old_state, const ClockStatus *status,
+                                       void *userdata);
+
+/** Create the clock check of one interface.
+ *  e: event loop (referenced); ifname: for messages; spec: copied;
+ *  phc_index: /dev/ptpN of the interface, -1 for none; cb may be NULL.
+ *  The status is "unsynced"/"not checked yet" (or "not-configured") until
+ *  the first check completes. Returns 0 and *ret; -ENOMEM; -errno from
+ *  pmc_client_new() when the client socket cannot be made. */
+int clock_check_new(sd_event *e, const char *ifname, const ClockSpec *spec, int phc_index,
+                    clock_check_changed_fn cb, void *userdata, ClockCheck **ret);
+
+/** Stop and free. Accepts NULL; returns NULL. */
+ClockCheck *clock_check_free(ClockCheck *cc);
+DEFINE_TRIVIAL_CLEANUP_FUNC(ClockCheck *, clock_check_free);
+
+/** Check now and then every interval_usec (0: CLOCK_CHECK_DEFAULT_INTERVAL_USEC).
+ *  ptp4l must answer within half the interval, at most 1 s and at least
+ *  100 ms. Returns 0 or -errno from sd-event. */
+int clock_check_start(ClockCheck *cc, uint64_t interval_usec);
+
+/** Start a check now unless one is running (then that one's result will
+ *  do). Returns 0. */
+int clock_check_run_now(ClockCheck *cc);
+
+/** The latest status (never NULL). */
+const ClockStatus *clock_check_status(const ClockCheck *cc);
+
+/** True while a check waits for ptp4l. */
+bool clock_check_running(const ClockCheck *cc);

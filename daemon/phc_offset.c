@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* PHC - CLOCK_TAI measurements; see phc_offset.h for the method and the
+ * REALTIME-to-TAI conversion. */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/timex.h>
+
+#include "phc_offset.h"
+
+#define NSEC_PER_SEC 1000000000LL
+
+struct PhcClock {
+        int fd;
+        phc_ioctl_fn ioctl_fn;
+        void *userdata;
+        bool unsupported[_PHC_OFFSET_METHOD_MAX];
+        PhcOffsetMethod method;               /* last that worked */
+};
+
+static const char *const method_table[_PHC_OFFSET_METHOD_MAX] = {
+        [PHC_OFFSET_PRECISE] = "precise",
+        [PHC_OFFSET_EXTENDED] = "extended",
+        [PHC_OFFSET_BASIC] = "basic",
+};
+
+const char *phc_offset_method_to_string(PhcOffsetMethod m) {
+        if (m < 0 || m >= _PHC_OFFSET_METHOD_MAX)
+                return NULL;
+        return method_table[m];
+}
+
+/* ptp_clock_time -> ns since the epoch; false for nsec out of range. */
+static bool pct_to_ns(const struct ptp_clock_time *t, int64_t *ret) {
+        if (t->nsec >= NSEC_PER_SEC)
+                return false;
+        *ret = t->sec * NSEC_PER_SEC + (int64_t) t->nsec;
+        return true;
+}
+
+int phc_offset_from_precise(const struct ptp_sys_offset_precise *p, int32_t tai_offset_s, PhcOffset *ret) {
+        int64_t dev, sys;
+
+        if (!pct_to_ns(&p->device, &dev) || !pct_to_ns(&p->sys_realtime, &sys))
+                return -EINVAL;
+
+        *ret = (PhcOffset) {
+                .offset_ns = dev - (sys + (int64_t) tai_offset_s * NSEC_PER_SEC),
+                .window_ns = 0,
+                .method = PHC_OFFSET_PRECISE,
+        };
+        return 0;
+}
+
+/* Pick the shortest window among n triples (before, phc, after) given by
+ * the callback-free arrays below. */
+static int pick_shortest(const struct ptp_clock_time *const *before,
+                         const struct ptp_clock_time *const *phc,
+                         const struct ptp_clock_time *const *after,
+                         unsigned n, int32_t tai_offset_s, PhcOffsetMethod method, PhcOffset *ret) {
+        bool found = false;
+        int64_t best_window = 0, best_offset = 0;
+
+        for (unsigned i = 0; i < n; i++) {
+                int64_t t1, tp, t2;
+
+                if (!pct_to_ns(before[i], &t1) || !pct_to_ns(phc[i], &tp) || !pct_to_ns(after[i], &t2))
+                        continue;
+                if (t2 < t1)
+                        continue;
+
+                int64_t window = t2 - t1;
+                if (found && window >= best_window)
+                        continue;
+
+                found = true;
+                best_window = window;
+                best_offset = tp - (t1 + window / 2 + (int64_t) tai_offset_s * NSEC_PER_SEC);
+        }
+        if (!found)
+                return -EINVAL;
+
+        *ret = (PhcOffset) {
+                .offset_ns = best_offset,
+                .window_ns = best_window,
+                .method = method,
+        };
+        return 0;
+}
+
+int phc_offset_from_extended(const struct ptp_sys_offset_extended *p, int32_t tai_offset_s, PhcOffset *ret) {
+        const struct ptp_clock_time *b[PTP_MAX_SAMPLES], *c[PTP_MAX_SAMPLES], *a[PTP_MAX_SAMPLES];
+
+        if (p->n_samples == 0 || p->n_samples > PTP_MAX_SAMPLES)
+                return -EINVAL;
+        for (unsigned i = 0; i < p->n_samples; i++) {
+                b[i] = &p->ts[i][0];
+                c[i] = &p->ts[i][1];
+                a[i] = &p->ts[i][2];
+        }
+        return pick_shortest(b, c, a, p->n_samples, tai_offset_s, PHC_OFFSET_EXTENDED, ret);
+}
+
+int phc_offset_from_basic(const struct ptp_sys_offset *p, int32_t tai_offset_s, PhcOffset *ret) {
+        const struct ptp_clock_time *b[PTP_MAX_SAMPLES], *c[PTP_MAX_SAMPLES], *a[PTP_MAX_SAMPLES];
+
+        if (p->n_samples == 0 || p->n_samples > PTP_MAX_SAMPLES)
+                return -EINVAL;
+        for (unsigned i = 0; i < p->n_samples; i++) {
+                b[i] = &p->ts[2 * i];
+                c[i] = &p->ts[2 * i + 1];
+                a[i] = &p->ts[2 * i + 2];
+        }
+        return pick_shortest(b, c, a, p->n_samples, tai_offset_s, PHC_OFFSET_BASIC, ret);
+}
+
+int tai_offset_read(int32_t *ret_s) {
+        struct timex tx = {};
+
+        if (adjtimex(&tx) < 0)
+                return negative_errno();
+        *ret_s = (int32_t) tx.tai;
+        return 0;
+}
+
+static int real_ioctl(int fd, unsigned long request, void *arg, void *userdata) {
+        if (ioctl(fd, request, arg) < 0)
+                return negative_errno();
+        return 0;
+}
+
+int phc_clock_new_fd(int fd, phc_ioctl_fn fn, void *userdata, PhcClock **ret) {
+        PhcClock *c = calloc(1, sizeof(*c));
+        if (!c)
+                return -ENOMEM;
+
+        c->fd = fd;
+        c->ioctl_fn = fn ?: real_ioctl;
+        c->userdata = userdata;
+        c->method = _PHC_OFFSET_METHOD_INVALID;
+        *ret = c;
+        return 0;
+}
+
+int phc_clock_open(int phc_index, PhcClock **ret) {
+        char path[32];
+        int r;
+
+        if (phc_index < 0)
+                return -EINVAL;
+
+        snprintf(path, sizeof(path), "/dev/ptp%d", phc_index);
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return negative_errno();
+
+        r = phc_clock_new_fd(fd, NULL, NULL, ret);
+        if (r < 0)
+                return r;
+        TAKE_FD(fd);
+        return 0;
+}
+
+PhcClock *phc_clock_free(PhcClock *c) {
+        if (!c)
+                return NULL;
+        if (c->fd >= 0)
+                close(c->fd);
+        free(c);
+        return NULL;
+}
+
+PhcOffsetMethod phc_clock_method(const PhcClock *c) {
+        return c->method;
+}
+
+static bool is_unsupported(int r) {
+        return r == -EOPNOTSUPP || r == -ENOTTY || r == -EINVAL;
+}
+
+static int try_method(PhcClock *c, PhcOffsetMethod m, int32_t tai_offset_s, unsigned n_samples, PhcOffset *ret) {
+        int r;
+
+        switch (m) {
+        case PHC_OFFSET_PRECISE: {
+                struct ptp_sys_offset_precise p = {};
+                r = c->ioctl_fn(c->fd, PTP_SYS_OFFSET_PRECISE, &p, c->userdata);
+                if (r < 0)
+                        return r;
+                return phc_offset_from_precise(&p, tai_offset_s, ret) < 0 ? -EBADMSG : 0;
+        }
+        case PHC_OFFSET_EXTENDED: {
+                struct ptp_sys_offset_extended p = { .n_samples = n_samples };
+                r = c->ioctl_fn(c->fd, PTP_SYS_OFFSET_EXTENDED, &p, c->userdata);
+                if (r < 0)
+                        return r;
+                return phc_offset_from_extended(&p, tai_offset_s, ret) < 0 ? -EBADMSG : 0;
+        }
+        case PHC_OFFSET_BASIC: {
+                struct ptp_sys_offset p = { .n_samples = n_samples };
+                r = c->ioctl_fn(c->fd, PTP_SYS_OFFSET, &p, c->userdata);
+                if (r < 0)
+                        return r;
+                return phc_offset_from_basic(&p, tai_offset_s, ret) < 0 ? -EBADMSG : 0;
+        }
+        default:
+                return -EINVAL;
+        }
+}
+
+int phc_clock_measure(PhcClock *c, int32_t tai_offset_s, unsigned n_samples, PhcOffset *ret) {
+        if (n_samples == 0 || n_samples > PTP_MAX_SAMPLES)
+                return -EINVAL;
+
+        for (PhcOffsetMethod m = 0; m < _PHC_OFFSET_METHOD_MAX; m++) {
+                PhcOffset o;
+                int r;
+
+                if (c->unsupported[m])
+                        continue;
+
+                r = try_method(c, m, tai_offset_s, n_samples, &o);
+                if (r >= 0) {
+                        c->method = m;
+                        *ret = o;
+                        return 0;
+                }
+                /* Only an ioctl the driver lacks moves on to the next method;
+                 * an answer the arithmetic rejects is -EBADMSG. */
+                if (!is_unsupported(r))
+                        return r;
+                c->unsupported[m] = true;
+        }
+        return -EOPNOTSUPP;
+}

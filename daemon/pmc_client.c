@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ptp4l management client over its Unix datagram socket; see pmc_client.h. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include "log.h"
+#include "pmc_client.h"
+
+typedef struct PmcSlot {
+        uint16_t sequence_id;
+        bool answered;
+        PmcReply reply;
+} PmcSlot;
+
+struct PmcClient {
+        sd_event *event;
+        int fd;
+        sd_event_source *io_source;
+        sd_event_source *timer_source;
+
+        char *candidates[2];
+        size_t n_candidates;
+        size_t last_good;
+        char local_path[sizeof(((struct sockaddr_un *) NULL)->sun_path)];
+
+        uint8_t domain;
+        uint8_t transport_specific;
+        PtpPortIdentity source;
+        uint16_t next_sequence_id;
+
+        bool busy;
+        PmcSlot slots[PMC_MAX_QUERY_IDS];
+        size_t n_slots;
+        pmc_client_done_fn cb;
+        void *userdata;
+};
+
+static unsigned client_counter;
+
+static bool path_fits(const char *p) {
+        return p && p[0] && strlen(p) < sizeof(((struct sockaddr_un *) NULL)->sun_path);
+}
+
+static void query_clear(PmcClient *c) {
+        c->busy = false;
+        c->n_slots = 0;
+        c->cb = NULL;
+        c->userdata = NULL;
+        c->timer_source = sd_event_source_disable_unref(c->timer_source);
+}
+
+/* Hand the results to the callback. The callback may free c, so nothing
+ * touches c after it. */
+static void query_complete(PmcClient *c) {
+        PmcReply replies[PMC_MAX_QUERY_IDS];
+        pmc_client_done_fn cb = c->cb;
+        void *userdata = c->userdata;
+        size_t n = c->n_slots, answered = 0;
+
+        for (size_t i = 0; i < n; i++) {
+                replies[i] = c->slots[i].reply;
+                if (c->slots[i].answered)
+                        answered++;
+                else
+                        replies[i].error = -ETIMEDOUT;
+        }
+        query_clear(c);
+        if (cb)
+                cb(c, answered > 0 ? 0 : -ETIMEDOUT, replies, n, userdata);
+}
+
+static PmcSlot *slot_for(PmcClient *c, uint16_t sequence_id) {
+        for (size_t i = 0; i < c->n_slots; i++)
+                if (c->slots[i].sequence_id == sequence_id)
+                        return &c->slots[i];
+        return NULL;
+}
+
+static void handle_datagram(PmcClient *c, const uint8_t *buf, size_t len) {
+        PtpMgmtMessage m;
+        PmcSlot *slot;
+        int r;
+
+        if (!c->busy)
+                return;
+
+        r = ptp_mgmt_unpack(buf, len, &m);
+        if (r < 0) {
+                /* Attribute a malformed answer by its sequenceId if it has one. */
+                if (len >= PTP_MGMT_HEADER_LEN) {
+                        slot = slot_for(c, (uint16_t) (buf[30] << 8 | buf[31]));
+                        if (slot && !slot->answered) {
+                                slot->answered = true;
+                                slot->reply.error = -EBADMSG;
+                        }
+                }
+                log_debug("pmc: dropping malformed datagram of %zu bytes", len);
+                return;
+        }
+
+        slot = slot_for(c, m.sequence_id);
+        if (!slot || slot->answered)
+                return;               /* not ours, or a second port's answer */
+        if (m.action != PTP_MGMT_RESPONSE)
+                return;
+
+        slot->answered = true;
+        slot->reply.msg = m;
+        slot->reply.error = ptp_mgmt_check_response(&m, slot->reply.management_id);
+}
+
+static int on_io(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
+        PmcClient *c = userdata;
+        uint8_t buf[PTP_MGMT_MAX_LEN + 1];
+
+        for (;;) {
+                ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC);
+                if (n < 0) {
+                        if (errno == EAGAIN || errno == EINTR)
+                                break;
+                        log_debug_errno(errno, "pmc: recv failed: %m");
+                        break;
+                }
+                /* With MSG_TRUNC n is the datagram's real size; an oversized one
+                 * is passed on with that size capped so unpack rejects it. */
+                handle_datagram(c, buf, (size_t) n > sizeof(buf) ? sizeof(buf) : (size_t) n);
+        }
+
+        if (c->busy) {
+                for (size_t i = 0; i < c->n_slots; i++)
+                        if (!c->slots[i].answered)
+                                return 0;
+                query_complete(c);
+        }
+        return 0;
+}
+
+static int on_timeout(sd_event_source *s, uint64_t usec, void *userdata) {
+        PmcClient *c = userdata;
+
+        if (c->busy)
+                query_complete(c);
+        return 0;
+}
+
+static int make_dir(const char *dir) {
+        if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+                return negative_errno();
+        return 0;
+}
+
+int pmc_client_new(sd_event *e, const char *socket_path, uint8_t domain, uint8_t transport_specific,
+                   const char *runtime_dir, PmcClient **ret) {
+        _cleanup_(pmc_client_freep) PmcClient *c = NULL;
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        int r;
+
+        if (!e || transport_specific > 0xf)
+                return -EINVAL;
+        if (socket_path && !path_fits(socket_path))
+                return -EINVAL;
+        if (!runtime_dir)
+                runtime_dir = PMC_DEFAULT_RUNTIME_DIR;
+
+        c = calloc(1, sizeof(*c));
+        if (!c)
+                return -ENOMEM;
+        c->fd = -1;
+        c->event = sd_event_ref(e);
+        c->domain = domain;
+        c->transport_specific = transport_specific;
+        c->source.port_number = (uint16_t) getpid();
+
+        if (socket_path)
+                c->candidates[c->n_candidates++] = strdup(socket_path);
+        else {
+                c->candidates[c->n_candidates++] = strdup(PMC_DEFAULT_SOCKET);
+                c->candidates[c->n_candidates++] = strdup(PMC_FALLBACK_SOCKET);
+        }
+        for (size_t i = 0; i < c->n_candidates; i++)
+                if (!c->candidates[i])
+                        return -ENOMEM;
+
+        r = snprintf(c->local_path, sizeof(c->local_path), "%s/pmc.%d.%u", runtime_dir,
+                     (int) getpid(), client_counter++);
+        if (r < 0 || (size_t) r >= sizeof(c->local_path)) {
+                c->local_path[0] = '\0';
+                return -EINVAL;
+        }
+
+        r = make_dir(runtime_dir);
+        if (r < 0) {
+                c->local_path[0] = '\0';
+                return r;
+        }
+
+        c->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (c->fd < 0)
+                return negative_errno();
+
+        strcpy(sa.sun_path, c->local_path);
+        (void) unlink(c->local_path);         /* left over from a crashed run with our pid */
+        if (bind(c->fd, (struct sockaddr *) &sa, sizeof(sa)) < 0) {
+                r = negative_errno();
+                c->local_path[0] = '\0';
+                return r;
+        }
+
+        r = sd_event_add_io(e, &c->io_source, c->fd, EPOLLIN, on_io, c);
+        if (r < 0)
+                return r;
+        (void) sd_event_source_set_description(c->io_source, "pmc-client-io");
+
+        *ret = TAKE_PTR(c);
+        return 0;
+}
+
+PmcClient *pmc_client_free(PmcClient *c) {
+        if (!c)
+                return NULL;
+        query_clear(c);
+        c->io_source = sd_event_source_disable_unref(c->io_source);
+        if (c->fd >= 0)
+                close(c->fd);
+        if (c->local_path[0])
+                (void) unlink(c->local_path);
+        for (size_t i = 0; i < c->n_candidates; i++)
+                free(c->candidates[i]);
+        sd_event_unref(c->event);
+        free(c);
+        return NULL;
+}
+
+/* Send one datagram to ptp4l, trying the candidate paths in order. */
+static int send_request(PmcClient *c, const uint8_t *buf, size_t len) {
+        int r = -ENOENT;
+
+        for (size_t i = 0; i < c->n_candidates; i++) {
+                struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+                strcpy(sa.sun_path, c->candidates[i]);
+                if (sendto(c->fd, buf, len, MSG_NOSIGNAL, (struct sockaddr *) &sa, sizeof(sa)) >= 0) {
+                        c->last_good = i;
+                        return 0;
+                }
+                r = negative_errno();
+                if (r != -ENOENT && r != -ECONNREFUSED)
+                        return r;
+        }
+        return r;
+}
+
+int pmc_client_query(PmcClient *c, const uint16_t *ids, size_t n_ids, uint64_t timeout_usec,
+                     pmc_client_done_fn cb, void *userdata) {
+        int r;
+
+        if (c->busy)
+                return -EBUSY;
+        if (n_ids == 0 || n_ids > PMC_MAX_QUERY_IDS)
+                return -EINVAL;
+        for (size_t i = 0; i < n_ids; i++)
+                if (ptp_mgmt_data_len(ids[i]) < 0)
+                        return -EINVAL;
+
+        /* Drain anything stale (late answers to an earlier query). */
+        for (;;) {
+                uint8_t junk[1];
+                if (recv(c->fd, junk, sizeof(junk), MSG_DONTWAIT | MSG_TRUNC) < 0)
+                        break;
+        }
+
+        c->n_slots = 0;
+        for (size_t i = 0; i < n_ids; i++) {
+                uint8_t buf[PTP_MGMT_GET_LEN];
+                PtpMgmtMessage m;
+                PmcSlot *slot = &c->slots[i];
+
+                *slot = (PmcSlot) {
+                        .sequence_id = c->next_sequence_id++,
+                        .reply.management_id = ids[i],
+                };
+                ptp_mgmt_init_get(&m, ids[i], c->domain, c->transport_specific, slot->sequence_id,
+                                  &c->source);
+                r = ptp_mgmt_pack(&m, buf, sizeof(buf));
+                if (r < 0)
+                        return r;
+                r = send_request(c, buf, (size_t) r);
+                if (r < 0)
+                        return r;
+                c->n_slots = i + 1;
+        }
+
+        r = sd_event_add_time_relative(c->event, &c->timer_source, CLOCK_MONOTONIC, timeout_usec, 0,
+                                       on_timeout, c);
+        if (r < 0) {
+                c->n_slots = 0;
+                return r;
+        }
+        (void) sd_event_source_set_description(c->timer_source, "pmc-client-timeout");
+
+        c->busy = true;
+        c->cb = cb;
+        c->userdata = userdata;
+        return 0;
+}
+
+void pmc_client_cancel(PmcClient *c) {
+        query_clear(c);
+}
+
+bool pmc_client_busy(const PmcClient *c) {
+        return c->busy;
+}
+
+const char *pmc_client_server_path(const PmcClient *c) {
+        return c->candidates[c->last_good];
+}
+
+const char *pmc_client_local_path(const PmcClient *c) {
+        return c->local_path;
+}
