@@ -24,11 +24,33 @@ typedef struct Verb {
         int min_args;
         int max_args;
         int (*run)(int argc, char *argv[]);
-        const char *help;
+        const char *synopsis;
+        const char *description;
 } Verb;
 
 static const Verb verbs[] = {
-        { "validate", 1, -1, verb_validate, "validate FILE..." },
+        { "status",        0, -1, verb_status,        "status [IFACE...]",
+          "Show links: schedule, qdiscs, capabilities, clock" },
+        { "list",          0,  0, verb_list,          "list",
+          "List links and their states" },
+        { "caps",          1,  1, verb_caps,          "caps IFACE",
+          "Show the launch-time capabilities of the NIC" },
+        { "clock",         0, -1, verb_clock,         "clock [IFACE...]",
+          "Show the clock sync state" },
+        { "stats",         1,  1, verb_stats,         "stats IFACE",
+          "Show per-queue statistics" },
+        { "apply",         1,  1, verb_apply,         "apply IFACE",
+          "Apply the link's schedule again (privileged)" },
+        { "remove",        1,  1, verb_remove,        "remove IFACE",
+          "Remove tbsd's qdiscs from the link (privileged)" },
+        { "reload",        0,  0, verb_reload,        "reload",
+          "Re-read the configuration folder (privileged)" },
+        { "validate",      1, -1, verb_validate,      "validate FILE...",
+          "Check schedule files without a daemon" },
+        { "txtime-params", 2,  2, verb_txtime_params, "txtime-params IFACE QUEUE",
+          "Socket settings (SO_PRIORITY, SO_TXTIME) for a queue" },
+        { "monitor",       0,  0, verb_monitor,       "monitor",
+          "Print events as they happen" },
         {}
 };
 
@@ -44,7 +66,8 @@ static void help(void) {
                "\n"
                "Commands:\n");
         for (const Verb *v = verbs; v->name; v++)
-                printf("  %-28s %s\n", v->help ? v->help : v->name, "");
+                printf("  %-28s %s\n", v->synopsis, v->description);
+        printf("\nExit status: 0 ok, 1 failed, 2 usage error, 3 tbsd not reachable.\n");
 }
 
 int main(int argc, char *argv[]) {

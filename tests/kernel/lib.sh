@@ -99,3 +99,38 @@ EOC
         dbus-daemon --config-file=/run/tbs-dbus/system.conf --fork --nopidfile
         export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket
 }
+
+# write_mqprio_schedule FILE IFACE DELTA0 DELTA1: a 3-class mqprio schedule
+# with software etf on queues 0 and 1.
+write_mqprio_schedule() {
+        cat > "$1" <<EOJ
+{
+  "interface": "$2",
+  "root": {
+    "qdisc": "mqprio", "handle": "100:", "num_tc": 3,
+    "priority_map": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+    "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2} ]
+  },
+  "txqueues": [
+    {"queue": 0, "qdisc": "etf", "delta_ns": $3, "offload": "auto"},
+    {"queue": 1, "qdisc": "tbs", "delta_ns": $4, "offload": false, "deadline_mode": true}
+  ]
+}
+EOJ
+}
+
+# start_tbsd CONFIG_DIR [ARGS...]: run tbsd in the background (log in
+# $TBS_OUT/tbsd.log) and wait until it answers on the bus.
+start_tbsd() {
+        local dir=$1
+        shift
+        "$TBSD" --config-dir "$dir" "$@" >>"$TBS_OUT/tbsd.log" 2>&1 &
+        TBSD_PID=$!
+        wait_until 10 busctl --system get-property org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Version ||
+                { cat "$TBS_OUT/tbsd.log"; fail "tbsd did not appear on the bus"; }
+}
+
+# handles DEV: "parent=handle" of every qdisc, sorted (to compare trees).
+handles() {
+        tc -j qdisc show dev "$1" | jq -r '.[] | "\(.parent // "root")=\(.handle)=\(.kind)"' | sort | tr '\n' ' '
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+#include "json-util.h"
+#include "log.h"
+#include "sd-cleanup.h"
+
+void strv_free(char **l) {
+        if (!l)
+                return;
+        for (char **i = l; *i; i++)
+                free(*i);
+        free(l);
+}
+DEFINE_TRIVIAL_CLEANUP_FUNC(char **, strv_free);
+
+int client_connect(sd_bus **ret) {
+        sd_bus *bus = NULL;
+        int r;
+
+        r = sd_bus_open_system(&bus);
+        if (r < 0) {
+                log_error_errno(r, "tbsd is not reachable: cannot connect to the system bus: %m");
+                return -ENOTCONN;
+        }
+        *ret = bus;
+        return 0;
+}
+
+static int is_no_daemon_error(const sd_bus_error *error, int r) {
+        static const char *const names[] = {
+                SD_BUS_ERROR_SERVICE_UNKNOWN,
+                SD_BUS_ERROR_NAME_HAS_NO_OWNER,
+                SD_BUS_ERROR_NO_SERVER,
+                SD_BUS_ERROR_DISCONNECTED,
+                SD_BUS_ERROR_NO_REPLY,
+                SD_BUS_ERROR_TIMEOUT,
+        };
+
+        if (error && sd_bus_error_is_set(error)) {
+                for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                        if (sd_bus_error_has_name(error, names[i]))
+                                return 1;
+                return 0;
+        }
+        return r == -ECONNREFUSED || r == -ENOENT || r == -ENOTCONN || r == -ETIMEDOUT;
+}
+
+int client_call_failed(const char *what, const sd_bus_error *error, int r) {
+        if (is_no_daemon_error(error, r)) {
+                log_error("tbsd is not reachable on the system bus (%s): is the daemon running?",
+                          error && error->message ? error->message : strerror(-r));
+                return -ENOTCONN;
+        }
+        if (error && sd_bus_error_is_set(error)) {
+                log_error("%s: %s", what, error->message ?: error->name);
+                if (sd_bus_error_has_name(error, "org.tsn.Tbs.Error.AccessDenied") ||
+                    sd_bus_error_has_name(error, SD_BUS_ERROR_ACCESS_DENIED))
+                        return -EACCES;
+                if (sd_bus_error_has_name(error, "org.tsn.Tbs.Error.NoSuchLink"))
+                        return -ENODEV;
+                return -EIO;
+        }
+        return log_error_errno(r, "%s: %m", what);
+}
+
+int client_exit_status(int r) {
+        if (r >= 0)
+                return TBSCTL_EXIT_OK;
+        if (r == -ENOTCONN)
+                return TBSCTL_EXIT_NO_DAEMON;
+        return TBSCTL_EXIT_FAILED;
+}
+
+int client_get_link(sd_bus *bus, const char *ifname, char **ret) {
+        _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        const char *path;
+        char *p;
+        int r;
+
+        r = sd_bus_call_method(bus, TBS_BUS_NAME, TBS_MANAGER_PATH, TBS_MANAGER_IFACE,
+                               "GetLink", &error, &reply, "s", ifname);
+        if (r < 0)
+                return client_call_failed(ifname, &error, r);
+        r = sd_bus_message_read(reply, "o", &path);
+        if (r < 0)
+                return log_error_errno(r, "GetLink: bad reply: %m");
+        p = strdup(path);
+        if (!p)
+                return log_error_errno(ENOMEM, "out of memory");
+        *ret = p;
+        return 0;
+}
+
+int client_list_links(sd_bus *bus, char ***ret) {
+        _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        _cleanup_(strv_freep) char **l = NULL;
+        const char *name, *path, *state;
+        size_t n = 0;
+        int r;
+
+        r = sd_bus_call_method(bus, TBS_BUS_NAME, TBS_MANAGER_PATH, TBS_MANAGER_IFACE,
+                               "ListLinks", &error, &reply, NULL);
+        if (r < 0)
+                return client_call_failed("ListLinks", &error, r);
+        l = calloc(1, sizeof(char *));
+        if (!l)
+                return log_error_errno(ENOMEM, "out of memory");
+        r = sd_bus_message_enter_container(reply, 'a', "(sos)");
+        if (r < 0)
+                return log_error_errno(r, "ListLinks: bad reply: %m");
+        while ((r = sd_bus_message_read(reply, "(sos)", &name, &path, &state)) > 0) {
+                char **nl = reallocarray(l, n + 2, sizeof(char *));
+                if (!nl)
+                        return log_error_errno(ENOMEM, "out of memory");
+                l = nl;
+                l[n + 1] = NULL;
+                if (!(l[n] = strdup(name)))
+                        return log_error_errno(ENOMEM, "out of memory");
+                n++;
+        }
+        if (r < 0)
+                return log_error_errno(r, "ListLinks: bad reply: %m");
+        *ret = TAKE_PTR(l);
+        return 0;
+}
+
+int client_describe(sd_bus *bus, const char *ifname, struct json_object **ret) {
+        _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        _cleanup_free_ char *path = NULL;
+        struct json_object *o;
+        const char *text;
+        int r;
+
+        r = client_get_link(bus, ifname, &path);
+        if (r < 0)
+                return r;
+        r = sd_bus_call_method(bus, TBS_BUS_NAME, path, TBS_LINK_IFACE,
+                               "Describe", &error, &reply, NULL);
+        if (r < 0)
+                return client_call_failed(ifname, &error, r);
+        r = sd_bus_message_read(reply, "s", &text);
+        if (r < 0)
+                return log_error_errno(r, "Describe: bad reply: %m");
+        o = json_tokener_parse(text);
+        if (!o)
+                return log_error_errno(EBADMSG, "%s: Describe() returned invalid JSON", ifname);
+        *ret = o;
+        return 0;
+}

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tbsctl status, list, caps, clock, stats: read-only views of Describe().
+ * Human and JSON output come from the same document: the JSON is printed
+ * as is, the human form is rendered from it. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "client.h"
+#include "json-util.h"
+#include "log.h"
+#include "sd-cleanup.h"
+#include "verbs.h"
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(char **, strv_free);
+
+static void print_json(struct json_object *o) {
+        puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                               JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+static const char *str_or(struct json_object *o, const char *key, const char *def) {
+        const char *s = json_get_string(o, key);
+        return s && *s ? s : def;
+}
+
+static void field(const char *label, const char *fmt, ...) _printf_(2, 3);
+static void field(const char *label, const char *fmt, ...) {
+        va_list ap;
+
+        printf("%17s: ", label);
+        va_start(ap, fmt);
+        vprintf(fmt, ap);
+        va_end(ap);
+        putchar('\n');
+}
+
+static void int_list(char *buf, size_t size, struct json_object *arr) {
+        size_t len = 0;
+
+        buf[0] = 0;
+        if (!arr || !json_object_is_type(arr, json_type_array) || json_object_array_length(arr) == 0) {
+                snprintf(buf, size, "none");
+                return;
+        }
+        for (size_t i = 0; i < json_object_array_length(arr) && len < size; i++)
+                len += (size_t) snprintf(buf + len, size - len, "%s%" PRId64, i ? " " : "",
+                                         json_object_get_int64(json_object_array_get_idx(arr, i)));
+}
+
+static void render_caps(struct json_object *c) {
+        char queues[256];
+
+        int_list(queues, sizeof(queues), json_get(c, "launch_time_queues"));
+        field("Driver", "%s (%s)", str_or(c, "driver", "n/a"), str_or(c, "bus_info", "no bus address"));
+        field("TX queues", "%" PRId64, json_get_int(c, "tx_queues", 0));
+        field("Launch time", "queues %s (%s%s%s)", queues, str_or(c, "confidence", "unknown"),
+              json_get_string(c, "reason") ? ": " : "", str_or(c, "reason", ""));
+        if (json_get_int(c, "phc_index", -1) >= 0)
+                field("Time stamping", "%s, PHC /dev/ptp%" PRId64,
+                      json_get_bool(c, "hw_timestamping", 0) ? "hardware" : "software",
+                      json_get_int(c, "phc_index", -1));
+        else
+                field("Time stamping", "%s, no PHC",
+                      json_get_bool(c, "hw_timestamping", 0) ? "hardware" : "software only");
+}
+
+static void render_clock(struct json_object *c) {
+        const char *state = str_or(c, "state", "unknown");
+
+        field("Clock", "%s%s%s", state, json_get_string(c, "reason") ? " - " : "", str_or(c, "reason", ""));
+        if (json_get_string(c, "port_state"))
+                field("PTP port", "%s, master offset %" PRId64 " ns, grandmaster %s",
+                      json_get_string(c, "port_state"), json_get_int(c, "master_offset_ns", 0),
+                      json_get_bool(c, "gm_present", 0) ? str_or(c, "gm_identity", "present") : "absent");
+        if (json_get(c, "phc_sys_offset_ns") && !json_object_is_type(json_get(c, "phc_sys_offset_ns"), json_type_null))
+                field("PHC - TAI", "%" PRId64 " ns (%s)", json_get_int(c, "phc_sys_offset_ns", 0),
+                      str_or(c, "phc_offset_method", "?"));
+        if (json_get(c, "tai_offset_s"))
+                field("TAI offset", "%" PRId64 " s", json_get_int(c, "tai_offset_s", 0));
+}
+
+static void render_stats_line(const char *indent, struct json_object *st) {
+        if (!st)
+                return;
+        printf("%s packets %" PRId64 ", bytes %" PRId64 ", drops %" PRId64 ", deadline misses %" PRId64
+               ", invalid %" PRId64 ", backlog %" PRId64 " B\n", indent,
+               json_get_int(st, "packets", 0), json_get_int(st, "bytes", 0), json_get_int(st, "drops", 0),
+               json_get_int(st, "deadline_misses", 0), json_get_int(st, "invalid", 0),
+               json_get_int(st, "backlog_bytes", 0));
+}
+
+static void render_queue(struct json_object *q) {
+        char label[32];
+
+        snprintf(label, sizeof(label), "Queue %" PRId64, json_get_int(q, "queue", -1));
+        field(label, "%s %s parent %s, %s, delta %" PRId64 " ns, offload %s (requested %s)%s%s",
+              str_or(q, "qdisc", "?"), str_or(q, "handle", "-"), str_or(q, "parent", "-"),
+              str_or(q, "clockid", "?"), json_get_int(q, "delta_ns", 0),
+              json_get_bool(q, "offload", 0) ? "on" : "off", str_or(q, "offload_requested", "auto"),
+              json_get_bool(q, "deadline_mode", 0) ? ", deadline_mode" : "",
+              json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
+        if (json_get_string(q, "offload_reason"))
+                printf("%19s%s\n", "", json_get_string(q, "offload_reason"));
+        render_stats_line("                  ", json_get(q, "stats"));
+}
+
+static void render_root(struct json_object *r) {
+        char queues[256] = "", map[128] = "";
+        struct json_object *qs = json_get(r, "queues"), *m = json_get(r, "priority_map");
+        size_t len = 0;
+
+        if (!r || json_object_is_type(r, json_type_null)) {
+                field("Root", "none installed");
+                return;
+        }
+        for (size_t i = 0; qs && i < json_object_array_length(qs) && len < sizeof(queues); i++) {
+                struct json_object *q = json_object_array_get_idx(qs, i);
+                len += (size_t) snprintf(queues + len, sizeof(queues) - len, "%s%" PRId64 "@%" PRId64,
+                                         i ? " " : "", json_get_int(q, "count", 0), json_get_int(q, "offset", 0));
+        }
+        int_list(map, sizeof(map), m);
+        field("Root", "%s %s, %" PRId64 " traffic classes, queues %s", str_or(r, "qdisc", "?"),
+              str_or(r, "handle", "?"), json_get_int(r, "num_tc", 0), queues);
+        field("Priority map", "%s", map);
+        if (json_get(r, "entries"))
+                field("Gate schedule", "%zu entries, cycle %" PRId64 " ns, mode %s",
+                      json_object_array_length(json_get(r, "entries")), json_get_int(r, "cycle_time_ns", 0),
+                      str_or(r, "mode", "software"));
+}
+
+static void render_status(struct json_object *d) {
+        struct json_object *qs = json_get(d, "txqueues");
+        const char *state = str_or(d, "state", "unknown");
+
+        printf("%s %s (index %" PRId64 ")\n", strcmp(state, "configured") == 0 ? "●" : "○",
+               str_or(d, "interface", "?"), json_get_int(d, "ifindex", 0));
+        field("State", "%s%s%s", state, json_get_string(d, "state_reason") ? " - " : "",
+              str_or(d, "state_reason", ""));
+        field("Schedule", "%s", str_or(d, "schedule_file", "none"));
+        if (json_get(d, "capabilities"))
+                render_caps(json_get(d, "capabilities"));
+        render_root(json_get(d, "root"));
+        for (size_t i = 0; qs && i < json_object_array_length(qs); i++)
+                render_queue(json_object_array_get_idx(qs, i));
+        if (json_get(d, "clock"))
+                render_clock(json_get(d, "clock"));
+}
+
+/* Describe every named link (or all of them) and hand each document to fn;
+ * with --json the documents (or the member `key` of each) are printed as
+ * one value, an array when no link was named. */
+static int for_links(int argc, char *argv[], const char *key, void (*render)(struct json_object *)) {
+        _cleanup_bus_ sd_bus *bus = NULL;
+        _cleanup_(strv_freep) char **all = NULL;
+        _cleanup_json_ struct json_object *arr = NULL;
+        char **names = argv;
+        int r, n = argc;
+
+        r = client_connect(&bus);
+        if (r < 0)
+                return client_exit_status(r);
+        if (argc == 0) {
+                r = client_list_links(bus, &all);
+                if (r < 0)
+                        return client_exit_status(r);
+                names = all;
+                for (n = 0; all[n]; n++)
+                        ;
+        }
+        arr = json_object_new_array();
+        for (int i = 0; i < n; i++) {
+                _cleanup_json_ struct json_object *d = NULL;
+                struct json_object *v;
+
+                r = client_describe(bus, names[i], &d);
+                if (r < 0)
+                        return client_exit_status(r);
+                v = key ? json_get(d, key) : d;
+                if (arg_json) {
+                        if (argc == 1) {
+                                print_json(v);
+                                return TBSCTL_EXIT_OK;
+                        }
+                        json_object_array_add(arr, json_object_get(v));
+                        continue;
+                }
+                if (i > 0)
+                        putchar('\n');
+                if (key)
+                        printf("%s:\n", names[i]);
+                render(v);
+        }
+        if (arg_json)
+                print_json(arr);
+        return TBSCTL_EXIT_OK;
+}
+
+int verb_status(int argc, char *argv[]) {
+        return for_links(argc, argv, NULL, render_status);
+}
+
+int verb_caps(int argc, char *argv[]) {
+        return for_links(argc, argv, "capabilities", render_caps);
+}
+
+int verb_clock(int argc, char *argv[]) {
+        return for_links(argc, argv, "clock", render_clock);
+}
+
+static void render_stats(struct json_object *d) {
+        struct json_object *qs = json_get(d, "txqueues");
+
+        printf("%-6s %-8s %12s %14s %10s %10s %10s %10s\n", "QUEUE", "QDISC", "PACKETS", "BYTES",
+               "DROPS", "MISSED", "INVALID", "BACKLOG");
+        for (size_t i = 0; qs && i < json_object_array_length(qs); i++) {
+                struct json_object *q = json_object_array_get_idx(qs, i), *st = json_get(q, "stats");
+                printf("%-6" PRId64 " %-8s %12" PRId64 " %14" PRId64 " %10" PRId64 " %10" PRId64 " %10" PRId64
+                       " %10" PRId64 "\n",
+                       json_get_int(q, "queue", -1), str_or(q, "qdisc", "?"), json_get_int(st, "packets", 0),
+                       json_get_int(st, "bytes", 0), json_get_int(st, "drops", 0),
+                       json_get_int(st, "deadline_misses", 0), json_get_int(st, "invalid", 0),
+                       json_get_int(st, "backlog_bytes", 0));
+        }
+}
+
+static struct json_object *stats_document(struct json_object *d) {
+        struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+        struct json_object *qs = json_get(d, "txqueues");
+
+        json_add_string(o, "interface", json_get_string(d, "interface"));
+        for (size_t i = 0; qs && i < json_object_array_length(qs); i++) {
+                struct json_object *q = json_object_array_get_idx(qs, i), *e = json_object_new_object();
+                json_add(e, "queue", json_object_new_int64(json_get_int(q, "queue", -1)));
+                json_add_string(e, "qdisc", json_get_string(q, "qdisc"));
+                json_add(e, "stats", json_object_get(json_get(q, "stats")));
+                json_object_array_add(arr, e);
+        }
+        json_add(o, "txqueues", arr);
+        return o;
+}
+
+int verb_stats(int argc, char *argv[]) {
+        _cleanup_bus_ sd_bus *bus = NULL;
+        _cleanup_json_ struct json_object *d = NULL, *s = NULL;
+        int r;
+
+        r = client_connect(&bus);
+        if (r >= 0)
+                r = client_describe(bus, argv[0], &d);
+        if (r < 0)
+                return client_exit_status(r);
+        if (arg_json) {
+                s = stats_document(d);
+                print_json(s);
+        } else
+                render_stats(d);
+        return TBSCTL_EXIT_OK;
+}
+
+int verb_list(int argc, char *argv[]) {
+        _cleanup_bus_ sd_bus *bus = NULL;
+        _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        _cleanup_json_ struct json_object *arr = json_object_new_array();
+        const char *name, *path, *state;
+        int r;
+
+        r = client_connect(&bus);
+        if (r < 0)
+                return client_exit_status(r);
+        r = sd_bus_call_method(bus, TBS_BUS_NAME, TBS_MANAGER_PATH, TBS_MANAGER_IFACE, "ListLinks",
+                               &error, &reply, NULL);
+        if (r < 0)
+                return client_exit_status(client_call_failed("ListLinks", &error, r));
+        r = sd_bus_message_enter_container(reply, 'a', "(sos)");
+        if (r < 0)
+                return client_exit_status(log_error_errno(r, "ListLinks: bad reply: %m"));
+        if (!arg_json)
+                printf("%-16s %-12s %s\n", "LINK", "STATE", "PATH");
+        while ((r = sd_bus_message_read(reply, "(sos)", &name, &path, &state)) > 0) {
+                if (arg_json) {
+                        struct json_object *e = json_object_new_object();
+                        json_add_string(e, "interface", name);
+                        json_add_string(e, "state", state);
+                        json_add_string(e, "path", path);
+                        json_object_array_add(arr, e);
+                } else
+                        printf("%-16s %-12s %s\n", name, state, path);
+        }
+        if (r < 0)
+                return client_exit_status(log_error_errno(r, "ListLinks: bad reply: %m"));
+        if (arg_json)
+                print_json(arr);
+        return TBSCTL_EXIT_OK;
+}

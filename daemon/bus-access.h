@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Who may call tbsd's privileged methods (Reload, Apply, Remove). */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <systemd/sd-bus.h>
+
+#include "bus-names.h"
+
+/** Decide from credentials alone: allowed when euid is 0, or when the bus
+ *  vouched for the supplementary groups and admin_gid is among them.
+ *  gids may be NULL when not vouched for. */
+bool bus_access_decide(uid_t euid, const gid_t *gids, int n_gids, bool gids_vouched, gid_t admin_gid,
+                       bool have_admin_gid);
+
+/** Check the sender of m. Returns 1 when allowed, 0 when not (ret_error set
+ *  to org.tsn.Tbs.Error.AccessDenied naming the method), or -errno when the
+ *  credentials could not be read (ret_error set as well). */
+int bus_access_check(sd_bus_message *m, gid_t admin_gid, bool have_admin_gid, const char *method,
+                     sd_bus_error *ret_error);

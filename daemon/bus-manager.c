@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <inttypes.h>
+
+#include "bus-access.h"
+#include "json-util.h"
+#include "bus-manager.h"
+#include "diag.h"
+#include "log.h"
+#include "schedule-parse.h"
+#include "schedule-verify.h"
+#include "sd-cleanup.h"
+
+/* Upper bound for a schedule handed to Validate(); files have the same. */
+#define VALIDATE_MAX_BYTES (1024 * 1024)
+
+static int check_privileged(sd_bus_message *msg, Manager *m, const char *method, sd_bus_error *error) {
+        int r = bus_access_check(msg, m->admin_gid, m->have_admin_gid, method, error);
+        if (r == 0)
+                return -EACCES;
+        return r < 0 ? r : 0;
+}
+
+int link_object_path(const char *name, char **ret) {
+        return sd_bus_path_encode(TBS_LINK_PATH_PREFIX, name, ret);
+}
+
+/* ---- Manager ---- */
+
+static int method_list_links(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        Manager *m = userdata;
+        int r;
+
+        r = sd_bus_message_new_method_return(msg, &reply);
+        if (r < 0)
+                return r;
+        r = sd_bus_message_open_container(reply, 'a', "(sos)");
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < m->n_links; i++) {
+                Link *l = m->links[i];
+                r = sd_bus_message_append(reply, "(sos)", l->name, l->object_path,
+                                          link_state_to_string(l->state));
+                if (r < 0)
+                        return r;
+        }
+        r = sd_bus_message_close_container(reply);
+        if (r < 0)
+                return r;
+        return sd_bus_send(NULL, reply, NULL);
+}
+
+static int method_get_link(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        const char *name;
+        Link *l;
+        int r;
+
+        r = sd_bus_message_read(msg, "s", &name);
+        if (r < 0)
+                return r;
+        l = manager_find_link(m, name);
+        if (!l)
+                return sd_bus_error_setf(error, TBS_ERROR_NO_SUCH_LINK, "no link named '%.64s'", name);
+        return sd_bus_reply_method_return(msg, "o", l->object_path);
+}
+
+static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_free_ char *errors = NULL;
+        Manager *m = userdata;
+        int r;
+
+        r = check_privileged(msg, m, "Reload", error);
+        if (r < 0)
+                return r;
+        r = manager_reload(m, &errors);
+        if (r == -EINVAL)
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s",
+                                         errors ?: "invalid schedule");
+        if (r < 0)
+                return sd_bus_error_set_errnof(error, r, "reload failed: %m");
+        return sd_bus_reply_method_return(msg, NULL);
+}
+
+static int method_validate(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        _cleanup_schedule_ Schedule *s = NULL;
+        DiagList diags = {};
+        const char *text;
+        int r;
+
+        r = sd_bus_message_read(msg, "s", &text);
+        if (r < 0)
+                return r;
+        if (strlen(text) > VALIDATE_MAX_BYTES)
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
+                                         "schedule is larger than %d bytes", VALIDATE_MAX_BYTES);
+        r = schedule_parse_json("<Validate>", text, strlen(text), &diags, &s);
+        if (r >= 0)
+                (void) schedule_verify(s, NULL, &diags);
+
+        r = sd_bus_message_new_method_return(msg, &reply);
+        if (r >= 0)
+                r = sd_bus_message_append(reply, "b", diag_errors(&diags) == 0);
+        if (r >= 0)
+                r = sd_bus_message_open_container(reply, 'a', "s");
+        for (size_t i = 0; r >= 0 && i < diags.n; i++) {
+                _cleanup_free_ char *line = diag_format(&diags.items[i]);
+                r = line ? sd_bus_message_append(reply, "s", line) : -ENOMEM;
+        }
+        if (r >= 0)
+                r = sd_bus_message_close_container(reply);
+        diag_list_clear(&diags);
+        if (r < 0)
+                return r;
+        return sd_bus_send(NULL, reply, NULL);
+}
+
+static int property_version(sd_bus *bus, const char *path, const char *interface, const char *property,
+                            sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+        return sd_bus_message_append(reply, "s", TBS_VERSION);
+}
+
+static const sd_bus_vtable manager_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("Version", "s", property_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("ConfigDirectory", "s", NULL, offsetof(Manager, config_dir),
+                        SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_METHOD_WITH_ARGS("ListLinks", SD_BUS_NO_ARGS, SD_BUS_RESULT("a(sos)", links),
+                                method_list_links, 0),
+        SD_BUS_METHOD_WITH_ARGS("GetLink", SD_BUS_ARGS("s", name), SD_BUS_RESULT("o", path),
+                                method_get_link, 0),
+        SD_BUS_METHOD("Reload", NULL, NULL, method_reload, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("Validate", SD_BUS_ARGS("s", schedule_json),
+                                SD_BUS_RESULT("b", ok, "as", errors), method_validate, 0),
+        SD_BUS_SIGNAL_WITH_ARGS("Event", SD_BUS_ARGS("s", link, "s", kind, "s", message), 0),
+        SD_BUS_VTABLE_END,
+};
+
+/* ---- Link ---- */
+
+static int link_find(sd_bus *bus, const char *path, const char *interface, void *userdata,
+                     void **ret_found, sd_bus_error *error) {
+        _cleanup_free_ char *name = NULL;
+        Manager *m = userdata;
+        Link *l;
+        int r;
+
+        r = sd_bus_path_decode(path, TBS_LINK_PATH_PREFIX, &name);
+        if (r <= 0)
+                return 0;
+        l = manager_find_link(m, name);
+        if (!l)
+                return 0;
+        *ret_found = l;
+        return 1;
+}
+
+static int link_enumerate(sd_bus *bus, const char *path, void *userdata, char ***ret_nodes,
+                          sd_bus_error *error) {
+        Manager *m = userdata;
+        char **nodes;
+
+        nodes = calloc(m->n_links + 1, sizeof(char *));
+        if (!nodes)
+                return -ENOMEM;
+        for (size_t i = 0; i < m->n_links; i++) {
+                nodes[i] = strdup(m->links[i]->object_path);
+                if (!nodes[i]) {
+                        for (size_t j = 0; j < i; j++)
+                                free(nodes[j]);
+                        free(nodes);
+                        return -ENOMEM;
+                }
+        }
+        *ret_nodes = nodes;
+        return 0;
+}
+
+static int property_link_string(sd_bus *bus, const char *path, const char *interface, const char *property,
+                                sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+        Link *l = userdata;
+        const char *v = "";
+
+        if (strcmp(property, "State") == 0)
+                v = link_state_to_string(l->state);
+        else if (strcmp(property, "StateReason") == 0)
+                v = l->state_reason;
+        else if (strcmp(property, "ClockState") == 0)
+                v = link_clock_state(l);
+        else if (strcmp(property, "Driver") == 0)
+                v = link_driver(l);
+        else if (strcmp(property, "Name") == 0)
+                v = l->name;
+        return sd_bus_message_append(reply, "s", v ?: "");
+}
+
+static int property_link_int(sd_bus *bus, const char *path, const char *interface, const char *property,
+                             sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+        Link *l = userdata;
+
+        if (strcmp(property, "PhcIndex") == 0)
+                return sd_bus_message_append(reply, "i", (int32_t) link_phc_index(l));
+        return sd_bus_message_append(reply, "i", (int32_t) l->ifindex);
+}
+
+static int property_launch_time_queues(sd_bus *bus, const char *path, const char *interface,
+                                       const char *property, sd_bus_message *reply, void *userdata,
+                                       sd_bus_error *error) {
+        uint64_t mask = link_launch_time_mask(userdata);
+        int r;
+
+        r = sd_bus_message_open_container(reply, 'a', "u");
+        for (uint32_t q = 0; r >= 0 && q < 64; q++)
+                if (mask & (UINT64_C(1) << q))
+                        r = sd_bus_message_append(reply, "u", q);
+        if (r < 0)
+                return r;
+        return sd_bus_message_close_container(reply);
+}
+
+static int method_describe(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_json_ struct json_object *doc = NULL;
+        Link *l = userdata;
+        int r;
+
+        r = link_describe(l, &doc);
+        if (r < 0)
+                return sd_bus_error_set_errnof(error, r, "%s: cannot describe: %m", l->name);
+        return sd_bus_reply_method_return(msg, "s",
+                                          json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
+                                                                                  JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+static int method_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_free_ char *why = NULL;
+        Link *l = userdata;
+        int r;
+
+        r = check_privileged(msg, l->manager, "Apply", error);
+        if (r < 0)
+                return r;
+        if (!l->schedule)
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s: %s", l->name, l->state_reason);
+        r = link_apply(l, &why);
+        if (r < 0)
+                return sd_bus_error_setf(error, TBS_ERROR_APPLY_FAILED, "%s: %s", l->name,
+                                         why ?: strerror(-r));
+        return sd_bus_reply_method_return(msg, NULL);
+}
+
+static int method_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_free_ char *why = NULL;
+        Link *l = userdata;
+        int r;
+
+        r = check_privileged(msg, l->manager, "Remove", error);
+        if (r < 0)
+                return r;
+        r = link_remove_qdiscs(l, &why);
+        if (r < 0)
+                return sd_bus_error_setf(error, TBS_ERROR_APPLY_FAILED, "%s: %s", l->name,
+                                         why ?: strerror(-r));
+        return sd_bus_reply_method_return(msg, NULL);
+}
+
+static int method_get_txtime_params(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Link *l = userdata;
+        uint32_t queue, prio = 0, delta = 0;
+        int32_t clockid = 0;
+        bool deadline = false, offload = false;
+        int r;
+
+        r = sd_bus_message_read(msg, "u", &queue);
+        if (r < 0)
+                return r;
+        r = link_txtime_params(l, queue, &prio, &clockid, &deadline, &delta, &offload);
+        if (r == -ENOENT)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "%s: no etf qdisc is declared on TX queue %" PRIu32, l->name, queue);
+        if (r == -ENODATA)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "%s: no socket priority maps to TX queue %" PRIu32, l->name, queue);
+        if (r < 0)
+                return sd_bus_error_set_errnof(error, r, "%s: %m", l->name);
+        return sd_bus_reply_method_return(msg, "uibub", prio, clockid, (int) deadline, delta, (int) offload);
+}
+
+static const sd_bus_vtable link_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("Name", "s", property_link_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("Index", "i", property_link_int, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("State", "s", property_link_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("StateReason", "s", property_link_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("ClockState", "s", property_link_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("LaunchTimeQueues", "au", property_launch_time_queues, 0,
+                        SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("PhcIndex", "i", property_link_int, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("Driver", "s", property_link_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_METHOD_WITH_ARGS("Describe", SD_BUS_NO_ARGS, SD_BUS_RESULT("s", json), method_describe, 0),
+        SD_BUS_METHOD("Apply", NULL, NULL, method_apply, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("Remove", NULL, NULL, method_remove, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("GetTxtimeParams", SD_BUS_ARGS("u", queue),
+                                SD_BUS_RESULT("u", socket_priority, "i", clockid, "b", deadline_mode,
+                                              "u", delta_ns, "b", offload),
+                                method_get_txtime_params, 0),
+        SD_BUS_VTABLE_END,
+};
+
+void link_emit_changed(Link *l, const char *first, ...) {
+        Manager *m = l->manager;
+        char *names[16];
+        size_t n = 0;
+        va_list ap;
+
+        if (!m->bus)
+                return;
+        va_start(ap, first);
+        for (const char *p = first; p && n < ELEMENTSOF(names) - 1; p = va_arg(ap, const char *))
+                names[n++] = (char *) p;
+        va_end(ap);
+        names[n] = NULL;
+        (void) sd_bus_emit_properties_changed_strv(m->bus, l->object_path, TBS_LINK_IFACE, names);
+}
+
+void link_bus_added(Link *l) {
+        if (l->manager->bus)
+                (void) sd_bus_emit_object_added(l->manager->bus, l->object_path);
+}
+
+void link_bus_removed(Link *l) {
+        if (l->manager->bus)
+                (void) sd_bus_emit_object_removed(l->manager->bus, l->object_path);
+}
+
+int manager_connect_bus(Manager *m) {
+        int r;
+
+        r = sd_bus_open_system(&m->bus);
+        if (r < 0)
+                return log_error_errno(r, "cannot connect to the system bus: %m");
+        r = sd_bus_add_object_manager(m->bus, NULL, TBS_MANAGER_PATH);
+        if (r < 0)
+                return log_error_errno(r, "cannot add the object manager: %m");
+        r = sd_bus_add_object_vtable(m->bus, NULL, TBS_MANAGER_PATH, TBS_MANAGER_IFACE, manager_vtable, m);
+        if (r < 0)
+                return log_error_errno(r, "cannot register %s: %m", TBS_MANAGER_PATH);
+        r = sd_bus_add_fallback_vtable(m->bus, NULL, TBS_LINK_PATH_PREFIX, TBS_LINK_IFACE, link_vtable,
+                                       link_find, m);
+        if (r < 0)
+                return log_error_errno(r, "cannot register the link objects: %m");
+        r = sd_bus_add_node_enumerator(m->bus, NULL, TBS_LINK_PATH_PREFIX, link_enumerate, m);
+        if (r < 0)
+                return log_error_errno(r, "cannot register the link enumerator: %m");
+        r = sd_bus_request_name(m->bus, TBS_BUS_NAME, 0);
+        if (r < 0)
+                return log_error_errno(r, "cannot own the bus name %s: %m", TBS_BUS_NAME);
+        r = sd_bus_attach_event(m->bus, m->event, 0);
+        if (r < 0)
+                return log_error_errno(r, "cannot attach the bus to the event loop: %m");
+        return 0;
+}

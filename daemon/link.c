@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bus-manager.h"
+#include "clock_check.h"
+#include "igb_caps.h"
+#include "json-util.h"
+#include "link.h"
+#include "log.h"
+#include "manager.h"
+#include "nl_qdisc.h"
+#include "schedule-json.h"
+#include "schedule-verify.h"
+
+struct LinkRuntime {
+        LinkCaps caps;
+        bool caps_valid;
+        DeviceFacts facts;
+        ClockCheck *clock;
+        ApplyReport last;               /* of the last successful apply */
+        bool applied;
+};
+
+static const char *const link_state_table[_LINK_STATE_MAX] = {
+        [LINK_STATE_PENDING] = "pending",
+        [LINK_STATE_CONFIGURED] = "configured",
+        [LINK_STATE_DEGRADED] = "degraded",
+        [LINK_STATE_FAILED] = "failed",
+        [LINK_STATE_ABSENT] = "absent",
+};
+
+const char *link_state_to_string(LinkState s) {
+        if (s < 0 || s >= _LINK_STATE_MAX)
+                return NULL;
+        return link_state_table[s];
+}
+
+int link_new(Manager *m, const char *name, Link **ret) {
+        Link *l;
+        int r;
+
+        l = calloc(1, sizeof(*l));
+        if (!l)
+                return -ENOMEM;
+        l->manager = m;
+        l->state = LINK_STATE_PENDING;
+        l->rt = calloc(1, sizeof(LinkRuntime));
+        l->name = strdup(name);
+        l->state_reason = strdup("not applied yet");
+        if (!l->rt || !l->name || !l->state_reason) {
+                r = -ENOMEM;
+                goto fail;
+        }
+        r = link_object_path(name, &l->object_path);
+        if (r < 0)
+                goto fail;
+        r = manager_add_link(m, l);
+        if (r < 0)
+                goto fail;
+        link_bus_added(l);
+        *ret = l;
+        return 0;
+fail:
+        free(l->object_path);
+        free(l->state_reason);
+        free(l->name);
+        free(l->rt);
+        free(l);
+        return r;
+}
+
+void link_free(Link *l) {
+        if (!l)
+                return;
+        link_bus_removed(l);
+        manager_drop_link(l->manager, l);
+        clock_check_free(l->rt->clock);
+        apply_report_done(&l->rt->last);
+        free(l->rt);
+        schedule_free(l->schedule);
+        free(l->schedule_text);
+        free(l->schedule_file);
+        free(l->state_reason);
+        free(l->object_path);
+        free(l->name);
+        free(l);
+}
+
+void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) {
+        char *reason = NULL;
+        bool state_changed, reason_changed;
+        va_list ap;
+
+        va_start(ap, reason_fmt);
+        if (vasprintf(&reason, reason_fmt, ap) < 0)
+                reason = NULL;
+        va_end(ap);
+        if (!reason)
+                return;
+
+        state_changed = l->state != state;
+        reason_changed = strcmp(l->state_reason, reason) != 0;
+        if (!state_changed && !reason_changed) {
+                free(reason);
+                return;
+        }
+        free(l->state_reason);
+        l->state_reason = reason;
+        l->state = state;
+        if (state_changed)
+                log_info("%s: state %s: %s", l->name, link_state_to_string(state), reason);
+        link_emit_changed(l, "State", "StateReason", NULL);
+        manager_notify_status(l->manager);
+}
+
+static char *canonical_text(const Schedule *s) {
+        struct json_object *o;
+        char *t;
+
+        o = schedule_to_json(s);
+        if (!o)
+                return NULL;
+        t = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+        json_object_put(o);
+        return t;
+}
+
+int link_set_schedule(Link *l, const char *file, Schedule *s, const DiagList *errors) {
+        char *text = NULL, *f = NULL;
+        bool changed;
+
+        if (file && !(f = strdup(file))) {
+                schedule_free(s);
+                return -ENOMEM;
+        }
+        if (s && !(text = canonical_text(s))) {
+                free(f);
+                schedule_free(s);
+                return -ENOMEM;
+        }
+        changed = !s || !l->schedule_text || strcmp(text, l->schedule_text) != 0;
+
+        free(l->schedule_file);
+        l->schedule_file = f;
+        free(l->schedule_text);
+        l->schedule_text = text;
+        schedule_free(l->schedule);
+        l->schedule = s;
+        return changed ? 1 : 0;
+}
+
+static bool clock_degrades(ClockState s) {
+        return s == CLOCK_STATE_UNSYNCED || s == CLOCK_STATE_NO_PTP4L;
+}
+
+/* configured or degraded, from the clock; only for an installed schedule. */
+static void link_update_installed_state(Link *l) {
+        const ClockStatus *st;
+
+        if (!l->rt->applied)
+                return;
+        if (!l->rt->clock) {
+                link_set_state(l, LINK_STATE_CONFIGURED, "schedule installed");
+                return;
+        }
+        st = clock_check_status(l->rt->clock);
+        if (st->checked_at_usec > 0 && clock_degrades(st->state))
+                link_set_state(l, LINK_STATE_DEGRADED, "clock %s: %s", clock_state_to_string(st->state),
+                               st->reason);
+        else
+                link_set_state(l, LINK_STATE_CONFIGURED, "schedule installed%s%s",
+                               st->checked_at_usec > 0 ? "; clock " : "",
+                               st->checked_at_usec > 0 ? clock_state_to_string(st->state) : "");
+}
+
+static void on_clock_changed(ClockCheck *cc, ClockState old_state, const ClockStatus *status, void *userdata) {
+        Link *l = userdata;
+
+        link_emit_changed(l, "ClockState", NULL);
+        if (old_state != _CLOCK_STATE_INVALID)
+                manager_emit_event(l->manager, l->name, "clock", "%s -> %s: %s",
+                                   clock_state_to_string(old_state), clock_state_to_string(status->state),
+                                   status->reason);
+        link_update_installed_state(l);
+}
+
+static int link_start_clock(Link *l) {
+        Manager *m = l->manager;
+        int phc = l->rt->caps_valid ? l->rt->caps.phc_index : -1;
+        int r;
+
+        l->rt->clock = clock_check_free(l->rt->clock);
+        if (!l->schedule->clock.configured)
+                return 0;
+        r = clock_check_new(m->event, l->name, &l->schedule->clock, phc, on_clock_changed, l, &l->rt->clock);
+        if (r < 0)
+                return log_warning_errno(r, "%s: cannot start the clock check: %m", l->name);
+        r = clock_check_start(l->rt->clock, m->clock_interval_usec);
+        if (r < 0)
+                return log_warning_errno(r, "%s: cannot start the clock check: %m", l->name);
+        return 0;
+}
+
+static void link_probe(Link *l) {
+        const LinkCaps *c;
+        int r;
+
+        r = caps_cache_get(l->manager->caps, l->ifindex, l->name, &c);
+        if (r < 0) {
+                log_debug_errno(r, "%s: capability probe failed: %m", l->name);
+                l->rt->caps_valid = false;
+                l->rt->facts = (DeviceFacts) {};
+                return;
+        }
+        l->rt->caps = *c;
+        l->rt->caps_valid = true;
+        caps_to_device_facts(&l->rt->caps, &l->rt->facts);
+        link_emit_changed(l, "Driver", "LaunchTimeQueues", "PhcIndex", NULL);
+}
+
+static void set_error(char **ret_error, const char *fmt, ...) _printf_(2, 3);
+static void set_error(char **ret_error, const char *fmt, ...) {
+        va_list ap;
+
+        if (!ret_error)
+                return;
+        va_start(ap, fmt);
+        if (vasprintf(ret_error, fmt, ap) < 0)
+                *ret_error = NULL;
+        va_end(ap);
+}
+
+int link_apply(Link *l, char **ret_error) {
+        Manager *m = l->manager;
+        ApplyReport report = {};
+        DiagList diags = {};
+        int ifindex, r;
+
+        if (!l->schedule) {
+                set_error(ret_error, "%s", l->state_reason);
+                return -EINVAL;
+        }
+        ifindex = (int) if_nametoindex(l->name);
+        if (ifindex <= 0) {
+                if (l->ifindex != 0 || l->state != LINK_STATE_ABSENT)
+                        manager_emit_event(m, l->name, "absent", "interface %s does not exist", l->name);
+                l->ifindex = 0;
+                l->rt->applied = false;
+                link_emit_changed(l, "Index", NULL);
+                link_set_state(l, LINK_STATE_ABSENT, "interface %s does not exist; waiting for it", l->name);
+                set_error(ret_error, "interface %s does not exist", l->name);
+                return -ENODEV;
+        }
+        if (ifindex != l->ifindex) {
+                l->ifindex = ifindex;
+                link_emit_changed(l, "Index", NULL);
+        }
+        link_probe(l);
+
+        /* Checks that need the device: queue ranges, offload on queues
+         * without launch time. Nothing is changed when they fail. */
+        l->schedule->source = l->schedule->source ?: (l->schedule_file ? strdup(l->schedule_file) : NULL);
+        r = schedule_verify(l->schedule, l->rt->caps_valid ? &l->rt->facts : NULL, &diags);
+        if (r < 0) {
+                _cleanup_free_ char *line = NULL;
+
+                for (size_t i = 0; i < diags.n && !line; i++)
+                        if (diags.items[i].severity == DIAG_ERROR)
+                                line = diag_format(&diags.items[i]);
+                diag_list_clear(&diags);
+                link_set_state(l, LINK_STATE_FAILED, "%s", line ?: "schedule does not fit the device");
+                manager_emit_event(m, l->name, "failed", "%s", l->state_reason);
+                set_error(ret_error, "%s", l->state_reason);
+                return -EINVAL;
+        }
+        diag_list_clear(&diags);
+
+        r = nl_qdisc_apply(m->nl, ifindex, l->schedule, l->rt->caps_valid ? &l->rt->facts : NULL, &report);
+        if (r < 0) {
+                link_set_state(l, LINK_STATE_FAILED, "%s%s%s", report.error ?: strerror(-r),
+                               report.rolled_back ? " (previous qdiscs restored)" : "",
+                               report.rollback_error ? "; restoring failed too" : "");
+                manager_emit_event(m, l->name, "failed", "%s", l->state_reason);
+                set_error(ret_error, "%s", report.error ?: strerror(-r));
+                apply_report_done(&report);
+                l->rt->applied = false;
+                return r;
+        }
+        apply_report_done(&l->rt->last);
+        l->rt->last = report;
+        l->rt->applied = true;
+        if (r > 0)
+                manager_emit_event(m, l->name, "applied", "%u change(s) sent%s", report.n_messages,
+                                   report.root_replaced ? ", root replaced" : "");
+        else
+                log_debug("%s: unchanged", l->name);
+
+        if (!l->rt->clock || r > 0)
+                (void) link_start_clock(l);
+        link_update_installed_state(l);
+        return r;
+}
+
+int link_remove_qdiscs(Link *l, char **ret_error) {
+        _cleanup_free_ char *err = NULL;
+        int ifindex, r;
+
+        ifindex = (int) if_nametoindex(l->name);
+        if (ifindex <= 0) {
+                set_error(ret_error, "interface %s does not exist", l->name);
+                return -ENODEV;
+        }
+        r = nl_qdisc_remove(l->manager->nl, ifindex, &err);
+        if (r < 0) {
+                set_error(ret_error, "removing the root qdisc failed: %s", err ?: strerror(-r));
+                return r;
+        }
+        l->rt->applied = false;
+        l->rt->clock = clock_check_free(l->rt->clock);
+        link_emit_changed(l, "ClockState", NULL);
+        link_set_state(l, LINK_STATE_PENDING, "qdiscs removed; Apply() or a reload installs them again");
+        manager_emit_event(l->manager, l->name, "removed", "default root qdisc restored");
+        return 0;
+}
+
+const char *link_clock_state(Link *l) {
+        if (!l->rt->clock)
+                return clock_state_to_string(CLOCK_STATE_NOT_CONFIGURED);
+        return clock_state_to_string(clock_check_status(l->rt->clock)->state);
+}
+
+const char *link_driver(Link *l) {
+        return l->rt->caps_valid ? l->rt->caps.driver : "";
+}
+
+uint64_t link_launch_time_mask(Link *l) {
+        return l->rt->caps_valid ? l->rt->caps.launch_time_mask : 0;
+}
+
+int link_phc_index(Link *l) {
+        return l->rt->caps_valid ? l->rt->caps.phc_index : -1;
+}
+
+static const QueueApplyResult *last_result(Link *l, uint32_t queue) {
+        for (size_t i = 0; i < l->rt->last.n_queues; i++)
+                if (l->rt->last.queues[i].queue == queue)
+                        return &l->rt->last.queues[i];
+        return NULL;
+}
+
+int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
+                       bool *ret_deadline, uint32_t *ret_delta, bool *ret_offload) {
+        const QueueApplyResult *res;
+        const EtfSpec *e;
+        int tc;
+
+        if (!l->schedule)
+                return -ENOENT;
+        e = schedule_find_txqueue(l->schedule, queue);
+        if (!e)
+                return -ENOENT;
+        tc = root_tc_of_queue(&l->schedule->root, queue);
+        if (tc < 0)
+                return -ENODATA;
+        /* The lowest priority the map sends to the queue's traffic class.
+         * mqprio/taprio look at skb->priority & 15; a class with several
+         * queues spreads its flows over them by hash. */
+        for (uint32_t p = 0; p < TBS_PRIO_MAP_LEN; p++)
+                if (l->schedule->root.priority_map[p] == tc) {
+                        res = last_result(l, queue);
+                        *ret_priority = p;
+                        *ret_clockid = (int32_t) e->clockid;
+                        *ret_deadline = e->deadline_mode;
+                        *ret_delta = (uint32_t) e->delta_ns;
+                        *ret_offload = res ? res->offload : false;
+                        return 0;
+                }
+        return -ENODATA;
+}
+
+/* ---- Describe() ---- */
+
+static struct json_object *stats_json(const QDiscStats *st, const InstalledQueue *q) {
+        struct json_object *o = json_object_new_object();
+
+        json_add(o, "packets", json_object_new_int64((int64_t) st->packets));
+        json_add(o, "bytes", json_object_new_int64((int64_t) st->bytes));
+        json_add(o, "drops", json_object_new_int64(st->drops));
+        json_add(o, "overlimits", json_object_new_int64(st->overlimits));
+        json_add(o, "requeues", json_object_new_int64(st->requeues));
+        json_add(o, "backlog_bytes", json_object_new_int64(st->backlog_bytes));
+        json_add(o, "backlog_packets", json_object_new_int64(st->qlen));
+        if (q) {
+                json_add(o, "deadline_misses", json_object_new_int64((int64_t) (q->is_etf ? q->deadline_misses : 0)));
+                json_add(o, "invalid", json_object_new_int64((int64_t) (q->is_etf ? q->invalid : 0)));
+        }
+        return o;
+}
+
+static struct json_object *offload_requested_json(OffloadMode m) {
+        if (m == OFFLOAD_AUTO)
+                return json_object_new_string("auto");
+        return json_object_new_boolean(m == OFFLOAD_ON);
+}
+
+static struct json_object *root_json(const QDiscTree *t) {
+        _cleanup_json_ struct json_object *o = NULL;
+        struct json_object *spec = NULL;
+        char h[16];
+
+        if (!t->has_root)
+                return NULL;
+        if (t->root_known) {
+                /* The schedule format's own view of the root, as installed. */
+                Schedule tmp = { .root = t->root_spec };
+                _cleanup_json_ struct json_object *full = schedule_to_json(&tmp);
+                spec = json_get(full, "root");
+                o = spec ? json_object_get(spec) : json_object_new_object();
+        } else
+                o = json_object_new_object();
+        json_add_string(o, "qdisc", t->root.kind);
+        json_add_string(o, "handle", tc_handle_to_string(t->root.handle, h));
+        json_add(o, "stats", stats_json(&t->root.stats, NULL));
+        return TAKE_PTR(o);
+}
+
+static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscTree *t) {
+        const InstalledQueue *q = t ? qdisc_tree_find_queue(t, want->queue) : NULL;
+        const QueueApplyResult *res = last_result(l, want->queue);
+        const EtfSpec *e = q && q->is_etf ? &q->etf : want;
+        struct json_object *o = json_object_new_object();
+        char h[16];
+
+        json_add(o, "queue", json_object_new_int64(want->queue));
+        json_add_string(o, "qdisc", q ? q->qdisc.kind : NULL);
+        json_add(o, "installed", json_object_new_boolean(q && q->is_etf));
+        json_add_string(o, "handle", q ? tc_handle_to_string(q->qdisc.handle, h) : NULL);
+        json_add_string(o, "parent", q ? tc_handle_to_string(q->qdisc.parent, h) : NULL);
+        json_add_string(o, "clockid", clockid_to_string(e->clockid));
+        json_add(o, "delta_ns", json_object_new_int64(e->delta_ns));
+        json_add(o, "offload", json_object_new_boolean(q && q->is_etf && q->etf.offload == OFFLOAD_ON));
+        json_add(o, "offload_requested", offload_requested_json(want->offload));
+        json_add_string(o, "offload_reason", res ? res->reason : NULL);
+        json_add(o, "deadline_mode", json_object_new_boolean(e->deadline_mode));
+        json_add(o, "skip_sock_check", json_object_new_boolean(e->skip_sock_check));
+        if (q)
+                json_add(o, "stats", stats_json(&q->qdisc.stats, q));
+        else
+                json_add(o, "stats", NULL);
+        return o;
+}
+
+int link_describe(Link *l, struct json_object **ret) {
+        _cleanup_json_ struct json_object *o = json_object_new_object();
+        struct json_object *qs;
+        QDiscTree tree = {};
+        bool have_tree = false;
+
+        if (!o)
+                return -ENOMEM;
+        if (l->ifindex > 0 && nl_qdisc_dump(l->manager->nl, l->ifindex, &tree) >= 0)
+                have_tree = true;
+
+        json_add_string(o, "interface", l->name);
+        json_add(o, "ifindex", json_object_new_int(l->ifindex));
+        json_add_string(o, "state", link_state_to_string(l->state));
+        json_add_string(o, "state_reason", l->state_reason);
+        json_add_string(o, "schedule_file", l->schedule_file);
+        json_add(o, "root", have_tree ? root_json(&tree) : NULL);
+        qs = json_object_new_array();
+        for (size_t i = 0; l->schedule && i < l->schedule->n_txqueues; i++)
+                json_object_array_add(qs, queue_json(l, &l->schedule->txqueues[i], have_tree ? &tree : NULL));
+        json_add(o, "txqueues", qs);
+        json_add(o, "capabilities", l->rt->caps_valid ? caps_to_json(&l->rt->caps) : NULL);
+        if (l->rt->clock)
+                json_add(o, "clock", clock_status_to_json(clock_check_status(l->rt->clock)));
+        else {
+                ClockStatus none = { .state = CLOCK_STATE_NOT_CONFIGURED };
+                snprintf(none.reason, sizeof(none.reason), "the schedule has no clock section");
+                json_add(o, "clock", clock_status_to_json(&none));
+        }
+        if (have_tree)
+                qdisc_tree_done(&tree);
+        *ret = TAKE_PTR(o);
+        return 0;
+}

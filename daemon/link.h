@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A Link is one interface tbsd manages: its schedule, capability probe
+ * result, clock check, what is installed and its state. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <json-c/json.h>
+
+#include "diag.h"
+#include "schedule.h"
+
+typedef struct Manager Manager;
+typedef struct LinkRuntime LinkRuntime;
+
+typedef enum LinkState {
+        LINK_STATE_PENDING,     /* known, not applied yet */
+        LINK_STATE_CONFIGURED,  /* schedule installed, clock fine or not configured */
+        LINK_STATE_DEGRADED,    /* installed, but the clock is not synced (or drift reported) */
+        LINK_STATE_FAILED,      /* the schedule is invalid or could not be installed */
+        LINK_STATE_ABSENT,      /* the interface does not exist */
+        _LINK_STATE_MAX,
+        _LINK_STATE_INVALID = -EINVAL,
+} LinkState;
+
+typedef struct Link {
+        Manager *manager;
+        char *name;
+        char *object_path;
+        int ifindex;                 /* 0 while absent */
+        LinkState state;
+        char *state_reason;          /* never NULL after link_new() */
+
+        char *schedule_file;         /* the file that declares this link */
+        Schedule *schedule;          /* NULL when the file is invalid */
+        char *schedule_text;         /* canonical JSON of the schedule, for change detection */
+
+        LinkRuntime *rt;             /* probe, clock check, last apply result */
+} Link;
+
+const char *link_state_to_string(LinkState s);
+
+/** Create a link and register it with the manager (and on the bus). */
+int link_new(Manager *m, const char *name, Link **ret);
+/** Unregister and free. Accepts NULL. */
+void link_free(Link *l);
+
+/** Set the state and reason; emits PropertiesChanged and an Event when they change. */
+void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) _printf_(3, 4);
+
+/** Take a newly loaded schedule (or, with s NULL, the errors that made its
+ *  file invalid). Does not apply. */
+int link_set_schedule(Link *l, const char *file, Schedule *s, const DiagList *errors);
+
+/** Probe, apply the schedule and start the clock check. Returns 0 (applied or
+ *  unchanged) or -errno; the state and reason say what happened. When
+ *  ret_error is non-NULL it receives the reason on failure. */
+int link_apply(Link *l, char **ret_error);
+
+/** Remove tbsd's qdiscs (the interface gets its default root back). */
+int link_remove_qdiscs(Link *l, char **ret_error);
+
+/** The full status document (Describe(), `tbsctl status --json`). */
+int link_describe(Link *l, struct json_object **ret);
+
+/** What an application must set on its socket for TX queue q: SO_PRIORITY,
+ *  the SO_TXTIME clock and deadline flag, etf delta and offload. -ENOENT
+ *  when no etf is declared on q, -ENODATA when no priority maps to it. */
+int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
+                       bool *ret_deadline, uint32_t *ret_delta, bool *ret_offload);
+
+/** Name of the clock state ("not-configured" when there is no check). */
+const char *link_clock_state(Link *l);
+/** The capability probe's driver ("" before probing), launch-time queues
+ *  (bitmask) and PHC index (-1 when none). */
+const char *link_driver(Link *l);
+uint64_t link_launch_time_mask(Link *l);
+int link_phc_index(Link *l);

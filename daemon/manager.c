@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-daemon.h>
+
+#include "bus-manager.h"
+#include "log.h"
+#include "manager.h"
+#include "schedule-dir.h"
+#include "sd-cleanup.h"
+
+static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
+        Manager *m = userdata;
+
+        log_info("received %s, exiting", strsignal((int) si->ssi_signo));
+        (void) sd_notify(false, "STOPPING=1");
+        return sd_event_exit(m->event, 0);
+}
+
+static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
+        _cleanup_free_ char *error = NULL;
+        Manager *m = userdata;
+
+        log_info("received SIGHUP, reloading %s", m->config_dir);
+        (void) manager_reload(m, &error);
+        return 0;
+}
+
+int manager_new(const ManagerConfig *config, Manager **ret) {
+        Manager *m;
+        sigset_t mask;
+        int r;
+
+        m = calloc(1, sizeof(*m));
+        if (!m)
+                return -ENOMEM;
+        m->clock_interval_usec = config->clock_interval_usec;
+        m->config_dir = strdup(config->config_dir);
+        if (!m->config_dir) {
+                manager_free(m);
+                return -ENOMEM;
+        }
+        if (config->admin_group && *config->admin_group) {
+                struct group *g = getgrnam(config->admin_group);
+                if (g) {
+                        m->admin_gid = g->gr_gid;
+                        m->have_admin_gid = true;
+                } else
+                        log_info("admin group '%s' does not exist: privileged methods are for root only",
+                                 config->admin_group);
+        }
+
+        r = nl_qdisc_new(&m->nl);
+        if (r < 0) {
+                log_error_errno(r, "cannot open the netlink socket: %m");
+                goto fail;
+        }
+        r = caps_cache_new(NULL, &m->caps);
+        if (r < 0)
+                goto fail;
+
+        r = sd_event_default(&m->event);
+        if (r < 0)
+                goto fail;
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGTERM);
+        sigaddset(&mask, SIGINT);
+        sigaddset(&mask, SIGHUP);
+        sigprocmask(SIG_BLOCK, &mask, NULL);
+        if ((r = sd_event_add_signal(m->event, NULL, SIGTERM, on_sigterm, m)) < 0 ||
+            (r = sd_event_add_signal(m->event, NULL, SIGINT, on_sigterm, m)) < 0 ||
+            (r = sd_event_add_signal(m->event, NULL, SIGHUP, on_sighup, m)) < 0)
+                goto fail;
+        /* Sends WATCHDOG=1 on its own when WatchdogSec= is set. */
+        (void) sd_event_set_watchdog(m->event, true);
+
+        if (config->use_bus) {
+                r = manager_connect_bus(m);
+                if (r < 0)
+                        goto fail;
+        }
+        *ret = m;
+        return 0;
+fail:
+        manager_free(m);
+        return r;
+}
+
+void manager_free(Manager *m) {
+        if (!m)
+                return;
+        while (m->n_links > 0)
+                link_free(m->links[m->n_links - 1]);
+        free(m->links);
+        nl_qdisc_free(m->nl);
+        caps_cache_free(m->caps);
+        sd_bus_flush_close_unref(m->bus);
+        sd_event_unref(m->event);
+        free(m->config_dir);
+        free(m);
+}
+
+Link *manager_find_link(Manager *m, const char *name) {
+        for (size_t i = 0; i < m->n_links; i++)
+                if (strcmp(m->links[i]->name, name) == 0)
+                        return m->links[i];
+        return NULL;
+}
+
+int manager_add_link(Manager *m, Link *l) {
+        Link **n = reallocarray(m->links, m->n_links + 1, sizeof(Link *));
+        if (!n)
+                return -ENOMEM;
+        m->links = n;
+        m->links[m->n_links++] = l;
+        return 0;
+}
+
+void manager_drop_link(Manager *m, Link *l) {
+        for (size_t i = 0; i < m->n_links; i++)
+                if (m->links[i] == l) {
+                        memmove(m->links + i, m->links + i + 1, (m->n_links - i - 1) * sizeof(Link *));
+                        m->n_links--;
+                        return;
+                }
+}
+
+void manager_emit_event(Manager *m, const char *link, const char *kind, const char *fmt, ...) {
+        _cleanup_free_ char *msg = NULL;
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(&msg, fmt, ap);
+        va_end(ap);
+        if (r < 0)
+                return;
+        log_info("%s: %s: %s", link, kind, msg);
+        if (m->bus)
+                (void) sd_bus_emit_signal(m->bus, TBS_MANAGER_PATH, TBS_MANAGER_IFACE, "Event", "sss",
+                                          link, kind, msg);
+}
+
+void manager_notify_status(Manager *m) {
+        size_t count[_LINK_STATE_MAX] = {};
+
+        for (size_t i = 0; i < m->n_links; i++)
+                count[m->links[i]->state]++;
+        (void) sd_notifyf(false, "STATUS=%zu links configured, %zu degraded, %zu failed, %zu absent",
+                          count[LINK_STATE_CONFIGURED], count[LINK_STATE_DEGRADED],
+                          count[LINK_STATE_FAILED], count[LINK_STATE_ABSENT]);
+}
+
+static const char *first_error(const DiagList *d) {
+        for (size_t i = 0; i < d->n; i++)
+                if (d->items[i].severity == DIAG_ERROR)
+                        return d->items[i].reason;
+        return NULL;
+}
+
+static void log_file_diagnostics(const ScheduleFile *f) {
+        for (size_t i = 0; i < f->diags.n; i++) {
+                _cleanup_free_ char *line = diag_format(&f->diags.items[i]);
+                if (!line)
+                        continue;
+                if (f->diags.items[i].severity == DIAG_ERROR)
+                        log_error("%s", line);
+                else
+                        log_warning("%s", line);
+        }
+}
+
+/* Bring the links in line with a freshly loaded folder. */
+static int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
+        _cleanup_free_ char *errors = NULL;
+        size_t n_invalid = 0;
+        int r;
+
+        /* Links whose file is gone: take tbsd's qdiscs off and forget them. */
+        for (size_t i = m->n_links; i > 0; i--) {
+                Link *l = m->links[i - 1];
+                bool declared = false;
+
+                for (size_t j = 0; j < dir->n; j++)
+                        if (strcmp(dir->files[j].ifname, l->name) == 0)
+                                declared = true;
+                if (declared)
+                        continue;
+                if (l->ifindex > 0 && l->schedule)
+                        (void) link_remove_qdiscs(l, NULL);
+                manager_emit_event(m, l->name, "removed", "no schedule declares %s any more", l->name);
+                link_free(l);
+        }
+
+        for (size_t j = 0; j < dir->n; j++) {
+                ScheduleFile *f = &dir->files[j];
+                Link *l;
+
+                log_file_diagnostics(f);
+                if (!f->ifname[0]) {
+                        /* Not even the interface could be read: nothing to mark. */
+                        n_invalid++;
+                        continue;
+                }
+                l = manager_find_link(m, f->ifname);
+                if (!f->schedule) {
+                        const char *why = first_error(&f->diags) ?: "invalid schedule";
+                        _cleanup_free_ char *line = diag_format(&f->diags.items[0]);
+
+                        n_invalid++;
+                        if (line) {
+                                char *e = NULL;
+                                if (asprintf(&e, "%s%s%s", errors ?: "", errors ? "\n" : "", line) >= 0) {
+                                        free(errors);
+                                        errors = e;
+                                }
+                        }
+                        if (l && l->schedule) {
+                                /* Keep what runs; say why the new file was not taken. */
+                                manager_emit_event(m, l->name, "failed",
+                                                   "new schedule %s refused, keeping the previous one: %s",
+                                                   f->path, why);
+                                continue;
+                        }
+                        if (!l) {
+                                r = link_new(m, f->ifname, &l);
+                                if (r < 0)
+                                        return r;
+                        }
+                        (void) link_set_schedule(l, f->path, NULL, &f->diags);
+                        link_set_state(l, LINK_STATE_FAILED, "invalid schedule %s: %s", f->path, why);
+                        continue;
+                }
+
+                if (!l) {
+                        r = link_new(m, f->ifname, &l);
+                        if (r < 0)
+                                return r;
+                }
+                r = link_set_schedule(l, f->path, TAKE_PTR(f->schedule), NULL);
+                if (r < 0)
+                        return r;
+                if (r == 0 && (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED))
+                        continue; /* unchanged and in place */
+                (void) link_apply(l, NULL);
+        }
+
+        manager_notify_status(m);
+        if (ret_error)
+                *ret_error = TAKE_PTR(errors);
+        return n_invalid > 0 ? -EINVAL : 0;
+}
+
+static int load_dir(Manager *m, ScheduleDir *ret) {
+        int r = schedule_dir_load(m->config_dir, NULL, NULL, ret);
+        if (r < 0)
+                return log_error_errno(r, "cannot read the configuration folder %s: %m", m->config_dir);
+        return 0;
+}
+
+int manager_start(Manager *m) {
+        ScheduleDir dir = {};
+        int r;
+
+        r = load_dir(m, &dir);
+        if (r < 0)
+                return r;
+        (void) manager_sync_dir(m, &dir, NULL);
+        schedule_dir_done(&dir);
+        if (m->n_links == 0)
+                log_notice("no schedules in %s", m->config_dir);
+        return 0;
+}
+
+int manager_reload(Manager *m, char **ret_error) {
+        ScheduleDir dir = {};
+        int r;
+
+        (void) sd_notify(false, "RELOADING=1");
+        r = load_dir(m, &dir);
+        if (r >= 0) {
+                r = manager_sync_dir(m, &dir, ret_error);
+                schedule_dir_done(&dir);
+        }
+        manager_emit_event(m, "*", "reloaded", "configuration folder %s re-read%s", m->config_dir,
+                           r < 0 ? " (with errors)" : "");
+        (void) sd_notify(false, "READY=1");
+        manager_notify_status(m);
+        return r;
+}
+
+int manager_run(Manager *m) {
+        (void) sd_notify(false, "READY=1");
+        manager_notify_status(m);
+        return sd_event_loop(m->event);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The Manager owns the event loop, the bus connection and the links. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+
+#include "caps_cache.h"
+#include "link.h"
+#include "nl_qdisc.h"
+
+typedef struct ManagerConfig {
+        const char *config_dir;
+        const char *admin_group;        /* group whose members may call privileged methods */
+        uint64_t clock_interval_usec;   /* period of the clock checks */
+        bool use_bus;                   /* false: no D-Bus (tests, --once style runs) */
+} ManagerConfig;
+
+struct Manager {
+        sd_event *event;
+        sd_bus *bus;
+        char *config_dir;
+        gid_t admin_gid;
+        bool have_admin_gid;
+        uint64_t clock_interval_usec;
+        NlQdisc *nl;                    /* netlink socket for qdisc changes and dumps */
+        CapsCache *caps;                /* capability probe results by ifindex */
+
+        Link **links;
+        size_t n_links;
+};
+
+/** Create the manager: event loop, signal handlers (SIGTERM/SIGINT exit,
+ *  SIGHUP reloads), and the bus connection with its objects. */
+int manager_new(const ManagerConfig *config, Manager **ret);
+void manager_free(Manager *m);
+
+/** Load the configuration folder and apply every schedule. */
+int manager_start(Manager *m);
+/** Run the event loop until asked to exit. Returns 0 or -errno. */
+int manager_run(Manager *m);
+
+/** Re-read the folder: apply new and changed schedules, remove tbsd's
+ *  qdiscs from interfaces whose file is gone, leave interfaces whose new
+ *  file is invalid as they were. Returns 0, or -EINVAL when some file was
+ *  invalid (ret_error then names them). */
+int manager_reload(Manager *m, char **ret_error);
+
+Link *manager_find_link(Manager *m, const char *name);
+int manager_add_link(Manager *m, Link *l);
+void manager_drop_link(Manager *m, Link *l);
+
+/** Broadcast the Manager's Event(link, kind, message) signal and log it. */
+void manager_emit_event(Manager *m, const char *link, const char *kind, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+
+/** Tell systemd our one-line status ("3 links configured, 1 degraded"). */
+void manager_notify_status(Manager *m);

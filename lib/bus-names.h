@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* D-Bus names of tbsd: a public contract (dbus/org.tsn.Tbs.xml). */
+#pragma once
+
+#define TBS_BUS_NAME         "org.tsn.Tbs"
+#define TBS_MANAGER_PATH     "/org/tsn/Tbs"
+#define TBS_MANAGER_IFACE    "org.tsn.Tbs.Manager"
+#define TBS_LINK_IFACE       "org.tsn.Tbs.Link"
+#define TBS_LINK_PATH_PREFIX "/org/tsn/Tbs/link"
+
+#define TBS_ERROR_NO_SUCH_LINK      "org.tsn.Tbs.Error.NoSuchLink"
+#define TBS_ERROR_INVALID_SCHEDULE  "org.tsn.Tbs.Error.InvalidSchedule"
+#define TBS_ERROR_APPLY_FAILED      "org.tsn.Tbs.Error.ApplyFailed"
+#define TBS_ERROR_ACCESS_DENIED     "org.tsn.Tbs.Error.AccessDenied"

@@ -1,0 +1,148 @@
+# tbsd as a daemon on a private system bus: introspection matches the
+# contract, tbsctl status agrees with tc, GetTxtimeParams, access control,
+# no-daemon exit code, SIGHUP and Reload(), monitor.
+make_veth tbs0 tbs0p 4
+make_veth tbs1 tbs1p 4
+conf=$TMPDIR/conf
+mkdir -p "$conf"
+write_mqprio_schedule "$conf/tbs0.json" tbs0 200000 500000
+write_mqprio_schedule "$conf/tbs1.json" tbs1 300000 600000
+
+# No bus at all, then a bus without tbsd: exit 3 with a clear message.
+set +e
+out=$(DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/nonexistent "$TBSCTL" status tbs0 2>&1); rc=$?
+set -e
+assert_eq "$rc" 3 "tbsctl exit code without a bus"
+assert_contains "$out" "not reachable" "tbsctl message without a bus"
+start_system_bus
+set +e
+out=$("$TBSCTL" status tbs0 2>&1); rc=$?
+set -e
+assert_eq "$rc" 3 "tbsctl exit code without tbsd"
+assert_contains "$out" "not reachable" "tbsctl message without tbsd"
+
+start_tbsd "$conf"
+
+# Introspection against the contract.
+for iface in org.tsn.Tbs.Manager org.tsn.Tbs.Link; do
+        path=/org/tsn/Tbs
+        [ "$iface" = org.tsn.Tbs.Link ] && path=/org/tsn/Tbs/link/tbs0
+        busctl --system introspect --xml-interface org.tsn.Tbs "$path" > "$TMPDIR/live.xml"
+        python3 "$TBS_SOURCE_DIR/tests/kernel/introspect-compare.py" \
+                "$TBS_SOURCE_DIR/dbus/org.tsn.Tbs.xml" "$TMPDIR/live.xml" "$iface" ||
+                fail "introspection of $iface differs from dbus/org.tsn.Tbs.xml"
+done
+pass "introspection matches the contract"
+
+# The object manager lists both links.
+busctl --system call org.tsn.Tbs /org/tsn/Tbs org.freedesktop.DBus.ObjectManager GetManagedObjects \
+        > "$TMPDIR/objects"
+assert_contains "$(cat "$TMPDIR/objects")" "/org/tsn/Tbs/link/tbs1" "GetManagedObjects"
+
+# tbsctl status --json agrees with tc, field by field.
+wait_until 5 sh -c "\"$TBSCTL\" status tbs0 --json | jq -e '.state == \"configured\"'" ||
+        fail "tbs0 not configured: $("$TBSCTL" status tbs0 2>&1)"
+st=$("$TBSCTL" --json status tbs0)
+tcj=$(tc -j -s qdisc show dev tbs0)
+assert_eq "$(jq -r .interface <<<"$st")" tbs0 "status interface"
+assert_eq "$(jq -r .ifindex <<<"$st")" "$(cat /sys/class/net/tbs0/ifindex)" "status ifindex"
+assert_eq "$(jq -r .root.qdisc <<<"$st")" "$(jq -r '.[] | select(.root) | .kind' <<<"$tcj")" "root qdisc"
+assert_eq "$(jq -r .root.handle <<<"$st")" "$(jq -r '.[] | select(.root) | .handle' <<<"$tcj")" "root handle"
+for q in 0 1; do
+        tq=$(jq -c --arg p "100:$((q + 1))" '.[] | select(.parent == $p)' <<<"$tcj")
+        sq=$(jq -c --argjson q $q '.txqueues[] | select(.queue == $q)' <<<"$st")
+        assert_eq "$(jq -r .qdisc <<<"$sq")" "$(jq -r .kind <<<"$tq")" "queue $q qdisc"
+        assert_eq "$(jq -r .handle <<<"$sq")" "$(jq -r .handle <<<"$tq")" "queue $q handle"
+        assert_eq "$(jq -r .parent <<<"$sq")" "$(jq -r .parent <<<"$tq")" "queue $q parent"
+        assert_eq "$(jq -r .delta_ns <<<"$sq")" "$(jq -r .options.delta <<<"$tq")" "queue $q delta"
+        assert_eq "$(jq -r .clockid <<<"$sq")" "CLOCK_$(jq -r .options.clockid <<<"$tq")" "queue $q clockid"
+        assert_eq "$(jq -r .offload <<<"$sq")" "$( [ "$(jq -r .options.offload <<<"$tq")" = on ] && echo true || echo false)" "queue $q offload"
+        assert_eq "$(jq -r .deadline_mode <<<"$sq")" "$( [ "$(jq -r .options.deadline_mode <<<"$tq")" = on ] && echo true || echo false)" "queue $q deadline_mode"
+        assert_eq "$(jq -r .stats.packets <<<"$sq")" "$(jq -r .packets <<<"$tq")" "queue $q packets"
+        assert_eq "$(jq -r .stats.drops <<<"$sq")" "$(jq -r .drops <<<"$tq")" "queue $q drops"
+done
+assert_eq "$(jq -r .txqueues[0].offload_requested <<<"$st")" auto "queue 0 offload_requested"
+assert_eq "$(jq -r .capabilities.driver <<<"$st")" veth "capabilities driver"
+assert_eq "$(jq -r .clock.state <<<"$st")" not-configured "clock state without a clock section"
+"$TBSCTL" status tbs0 > "$TMPDIR/human"
+assert_contains "$(cat "$TMPDIR/human")" "configured" "human status"
+assert_contains "$(cat "$TMPDIR/human")" "delta 200000 ns" "human status delta"
+n=$("$TBSCTL" --json status | jq length)
+assert_eq "$n" 2 "status of all links"
+
+# GetTxtimeParams: the priority maps to queue 1's traffic class.
+read -r _ prio clk dl delta off < <(busctl --system call org.tsn.Tbs /org/tsn/Tbs/link/tbs0 \
+        org.tsn.Tbs.Link GetTxtimeParams u 1)
+map=$(jq -c '.[] | select(.root) | .options.map' <<<"$tcj")
+tc_of_prio=$(jq -r --argjson p "$prio" ".[\$p]" <<<"$map")
+tc_of_queue=$(jq -r '.[] | select(.root) | .options.queues | to_entries[] | select(.value[0] <= 1 and .value[1] >= 1) | .key' <<<"$tcj")
+assert_eq "$tc_of_prio" "$tc_of_queue" "priority $prio maps to queue 1's traffic class"
+assert_eq "$clk" 11 "txtime clockid (CLOCK_TAI)"
+assert_eq "$dl" true "txtime deadline_mode"
+assert_eq "$delta" 500000 "txtime delta"
+assert_eq "$off" false "txtime offload"
+tp=$("$TBSCTL" txtime-params tbs0 1 --json)
+assert_eq "$(jq -r .socket_priority <<<"$tp")" "$prio" "tbsctl txtime-params priority"
+assert_eq "$(jq -r .clockid <<<"$tp")" CLOCK_TAI "tbsctl txtime-params clockid"
+
+# An unprivileged caller reads everything and is refused the rest.
+before=$(handles tbs0)
+asuser() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+asuser "$TBSCTL" status tbs0 >/dev/null || fail "unprivileged status failed"
+asuser busctl --system get-property org.tsn.Tbs /org/tsn/Tbs/link/tbs0 org.tsn.Tbs.Link State >/dev/null ||
+        fail "unprivileged property read failed"
+for verb in "apply tbs0" "remove tbs0" "reload"; do
+        set +e
+        # shellcheck disable=SC2086
+        out=$(asuser "$TBSCTL" $verb 2>&1); rc=$?
+        set -e
+        assert_eq "$rc" 1 "unprivileged tbsctl $verb exit code"
+        assert_contains "$out" "privileged" "unprivileged tbsctl $verb message"
+done
+for method in Apply Remove; do
+        set +e
+        out=$(asuser busctl --system call org.tsn.Tbs /org/tsn/Tbs/link/tbs0 org.tsn.Tbs.Link $method 2>&1)
+        set -e
+        assert_contains "$out" "privileged" "unprivileged $method"
+done
+set +e
+out=$(asuser busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Reload 2>&1)
+set -e
+assert_contains "$out" "privileged" "unprivileged Reload"
+assert_eq "$(handles tbs0)" "$before" "qdiscs untouched by refused calls"
+
+# Validate() over the bus.
+read -r _ ok _ < <(busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Validate s \
+        "$(cat "$conf/tbs0.json")")
+assert_eq "$ok" true "Validate of a good schedule"
+out=$(busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Validate s '{"interface": "x", "root": 5}')
+assert_contains "$out" "false" "Validate of a bad schedule"
+assert_contains "$out" "root" "Validate names the path"
+
+# monitor, SIGHUP and Reload() pick up a changed delta.
+"$TBSCTL" monitor > "$TBS_OUT/monitor.log" 2>&1 &
+mon=$!
+sleep 0.5
+write_mqprio_schedule "$conf/tbs0.json" tbs0 250000 500000
+kill -HUP "$TBSD_PID"
+delta_of() { tc -j qdisc show dev tbs0 | jq -r '.[] | select(.parent == "100:1") | .options.delta'; }
+wait_until 5 sh -c "[ \"\$(tc -j qdisc show dev tbs0 | jq -r '.[] | select(.parent == \"100:1\") | .options.delta')\" = 250000 ]" ||
+        fail "SIGHUP did not apply the new delta (now $(delta_of))"
+pass "SIGHUP applied delta 250000"
+write_mqprio_schedule "$conf/tbs0.json" tbs0 260000 500000
+"$TBSCTL" reload
+assert_eq "$(delta_of)" 260000 "Reload() applied delta 260000"
+sleep 0.5
+kill "$mon" 2>/dev/null || true
+cat "$TBS_OUT/monitor.log"
+assert_contains "$(cat "$TBS_OUT/monitor.log")" "tbs0" "monitor printed the change of tbs0"
+assert_contains "$(cat "$TBS_OUT/monitor.log")" "applied" "monitor printed the apply event"
+
+# SIGTERM exits cleanly.
+kill -TERM "$TBSD_PID"
+wait "$TBSD_PID" || fail "tbsd exited with $? on SIGTERM"
+pass "tbsd exited cleanly on SIGTERM"
+set +e
+"$TBSCTL" list >/dev/null 2>&1; rc=$?
+set -e
+assert_eq "$rc" 3 "tbsctl after tbsd stopped"
