@@ -158,21 +158,34 @@ static int read_sysfs_line(const char *path, char *buf, size_t size) {
         return 0;
 }
 
-/* sysfs prints PCI ids as "0x8086". */
-static int read_sysfs_u16(const char *root, const char *ifname, const char *attr, uint16_t *ret) {
+/* sysfs prints PCI ids ("0x8086") and interface flags ("0x1003") in hex.
+ * attr is relative to class/net/IFACE. */
+static int read_sysfs_hex(const char *root, const char *ifname, const char *attr, unsigned long max,
+                          unsigned long *ret) {
         char path[PATH_MAX], buf[32], *end = NULL;
         unsigned long v;
         int r;
 
-        if ((size_t) snprintf(path, sizeof(path), "%s/class/net/%s/device/%s", root, ifname, attr) >= sizeof(path))
+        if ((size_t) snprintf(path, sizeof(path), "%s/class/net/%s/%s", root, ifname, attr) >= sizeof(path))
                 return -ENAMETOOLONG;
         r = read_sysfs_line(path, buf, sizeof(buf));
         if (r < 0)
                 return r;
         errno = 0;
         v = strtoul(buf, &end, 16);
-        if (errno != 0 || end == buf || *end != '\0' || v > 0xffff)
+        if (errno != 0 || end == buf || *end != '\0' || v > max)
                 return -EBADMSG;
+        *ret = v;
+        return 0;
+}
+
+static int read_sysfs_u16(const char *root, const char *ifname, const char *attr, uint16_t *ret) {
+        unsigned long v;
+        int r;
+
+        r = read_sysfs_hex(root, ifname, attr, 0xffff, &v);
+        if (r < 0)
+                return r;
         *ret = (uint16_t) v;
         return 0;
 }
@@ -201,12 +214,12 @@ static void probe_pci_ids(const char *root, const char *ifname, LinkCaps *c) {
 
         if (!sysfs_device_is_pci(root, ifname))
                 return;
-        if (read_sysfs_u16(root, ifname, "vendor", &vendor) < 0 ||
-            read_sysfs_u16(root, ifname, "device", &device) < 0)
+        if (read_sysfs_u16(root, ifname, "device/vendor", &vendor) < 0 ||
+            read_sysfs_u16(root, ifname, "device/device", &device) < 0)
                 return;
         /* Every PCI function has them; a missing one stays 0. */
-        (void) read_sysfs_u16(root, ifname, "subsystem_vendor", &sub_vendor);
-        (void) read_sysfs_u16(root, ifname, "subsystem_device", &sub_device);
+        (void) read_sysfs_u16(root, ifname, "device/subsystem_vendor", &sub_vendor);
+        (void) read_sysfs_u16(root, ifname, "device/subsystem_device", &sub_device);
 
         c->pci_known = true;
         c->pci_vendor = vendor;
@@ -255,7 +268,10 @@ static int probe_gather(const CapsIO *io, const char *ifname, LinkCaps *c) {
         struct ethtool_drvinfo drv = { .cmd = ETHTOOL_GDRVINFO };
         struct ethtool_ts_info ts = { .cmd = ETHTOOL_GET_TS_INFO };
         struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
-        int r;
+        unsigned long flags = 0;
+        unsigned n_channels = 0;
+        bool is_up;
+        int r, n_sysfs;
 
         /* A device without get_drvinfo, parent driver or link kind (lo)
          * answers -EOPNOTSUPP: it has no name, and that is all. */
@@ -270,16 +286,25 @@ static int probe_gather(const CapsIO *io, const char *ifname, LinkCaps *c) {
 
         probe_pci_ids(root, ifname, c);
 
-        r = sysfs_count_tx_queues(root, ifname);
-        if (r > 0)
-                c->tx_queues = (unsigned) r;
-        else {
+        /* sysfs has one queues/tx-N per real TX queue. But igb and igc set
+         * the real count only in ndo_open: an interface that was never up
+         * shows every allocated queue (8 on any igb) while the driver will
+         * run with its channel count. So a down interface takes the count
+         * from ETHTOOL_GCHANNELS when the driver answers it. */
+        r = read_sysfs_hex(root, ifname, "flags", UINT32_MAX, &flags);
+        is_up = r >= 0 && (flags & IFF_UP);
+        n_sysfs = sysfs_count_tx_queues(root, ifname);
+        if (n_sysfs <= 0 || !is_up) {
                 r = io->ethtool(io->userdata, ifname, &ch, sizeof(ch));
                 if (r == -ENODEV)
                         return r;
-                if (r >= 0)
-                        c->tx_queues = ch.tx_count + ch.combined_count;
+                if (r >= 0 && ch.tx_count + ch.combined_count > 0)
+                        n_channels = ch.tx_count + ch.combined_count;
         }
+        if (n_channels > 0)
+                c->tx_queues = n_channels;
+        else if (n_sysfs > 0)
+                c->tx_queues = (unsigned) n_sysfs;
 
         c->phc_index = -1;
         r = io->ethtool(io->userdata, ifname, &ts, sizeof(ts));

@@ -41,7 +41,11 @@ typedef struct LinkCaps {
         uint16_t pci_subsystem_vendor;
         uint16_t pci_subsystem_device;
 
-        /* real TX queues: sysfs queues/tx-N, else ETHTOOL_GCHANNELS; 0 = unknown */
+        /* TX queues: of an interface that is up, the real ones (sysfs
+         * queues/tx-N); of one that is down, the driver's channel count
+         * (ETHTOOL_GCHANNELS tx + combined) when it has one, since igb and
+         * igc show all allocated queues until first opened. 0 = unknown.
+         * It changes with up/down and ethtool -L: probe again on link change. */
         unsigned tx_queues;
 
         /* ETHTOOL_GET_TS_INFO */

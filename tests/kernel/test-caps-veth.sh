@@ -45,6 +45,12 @@ assert_eq "$(sed -n 's/^PTP Hardware Clock: *//p' <<<"$tsinfo")" none "PTP Hardw
 assert_eq "$(ls -d /sys/class/net/va/queues/tx-* | wc -l)" "$(field tx_queues)" "tx queues (sysfs)"
 assert_eq "$(ethtool -l va | sed -n '/^Current/,$ s/^TX:[[:space:]]*//p')" "$(field tx_queues)" "TX channels (ethtool -l)"
 
+# Down, the count comes from ETHTOOL_GCHANNELS (veth: tx_count = real
+# queues): still 4.
+ip link set va down
+assert_eq "$("$CAPS_PROBE" va | jq -c .tx_queues)" 4 "tx_queues of the veth while down"
+ip link set va up
+
 # The kernel agrees there is no launch time: etf offload is refused,
 # software etf installs.
 tc qdisc add dev va root handle 100: mqprio num_tc 3 \

@@ -297,6 +297,40 @@ static void test_82576(void **state) {
         assert_int_equal(auto_hw_mask(&c, false), 0);
 }
 
+/* The real igb driver on QEMU's 82576, never brought up: sysfs shows all 8
+ * allocated queues, the driver will run with 2 (its channel count). */
+static void test_82576_qemu(void **state) {
+        Recording rec;
+        LinkCaps c;
+        CapsIO io;
+
+        probe_device("82576-qemu", &rec, &c);
+        assert_string_equal(c.driver, "igb");
+        assert_string_equal(c.version, "6.1.0-50-amd64");
+        assert_string_equal(c.fw_version, "2.1.0");
+        assert_string_equal(c.bus_info, "0000:01:00.0");
+        assert_true(c.pci_known);
+        assert_int_equal(c.pci_vendor, 0x8086);
+        assert_int_equal(c.pci_device, 0x10c9);
+        assert_int_equal(c.pci_subsystem_vendor, 0x1af4);
+        assert_int_equal(c.pci_subsystem_device, 0x1100);
+        assert_int_equal(c.tx_queues, 2);
+        assert_int_equal(rec.calls, 3);         /* down: GCHANNELS was asked */
+        assert_true(c.hw_timestamping);
+        assert_int_equal(c.rx_filters, 0x1019);
+        assert_int_equal(c.phc_index, 1);
+        assert_int_equal(c.launch_time_mask, 0);
+        assert_int_equal(c.confidence, CAPS_UNSUPPORTED);
+        assert_string_equal(c.reason, "igb: launch time only on i210 queues 0 and 1; 8086:10c9 is not an i210");
+        assert_int_equal(auto_hw_mask(&c, false), 0);
+
+        /* without GCHANNELS, the sysfs count is all there is */
+        rec.channels_error = -EOPNOTSUPP;
+        io = recording_io(&rec);
+        assert_int_equal(caps_probe(&io, "eth1", &c), 0);
+        assert_int_equal(c.tx_queues, 8);
+}
+
 static void test_i225(void **state) {
         Recording rec;
         LinkCaps c;
@@ -635,6 +669,7 @@ int main(void) {
                 cmocka_unit_test(test_i210),
                 cmocka_unit_test(test_i211),
                 cmocka_unit_test(test_82576),
+                cmocka_unit_test(test_82576_qemu),
                 cmocka_unit_test(test_i225),
                 cmocka_unit_test(test_e1000e),
                 cmocka_unit_test(test_virtio_net),
