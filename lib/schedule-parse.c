@@ -140,14 +140,19 @@ static bool expect_type(Parser *p, const char *path, json_object *v, json_type t
 }
 
 /* Looks up prefix.key in o. Returns the value, or NULL when it is absent
- * (an error when required). */
+ * (an error when required) or null (always an error). */
 static json_object *member(Parser *p, const char *prefix, json_object *o, const char *key,
                            bool required) {
         char path[JPATH_MAX];
         json_object *v;
 
-        if (json_object_object_get_ex(o, key, &v))
+        if (json_object_object_get_ex(o, key, &v)) {
+                /* json-c represents a JSON null as NULL */
+                if (!v)
+                        perr(p, jpath_key(path, prefix, key), "must not be null%s",
+                             required ? "" : "; leave the key out to get the default");
                 return v;
+        }
         if (required)
                 perr(p, jpath_key(path, prefix, key), "required key is missing");
         return NULL;

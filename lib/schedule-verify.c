@@ -122,19 +122,31 @@ static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *fac
                              "must be between 1 and 65535, got 0");
                         continue;
                 }
-                if (tc > 0 && r->queues[tc - 1].count > 0) {
-                        const QueueRange *prev = &r->queues[tc - 1];
-                        unsigned prev_end = (unsigned) prev->offset + prev->count;
+                if (tc > 0 && r->queues[tc - 1].count > 0 &&
+                    q->offset != (unsigned) r->queues[tc - 1].offset + r->queues[tc - 1].count) {
+                        unsigned prev_end = (unsigned) r->queues[tc - 1].offset + r->queues[tc - 1].count;
+                        int other = -1;
 
-                        if (q->offset < prev_end)
-                                verr(v, pathf(path, "root.queues[%u].offset", tc),
-                                     "overlaps traffic class %u (%s); must be %u, got %u",
-                                     tc - 1, queue_span(prev->offset, prev_end, span), prev_end, q->offset);
+                        for (unsigned j = 0; j < tc && other < 0; j++) {
+                                unsigned o = r->queues[j].offset, e = o + r->queues[j].count;
+
+                                if (q->offset < e && o < end)
+                                        other = (int) j;
+                        }
+                        pathf(path, "root.queues[%u].offset", tc);
+                        if (other >= 0)
+                                verr(v, path, "overlaps traffic class %d (%s); must be %u, got %u", other,
+                                     queue_span(r->queues[other].offset,
+                                                (unsigned) r->queues[other].offset + r->queues[other].count, span),
+                                     prev_end, q->offset);
                         else if (q->offset > prev_end)
-                                verr(v, pathf(path, "root.queues[%u].offset", tc),
-                                     "leaves %s in no traffic class; traffic classes must use "
+                                verr(v, path, "leaves %s in no traffic class; traffic classes must use "
                                      "contiguous queues, so it must be %u, got %u",
                                      queue_span(prev_end, q->offset, span), prev_end, q->offset);
+                        else
+                                verr(v, path, "must start where traffic class %u ends; traffic classes must use "
+                                     "contiguous queues in order, so it must be %u, got %u",
+                                     tc - 1, prev_end, q->offset);
                 }
                 if (facts && facts->tx_queues > 0 && end > facts->tx_queues)
                         verr(v, pathf(path, "root.queues[%u]", tc),

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* schedule_dir_load() on a real temporary folder: *.json only, sorted,
+ * DIR/NAME in messages, duplicate interfaces refused in both files, device
+ * facts handed to the validator. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "schedule-dir.h"
+
+static char dir[] = "/tmp/tbs-test-dir-XXXXXX";
+
+static const char *const names[] = {
+        "b-eth0.json", "a-eth0.json", "c-eth1.json", "d-broken.json", "e-eth2-bad.json",
+        "f-eth3.json", "notes.txt", ".hidden.json", "g.json.bak",
+};
+
+#define VALID(ifname, offload)                                                                  \
+        "{\"interface\": \"" ifname "\", \"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 1,"      \
+        " \"priority_map\": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"                                 \
+        " \"queues\": [{\"count\": 4, \"offset\": 0}]},"                                        \
+        " \"txqueues\": [{\"queue\": 2, \"delta_ns\": 100000, \"offload\": " offload "}]}\n"
+
+static void write_file(const char *name, const char *text) {
+        char path[128];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/%s", dir, name);
+        f = fopen(path, "we");
+        assert_non_null(f);
+        assert_int_equal(fputs(text, f) >= 0, 1);
+        assert_int_equal(fclose(f), 0);
+}
+
+static int setup(void **state) {
+        if (!mkdtemp(dir))
+                return -1;
+        write_file("b-eth0.json", VALID("eth0", "\"auto\""));
+        write_file("a-eth0.json", VALID("eth0", "\"auto\""));
+        write_file("c-eth1.json", VALID("eth1", "\"auto\""));
+        write_file("d-broken.json", "{\"interface\": \"eth9\",\n");
+        write_file("e-eth2-bad.json", "{\"interface\": \"eth2\", \"root\": 5}");
+        write_file("f-eth3.json", VALID("eth3", "true"));
+        write_file("notes.txt", "not a schedule");
+        write_file(".hidden.json", "{");
+        write_file("g.json.bak", "{");
+        return 0;
+}
+
+static int teardown(void **state) {
+        char path[128];
+
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+                unlink(path);
+        }
+        return rmdir(dir);
+}
+
+static const DeviceFacts eth3_facts = {
+        .tx_queues = 4,
+        .offload_known = true,
+        .launch_time_mask = 0x3,
+        .offload_reason = "igb: launch time only on i210 queues 0 and 1",
+};
+
+static const DeviceFacts *facts_for(const char *ifname, void *userdata) {
+        unsigned *calls = userdata;
+
+        (*calls)++;
+        return strcmp(ifname, "eth3") == 0 ? &eth3_facts : NULL;
+}
+
+static char *lines(const DiagList *l) {
+        char *all = strdup("");
+
+        assert_non_null(all);
+        for (size_t i = 0; i < l->n; i++) {
+                _cleanup_free_ char *line = diag_format(&l->items[i]), *prev = all;
+
+                assert_non_null(line);
+                assert_true(asprintf(&all, "%s%s%s", prev, i ? "\n" : "", line) >= 0);
+        }
+        return all;
+}
+
+#define assert_lines(l, expected)                                \
+        do {                                                     \
+                _cleanup_free_ char *_got = lines(l);            \
+                assert_string_equal(_got, expected);             \
+        } while (0)
+
+static void test_load(void **state) {
+        _cleanup_(schedule_dir_done) ScheduleDir d = {};
+        char p[128], e[512];
+        unsigned calls = 0;
+
+        assert_int_equal(schedule_dir_load(dir, facts_for, &calls, &d), 0);
+        assert_int_equal(d.n, 6);
+        /* eth0 (twice), eth1, eth3 were verified; the broken files were not */
+        assert_int_equal(calls, 4);
+
+        snprintf(p, sizeof(p), "%s/a-eth0.json", dir);
+        assert_string_equal(d.files[0].path, p);
+        assert_string_equal(d.files[0].ifname, "eth0");
+        assert_null(d.files[0].schedule);
+        snprintf(e, sizeof(e), "%s/a-eth0.json: interface: interface \"eth0\" is also configured by "
+                 "%s/b-eth0.json; each interface must have exactly one schedule file", dir, dir);
+        assert_lines(&d.files[0].diags, e);
+
+        assert_string_equal(d.files[1].ifname, "eth0");
+        assert_null(d.files[1].schedule);
+        snprintf(e, sizeof(e), "%s/b-eth0.json: interface: interface \"eth0\" is also configured by "
+                 "%s/a-eth0.json; each interface must have exactly one schedule file", dir, dir);
+        assert_lines(&d.files[1].diags, e);
+
+        assert_string_equal(d.files[2].ifname, "eth1");
+        assert_non_null(d.files[2].schedule);
+        assert_string_equal(d.files[2].schedule->ifname, "eth1");
+        assert_int_equal(d.files[2].diags.n, 0);
+
+        /* Unreadable JSON: no interface known */
+        assert_string_equal(d.files[3].ifname, "");
+        assert_null(d.files[3].schedule);
+        snprintf(e, sizeof(e), "%s/d-broken.json: line 2, column 1: syntax error: unexpected end of file", dir);
+        assert_lines(&d.files[3].diags, e);
+
+        /* Invalid, but the interface it is for is known */
+        assert_string_equal(d.files[4].ifname, "eth2");
+        assert_null(d.files[4].schedule);
+        snprintf(e, sizeof(e), "%s/e-eth2-bad.json: root: must be an object, got 5", dir);
+        assert_lines(&d.files[4].diags, e);
+
+        /* The facts reached the validator */
+        assert_string_equal(d.files[5].ifname, "eth3");
+        assert_null(d.files[5].schedule);
+        snprintf(e, sizeof(e), "%s/f-eth3.json: txqueues[0].offload: launch-time offload is not available on "
+                 "queue 2: igb: launch time only on i210 queues 0 and 1", dir);
+        assert_lines(&d.files[5].diags, e);
+
+        assert_int_equal(schedule_dir_errors(&d), 5);
+}
+
+static void test_trailing_slash(void **state) {
+        _cleanup_(schedule_dir_done) ScheduleDir d = {};
+        char withslash[64], p[128];
+
+        snprintf(withslash, sizeof(withslash), "%s/", dir);
+        assert_int_equal(schedule_dir_load(withslash, NULL, NULL, &d), 0);
+        assert_int_equal(d.n, 6);
+        snprintf(p, sizeof(p), "%s/c-eth1.json", dir);
+        assert_string_equal(d.files[2].path, p);
+        /* Without facts the eth3 file is valid */
+        assert_non_null(d.files[5].schedule);
+        assert_int_equal(schedule_dir_errors(&d), 4);
+}
+
+static void test_missing_and_empty(void **state) {
+        ScheduleDir d = { .n = 42 };
+        char empty[] = "/tmp/tbs-test-empty-XXXXXX";
+
+        assert_int_equal(schedule_dir_load("/nonexistent/schedules.d", NULL, NULL, &d), -ENOENT);
+        assert_int_equal(d.n, 42);          /* untouched */
+
+        assert_non_null(mkdtemp(empty));
+        assert_int_equal(schedule_dir_load(empty, NULL, NULL, &d), 0);
+        assert_int_equal(d.n, 0);
+        assert_int_equal(schedule_dir_errors(&d), 0);
+        schedule_dir_done(&d);
+        assert_int_equal(rmdir(empty), 0);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_load),
+                cmocka_unit_test(test_trailing_slash),
+                cmocka_unit_test(test_missing_and_empty),
+        };
+        return cmocka_run_group_tests(tests, setup, teardown);
+}

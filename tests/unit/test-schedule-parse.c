@@ -1,0 +1,639 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The schedule file format: every bad input is refused with the exact
+ * one-line error "FILE: JSON.PATH: REASON"; defaults; syntax error
+ * positions; round trips through schedule_to_json(); the examples. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "json-util.h"
+#include "schedule-json.h"
+#include "schedule-parse.h"
+#include "schedule-verify.h"
+#include "schedule.h"
+
+#define F "t.json"
+
+/* Test documents use ' for " to stay readable. */
+static char *dq(const char *s) {
+        char *t = strdup(s);
+
+        assert_non_null(t);
+        for (char *c = t; *c; c++)
+                if (*c == '\'')
+                        *c = '"';
+        return t;
+}
+
+/* A valid mqprio schedule and a valid taprio one; cases patch them. */
+static const char *const MQ =
+        "{'interface': 'eth0',"
+        " 'root': {'qdisc': 'mqprio', 'num_tc': 3,"
+        "          'priority_map': [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],"
+        "          'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 1},"
+        "                     {'count': 2, 'offset': 2}]},"
+        " 'txqueues': [{'queue': 0, 'delta_ns': 200000},"
+        "              {'queue': 1, 'qdisc': 'tbs', 'delta_ns': 500000, 'offload': false}]}";
+
+static const char *const TA =
+        "{'interface': 'eth1',"
+        " 'root': {'qdisc': 'taprio', 'num_tc': 3,"
+        "          'priority_map': [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],"
+        "          'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 1},"
+        "                     {'count': 2, 'offset': 2}],"
+        "          'base_time_ns': 1000,"
+        "          'entries': [{'gate_mask': 1, 'interval_ns': 300000},"
+        "                      {'command': 'set-gates', 'gate_mask': '0x6', 'interval_ns': 700000}]},"
+        " 'txqueues': [{'queue': 0, 'delta_ns': 200000}]}";
+
+/* RFC 7396 JSON merge patch: objects merge, null deletes, the rest replaces. */
+static void merge(json_object *target, json_object *patch) {
+        json_object_object_foreach(patch, key, val) {
+                json_object *t;
+
+                if (json_object_is_type(val, json_type_null))
+                        json_object_object_del(target, key);
+                else if (json_object_is_type(val, json_type_object) &&
+                         json_object_object_get_ex(target, key, &t) &&
+                         json_object_is_type(t, json_type_object))
+                        merge(t, val);
+                else
+                        assert_int_equal(json_object_object_add(target, key, json_object_get(val)), 0);
+        }
+}
+
+/* base patched with patch, as JSON text. */
+static char *patched(const char *base, const char *patch) {
+        _cleanup_free_ char *b = dq(base), *p = dq(patch);
+        _cleanup_json_ json_object *bo = json_tokener_parse(b), *po = json_tokener_parse(p);
+        char *out;
+
+        assert_non_null(bo);
+        assert_non_null(po);
+        merge(bo, po);
+        out = strdup(json_object_to_json_string_ext(bo, JSON_C_TO_STRING_PLAIN));
+        assert_non_null(out);
+        return out;
+}
+
+static char *join_diags(const DiagList *l) {
+        char *all = strdup("");
+
+        assert_non_null(all);
+        for (size_t i = 0; i < l->n; i++) {
+                _cleanup_free_ char *line = diag_format(&l->items[i]), *prev = all;
+
+                assert_non_null(line);
+                assert_true(asprintf(&all, "%s%s%s", prev, i ? "\n" : "", line) >= 0);
+        }
+        return all;
+}
+
+/* Parse text as file F; when that succeeds, verify without device facts.
+ * Returns every diagnostic line, joined by newlines. Checks that a failed
+ * parse leaves *ret untouched and that errors and return codes agree. */
+static char *diagnose_text(const char *file, const char *text, size_t len) {
+        Schedule *sentinel = (Schedule *) (uintptr_t) 0x1, *s = sentinel;
+        DiagList l = {};
+        char *out;
+        int r;
+
+        r = schedule_parse_json(file, text, len, &l, &s);
+        if (r < 0) {
+                assert_int_equal(r, -EINVAL);
+                assert_ptr_equal(s, sentinel);
+                assert_true(diag_errors(&l) > 0);
+        } else {
+                assert_int_equal(diag_errors(&l), 0);
+                r = schedule_verify(s, NULL, &l);
+                assert_int_equal(r, diag_errors(&l) > 0 ? -EINVAL : 0);
+                schedule_free(s);
+        }
+        out = join_diags(&l);
+        diag_list_clear(&l);
+        return out;
+}
+
+static char *diagnose(const char *base, const char *patch) {
+        _cleanup_free_ char *text = base ? patched(base, patch) : dq(patch);
+
+        return diagnose_text(F, text, strlen(text));
+}
+
+typedef struct BadCase {
+        const char *base;       /* MQ, TA, or NULL: patch is the whole document */
+        const char *patch;
+        const char *expect;     /* every line, joined by newlines */
+} BadCase;
+
+static const BadCase bad_cases[] = {
+        /* The file as a whole */
+        { NULL, "", F ": the file is empty; expected a JSON object" },
+        { NULL, " \n\t ", F ": the file is empty; expected a JSON object" },
+        { NULL, "[1, 2]", F ": the file must hold a JSON object, got an array" },
+        { NULL, "null", F ": the file must hold a JSON object, got null" },
+        { NULL, "42", F ": the file must hold a JSON object, got 42" },
+        { NULL, "{'interface': 'eth0',}", F ": line 1, column 22: syntax error: unexpected character" },
+        { NULL, "{\n  'interface': 'eth0',\n  'root': {\n", F ": line 4, column 1: syntax error: unexpected end of file" },
+        { NULL, "{\n  'interface': tru\n}", F ": line 2, column 19: syntax error: boolean expected" },
+        { NULL, "{'interface': 'eth0'} x", F ": line 1, column 23: syntax error: unexpected character" },
+        /* json-c notices the leading zero when the number ends */
+        { NULL, "{'interface': 01}", F ": line 1, column 17: syntax error: number expected" },
+        { NULL, "{}", F ": interface: required key is missing\n" F ": root: required key is missing" },
+        /* Unknown keys, with the list of known ones */
+        { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock" },
+        { MQ, "{'root': {'hw_ofload': true}}",
+          F ": root.hw_ofload: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, hw_offload" },
+        { MQ, "{'root': {'base_time_ns': 0}}", F ": root.base_time_ns: only valid for a taprio root" },
+        { TA, "{'root': {'hw_offload': false}}", F ": root.hw_offload: only valid for an mqprio root" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta': 5}]}",
+          F ": txqueues[0].delta: unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check\n"
+          F ": txqueues[0].delta_ns: required key is missing" },
+        { MQ, "{'clock': {'max offset': 5}}",
+          F ": clock: unknown key \"max offset\"; known keys: ptp4l_socket, domain, transport_specific, max_master_offset_ns, max_phc_offset_ns" },
+        { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 5, 'cmd': 'x'}]}}",
+          F ": root.entries[0].cmd: unknown key; known keys: command, gate_mask, interval_ns" },
+        /* interface */
+        { MQ, "{'interface': 5}", F ": interface: must be a string, got 5" },
+        { MQ, "{'interface': ''}", F ": interface: must not be empty, got \"\"" },
+        { MQ, "{'interface': 'enp1s0f0-port-00'}",
+          F ": interface: must be at most 15 bytes long (IFNAMSIZ - 1), got \"enp1s0f0-port-00\"" },
+        { MQ, "{'interface': 'eth/0'}", F ": interface: must not contain '/', got \"eth/0\"" },
+        { MQ, "{'interface': 'eth 0'}", F ": interface: must not contain whitespace, got \"eth 0\"" },
+        { MQ, "{'interface': 'eth:0'}", F ": interface: must not contain ':', got \"eth:0\"" },
+        { MQ, "{'interface': '..'}", F ": interface: must not be \".\" or \"..\", got \"..\"" },
+        { MQ, "{'interface': 'eth\\u00000'}", F ": interface: must not contain a NUL character, got \"eth\\u00000\"" },
+        /* root */
+        { MQ, "{'root': 5}", F ": root: must be an object, got 5" },
+        { MQ, "{'root': {'qdisc': null}}", F ": root.qdisc: required key is missing" },
+        { MQ, "{'root': {'qdisc': 'prio'}}", F ": root.qdisc: unknown qdisc \"prio\"; expected \"mqprio\" or \"taprio\"" },
+        { MQ, "{'root': {'qdisc': 'etf'}}",
+          F ": root.qdisc: unknown qdisc \"etf\"; expected \"mqprio\" or \"taprio\" (etf qdiscs go in \"txqueues\")" },
+        { MQ, "{'root': {'handle': '100:1'}}", F ": root.handle: must have minor number 0, such as \"100:\", got \"100:1\"" },
+        { MQ, "{'root': {'handle': 'root'}}", F ": root.handle: must be a qdisc handle such as \"100:\", got \"root\"" },
+        { MQ, "{'root': {'handle': 'ffff:'}}",
+          F ": root.handle: major number ffff is reserved for the ingress and clsact qdiscs, got \"ffff:\"" },
+        { MQ, "{'root': {'handle': 256}}", F ": root.handle: must be a string, got 256" },
+        { MQ, "{'root': {'num_tc': 0}}", F ": root.num_tc: must be between 1 and 16, got 0" },
+        { MQ, "{'root': {'num_tc': 17}}", F ": root.num_tc: must be between 1 and 16, got 17" },
+        { MQ, "{'root': {'num_tc': '3'}}", F ": root.num_tc: must be an integer, got \"3\"" },
+        { MQ, "{'root': {'num_tc': 3.0}}", F ": root.num_tc: must be an integer, got 3.0" },
+        { MQ, "{'root': {'num_tc': null}}", F ": root.num_tc: required key is missing" },
+        { MQ, "{'root': {'priority_map': [0, 1, 2]}}",
+          F ": root.priority_map: must have 16 entries (the traffic class of each priority 0-15), got 3" },
+        { MQ, "{'root': {'priority_map': [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 16]}}",
+          F ": root.priority_map[15]: must be between 0 and 15, got 16" },
+        { MQ, "{'root': {'priority_map': [2, 2, 1, 0, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]}}",
+          F ": root.priority_map[4]: traffic class 3 does not exist (num_tc is 3)" },
+        { MQ, "{'root': {'hw_offload': 'yes'}}", F ": root.hw_offload: must be a boolean, got \"yes\"" },
+        /* root.queues */
+        { MQ, "{'root': {'queues': [{'count': 1, 'offset': 0}]}}",
+          F ": root.queues: must have one entry per traffic class (num_tc is 3), got 1" },
+        { MQ, "{'root': {'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 1},"
+              " {'count': 1, 'offset': 2}, {'count': 1, 'offset': 3}, {'count': 1, 'offset': 4},"
+              " {'count': 1, 'offset': 5}, {'count': 1, 'offset': 6}, {'count': 1, 'offset': 7},"
+              " {'count': 1, 'offset': 8}, {'count': 1, 'offset': 9}, {'count': 1, 'offset': 10},"
+              " {'count': 1, 'offset': 11}, {'count': 1, 'offset': 12}, {'count': 1, 'offset': 13},"
+              " {'count': 1, 'offset': 14}, {'count': 1, 'offset': 15}, {'count': 1, 'offset': 16}]}}",
+          F ": root.queues: must have at most 16 entries (one per traffic class), got 17" },
+        { MQ, "{'root': {'queues': [{'count': 0, 'offset': 0}, {'count': 1, 'offset': 1}, {'count': 2, 'offset': 2}]}}",
+          F ": root.queues[0].count: must be between 1 and 65535, got 0" },
+        { MQ, "{'root': {'queues': [{'count': 1, 'offset': 0}, {'count': 1}, {'count': 2, 'offset': 2}]}}",
+          F ": root.queues[1].offset: required key is missing" },
+        { MQ, "{'root': {'queues': [{'count': 1, 'offset': 0}, 1, {'count': 2, 'offset': 2}]}}",
+          F ": root.queues[1]: must be an object, got 1" },
+        { MQ, "{'root': {'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': -1}, {'count': 2, 'offset': 2}]}}",
+          F ": root.queues[1].offset: must be between 0 and 65535, got -1" },
+        { MQ, "{'root': {'queues': [{'count': 2, 'offset': 0}, {'count': 1, 'offset': 1}, {'count': 2, 'offset': 2}]}}",
+          F ": root.queues[1].offset: overlaps traffic class 0 (queues 0-1); must be 2, got 1" },
+        { MQ, "{'root': {'queues': [{'count': 2, 'offset': 2}, {'count': 1, 'offset': 4}, {'count': 2, 'offset': 0}]}}",
+          F ": root.queues[2].offset: must start where traffic class 1 ends; traffic classes must use contiguous "
+          "queues in order, so it must be 5, got 0" },
+        { MQ, "{'root': {'queues': [{'count': 2, 'offset': 0}, {'count': 1, 'offset': 2}, {'count': 2, 'offset': 1}]}}",
+          F ": root.queues[2].offset: overlaps traffic class 0 (queues 0-1); must be 3, got 1" },
+        { MQ, "{'root': {'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 1}, {'count': 2, 'offset': 4}]}}",
+          F ": root.queues[2].offset: leaves queues 2-3 in no traffic class; traffic classes must use "
+          "contiguous queues, so it must be 2, got 4" },
+        /* txqueues */
+        { MQ, "{'txqueues': {'queue': 0}}", F ": txqueues: must be an array, got an object" },
+        { MQ, "{'txqueues': [7]}", F ": txqueues[0]: must be an object, got 7" },
+        { MQ, "{'txqueues': [{'delta_ns': 5}]}", F ": txqueues[0].queue: required key is missing" },
+        { MQ, "{'txqueues': [{'queue': 65535, 'delta_ns': 5}]}", F ": txqueues[0].queue: must be between 0 and 65534, got 65535" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'fq', 'delta_ns': 5}]}",
+          F ": txqueues[0].qdisc: unknown qdisc \"fq\"; expected \"etf\" (or its old name \"tbs\")" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5}, {'queue': 1, 'delta_ns': 2147483648}]}",
+          F ": txqueues[1].delta_ns: must be between 0 and 2147483647, got 2147483648" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 99999999999999999999}]}",
+          F ": txqueues[0].delta_ns: must be between 0 and 2147483647, got 18446744073709551615" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'offload': 'yes'}]}",
+          F ": txqueues[0].offload: must be true, false or \"auto\", got \"yes\"" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'offload': 1}]}",
+          F ": txqueues[0].offload: must be true, false or \"auto\", got 1" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'clockid': 'CLOCK_FOO'}]}",
+          F ": txqueues[0].clockid: unknown clock \"CLOCK_FOO\"; expected \"CLOCK_TAI\", \"CLOCK_REALTIME\", "
+          "\"CLOCK_MONOTONIC\" or \"CLOCK_BOOTTIME\"" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'clockid': 'CLOCK_REALTIME'}]}",
+          F ": txqueues[0].clockid: must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got CLOCK_REALTIME" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'deadline_mode': 1}]}",
+          F ": txqueues[0].deadline_mode: must be a boolean, got 1" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'skip_sock_check': null}]}",
+          F ": txqueues[0].skip_sock_check: must not be null; leave the key out to get the default" },
+        { MQ, "{'txqueues': [{'queue': null, 'delta_ns': 5}]}", F ": txqueues[0].queue: must not be null" },
+        { MQ, "{'txqueues': [null]}", F ": txqueues[0]: must be an object, got null" },
+        { MQ, "{'txqueues': [{'queue': 1, 'delta_ns': 5}, {'queue': 1, 'delta_ns': 6}]}",
+          F ": txqueues[1].queue: queue 1 is already configured by txqueues[0]" },
+        { MQ, "{'txqueues': [{'queue': 4, 'delta_ns': 5}]}",
+          F ": txqueues[0].queue: queue 4 is in no traffic class of root.queues" },
+        /* taprio */
+        { TA, "{'root': {'entries': null}}", F ": root.entries: required key is missing" },
+        { TA, "{'root': {'entries': []}}", F ": root.entries: must have at least one entry" },
+        { TA, "{'root': {'entries': [{'gate_mask': '0x', 'interval_ns': 5}]}}",
+          F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got \"0x\"" },
+        { TA, "{'root': {'entries': [{'gate_mask': '3', 'interval_ns': 5}]}}",
+          F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got \"3\"" },
+        { TA, "{'root': {'entries': [{'gate_mask': true, 'interval_ns': 5}]}}",
+          F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got true" },
+        { TA, "{'root': {'entries': [{'gate_mask': '0x100000000', 'interval_ns': 5}]}}",
+          F ": root.entries[0].gate_mask: must be between 0x0 and 0xffffffff, got \"0x100000000\"" },
+        { TA, "{'root': {'entries': [{'gate_mask': -1, 'interval_ns': 5}]}}",
+          F ": root.entries[0].gate_mask: must be between 0 and 4294967295, got -1" },
+        { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 5}, {'gate_mask': '0x8', 'interval_ns': 5}]}}",
+          F ": root.entries[1].gate_mask: opens the gate of a traffic class that does not exist: must be below 0x8 "
+          "(1 << num_tc, num_tc is 3), got 0x8" },
+        { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 0}]}}",
+          F ": root.entries[0].interval_ns: must be between 1 and 4294967295, got 0" },
+        { TA, "{'root': {'entries': [{'gate_mask': 1}]}}", F ": root.entries[0].interval_ns: required key is missing" },
+        { TA, "{'root': {'entries': [{'command': 'open', 'gate_mask': 1, 'interval_ns': 5}]}}",
+          F ": root.entries[0].command: unknown command \"open\"; expected \"set-gates\", \"set-and-hold\" or \"set-and-release\"" },
+        { TA, "{'root': {'entries': ['S 01 300000']}}", F ": root.entries[0]: must be an object, got \"S 01 300000\"" },
+        { TA, "{'root': {'cycle_time_ns': 999999}}",
+          F ": root.cycle_time_ns: must be at least the sum of the entries' intervals (1000000), got 999999" },
+        { TA, "{'root': {'cycle_time_ns': 0}}", F ": root.cycle_time_ns: must be between 1 and 9223372036854775807, got 0" },
+        { TA, "{'root': {'cycle_time_extension_ns': -1}}",
+          F ": root.cycle_time_extension_ns: must be between 0 and 9223372036854775807, got -1" },
+        { TA, "{'root': {'base_time_ns': -1}}", F ": root.base_time_ns: must be between 0 and 9223372036854775807, got -1" },
+        { TA, "{'root': {'base_time_ns': '2024-01-01'}}", F ": root.base_time_ns: must be an integer, got \"2024-01-01\"" },
+        { TA, "{'root': {'mode': 'fast'}}",
+          F ": root.mode: unknown mode \"fast\"; expected \"software\", \"txtime-assist\" or \"full-offload\"" },
+        { TA, "{'root': {'clockid': 'CLOCK_PTP'}}",
+          F ": root.clockid: unknown clock \"CLOCK_PTP\"; expected \"CLOCK_TAI\", \"CLOCK_REALTIME\", "
+          "\"CLOCK_MONOTONIC\" or \"CLOCK_BOOTTIME\"" },
+        { TA, "{'root': {'txtime_delay_ns': 500000}}",
+          F ": root.txtime_delay_ns: only valid with mode \"txtime-assist\", got mode \"software\"" },
+        { TA, "{'root': {'mode': 'txtime-assist'}, 'txqueues': []}",
+          F ": root.mode: txtime-assist needs an etf qdisc on at least one TX queue, but txqueues is empty" },
+        { TA, "{'root': {'mode': 'txtime-assist', 'clockid': 'CLOCK_REALTIME'},"
+              " 'txqueues': [{'queue': 0, 'delta_ns': 5, 'skip_sock_check': true}]}",
+          F ": root.clockid: must be CLOCK_TAI in txtime-assist mode: taprio stamps launch times for its etf "
+          "children, and the kernel's etf accepts only CLOCK_TAI; got CLOCK_REALTIME" },
+        /* clock */
+        { MQ, "{'clock': 'ptp4l'}", F ": clock: must be an object, got \"ptp4l\"" },
+        { MQ, "{'clock': {'domain': 256}}", F ": clock.domain: must be between 0 and 255, got 256" },
+        { MQ, "{'clock': {'transport_specific': 16}}", F ": clock.transport_specific: must be between 0 and 15, got 16" },
+        { MQ, "{'clock': {'max_master_offset_ns': 0}}",
+          F ": clock.max_master_offset_ns: must be between 1 and 9223372036854775807, got 0" },
+        { MQ, "{'clock': {'max_phc_offset_ns': -1000}}",
+          F ": clock.max_phc_offset_ns: must be between 1 and 9223372036854775807, got -1000" },
+        { MQ, "{'clock': {'ptp4l_socket': 5}}", F ": clock.ptp4l_socket: must be a string, got 5" },
+        { MQ, "{'clock': {'ptp4l_socket': ''}}", F ": clock.ptp4l_socket: must not be empty" },
+        { MQ, "{'clock': {'ptp4l_socket': 'var/run/ptp4l'}}",
+          F ": clock.ptp4l_socket: must be an absolute path, got \"var/run/ptp4l\"" },
+};
+
+static void test_bad_inputs(void **state) {
+        for (size_t i = 0; i < ELEMENTSOF(bad_cases); i++) {
+                _cleanup_free_ char *got = diagnose(bad_cases[i].base, bad_cases[i].patch);
+
+                if (strcmp(got, bad_cases[i].expect) != 0)
+                        print_error("case %zu (%s):\n  expected: %s\n  got:      %s\n", i,
+                                    bad_cases[i].patch, bad_cases[i].expect, got);
+                assert_string_equal(got, bad_cases[i].expect);
+        }
+        /* The issue asks for at least 40 distinct refused inputs. */
+        assert_true(ELEMENTSOF(bad_cases) >= 40);
+}
+
+static void test_bases_valid(void **state) {
+        _cleanup_free_ char *a = diagnose(MQ, "{}"), *b = diagnose(TA, "{}");
+
+        assert_string_equal(a, "");
+        assert_string_equal(b, "");
+}
+
+/* The example line of the issue, with its file name. */
+static void test_issue_example_line(void **state) {
+        _cleanup_free_ char *text = patched(MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 1}, {'queue': 1, 'delta_ns': -5}]}");
+        _cleanup_free_ char *got = diagnose_text("schedules.d/eth0.json", text, strlen(text));
+
+        assert_string_equal(got, "schedules.d/eth0.json: txqueues[1].delta_ns: must be between 0 and 2147483647, got -5");
+}
+
+/* Every error of a file is reported, in file order, not only the first. */
+static void test_all_errors_reported(void **state) {
+        _cleanup_free_ char *parse_errors = diagnose(MQ,
+                "{'interface': 'a/b', 'colour': 'red',"
+                " 'root': {'num_tc': 99, 'hw_offload': 0},"
+                " 'txqueues': [{'queue': -1, 'delta_ns': -5, 'offload': 'maybe'}],"
+                " 'clock': {'domain': 'x'}}");
+        _cleanup_free_ char *rule_errors = diagnose(TA,
+                "{'root': {'priority_map': [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 5],"
+                "          'queues': [{'count': 1, 'offset': 1}, {'count': 1, 'offset': 1}, {'count': 2, 'offset': 2}],"
+                "          'cycle_time_ns': 10, 'mode': 'txtime-assist'},"
+                " 'txqueues': [{'queue': 0, 'delta_ns': 5, 'clockid': 'TAI'}, {'queue': 0, 'delta_ns': 5,"
+                "               'skip_sock_check': true}]}");
+
+        assert_string_equal(parse_errors,
+                F ": colour: unknown key; known keys: interface, root, txqueues, clock\n"
+                F ": interface: must not contain '/', got \"a/b\"\n"
+                F ": root.num_tc: must be between 1 and 16, got 99\n"
+                F ": root.hw_offload: must be a boolean, got 0\n"
+                F ": txqueues[0].queue: must be between 0 and 65534, got -1\n"
+                F ": txqueues[0].delta_ns: must be between 0 and 2147483647, got -5\n"
+                F ": txqueues[0].offload: must be true, false or \"auto\", got \"maybe\"\n"
+                F ": clock.domain: must be an integer, got \"x\"");
+        assert_string_equal(rule_errors,
+                F ": root.priority_map[15]: traffic class 5 does not exist (num_tc is 3)\n"
+                F ": root.queues[1].offset: overlaps traffic class 0 (queue 1); must be 2, got 1\n"
+                F ": root.cycle_time_ns: must be at least the sum of the entries' intervals (1000000), got 10\n"
+                F ": txqueues[0].queue: queue 0 is in no traffic class of root.queues\n"
+                F ": txqueues[0].skip_sock_check: warning: taprio in txtime-assist mode stamps every packet with a "
+                "launch time, and etf drops stamped packets from sockets without SO_TXTIME; set skip_sock_check "
+                "to true unless every sender uses SO_TXTIME\n"
+                F ": txqueues[1].queue: queue 0 is already configured by txqueues[0]");
+}
+
+/* Warnings alone do not make a schedule invalid. */
+static void test_warning_only(void **state) {
+        _cleanup_free_ char *text = patched(TA, "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000}}");
+        _cleanup_schedule_ Schedule *s = NULL;
+        DiagList l = {};
+
+        assert_int_equal(schedule_parse_json(F, text, strlen(text), &l, &s), 0);
+        assert_int_equal(schedule_verify(s, NULL, &l), 0);
+        assert_int_equal(l.n, 1);
+        assert_int_equal(l.items[0].severity, DIAG_WARNING);
+        assert_string_equal(l.items[0].path, "txqueues[0].skip_sock_check");
+        assert_int_equal(diag_errors(&l), 0);
+        diag_list_clear(&l);
+}
+
+/* Text with a NUL byte, and text that is not NUL-terminated. */
+static void test_raw_bytes(void **state) {
+        static const char with_nul[] = "{\"interface\":\n \"eth0\"\0}";
+        static const char no_nul[] = { '{', '}', 'X' };
+        _cleanup_free_ char *a = diagnose_text(F, with_nul, sizeof(with_nul) - 1);
+        _cleanup_free_ char *b = diagnose_text(F, no_nul, 2);
+        _cleanup_free_ char *c = diagnose_text(NULL, "[]", 2);
+        _cleanup_free_ char *d = diagnose_text(F, "{\"interface\": \"\xff\"}", 18);
+
+        assert_string_equal(a, F ": line 2, column 8: syntax error: NUL byte");
+        assert_string_equal(b, F ": interface: required key is missing\n" F ": root: required key is missing");
+        assert_string_equal(c, "the file must hold a JSON object, got an array");
+        assert_string_equal(d, F ": line 1, column 16: syntax error: invalid utf-8 string");
+}
+
+static void test_defaults(void **state) {
+        _cleanup_free_ char *mq = patched(MQ, "{'clock': {}}"), *ta = dq(TA);
+        _cleanup_schedule_ Schedule *m = NULL, *t = NULL;
+        DiagList l = {};
+
+        assert_int_equal(schedule_parse_json(F, mq, strlen(mq), &l, &m), 0);
+        assert_int_equal(schedule_parse_json(F, ta, strlen(ta), &l, &t), 0);
+        assert_int_equal(l.n, 0);
+
+        assert_string_equal(m->source, F);
+        assert_string_equal(m->ifname, "eth0");
+        assert_int_equal(m->root.kind, ROOT_MQPRIO);
+        assert_int_equal(m->root.handle, TBS_DEFAULT_ROOT_HANDLE);
+        assert_int_equal(m->root.num_tc, 3);
+        assert_int_equal(m->root.priority_map[3], 0);
+        assert_int_equal(m->root.priority_map[2], 1);
+        assert_int_equal(m->root.queues[2].count, 2);
+        assert_int_equal(m->root.queues[2].offset, 2);
+        assert_false(m->root.hw_offload);
+        assert_int_equal(m->n_txqueues, 2);
+        assert_int_equal(m->txqueues[0].clockid, CLOCK_TAI);
+        assert_int_equal(m->txqueues[0].offload, OFFLOAD_AUTO);
+        assert_int_equal(m->txqueues[0].delta_ns, 200000);
+        assert_false(m->txqueues[0].spelled_tbs);
+        assert_true(m->txqueues[1].spelled_tbs);
+        assert_int_equal(m->txqueues[1].offload, OFFLOAD_OFF);
+        assert_true(m->clock.configured);
+        assert_null(m->clock.ptp4l_socket);
+        assert_int_equal(m->clock.max_master_offset_ns, 100);
+        assert_int_equal(m->clock.max_phc_offset_ns, 1000);
+
+        assert_int_equal(t->root.kind, ROOT_TAPRIO);
+        assert_int_equal(t->root.clockid, CLOCK_TAI);
+        assert_int_equal(t->root.mode, TAPRIO_MODE_SOFTWARE);
+        assert_int_equal(t->root.base_time_ns, 1000);
+        assert_int_equal(t->root.cycle_time_ns, 1000000);
+        assert_false(t->root.cycle_time_given);
+        assert_int_equal(t->root.n_entries, 2);
+        assert_int_equal(t->root.entries[0].command, GATE_SET_GATES);
+        assert_int_equal(t->root.entries[1].gate_mask, 0x6);
+        assert_int_equal(t->root.entries[1].interval_ns, 700000);
+        assert_false(t->clock.configured);
+}
+
+static bool schedules_equal(const Schedule *a, const Schedule *b) {
+        if (strcmp(a->ifname, b->ifname) != 0 || !root_spec_equal(&a->root, &b->root) ||
+            a->root.cycle_time_given != b->root.cycle_time_given || a->n_txqueues != b->n_txqueues)
+                return false;
+        for (size_t i = 0; i < a->n_txqueues; i++)
+                if (!etf_spec_equal(&a->txqueues[i], &b->txqueues[i]) ||
+                    a->txqueues[i].spelled_tbs != b->txqueues[i].spelled_tbs)
+                        return false;
+        return a->clock.configured == b->clock.configured &&
+               (a->clock.ptp4l_socket ? b->clock.ptp4l_socket && strcmp(a->clock.ptp4l_socket, b->clock.ptp4l_socket) == 0
+                                      : !b->clock.ptp4l_socket) &&
+               a->clock.domain == b->clock.domain && a->clock.transport_specific == b->clock.transport_specific &&
+               a->clock.max_master_offset_ns == b->clock.max_master_offset_ns &&
+               a->clock.max_phc_offset_ns == b->clock.max_phc_offset_ns;
+}
+
+/* parse -> verify clean -> to_json -> parse again -> equal model. */
+static void round_trip(const char *name, const char *text, size_t len) {
+        _cleanup_schedule_ Schedule *a = NULL, *b = NULL;
+        _cleanup_json_ json_object *j = NULL;
+        _cleanup_free_ char *lines = NULL;
+        const char *out;
+        DiagList l = {};
+
+        (void) schedule_parse_json(name, text, len, &l, &a);
+        if (a)
+                (void) schedule_verify(a, NULL, &l);
+        lines = join_diags(&l);
+        assert_string_equal(lines, "");      /* no warnings either */
+        j = schedule_to_json(a);
+        assert_non_null(j);
+        out = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY);
+        assert_int_equal(schedule_parse_json("out.json", out, strlen(out), &l, &b), 0);
+        assert_true(schedules_equal(a, b));
+        assert_int_equal(l.n, 0);
+}
+
+static void test_round_trip_cases(void **state) {
+        static const char *const patches[] = {
+                "{}",
+                "{'root': {'handle': '8001:', 'hw_offload': true},"
+                " 'clock': {'ptp4l_socket': '/run/ptp4l-eth0', 'domain': 24, 'transport_specific': 1,"
+                "           'max_master_offset_ns': 50, 'max_phc_offset_ns': 500}}",
+                "{'txqueues': [{'queue': 3, 'qdisc': 'etf', 'clockid': 'TAI', 'delta_ns': 0, 'offload': true,"
+                "               'deadline_mode': true, 'skip_sock_check': true}]}",
+        };
+        static const char *const taprio_patches[] = {
+                "{}",
+                "{'root': {'cycle_time_ns': 5000000000, 'cycle_time_extension_ns': 1000, 'clockid': 'CLOCK_MONOTONIC',"
+                "          'entries': [{'command': 'set-and-hold', 'gate_mask': 7, 'interval_ns': 1},"
+                "                      {'command': 'set-and-release', 'gate_mask': '0X0', 'interval_ns': 4294967295}]}}",
+                "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 0},"
+                " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+                "{'root': {'mode': 'full-offload'}}",
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(patches); i++) {
+                _cleanup_free_ char *t = patched(MQ, patches[i]);
+                round_trip(F, t, strlen(t));
+        }
+        for (size_t i = 0; i < ELEMENTSOF(taprio_patches); i++) {
+                _cleanup_free_ char *t = patched(TA, taprio_patches[i]);
+                round_trip(F, t, strlen(t));
+        }
+}
+
+/* The written form: handle "100:", hex gate masks, CLOCK_TAI, tbs kept. */
+static void test_to_json_form(void **state) {
+        _cleanup_free_ char *ta = dq(TA), *mq = dq(MQ);
+        _cleanup_schedule_ Schedule *t = NULL, *m = NULL;
+        _cleanup_json_ json_object *tj = NULL, *mj = NULL;
+        DiagList l = {};
+
+        assert_int_equal(schedule_parse_json(F, ta, strlen(ta), &l, &t), 0);
+        assert_int_equal(schedule_parse_json(F, mq, strlen(mq), &l, &m), 0);
+        tj = schedule_to_json(t);
+        mj = schedule_to_json(m);
+        assert_non_null(tj);
+        assert_non_null(mj);
+        assert_string_equal(json_object_to_json_string_ext(tj, JSON_C_TO_STRING_PLAIN),
+                "{\"interface\":\"eth1\",\"root\":{\"qdisc\":\"taprio\",\"handle\":\"100:\",\"num_tc\":3,"
+                "\"priority_map\":[2,2,1,0,2,2,2,2,2,2,2,2,2,2,2,2],"
+                "\"queues\":[{\"count\":1,\"offset\":0},{\"count\":1,\"offset\":1},{\"count\":2,\"offset\":2}],"
+                "\"clockid\":\"CLOCK_TAI\",\"base_time_ns\":1000,\"mode\":\"software\","
+                "\"entries\":[{\"command\":\"set-gates\",\"gate_mask\":\"0x1\",\"interval_ns\":300000},"
+                "{\"command\":\"set-gates\",\"gate_mask\":\"0x6\",\"interval_ns\":700000}]},"
+                "\"txqueues\":[{\"queue\":0,\"qdisc\":\"etf\",\"clockid\":\"CLOCK_TAI\",\"delta_ns\":200000,"
+                "\"offload\":\"auto\",\"deadline_mode\":false,\"skip_sock_check\":false}]}");
+        assert_string_equal(json_object_to_json_string_ext(json_get(json_get(mj, "root"), "handle"), 0), "\"100:\"");
+        assert_string_equal(json_object_to_json_string_ext(json_object_array_get_idx(json_get(mj, "txqueues"), 1), 0),
+                "{\"queue\":1,\"qdisc\":\"tbs\",\"clockid\":\"CLOCK_TAI\",\"delta_ns\":500000,"
+                "\"offload\":false,\"deadline_mode\":false,\"skip_sock_check\":false}");
+        assert_null(json_get(mj, "clock"));
+        assert_int_equal(l.n, 0);
+}
+
+static void test_examples(void **state) {
+        static const char *const names[] = {
+                "i210-mqprio-launchtime.json",
+                "i225-taprio-txtime-assist.json",
+                "veth-software.json",
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                _cleanup_free_ char *path = NULL, *text = NULL;
+                _cleanup_schedule_ Schedule *s = NULL;
+                DiagList l = {};
+                size_t len;
+
+                assert_true(asprintf(&path, "%s/examples/%s", TBS_SOURCE_DIR, names[i]) >= 0);
+                assert_int_equal(schedule_read_file(path, names[i], &l, &text, &len), 0);
+                round_trip(names[i], text, len);
+
+                /* Short enough for the demo's "IFACE-peer" veth peers. */
+                assert_int_equal(schedule_load_file(path, NULL, &l, &s), 0);
+                assert_string_equal(s->source, path);
+                assert_true(strlen(s->ifname) <= 11);
+                assert_int_equal(l.n, 0);
+        }
+}
+
+static void test_load_file(void **state) {
+        char dir[] = "/tmp/tbs-test-parse-XXXXXX", *big = NULL, path[64];
+        _cleanup_schedule_ Schedule *s = NULL;
+        _cleanup_free_ char *a = NULL, *b = NULL;
+        DiagList l = {};
+        FILE *f;
+
+        assert_non_null(mkdtemp(dir));
+        snprintf(path, sizeof(path), "%s/big.json", dir);
+        f = fopen(path, "we");
+        assert_non_null(f);
+        big = malloc(SCHEDULE_FILE_MAX + 1);
+        assert_non_null(big);
+        memset(big, ' ', SCHEDULE_FILE_MAX + 1);
+        assert_int_equal(fwrite(big, 1, SCHEDULE_FILE_MAX + 1, f), SCHEDULE_FILE_MAX + 1);
+        free(big);
+        assert_int_equal(fclose(f), 0);
+
+        assert_int_equal(schedule_load_file(path, "big.json", &l, &s), -EFBIG);
+        assert_int_equal(schedule_load_file("/nonexistent/x.json", NULL, &l, &s), -ENOENT);
+        assert_int_equal(schedule_load_file(dir, "a-dir", &l, &s), -EINVAL);
+        assert_null(s);
+        a = join_diags(&l);
+        assert_string_equal(a, "big.json: the file is larger than 1048576 bytes; refusing to read it\n"
+                               "/nonexistent/x.json: cannot open: No such file or directory\n"
+                               "a-dir: not a regular file");
+        diag_list_clear(&l);
+
+        /* Exactly at the limit is read (and then refused as empty). */
+        assert_int_equal(truncate(path, SCHEDULE_FILE_MAX), 0);
+        assert_int_equal(schedule_load_file(path, "big.json", &l, &s), -EINVAL);
+        b = join_diags(&l);
+        assert_string_equal(b, "big.json: the file is empty; expected a JSON object");
+        diag_list_clear(&l);
+
+        assert_int_equal(unlink(path), 0);
+        assert_int_equal(rmdir(dir), 0);
+}
+
+static int peek(const char *text, char name[static IFNAMSIZ]) {
+        return schedule_peek_ifname(text, strlen(text), name);
+}
+
+static void test_peek_ifname(void **state) {
+        char name[IFNAMSIZ] = "untouched";
+
+        assert_int_equal(peek("{\"interface\": \"eth7\", \"root\": 1}", name), 0);
+        assert_string_equal(name, "eth7");
+        assert_int_equal(peek("{\"interface\": \"a/b\"}", name), -ENOENT);
+        assert_int_equal(peek("{\"interface\": 5}", name), -ENOENT);
+        assert_int_equal(peek("{\"interface\": \"eth8\"", name), -ENOENT);
+        assert_int_equal(peek("[]", name), -ENOENT);
+        assert_string_equal(name, "eth7");
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_bases_valid),
+                cmocka_unit_test(test_bad_inputs),
+                cmocka_unit_test(test_issue_example_line),
+                cmocka_unit_test(test_all_errors_reported),
+                cmocka_unit_test(test_warning_only),
+                cmocka_unit_test(test_raw_bytes),
+                cmocka_unit_test(test_defaults),
+                cmocka_unit_test(test_round_trip_cases),
+                cmocka_unit_test(test_to_json_form),
+                cmocka_unit_test(test_examples),
+                cmocka_unit_test(test_load_file),
+                cmocka_unit_test(test_peek_ifname),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,89 @@
+#!/bin/bash
+# tbsctl validate and tbsd --check as programs: exit codes, the exact lines on
+# stderr, and the --json document (read back with jq).
+# Usage: test-validate-cli.sh TBSCTL TBSD SOURCE_DIR
+set -u
+tbsctl=$1 tbsd=$2 src=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+        echo "FAIL: $*"
+        failures=$((failures + 1))
+}
+
+expect_eq() { # NAME GOT EXPECTED
+        if [ "$2" != "$3" ]; then
+                fail "$1"
+                echo "  expected: $3"
+                echo "  got:      $2"
+        fi
+}
+
+# 1. The examples are valid (the issue's "done when").
+out=$("$tbsctl" validate "$src"/examples/*.json 2>"$tmp/err"); rc=$?
+expect_eq "validate examples: exit code" "$rc" 0
+expect_eq "validate examples: stderr" "$(cat "$tmp/err")" ""
+expect_eq "validate examples: stdout" "$out" \
+"$src/examples/i210-mqprio-launchtime.json: valid schedule for enp1s0
+$src/examples/i225-taprio-txtime-assist.json: valid schedule for enp2s0
+$src/examples/veth-software.json: valid schedule for veth0"
+
+# 2. A bad file: exit 1, one exact line per problem on stderr.
+cat >"$tmp/eth0.json" <<'JSON'
+{"interface": "eth0",
+ "root": {"qdisc": "mqprio", "num_tc": 1, "priority_map": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],
+          "queues": [{"count": 2, "offset": 0}]},
+ "txqueues": [{"queue": 0, "delta_ns": 1}, {"queue": 1, "delta_ns": -5, "offlaod": true}]}
+JSON
+"$tbsctl" validate "$tmp/eth0.json" "$src/examples/veth-software.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "validate bad: exit code" "$rc" 1
+expect_eq "validate bad: stderr" "$(cat "$tmp/err")" \
+"$tmp/eth0.json: txqueues[1].offlaod: unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check
+$tmp/eth0.json: txqueues[1].delta_ns: must be between 0 and 2147483647, got -5"
+expect_eq "validate bad: stdout" "$(cat "$tmp/out")" "$src/examples/veth-software.json: valid schedule for veth0"
+
+# 3. --json: one object per file.
+"$tbsctl" --json validate "$tmp/eth0.json" "$src/examples/veth-software.json" /nonexistent.json >"$tmp/json"; rc=$?
+expect_eq "validate --json: exit code" "$rc" 1
+expect_eq "validate --json: summary" \
+        "$(jq -c '[.[] | [.file, .valid, .interface, (.errors | length), (.warnings | length)]]' "$tmp/json")" \
+        "[[\"$tmp/eth0.json\",false,\"eth0\",2,0],[\"$src/examples/veth-software.json\",true,\"veth0\",0,0],[\"/nonexistent.json\",false,null,1,0]]"
+expect_eq "validate --json: error line" "$(jq -r '.[0].errors[1]' "$tmp/json")" \
+        "$tmp/eth0.json: txqueues[1].delta_ns: must be between 0 and 2147483647, got -5"
+expect_eq "validate --json: missing file" "$(jq -r '.[2].errors[0]' "$tmp/json")" \
+        "/nonexistent.json: cannot open: No such file or directory"
+
+# 4. A warning alone is not a failure.
+jq '.txqueues[0].skip_sock_check = false' "$src/examples/i225-taprio-txtime-assist.json" >"$tmp/warn.json"
+"$tbsctl" --json validate "$tmp/warn.json" >"$tmp/json"; rc=$?
+expect_eq "validate warning: exit code" "$rc" 0
+expect_eq "validate warning: warnings" "$(jq -r '.[0].valid, (.[0].warnings | length)' "$tmp/json" | tr '\n' ' ')" "true 1 "
+
+# 5. tbsd --check on the examples folder, and on one with two files for eth0.
+"$tbsd" --check --config-dir "$src/examples" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "check examples: exit code" "$rc" 0
+expect_eq "check examples: stderr" "$(cat "$tmp/err")" ""
+mkdir "$tmp/conf"
+cp "$src/examples/veth-software.json" "$tmp/conf/a.json"
+cp "$src/examples/veth-software.json" "$tmp/conf/b.json"
+cp "$src/examples/i210-mqprio-launchtime.json" "$tmp/conf/c.json"
+echo "ignored" >"$tmp/conf/README"
+before=$(ls -la --time-style=full-iso "$tmp/conf")
+"$tbsd" --check --config-dir "$tmp/conf" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "check duplicates: exit code" "$rc" 1
+expect_eq "check duplicates: stderr" "$(cat "$tmp/err")" \
+"$tmp/conf/a.json: interface: interface \"veth0\" is also configured by $tmp/conf/b.json; each interface must have exactly one schedule file
+$tmp/conf/b.json: interface: interface \"veth0\" is also configured by $tmp/conf/a.json; each interface must have exactly one schedule file"
+expect_eq "check duplicates: stdout" "$(cat "$tmp/out")" "$tmp/conf: 3 schedule files, 2 errors, 0 warnings"
+expect_eq "check touches nothing" "$(ls -la --time-style=full-iso "$tmp/conf")" "$before"
+"$tbsd" --check --config-dir "$tmp/missing" >/dev/null 2>"$tmp/err"; rc=$?
+expect_eq "check missing folder: exit code" "$rc" 1
+grep -q "cannot read the schedules folder" "$tmp/err" || fail "check missing folder: message"
+
+if [ "$failures" -gt 0 ]; then
+        echo "$failures failure(s)"
+        exit 1
+fi
+echo "all passed"
