@@ -285,6 +285,17 @@ static int dump_builder_finish(DumpBuilder *b, QDiscTree *ret) {
         const QDiscVTable *vt;
         int k;
 
+        if (b->n > 0) {
+                t.handles = calloc(b->n, sizeof(uint32_t));
+                if (!t.handles) {
+                        k = -ENOMEM;
+                        goto fail;
+                }
+                for (size_t i = 0; i < b->n; i++)
+                        if (b->all[i].handle != 0)
+                                t.handles[t.n_handles++] = b->all[i].handle;
+        }
+
         for (size_t i = 0; i < b->n; i++)
                 if (b->all[i].parent == TC_H_ROOT) {
                         t.has_root = true;
@@ -372,6 +383,7 @@ void qdisc_tree_done(QDiscTree *t) {
         for (size_t i = 0; i < t->n_queues; i++)
                 installed_qdisc_done(&t->queues[i].qdisc);
         free(t->queues);
+        free(t->handles);
         *t = (QDiscTree) {};
 }
 
@@ -380,6 +392,29 @@ const InstalledQueue *qdisc_tree_find_queue(const QDiscTree *t, uint32_t queue) 
                 if (t->queues[i].queue == queue)
                         return &t->queues[i];
         return NULL;
+}
+
+/* Handles this apply hands out: majors the dumped tree does not use, below
+ * the kernel's automatic range (8000: and up), counting up from the root's. */
+typedef struct HandlePool {
+        const QDiscTree *tree;
+        uint32_t next_major;
+} HandlePool;
+
+static bool handle_in_use(const QDiscTree *t, uint32_t major) {
+        for (size_t i = 0; i < t->n_handles; i++)
+                if (TC_H_MAJ(t->handles[i]) == TC_H_MAKE(major << 16, 0))
+                        return true;
+        return false;
+}
+
+static int handle_pool_next(HandlePool *p, uint32_t *ret) {
+        for (; p->next_major < 0x8000; p->next_major++)
+                if (!handle_in_use(p->tree, p->next_major)) {
+                        *ret = p->next_major++ << 16;
+                        return 0;
+                }
+        return -ENOSPC;
 }
 
 static int dump_valid_cb(struct nl_msg *m, void *arg) {
@@ -522,16 +557,22 @@ static bool root_intact(const QDiscTree *snap, const QDiscTree *cur) {
 }
 
 /* Recreate one dumped child, with its old handle when it had one (falling
- * back to a kernel-chosen handle if that one is taken). */
-static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, char **ret_error) {
+ * back to a fresh handle if that one is taken). A fresh explicit handle is
+ * what makes the kernel graft rather than try to change the present child. */
+static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, HandlePool *pool,
+                         char **ret_error) {
         char step[96], hb[16];
-        int k;
+        uint32_t h = sq->qdisc.handle;
+        int k = 0;
 
-        k = create_from_installed(nl, ifindex, &sq->qdisc, sq->qdisc.handle,
-                                  NLM_F_CREATE | NLM_F_REPLACE | NLM_F_EXCL);
-        if (k < 0 && sq->qdisc.handle != 0)
-                k = create_from_installed(nl, ifindex, &sq->qdisc, 0,
-                                          NLM_F_CREATE | NLM_F_REPLACE | NLM_F_EXCL);
+        if (h != 0)
+                k = create_from_installed(nl, ifindex, &sq->qdisc, h, NLM_F_CREATE | NLM_F_REPLACE);
+        if (h == 0 || k < 0) {
+                k = handle_pool_next(pool, &h);
+                if (k >= 0)
+                        k = create_from_installed(nl, ifindex, &sq->qdisc, h,
+                                                  NLM_F_CREATE | NLM_F_REPLACE);
+        }
         if (k < 0) {
                 snprintf(step, sizeof(step), "rollback: txqueue %u (%s on %s)", sq->queue,
                          sq->qdisc.kind, handle_str(sq->qdisc.parent, hb));
@@ -550,6 +591,7 @@ static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, cha
         _cleanup_(qdisc_tree_done) QDiscTree cur = {};
         _cleanup_nlmsg_ struct nl_msg *m = NULL;
         char step[96], hb[16];
+        HandlePool pool;
         int k;
 
         k = nl_qdisc_dump(nl, ifindex, &cur);
@@ -558,6 +600,9 @@ static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, cha
                         *ret_error = NULL;
                 return k;
         }
+        pool = (HandlePool) { .tree = &cur, .next_major = TC_H_MAJ(snap->root.handle) >> 16 };
+        if (pool.next_major == 0)
+                pool.next_major = 1;
 
         if (!snap->has_root || snap->root.handle == 0) {
                 if (!cur.has_root || cur.root.handle == 0)
@@ -579,7 +624,7 @@ static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, cha
                         if (cq && cq->qdisc.handle == sq->qdisc.handle &&
                             strcmp(cq->qdisc.kind, sq->qdisc.kind) == 0)
                                 continue;
-                        k = restore_child(nl, ifindex, sq, ret_error);
+                        k = restore_child(nl, ifindex, sq, &pool, ret_error);
                         if (k < 0)
                                 return k;
                 }
@@ -612,7 +657,7 @@ static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, cha
         for (size_t i = 0; i < snap->n_queues; i++) {
                 if (snap->queues[i].qdisc.handle == 0)
                         continue;
-                k = restore_child(nl, ifindex, &snap->queues[i], ret_error);
+                k = restore_child(nl, ifindex, &snap->queues[i], &pool, ret_error);
                 if (k < 0)
                         return k;
         }
@@ -633,17 +678,21 @@ static int set_reason(QueueApplyResult *q, const char *reason) {
 /* Install etf on one queue under root_handle, deciding offload by plan.
  * Returns the number of changes (1) or -errno with *ret_error set. */
 static int install_etf(NlQdisc *nl, int ifindex, uint32_t root_handle, const EtfSpec *e,
-                       EtfOffloadPlan plan, const char *why, QueueApplyResult *q, char **ret_error) {
+                       EtfOffloadPlan plan, const char *why, HandlePool *pool, QueueApplyResult *q,
+                       char **ret_error) {
         _cleanup_nlmsg_ struct nl_msg *m = NULL;
         _cleanup_free_ char *refused = NULL;
         char step[96], hb[16];
         bool hw = plan != ETF_PLAN_SOFTWARE;
+        uint32_t h;
         int k;
 
         snprintf(step, sizeof(step), "txqueue %u (etf on %s)", e->queue,
                  handle_str(TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1), hb));
 
-        k = qdisc_etf_request(ifindex, root_handle, e, hw, &m);
+        k = handle_pool_next(pool, &h);
+        if (k >= 0)
+                k = qdisc_etf_request(ifindex, root_handle, h, e, hw, &m);
         if (k >= 0)
                 k = send_and_ack(nl, m);
         if (k < 0 && plan == ETF_PLAN_TRY_HARDWARE && (k == -EOPNOTSUPP || k == -EINVAL)) {
@@ -652,7 +701,7 @@ static int install_etf(NlQdisc *nl, int ifindex, uint32_t root_handle, const Etf
                         return -ENOMEM;
                 nlmsg_free(TAKE_PTR(m));
                 hw = false;
-                k = qdisc_etf_request(ifindex, root_handle, e, hw, &m);
+                k = qdisc_etf_request(ifindex, root_handle, h, e, hw, &m);
                 if (k >= 0)
                         k = send_and_ack(nl, m);
         }
@@ -676,14 +725,17 @@ static int install_etf(NlQdisc *nl, int ifindex, uint32_t root_handle, const Etf
 
 /* Put the root's default child back on a queue whose etf is no longer declared. */
 static int reset_child(NlQdisc *nl, int ifindex, const QDiscVTable *vt, const InstalledQueue *iq,
-                       char **ret_error) {
+                       HandlePool *pool, char **ret_error) {
         _cleanup_nlmsg_ struct nl_msg *m = NULL;
         char step[96], hb[16], kb[IFNAMSIZ];
         const char *kind = default_child_kind(vt, kb);
+        uint32_t h;
         int k;
 
-        k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE | NLM_F_EXCL, ifindex, 0,
-                              iq->qdisc.parent, kind, &m);
+        k = handle_pool_next(pool, &h);
+        if (k >= 0)
+                k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex, h,
+                                      iq->qdisc.parent, kind, &m);
         if (k >= 0)
                 k = send_and_ack(nl, m);
         if (k < 0) {
@@ -700,6 +752,7 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
         ApplyReport rep = {};
         const QDiscVTable *vt;
         RootSpec want;
+        HandlePool pool;
         bool root_same;
         char step[96], hb[16];
         int k;
@@ -734,6 +787,7 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
                 goto out;
         }
 
+        pool = (HandlePool) { .tree = &snap, .next_major = (TC_H_MAJ(want.handle) >> 16) + 1 };
         root_same = snap.has_root && snap.root_known && snap.root.handle == want.handle &&
                     snap.root_spec.kind == want.kind && vt->equal(&want, &snap.root_spec);
 
@@ -791,7 +845,7 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
                                 continue;
                         }
                 }
-                k = install_etf(nl, ifindex, want.handle, e, plan, why, q, &rep.error);
+                k = install_etf(nl, ifindex, want.handle, e, plan, why, &pool, q, &rep.error);
                 if (k < 0)
                         goto fail;
                 rep.n_messages++;
@@ -803,7 +857,7 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
 
                         if (!iq->is_etf || schedule_find_txqueue(s, iq->queue))
                                 continue;
-                        k = reset_child(nl, ifindex, vt, iq, &rep.error);
+                        k = reset_child(nl, ifindex, vt, iq, &pool, &rep.error);
                         if (k < 0)
                                 goto fail;
                         rep.n_messages++;

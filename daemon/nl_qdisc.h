@@ -59,6 +59,8 @@ typedef struct QDiscTree {
         RootSpec root_spec;             /* handle included */
         InstalledQueue *queues;         /* children of the root, sorted by queue */
         size_t n_queues;
+        uint32_t *handles;              /* every non-zero handle on the device (all qdiscs dumped) */
+        size_t n_handles;
 } QDiscTree;
 
 /* What one etf queue of an apply ended with. */

@@ -78,17 +78,17 @@ int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret) {
         return 0;
 }
 
-int qdisc_etf_request(int ifindex, uint32_t root_handle, const EtfSpec *e, bool offload,
-                      struct nl_msg **ret) {
+int qdisc_etf_request(int ifindex, uint32_t root_handle, uint32_t handle, const EtfSpec *e,
+                      bool offload, struct nl_msg **ret) {
         _cleanup_(nlmsg_freep) struct nl_msg *m = NULL;
         EtfSpec resolved = *e;
         int k;
 
-        if (e->queue >= 0xffff)
+        if (e->queue >= 0xffff || TC_H_MIN(handle) != 0)
                 return -EINVAL;
         resolved.offload = offload ? OFFLOAD_ON : OFFLOAD_OFF;
-        k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE | NLM_F_EXCL, ifindex,
-                              0, TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1),
+        k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex,
+                              handle, TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1),
                               qdisc_etf_vtable.kind, &m);
         if (k < 0)
                 return k;

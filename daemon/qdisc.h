@@ -60,13 +60,15 @@ int qdisc_request_new(int type, int flags, int ifindex, uint32_t handle, uint32_
  *  ifindex with handle r->handle. Returns 0 and *ret, or -errno. */
 int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret);
 
-/** Request that grafts a new etf qdisc (kernel-assigned handle) on TX queue
- *  e->queue under the root with handle root_handle, replacing whatever child
- *  is there (NLM_F_CREATE|NLM_F_REPLACE|NLM_F_EXCL: with a same-kind child
- *  and no EXCL the kernel would try "change", which etf lacks). offload
- *  overrides e->offload (already resolved). Returns 0 and *ret, or -errno. */
-int qdisc_etf_request(int ifindex, uint32_t root_handle, const EtfSpec *e, bool offload,
-                      struct nl_msg **ret);
+/** Request that grafts a new etf qdisc with handle `handle` (major only, not
+ *  in use on the device) on TX queue e->queue under the root with handle
+ *  root_handle, replacing whatever child is there (NLM_F_CREATE|NLM_F_REPLACE).
+ *  A fresh explicit handle is what makes the kernel graft a new qdisc: with
+ *  handle 0 and a child of the same kind, Linux 6.1 (stable) tries to
+ *  "change" the child in place, which etf cannot. offload overrides
+ *  e->offload (already resolved). Returns 0 and *ret, or -errno. */
+int qdisc_etf_request(int ifindex, uint32_t root_handle, uint32_t handle, const EtfSpec *e,
+                      bool offload, struct nl_msg **ret);
 
 /** The TCA_OPTIONS attribute of a request built above, or NULL. */
 struct nlattr *qdisc_request_options(struct nl_msg *m);

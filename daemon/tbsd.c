@@ -1,17 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tbsd: installs and keeps time-based transmission qdisc trees. */
 #include <getopt.h>
+#include <net/if.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
+#include "igb_caps.h"
 #include "log.h"
+#include "manager.h"
+#include "nl_qdisc.h"
 #include "schedule-dir.h"
 
 static const char *arg_config_dir = TBS_CONFIG_DIR;
 static bool arg_check;
+static bool arg_once;
+static const char *arg_remove;
+static const char *arg_admin_group = "tbs";
+static uint64_t arg_clock_interval_usec = 2 * 1000 * 1000ULL;
 
 static void help(void) {
         printf("Usage: tbsd [OPTIONS]\n"
@@ -22,7 +30,18 @@ static void help(void) {
                "  -h --help               Show this help\n"
                "     --version            Show the version\n"
                "     --config-dir DIR     Schedules folder (default %s)\n"
-               "     --check              Validate the schedules folder and exit\n",
+               "     --check              Validate the schedules folder and exit\n"
+               "     --once               Apply every schedule of the folder once, print one\n"
+               "                          line per interface and exit (1 if any failed)\n"
+               "     --remove IFACE       Put back IFACE's default root qdisc and exit\n"
+               "     --admin-group NAME   Group allowed to call Apply/Remove/Reload (default tbs)\n"
+               "     --clock-interval SEC Seconds between clock checks (default 2)\n"
+               "     --log-level LEVEL    err, warning, notice, info (default) or debug\n"
+               "     --log-prefix         Prefix log lines with syslog priorities (<3>)\n"
+               "\n"
+               "Without --check, --once or --remove, tbsd runs as a daemon: it applies every\n"
+               "schedule, keeps them installed and serves org.tsn.Tbs on the system bus.\n"
+               "SIGHUP reloads the folder; SIGTERM exits.\n",
                TBS_CONFIG_DIR);
 }
 
@@ -31,15 +50,27 @@ static int parse_argv(int argc, char *argv[]) {
                 ARG_VERSION = 0x100,
                 ARG_CONFIG_DIR,
                 ARG_CHECK,
+                ARG_ONCE,
+                ARG_REMOVE,
+                ARG_ADMIN_GROUP,
+                ARG_CLOCK_INTERVAL,
+                ARG_LOG_LEVEL,
+                ARG_LOG_PREFIX,
         };
         static const struct option options[] = {
                 { "help",       no_argument,       NULL, 'h' },
                 { "version",    no_argument,       NULL, ARG_VERSION },
                 { "config-dir", required_argument, NULL, ARG_CONFIG_DIR },
                 { "check",      no_argument,       NULL, ARG_CHECK },
+                { "once",       no_argument,       NULL, ARG_ONCE },
+                { "remove",     required_argument, NULL, ARG_REMOVE },
+                { "admin-group", required_argument, NULL, ARG_ADMIN_GROUP },
+                { "clock-interval", required_argument, NULL, ARG_CLOCK_INTERVAL },
+                { "log-level",  required_argument, NULL, ARG_LOG_LEVEL },
+                { "log-prefix", no_argument,       NULL, ARG_LOG_PREFIX },
                 {}
         };
-        int c;
+        int c, r;
 
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
                 switch (c) {
@@ -54,6 +85,39 @@ static int parse_argv(int argc, char *argv[]) {
                         break;
                 case ARG_CHECK:
                         arg_check = true;
+                        break;
+                case ARG_ONCE:
+                        arg_once = true;
+                        break;
+                case ARG_REMOVE:
+                        arg_remove = optarg;
+                        break;
+                case ARG_ADMIN_GROUP:
+                        arg_admin_group = optarg;
+                        break;
+                case ARG_CLOCK_INTERVAL: {
+                        char *end;
+                        double v;
+
+                        errno = 0;
+                        v = strtod(optarg, &end);
+                        if (errno || end == optarg || *end || !(v >= 0.1 && v <= 3600)) {
+                                log_error("--clock-interval: must be between 0.1 and 3600 seconds, got '%s'", optarg);
+                                return -EINVAL;
+                        }
+                        arg_clock_interval_usec = (uint64_t) (v * 1e6);
+                        break;
+                }
+                case ARG_LOG_LEVEL:
+                        r = log_level_from_string(optarg);
+                        if (r < 0) {
+                                log_error("--log-level: unknown level '%s'", optarg);
+                                return -EINVAL;
+                        }
+                        log_set_max_level(r);
+                        break;
+                case ARG_LOG_PREFIX:
+                        log_set_prefix_priority(true);
                         break;
                 default:
                         return -EINVAL;
@@ -94,6 +158,154 @@ static int run_check(const char *dir) {
         return n_errors > 0 ? 1 : 0;
 }
 
+/* The capability probe's results for --once, one per interface asked
+ * about; each is allocated on its own because the DeviceFacts handed out
+ * point into it. */
+typedef struct OnceCaps {
+        char ifname[IFNAMSIZ];
+        bool ok;
+        LinkCaps caps;
+        DeviceFacts facts;
+} OnceCaps;
+
+typedef struct OnceCapsList {
+        OnceCaps **items;
+        size_t n;
+} OnceCapsList;
+
+static void once_caps_list_done(OnceCapsList *l) {
+        for (size_t i = 0; i < l->n; i++)
+                free(l->items[i]);
+        free(l->items);
+        *l = (OnceCapsList) {};
+}
+
+/* schedule_dir_load()'s facts_for: probe each interface once. */
+static const DeviceFacts *once_facts_for(const char *ifname, void *userdata) {
+        OnceCapsList *l = userdata;
+        OnceCaps **t, *c;
+        int r;
+
+        for (size_t i = 0; i < l->n; i++)
+                if (strcmp(l->items[i]->ifname, ifname) == 0)
+                        return l->items[i]->ok ? &l->items[i]->facts : NULL;
+
+        c = calloc(1, sizeof(OnceCaps));
+        if (!c)
+                return NULL;
+        t = reallocarray(l->items, l->n + 1, sizeof(OnceCaps *));
+        if (!t) {
+                free(c);
+                return NULL;
+        }
+        l->items = t;
+        l->items[l->n++] = c;
+        snprintf(c->ifname, sizeof(c->ifname), "%s", ifname);
+
+        r = caps_probe(NULL, ifname, &c->caps);
+        if (r < 0) {
+                log_debug_errno(r, "%s: capability probe failed: %m", ifname);
+                return NULL;
+        }
+        caps_to_device_facts(&c->caps, &c->facts);
+        c->ok = true;
+        return &c->facts;
+}
+
+/* tbsd --once: apply every valid schedule of the folder, one line per
+ * interface on stdout ("IFACE: applied", "IFACE: unchanged", "IFACE: failed:
+ * REASON"). A failed interface does not stop the others. Returns the exit
+ * code: 0 when every interface succeeded, 1 otherwise. */
+static int run_once(const char *dir) {
+        _cleanup_(once_caps_list_done) OnceCapsList caps = {};
+        _cleanup_(schedule_dir_done) ScheduleDir d = {};
+        _cleanup_nl_qdisc_ NlQdisc *nl = NULL;
+        bool failed = false;
+        int r;
+
+        r = schedule_dir_load(dir, once_facts_for, &caps, &d);
+        if (r < 0) {
+                log_error_errno(r, "%s: cannot read the schedules folder: %m", dir);
+                return 1;
+        }
+        r = nl_qdisc_new(&nl);
+        if (r < 0) {
+                log_error_errno(r, "cannot open a netlink socket: %m");
+                return 1;
+        }
+
+        for (size_t i = 0; i < d.n; i++) {
+                const ScheduleFile *f = &d.files[i];
+                const char *name = f->ifname[0] ? f->ifname : f->path;
+                const DeviceFacts *facts = NULL;
+                _cleanup_(apply_report_done) ApplyReport rep = {};
+                unsigned ifindex;
+
+                if (!f->schedule) {
+                        _cleanup_free_ char *line = NULL;
+
+                        for (size_t j = 0; j < f->diags.n; j++)
+                                if (f->diags.items[j].severity == DIAG_ERROR) {
+                                        line = diag_format(&f->diags.items[j]);
+                                        break;
+                                }
+                        printf("%s: failed: %s\n", name, line ?: "invalid schedule");
+                        failed = true;
+                        continue;
+                }
+
+                ifindex = if_nametoindex(f->schedule->ifname);
+                if (ifindex == 0) {
+                        printf("%s: failed: no such interface\n", name);
+                        failed = true;
+                        continue;
+                }
+                facts = once_facts_for(f->schedule->ifname, &caps);
+
+                r = nl_qdisc_apply(nl, (int) ifindex, f->schedule, facts, &rep);
+                for (size_t j = 0; j < rep.n_queues; j++)
+                        log_info("%s: txqueue %u: etf %s (%s)", name, rep.queues[j].queue,
+                                 rep.queues[j].offload ? "offload" : "software",
+                                 rep.queues[j].reason ?: "");
+                if (r < 0) {
+                        printf("%s: failed: %s\n", name, rep.error ?: strerror(-r));
+                        if (rep.rollback_error)
+                                log_error("%s: rollback failed: %s", name, rep.rollback_error);
+                        failed = true;
+                } else
+                        printf("%s: %s\n", name, r > 0 ? "applied" : "unchanged");
+                fflush(stdout);
+        }
+
+        return failed ? 1 : 0;
+}
+
+/* tbsd --remove IFACE: delete the root so the kernel puts back its default. */
+static int run_remove(const char *ifname) {
+        _cleanup_nl_qdisc_ NlQdisc *nl = NULL;
+        _cleanup_free_ char *error = NULL;
+        unsigned ifindex;
+        int r;
+
+        ifindex = if_nametoindex(ifname);
+        if (ifindex == 0) {
+                printf("%s: failed: no such interface\n", ifname);
+                return 1;
+        }
+        r = nl_qdisc_new(&nl);
+        if (r < 0) {
+                log_error_errno(r, "cannot open a netlink socket: %m");
+                return 1;
+        }
+        r = nl_qdisc_remove(nl, (int) ifindex, &error);
+        if (r < 0) {
+                printf("%s: failed: %s\n", ifname, error ?: strerror(-r));
+                return 1;
+        }
+        printf("%s: %s\n", ifname, r > 0 ? "removed" : "unchanged");
+        return 0;
+}
+
 int main(int argc, char *argv[]) {
         int r;
 
@@ -104,7 +316,16 @@ int main(int argc, char *argv[]) {
 
         if (arg_check)
                 return run_check(arg_config_dir);
+        if (arg_once)
+                return run_once(arg_config_dir);
+        if (arg_remove)
+                return run_remove(arg_remove);
 
-        log_error("the daemon is not implemented yet (config dir %s)", arg_config_dir);
-        return 1;
+        r = manager_main(&(ManagerConfig) {
+                .config_dir = arg_config_dir,
+                .admin_group = arg_admin_group,
+                .clock_interval_usec = arg_clock_interval_usec,
+                .use_bus = true,
+        });
+        return r < 0 ? 1 : 0;
 }
