@@ -90,3 +90,43 @@ if err=$("$CAPS_PROBE" nosuch0 2>&1); then
         fail "caps-probe nosuch0 succeeded"
 fi
 assert_contains "$err" "No such device" "caps-probe on a missing interface"
+
+# offload "auto" end to end (tbsd --once): the probe's verdict makes the
+# engine install a software etf on the veth, and tbsd records why.
+make_veth vx vy 4
+conf=$TMPDIR/caps-schedules.d
+mkdir -p "$conf"
+write_ve_schedule() { # OFFLOAD: a JSON value
+        cat > "$conf/vx.json" <<EOS
+{
+  "interface": "vx",
+  "root": {
+    "qdisc": "mqprio", "handle": "100:", "num_tc": 3,
+    "priority_map": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+    "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2}]
+  },
+  "txqueues": [
+    {"queue": 0, "qdisc": "etf", "clockid": "CLOCK_TAI", "delta_ns": 300000, "offload": $1}
+  ]
+}
+EOS
+}
+reason="veth: no launch-time (etf) offload in this driver"
+
+write_ve_schedule '"auto"'
+out=$("$TBSD" --once --config-dir "$conf" 2>"$TMPDIR/once.log") ||
+        { cat "$TMPDIR/once.log"; fail "tbsd --once with offload auto: $out"; }
+assert_eq "$out" "vx: applied" "tbsd --once with offload auto"
+assert_eq "$(qdisc_at vx 100:1 | jq -r .kind)" etf "queue 0 kind"
+assert_eq "$(qdisc_at vx 100:1 | jq -r .options.offload)" off "auto on veth installs software etf"
+assert_contains "$(cat "$TMPDIR/once.log")" "txqueue 0: etf software ($reason)" "tbsd log"
+
+# offload true where the probe says there is no launch time: refused when
+# the schedule is validated, with the probe's reason, and nothing changes.
+before=$(tc -j qdisc show dev vx)
+write_ve_schedule true
+if out=$("$TBSD" --once --config-dir "$conf" 2>>"$TMPDIR/once.log"); then
+        fail "tbsd --once accepted offload true on veth: $out"
+fi
+assert_contains "$out" "launch-time offload is not available on queue 0: $reason" "tbsd --once refusal"
+assert_eq "$(tc -j qdisc show dev vx)" "$before" "qdiscs after the refused schedule"
