@@ -14,6 +14,10 @@ probe() {
 
 dev=$NIC0
 ethtool -L "$dev" combined 4
+# While the link is down igb keeps all 8 TX queues in sysfs; the probe
+# must still report the 4 that ethtool -l says are configured.
+assert_eq "$(combined_channels "$dev")" 4 "ethtool -l $dev combined (link down)"
+assert_eq "$(probe "$dev" tx_queues)" 4 "tx_queues with the link down"
 ip link set "$dev" up
 json=$("$caps_probe" "$dev")
 echo "caps-probe $dev: $json"
