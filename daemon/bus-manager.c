@@ -15,6 +15,11 @@
 #include "schedule-verify.h"
 #include "sd-cleanup.h"
 
+/* sd-bus refuses callers without CAP_SYS_ADMIN on methods not marked
+ * unprivileged. Every method is open at that level: tbsd decides itself
+ * who may call the privileged ones (bus-access.c). */
+#define UNPRIVILEGED SD_BUS_VTABLE_UNPRIVILEGED
+
 /* Upper bound for a schedule handed to Validate(); files have the same. */
 #define VALIDATE_MAX_BYTES (1024 * 1024)
 
@@ -132,12 +137,12 @@ static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_PROPERTY("ConfigDirectory", "s", NULL, offsetof(Manager, config_dir),
                         SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_METHOD_WITH_ARGS("ListLinks", SD_BUS_NO_ARGS, SD_BUS_RESULT("a(sos)", links),
-                                method_list_links, 0),
+                                method_list_links, UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("GetLink", SD_BUS_ARGS("s", name), SD_BUS_RESULT("o", path),
-                                method_get_link, 0),
-        SD_BUS_METHOD("Reload", NULL, NULL, method_reload, SD_BUS_VTABLE_UNPRIVILEGED),
+                                method_get_link, UNPRIVILEGED),
+        SD_BUS_METHOD("Reload", NULL, NULL, method_reload, UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("Validate", SD_BUS_ARGS("s", schedule_json),
-                                SD_BUS_RESULT("b", ok, "as", errors), method_validate, 0),
+                                SD_BUS_RESULT("b", ok, "as", errors), method_validate, UNPRIVILEGED),
         SD_BUS_SIGNAL_WITH_ARGS("Event", SD_BUS_ARGS("s", link, "s", kind, "s", message), 0),
         SD_BUS_VTABLE_END,
 };
@@ -302,13 +307,13 @@ static const sd_bus_vtable link_vtable[] = {
                         SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("PhcIndex", "i", property_link_int, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Driver", "s", property_link_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-        SD_BUS_METHOD_WITH_ARGS("Describe", SD_BUS_NO_ARGS, SD_BUS_RESULT("s", json), method_describe, 0),
-        SD_BUS_METHOD("Apply", NULL, NULL, method_apply, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD("Remove", NULL, NULL, method_remove, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("Describe", SD_BUS_NO_ARGS, SD_BUS_RESULT("s", json), method_describe, UNPRIVILEGED),
+        SD_BUS_METHOD("Apply", NULL, NULL, method_apply, UNPRIVILEGED),
+        SD_BUS_METHOD("Remove", NULL, NULL, method_remove, UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("GetTxtimeParams", SD_BUS_ARGS("u", queue),
                                 SD_BUS_RESULT("u", socket_priority, "i", clockid, "b", deadline_mode,
                                               "u", delta_ns, "b", offload),
-                                method_get_txtime_params, 0),
+                                method_get_txtime_params, UNPRIVILEGED),
         SD_BUS_VTABLE_END,
 };
 

@@ -299,3 +299,17 @@ int manager_run(Manager *m) {
         manager_notify_status(m);
         return sd_event_loop(m->event);
 }
+
+int manager_main(const ManagerConfig *config) {
+        Manager *m = NULL;
+        int r;
+
+        r = manager_new(config, &m);
+        if (r < 0)
+                return r;
+        r = manager_start(m);
+        if (r >= 0)
+                r = manager_run(m);
+        manager_free(m);
+        return r;
+}

@@ -38,6 +38,10 @@ struct Manager {
 int manager_new(const ManagerConfig *config, Manager **ret);
 void manager_free(Manager *m);
 
+/** The whole daemon: create, load and apply, serve until SIGTERM, tear down.
+ *  Returns 0 on a clean exit or -errno. */
+int manager_main(const ManagerConfig *config);
+
 /** Load the configuration folder and apply every schedule. */
 int manager_start(Manager *m);
 /** Run the event loop until asked to exit. Returns 0 or -errno. */

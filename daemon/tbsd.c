@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "igb_caps.h"
 #include "log.h"
+#include "manager.h"
 #include "nl_qdisc.h"
 #include "schedule-dir.h"
 
@@ -17,6 +18,8 @@ static const char *arg_config_dir = TBS_CONFIG_DIR;
 static bool arg_check;
 static bool arg_once;
 static const char *arg_remove;
+static const char *arg_admin_group = "tbs";
+static uint64_t arg_clock_interval_usec = 2 * 1000 * 1000ULL;
 
 static void help(void) {
         printf("Usage: tbsd [OPTIONS]\n"
@@ -30,7 +33,15 @@ static void help(void) {
                "     --check              Validate the schedules folder and exit\n"
                "     --once               Apply every schedule of the folder once, print one\n"
                "                          line per interface and exit (1 if any failed)\n"
-               "     --remove IFACE       Put back IFACE's default root qdisc and exit\n",
+               "     --remove IFACE       Put back IFACE's default root qdisc and exit\n"
+               "     --admin-group NAME   Group allowed to call Apply/Remove/Reload (default tbs)\n"
+               "     --clock-interval SEC Seconds between clock checks (default 2)\n"
+               "     --log-level LEVEL    err, warning, notice, info (default) or debug\n"
+               "     --log-prefix         Prefix log lines with syslog priorities (<3>)\n"
+               "\n"
+               "Without --check, --once or --remove, tbsd runs as a daemon: it applies every\n"
+               "schedule, keeps them installed and serves org.tsn.Tbs on the system bus.\n"
+               "SIGHUP reloads the folder; SIGTERM exits.\n",
                TBS_CONFIG_DIR);
 }
 
@@ -41,6 +52,10 @@ static int parse_argv(int argc, char *argv[]) {
                 ARG_CHECK,
                 ARG_ONCE,
                 ARG_REMOVE,
+                ARG_ADMIN_GROUP,
+                ARG_CLOCK_INTERVAL,
+                ARG_LOG_LEVEL,
+                ARG_LOG_PREFIX,
         };
         static const struct option options[] = {
                 { "help",       no_argument,       NULL, 'h' },
@@ -49,9 +64,13 @@ static int parse_argv(int argc, char *argv[]) {
                 { "check",      no_argument,       NULL, ARG_CHECK },
                 { "once",       no_argument,       NULL, ARG_ONCE },
                 { "remove",     required_argument, NULL, ARG_REMOVE },
+                { "admin-group", required_argument, NULL, ARG_ADMIN_GROUP },
+                { "clock-interval", required_argument, NULL, ARG_CLOCK_INTERVAL },
+                { "log-level",  required_argument, NULL, ARG_LOG_LEVEL },
+                { "log-prefix", no_argument,       NULL, ARG_LOG_PREFIX },
                 {}
         };
-        int c;
+        int c, r;
 
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
                 switch (c) {
@@ -72,6 +91,33 @@ static int parse_argv(int argc, char *argv[]) {
                         break;
                 case ARG_REMOVE:
                         arg_remove = optarg;
+                        break;
+                case ARG_ADMIN_GROUP:
+                        arg_admin_group = optarg;
+                        break;
+                case ARG_CLOCK_INTERVAL: {
+                        char *end;
+                        double v;
+
+                        errno = 0;
+                        v = strtod(optarg, &end);
+                        if (errno || end == optarg || *end || !(v >= 0.1 && v <= 3600)) {
+                                log_error("--clock-interval: must be between 0.1 and 3600 seconds, got '%s'", optarg);
+                                return -EINVAL;
+                        }
+                        arg_clock_interval_usec = (uint64_t) (v * 1e6);
+                        break;
+                }
+                case ARG_LOG_LEVEL:
+                        r = log_level_from_string(optarg);
+                        if (r < 0) {
+                                log_error("--log-level: unknown level '%s'", optarg);
+                                return -EINVAL;
+                        }
+                        log_set_max_level(r);
+                        break;
+                case ARG_LOG_PREFIX:
+                        log_set_prefix_priority(true);
                         break;
                 default:
                         return -EINVAL;
@@ -275,6 +321,11 @@ int main(int argc, char *argv[]) {
         if (arg_remove)
                 return run_remove(arg_remove);
 
-        log_error("the daemon is not implemented yet (config dir %s)", arg_config_dir);
-        return 1;
+        r = manager_main(&(ManagerConfig) {
+                .config_dir = arg_config_dir,
+                .admin_group = arg_admin_group,
+                .clock_interval_usec = arg_clock_interval_usec,
+                .use_bus = true,
+        });
+        return r < 0 ? 1 : 0;
 }
