@@ -103,6 +103,7 @@ void clock_evaluate(const ClockSpec *spec, const ClockInputs *in, ClockStatus *r
                 if (in->time_status_error == 0) {
                         st.has_time_status = true;
                         st.master_offset_ns = in->time_status.master_offset;
+                        st.ingress_time_ns = in->time_status.ingress_time;
                         st.gm_present = in->time_status.gm_present != 0;
                         ptp_clock_identity_to_string(in->time_status.gm_identity, st.gm_identity);
                 }
@@ -359,7 +360,7 @@ int clock_check_run_now(ClockCheck *cc) {
         if (r < 0) {
                 /* No ptp4l to send to: that is this check's result, not a failure. */
                 in.ptp4l_error = r;
-                in.ptp4l_socket = pmc_client_server_path(cc->pmc);
+                in.ptp4l_socket = cc->spec.ptp4l_socket ?: PMC_DEFAULT_SOCKET " or " PMC_FALLBACK_SOCKET;
                 in.ptp4l_timeout_usec = cc->timeout_usec;
                 finish_check(cc, &in);
         }

@@ -53,6 +53,8 @@ typedef struct ClockStatus {
         char port_state[16];                  /* "SLAVE", ...; "UNKNOWN(n)" for a value outside the table */
         bool has_time_status;
         int64_t master_offset_ns;             /* TIME_STATUS_NP master_offset */
+        int64_t ingress_time_ns;              /* TIME_STATUS_NP ingress_time: when that offset was
+                                               * measured (not in the JSON; for tests) */
         bool gm_present;
         char gm_identity[19];                 /* "xxxxxx.xxxx.xxxxxx" */
         bool has_current_ds;

@@ -246,9 +246,11 @@ static int send_request(PmcClient *c, const uint8_t *buf, size_t len) {
                         c->last_good = i;
                         return 0;
                 }
-                r = negative_errno();
-                if (r != -ENOENT && r != -ECONNREFUSED)
-                        return r;
+                int k = negative_errno();
+                if (k != -ENOENT && k != -ECONNREFUSED)
+                        return k;
+                if (r != -ECONNREFUSED)
+                        r = k;        /* "a socket but nobody listens" says more than "no socket" */
         }
         return r;
 }
