@@ -565,6 +565,23 @@ static void test_examples(void **state) {
         }
 }
 
+/* The example in docs/schedule-format.md (the issue's) is valid and round-trips. */
+static void test_doc_example(void **state) {
+        _cleanup_free_ char *path = NULL, *text = NULL;
+        const char *start, *end;
+        DiagList l = {};
+        size_t len;
+
+        assert_true(asprintf(&path, "%s/docs/schedule-format.md", TBS_SOURCE_DIR) >= 0);
+        assert_int_equal(schedule_read_file(path, NULL, &l, &text, &len), 0);
+        start = strstr(text, "```json\n");
+        assert_non_null(start);
+        start += strlen("```json\n");
+        end = strstr(start, "```");
+        assert_non_null(end);
+        round_trip("schedule-format.md", start, (size_t) (end - start));
+}
+
 static void test_load_file(void **state) {
         char dir[] = "/tmp/tbs-test-parse-XXXXXX", *big = NULL, path[64];
         _cleanup_schedule_ Schedule *s = NULL;
@@ -632,6 +649,7 @@ int main(void) {
                 cmocka_unit_test(test_round_trip_cases),
                 cmocka_unit_test(test_to_json_form),
                 cmocka_unit_test(test_examples),
+                cmocka_unit_test(test_doc_example),
                 cmocka_unit_test(test_load_file),
                 cmocka_unit_test(test_peek_ifname),
         };
