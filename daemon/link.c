@@ -418,7 +418,11 @@ static struct json_object *root_json(const QDiscTree *t) {
         if (t->root_known) {
                 /* The schedule format's own view of the root, as installed. */
                 Schedule tmp = { .root = t->root_spec };
-                _cleanup_json_ struct json_object *full = schedule_to_json(&tmp);
+                _cleanup_json_ struct json_object *full = NULL;
+
+                /* Report the effective cycle time, given or derived. */
+                tmp.root.cycle_time_given = true;
+                full = schedule_to_json(&tmp);
                 spec = json_get(full, "root");
                 o = spec ? json_object_get(spec) : json_object_new_object();
         } else

@@ -1,15 +1,34 @@
-# Runs inside the test kernel for scripts/demo (with tests/kernel/lib.sh).
+# Runs inside the test kernel for scripts/demo (with tests/kernel/lib.sh):
+# one 4-queue veth per example schedule, a private system bus, tbsd with
+# examples/ as its configuration folder, then tbsctl status for each.
 echo "== kernel: $(uname -sr) (user-mode-linux)"
-for ifc in $(jq -r .interface "$TBS_SOURCE_DIR"/examples/*.json 2>/dev/null); do
-        make_veth "$ifc" "${ifc:0:11}-peer" 4
+ifaces=$(jq -r .interface "$TBS_SOURCE_DIR"/examples/*.json)
+for ifc in $ifaces; do
+        make_veth "$ifc" "${ifc:0:10}p" 4
 done
-if ! ip -br link show | grep -q .; then
-        fail "no interfaces"
-fi
 echo "== interfaces"
 ip -br link show type veth
 
-echo "== qdiscs before"
-for ifc in $(jq -r .interface "$TBS_SOURCE_DIR"/examples/*.json); do
-        tc qdisc show dev "$ifc"
+echo "== tbsctl validate examples/*.json"
+"$TBSCTL" validate "$TBS_SOURCE_DIR"/examples/*.json
+
+echo "== starting a private system bus and tbsd --config-dir examples/"
+start_system_bus
+start_tbsd "$TBS_SOURCE_DIR/examples"
+sleep 3   # let the first clock checks finish
+for ifc in $ifaces; do
+        echo
+        echo "== tbsctl status $ifc"
+        "$TBSCTL" status "$ifc"
 done
+echo
+echo "== tbsctl list"
+"$TBSCTL" list
+echo
+echo "== tc qdisc show dev veth0 (the kernel's own view)"
+tc qdisc show dev veth0
+echo
+echo "== tbsctl txtime-params veth0 0"
+"$TBSCTL" txtime-params veth0 0
+kill -TERM "$TBSD_PID"
+wait "$TBSD_PID"
