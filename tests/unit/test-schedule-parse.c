@@ -582,6 +582,75 @@ static void test_doc_example(void **state) {
         round_trip("schedule-format.md", start, (size_t) (end - start));
 }
 
+/* Randomly damaged examples (fixed seed): the parser never fails without a
+ * diagnostic, every diagnostic is one line, and what parses round-trips. */
+static void test_mutations(void **state) {
+        static const char *const names[] = {
+                "i210-mqprio-launchtime.json", "i225-taprio-txtime-assist.json", "veth-software.json",
+        };
+        static const char *const tokens[] = {
+                "\"", "{", "}", "[", "]", ",", ":", "0", "-1", "99999999999", "null", "true", "\"0x\"",
+                "1.5", "\\u0000", "\"tbs\"", "\"taprio\"", "\"txtime-assist\"", "\n", "\xc3",
+        };
+        unsigned seed = 42, parsed = 0;
+
+        for (size_t f = 0; f < ELEMENTSOF(names); f++) {
+                _cleanup_free_ char *path = NULL, *orig = NULL;
+                DiagList l = {};
+                size_t n;
+
+                assert_true(asprintf(&path, "%s/examples/%s", TBS_SOURCE_DIR, names[f]) >= 0);
+                assert_int_equal(schedule_read_file(path, NULL, &l, &orig, &n), 0);
+                assert_true(n < 4096);
+                for (unsigned it = 0; it < 500; it++) {
+                        _cleanup_schedule_ Schedule *s = NULL;
+                        char buf[8192];
+                        size_t len = n;
+
+                        memcpy(buf, orig, n);
+                        for (int m = 1 + rand_r(&seed) % 3; m > 0; m--) {
+                                size_t pos = (size_t) rand_r(&seed) % (len + 1);
+                                int op = rand_r(&seed) % 3;
+
+                                if (op == 0 && pos < len) {
+                                        memmove(buf + pos, buf + pos + 1, len - pos - 1);
+                                        len--;
+                                } else if (op == 1) {
+                                        const char *t = tokens[rand_r(&seed) % ELEMENTSOF(tokens)];
+                                        size_t tl = strlen(t);
+
+                                        memmove(buf + pos + tl, buf + pos, len - pos);
+                                        memcpy(buf + pos, t, tl);
+                                        len += tl;
+                                } else if (pos < len)
+                                        buf[pos] = (char) (rand_r(&seed) & 0xff);
+                        }
+                        if (schedule_parse_json("m.json", buf, len, &l, &s) == 0) {
+                                _cleanup_json_ json_object *j = schedule_to_json(s);
+                                _cleanup_schedule_ Schedule *s2 = NULL;
+                                const char *t;
+
+                                (void) schedule_verify(s, NULL, &l);
+                                assert_non_null(j);
+                                t = json_object_to_json_string(j);
+                                assert_int_equal(schedule_parse_json("r.json", t, strlen(t), &l, &s2), 0);
+                                assert_true(schedules_equal(s, s2));
+                                parsed++;
+                        } else
+                                assert_true(diag_errors(&l) > 0);
+                        for (size_t i = 0; i < l.n; i++) {
+                                _cleanup_free_ char *line = diag_format(&l.items[i]);
+
+                                assert_non_null(line);
+                                assert_null(strchr(line, '\n'));
+                        }
+                        diag_list_clear(&l);
+                }
+        }
+        /* Some mutations (whitespace, digits) leave a valid file: both paths ran. */
+        assert_true(parsed > 0);
+}
+
 static void test_load_file(void **state) {
         char dir[] = "/tmp/tbs-test-parse-XXXXXX", *big = NULL, path[64];
         _cleanup_schedule_ Schedule *s = NULL;
@@ -650,6 +719,7 @@ int main(void) {
                 cmocka_unit_test(test_to_json_form),
                 cmocka_unit_test(test_examples),
                 cmocka_unit_test(test_doc_example),
+                cmocka_unit_test(test_mutations),
                 cmocka_unit_test(test_load_file),
                 cmocka_unit_test(test_peek_ifname),
         };
