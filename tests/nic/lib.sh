@@ -31,3 +31,17 @@ tx_queues() {
 combined_channels() {
         ethtool -l "$1" | awk '/^Current hardware settings/ { cur = 1 } cur && $1 == "Combined:" { print $2 }'
 }
+
+# phc_minus_realtime DEV: PHC minus CLOCK_REALTIME in ns, as `phc_ctl DEV
+# cmp` measures it (phc_ctl prints CLOCK_REALTIME minus PHC).
+phc_minus_realtime() {
+        local v
+        v=$(phc_ctl "$1" cmp | awk '/offset from CLOCK_REALTIME is/ { v = $NF; sub(/ns$/, "", v); print v }')
+        [[ "$v" =~ ^-?[0-9]+$ ]] || fail "phc_ctl $1 cmp gave no offset"
+        echo $(( -v ))
+}
+
+# port_state [SOCKET]: ptp4l's port state as pmc reads it.
+port_state() {
+        pmc -u -b 0 ${1:+-s "$1"} 'GET PORT_DATA_SET' | awk '$1 == "portState" { print $2 }'
+}
