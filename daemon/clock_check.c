@@ -295,7 +295,8 @@ static void measure_local(ClockCheck *cc, ClockInputs *in) {
 static void finish_check(ClockCheck *cc, ClockInputs *in) {
         ClockState old = cc->checked_once ? cc->status.state : _CLOCK_STATE_INVALID;
 
-        measure_local(cc, in);
+        if (cc->spec.configured)
+                measure_local(cc, in);
         in->now_usec = now_realtime_usec();
         clock_evaluate(&cc->spec, in, &cc->status);
 

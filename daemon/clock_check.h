@@ -107,7 +107,9 @@ typedef struct ClockCheck ClockCheck;
 
 /** Called after the first completed check (old_state _CLOCK_STATE_INVALID)
  *  and after every check whose state differs from the previous one.
- *  status is valid during the call. The callback must not free cc. */
+ *  status is valid during the call. The callback must not free cc. It may
+ *  run from within clock_check_start() or clock_check_run_now() when the
+ *  result is known at once (no ptp4l socket, not configured). */
 typedef void (*clock_check_changed_fn)(ClockCheck *cc, ClockState old_state, const ClockStatus *status,
                                        void *userdata);
 

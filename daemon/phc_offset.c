@@ -54,8 +54,8 @@ int phc_offset_from_precise(const struct ptp_sys_offset_precise *p, int32_t tai_
         return 0;
 }
 
-/* Pick the shortest window among n triples (before, phc, after) given by
- * the callback-free arrays below. */
+/* Among n samples (before[i], phc[i], after[i]) take the one with the
+ * shortest non-negative system-clock window and compute its offset. */
 static int pick_shortest(const struct ptp_clock_time *const *before,
                          const struct ptp_clock_time *const *phc,
                          const struct ptp_clock_time *const *after,
@@ -116,12 +116,32 @@ int phc_offset_from_basic(const struct ptp_sys_offset *p, int32_t tai_offset_s, 
         return pick_shortest(b, c, a, p->n_samples, tai_offset_s, PHC_OFFSET_BASIC, ret);
 }
 
+int32_t tai_offset_from_readings(const struct timespec *rt_before, const struct timespec *tai,
+                                 const struct timespec *rt_after) {
+        int64_t b = rt_before->tv_sec * NSEC_PER_SEC + rt_before->tv_nsec;
+        int64_t a = rt_after->tv_sec * NSEC_PER_SEC + rt_after->tv_nsec;
+        int64_t t = tai->tv_sec * NSEC_PER_SEC + tai->tv_nsec;
+        int64_t d = t - (b + (a - b) / 2);
+
+        /* round to the nearest second, halves away from zero */
+        return (int32_t) ((d + (d < 0 ? -NSEC_PER_SEC / 2 : NSEC_PER_SEC / 2)) / NSEC_PER_SEC);
+}
+
 int tai_offset_read(int32_t *ret_s) {
         struct timex tx = {};
+        struct timespec b, t, a;
 
-        if (adjtimex(&tx) < 0)
+        if (adjtimex(&tx) >= 0) {
+                *ret_s = (int32_t) tx.tai;
+                return 0;
+        }
+        if (errno != EPERM && errno != ENOSYS)
                 return negative_errno();
-        *ret_s = (int32_t) tx.tai;
+
+        if (clock_gettime(CLOCK_REALTIME, &b) < 0 || clock_gettime(CLOCK_TAI, &t) < 0 ||
+            clock_gettime(CLOCK_REALTIME, &a) < 0)
+                return negative_errno();
+        *ret_s = tai_offset_from_readings(&b, &t, &a);
         return 0;
 }
 

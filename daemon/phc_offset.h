@@ -26,6 +26,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <time.h>
 #include <linux/ptp_clock.h>
 
 #include "macro.h"
@@ -64,8 +65,18 @@ int phc_offset_from_extended(const struct ptp_sys_offset_extended *p, int32_t ta
 int phc_offset_from_basic(const struct ptp_sys_offset *p, int32_t tai_offset_s, PhcOffset *ret);
 
 /** Read the kernel's TAI offset (CLOCK_TAI - CLOCK_REALTIME, s) with adjtimex().
+ *  Where a seccomp filter denies adjtimex() (systemd's ProtectClock=yes puts
+ *  it in @clock, reads included: EPERM), it is derived from CLOCK_REALTIME
+ *  and CLOCK_TAI readings instead (tai_offset_from_readings()), which the
+ *  kernel keeps exactly that many whole seconds apart.
  *  Returns 0 and *ret_s (0 means "never set"); -errno on failure. */
 int tai_offset_read(int32_t *ret_s);
+
+/** The TAI offset from a CLOCK_REALTIME reading, a CLOCK_TAI reading and a
+ *  second CLOCK_REALTIME reading: tai - (before + after) / 2, rounded to
+ *  whole seconds (s). */
+int32_t tai_offset_from_readings(const struct timespec *rt_before, const struct timespec *tai,
+                                 const struct timespec *rt_after);
 
 /** The seam for the ioctls: behaves as ioctl(fd, request, arg) but returns
  *  0 or -errno. */

@@ -13,6 +13,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/timex.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <cmocka.h>
 
 #include "phc_offset.h"
@@ -238,12 +246,63 @@ static void test_fallback_remembered(void **state) {
 
 static void test_tai_offset_read(void **state) {
         int32_t tai = -1;
+        struct timespec b = { 1796277715, 999999800 }, t = { 1796277752, 999999950 }, a = { 1796277716, 100 };
 
         assert_int_equal(tai_offset_read(&tai), 0);
         assert_true(tai >= 0);
+
+        /* from clock readings (the ProtectClock=yes path) */
+        assert_int_equal(tai_offset_from_readings(&b, &t, &a), 37);
+        t = (struct timespec) { 1796277715, 999999990 };
+        assert_int_equal(tai_offset_from_readings(&b, &t, &a), 0);
+        t = (struct timespec) { 1796277753, 400000000 };
+        assert_int_equal(tai_offset_from_readings(&b, &t, &a), 37);
+        t = (struct timespec) { 1796277753, 600000000 };
+        assert_int_equal(tai_offset_from_readings(&b, &t, &a), 38);
+        t = (struct timespec) { 1796277714, 700000000 };  /* TAI behind: never in practice, but signed */
+        assert_int_equal(tai_offset_from_readings(&b, &t, &a), -1);
         assert_string_equal(phc_offset_method_to_string(PHC_OFFSET_EXTENDED), "extended");
         assert_string_equal(phc_offset_method_to_string(PHC_OFFSET_BASIC), "basic");
         assert_null(phc_offset_method_to_string(_PHC_OFFSET_METHOD_MAX));
+}
+
+/* Under a seccomp filter that denies adjtimex() with EPERM, as systemd's
+ * ProtectClock=yes does, the TAI offset still comes out right. */
+static void test_tai_offset_without_adjtimex(void **state) {
+        struct timex tx = {};
+        int32_t expected;
+        pid_t pid;
+        int status;
+
+        assert_true(adjtimex(&tx) >= 0);
+        expected = (int32_t) tx.tai;
+
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                struct sock_filter filter[] = {
+                        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+                        /* glibc's adjtimex() is clock_adjtime(CLOCK_REALTIME); deny both */
+                        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_adjtimex, 1, 0),
+                        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clock_adjtime, 0, 1),
+                        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+                        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+                };
+                struct sock_fprog prog = { .len = sizeof(filter) / sizeof(filter[0]), .filter = filter };
+                int32_t tai = -1;
+
+                if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+                    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+                        _exit(10);
+                if (adjtimex(&tx) >= 0 || errno != EPERM)
+                        _exit(11);               /* the filter must bite */
+                if (tai_offset_read(&tai) < 0)
+                        _exit(12);
+                _exit(tai == expected ? 0 : 13);
+        }
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 int main(void) {
@@ -253,6 +312,7 @@ int main(void) {
                 cmocka_unit_test(test_basic),
                 cmocka_unit_test(test_fallback_remembered),
                 cmocka_unit_test(test_tai_offset_read),
+                cmocka_unit_test(test_tai_offset_without_adjtimex),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
