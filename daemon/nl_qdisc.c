@@ -59,29 +59,44 @@ static int nle_to_errno(int nle) {
         }
 }
 
+int nl_ext_ack_message(const struct nlmsghdr *h, char *buf, size_t size) {
+        const struct nlmsgerr *e;
+        struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+        size_t off = NLMSG_HDRLEN + sizeof(*e);
+
+        if (size > 0)
+                buf[0] = 0;
+        if (h->nlmsg_type != NLMSG_ERROR || h->nlmsg_len < off)
+                return -EBADMSG;
+        if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+                return 0;
+        e = (const struct nlmsgerr *) ((const uint8_t *) h + NLMSG_HDRLEN);
+        /* Without NLM_F_CAPPED the whole request follows, not just its header. */
+        if (!(h->nlmsg_flags & NLM_F_CAPPED)) {
+                if (e->msg.nlmsg_len < NLMSG_HDRLEN)
+                        return -EBADMSG;
+                off += NLMSG_ALIGN(e->msg.nlmsg_len) - NLMSG_HDRLEN;
+        }
+        if (off >= h->nlmsg_len)
+                return off == h->nlmsg_len ? 0 : -EBADMSG;
+        if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *) ((uint8_t *) h + off),
+                      (int) (h->nlmsg_len - off), NULL) < 0)
+                return -EBADMSG;
+        if (!tb[NLMSGERR_ATTR_MSG])
+                return 0;
+        if (size > 0)
+                nla_strlcpy(buf, tb[NLMSGERR_ATTR_MSG], size);
+        return 1;
+}
+
 /* Runs for every NLMSG_ERROR with a non-zero error: keep the errno and the
- * extended ACK message (the TLVs follow the struct nlmsgerr, which holds
- * only the request's header because NETLINK_CAP_ACK is on). */
+ * extended ACK message. */
 static int error_cb(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg) {
         NlQdisc *nl = arg;
         const struct nlmsghdr *h = (const struct nlmsghdr *) ((const uint8_t *) e - NLMSG_HDRLEN);
-        size_t off = sizeof(*e), total;
 
         nl->error = e->error < 0 ? e->error : -EIO;
-        nl->ext_ack[0] = 0;
-
-        if (!(h->nlmsg_flags & NLM_F_ACK_TLVS) || h->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
-                return NL_STOP;
-        if (!(h->nlmsg_flags & NLM_F_CAPPED))
-                off += NLMSG_ALIGN(e->msg.nlmsg_len) - NLMSG_HDRLEN;
-        total = h->nlmsg_len - NLMSG_HDRLEN;
-        if (off < total) {
-                struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
-
-                if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *) ((uint8_t *) e + off),
-                              (int) (total - off), NULL) >= 0 && tb[NLMSGERR_ATTR_MSG])
-                        nla_strlcpy(nl->ext_ack, tb[NLMSGERR_ATTR_MSG], sizeof(nl->ext_ack));
-        }
+        (void) nl_ext_ack_message(h, nl->ext_ack, sizeof(nl->ext_ack));
         return NL_STOP;
 }
 
@@ -100,7 +115,7 @@ int nl_qdisc_new(NlQdisc **ret) {
                 return nle_to_errno(k);
         if (setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)) < 0)
                 return negative_errno();
-        /* Not fatal: without it the TLVs follow the echoed request, handled above. */
+        /* Not fatal: without it the TLVs follow the echoed request (handled). */
         (void) setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
         k = nl_socket_modify_err_cb(nl->sk, NL_CB_CUSTOM, error_cb, nl);
         if (k < 0)

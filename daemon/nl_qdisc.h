@@ -78,7 +78,9 @@ typedef struct QueueApplyResult {
 typedef struct ApplyReport {
         bool root_replaced;             /* the root was (re)created */
         unsigned n_messages;            /* changes sent to the kernel, 0 when unchanged */
-        QueueApplyResult *queues;       /* one per txqueue of the schedule, in its order */
+        QueueApplyResult *queues;       /* one per txqueue of the schedule, in its order; after a
+                                         * failure they tell what was done before the failing step
+                                         * (and undone by the rollback); reason NULL: not reached */
         size_t n_queues;
         char *error;                    /* failure: "STEP: kernel's message" */
         bool rolled_back;               /* failure: the snapshot was restored */
@@ -104,6 +106,14 @@ int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret);
  *  The seam the unit tests replay recorded kernel answers through.
  *  Returns 0, -EBADMSG for a malformed message, or -ENOMEM. */
 int qdisc_tree_parse_dump(const void *buf, size_t len, int ifindex, QDiscTree *ret);
+
+/** The extended-ACK text (NLMSGERR_ATTR_MSG) of an NLMSG_ERROR message h,
+ *  whether the kernel echoed the whole request or only its header
+ *  (NLM_F_CAPPED), copied into buf (size bytes, always terminated; "" when
+ *  none). Returns 1 when there was a message, 0 when none, -EBADMSG when h
+ *  is not a well-formed NLMSG_ERROR. */
+struct nlmsghdr;
+int nl_ext_ack_message(const struct nlmsghdr *h, char *buf, size_t size);
 
 /** Free what a tree owns; it is zeroed afterwards. Accepts NULL. */
 void qdisc_tree_done(QDiscTree *t);

@@ -263,10 +263,11 @@ static int run_once(const char *dir) {
                 facts = once_facts_for(f->schedule->ifname, &caps);
 
                 r = nl_qdisc_apply(nl, (int) ifindex, f->schedule, facts, &rep);
-                for (size_t j = 0; j < rep.n_queues; j++)
-                        log_info("%s: txqueue %u: etf %s (%s)", name, rep.queues[j].queue,
-                                 rep.queues[j].offload ? "offload" : "software",
-                                 rep.queues[j].reason ?: "");
+                for (size_t j = 0; r >= 0 && j < rep.n_queues; j++)
+                        if (rep.queues[j].reason)
+                                log_info("%s: txqueue %u: etf %s (%s)", name, rep.queues[j].queue,
+                                         rep.queues[j].offload ? "offload" : "software",
+                                         rep.queues[j].reason);
                 if (r < 0) {
                         printf("%s: failed: %s\n", name, rep.error ?: strerror(-r));
                         if (rep.rollback_error)

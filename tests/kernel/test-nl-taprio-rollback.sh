@@ -1,7 +1,7 @@
 # The netlink engine with taprio roots and failures, `tc -j` as the oracle:
 # software taprio; taprio txtime-assist with etf children; a failing child
 # (etf offload on a device the probe does not know, refused by the kernel)
-# and a failing root (taprio full offload on veth) both leave the earlier
+# and a failing root (taprio full offload on veth) leave the earlier
 # tree exactly as it was; a missing interface fails with a clear message
 # and does not stop the other interfaces.
 make_veth va vb 4
@@ -128,3 +128,18 @@ assert_eq "$rc" 1 "--once exit status with a refused child"
 assert_eq "$out" "ifb0: failed: txqueue 1 (etf on 100:2): Specified device does not support ETF offload" "refused child message"
 after=$(qdisc_json ifb0 | jq -c '[.[] | {kind, handle, parent, options}] | sort_by(.parent)')
 assert_eq "$after" "$before" "ifb0 tree (kinds, handles, options) after the refused child"
+
+# The same refusal on an interface that still has its default root: the
+# root and queue 0's etf are installed first, then everything is undone.
+ip link add ifb1 numtxqueues 4 numrxqueues 4 type ifb
+ip link set ifb1 up
+before=$(qdisc_json ifb1 | jq -c '[.[] | {kind, handle, parent, options}] | sort_by(.parent)')
+sed 's/"ifb0"/"ifb1"/' "$conf/ifb0.json" > "$TMPDIR/ifb1.json"
+rm "$conf/ifb0.json"
+mv "$TMPDIR/ifb1.json" "$conf/ifb1.json"
+rc=0
+out=$("$TBSD" --once --config-dir "$conf") || rc=$?
+assert_eq "$rc" 1 "--once exit status on a fresh interface"
+assert_eq "$out" "ifb1: failed: txqueue 1 (etf on 100:2): Specified device does not support ETF offload" "fresh interface message"
+after=$(qdisc_json ifb1 | jq -c '[.[] | {kind, handle, parent, options}] | sort_by(.parent)')
+assert_eq "$after" "$before" "ifb1 keeps its default tree"

@@ -13,8 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <linux/netlink.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,6 +414,70 @@ static void test_offload_plan(void **state) {
         assert_false(etf_matches_plan(&installed, &e, ETF_PLAN_TRY_HARDWARE));
 }
 
+/* NLMSG_ERROR as the kernel builds it (netlink_ack(), af_netlink.c): the
+ * header, struct nlmsgerr (error, the request's header), the request's
+ * payload unless NLM_F_CAPPED, then the TLVs (NLM_F_ACK_TLVS). */
+static size_t build_error(uint8_t *buf, bool capped, const char *msg) {
+        const size_t req_payload = 24;            /* a request with 24 bytes after its header */
+        struct nlmsghdr h = {
+                .nlmsg_type = NLMSG_ERROR,
+                .nlmsg_flags = NLM_F_ACK_TLVS | (capped ? NLM_F_CAPPED : 0),
+        };
+        struct nlmsgerr e = {
+                .error = -EOPNOTSUPP,
+                .msg = { .nlmsg_len = NLMSG_HDRLEN + req_payload, .nlmsg_type = RTM_NEWQDISC },
+        };
+        size_t off = NLMSG_HDRLEN, mlen = strlen(msg) + 1;
+        struct nlattr a = { .nla_len = (uint16_t) (NLA_HDRLEN + mlen), .nla_type = NLMSGERR_ATTR_MSG };
+        uint32_t offs = 20;
+        struct nlattr o = { .nla_len = NLA_HDRLEN + 4, .nla_type = NLMSGERR_ATTR_OFFS };
+
+        memcpy(buf + off, &e, sizeof(e));
+        off += sizeof(e);
+        if (!capped) {
+                memset(buf + off, 0xee, req_payload);  /* the echoed request: must be skipped */
+                off += req_payload;
+        }
+        memcpy(buf + off, &a, sizeof(a));
+        memcpy(buf + off + NLA_HDRLEN, msg, mlen);
+        off += NLA_ALIGN(a.nla_len);
+        memcpy(buf + off, &o, sizeof(o));
+        memcpy(buf + off + NLA_HDRLEN, &offs, 4);
+        off += NLA_ALIGN(o.nla_len);
+        h.nlmsg_len = (uint32_t) off;
+        memcpy(buf, &h, sizeof(h));
+        return off;
+}
+
+static void test_ext_ack(void **state) {
+        static const char text[] = "Specified device does not support ETF offload";
+        uint8_t buf[512] = {};
+        char out[128], tiny[8];
+        struct nlmsghdr *h = (struct nlmsghdr *) buf;
+
+        build_error(buf, true, text);
+        assert_int_equal(nl_ext_ack_message(h, out, sizeof(out)), 1);
+        assert_string_equal(out, text);
+        assert_int_equal(nl_ext_ack_message(h, tiny, sizeof(tiny)), 1);
+        assert_string_equal(tiny, "Specifi");
+
+        memset(buf, 0, sizeof(buf));
+        build_error(buf, false, text);
+        assert_int_equal(nl_ext_ack_message(h, out, sizeof(out)), 1);
+        assert_string_equal(out, text);
+
+        /* no TLVs: no message */
+        h->nlmsg_flags = 0;
+        assert_int_equal(nl_ext_ack_message(h, out, sizeof(out)), 0);
+        assert_string_equal(out, "");
+        /* not an error message, or cut inside struct nlmsgerr */
+        h->nlmsg_type = RTM_NEWQDISC;
+        assert_int_equal(nl_ext_ack_message(h, out, sizeof(out)), -EBADMSG);
+        h->nlmsg_type = NLMSG_ERROR;
+        h->nlmsg_len = NLMSG_HDRLEN + 8;
+        assert_int_equal(nl_ext_ack_message(h, out, sizeof(out)), -EBADMSG);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_mqprio_request),
@@ -424,6 +490,7 @@ int main(void) {
                 cmocka_unit_test(test_parse_default_dump),
                 cmocka_unit_test(test_parse_bad),
                 cmocka_unit_test(test_offload_plan),
+                cmocka_unit_test(test_ext_ack),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
