@@ -8,6 +8,7 @@
 
 #include "bus-manager.h"
 #include "clock_check.h"
+#include "drift.h"
 #include "igb_caps.h"
 #include "json-util.h"
 #include "link.h"
@@ -24,7 +25,20 @@ struct LinkRuntime {
         ClockCheck *clock;
         ApplyReport last;               /* of the last successful apply */
         bool applied;
+        char *drift;                    /* the drift being reported (policy "report"), or NULL */
+        sd_event_source *retry;         /* re-apply after a failure that may pass */
+        unsigned retries;
 };
+
+/* Failures worth another try later: the device was busy, went away midway
+ * or the kernel was short of memory. A refused configuration is not. */
+static bool error_may_pass(int r) {
+        return r == -EBUSY || r == -EAGAIN || r == -ENOBUFS || r == -ENOMEM || r == -ENETDOWN ||
+               r == -ETIMEDOUT || r == -EINTR;
+}
+
+#define RETRY_FIRST_USEC (1000 * 1000ULL)
+#define RETRY_MAX_USEC (60 * 1000 * 1000ULL)
 
 static const char *const link_state_table[_LINK_STATE_MAX] = {
         [LINK_STATE_PENDING] = "pending",
@@ -81,6 +95,8 @@ void link_free(Link *l) {
         manager_drop_link(l->manager, l);
         clock_check_free(l->rt->clock);
         apply_report_done(&l->rt->last);
+        sd_event_source_disable_unref(l->rt->retry);
+        free(l->rt->drift);
         free(l->rt);
         schedule_free(l->schedule);
         free(l->schedule_text);
@@ -164,6 +180,10 @@ static void link_update_installed_state(Link *l) {
 
         if (!l->rt->applied)
                 return;
+        if (l->rt->drift) {
+                link_set_state(l, LINK_STATE_DEGRADED, "drift: %s", l->rt->drift);
+                return;
+        }
         if (!l->rt->clock) {
                 link_set_state(l, LINK_STATE_CONFIGURED, "schedule installed");
                 return;
@@ -235,6 +255,32 @@ static void set_error(char **ret_error, const char *fmt, ...) {
         va_end(ap);
 }
 
+static int on_retry(sd_event_source *s, uint64_t usec, void *userdata) {
+        Link *l = userdata;
+
+        log_info("%s: retrying the apply (attempt %u)", l->name, l->rt->retries + 1);
+        (void) link_apply(l, NULL);
+        return 0;
+}
+
+/* Exponential backoff: 1 s, 2 s, 4 s, ... 60 s. */
+static void link_schedule_retry(Link *l) {
+        uint64_t delay = RETRY_FIRST_USEC << (l->rt->retries < 6 ? l->rt->retries : 6), now;
+        int r;
+
+        if (delay > RETRY_MAX_USEC)
+                delay = RETRY_MAX_USEC;
+        l->rt->retries++;
+        if (sd_event_now(l->manager->event, CLOCK_MONOTONIC, &now) < 0)
+                return;
+        l->rt->retry = sd_event_source_disable_unref(l->rt->retry);
+        r = sd_event_add_time(l->manager->event, &l->rt->retry, CLOCK_MONOTONIC, now + delay, 0, on_retry, l);
+        if (r < 0)
+                log_warning_errno(r, "%s: cannot schedule a retry: %m", l->name);
+        else
+                log_info("%s: will retry in %llu s", l->name, (unsigned long long) (delay / 1000000));
+}
+
 int link_apply(Link *l, char **ret_error) {
         Manager *m = l->manager;
         ApplyReport report = {};
@@ -289,8 +335,13 @@ int link_apply(Link *l, char **ret_error) {
                 set_error(ret_error, "%s", report.error ?: strerror(-r));
                 apply_report_done(&report);
                 l->rt->applied = false;
+                if (error_may_pass(r))
+                        link_schedule_retry(l);
                 return r;
         }
+        l->rt->retries = 0;
+        l->removed = false;
+        l->rt->drift = mfree(l->rt->drift);
         apply_report_done(&l->rt->last);
         l->rt->last = report;
         l->rt->applied = true;
@@ -321,11 +372,85 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
                 return r;
         }
         l->rt->applied = false;
+        l->removed = true;
+        l->rt->drift = mfree(l->rt->drift);
         l->rt->clock = clock_check_free(l->rt->clock);
         link_emit_changed(l, "ClockState", NULL);
         link_set_state(l, LINK_STATE_PENDING, "qdiscs removed; Apply() or a reload installs them again");
         manager_emit_event(l->manager, l->name, "removed", "default root qdisc restored");
         return 0;
+}
+
+void link_vanished(Link *l) {
+        if (l->ifindex == 0 && l->state == LINK_STATE_ABSENT)
+                return;
+        l->ifindex = 0;
+        l->rt->applied = false;
+        l->rt->drift = mfree(l->rt->drift);
+        link_emit_changed(l, "Index", NULL);
+        manager_emit_event(l->manager, l->name, "vanished", "interface %s is gone", l->name);
+        link_set_state(l, LINK_STATE_ABSENT, "interface %s is gone; waiting for it to return", l->name);
+}
+
+void link_reconcile(Link *l) {
+        _cleanup_free_ char *what = NULL;
+        QDiscTree tree = {};
+        int ifindex, r;
+
+        if (!l->schedule || l->removed)
+                return;
+        ifindex = (int) if_nametoindex(l->name);
+        if (ifindex <= 0) {
+                if (l->state != LINK_STATE_ABSENT)
+                        link_vanished(l);
+                return;
+        }
+        if (ifindex != l->ifindex || !l->rt->applied) {
+                /* New, back, or renamed to a configured name. A failed link is
+                 * retried only by its timer: re-applying on every notification
+                 * would loop on our own rollback's notifications. */
+                if (l->state == LINK_STATE_FAILED && ifindex == l->ifindex)
+                        return;
+                if (l->state == LINK_STATE_ABSENT || ifindex != l->ifindex)
+                        manager_emit_event(l->manager, l->name, "appeared", "interface %s (index %d) is here",
+                                           l->name, ifindex);
+                (void) link_apply(l, NULL);
+                return;
+        }
+
+        r = nl_qdisc_dump(l->manager->nl, ifindex, &tree);
+        if (r < 0) {
+                log_debug_errno(r, "%s: dump for the drift check failed: %m", l->name);
+                return;
+        }
+        r = drift_describe(&tree, l->schedule, l->rt->caps_valid ? &l->rt->facts : NULL, &what);
+        qdisc_tree_done(&tree);
+        if (r < 0)
+                return;
+        if (r == 0) {
+                if (l->rt->drift) {
+                        l->rt->drift = mfree(l->rt->drift);
+                        manager_emit_event(l->manager, l->name, "restored", "the tree matches the schedule again");
+                        link_update_installed_state(l);
+                }
+                return;
+        }
+
+        if (l->schedule->drift == DRIFT_REPORT) {
+                if (l->rt->drift && strcmp(l->rt->drift, what) == 0)
+                        return;
+                free(l->rt->drift);
+                l->rt->drift = TAKE_PTR(what);
+                manager_emit_event(l->manager, l->name, "drift", "%s (changed outside tbsd; policy report)",
+                                   l->rt->drift);
+                link_update_installed_state(l);
+                return;
+        }
+        manager_emit_event(l->manager, l->name, "drift", "%s (changed outside tbsd; restoring)", what);
+        r = link_apply(l, NULL);
+        if (r >= 0)
+                manager_emit_event(l->manager, l->name, "restored", "schedule %s re-installed",
+                                   l->schedule_file ?: "");
 }
 
 const char *link_clock_state(Link *l) {

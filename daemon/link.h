@@ -36,6 +36,8 @@ typedef struct Link {
         char *schedule_text;         /* canonical JSON of the schedule, for change detection */
 
         LinkRuntime *rt;             /* probe, clock check, last apply result */
+        bool dirty;                  /* something changed: look again (manager_mark_dirty) */
+        bool removed;                /* Remove() was called: do not re-install on drift */
 } Link;
 
 const char *link_state_to_string(LinkState s);
@@ -56,6 +58,14 @@ int link_set_schedule(Link *l, const char *file, Schedule *s, const DiagList *er
  *  unchanged) or -errno; the state and reason say what happened. When
  *  ret_error is non-NULL it receives the reason on failure. */
 int link_apply(Link *l, char **ret_error);
+
+/** Look at the link after a change notification: apply when it is new or
+ *  came back, check the installed tree for drift when it is configured
+ *  (restore it or report it, by the schedule's drift policy). */
+void link_reconcile(Link *l);
+
+/** The interface is gone (RTM_DELLINK): state absent until it returns. */
+void link_vanished(Link *l);
 
 /** Remove tbsd's qdiscs (the interface gets its default root back). */
 int link_remove_qdiscs(Link *l, char **ret_error);

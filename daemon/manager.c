@@ -9,6 +9,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "bus-manager.h"
+#include "link-watch.h"
 #include "log.h"
 #include "manager.h"
 #include "schedule-dir.h"
@@ -29,6 +30,97 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
         log_info("received SIGHUP, reloading %s", m->config_dir);
         (void) manager_reload(m, &error);
         return 0;
+}
+
+/* Coalesce a burst of notifications (a tree install sends one per qdisc)
+ * into one look per link. Short, so a change is acted on well within 1 s. */
+#define RECONCILE_DELAY_USEC (20 * 1000ULL)
+
+static int on_reconcile(sd_event_source *s, uint64_t usec, void *userdata) {
+        Manager *m = userdata;
+
+        /* link_reconcile() may mark links dirty again (our own changes
+         * notify us too); those get the next round. */
+        for (size_t i = 0; i < m->n_links; i++) {
+                Link *l = m->links[i];
+
+                if (!l->dirty)
+                        continue;
+                l->dirty = false;
+                link_reconcile(l);
+        }
+        manager_notify_status(m);
+        return 0;
+}
+
+void manager_mark_dirty(Manager *m, Link *l) {
+        uint64_t now;
+        int r;
+
+        if (l)
+                l->dirty = true;
+        else
+                for (size_t i = 0; i < m->n_links; i++)
+                        m->links[i]->dirty = true;
+
+        if (sd_event_now(m->event, CLOCK_MONOTONIC, &now) < 0)
+                return;
+        if (m->reconcile) {
+                int enabled = SD_EVENT_OFF;
+
+                (void) sd_event_source_get_enabled(m->reconcile, &enabled);
+                if (enabled != SD_EVENT_OFF)
+                        return; /* already due */
+                (void) sd_event_source_set_time(m->reconcile, now + RECONCILE_DELAY_USEC);
+                (void) sd_event_source_set_enabled(m->reconcile, SD_EVENT_ONESHOT);
+                return;
+        }
+        r = sd_event_add_time(m->event, &m->reconcile, CLOCK_MONOTONIC, now + RECONCILE_DELAY_USEC, 0,
+                              on_reconcile, m);
+        if (r < 0)
+                log_warning_errno(r, "cannot schedule a reconcile: %m");
+}
+
+static Link *find_link_by_ifindex(Manager *m, int ifindex) {
+        for (size_t i = 0; i < m->n_links; i++)
+                if (m->links[i]->ifindex == ifindex)
+                        return m->links[i];
+        return NULL;
+}
+
+static void on_watch_event(const LinkWatchEvent *ev, void *userdata) {
+        Manager *m = userdata;
+        Link *l;
+
+        switch (ev->kind) {
+        case LINK_WATCH_LINK_NEW:
+                (void) caps_cache_invalidate(m->caps, ev->ifindex);
+                /* A configured name appeared, or an index we manage changed
+                 * (renamed away, queues changed): look at both. */
+                if (ev->ifname[0] && (l = manager_find_link(m, ev->ifname)) && l->ifindex != ev->ifindex)
+                        manager_mark_dirty(m, l);
+                l = find_link_by_ifindex(m, ev->ifindex);
+                if (l && strcmp(l->name, ev->ifname) != 0)
+                        manager_mark_dirty(m, l);
+                break;
+        case LINK_WATCH_LINK_DEL:
+                (void) caps_cache_invalidate(m->caps, ev->ifindex);
+                l = find_link_by_ifindex(m, ev->ifindex);
+                if (l)
+                        link_vanished(l);
+                break;
+        case LINK_WATCH_QDISC:
+                l = find_link_by_ifindex(m, ev->ifindex);
+                if (l)
+                        manager_mark_dirty(m, l);
+                break;
+        case LINK_WATCH_OVERRUN:
+                (void) caps_cache_invalidate(m->caps, 0);
+                manager_mark_dirty(m, NULL);
+                break;
+        default:
+                break;
+        }
 }
 
 int manager_new(const ManagerConfig *config, Manager **ret) {
@@ -76,6 +168,11 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
             (r = sd_event_add_signal(m->event, NULL, SIGINT, on_sigterm, m)) < 0 ||
             (r = sd_event_add_signal(m->event, NULL, SIGHUP, on_sighup, m)) < 0)
                 goto fail;
+        r = link_watch_new(m->event, on_watch_event, m, &m->watch);
+        if (r < 0) {
+                log_error_errno(r, "cannot watch rtnetlink for link and qdisc changes: %m");
+                goto fail;
+        }
         /* Sends WATCHDOG=1 on its own when WatchdogSec= is set. */
         (void) sd_event_set_watchdog(m->event, true);
 
@@ -97,6 +194,8 @@ void manager_free(Manager *m) {
         while (m->n_links > 0)
                 link_free(m->links[m->n_links - 1]);
         free(m->links);
+        sd_event_source_disable_unref(m->reconcile);
+        link_watch_free(m->watch);
         nl_qdisc_free(m->nl);
         caps_cache_free(m->caps);
         sd_bus_flush_close_unref(m->bus);

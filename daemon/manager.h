@@ -28,6 +28,8 @@ struct Manager {
         uint64_t clock_interval_usec;
         NlQdisc *nl;                    /* netlink socket for qdisc changes and dumps */
         CapsCache *caps;                /* capability probe results by ifindex */
+        struct LinkWatch *watch;        /* rtnetlink link and qdisc notifications */
+        sd_event_source *reconcile;     /* deferred look at links marked dirty */
 
         Link **links;
         size_t n_links;
@@ -56,6 +58,10 @@ int manager_reload(Manager *m, char **ret_error);
 Link *manager_find_link(Manager *m, const char *name);
 int manager_add_link(Manager *m, Link *l);
 void manager_drop_link(Manager *m, Link *l);
+
+/** Look at l again soon (coalesced): re-apply when it (re)appeared, check
+ *  for drift when it is configured. */
+void manager_mark_dirty(Manager *m, Link *l);
 
 /** Broadcast the Manager's Event(link, kind, message) signal and log it. */
 void manager_emit_event(Manager *m, const char *link, const char *kind, const char *fmt, ...)

@@ -159,7 +159,8 @@ json_object *schedule_to_json(const Schedule *s) {
         if (add_str(o, "interface", s->ifname) < 0 ||
             add_owned(o, "root", root_to_json(&s->root)) < 0 ||
             json_add(o, "txqueues", TAKE_PTR(tx)) < 0 ||
-            (s->clock.configured && add_owned(o, "clock", clock_to_json(&s->clock)) < 0))
+            (s->clock.configured && add_owned(o, "clock", clock_to_json(&s->clock)) < 0) ||
+            (s->drift != DRIFT_ENFORCE && add_str(o, "drift", drift_policy_to_string(s->drift)) < 0))
                 return NULL;
         return TAKE_PTR(o);
 }

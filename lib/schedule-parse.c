@@ -715,12 +715,30 @@ static void parse_clock(Parser *p, json_object *top, ClockSpec *c) {
                 c->max_phc_offset_ns = x;
 }
 
+static void parse_drift(Parser *p, json_object *top, Schedule *s) {
+        json_object *v = NULL;
+        const char *t;
+        char sh[SHOW_MAX];
+        int d;
+
+        t = get_string(p, NULL, top, "drift", false, &v);
+        if (!t)
+                return;
+        d = drift_policy_from_string(t);
+        if (d < 0) {
+                perr(p, "drift", "unknown policy %s; expected \"enforce\" or \"report\"", show(v, sh));
+                return;
+        }
+        s->drift = d;
+}
+
 static void parse_top(Parser *p, json_object *top, Schedule *s) {
         static const KeySpec keys[] = {
                 { "interface", K_ANY },
                 { "root", K_ANY },
                 { "txqueues", K_ANY },
                 { "clock", K_ANY },
+                { "drift", K_ANY },
         };
 
         check_keys(p, NULL, top, keys, ELEMENTSOF(keys), K_ANY);
@@ -728,6 +746,7 @@ static void parse_top(Parser *p, json_object *top, Schedule *s) {
         parse_root(p, top, &s->root);
         parse_txqueues(p, top, s);
         parse_clock(p, top, &s->clock);
+        parse_drift(p, top, s);
 }
 
 static void json_tokener_freep(json_tokener **t) {

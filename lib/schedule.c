@@ -133,6 +133,11 @@ static const char *const offload_mode_table[_OFFLOAD_MODE_MAX] = {
         [OFFLOAD_AUTO] = "auto",
 };
 
+static const char *const drift_policy_table[_DRIFT_POLICY_MAX] = {
+        [DRIFT_ENFORCE] = "enforce",
+        [DRIFT_REPORT] = "report",
+};
+
 static const char *table_to_string(const char *const *table, size_t n, int v) {
         if (v < 0 || (size_t) v >= n)
                 return NULL;
@@ -157,6 +162,11 @@ DEFINE_STRING_TABLE(root_kind, RootKind, root_kind_table)
 DEFINE_STRING_TABLE(taprio_mode, TaprioMode, taprio_mode_table)
 DEFINE_STRING_TABLE(gate_command, GateCommand, gate_command_table)
 DEFINE_STRING_TABLE(offload_mode, OffloadMode, offload_mode_table)
+DEFINE_STRING_TABLE(drift_policy, DriftPolicy, drift_policy_table)
+
+DriftPolicy drift_policy_from_string(const char *s) {
+        return table_from_string(drift_policy_table, ELEMENTSOF(drift_policy_table), s);
+}
 
 RootKind root_kind_from_string(const char *s) {
         return table_from_string(root_kind_table, ELEMENTSOF(root_kind_table), s);

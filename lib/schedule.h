@@ -54,6 +54,14 @@ typedef enum OffloadMode {
         _OFFLOAD_MODE_INVALID = -EINVAL,
 } OffloadMode;
 
+/* What tbsd does when the installed tree stops matching the schedule. */
+typedef enum DriftPolicy {
+        DRIFT_ENFORCE,          /* put the declared tree back (default) */
+        DRIFT_REPORT,           /* mark the link degraded, leave the tree */
+        _DRIFT_POLICY_MAX,
+        _DRIFT_POLICY_INVALID = -EINVAL,
+} DriftPolicy;
+
 typedef struct QueueRange {
         uint16_t count;
         uint16_t offset;
@@ -113,6 +121,7 @@ typedef struct Schedule {
         EtfSpec *txqueues;
         size_t n_txqueues;
         ClockSpec clock;
+        DriftPolicy drift;
 } Schedule;
 
 /* What is known about the device a schedule is checked against. Zeroed means
@@ -155,6 +164,8 @@ TaprioMode taprio_mode_from_string(const char *s);
 const char *gate_command_to_string(GateCommand c);
 GateCommand gate_command_from_string(const char *s);
 const char *offload_mode_to_string(OffloadMode m);
+const char *drift_policy_to_string(DriftPolicy p);
+DriftPolicy drift_policy_from_string(const char *s);
 
 /** "CLOCK_TAI" etc. for the clocks the kernel's qdiscs know; NULL otherwise. */
 const char *clockid_to_string(clockid_t c);

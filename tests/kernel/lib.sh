@@ -58,11 +58,11 @@ qdisc_at() {
 
 # wait_until SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds.
 wait_until() {
-        local deadline=$(( $(date +%s) + $1 ))
+        local deadline=$(( $(date +%s%N) / 1000000 + $1 * 1000 ))
         shift
         while ! "$@" >/dev/null 2>&1; do
-                [ "$(date +%s)" -lt "$deadline" ] || return 1
-                sleep 0.2
+                [ "$(( $(date +%s%N) / 1000000 ))" -lt "$deadline" ] || return 1
+                sleep 0.05
         done
 }
 
@@ -133,4 +133,29 @@ start_tbsd() {
 # handles DEV: "parent=handle" of every qdisc, sorted (to compare trees).
 handles() {
         tc -j qdisc show dev "$1" | jq -r '.[] | "\(.parent // "root")=\(.handle)=\(.kind)"' | sort | tr '\n' ' '
+}
+
+# start_monitor: tbsctl monitor in the background, into $TBS_OUT/monitor.log.
+start_monitor() {
+        "$TBSCTL" monitor > "$TBS_OUT/monitor.log" 2>&1 &
+        MONITOR_PID=$!
+        wait_until 5 grep -q Watching "$TBS_OUT/monitor.log" || fail "tbsctl monitor did not start"
+}
+
+# expect_event LINK KIND: the event was printed by tbsctl monitor and logged by tbsd.
+expect_event() {
+        wait_until 5 grep -qE "^[0-9:]+ +$1 +$2 " "$TBS_OUT/monitor.log" ||
+                fail "no '$2' event for $1 in tbsctl monitor: $(cat "$TBS_OUT/monitor.log")"
+        grep -q "$1: $2: " "$TBS_OUT/tbsd.log" || fail "no '$2' event for $1 in tbsd's log"
+        pass "event $2 for $1 in monitor and log"
+}
+
+# link_state LINK: the State property of a link.
+link_state() {
+        "$TBSCTL" --json status "$1" | jq -r .state
+}
+
+# etf_delta DEV PARENT: the delta of the etf under PARENT, or "none".
+etf_delta() {
+        tc -j qdisc show dev "$1" | jq -r --arg p "$2" '[.[] | select(.parent == $p and .kind == "etf") | .options.delta][0] // "none"'
 }

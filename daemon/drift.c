@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drift.h"
+#include "qdisc.h"
+
+static int describe(char **ret, const char *fmt, ...) _printf_(2, 3);
+static int describe(char **ret, const char *fmt, ...) {
+        va_list ap;
+        int r;
+
+        if (!ret)
+                return 1;
+        va_start(ap, fmt);
+        r = vasprintf(ret, fmt, ap);
+        va_end(ap);
+        if (r < 0) {
+                *ret = NULL;
+                return -ENOMEM;
+        }
+        return 1;
+}
+
+static const char *etf_difference(const EtfSpec *have, const EtfSpec *want, char buf[static 96]) {
+        if (have->delta_ns != want->delta_ns)
+                snprintf(buf, 96, "delta %lld ns instead of %lld ns", (long long) have->delta_ns,
+                         (long long) want->delta_ns);
+        else if (have->clockid != want->clockid)
+                snprintf(buf, 96, "clock %s instead of %s", clockid_to_string(have->clockid) ?: "?",
+                         clockid_to_string(want->clockid) ?: "?");
+        else if (have->deadline_mode != want->deadline_mode)
+                snprintf(buf, 96, "deadline_mode %s", have->deadline_mode ? "on" : "off");
+        else if (have->skip_sock_check != want->skip_sock_check)
+                snprintf(buf, 96, "skip_sock_check %s", have->skip_sock_check ? "on" : "off");
+        else
+                snprintf(buf, 96, "offload %s", have->offload == OFFLOAD_ON ? "on" : "off");
+        return buf;
+}
+
+int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *facts, char **ret_description) {
+        const QDiscVTable *vt;
+        RootSpec want = s->root;
+        char h1[16], h2[16], diff[96];
+
+        if (want.handle == 0)
+                want.handle = TBS_DEFAULT_ROOT_HANDLE;
+        vt = qdisc_vtable_for_root(want.kind);
+        if (!vt)
+                return -EINVAL;
+
+        if (!t->has_root || !t->root_known || t->root.handle != want.handle || t->root_spec.kind != want.kind)
+                return describe(ret_description, "root is %s %s instead of %s %s",
+                                t->has_root ? t->root.kind : "missing",
+                                t->has_root ? tc_handle_to_string(t->root.handle, h1) : "",
+                                vt->kind, tc_handle_to_string(want.handle, h2));
+        if (!vt->equal(&want, &t->root_spec))
+                return describe(ret_description, "root %s %s has other options than declared", vt->kind,
+                                tc_handle_to_string(want.handle, h1));
+
+        for (size_t i = 0; i < s->n_txqueues; i++) {
+                const EtfSpec *e = &s->txqueues[i];
+                const InstalledQueue *iq = qdisc_tree_find_queue(t, e->queue);
+                EtfOffloadPlan plan = etf_offload_plan(e, facts, NULL);
+
+                if (!iq)
+                        return describe(ret_description, "txqueue %u: no qdisc (etf declared)", e->queue);
+                if (!iq->is_etf)
+                        return describe(ret_description, "txqueue %u: %s %s instead of etf", e->queue,
+                                        iq->qdisc.kind, tc_handle_to_string(iq->qdisc.handle, h1));
+                if (!etf_matches_plan(&iq->etf, e, plan))
+                        return describe(ret_description, "txqueue %u: etf %s %s", e->queue,
+                                        tc_handle_to_string(iq->qdisc.handle, h1),
+                                        etf_difference(&iq->etf, e, diff));
+        }
+        for (size_t i = 0; i < t->n_queues; i++)
+                if (t->queues[i].is_etf && !schedule_find_txqueue(s, t->queues[i].queue))
+                        return describe(ret_description, "txqueue %u: etf %s is not declared",
+                                        t->queues[i].queue,
+                                        tc_handle_to_string(t->queues[i].qdisc.handle, h1));
+        return 0;
+}
