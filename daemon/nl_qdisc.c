@@ -601,7 +601,9 @@ static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, Han
  * child (handle 0) can only be re-created with a kernel-chosen handle, so
  * after a rollback such a queue has the same kind and options but another
  * handle. Kinds the engine does not model are re-sent with the options the
- * kernel dumped, which the qdiscs tbsd meets accept back. */
+ * kernel dumped; qdiscs that dump rounded values come back within that
+ * rounding (fq_codel's target and interval, dumped in whole microseconds,
+ * can lose 1 us: tests/kernel/test-nl-taprio-rollback.sh). */
 static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, char **ret_error) {
         _cleanup_(qdisc_tree_done) QDiscTree cur = {};
         _cleanup_nlmsg_ struct nl_msg *m = NULL;
