@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Pure parts of the daemon core: who may call privileged methods, how
+ * rtnetlink notifications are read, and how drift is described. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <string.h>
+
+#include "bus-access.h"
+#include "diag.h"
+#include "drift.h"
+#include "link-watch.h"
+#include "schedule-parse.h"
+
+static void test_access(void **state) {
+        gid_t gids[] = { 100, 4242 };
+
+        assert_true(bus_access_decide(0, NULL, 0, false, 0, false));
+        assert_false(bus_access_decide(65534, NULL, 0, false, 4242, true));
+        assert_true(bus_access_decide(1000, gids, 2, true, 4242, true));
+        /* Groups the bus did not vouch for do not count. */
+        assert_false(bus_access_decide(1000, gids, 2, false, 4242, true));
+        /* No admin group configured: root only. */
+        assert_false(bus_access_decide(1000, gids, 2, true, 4242, false));
+        assert_false(bus_access_decide(1000, gids, 1, true, 4242, true));
+}
+
+typedef struct Seen {
+        LinkWatchEvent ev[8];
+        int n;
+} Seen;
+
+static void collect(const LinkWatchEvent *ev, void *userdata) {
+        Seen *s = userdata;
+        if (s->n < 8)
+                s->ev[s->n++] = *ev;
+}
+
+/* Appends one netlink message of the given type and payload to buf. */
+static size_t put_msg(uint8_t *buf, size_t off, uint16_t type, const void *payload, size_t len,
+                      const char *ifname) {
+        struct nlmsghdr *h = (struct nlmsghdr *) (buf + off);
+        size_t total = NLMSG_LENGTH(len);
+
+        memset(h, 0, NLMSG_SPACE(len) + (ifname ? RTA_SPACE(IFNAMSIZ) : 0));
+        memcpy(NLMSG_DATA(h), payload, len);
+        if (ifname) {
+                struct rtattr *a = (struct rtattr *) (buf + off + NLMSG_ALIGN(total));
+                a->rta_type = IFLA_IFNAME;
+                a->rta_len = RTA_LENGTH(strlen(ifname) + 1);
+                memcpy(RTA_DATA(a), ifname, strlen(ifname) + 1);
+                total = NLMSG_ALIGN(total) + RTA_ALIGN(a->rta_len);
+        }
+        h->nlmsg_len = (uint32_t) total;
+        h->nlmsg_type = type;
+        return off + NLMSG_ALIGN(total);
+}
+
+static void test_watch_parse(void **state) {
+        _Alignas(4) uint8_t buf[1024];
+        struct ifinfomsg ifi = { .ifi_index = 7 };
+        struct tcmsg tcm = { .tcm_ifindex = 9 };
+        struct rtmsg rtm = {};
+        Seen seen = {};
+        size_t len = 0;
+
+        len = put_msg(buf, len, RTM_NEWLINK, &ifi, sizeof(ifi), "eth7");
+        len = put_msg(buf, len, RTM_NEWROUTE, &rtm, sizeof(rtm), NULL); /* ignored */
+        len = put_msg(buf, len, RTM_DELQDISC, &tcm, sizeof(tcm), NULL);
+        ifi.ifi_index = 8;
+        len = put_msg(buf, len, RTM_DELLINK, &ifi, sizeof(ifi), NULL);
+
+        assert_int_equal(link_watch_parse(buf, len, collect, &seen), 3);
+        assert_int_equal(seen.ev[0].kind, LINK_WATCH_LINK_NEW);
+        assert_int_equal(seen.ev[0].ifindex, 7);
+        assert_string_equal(seen.ev[0].ifname, "eth7");
+        assert_int_equal(seen.ev[1].kind, LINK_WATCH_QDISC);
+        assert_int_equal(seen.ev[1].ifindex, 9);
+        assert_int_equal(seen.ev[2].kind, LINK_WATCH_LINK_DEL);
+        assert_int_equal(seen.ev[2].ifindex, 8);
+        assert_string_equal(seen.ev[2].ifname, "");
+
+        /* A link message too short for its header is malformed. */
+        ((struct nlmsghdr *) buf)->nlmsg_len = NLMSG_LENGTH(4);
+        assert_int_equal(link_watch_parse(buf, NLMSG_LENGTH(4), collect, &seen), -EBADMSG);
+}
+
+static const char schedule_text[] =
+        "{\"interface\": \"eth0\", \"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 2,"
+        " \"priority_map\": [1,1,1,0,1,1,1,1,1,1,1,1,1,1,1,1],"
+        " \"queues\": [{\"count\": 1, \"offset\": 0}, {\"count\": 3, \"offset\": 1}]},"
+        " \"txqueues\": [{\"queue\": 0, \"qdisc\": \"etf\", \"delta_ns\": 200000, \"offload\": false}],"
+        " \"drift\": \"report\"}";
+
+/* The tree tbsd would install for the schedule above. */
+static void tree_for(const Schedule *s, QDiscTree *t, InstalledQueue *q) {
+        *t = (QDiscTree) {
+                .has_root = true,
+                .root_known = true,
+                .root = { .kind = "mqprio", .handle = TBS_DEFAULT_ROOT_HANDLE },
+                .root_spec = s->root,
+                .queues = q,
+                .n_queues = 1,
+        };
+        t->root_spec.handle = TBS_DEFAULT_ROOT_HANDLE;
+        *q = (InstalledQueue) {
+                .queue = 0,
+                .qdisc = { .kind = "etf", .handle = 0x01010000, .parent = TBS_DEFAULT_ROOT_HANDLE | 1 },
+                .is_etf = true,
+                .etf = s->txqueues[0],
+        };
+        q->etf.offload = OFFLOAD_OFF;
+}
+
+static void test_drift(void **state) {
+        _cleanup_schedule_ Schedule *s = NULL;
+        _cleanup_free_ char *a = NULL, *b = NULL, *c = NULL;
+        DiagList d = {};
+        InstalledQueue q;
+        QDiscTree t;
+
+        assert_int_equal(schedule_parse_json("x.json", schedule_text, strlen(schedule_text), &d, &s), 0);
+        assert_int_equal(s->drift, DRIFT_REPORT);
+
+        tree_for(s, &t, &q);
+        assert_int_equal(drift_describe(&t, s, NULL, NULL), 0);
+
+        q.etf.delta_ns = 250000;
+        assert_int_equal(drift_describe(&t, s, NULL, &a), 1);
+        assert_string_equal(a, "txqueue 0: etf 101: delta 250000 ns instead of 200000 ns");
+
+        tree_for(s, &t, &q);
+        q.is_etf = false;
+        strcpy(q.qdisc.kind, "pfifo_fast");
+        q.qdisc.handle = 0;
+        assert_int_equal(drift_describe(&t, s, NULL, &b), 1);
+        assert_string_equal(b, "txqueue 0: pfifo_fast 0: instead of etf");
+
+        tree_for(s, &t, &q);
+        t.root_known = false;
+        strcpy(t.root.kind, "noqueue");
+        t.root.handle = 0;
+        assert_int_equal(drift_describe(&t, s, NULL, &c), 1);
+        assert_string_equal(c, "root is noqueue 0: instead of mqprio 100:");
+        diag_list_clear(&d);
+}
+
+static void test_drift_key(void **state) {
+        static const char bad[] =
+                "{\"interface\": \"eth0\", \"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 1,"
+                " \"priority_map\": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"
+                " \"queues\": [{\"count\": 1, \"offset\": 0}]}, \"drift\": \"ignore\"}";
+        _cleanup_schedule_ Schedule *s = NULL;
+        _cleanup_free_ char *line = NULL;
+        DiagList d = {};
+
+        assert_int_equal(schedule_parse_json("y.json", bad, strlen(bad), &d, &s), -EINVAL);
+        assert_null(s);
+        assert_int_equal(d.n, 1);
+        line = diag_format(&d.items[0]);
+        assert_string_equal(line, "y.json: drift: unknown policy \"ignore\"; expected \"enforce\" or \"report\"");
+        diag_list_clear(&d);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_access),
+                cmocka_unit_test(test_watch_parse),
+                cmocka_unit_test(test_drift),
+                cmocka_unit_test(test_drift_key),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
