@@ -149,7 +149,7 @@ static const BadCase bad_cases[] = {
         { NULL, "{'interface': 01}", F ": line 1, column 17: syntax error: number expected" },
         { NULL, "{}", F ": interface: required key is missing\n" F ": root: required key is missing" },
         /* Unknown keys, with the list of known ones */
-        { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock" },
+        { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock, drift" },
         { MQ, "{'root': {'hw_ofload': true}}",
           F ": root.hw_ofload: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, hw_offload" },
         { MQ, "{'root': {'base_time_ns': 0}}", F ": root.base_time_ns: only valid for a taprio root" },
@@ -351,7 +351,7 @@ static void test_all_errors_reported(void **state) {
                 "               'skip_sock_check': true}]}");
 
         assert_string_equal(parse_errors,
-                F ": colour: unknown key; known keys: interface, root, txqueues, clock\n"
+                F ": colour: unknown key; known keys: interface, root, txqueues, clock, drift\n"
                 F ": interface: must not contain '/', got \"a/b\"\n"
                 F ": root.num_tc: must be between 1 and 16, got 99\n"
                 F ": root.hw_offload: must be a boolean, got 0\n"
