@@ -37,10 +37,10 @@ assert_contains "$msg" "Specified device failed to setup ETF hardware offload" "
         fail "a refused etf offload left an etf qdisc under 100:2"
 pass "no etf under 100:2 after the refusal"
 
-# The PHC keeps time: it advances at the system clock's rate (the e1000e
-# PHC of older QEMU versions stood still). Each `phc_ctl get` line carries
-# phc_ctl's own CLOCK_MONOTONIC time stamp of the reading, so the two pairs
-# do not depend on how fast the programs start.
+# The PHC keeps time (the e1000e PHC of older QEMU versions stood still).
+# Two `phc_ctl get`s, each with phc_ctl's own CLOCK_MONOTONIC stamp: the
+# PHC advances with the system clock. Loose (10 %): on a loaded host the
+# emulated CPU can stall between the reading and its stamp.
 phc_get() {
         phc_ctl "$1" get | awk '/clock time is/ { t = $1; gsub(/^phc_ctl\[|\]:$/, "", t); print t, $5 }'
 }
@@ -50,16 +50,16 @@ read -r m2 p2 <<<"$(phc_get "$dev")"
 echo "PHC advanced $(awk -v a="$p1" -v b="$p2" 'BEGIN { printf "%.6f", b - a }') s" \
         "while the system clock advanced $(awk -v a="$m1" -v b="$m2" 'BEGIN { printf "%.3f", b - a }') s"
 awk -v p1="$p1" -v p2="$p2" -v m1="$m1" -v m2="$m2" 'BEGIN {
-        d = (p2 - p1) - (m2 - m1); if (d < 0) d = -d
-        exit !(p2 - p1 > 2.5 && d < 0.02) }' ||
+        r = (p2 - p1) / (m2 - m1)
+        exit !(m2 - m1 > 2.5 && r > 0.9 && r < 1.1) }' ||
         fail "PHC advanced $p1 -> $p2 while the system clock advanced $m1 -> $m2"
-pass "PHC advances with the system clock (within 20 ms over 3 s)"
-# Finer: the PHC-to-CLOCK_REALTIME offset that phc_ctl measures drifts by
-# less than 100 ppm.
-o1=$(phc_ctl "$dev" cmp | awk '/offset from CLOCK_REALTIME is/ { sub(/ns$/, "", $NF); print $NF }')
+pass "PHC advances with the system clock (within 10 % over 3 s)"
+# The rate, precisely: the PHC-to-CLOCK_REALTIME offset that `phc_ctl cmp`
+# measures in the kernel (PTP_SYS_OFFSET, immune to scheduling) drifts by
+# less than 100 ppm over 2 s.
+o1=$(phc_minus_realtime "$dev")
 sleep 2
-o2=$(phc_ctl "$dev" cmp | awk '/offset from CLOCK_REALTIME is/ { sub(/ns$/, "", $NF); print $NF }')
-[ -n "$o1" ] && [ -n "$o2" ] || fail "phc_ctl $dev cmp gave no offset"
+o2=$(phc_minus_realtime "$dev")
 drift=$(( o2 - o1 )); drift=${drift#-}
 echo "PHC - CLOCK_REALTIME: $o1 ns, 2 s later $o2 ns"
 [ "$drift" -lt 200000 ] || fail "PHC drifted $drift ns against CLOCK_REALTIME in 2 s"
