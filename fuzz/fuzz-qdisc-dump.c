@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Fuzz target: the bytes of an RTM_GETQDISC dump answer (a sequence of
+ * netlink messages, as recv() returns them) through qdisc_tree_parse_dump()
+ * (daemon/nl_qdisc.c, with the kinds' parse_options() in qdisc-*.c), then
+ * what tbsd does with the tree: find queues, compare specs, and render the
+ * root the way `tbsctl status` shows it (schedule_to_json()).
+ *
+ * A dump holds every interface's qdiscs (the recorded dumps under
+ * tests/unit/fixtures/qdisc are seeds as they are), so the input is parsed
+ * once for each interface index its messages name (at most MAX_IFINDEX),
+ * each time skipping the others' messages. Invariants: the
+ * return code is one the contract names; queues are sorted, belong to the
+ * root and are within TC_H_MIN; a spec equals itself. */
+#include <errno.h>
+#include <stdbool.h>
+#include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "fuzz.h"
+#include "json-util.h"
+#include "nl_qdisc.h"
+#include "qdisc.h"
+#include "schedule-json.h"
+#include "schedule.h"
+
+#define MAX_IFINDEX 4
+
+/* The distinct tcm_ifindex values of the well-formed messages, in order. */
+static size_t find_ifindexes(const uint8_t *data, size_t size, int ret[static MAX_IFINDEX]) {
+        size_t n = 0, off = 0;
+
+        while (n < MAX_IFINDEX && size - off >= NLMSG_HDRLEN + sizeof(struct tcmsg)) {
+                struct nlmsghdr h;
+                struct tcmsg t;
+                bool seen = false;
+
+                memcpy(&h, data + off, sizeof(h));
+                if (h.nlmsg_len < NLMSG_HDRLEN + sizeof(t) || h.nlmsg_len > size - off)
+                        break;
+                memcpy(&t, data + off + NLMSG_HDRLEN, sizeof(t));
+                for (size_t i = 0; i < n; i++)
+                        seen = seen || ret[i] == t.tcm_ifindex;
+                if (!seen)
+                        ret[n++] = t.tcm_ifindex;
+                off += NLMSG_ALIGN(h.nlmsg_len);
+                if (off > size)
+                        break;
+        }
+        return n;
+}
+
+static void use_tree(const QDiscTree *t) {
+        char h[16];
+
+        if (t->root_known) {
+                const QDiscVTable *vt = qdisc_vtable_for_root(t->root_spec.kind);
+                Schedule tmp = { .root = t->root_spec };
+                _cleanup_json_ struct json_object *o = NULL;
+
+                fuzz_check(vt && strcmp(vt->kind, t->root.kind) == 0, "root kind '%s'", t->root.kind);
+                fuzz_check(vt->equal(&t->root_spec, &t->root_spec), "root spec differs from itself");
+                /* As link.c's root_json() renders an installed root. */
+                tmp.root.cycle_time_given = true;
+                o = schedule_to_json(&tmp);
+                fuzz_check(o, "schedule_to_json failed");
+                fuzz_check(json_object_to_json_string(o), "no JSON text");
+        }
+        (void) tc_handle_to_string(t->root.handle, h);
+
+        for (size_t i = 0; i < t->n_queues; i++) {
+                const InstalledQueue *q = &t->queues[i];
+
+                fuzz_check(i == 0 || t->queues[i - 1].queue <= q->queue, "queues not sorted");
+                fuzz_check(q->queue < 0xffff, "queue %u", q->queue);
+                fuzz_check(TC_H_MAJ(q->qdisc.parent) == TC_H_MAJ(t->root.handle), "child of another root");
+                fuzz_check(qdisc_tree_find_queue(t, q->queue), "find_queue misses queue %u", q->queue);
+                (void) tc_handle_to_string(q->qdisc.handle, h);
+                (void) tc_handle_to_string(q->qdisc.parent, h);
+                if (q->is_etf) {
+                        fuzz_check(q->etf.queue == q->queue, "etf queue %u != %u", q->etf.queue, q->queue);
+                        fuzz_check(qdisc_etf_vtable.equal(&q->etf, &q->etf), "etf spec differs from itself");
+                        fuzz_check(q->etf.offload == OFFLOAD_ON || q->etf.offload == OFFLOAD_OFF,
+                                   "dumped offload not resolved");
+                        (void) clockid_to_string(q->etf.clockid);
+                        fuzz_check(q->invalid <= q->qdisc.stats.drops, "invalid > drops");
+                }
+        }
+        fuzz_check(!qdisc_tree_find_queue(t, UINT32_MAX) || t->n_queues > 0, "phantom queue");
+}
+
+static void parse_for(const uint8_t *data, size_t size, int ifindex) {
+        QDiscTree t = {};
+        int r;
+
+        r = qdisc_tree_parse_dump(data, size, ifindex, &t);
+        if (r < 0) {
+                fuzz_check(r == -EBADMSG || r == -ENOMEM, "parse_dump returned %d", r);
+                fuzz_check(t.n_queues == 0 && !t.queues && !t.handles, "*ret touched on failure");
+                return;
+        }
+        fuzz_check(r == 0, "parse_dump returned %d", r);
+        fuzz_check(t.ifindex == ifindex, "tree of ifindex %d for %d", t.ifindex, ifindex);
+        use_tree(&t);
+        qdisc_tree_done(&t);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        int ifindex[MAX_IFINDEX];
+        size_t n;
+
+        n = find_ifindexes(data, size, ifindex);
+        if (n == 0)
+                parse_for(data, size, 1);
+        for (size_t i = 0; i < n; i++)
+                parse_for(data, size, ifindex[i]);
+        return 0;
+}
