@@ -15,7 +15,8 @@ for ns in m s; do ip -n "$ns" link set lo up; done
 ip -n m link set p0 up
 ip -n s link set p1 up
 
-ip netns exec m ptp4l -i p0 -S -2 --uds_address=/run/ptp4l-m -m >"$TBS_OUT/master.log" 2>&1 &
+# The master keeps ptp4l's default socket, /var/run/ptp4l (/run/ptp4l here).
+ip netns exec m ptp4l -i p0 -S -2 -m >"$TBS_OUT/master.log" 2>&1 &
 master_pid=$!
 ip netns exec s ptp4l -i p1 -S -s -2 --uds_address=/run/ptp4l-s -m >"$TBS_OUT/slave.log" 2>&1 &
 slave_pid=$!
@@ -77,7 +78,7 @@ assert_eq "$(jq -c 'del(.ingress_time_ns) | keys_unsorted' <<<"$json")" \
         '["state","reason","port_state","master_offset_ns","mean_path_delay_ns","gm_present","gm_identity","steps_removed","phc_sys_offset_ns","phc_offset_method","tai_offset_s","checked_at"]' \
         "clock JSON keys"
 assert_eq "$(jq -r .steps_removed <<<"$json")" "$(pmc_field /run/ptp4l-s CURRENT_DATA_SET stepsRemoved)" "steps_removed vs pmc"
-assert_eq "$(jq -r .gm_identity <<<"$json")" "$(pmc_field /run/ptp4l-m PARENT_DATA_SET grandmasterIdentity)" "grandmaster is the master's clock"
+assert_eq "$(jq -r .gm_identity <<<"$json")" "$(pmc_field /var/run/ptp4l PARENT_DATA_SET grandmasterIdentity)" "grandmaster is the master's clock"
 # veth: no PHC, so no PHC figures
 assert_eq "$(jq -r .phc_sys_offset_ns <<<"$json")" null "phc_sys_offset_ns without a PHC"
 assert_eq "$(jq -r .tai_offset_s <<<"$json")" 0 "kernel TAI offset before it is set"
@@ -92,10 +93,10 @@ else
         assert_eq "$reason" "kernel TAI offset is 0 (unset)" "reason"
 fi
 
-# --- 2. the master side --------------------------------------------------
-json=$("$PROBE" --socket /run/ptp4l-m)
+# --- 2. the master side, found at the default socket path -----------------
+json=$("$PROBE")
 echo "master: $json"
-assert_eq "$(jq -r .port_state <<<"$json")" "$(pmc_field /run/ptp4l-m PORT_DATA_SET portState)" "master port state vs pmc"
+assert_eq "$(jq -r .port_state <<<"$json")" "$(pmc_field /var/run/ptp4l PORT_DATA_SET portState)" "master port state vs pmc"
 assert_eq "$(jq -r .port_state <<<"$json")" MASTER "master port state"
 assert_eq "$(jq -r .gm_present <<<"$json")" false "gm_present on the grandmaster"
 
@@ -157,4 +158,19 @@ assert_eq "$(jq -r .port_state <<<"$last")" null "port_state once ptp4l is gone"
 # The client removed its own socket files.
 leftover=$(ls /run/tbsd 2>/dev/null || true)
 assert_eq "$leftover" "" "client sockets left in /run/tbsd"
+
+# --- 6. the newer default path, /var/run/ptp/ptp4l, when none is given -----
+kill "$master_pid"
+wait "$master_pid" 2>/dev/null || true
+json=$("$PROBE")
+assert_eq "$(jq -r .reason <<<"$json")" "no ptp4l socket at /var/run/ptp4l or /var/run/ptp/ptp4l" "reason with no ptp4l at all"
+mkdir -p /var/run/ptp
+ip netns exec m ptp4l -i p0 -S -2 -m --uds_address=/var/run/ptp/ptp4l >"$TBS_OUT/master2.log" 2>&1 &
+master_pid=$!
+# a lone ptp4l turns MASTER once its announce receipt timeout passes
+is_master2() { [ "$(pmc_field /var/run/ptp/ptp4l PORT_DATA_SET portState)" = MASTER ]; }
+wait_until 30 is_master2 || fail "ptp4l on /var/run/ptp/ptp4l: port not MASTER"
+json=$("$PROBE")
+echo "fallback path: $json"
+assert_eq "$(jq -r .port_state <<<"$json")" MASTER "port state via /var/run/ptp/ptp4l (pmc: MASTER)"
 kill "$master_pid" 2>/dev/null || true
