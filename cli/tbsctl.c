@@ -51,6 +51,8 @@ static const Verb verbs[] = {
           "Socket settings (SO_PRIORITY, SO_TXTIME) for a queue" },
         { "monitor",       0,  0, verb_monitor,       "monitor",
           "Print events as they happen" },
+        { "metrics",       0, -1, verb_metrics,       "metrics [IFACE...]",
+          "Print Prometheus metrics of the links" },
         {}
 };
 

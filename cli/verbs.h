@@ -35,3 +35,6 @@ int verb_reload(int argc, char *argv[]);
 int verb_txtime_params(int argc, char *argv[]);
 /** tbsctl monitor: print events and state changes until interrupted. */
 int verb_monitor(int argc, char *argv[]);
+/** tbsctl metrics [IFACE...]: the Prometheus text exposition (lib/metrics.h)
+ *  of the named links, all when none is named. */
+int verb_metrics(int argc, char *argv[]);

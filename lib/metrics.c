@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json-util.h"
+#include "metrics.h"
+
+/* The states a link and a clock check can be in (dbus/org.tsn.Tbs.xml):
+ * every one gets a series so that a state change never makes one vanish. */
+static const char *const link_states[] = { "pending", "configured", "degraded", "failed", "absent", NULL };
+static const char *const clock_states[] = { "synced", "unsynced", "no-ptp4l", "no-phc", "not-configured", NULL };
+
+typedef enum ValueKind {
+        VALUE_INT,      /* a JSON integer, written as is */
+        VALUE_NS,       /* a JSON integer of nanoseconds, written as seconds */
+        VALUE_S,        /* a JSON integer of seconds */
+        VALUE_BOOL,     /* a JSON boolean, written as 1 or 0 */
+        VALUE_FLOAT,    /* a JSON number, written as a float */
+} ValueKind;
+
+/* A per-link gauge from a member of one of the document's objects. */
+typedef struct LinkFamily {
+        const char *name;
+        const char *help;
+        const char *object;     /* member of the document holding the value */
+        const char *key;
+        ValueKind kind;
+} LinkFamily;
+
+static const LinkFamily clock_families[] = {
+        { "tbs_clock_master_offset_seconds", "Offset of the PTP port's clock from its master, as ptp4l reports it.",
+          "clock", "master_offset_ns", VALUE_NS },
+        { "tbs_clock_mean_path_delay_seconds", "Mean path delay to the PTP master, as ptp4l reports it.",
+          "clock", "mean_path_delay_ns", VALUE_NS },
+        { "tbs_clock_phc_offset_seconds", "Offset of the NIC's PTP hardware clock from CLOCK_TAI.",
+          "clock", "phc_sys_offset_ns", VALUE_NS },
+        { "tbs_clock_tai_offset_seconds", "The kernel's TAI - UTC offset.",
+          "clock", "tai_offset_s", VALUE_S },
+};
+
+/* A per-queue value; object NULL means a member of the queue itself. */
+typedef struct QueueFamily {
+        const char *name;
+        const char *type;
+        const char *help;
+        const char *object;
+        const char *key;
+        ValueKind kind;
+} QueueFamily;
+
+static const QueueFamily queue_families[] = {
+        { "tbs_launch_time_offload", "gauge", "1 when the queue's etf qdisc runs with launch-time offload in the NIC.",
+          NULL, "offload", VALUE_BOOL },
+        { "tbs_queue_installed", "gauge", "1 when the queue's declared etf qdisc is installed.",
+          NULL, "installed", VALUE_BOOL },
+        { "tbs_queue_packets_total", "counter", "Packets the queue's qdisc sent.",
+          "stats", "packets", VALUE_INT },
+        { "tbs_queue_bytes_total", "counter", "Bytes the queue's qdisc sent.",
+          "stats", "bytes", VALUE_INT },
+        { "tbs_queue_drops_total", "counter", "Packets the queue's qdisc dropped (deadline misses and invalid included).",
+          "stats", "drops", VALUE_INT },
+        { "tbs_queue_overlimits_total", "counter", "Overlimit events of the queue's qdisc.",
+          "stats", "overlimits", VALUE_INT },
+        { "tbs_queue_requeues_total", "counter", "Packets the driver handed back to the queue's qdisc.",
+          "stats", "requeues", VALUE_INT },
+        { "tbs_queue_deadline_misses_total", "counter", "etf: packets dropped because their launch time passed in the queue.",
+          "stats", "deadline_misses", VALUE_INT },
+        { "tbs_queue_invalid_total", "counter",
+          "etf: packets refused at enqueue (launch time in the past, wrong clock, no SO_TXTIME).",
+          "stats", "invalid", VALUE_INT },
+        { "tbs_queue_backlog_bytes", "gauge", "Bytes waiting in the queue's qdisc.",
+          "stats", "backlog_bytes", VALUE_INT },
+        { "tbs_queue_backlog_packets", "gauge", "Packets waiting in the queue's qdisc.",
+          "stats", "backlog_packets", VALUE_INT },
+        { "tbs_queue_packets_per_second", "gauge", "Packets per second over tbsd's last sampling interval.",
+          "rates", "packets_per_second", VALUE_FLOAT },
+        { "tbs_queue_bytes_per_second", "gauge", "Bytes per second over tbsd's last sampling interval.",
+          "rates", "bytes_per_second", VALUE_FLOAT },
+        { "tbs_queue_drops_per_second", "gauge", "Drops per second over tbsd's last sampling interval.",
+          "rates", "drops_per_second", VALUE_FLOAT },
+        { "tbs_queue_deadline_misses_per_second", "gauge",
+          "Deadline misses per second over tbsd's last sampling interval.",
+          "rates", "deadline_misses_per_second", VALUE_FLOAT },
+        { "tbs_queue_invalid_per_second", "gauge", "Invalid packets per second over tbsd's last sampling interval.",
+          "rates", "invalid_per_second", VALUE_FLOAT },
+};
+
+char *metrics_format_seconds(int64_t ns, char buf[static 32]) {
+        uint64_t a = ns < 0 ? (uint64_t) 0 - (uint64_t) ns : (uint64_t) ns;
+        uint64_t frac = a % 1000000000u;
+        int len;
+
+        len = snprintf(buf, 32, "%s%" PRIu64, ns < 0 ? "-" : "", a / 1000000000u);
+        if (frac) {
+                snprintf(buf + len, (size_t) (32 - len), ".%09" PRIu64, frac);
+                for (char *e = buf + strlen(buf) - 1; *e == '0'; e--)
+                        *e = 0;
+        }
+        return buf;
+}
+
+/* A label value with \, " and newline escaped. */
+static void put_label(FILE *out, bool first, const char *name, const char *value) {
+        fprintf(out, "%s%s=\"", first ? "" : ",", name);
+        for (const char *p = value; *p; p++)
+                switch (*p) {
+                case '\\':
+                        fputs("\\\\", out);
+                        break;
+                case '"':
+                        fputs("\\\"", out);
+                        break;
+                case '\n':
+                        fputs("\\n", out);
+                        break;
+                default:
+                        fputc(*p, out);
+                }
+        fputc('"', out);
+}
+
+static void header(FILE *out, const char *name, const char *type, const char *help) {
+        /* The help texts are ours: no backslash or newline to escape. */
+        fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static bool is_object(struct json_object *o) {
+        return o && json_object_is_type(o, json_type_object);
+}
+
+static const char *interface_of(struct json_object *d) {
+        return json_get_string(d, "interface") ?: "";
+}
+
+/* Write the value of member key of o; false (nothing written) when it is
+ * absent, null or of the wrong type. */
+static bool put_value(FILE *out, struct json_object *o, const char *key, ValueKind kind) {
+        struct json_object *v = json_get(o, key);
+        char buf[32];
+
+        if (!v)
+                return false;
+        switch (kind) {
+        case VALUE_BOOL:
+                if (!json_object_is_type(v, json_type_boolean))
+                        return false;
+                fprintf(out, " %d\n", json_object_get_boolean(v) ? 1 : 0);
+                return true;
+        case VALUE_FLOAT:
+                if (json_object_is_type(v, json_type_int))
+                        fprintf(out, " %" PRId64 "\n", json_object_get_int64(v));
+                else if (json_object_is_type(v, json_type_double))
+                        fprintf(out, " %.15g\n", json_object_get_double(v));
+                else
+                        return false;
+                return true;
+        case VALUE_INT:
+        case VALUE_NS:
+        case VALUE_S:
+                if (!json_object_is_type(v, json_type_int))
+                        return false;
+                if (kind == VALUE_NS)
+                        fprintf(out, " %s\n", metrics_format_seconds(json_object_get_int64(v), buf));
+                else
+                        fprintf(out, " %" PRId64 "\n", json_object_get_int64(v));
+                return true;
+        }
+        return false;
+}
+
+/* value would be written: checked before the name and labels go out. */
+static bool has_value(struct json_object *o, const char *key, ValueKind kind) {
+        struct json_object *v = json_get(o, key);
+
+        if (!v)
+                return false;
+        switch (kind) {
+        case VALUE_BOOL:
+                return json_object_is_type(v, json_type_boolean);
+        case VALUE_FLOAT:
+                return json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double);
+        default:
+                return json_object_is_type(v, json_type_int);
+        }
+}
+
+/* The enum pattern: one series per known state, 1 for the current one; a
+ * state the table does not know gets a series of its own. */
+static void render_state(FILE *out, const char *name, const char *help, struct json_object *const *links, size_t n,
+                         const char *object, const char *const *states) {
+        header(out, name, "gauge", help);
+        for (size_t i = 0; i < n; i++) {
+                struct json_object *d = links[i], *o = object ? json_get(links[i], object) : links[i];
+                const char *cur;
+                bool known = false;
+
+                if (!is_object(d) || !is_object(o))
+                        continue;
+                cur = json_get_string(o, "state");
+                for (const char *const *s = states; *s; s++) {
+                        bool is = cur && strcmp(cur, *s) == 0;
+
+                        known = known || is;
+                        fprintf(out, "%s{", name);
+                        put_label(out, true, "interface", interface_of(d));
+                        put_label(out, false, "state", *s);
+                        fprintf(out, "} %d\n", is ? 1 : 0);
+                }
+                if (cur && !known) {
+                        fprintf(out, "%s{", name);
+                        put_label(out, true, "interface", interface_of(d));
+                        put_label(out, false, "state", cur);
+                        fputs("} 1\n", out);
+                }
+        }
+}
+
+static void render_clock_synced(FILE *out, struct json_object *const *links, size_t n) {
+        header(out, "tbs_clock_synced", "gauge", "1 when the link's clock check finds the clocks in sync.");
+        for (size_t i = 0; i < n; i++) {
+                struct json_object *c = json_get(links[i], "clock");
+                const char *s;
+
+                if (!is_object(links[i]) || !is_object(c))
+                        continue;
+                s = json_get_string(c, "state");
+                fputs("tbs_clock_synced{", out);
+                put_label(out, true, "interface", interface_of(links[i]));
+                fprintf(out, "} %d\n", s && strcmp(s, "synced") == 0 ? 1 : 0);
+        }
+}
+
+static void render_link_family(FILE *out, const LinkFamily *f, struct json_object *const *links, size_t n) {
+        header(out, f->name, "gauge", f->help);
+        for (size_t i = 0; i < n; i++) {
+                struct json_object *o = json_get(links[i], f->object);
+
+                if (!is_object(links[i]) || !has_value(o, f->key, f->kind))
+                        continue;
+                fprintf(out, "%s{", f->name);
+                put_label(out, true, "interface", interface_of(links[i]));
+                fputc('}', out);
+                put_value(out, o, f->key, f->kind);
+        }
+}
+
+static void render_queue_family(FILE *out, const QueueFamily *f, struct json_object *const *links, size_t n) {
+        header(out, f->name, f->type, f->help);
+        for (size_t i = 0; i < n; i++) {
+                struct json_object *qs = json_get(links[i], "txqueues");
+
+                if (!is_object(links[i]) || !qs || !json_object_is_type(qs, json_type_array))
+                        continue;
+                for (size_t j = 0; j < json_object_array_length(qs); j++) {
+                        struct json_object *q = json_object_array_get_idx(qs, j);
+                        struct json_object *o = f->object ? json_get(q, f->object) : q;
+                        char queue[24];
+
+                        if (!is_object(q) || !has_value(o, f->key, f->kind))
+                                continue;
+                        snprintf(queue, sizeof(queue), "%" PRId64, json_get_int(q, "queue", -1));
+                        fprintf(out, "%s{", f->name);
+                        put_label(out, true, "interface", interface_of(links[i]));
+                        put_label(out, false, "queue", queue);
+                        put_label(out, false, "qdisc", json_get_string(q, "qdisc") ?: "none");
+                        fputc('}', out);
+                        put_value(out, o, f->key, f->kind);
+                }
+        }
+}
+
+int metrics_render(struct json_object *const *links, size_t n, FILE *out) {
+        render_state(out, "tbs_link_state", "State of the link: 1 for the current state.", links, n, NULL,
+                     link_states);
+        render_state(out, "tbs_clock_state", "State of the link's clock check: 1 for the current state.", links, n,
+                     "clock", clock_states);
+        render_clock_synced(out, links, n);
+        for (size_t i = 0; i < ELEMENTSOF(clock_families); i++)
+                render_link_family(out, &clock_families[i], links, n);
+        for (size_t i = 0; i < ELEMENTSOF(queue_families); i++)
+                render_queue_family(out, &queue_families[i], links, n);
+        if (fflush(out) != 0 || ferror(out))
+                return -EIO;
+        return 0;
+}
+
+int metrics_render_string(struct json_object *const *links, size_t n, char **ret) {
+        char *buf = NULL;
+        size_t size = 0;
+        FILE *f;
+        int r;
+
+        f = open_memstream(&buf, &size);
+        if (!f)
+                return -ENOMEM;
+        r = metrics_render(links, n, f);
+        if (fclose(f) != 0 && r >= 0)
+                r = -ENOMEM;
+        if (r < 0) {
+                free(buf);
+                return r;
+        }
+        *ret = buf;
+        return 0;
+}
+
+int metrics_write_file(struct json_object *const *links, size_t n, const char *path) {
+        _cleanup_free_ char *tmp = NULL;
+        FILE *f;
+        int fd, r;
+
+        if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
+                return -ENOMEM;
+        fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0)
+                return negative_errno();
+        if (fchmod(fd, 0644) < 0) {
+                r = negative_errno();
+                close(fd);
+                goto fail;
+        }
+        f = fdopen(fd, "w");
+        if (!f) {
+                r = negative_errno();
+                close(fd);
+                goto fail;
+        }
+        r = metrics_render(links, n, f);
+        if (r >= 0 && fsync(fileno(f)) < 0)
+                r = negative_errno();
+        if (fclose(f) != 0 && r >= 0)
+                r = negative_errno();
+        if (r < 0)
+                goto fail;
+        if (rename(tmp, path) < 0) {
+                r = negative_errno();
+                goto fail;
+        }
+        return 0;
+
+fail:
+        (void) unlink(tmp);
+        return r;
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""check-dashboard.py DASHBOARD.json METRICS_RENDER DOC.json...
+
+The Grafana dashboard loads: valid JSON with a schemaVersion, a uid and a
+title, panels with unique ids inside the 24-column grid, and every panel
+(rows aside) has targets whose PromQL expr names at least one metric; every
+metric named in an expr or a variable query is a family that lib/metrics.c
+exports (the names come from METRICS_RENDER's output on the documents,
+checked by check-metrics.py); and the panels the issue asks for are there
+(link states, deadline misses per queue, invalid per queue, clock offsets,
+launch-time offload)."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+KEYWORDS = {'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless',
+            'offset', 'inf', 'nan'}
+REQUIRED = {'tbs_link_state', 'tbs_queue_deadline_misses_total', 'tbs_queue_invalid_total',
+            'tbs_clock_master_offset_seconds', 'tbs_clock_phc_offset_seconds', 'tbs_launch_time_offload'}
+
+
+def metric_names(expr):
+    """Metric names in a PromQL expression: identifiers that are not
+    functions, keywords, label names or strings."""
+    e = re.sub(r'"(?:[^"\\]|\\.)*"', '""', expr)
+    e = re.sub(r'\{[^}]*\}', '', e)
+    e = re.sub(r'\[[^\]]*\]', '', e)
+    e = re.sub(r'\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)', ' ', e)
+    names = set()
+    for m in re.finditer(r'(?<![\w$.])([a-zA-Z_:][a-zA-Z0-9_:]*)(\s*\()?', e):
+        word, call = m.group(1), m.group(2)
+        if call or word.lower() in KEYWORDS:
+            continue
+        names.add(word)
+    return names
+
+
+def balanced(expr):
+    pairs, stack = {')': '(', ']': '[', '}': '{'}, []
+    for c in re.sub(r'"(?:[^"\\]|\\.)*"', '""', expr):
+        if c in '([{':
+            stack.append(c)
+        elif c in pairs:
+            if not stack or stack.pop() != pairs[c]:
+                return False
+    return not stack
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    path, render, docs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    checker = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'check-metrics.py')
+    out = subprocess.run([checker, '--families', '--render', render] + docs, check=True,
+                         capture_output=True, text=True).stdout
+    exported = set(out.split())
+    errors = []
+
+    with open(path) as f:
+        dash = json.load(f)
+    for key, kind in (('schemaVersion', int), ('uid', str), ('title', str), ('panels', list)):
+        if not isinstance(dash.get(key), kind):
+            errors.append(f'{key} missing or not a {kind.__name__}')
+    used, ids = set(), set()
+    for var in dash.get('templating', {}).get('list', []):
+        q = var.get('query')
+        q = q.get('query') if isinstance(q, dict) else q
+        if var.get('type') == 'query':
+            m = re.match(r'label_values\((.*),\s*\w+\)$', q or '')
+            if not m:
+                errors.append(f'variable {var.get("name")}: not a label_values() query: {q!r}')
+                continue
+            for name in metric_names(m.group(1)):
+                used.add(name)
+                if name not in exported:
+                    errors.append(f'variable {var.get("name")}: {name} is not an exported metric')
+    panels = list(dash.get('panels', []))
+    for p in list(panels):
+        panels.extend(p.get('panels', []))
+    for p in panels:
+        title = p.get('title', '?')
+        if p.get('id') in ids:
+            errors.append(f'panel {title}: id {p.get("id")} used twice')
+        ids.add(p.get('id'))
+        g = p.get('gridPos', {})
+        if not all(isinstance(g.get(k), int) for k in 'hwxy') or g['x'] + g['w'] > 24:
+            errors.append(f'panel {title}: bad gridPos {g}')
+        if p.get('type') == 'row':
+            continue
+        if not p.get('type') or not p.get('targets'):
+            errors.append(f'panel {title}: no type or no targets')
+        for t in p.get('targets', []):
+            expr = t.get('expr', '')
+            names = metric_names(expr)
+            if not balanced(expr):
+                errors.append(f'panel {title}: unbalanced brackets in {expr!r}')
+            if not names:
+                errors.append(f'panel {title}: expr names no metric: {expr!r}')
+            for n in names:
+                used.add(n)
+                if n not in exported:
+                    errors.append(f'panel {title}: {n} is not an exported metric ({expr!r})')
+    for n in sorted(REQUIRED - used):
+        errors.append(f'no panel shows {n}')
+    for e in errors:
+        print(e, file=sys.stderr)
+    if errors:
+        sys.exit(1)
+    print(f'ok: {len(panels)} panels, metrics used: {", ".join(sorted(used))}')
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lib/metrics.c: the exposition of recorded-shape status documents byte for
+ * byte (tests/unit/fixtures/metrics/expected.prom), label escaping, exact
+ * seconds, the enum pattern for unknown states, missing and null values,
+ * and the atomic file write. The format itself is checked by a parser in
+ * tests/unit/check-metrics.py. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json-util.h"
+#include "metrics.h"
+
+#define FIXTURES TBS_SOURCE_DIR "/tests/unit/fixtures/metrics/"
+
+static char *read_all(const char *path) {
+        FILE *f = fopen(path, "re");
+        char *buf;
+        long size;
+
+        assert_non_null(f);
+        assert_int_equal(fseek(f, 0, SEEK_END), 0);
+        size = ftell(f);
+        assert_true(size >= 0);
+        rewind(f);
+        buf = calloc(1, (size_t) size + 1);
+        assert_non_null(buf);
+        assert_int_equal(fread(buf, 1, (size_t) size, f), (size_t) size);
+        fclose(f);
+        return buf;
+}
+
+static char *render(struct json_object *const *docs, size_t n) {
+        char *s = NULL;
+
+        assert_int_equal(metrics_render_string(docs, n, &s), 0);
+        assert_non_null(s);
+        return s;
+}
+
+/* Only the lines of the output that are samples of family name. */
+static char *samples_of(const char *text, const char *name) {
+        size_t len = strlen(name), out = 0;
+        char *r = calloc(1, strlen(text) + 1);
+
+        assert_non_null(r);
+        for (const char *p = text; *p;) {
+                const char *e = strchr(p, '\n');
+                size_t l = e ? (size_t) (e - p + 1) : strlen(p);
+
+                if (strncmp(p, name, len) == 0 && (p[len] == '{' || p[len] == ' ')) {
+                        memcpy(r + out, p, l);
+                        out += l;
+                }
+                p += l;
+        }
+        return r;
+}
+
+static void test_golden(void **state) {
+        struct json_object *docs[2] = {
+                json_object_from_file(FIXTURES "eth0.json"),
+                json_object_from_file(FIXTURES "veth1.json"),
+        };
+        char *want = read_all(FIXTURES "expected.prom"), *got;
+
+        assert_non_null(docs[0]);
+        assert_non_null(docs[1]);
+        got = render(docs, 2);
+        assert_string_equal(got, want);
+        free(got);
+        free(want);
+        json_object_put(docs[0]);
+        json_object_put(docs[1]);
+}
+
+static void test_no_links(void **state) {
+        char *got = render(NULL, 0);
+
+        /* Every family announced, no samples, no "# EOF". */
+        assert_non_null(strstr(got, "# TYPE tbs_queue_deadline_misses_total counter\n"));
+        assert_non_null(strstr(got, "# TYPE tbs_link_state gauge\n"));
+        for (const char *p = got; *p; p = strchr(p, '\n') + 1)
+                assert_int_equal(*p, '#');
+        assert_null(strstr(got, "# EOF"));
+        free(got);
+}
+
+static void test_escaping(void **state) {
+        struct json_object *d = json_tokener_parse(
+                "{\"interface\": \"a\\\"b\\\\c\\nd\", \"state\": \"configured\","
+                " \"txqueues\": [{\"queue\": 3, \"qdisc\": \"e\\\"tf\", \"offload\": false}]}");
+        char *got, *s;
+
+        assert_non_null(d);
+        got = render(&d, 1);
+        s = samples_of(got, "tbs_launch_time_offload");
+        assert_string_equal(s, "tbs_launch_time_offload{interface=\"a\\\"b\\\\c\\nd\",queue=\"3\",qdisc=\"e\\\"tf\"} 0\n");
+        free(s);
+        /* No clock object: no clock samples at all. */
+        s = samples_of(got, "tbs_clock_synced");
+        assert_string_equal(s, "");
+        free(s);
+        free(got);
+        json_object_put(d);
+}
+
+static void test_unknown_state_and_nulls(void **state) {
+        struct json_object *d = json_tokener_parse(
+                "{\"interface\": \"x\", \"state\": \"exploded\", \"clock\": {\"state\": \"unsynced\","
+                " \"master_offset_ns\": 1000000001, \"phc_sys_offset_ns\": null, \"tai_offset_s\": \"37\"},"
+                " \"txqueues\": [{\"queue\": 0, \"qdisc\": \"pfifo\", \"offload\": false, \"installed\": false,"
+                "   \"stats\": {\"packets\": 4, \"drops\": -1}}, 17, null]}");
+        char *got, *s;
+
+        assert_non_null(d);
+        got = render(&d, 1);
+        s = samples_of(got, "tbs_link_state");
+        assert_string_equal(s, "tbs_link_state{interface=\"x\",state=\"pending\"} 0\n"
+                               "tbs_link_state{interface=\"x\",state=\"configured\"} 0\n"
+                               "tbs_link_state{interface=\"x\",state=\"degraded\"} 0\n"
+                               "tbs_link_state{interface=\"x\",state=\"failed\"} 0\n"
+                               "tbs_link_state{interface=\"x\",state=\"absent\"} 0\n"
+                               "tbs_link_state{interface=\"x\",state=\"exploded\"} 1\n");
+        free(s);
+        s = samples_of(got, "tbs_clock_synced");
+        assert_string_equal(s, "tbs_clock_synced{interface=\"x\"} 0\n");
+        free(s);
+        s = samples_of(got, "tbs_clock_master_offset_seconds");
+        assert_string_equal(s, "tbs_clock_master_offset_seconds{interface=\"x\"} 1.000000001\n");
+        free(s);
+        /* null and a string where a number belongs: left out. */
+        s = samples_of(got, "tbs_clock_phc_offset_seconds");
+        assert_string_equal(s, "");
+        free(s);
+        s = samples_of(got, "tbs_clock_tai_offset_seconds");
+        assert_string_equal(s, "");
+        free(s);
+        s = samples_of(got, "tbs_queue_packets_total");
+        assert_string_equal(s, "tbs_queue_packets_total{interface=\"x\",queue=\"0\",qdisc=\"pfifo\"} 4\n");
+        free(s);
+        s = samples_of(got, "tbs_queue_deadline_misses_total");
+        assert_string_equal(s, "");
+        free(s);
+        free(got);
+        json_object_put(d);
+}
+
+static void test_seconds(void **state) {
+        char buf[32];
+
+        assert_string_equal(metrics_format_seconds(0, buf), "0");
+        assert_string_equal(metrics_format_seconds(1, buf), "0.000000001");
+        assert_string_equal(metrics_format_seconds(-1234, buf), "-0.000001234");
+        assert_string_equal(metrics_format_seconds(1500000000, buf), "1.5");
+        assert_string_equal(metrics_format_seconds(-2000000000, buf), "-2");
+        assert_string_equal(metrics_format_seconds(INT64_MIN, buf), "-9223372036.854775808");
+        assert_string_equal(metrics_format_seconds(INT64_MAX, buf), "9223372036.854775807");
+}
+
+static void test_write_file(void **state) {
+        char dir[] = "/tmp/tbs-test-metrics-XXXXXX", path[128], bad[160];
+        struct json_object *d = json_object_from_file(FIXTURES "eth0.json");
+        char *got, *want;
+        struct stat st;
+
+        assert_non_null(d);
+        assert_non_null(mkdtemp(dir));
+        snprintf(path, sizeof(path), "%s/tbsd.prom", dir);
+        {
+                FILE *f = fopen(path, "we");
+                assert_non_null(f);
+                fputs("old\n", f);
+                fclose(f);
+        }
+        assert_int_equal(metrics_write_file(&d, 1, path), 0);
+        got = read_all(path);
+        want = render(&d, 1);
+        assert_string_equal(got, want);
+        free(got);
+        free(want);
+        assert_int_equal(stat(path, &st), 0);
+        assert_int_equal(st.st_mode & 07777, 0644);
+
+        /* A folder that does not exist: an error, nothing left behind. */
+        snprintf(bad, sizeof(bad), "%s/missing/tbsd.prom", dir);
+        assert_int_equal(metrics_write_file(&d, 1, bad), -ENOENT);
+
+        /* Only tbsd.prom in the folder: no temporary file left. */
+        {
+                char cmd[256];
+                snprintf(cmd, sizeof(cmd), "test \"$(ls -A %s)\" = tbsd.prom", dir);
+                assert_int_equal(system(cmd), 0);
+        }
+        assert_int_equal(unlink(path), 0);
+        assert_int_equal(rmdir(dir), 0);
+        json_object_put(d);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_golden),
+                cmocka_unit_test(test_no_links),
+                cmocka_unit_test(test_escaping),
+                cmocka_unit_test(test_unknown_state_and_nulls),
+                cmocka_unit_test(test_seconds),
+                cmocka_unit_test(test_write_file),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
