@@ -5,12 +5,14 @@
 #include <string.h>
 
 #include <inttypes.h>
+#include <math.h>
 
 #include "bus-access.h"
 #include "json-util.h"
 #include "bus-manager.h"
 #include "diag.h"
 #include "log.h"
+#include "nl_qdisc.h"
 #include "schedule-parse.h"
 #include "schedule-verify.h"
 #include "sd-cleanup.h"
@@ -229,6 +231,41 @@ static int property_launch_time_queues(sd_bus *bus, const char *path, const char
         return sd_bus_message_close_container(reply);
 }
 
+/* Statistics: a(us ttttttttt ddd) — queue, qdisc kind, packets, bytes, drops,
+ * overlimits, requeues, backlog bytes, backlog packets, deadline misses,
+ * invalid, then packets/s, bytes/s and drops/s over the last interval (NaN
+ * when there is no rate yet). From the last sample, or a fresh dump when
+ * sampling is off. */
+static int property_statistics(sd_bus *bus, const char *path, const char *interface, const char *property,
+                               sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+        Link *l = userdata;
+        QDiscTree own = {};
+        const QDiscTree *t = link_last_sample(l, NULL);
+        int r;
+
+        if ((!t || l->manager->stats_interval_usec == 0) && l->ifindex > 0 &&
+            nl_qdisc_dump(l->manager->nl, l->ifindex, &own) >= 0)
+                t = &own;
+        r = sd_bus_message_open_container(reply, 'a', "(ustttttttttddd)");
+        for (size_t i = 0; r >= 0 && t && i < t->n_queues; i++) {
+                const InstalledQueue *q = &t->queues[i];
+                QueueRates rates = { .packets_per_second = NAN, .bytes_per_second = NAN, .drops_per_second = NAN };
+
+                (void) link_queue_rates(l, q->queue, &rates);
+                r = sd_bus_message_append(reply, "(ustttttttttddd)", q->queue, q->qdisc.kind,
+                                          q->qdisc.stats.packets, q->qdisc.stats.bytes,
+                                          (uint64_t) q->qdisc.stats.drops, (uint64_t) q->qdisc.stats.overlimits,
+                                          (uint64_t) q->qdisc.stats.requeues, (uint64_t) q->qdisc.stats.backlog_bytes,
+                                          (uint64_t) q->qdisc.stats.qlen, q->deadline_misses, q->invalid,
+                                          rates.packets_per_second, rates.bytes_per_second,
+                                          rates.drops_per_second);
+        }
+        if (r >= 0)
+                r = sd_bus_message_close_container(reply);
+        qdisc_tree_done(&own);
+        return r;
+}
+
 static int method_describe(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         _cleanup_json_ struct json_object *doc = NULL;
         Link *l = userdata;
@@ -307,6 +344,8 @@ static const sd_bus_vtable link_vtable[] = {
                         SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("PhcIndex", "i", property_link_int, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Driver", "s", property_link_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        /* Changes all the time: read it, it is not signalled. */
+        SD_BUS_PROPERTY("Statistics", "a(ustttttttttddd)", property_statistics, 0, 0),
         SD_BUS_METHOD_WITH_ARGS("Describe", SD_BUS_NO_ARGS, SD_BUS_RESULT("s", json), method_describe, UNPRIVILEGED),
         SD_BUS_METHOD("Apply", NULL, NULL, method_apply, UNPRIVILEGED),
         SD_BUS_METHOD("Remove", NULL, NULL, method_remove, UNPRIVILEGED),

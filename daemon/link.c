@@ -28,6 +28,11 @@ struct LinkRuntime {
         char *drift;                    /* the drift being reported (policy "report"), or NULL */
         sd_event_source *retry;         /* re-apply after a failure that may pass */
         unsigned retries;
+
+        /* The last two statistics samples, for rates (manager_sample_stats). */
+        QDiscTree sample, prev;
+        uint64_t sample_usec, prev_usec;        /* CLOCK_MONOTONIC; 0: none */
+        uint64_t sample_realtime_usec;
 };
 
 /* Failures worth another try later: the device was busy, went away midway
@@ -96,6 +101,8 @@ void link_free(Link *l) {
         clock_check_free(l->rt->clock);
         apply_report_done(&l->rt->last);
         sd_event_source_disable_unref(l->rt->retry);
+        qdisc_tree_done(&l->rt->sample);
+        qdisc_tree_done(&l->rt->prev);
         free(l->rt->drift);
         free(l->rt);
         schedule_free(l->schedule);
@@ -508,6 +515,48 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
         return -ENODATA;
 }
 
+void link_take_sample(Link *l, QDiscTree *tree, uint64_t mono_usec, uint64_t realtime_usec) {
+        qdisc_tree_done(&l->rt->prev);
+        l->rt->prev = l->rt->sample;
+        l->rt->prev_usec = l->rt->sample_usec;
+        l->rt->sample = *tree;
+        *tree = (QDiscTree) {};
+        l->rt->sample_usec = mono_usec;
+        l->rt->sample_realtime_usec = realtime_usec;
+}
+
+const QDiscTree *link_last_sample(Link *l, uint64_t *ret_realtime_usec) {
+        if (l->rt->sample_usec == 0)
+                return NULL;
+        if (ret_realtime_usec)
+                *ret_realtime_usec = l->rt->sample_realtime_usec;
+        return &l->rt->sample;
+}
+
+int link_queue_rates(Link *l, uint32_t queue, QueueRates *ret) {
+        const InstalledQueue *a, *b;
+        double dt;
+
+        if (l->rt->sample_usec == 0 || l->rt->prev_usec == 0 || l->rt->sample_usec <= l->rt->prev_usec)
+                return -ENODATA;
+        a = qdisc_tree_find_queue(&l->rt->prev, queue);
+        b = qdisc_tree_find_queue(&l->rt->sample, queue);
+        /* A re-created qdisc starts its counters again: no rate across it. */
+        if (!a || !b || a->qdisc.handle != b->qdisc.handle || strcmp(a->qdisc.kind, b->qdisc.kind) != 0 ||
+            b->qdisc.stats.packets < a->qdisc.stats.packets)
+                return -ENODATA;
+        dt = (double) (l->rt->sample_usec - l->rt->prev_usec) / 1e6;
+        *ret = (QueueRates) {
+                .interval_s = dt,
+                .packets_per_second = (double) (b->qdisc.stats.packets - a->qdisc.stats.packets) / dt,
+                .bytes_per_second = (double) (b->qdisc.stats.bytes - a->qdisc.stats.bytes) / dt,
+                .drops_per_second = (double) (b->qdisc.stats.drops - a->qdisc.stats.drops) / dt,
+                .deadline_misses_per_second = (double) (b->deadline_misses - a->deadline_misses) / dt,
+                .invalid_per_second = (double) (b->invalid - a->invalid) / dt,
+        };
+        return 0;
+}
+
 /* ---- Describe() ---- */
 
 static struct json_object *stats_json(const QDiscStats *st, const InstalledQueue *q) {
@@ -563,6 +612,7 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
         const QueueApplyResult *res = last_result(l, want->queue);
         const EtfSpec *e = q && q->is_etf ? &q->etf : want;
         struct json_object *o = json_object_new_object();
+        QueueRates rates;
         char h[16];
 
         json_add(o, "queue", json_object_new_int64(want->queue));
@@ -581,29 +631,43 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
                 json_add(o, "stats", stats_json(&q->qdisc.stats, q));
         else
                 json_add(o, "stats", NULL);
+        if (link_queue_rates(l, want->queue, &rates) >= 0) {
+                struct json_object *r = json_object_new_object();
+                json_add(r, "interval_s", json_object_new_double(rates.interval_s));
+                json_add(r, "packets_per_second", json_object_new_double(rates.packets_per_second));
+                json_add(r, "bytes_per_second", json_object_new_double(rates.bytes_per_second));
+                json_add(r, "drops_per_second", json_object_new_double(rates.drops_per_second));
+                json_add(r, "deadline_misses_per_second", json_object_new_double(rates.deadline_misses_per_second));
+                json_add(r, "invalid_per_second", json_object_new_double(rates.invalid_per_second));
+                json_add(o, "rates", r);
+        } else
+                json_add(o, "rates", NULL);
         return o;
 }
 
-int link_describe(Link *l, struct json_object **ret) {
+int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret) {
         _cleanup_json_ struct json_object *o = json_object_new_object();
         struct json_object *qs;
-        QDiscTree tree = {};
-        bool have_tree = false;
+        QDiscTree own = {};
+        const QDiscTree *tree = given;
+        bool have_tree = given;
 
         if (!o)
                 return -ENOMEM;
-        if (l->ifindex > 0 && nl_qdisc_dump(l->manager->nl, l->ifindex, &tree) >= 0)
+        if (!given && l->ifindex > 0 && nl_qdisc_dump(l->manager->nl, l->ifindex, &own) >= 0) {
+                tree = &own;
                 have_tree = true;
+        }
 
         json_add_string(o, "interface", l->name);
         json_add(o, "ifindex", json_object_new_int(l->ifindex));
         json_add_string(o, "state", link_state_to_string(l->state));
         json_add_string(o, "state_reason", l->state_reason);
         json_add_string(o, "schedule_file", l->schedule_file);
-        json_add(o, "root", have_tree ? root_json(&tree) : NULL);
+        json_add(o, "root", have_tree ? root_json(tree) : NULL);
         qs = json_object_new_array();
         for (size_t i = 0; l->schedule && i < l->schedule->n_txqueues; i++)
-                json_object_array_add(qs, queue_json(l, &l->schedule->txqueues[i], have_tree ? &tree : NULL));
+                json_object_array_add(qs, queue_json(l, &l->schedule->txqueues[i], have_tree ? tree : NULL));
         json_add(o, "txqueues", qs);
         json_add(o, "capabilities", l->rt->caps_valid ? caps_to_json(&l->rt->caps) : NULL);
         if (l->rt->clock)
@@ -613,8 +677,11 @@ int link_describe(Link *l, struct json_object **ret) {
                 snprintf(none.reason, sizeof(none.reason), "the schedule has no clock section");
                 json_add(o, "clock", clock_status_to_json(&none));
         }
-        if (have_tree)
-                qdisc_tree_done(&tree);
+        qdisc_tree_done(&own);
         *ret = TAKE_PTR(o);
         return 0;
+}
+
+int link_describe(Link *l, struct json_object **ret) {
+        return link_describe_tree(l, NULL, ret);
 }

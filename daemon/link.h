@@ -11,6 +11,17 @@
 #include "schedule.h"
 
 typedef struct Manager Manager;
+typedef struct QDiscTree QDiscTree;
+
+/* Per-second rates of one TX queue's qdisc between the last two samples. */
+typedef struct QueueRates {
+        double interval_s;
+        double packets_per_second;
+        double bytes_per_second;
+        double drops_per_second;
+        double deadline_misses_per_second;
+        double invalid_per_second;
+} QueueRates;
 typedef struct LinkRuntime LinkRuntime;
 
 typedef enum LinkState {
@@ -72,6 +83,18 @@ int link_remove_qdiscs(Link *l, char **ret_error);
 
 /** The full status document (Describe(), `tbsctl status --json`). */
 int link_describe(Link *l, struct json_object **ret);
+
+/** The same document built from a tree already dumped (NULL: dump now). */
+int link_describe_tree(Link *l, const QDiscTree *tree, struct json_object **ret);
+
+/** Keep a statistics sample (takes *tree over; it is zeroed). The previous
+ *  sample is kept for rates. */
+void link_take_sample(Link *l, QDiscTree *tree, uint64_t mono_usec, uint64_t realtime_usec);
+/** The latest sample, or NULL before the first. */
+const QDiscTree *link_last_sample(Link *l, uint64_t *ret_realtime_usec);
+/** Rates of TX queue q over the last sampling interval; -ENODATA when there
+ *  are not two samples of the same qdisc yet. */
+int link_queue_rates(Link *l, uint32_t queue, QueueRates *ret);
 
 /** What an application must set on its socket for TX queue q: SO_PRIORITY,
  *  the SO_TXTIME clock and deadline flag, etf delta and offload. -ENOENT

@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <systemd/sd-daemon.h>
 
 #include "bus-manager.h"
 #include "link-watch.h"
+#include "metrics-file.h"
 #include "log.h"
 #include "manager.h"
 #include "schedule-dir.h"
@@ -123,6 +125,47 @@ static void on_watch_event(const LinkWatchEvent *ev, void *userdata) {
         }
 }
 
+int manager_sample_stats(Manager *m) {
+        _cleanup_free_ void *buf = NULL;
+        struct timespec ts;
+        uint64_t mono, real;
+        size_t len = 0;
+        int r;
+
+        r = nl_qdisc_dump_raw(m->nl, &buf, &len);
+        if (r < 0)
+                return log_debug_errno(r, "statistics dump failed: %m");
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        mono = (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        real = (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
+
+        for (size_t i = 0; i < m->n_links; i++) {
+                Link *l = m->links[i];
+                QDiscTree t = {};
+
+                if (l->ifindex <= 0)
+                        continue;
+                if (qdisc_tree_parse_dump(buf, len, l->ifindex, &t) < 0)
+                        continue;
+                link_take_sample(l, &t, mono, real);
+        }
+        if (m->metrics_file) {
+                r = metrics_file_write(m, m->metrics_file);
+                if (r < 0)
+                        log_warning_errno(r, "cannot write the metrics file %s: %m", m->metrics_file);
+        }
+        return 0;
+}
+
+static int on_stats_timer(sd_event_source *s, uint64_t usec, void *userdata) {
+        Manager *m = userdata;
+
+        (void) manager_sample_stats(m);
+        (void) sd_event_source_set_time(s, usec + m->stats_interval_usec);
+        return 0;
+}
+
 int manager_new(const ManagerConfig *config, Manager **ret) {
         Manager *m;
         sigset_t mask;
@@ -132,6 +175,11 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
         if (!m)
                 return -ENOMEM;
         m->clock_interval_usec = config->clock_interval_usec;
+        m->stats_interval_usec = config->stats_interval_usec;
+        if (config->metrics_file && !(m->metrics_file = strdup(config->metrics_file))) {
+                free(m);
+                return -ENOMEM;
+        }
         m->config_dir = strdup(config->config_dir);
         if (!m->config_dir) {
                 manager_free(m);
@@ -173,6 +221,19 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
                 log_error_errno(r, "cannot watch rtnetlink for link and qdisc changes: %m");
                 goto fail;
         }
+        if (m->stats_interval_usec > 0) {
+                uint64_t now;
+
+                r = sd_event_now(m->event, CLOCK_MONOTONIC, &now);
+                if (r >= 0)
+                        /* Accuracy of 1 % of the period lets the loop batch wakeups. */
+                        r = sd_event_add_time(m->event, &m->stats_timer, CLOCK_MONOTONIC,
+                                              now + m->stats_interval_usec, m->stats_interval_usec / 100,
+                                              on_stats_timer, m);
+                if (r < 0)
+                        goto fail;
+                (void) sd_event_source_set_enabled(m->stats_timer, SD_EVENT_ON);
+        }
         /* Sends WATCHDOG=1 on its own when WatchdogSec= is set. */
         (void) sd_event_set_watchdog(m->event, true);
 
@@ -195,6 +256,8 @@ void manager_free(Manager *m) {
                 link_free(m->links[m->n_links - 1]);
         free(m->links);
         sd_event_source_disable_unref(m->reconcile);
+        sd_event_source_disable_unref(m->stats_timer);
+        free(m->metrics_file);
         link_watch_free(m->watch);
         nl_qdisc_free(m->nl);
         caps_cache_free(m->caps);
@@ -394,6 +457,8 @@ int manager_reload(Manager *m, char **ret_error) {
 }
 
 int manager_run(Manager *m) {
+        if (m->stats_interval_usec > 0 || m->metrics_file)
+                (void) manager_sample_stats(m);
         (void) sd_notify(false, "READY=1");
         manager_notify_status(m);
         return sd_event_loop(m->event);

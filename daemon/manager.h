@@ -17,6 +17,8 @@ typedef struct ManagerConfig {
         const char *admin_group;        /* group whose members may call privileged methods */
         uint64_t clock_interval_usec;   /* period of the clock checks */
         bool use_bus;                   /* false: no D-Bus (tests, --once style runs) */
+        uint64_t stats_interval_usec;   /* statistics sampling period; 0: on demand only */
+        const char *metrics_file;       /* Prometheus text file written on every sample, or NULL */
 } ManagerConfig;
 
 struct Manager {
@@ -29,6 +31,9 @@ struct Manager {
         NlQdisc *nl;                    /* netlink socket for qdisc changes and dumps */
         CapsCache *caps;                /* capability probe results by ifindex */
         struct LinkWatch *watch;        /* rtnetlink link and qdisc notifications */
+        uint64_t stats_interval_usec;
+        char *metrics_file;
+        sd_event_source *stats_timer;
         sd_event_source *reconcile;     /* deferred look at links marked dirty */
 
         Link **links;
@@ -58,6 +63,10 @@ int manager_reload(Manager *m, char **ret_error);
 Link *manager_find_link(Manager *m, const char *name);
 int manager_add_link(Manager *m, Link *l);
 void manager_drop_link(Manager *m, Link *l);
+
+/** Take a statistics sample of every link (one dump for all of them) and
+ *  write the metrics file when one is configured. Returns 0 or -errno. */
+int manager_sample_stats(Manager *m);
 
 /** Look at l again soon (coalesced): re-apply when it (re)appeared, check
  *  for drift when it is configured. */

@@ -444,6 +444,75 @@ static int dump_valid_cb(struct nl_msg *m, void *arg) {
         return NL_OK;
 }
 
+typedef struct RawDump {
+        uint8_t *buf;
+        size_t len, size;
+        int error;
+} RawDump;
+
+static int raw_dump_cb(struct nl_msg *m, void *arg) {
+        struct nlmsghdr *h = nlmsg_hdr(m);
+        size_t n = NLMSG_ALIGN(h->nlmsg_len);
+        RawDump *d = arg;
+
+        if (h->nlmsg_type != RTM_NEWQDISC)
+                return NL_OK;
+        if (d->len + n > d->size) {
+                size_t size = d->size ? d->size * 2 : 64 * 1024;
+                uint8_t *b;
+
+                while (size < d->len + n)
+                        size *= 2;
+                b = realloc(d->buf, size);
+                if (!b) {
+                        d->error = -ENOMEM;
+                        return NL_STOP;
+                }
+                d->buf = b;
+                d->size = size;
+        }
+        memcpy(d->buf + d->len, h, h->nlmsg_len);
+        memset(d->buf + d->len + h->nlmsg_len, 0, n - h->nlmsg_len);
+        d->len += n;
+        return NL_OK;
+}
+
+int nl_qdisc_dump_raw(NlQdisc *nl, void **ret_buf, size_t *ret_len) {
+        _cleanup_(nl_cb_putp) struct nl_cb *cb = NULL;
+        _cleanup_nlmsg_ struct nl_msg *m = NULL;
+        struct tcmsg t = { .tcm_family = AF_UNSPEC };
+        struct nl_cb *sock_cb;
+        RawDump d = {};
+        int k;
+
+        m = nlmsg_alloc_simple(RTM_GETQDISC, NLM_F_DUMP);
+        if (!m)
+                return -ENOMEM;
+        if (nlmsg_append(m, &t, sizeof(t), NLMSG_ALIGNTO) < 0)
+                return -ENOMEM;
+        sock_cb = nl_socket_get_cb(nl->sk);
+        cb = nl_cb_clone(sock_cb);
+        nl_cb_put(sock_cb);
+        if (!cb)
+                return -ENOMEM;
+        if (nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, raw_dump_cb, &d) < 0)
+                return -ENOMEM;
+
+        nl->error = 0;
+        nl->ext_ack[0] = 0;
+        k = nl_send_auto(nl->sk, m);
+        if (k < 0)
+                return nle_to_errno(k);
+        k = nl_recvmsgs(nl->sk, cb);
+        if (d.error < 0 || k < 0) {
+                free(d.buf);
+                return d.error < 0 ? d.error : nl->error < 0 ? nl->error : nle_to_errno(k);
+        }
+        *ret_buf = d.buf;
+        *ret_len = d.len;
+        return 0;
+}
+
 int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret) {
         _cleanup_(nl_cb_putp) struct nl_cb *cb = NULL;
         _cleanup_nlmsg_ struct nl_msg *m = NULL;

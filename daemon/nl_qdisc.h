@@ -101,6 +101,12 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(NlQdisc *, nl_qdisc_free);
  *  -errno. Free with qdisc_tree_done(). */
 int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret);
 
+/** One RTM_GETQDISC dump of every interface's qdiscs, as the RTM_NEWQDISC
+ *  messages received, back to back (free(*ret_buf)). Build each interface's
+ *  tree from it with qdisc_tree_parse_dump(): one dump serves all links.
+ *  Returns 0 or -errno. */
+int nl_qdisc_dump_raw(NlQdisc *nl, void **ret_buf, size_t *ret_len);
+
 /** Parse recorded dump bytes (a sequence of netlink messages as received:
  *  RTM_NEWQDISC, other types and other interfaces are skipped) into *ret.
  *  The seam the unit tests replay recorded kernel answers through.

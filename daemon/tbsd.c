@@ -20,6 +20,8 @@ static bool arg_once;
 static const char *arg_remove;
 static const char *arg_admin_group = "tbs";
 static uint64_t arg_clock_interval_usec = 2 * 1000 * 1000ULL;
+static uint64_t arg_stats_interval_usec = 1000 * 1000ULL;
+static const char *arg_metrics_file;
 
 static void help(void) {
         printf("Usage: tbsd [OPTIONS]\n"
@@ -36,6 +38,10 @@ static void help(void) {
                "     --remove IFACE       Put back IFACE's default root qdisc and exit\n"
                "     --admin-group NAME   Group allowed to call Apply/Remove/Reload (default tbs)\n"
                "     --clock-interval SEC Seconds between clock checks (default 2)\n"
+               "     --stats-interval SEC Seconds between statistics samples (default 1;\n"
+               "                          0: only when asked)\n"
+               "     --metrics-file PATH  Write Prometheus metrics to PATH on every sample\n"
+               "                          (for node_exporter's textfile collector)\n"
                "     --log-level LEVEL    err, warning, notice, info (default) or debug\n"
                "     --log-prefix         Prefix log lines with syslog priorities (<3>)\n"
                "\n"
@@ -56,6 +62,8 @@ static int parse_argv(int argc, char *argv[]) {
                 ARG_CLOCK_INTERVAL,
                 ARG_LOG_LEVEL,
                 ARG_LOG_PREFIX,
+                ARG_STATS_INTERVAL,
+                ARG_METRICS_FILE,
         };
         static const struct option options[] = {
                 { "help",       no_argument,       NULL, 'h' },
@@ -68,6 +76,8 @@ static int parse_argv(int argc, char *argv[]) {
                 { "clock-interval", required_argument, NULL, ARG_CLOCK_INTERVAL },
                 { "log-level",  required_argument, NULL, ARG_LOG_LEVEL },
                 { "log-prefix", no_argument,       NULL, ARG_LOG_PREFIX },
+                { "stats-interval", required_argument, NULL, ARG_STATS_INTERVAL },
+                { "metrics-file", required_argument, NULL, ARG_METRICS_FILE },
                 {}
         };
         int c, r;
@@ -118,6 +128,26 @@ static int parse_argv(int argc, char *argv[]) {
                         break;
                 case ARG_LOG_PREFIX:
                         log_set_prefix_priority(true);
+                        break;
+                case ARG_STATS_INTERVAL: {
+                        char *end;
+                        double v;
+
+                        errno = 0;
+                        v = strtod(optarg, &end);
+                        if (errno || end == optarg || *end || !(v == 0 || (v >= 0.01 && v <= 3600))) {
+                                log_error("--stats-interval: must be 0 or between 0.01 and 3600 seconds, got '%s'", optarg);
+                                return -EINVAL;
+                        }
+                        arg_stats_interval_usec = (uint64_t) (v * 1e6);
+                        break;
+                }
+                case ARG_METRICS_FILE:
+                        if (optarg[0] != '/') {
+                                log_error("--metrics-file: must be an absolute path, got '%s'", optarg);
+                                return -EINVAL;
+                        }
+                        arg_metrics_file = optarg;
                         break;
                 default:
                         return -EINVAL;
@@ -327,6 +357,8 @@ int main(int argc, char *argv[]) {
                 .admin_group = arg_admin_group,
                 .clock_interval_usec = arg_clock_interval_usec,
                 .use_bus = true,
+                .stats_interval_usec = arg_stats_interval_usec,
+                .metrics_file = arg_metrics_file,
         });
         return r < 0 ? 1 : 0;
 }

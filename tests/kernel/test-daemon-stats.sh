@@ -1,0 +1,48 @@
+# Statistics sampling: the Statistics property and Describe()'s rates follow
+# tc's counters, and --metrics-file is rewritten on every sample.
+make_veth st0 st0p 4
+ip netns add peer
+ip link set st0p netns peer
+ip -n peer addr add 192.0.2.2/24 dev st0p
+ip -n peer link set st0p up
+ip addr add 192.0.2.1/24 dev st0
+conf=$TMPDIR/conf
+mkdir -p "$conf"
+write_mqprio_schedule "$conf/st0.json" st0 200000 500000
+start_system_bus
+start_tbsd "$conf" --stats-interval 0.2 --metrics-file /run/tbs.prom
+wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status st0 | jq -r .state)\" = configured ]" || fail "st0 not configured"
+
+# UDP with priority 0 goes to class 2 (queues 2-3, the default children).
+for i in $(seq 1 40); do echo "sample $i" > /dev/udp/192.0.2.2/9; done
+sleep 0.6
+tc_packets=$(tc -j -s qdisc show dev st0 | jq '[.[] | select(.parent == "100:3" or .parent == "100:4") | .packets] | add')
+[ "$tc_packets" -ge 40 ] || fail "tc counted only $tc_packets packets on queues 2-3"
+
+# The typed property: one entry per TX queue, counters as tc shows them.
+busctl --system --json=short get-property org.tsn.Tbs /org/tsn/Tbs/link/st0 org.tsn.Tbs.Link Statistics \
+        > "$TMPDIR/stats.json"
+assert_eq "$(jq -r .type "$TMPDIR/stats.json")" "a(ustttttttttddd)" "Statistics signature"
+assert_eq "$(jq '.data | length' "$TMPDIR/stats.json")" 4 "Statistics entries (one per TX queue)"
+prop_packets=$(jq '[.data[] | select(.[0] == 2 or .[0] == 3) | .[2]] | add' "$TMPDIR/stats.json")
+tc_now=$(tc -j -s qdisc show dev st0 | jq '[.[] | select(.parent == "100:3" or .parent == "100:4") | .packets] | add')
+[ "$prop_packets" -le "$tc_now" ] && [ "$prop_packets" -ge 40 ] ||
+        fail "Statistics packets $prop_packets, tc $tc_now"
+pass "Statistics packets on queues 2-3: $prop_packets (tc: $tc_now)"
+assert_eq "$(jq -r '.data[] | select(.[0] == 0) | .[1]' "$TMPDIR/stats.json")" etf "queue 0 kind in Statistics"
+
+# Rates appear once there are two samples of the same qdisc.
+rate=$("$TBSCTL" --json status st0 | jq -r '.txqueues[0].rates.interval_s')
+[ "$rate" != null ] || fail "no rates in Describe() after several samples"
+pass "Describe() has rates (interval ${rate} s)"
+
+# The metrics file: rewritten on every sample, with the queue counters.
+[ -f /run/tbs.prom ] || fail "no metrics file"
+m1=$(stat -c %Y.%N /run/tbs.prom 2>/dev/null; md5sum < /run/tbs.prom)
+grep -q '^tbs_queue_packets_total{interface="st0",queue="0",qdisc="etf"} ' /run/tbs.prom ||
+        fail "metrics file lacks tbs_queue_packets_total for st0 queue 0: $(head -20 /run/tbs.prom)"
+pass "metrics file has tbs_queue_packets_total for st0"
+echo "more" > /dev/udp/192.0.2.2/9
+sleep 0.5
+ls /run/tbs.prom.* >/dev/null 2>&1 && fail "a temporary metrics file was left behind"
+pass "no temporary metrics file left"
