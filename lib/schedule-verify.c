@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/un.h>
 
+#include "json-util.h"
 #include "schedule-verify.h"
 
 #ifndef CLOCK_TAI
@@ -15,6 +16,7 @@
 #endif
 
 #define JPATH_MAX 128
+#define SHOW_MAX 64     /* longest rendering of a value in a message */
 
 typedef struct Verifier {
         const char *file;
@@ -50,6 +52,30 @@ static const char *pathf(char buf[static JPATH_MAX], const char *format, ...) {
         va_start(ap, format);
         vsnprintf(buf, JPATH_MAX, format, ap);
         va_end(ap);
+        return buf;
+}
+
+/* A string value as it appears in messages: JSON-quoted with escapes (so a
+ * newline in a value cannot break the one-line diagnostic), cut at a UTF-8
+ * character boundary when long, as schedule-parse.c's show() does. */
+static const char *show_string(const char *s, char buf[static SHOW_MAX]) {
+        _cleanup_json_ json_object *o = json_object_new_string(s);
+        const char *t;
+        size_t n;
+
+        t = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
+        if (!t)
+                return "a string";
+        n = strlen(t);
+        if (n < SHOW_MAX) {
+                memcpy(buf, t, n + 1);
+                return buf;
+        }
+        n = SHOW_MAX - 5;
+        while (n > 0 && ((unsigned char) t[n] & 0xC0) == 0x80)
+                n--;
+        memcpy(buf, t, n);
+        memcpy(buf + n, "...", 4);
         return buf;
 }
 
@@ -289,6 +315,7 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
 
 static void verify_clock(Verifier *v, const ClockSpec *c) {
         struct sockaddr_un sa;
+        char sh[SHOW_MAX];
 
         if (!c->configured)
                 return;
@@ -296,7 +323,8 @@ static void verify_clock(Verifier *v, const ClockSpec *c) {
                 if (c->ptp4l_socket[0] == 0)
                         verr(v, "clock.ptp4l_socket", "must not be empty");
                 else if (c->ptp4l_socket[0] != '/')
-                        verr(v, "clock.ptp4l_socket", "must be an absolute path, got \"%s\"", c->ptp4l_socket);
+                        verr(v, "clock.ptp4l_socket", "must be an absolute path, got %s",
+                             show_string(c->ptp4l_socket, sh));
                 else if (strlen(c->ptp4l_socket) >= sizeof(sa.sun_path))
                         verr(v, "clock.ptp4l_socket", "must be shorter than %zu bytes (sun_path)",
                              sizeof(sa.sun_path));
