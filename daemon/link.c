@@ -399,7 +399,7 @@ void link_vanished(Link *l) {
         link_set_state(l, LINK_STATE_ABSENT, "interface %s is gone; waiting for it to return", l->name);
 }
 
-void link_reconcile(Link *l) {
+void link_reconcile(Link *l, const void *dump, size_t dump_len) {
         _cleanup_free_ char *what = NULL;
         QDiscTree tree = {};
         int ifindex, r;
@@ -425,9 +425,9 @@ void link_reconcile(Link *l) {
                 return;
         }
 
-        r = nl_qdisc_dump(l->manager->nl, ifindex, &tree);
+        r = dump ? qdisc_tree_parse_dump(dump, dump_len, ifindex, &tree) : -ENODATA;
         if (r < 0) {
-                log_debug_errno(r, "%s: dump for the drift check failed: %m", l->name);
+                log_debug_errno(r, "%s: no qdisc dump for the drift check: %m", l->name);
                 return;
         }
         r = drift_describe(&tree, l->schedule, l->rt->caps_valid ? &l->rt->facts : NULL, &what);

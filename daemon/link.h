@@ -72,8 +72,9 @@ int link_apply(Link *l, char **ret_error);
 
 /** Look at the link after a change notification: apply when it is new or
  *  came back, check the installed tree for drift when it is configured
- *  (restore it or report it, by the schedule's drift policy). */
-void link_reconcile(Link *l);
+ *  (restore it or report it, by the schedule's drift policy). dump holds
+ *  an nl_qdisc_dump_raw() of all interfaces, taken for this round. */
+void link_reconcile(Link *l, const void *dump, size_t dump_len);
 
 /** The interface is gone (RTM_DELLINK): state absent until it returns. */
 void link_vanished(Link *l);

@@ -39,17 +39,28 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 #define RECONCILE_DELAY_USEC (20 * 1000ULL)
 
 static int on_reconcile(sd_event_source *s, uint64_t usec, void *userdata) {
+        _cleanup_free_ void *dump = NULL;
         Manager *m = userdata;
+        size_t len = 0;
+        bool dumped = false;
 
-        /* link_reconcile() may mark links dirty again (our own changes
-         * notify us too); those get the next round. */
+        /* One dump serves every dirty link. link_reconcile() may mark links
+         * dirty again (our own changes notify us too); those get the next
+         * round. */
         for (size_t i = 0; i < m->n_links; i++) {
                 Link *l = m->links[i];
 
                 if (!l->dirty)
                         continue;
                 l->dirty = false;
-                link_reconcile(l);
+                if (!dumped) {
+                        if (nl_qdisc_dump_raw(m->nl, &dump, &len) < 0) {
+                                dump = NULL;
+                                len = 0;
+                        }
+                        dumped = true;
+                }
+                link_reconcile(l, dump, len);
         }
         manager_notify_status(m);
         return 0;
