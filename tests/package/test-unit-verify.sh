@@ -1,0 +1,76 @@
+#!/bin/bash
+# systemd-analyze verify accepts the generated unit (and refuses a broken
+# copy of it, so the check can fail); systemd-analyze security reports the
+# exposure that docs/service.md states; the sandbox leaves the daemon what
+# its code uses.
+. "$(dirname "$0")/lib.sh"
+
+command -v systemd-analyze >/dev/null || fail "systemd-analyze not found (Debian package systemd)"
+
+root=$WORK/root
+install_to "$root"
+unit_path=$(expected_files | grep '/tbsd.service$')
+unit=$root$unit_path
+sbindir=$(abs_dir sbindir)
+mandir=$(abs_dir mandir)
+
+# verify checks that ExecStart's binary exists and that the Documentation=
+# man pages are found; point both at the DESTDIR install. The dependencies
+# (dbus.socket, network-pre.target, ...) come from this machine's systemd.
+mkdir -p "$WORK/verify"
+sed "s|^ExecStart=$sbindir/tbsd|ExecStart=$root$sbindir/tbsd|" "$unit" > "$WORK/verify/tbsd.service"
+grep -q "^ExecStart=$root" "$WORK/verify/tbsd.service" || fail "could not point ExecStart at the DESTDIR binary"
+if ! out=$(cd "$WORK/verify" && MANPATH=$root$mandir systemd-analyze verify "$WORK/verify/tbsd.service" 2>&1); then
+        echo "$out"
+        fail "systemd-analyze verify failed"
+fi
+[ -z "$out" ] || { echo "$out"; fail "systemd-analyze verify printed warnings"; }
+pass "systemd-analyze verify: clean"
+
+# The same check on a copy with a misspelt directive and a missing man page must complain.
+mkdir -p "$WORK/broken"
+sed -e 's/^ProtectSystem=/ProtectSytem=/' -e 's|^Documentation=.*|Documentation=man:tbsd-nonexistent(8)|' \
+        "$WORK/verify/tbsd.service" > "$WORK/broken/tbsd.service"
+out=$(cd "$WORK/broken" && MANPATH=$root$mandir systemd-analyze verify "$WORK/broken/tbsd.service" 2>&1) || true
+case $out in
+*ProtectSytem*tbsd-nonexistent*|*tbsd-nonexistent*ProtectSytem*) pass "a broken copy is refused" ;;
+*) echo "$out"; fail "systemd-analyze verify did not report the broken copy" ;;
+esac
+
+# Exposure score, offline (systemd >= 252), and the number in the docs.
+out=$(systemd-analyze security --offline=yes --root="$root" "$unit" 2>&1) || { echo "$out"; fail "systemd-analyze security failed"; }
+score=$(sed -n 's/.*Overall exposure level for tbsd.service: \([0-9.]*\).*/\1/p' <<<"$out")
+[ -n "$score" ] || { echo "$out"; fail "no exposure level in systemd-analyze security's output"; }
+echo "$out" | grep '✗' || true
+documented=$(sed -n 's/.*exposure level \*\*\([0-9.]*\)\*\*.*/\1/p' "$SRC/docs/service.md" | head -1)
+assert_le=$(python3 -c 'import sys; print(float(sys.argv[1]) <= 2.1)' "$score")
+[ "$assert_le" = True ] || fail "exposure $score is above 2.1"
+[ "$score" = "$documented" ] || fail "exposure is $score but docs/service.md says ${documented:-nothing}"
+pass "exposure level $score, as docs/service.md states"
+
+# What the daemon's code needs is left to it.
+directive() { sed -n "s/^$1=//p" "$unit"; }
+[ "$(directive CapabilityBoundingSet)" = CAP_NET_ADMIN ] || fail "CapabilityBoundingSet is not exactly CAP_NET_ADMIN"
+families=" $(directive RestrictAddressFamilies) "
+for f in AF_UNIX AF_NETLINK; do
+        [[ $families == *" $f "* ]] || fail "RestrictAddressFamilies lacks $f"
+done
+directive DeviceAllow | grep -qx 'char-ptp r' || fail "no DeviceAllow=char-ptp r for /dev/ptp*"
+[ "$(directive RuntimeDirectory)" = tbsd ] || fail "RuntimeDirectory is not tbsd"
+grep -q 'PMC_DEFAULT_RUNTIME_DIR "/run/tbsd"' "$SRC/daemon/pmc_client.h" ||
+        fail "pmc_client's runtime folder moved: RuntimeDirectory= must follow it"
+pass "CAP_NET_ADMIN only; AF_UNIX AF_NETLINK; char-ptp r; /run/tbsd for the ptp4l client socket"
+if grep -q 'adjtimex' "$SRC"/daemon/*.c; then
+        # ProtectClock= and @system-service both block adjtimex(), even a read.
+        grep -q '^ProtectClock=yes' "$unit" && fail "ProtectClock=yes blocks the adjtimex() the daemon calls"
+        directive SystemCallFilter | grep -qx adjtimex || fail "the daemon calls adjtimex() but SystemCallFilter= does not allow it"
+        pass "adjtimex() (kernel TAI offset) is allowed"
+fi
+if grep -q '/proc/sys/' "$SRC"/daemon/*.c; then
+        grep -q '^ProcSubset=pid' "$unit" && fail "ProcSubset=pid hides /proc/sys, which the daemon reads"
+        pass "/proc/sys stays readable"
+fi
+if grep -q 'socket(AF_INET' "$SRC"/daemon/*.c; then
+        [[ $families == *" AF_INET "* ]] || grep -q 'socket(AF_UNIX' "$SRC/daemon/igb_caps.c" ||
+                fail "the daemon opens AF_INET sockets without an AF_UNIX fallback"
+fi
