@@ -131,6 +131,11 @@ void clock_evaluate(const ClockSpec *spec, const ClockInputs *in, ClockStatus *r
                 no_ptp4l_reason(in, &st);
                 goto done;
         }
+        if (in->port_ds_error == -ENODEV) {
+                set_state(&st, CLOCK_STATE_UNSYNCED, "ptp4l has %zu ports, none on %s", in->n_ports,
+                          in->ifname ?: "this interface");
+                goto done;
+        }
         if (in->port_ds_error < 0) {
                 set_state(&st, CLOCK_STATE_UNSYNCED, "ptp4l gave no PORT_DATA_SET (%s)",
                           mgmt_error_text(in->port_ds_error, buf, sizeof(buf)));
@@ -256,8 +261,11 @@ struct ClockCheck {
         ClockStatus status;
 };
 
+/* Port-level ids first: their answers (one per port) all arrive before the
+ * clock-level ones (see pmc_client.h). */
 static const uint16_t query_ids[] = {
         PTP_MID_PORT_DATA_SET,
+        PTP_MID_PORT_PROPERTIES_NP,
         PTP_MID_TIME_STATUS_NP,
         PTP_MID_CURRENT_DATA_SET,
         PTP_MID_PARENT_DATA_SET,
@@ -308,9 +316,44 @@ static void finish_check(ClockCheck *cc, ClockInputs *in) {
                 cc->cb(cc, old, &cc->status, cc->userdata);
 }
 
+/* This interface's port among ptp4l's answers: the only one, or the one
+ * whose PORT_PROPERTIES_NP names ifname. Returns 0, the port set's error,
+ * or -ENODEV when there are several ports and none is ifname's. */
+static int select_port(const char *ifname, const PmcReply *ports, const PmcReply *props, ClockInputs *in) {
+        if (!ports)
+                return -ETIMEDOUT;
+        if (ports->error < 0)
+                return ports->error;
+
+        in->n_ports = ports->n_answers;
+        if (ports->n_answers <= 1) {
+                in->port_ds = ports->msg.data.port_ds;
+                return 0;
+        }
+        if (!props || props->error < 0)
+                return -ENODEV;
+        for (size_t i = 0; i < props->n_answers; i++) {
+                const PtpPortPropertiesNp *pp = &props->answers[i].data.port_properties_np;
+
+                if (strcmp(pp->interface, ifname) != 0)
+                        continue;
+                for (size_t j = 0; j < ports->n_answers; j++) {
+                        const PtpPortDataSet *pd = &ports->answers[j].data.port_ds;
+
+                        if (pd->port_identity.port_number == pp->port_identity.port_number) {
+                                in->port_ds = *pd;
+                                return 0;
+                        }
+                }
+        }
+        return -ENODEV;
+}
+
 static void on_pmc_done(PmcClient *c, int error, const PmcReply *replies, size_t n, void *userdata) {
         ClockCheck *cc = userdata;
+        const PmcReply *ports = NULL, *props = NULL;
         ClockInputs in = {
+                .ifname = cc->ifname,
                 .ptp4l_error = error,
                 .ptp4l_socket = pmc_client_server_path(c),
                 .ptp4l_timeout_usec = cc->timeout_usec,
@@ -321,9 +364,10 @@ static void on_pmc_done(PmcClient *c, int error, const PmcReply *replies, size_t
 
                 switch (r->management_id) {
                 case PTP_MID_PORT_DATA_SET:
-                        in.port_ds_error = r->error;
-                        if (r->error == 0)
-                                in.port_ds = r->msg.data.port_ds;
+                        ports = r;
+                        break;
+                case PTP_MID_PORT_PROPERTIES_NP:
+                        props = r;
                         break;
                 case PTP_MID_TIME_STATUS_NP:
                         in.time_status_error = r->error;
@@ -343,6 +387,7 @@ static void on_pmc_done(PmcClient *c, int error, const PmcReply *replies, size_t
                                   ptp_mgmt_id_to_string(r->management_id), strerror(-r->error),
                                   r->msg.error_code);
         }
+        in.port_ds_error = select_port(cc->ifname, ports, props, &in);
         finish_check(cc, &in);
 }
 

@@ -2,8 +2,10 @@
 /* Per-interface clock verification: do the grandmaster, the NIC's PHC and
  * CLOCK_TAI agree?
  *
- * Each check asks ptp4l (pmc_client) for PORT_DATA_SET, TIME_STATUS_NP,
- * CURRENT_DATA_SET, PARENT_DATA_SET and TIME_PROPERTIES_DATA_SET, reads the
+ * Each check asks ptp4l (pmc_client) for PORT_DATA_SET, PORT_PROPERTIES_NP,
+ * TIME_STATUS_NP, CURRENT_DATA_SET, PARENT_DATA_SET and
+ * TIME_PROPERTIES_DATA_SET (a ptp4l with several ports answers the first two
+ * once per port; the port whose interface is this one counts), reads the
  * kernel's TAI offset and measures PHC - CLOCK_TAI (phc_offset), then
  * decides a state with a one-line reason. The first failing rule decides:
  *
@@ -70,11 +72,14 @@ typedef struct ClockStatus {
 
 /* What one check gathered; the input of clock_evaluate(). */
 typedef struct ClockInputs {
+        const char *ifname;                   /* for messages; may be NULL */
         int ptp4l_error;                      /* 0: ptp4l answered; -errno: why not */
         const char *ptp4l_socket;             /* for messages; may be NULL */
         uint64_t ptp4l_timeout_usec;          /* for the timeout message */
-        int port_ds_error;                    /* per data set: 0 or as PmcReply.error */
-        PtpPortDataSet port_ds;
+        int port_ds_error;                    /* per data set: 0 or as PmcReply.error;
+                                               * -ENODEV: ptp4l has several ports, none on ifname */
+        PtpPortDataSet port_ds;               /* this interface's port */
+        size_t n_ports;                       /* PORT_DATA_SET answers (ports of ptp4l) */
         int time_status_error;
         PtpTimeStatusNp time_status;
         int current_ds_error;

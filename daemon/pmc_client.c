@@ -12,7 +12,7 @@
 typedef struct PmcSlot {
         uint16_t sequence_id;
         bool answered;
-        PmcReply reply;
+        PmcReply reply;                       /* answers/n_answers are filled at completion */
 } PmcSlot;
 
 struct PmcClient {
@@ -34,6 +34,9 @@ struct PmcClient {
         bool busy;
         PmcSlot slots[PMC_MAX_QUERY_IDS];
         size_t n_slots;
+        PtpMgmtMessage answers[PMC_MAX_ANSWERS];
+        uint8_t answer_slot[PMC_MAX_ANSWERS];
+        size_t n_answers;
         pmc_client_done_fn cb;
         void *userdata;
 };
@@ -47,6 +50,7 @@ static bool path_fits(const char *p) {
 static void query_clear(PmcClient *c) {
         c->busy = false;
         c->n_slots = 0;
+        c->n_answers = 0;
         c->cb = NULL;
         c->userdata = NULL;
         c->timer_source = sd_event_source_disable_unref(c->timer_source);
@@ -56,9 +60,10 @@ static void query_clear(PmcClient *c) {
  * touches c after it. */
 static void query_complete(PmcClient *c) {
         PmcReply replies[PMC_MAX_QUERY_IDS];
+        PtpMgmtMessage answers[PMC_MAX_ANSWERS];
         pmc_client_done_fn cb = c->cb;
         void *userdata = c->userdata;
-        size_t n = c->n_slots, answered = 0;
+        size_t n = c->n_slots, answered = 0, k = 0;
 
         for (size_t i = 0; i < n; i++) {
                 replies[i] = c->slots[i].reply;
@@ -66,6 +71,15 @@ static void query_complete(PmcClient *c) {
                         answered++;
                 else
                         replies[i].error = -ETIMEDOUT;
+
+                /* this slot's answers, in arrival order, side by side */
+                replies[i].answers = answers + k;
+                replies[i].n_answers = 0;
+                for (size_t j = 0; j < c->n_answers; j++)
+                        if (c->answer_slot[j] == i) {
+                                answers[k++] = c->answers[j];
+                                replies[i].n_answers++;
+                        }
         }
         query_clear(c);
         if (cb)
@@ -102,14 +116,23 @@ static void handle_datagram(PmcClient *c, const uint8_t *buf, size_t len) {
         }
 
         slot = slot_for(c, m.sequence_id);
-        if (!slot || slot->answered)
-                return;               /* not ours, or a second port's answer */
-        if (m.action != PTP_MGMT_RESPONSE)
-                return;
+        if (!slot || m.action != PTP_MGMT_RESPONSE)
+                return;               /* not ours */
 
-        slot->answered = true;
-        slot->reply.msg = m;
-        slot->reply.error = ptp_mgmt_check_response(&m, slot->reply.management_id);
+        r = ptp_mgmt_check_response(&m, slot->reply.management_id);
+        if (!slot->answered) {
+                slot->answered = true;
+                slot->reply.msg = m;
+                slot->reply.error = r;
+        } else if (slot->reply.error < 0 || r < 0)
+                return;               /* keep the first verdict */
+
+        /* the first answer, or another port's */
+        if (r == 0 && c->n_answers < PMC_MAX_ANSWERS) {
+                c->answers[c->n_answers] = m;
+                c->answer_slot[c->n_answers] = (uint8_t) (slot - c->slots);
+                c->n_answers++;
+        }
 }
 
 static int on_io(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
@@ -275,6 +298,7 @@ int pmc_client_query(PmcClient *c, const uint16_t *ids, size_t n_ids, uint64_t t
         }
 
         c->n_slots = 0;
+        c->n_answers = 0;
         for (size_t i = 0; i < n_ids; i++) {
                 uint8_t buf[PTP_MGMT_GET_LEN];
                 PtpMgmtMessage m;

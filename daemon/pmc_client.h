@@ -9,7 +9,14 @@
  * managementId, matches the answers by sequenceId and completes when all
  * are answered or its timeout passes; either way the callback runs once.
  * A ptp4l that is not there fails the query at once (-ENOENT,
- * -ECONNREFUSED); one that does not answer completes it with -ETIMEDOUT. */
+ * -ECONNREFUSED); one that does not answer completes it with -ETIMEDOUT.
+ *
+ * Port-level data sets (PORT_DATA_SET, PORT_PROPERTIES_NP) with the
+ * wildcard target are answered once per port. ptp4l handles requests one
+ * after the other and sends all answers to one before reading the next, and
+ * a Unix datagram socket keeps their order; so when a query lists such ids
+ * before a clock-level one (answered once), every port's answer has arrived
+ * by the time the query completes. */
 #pragma once
 
 #include <stdbool.h>
@@ -25,6 +32,7 @@
 #define PMC_FALLBACK_SOCKET "/var/run/ptp/ptp4l"
 #define PMC_DEFAULT_RUNTIME_DIR "/run/tbsd"
 #define PMC_MAX_QUERY_IDS 8
+#define PMC_MAX_ANSWERS 32                    /* answers kept per query, all ids together */
 
 typedef struct PmcClient PmcClient;
 
@@ -34,7 +42,10 @@ typedef struct PmcReply {
                                                * -EREMOTEIO: ptp4l sent an error status (msg.error_code);
                                                * -EBADMSG: the answer was malformed;
                                                * -ETIMEDOUT: no answer */
-        PtpMgmtMessage msg;
+        PtpMgmtMessage msg;                   /* the first answer */
+        const PtpMgmtMessage *answers;        /* every valid answer (one per port for port-level
+                                               * ids), answers[0] == msg; valid during the callback */
+        size_t n_answers;
 } PmcReply;
 
 /** Called once per query. error is 0 when at least one GET was answered

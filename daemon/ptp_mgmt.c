@@ -115,6 +115,13 @@ struct wire_time_status_np {
         uint8_t gm_identity[8];
 } _packed_;
 
+struct wire_port_properties_np {
+        struct wire_port_identity port_identity;
+        uint8_t port_state;
+        uint8_t timestamping;
+        uint8_t interface_length;             /* PTPText: length, then the bytes */
+} _packed_;
+
 _Static_assert(sizeof(struct wire_header) == PTP_MGMT_HEADER_LEN, "PTP header is 34 bytes");
 _Static_assert(sizeof(struct wire_management) == PTP_MGMT_MSG_LEN, "management message is 48 bytes");
 _Static_assert(sizeof(struct wire_mgmt_tlv) == PTP_MGMT_TLV_LEN, "management TLV head is 6 bytes");
@@ -124,6 +131,7 @@ _Static_assert(sizeof(struct wire_current_ds) == 18, "currentDS is 18 bytes");
 _Static_assert(sizeof(struct wire_parent_ds) == 32, "parentDS is 32 bytes");
 _Static_assert(sizeof(struct wire_time_properties_ds) == 4, "timePropertiesDS is 4 bytes");
 _Static_assert(sizeof(struct wire_time_status_np) == 50, "TIME_STATUS_NP is 50 bytes");
+_Static_assert(sizeof(struct wire_port_properties_np) == 13, "PORT_PROPERTIES_NP head is 13 bytes");
 
 static const struct {
         uint16_t id;
@@ -135,7 +143,14 @@ static const struct {
         { PTP_MID_TIME_PROPERTIES_DATA_SET, sizeof(struct wire_time_properties_ds), "TIME_PROPERTIES_DATA_SET" },
         { PTP_MID_PORT_DATA_SET,            sizeof(struct wire_port_ds),            "PORT_DATA_SET" },
         { PTP_MID_TIME_STATUS_NP,           sizeof(struct wire_time_status_np),     "TIME_STATUS_NP" },
+        { PTP_MID_PORT_PROPERTIES_NP,       sizeof(struct wire_port_properties_np), "PORT_PROPERTIES_NP" },
 };
+
+/* PORT_PROPERTIES_NP's length for an interface name of n bytes. */
+static size_t port_properties_len(size_t n) {
+        size_t len = sizeof(struct wire_port_properties_np) + n;
+        return len + (len & 1);
+}
 
 int ptp_mgmt_data_len(uint16_t management_id) {
         for (size_t i = 0; i < ELEMENTSOF(mgmt_ids); i++)
@@ -338,14 +353,56 @@ static int pack_data(const PtpMgmtMessage *m, uint8_t *out) {
                 memcpy(out, &w, sizeof(w));
                 return sizeof(w);
         }
+        case PTP_MID_PORT_PROPERTIES_NP: {
+                const PtpPortPropertiesNp *d = &m->data.port_properties_np;
+                size_t n = strnlen(d->interface, PTP_TEXT_MAX);
+                struct wire_port_properties_np w = {
+                        .port_identity = port_identity_to_wire(&d->port_identity),
+                        .port_state = d->port_state,
+                        .timestamping = d->timestamping,
+                        .interface_length = (uint8_t) n,
+                };
+                size_t len = port_properties_len(n);
+
+                memset(out, 0, len);
+                memcpy(out, &w, sizeof(w));
+                memcpy(out + sizeof(w), d->interface, n);
+                return (int) len;
+        }
         default:
                 return -EINVAL;
         }
 }
 
-/* Data sets: wire -> host. The caller has checked that in holds exactly
- * ptp_mgmt_data_len(m->management_id) bytes. */
-static void unpack_data(PtpMgmtMessage *m, const uint8_t *in) {
+/* Data sets: wire -> host; in holds len bytes. Returns 0, or -EBADMSG
+ * unless len is exactly the data set's length. */
+static int unpack_data(PtpMgmtMessage *m, const uint8_t *in, size_t len) {
+        int want = ptp_mgmt_data_len(m->management_id);
+
+        if (want < 0 || len < (size_t) want)
+                return -EBADMSG;
+
+        if (m->management_id == PTP_MID_PORT_PROPERTIES_NP) {
+                struct wire_port_properties_np w;
+                PtpPortPropertiesNp *d = &m->data.port_properties_np;
+
+                memcpy(&w, in, sizeof(w));
+                if (len != port_properties_len(w.interface_length))
+                        return -EBADMSG;
+                if (memchr(in + sizeof(w), '\0', w.interface_length))
+                        return -EBADMSG;
+                *d = (PtpPortPropertiesNp) {
+                        .port_identity = port_identity_from_wire(&w.port_identity),
+                        .port_state = w.port_state,
+                        .timestamping = w.timestamping,
+                };
+                memcpy(d->interface, in + sizeof(w), w.interface_length);
+                d->interface[w.interface_length] = '\0';
+                return 0;
+        }
+        if (len != (size_t) want)
+                return -EBADMSG;
+
         switch (m->management_id) {
         case PTP_MID_PORT_DATA_SET: {
                 struct wire_port_ds w;
@@ -427,10 +484,11 @@ static void unpack_data(PtpMgmtMessage *m, const uint8_t *in) {
                 break;
         }
         }
+        return 0;
 }
 
 int ptp_mgmt_pack(const PtpMgmtMessage *m, void *buf, size_t size) {
-        uint8_t data[64];
+        uint8_t data[sizeof(struct wire_port_properties_np) + PTP_TEXT_MAX + 1];
         size_t tlv_len;
         int data_len = 0;
 
@@ -560,8 +618,7 @@ int ptp_mgmt_unpack(const void *buf, size_t len, PtpMgmtMessage *ret) {
         memcpy(&t, in + sizeof(w), sizeof(t));
         m.management_id = be16toh(t.id);
 
-        int want = ptp_mgmt_data_len(m.management_id);
-        if (want < 0)
+        if (ptp_mgmt_data_len(m.management_id) < 0)
                 return -EBADMSG;
 
         size_t data_len = tlv_len - sizeof(uint16_t);
@@ -570,9 +627,8 @@ int ptp_mgmt_unpack(const void *buf, size_t len, PtpMgmtMessage *ret) {
                 if (m.action != PTP_MGMT_GET && m.action != PTP_MGMT_COMMAND)
                         return -EBADMSG;
         } else {
-                if (data_len != (size_t) want)
+                if (unpack_data(&m, in + sizeof(w) + sizeof(t), data_len) < 0)
                         return -EBADMSG;
-                unpack_data(&m, in + sizeof(w) + sizeof(t));
                 m.has_data = true;
         }
 

@@ -43,6 +43,8 @@
 #define PTP_MID_TIME_PROPERTIES_DATA_SET 0x2003  /*  4 bytes */
 #define PTP_MID_PORT_DATA_SET 0x2004             /* 26 bytes */
 #define PTP_MID_TIME_STATUS_NP 0xC000            /* 50 bytes (linuxptp) */
+#define PTP_MID_PORT_PROPERTIES_NP 0xC004        /* 13 bytes + interface name, padded to even (linuxptp) */
+#define PTP_TEXT_MAX 255                         /* longest PTPText */
 
 /* timePropertiesDS flags */
 #define PTP_FLAG_LEAP_61 (1 << 0)
@@ -143,6 +145,14 @@ typedef struct PtpTimeStatusNp {
         uint8_t gm_identity[8];
 } PtpTimeStatusNp;
 
+/* PORT_PROPERTIES_NP (linuxptp): which interface a port is. */
+typedef struct PtpPortPropertiesNp {
+        PtpPortIdentity port_identity;
+        uint8_t port_state;                   /* PtpPortState (GRAND_MASTER shows as MASTER) */
+        uint8_t timestamping;                 /* linuxptp's enum timestamp_type */
+        char interface[PTP_TEXT_MAX + 1];     /* NUL-terminated */
+} PtpPortPropertiesNp;
+
 /* One management message in host byte order. */
 typedef struct PtpMgmtMessage {
         uint8_t transport_specific;           /* high nibble of byte 0, 0..15 */
@@ -165,11 +175,13 @@ typedef struct PtpMgmtMessage {
                 PtpParentDataSet parent_ds;
                 PtpTimePropertiesDataSet time_properties_ds;
                 PtpTimeStatusNp time_status_np;
+                PtpPortPropertiesNp port_properties_np;
         } data;
 } PtpMgmtMessage;
 
-/** Wire data length of a decoded managementId (e.g. 26 for PORT_DATA_SET),
- *  or -EOPNOTSUPP for an id this module does not decode. */
+/** Wire data length of a decoded managementId (e.g. 26 for PORT_DATA_SET;
+ *  for PORT_PROPERTIES_NP the 13 bytes before its interface name), or
+ *  -EOPNOTSUPP for an id this module does not decode. */
 int ptp_mgmt_data_len(uint16_t management_id);
 
 /** Serialise *m into buf (big endian).
@@ -183,7 +195,8 @@ int ptp_mgmt_pack(const PtpMgmtMessage *m, void *buf, size_t size);
 /** Parse one datagram of len bytes. Checks messageType (management),
  *  major version 2, messageLength == len, exactly one TLV that ends at the
  *  end of the datagram, and for a MANAGEMENT TLV with data the exact data
- *  length of its managementId. A MANAGEMENT_ERROR_STATUS TLV is well formed:
+ *  length of its managementId (for PORT_PROPERTIES_NP: 13 bytes, the name,
+ *  one pad byte if that is odd; a name with a NUL byte is malformed). A MANAGEMENT_ERROR_STATUS TLV is well formed:
  *  it is returned with tlv_type set and error_code/management_id filled.
  *  Returns 0 and fills *ret; -EBADMSG on a short, oversized or malformed
  *  message or an id this module does not decode (*ret untouched). */

@@ -155,11 +155,49 @@ case "$reason" in
 esac
 assert_eq "$(jq -r .port_state <<<"$last")" null "port_state once ptp4l is gone"
 
+# --- 6. one ptp4l with two ports: each interface gets its own port ---------
+# A boundary clock in namespace b: bc1 (p5) faces the grandmaster's second
+# port, bc2 (p7) an idle namespace, so one port is SLAVE and the other MASTER.
+ip netns add b
+ip netns add x
+ip link add p4 type veth peer name p5
+ip link add p6 type veth peer name p7
+ip link set p4 netns m
+ip link set p5 netns b
+ip link set p6 netns x
+ip link set p7 netns b
+for l in p4:m p5:b p6:x p7:b; do ip -n "${l#*:}" link set "${l%:*}" up; done
+ip -n b link set lo up
+ip netns exec m ptp4l -i p4 -S -2 --uds_address=/run/ptp4l-m2 -m >"$TBS_OUT/master2.log" 2>&1 &
+gm2_pid=$!
+ip netns exec b ptp4l -i p5 -i p7 -S -2 --priority1=200 --uds_address=/run/ptp4l-bc -m >"$TBS_OUT/bc.log" 2>&1 &
+bc_pid=$!
+# bc_port_state IFACE: that interface's port state, as pmc sees it
+bc_port_state() {
+        local n
+        n=$(pmc -u -b 0 -s /run/ptp4l-bc 'GET PORT_PROPERTIES_NP' |
+                awk -v i="$1" '$1 == "portIdentity" { p = $2 } $1 == "interface" && $2 == i { sub(/.*-/, "", p); print p }')
+        [ -n "$n" ] || return 0
+        pmc -u -b 0 -s /run/ptp4l-bc 'GET PORT_DATA_SET' |
+                awk -v n="$n" '$1 == "portIdentity" { p = $2; sub(/.*-/, "", p) } $1 == "portState" && p == n { print $2 }'
+}
+bc_ready() { [ "$(bc_port_state p5)" = SLAVE ] && [ "$(bc_port_state p7)" = MASTER ]; }
+wait_until 60 bc_ready || fail "boundary clock ports: p5 $(bc_port_state p5), p7 $(bc_port_state p7)"
+pass "boundary clock: p5 SLAVE, p7 MASTER (pmc)"
+for i in p5 p7; do
+        json=$("$PROBE" --socket /run/ptp4l-bc --interface "$i")
+        echo "bc $i: $json"
+        assert_eq "$(jq -r .port_state <<<"$json")" "$(bc_port_state "$i")" "port state of $i vs pmc"
+done
+json=$("$PROBE" --socket /run/ptp4l-bc --interface p9)
+assert_eq "$(jq -r .reason <<<"$json")" "ptp4l has 2 ports, none on p9" "reason for an interface ptp4l does not serve"
+kill "$bc_pid" "$gm2_pid" 2>/dev/null || true
+
 # The client removed its own socket files.
 leftover=$(ls /run/tbsd 2>/dev/null || true)
 assert_eq "$leftover" "" "client sockets left in /run/tbsd"
 
-# --- 6. the newer default path, /var/run/ptp/ptp4l, when none is given -----
+# --- 7. the newer default path, /var/run/ptp/ptp4l, when none is given -----
 kill "$master_pid"
 wait "$master_pid" 2>/dev/null || true
 json=$("$PROBE")

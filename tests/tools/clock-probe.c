@@ -5,11 +5,13 @@
  * ptp4l answered: the time stamp of the Sync that master_offset_ns comes
  * from, so a test can match it to one pmc reading).
  *
- *   clock-probe [--socket PATH] [--domain N] [--transport-specific N]
+ *   clock-probe [--interface NAME] [--socket PATH] [--domain N] [--transport-specific N]
  *               [--phc N] [--max-master-offset NS] [--max-phc-offset NS]
  *               [--interval-ms MS] [--until STATE] [--max-seconds S]
  *
  * Without --until: one check, print, exit 0.
+ * --interface names the interface whose ptp4l port counts when ptp4l has
+ * several (default "probe").
  * With --until: periodic checks every --interval-ms (default 200); print a
  * line at the first check and at every state change; exit 0 once the state
  * is STATE, 1 after --max-seconds (default 10). */
@@ -68,9 +70,10 @@ static int parse_int(const char *s, long long min, long long max, long long *ret
 }
 
 int main(int argc, char *argv[]) {
-        enum { ARG_SOCKET = 0x100, ARG_DOMAIN, ARG_TS, ARG_PHC, ARG_MMO, ARG_MPO, ARG_INTERVAL, ARG_UNTIL,
+        enum { ARG_INTERFACE = 0x0ff, ARG_SOCKET = 0x100, ARG_DOMAIN, ARG_TS, ARG_PHC, ARG_MMO, ARG_MPO, ARG_INTERVAL, ARG_UNTIL,
                ARG_MAX_SECONDS };
         static const struct option options[] = {
+                { "interface",          required_argument, NULL, ARG_INTERFACE },
                 { "socket",             required_argument, NULL, ARG_SOCKET },
                 { "domain",             required_argument, NULL, ARG_DOMAIN },
                 { "transport-specific", required_argument, NULL, ARG_TS },
@@ -84,6 +87,7 @@ int main(int argc, char *argv[]) {
         };
         ClockSpec spec = { .configured = true, .max_master_offset_ns = 100, .max_phc_offset_ns = 1000 };
         long long v, phc = -1, interval_ms = 200, max_seconds = 10;
+        const char *ifname = "probe";
         sd_event *e = NULL;
         sd_event_source *deadline = NULL;
         ClockCheck *cc = NULL;
@@ -93,6 +97,7 @@ int main(int argc, char *argv[]) {
         while ((c = getopt_long(argc, argv, "", options, NULL)) >= 0) {
                 r = 0;
                 switch (c) {
+                case ARG_INTERFACE: ifname = optarg; break;
                 case ARG_SOCKET: spec.ptp4l_socket = optarg; break;
                 case ARG_DOMAIN: r = parse_int(optarg, 0, 255, &v); spec.domain = (uint8_t) v; break;
                 case ARG_TS: r = parse_int(optarg, 0, 15, &v); spec.transport_specific = (uint8_t) v; break;
@@ -117,7 +122,7 @@ int main(int argc, char *argv[]) {
         r = sd_event_default(&e);
         if (r < 0)
                 goto fail;
-        r = clock_check_new(e, "probe", &spec, (int) phc, on_change, NULL, &cc);
+        r = clock_check_new(e, ifname, &spec, (int) phc, on_change, NULL, &cc);
         if (r < 0)
                 goto fail;
         r = sd_event_add_time_relative(e, &deadline, CLOCK_MONOTONIC, (uint64_t) max_seconds * 1000000ULL, 0,

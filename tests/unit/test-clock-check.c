@@ -131,6 +131,15 @@ static void test_unsynced_reasons(void **state) {
         assert_false(st.has_phc_offset);
 
         in = good();
+        in.ifname = "eth2";
+        in.n_ports = 2;
+        in.port_ds_error = -ENODEV;
+        st = eval(&s, &in);
+        assert_int_equal(st.state, CLOCK_STATE_UNSYNCED);
+        assert_string_equal(st.reason, "ptp4l has 2 ports, none on eth2");
+        assert_false(st.has_port_state);
+
+        in = good();
         in.port_ds_error = -EREMOTEIO;
         st = eval(&s, &in);
         assert_int_equal(st.state, CLOCK_STATE_UNSYNCED);

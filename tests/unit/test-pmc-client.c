@@ -28,6 +28,7 @@ typedef struct Fixture {
         bool done;
         int error;
         PmcReply replies[PMC_MAX_QUERY_IDS];
+        PtpMgmtMessage answers[PMC_MAX_ANSWERS];  /* replies[].answers point here */
         size_t n_replies;
 } Fixture;
 
@@ -78,6 +79,13 @@ static void on_done(PmcClient *c, int error, const PmcReply *replies, size_t n, 
         f->error = error;
         f->n_replies = n;
         memcpy(f->replies, replies, n * sizeof(*replies));
+        /* answers are only valid during the callback: keep copies */
+        for (size_t i = 0, k = 0; i < n; i++) {
+                assert_true(k + replies[i].n_answers <= PMC_MAX_ANSWERS);
+                memcpy(f->answers + k, replies[i].answers, replies[i].n_answers * sizeof(PtpMgmtMessage));
+                f->replies[i].answers = f->answers + k;
+                k += replies[i].n_answers;
+        }
 }
 
 static void run_until_done(Fixture *f) {
@@ -156,12 +164,47 @@ static void test_query_answered(void **state) {
                 assert_int_equal(f->replies[i].management_id, ids[i]);
                 assert_int_equal(f->replies[i].msg.sequence_id, seq[i]);
         }
-        /* the first answer for a sequenceId wins (MASTER, not the later SLAVE) */
+        /* the first answer for a sequenceId is msg; both are kept as answers */
         assert_int_equal(f->replies[0].msg.data.port_ds.port_state, PTP_PORT_MASTER);
+        assert_int_equal(f->replies[0].n_answers, 2);
+        assert_int_equal(f->replies[0].answers[0].data.port_ds.port_state, PTP_PORT_MASTER);
+        assert_int_equal(f->replies[0].answers[1].data.port_ds.port_state, PTP_PORT_SLAVE);
+        assert_int_equal(f->replies[1].n_answers, 1);
+        assert_int_equal(f->replies[2].n_answers, 1);
         assert_true(f->replies[1].msg.data.time_status_np.master_offset == -128);
         assert_int_equal(f->replies[2].msg.data.current_ds.steps_removed, 1);
         assert_false(pmc_client_busy(f->client));
         assert_string_equal(pmc_client_server_path(f->client), f->server_path);
+}
+
+/* A boundary clock: each port answers the port-level GETs; the clock-level
+ * GET listed last is answered after them (recorded from ptp4l with two
+ * ports, fixtures/ptp/bc-*). */
+static void test_query_two_ports(void **state) {
+        Fixture *f = *state;
+        const uint16_t ids[] = { PTP_MID_PORT_DATA_SET, PTP_MID_PORT_PROPERTIES_NP, PTP_MID_TIME_STATUS_NP };
+        struct sockaddr_un from;
+        uint16_t seq[3];
+
+        assert_int_equal(pmc_client_query(f->client, ids, 3, 2000 * 1000, on_done, f), 0);
+        for (int i = 0; i < 3; i++)
+                seq[i] = recv_request(f, ids[i], &from);
+        send_fixture(f, "bc-port-data-set.bin", seq[0], &from, 0, -1, 0);
+        send_fixture(f, "bc-port-data-set-2.bin", seq[0], &from, 0, -1, 0);
+        send_fixture(f, "bc-port-properties-np.bin", seq[1], &from, 0, -1, 0);
+        send_fixture(f, "bc-port-properties-np-2.bin", seq[1], &from, 0, -1, 0);
+        send_fixture(f, "bc-time-status-np.bin", seq[2], &from, 0, -1, 0);
+        run_until_done(f);
+
+        assert_int_equal(f->error, 0);
+        assert_int_equal(f->replies[0].n_answers, 2);
+        assert_int_equal(f->replies[0].answers[0].data.port_ds.port_identity.port_number, 1);
+        assert_int_equal(f->replies[0].answers[1].data.port_ds.port_identity.port_number, 2);
+        assert_int_equal(f->replies[1].n_answers, 2);
+        assert_string_equal(f->replies[1].answers[0].data.port_properties_np.interface, "p5");
+        assert_string_equal(f->replies[1].answers[1].data.port_properties_np.interface, "p7");
+        assert_int_equal(f->replies[2].n_answers, 1);
+        assert_int_equal(f->replies[2].msg.data.time_status_np.gm_present, 1);
 }
 
 static void test_query_partial_and_bad(void **state) {
@@ -190,6 +233,8 @@ static void test_query_partial_and_bad(void **state) {
         assert_int_equal(f->replies[1].error, -EBADMSG);
         assert_int_equal(f->replies[2].error, -EBADMSG);
         assert_int_equal(f->replies[3].error, -ETIMEDOUT);
+        for (int i = 0; i < 4; i++)
+                assert_int_equal(f->replies[i].n_answers, 0);
 }
 
 static void test_query_timeout(void **state) {
@@ -264,6 +309,7 @@ static void test_free_pending(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_query_answered, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_query_two_ports, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_query_partial_and_bad, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_query_timeout, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_bad_arguments, setup, teardown),

@@ -161,6 +161,58 @@ static void test_master_side(void **state) {
         assert_int_equal(m.data.parent_ds.parent_port_identity.port_number, 0);
 }
 
+/* PORT_PROPERTIES_NP: which interface a port is; "p1" (2 bytes) plus one
+ * pad byte makes 16 bytes of data. */
+static void test_port_properties(void **state) {
+        PtpMgmtMessage m = decode_fixture("slave-port-properties-np.bin");
+        const PtpPortPropertiesNp *p = &m.data.port_properties_np;
+
+        assert_int_equal(m.management_id, PTP_MID_PORT_PROPERTIES_NP);
+        assert_int_equal(ptp_mgmt_check_response(&m, PTP_MID_PORT_PROPERTIES_NP), 0);
+        assert_identity(p->port_identity.clock_identity, "6239ed.fffe.8dc9d0");
+        assert_int_equal(p->port_identity.port_number, 1);
+        assert_int_equal(p->port_state, PTP_PORT_SLAVE);
+        assert_int_equal(p->timestamping, 0);           /* TS_SOFTWARE */
+        assert_string_equal(p->interface, "p1");
+
+        /* A boundary clock's two ports answer the same GET (bc-pmc.txt). */
+        m = decode_fixture("bc-port-properties-np.bin");
+        assert_string_equal(m.data.port_properties_np.interface, "p5");
+        assert_int_equal(m.data.port_properties_np.port_identity.port_number, 1);
+        assert_int_equal(m.data.port_properties_np.port_state, PTP_PORT_SLAVE);
+        m = decode_fixture("bc-port-properties-np-2.bin");
+        assert_string_equal(m.data.port_properties_np.interface, "p7");
+        assert_int_equal(m.data.port_properties_np.port_identity.port_number, 2);
+        assert_int_equal(m.data.port_properties_np.port_state, PTP_PORT_MASTER);
+        assert_int_equal(m.sequence_id, 2);
+        m = decode_fixture("bc-port-data-set.bin");
+        assert_int_equal(m.data.port_ds.port_identity.port_number, 1);
+        assert_int_equal(m.data.port_ds.port_state, PTP_PORT_SLAVE);
+        m = decode_fixture("bc-port-data-set-2.bin");
+        assert_int_equal(m.data.port_ds.port_identity.port_number, 2);
+        assert_int_equal(m.data.port_ds.port_state, PTP_PORT_MASTER);
+        assert_int_equal(m.sequence_id, 1);
+
+        /* The name's length byte (offset 66) must fit the data exactly. */
+        size_t len;
+        uint8_t *buf = read_fixture("slave-port-properties-np.bin", &len);
+        assert_int_equal(len, 70);
+        buf[66] = 3;                  /* 13 + 3 = 16 fits, but the name is "p1\0" */
+        assert_int_equal(unpack_exact(buf, len, &m), -EBADMSG);
+        buf[69] = 'x';                /* "p1x": fine */
+        assert_int_equal(unpack_exact(buf, len, &m), 0);
+        assert_string_equal(m.data.port_properties_np.interface, "p1x");
+        buf[69] = 0;
+        buf[66] = 1;                  /* 13 + 1 = 14 != 16 */
+        assert_int_equal(unpack_exact(buf, len, &m), -EBADMSG);
+        buf[66] = 4;                  /* 13 + 4 + 1 = 18 != 16 */
+        assert_int_equal(unpack_exact(buf, len, &m), -EBADMSG);
+        buf[66] = 2;
+        buf[67] = 0;                  /* "\0" "1" */
+        assert_int_equal(unpack_exact(buf, len, &m), -EBADMSG);
+        free(buf);
+}
+
 /* ptp4l answers GET FAULT_LOG with MANAGEMENT_ERROR_STATUS NOT_SUPPORTED. */
 static void test_error_status(void **state) {
         PtpMgmtMessage m = decode_fixture("slave-fault-log.bin");
@@ -219,7 +271,9 @@ static const char *const replies[] = {
         "slave-port-data-set.bin", "slave-time-status-np.bin", "slave-current-data-set.bin",
         "slave-parent-data-set.bin", "slave-time-properties-data-set.bin", "slave-fault-log.bin",
         "master-port-data-set.bin", "master-time-status-np.bin", "master-current-data-set.bin",
-        "master-parent-data-set.bin",
+        "master-parent-data-set.bin", "slave-port-properties-np.bin", "bc-port-data-set.bin",
+        "bc-port-data-set-2.bin", "bc-port-properties-np.bin", "bc-port-properties-np-2.bin",
+        "bc-time-status-np.bin",
 };
 
 /* Every prefix of every reply is rejected, with the messageLength as sent
@@ -408,6 +462,8 @@ static void test_strings(void **state) {
         assert_int_equal(ptp_port_state_from_string("nonsense"), -EINVAL);
         assert_string_equal(ptp_mgmt_id_to_string(PTP_MID_TIME_STATUS_NP), "TIME_STATUS_NP");
         assert_null(ptp_mgmt_id_to_string(0x2010));
+        assert_string_equal(ptp_mgmt_id_to_string(PTP_MID_PORT_PROPERTIES_NP), "PORT_PROPERTIES_NP");
+        assert_int_equal(ptp_mgmt_data_len(PTP_MID_PORT_PROPERTIES_NP), 13);
         assert_int_equal(ptp_mgmt_data_len(PTP_MID_PARENT_DATA_SET), 32);
         assert_int_equal(ptp_mgmt_data_len(0x2000), -EOPNOTSUPP);
         assert_true(ptp_time_interval_to_ns(-(250LL << 16)) == -250);
@@ -422,6 +478,7 @@ int main(void) {
                 cmocka_unit_test(test_slave_parent_data_set),
                 cmocka_unit_test(test_slave_time_properties),
                 cmocka_unit_test(test_master_side),
+                cmocka_unit_test(test_port_properties),
                 cmocka_unit_test(test_error_status),
                 cmocka_unit_test(test_error_status_text),
                 cmocka_unit_test(test_wrong_id),
