@@ -44,6 +44,8 @@ static void help(void) {
                "                          (for node_exporter's textfile collector)\n"
                "     --log-level LEVEL    err, warning, notice, info (default) or debug\n"
                "     --log-prefix         Prefix log lines with syslog priorities (<3>)\n"
+               "     --allow-unsafe-files Accept schedule files that are symbolic links, owned\n"
+               "                          by another user than root, or writable by others\n"
                "\n"
                "Without --check, --once or --remove, tbsd runs as a daemon: it applies every\n"
                "schedule, keeps them installed and serves org.tsn.Tbs on the system bus.\n"
@@ -64,6 +66,7 @@ static int parse_argv(int argc, char *argv[]) {
                 ARG_LOG_PREFIX,
                 ARG_STATS_INTERVAL,
                 ARG_METRICS_FILE,
+                ARG_ALLOW_UNSAFE_FILES,
         };
         static const struct option options[] = {
                 { "help",       no_argument,       NULL, 'h' },
@@ -78,6 +81,7 @@ static int parse_argv(int argc, char *argv[]) {
                 { "log-prefix", no_argument,       NULL, ARG_LOG_PREFIX },
                 { "stats-interval", required_argument, NULL, ARG_STATS_INTERVAL },
                 { "metrics-file", required_argument, NULL, ARG_METRICS_FILE },
+                { "allow-unsafe-files", no_argument, NULL, ARG_ALLOW_UNSAFE_FILES },
                 {}
         };
         int c, r;
@@ -142,6 +146,9 @@ static int parse_argv(int argc, char *argv[]) {
                         arg_stats_interval_usec = (uint64_t) (v * 1e6);
                         break;
                 }
+                case ARG_ALLOW_UNSAFE_FILES:
+                        schedule_dir_allow_unsafe_files(true);
+                        break;
                 case ARG_METRICS_FILE:
                         if (optarg[0] != '/') {
                                 log_error("--metrics-file: must be an absolute path, got '%s'", optarg);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "schedule-dir.h"
 #include "schedule-parse.h"
@@ -97,6 +99,45 @@ static int list_names(const char *dir, char ***ret, size_t *ret_n) {
         return 0;
 }
 
+static bool allow_unsafe_files;
+
+void schedule_dir_allow_unsafe_files(bool allow) {
+        allow_unsafe_files = allow;
+}
+
+/* Whether a file (or the folder) is one only root could have written: not
+ * a symbolic link, owned by root (or by whoever runs us, so an operator can
+ * check a folder of their own), not writable by group or others. Returns
+ * NULL or the reason it is not. */
+static const char *unsafe_reason(const struct stat *st, char buf[static 64]) {
+        if (S_ISLNK(st->st_mode))
+                return "is a symbolic link";
+        if (st->st_uid != 0 && st->st_uid != geteuid()) {
+                snprintf(buf, 64, "is owned by uid %u, not root", (unsigned) st->st_uid);
+                return buf;
+        }
+        if (st->st_mode & (S_IWGRP | S_IWOTH))
+                return "is writable by group or others";
+        return NULL;
+}
+
+static int check_safe(ScheduleFile *f) {
+        const char *why;
+        struct stat st;
+        char buf[64];
+
+        if (allow_unsafe_files)
+                return 0;
+        if (lstat(f->path, &st) < 0)
+                return 0; /* reading it will say why */
+        why = unsafe_reason(&st, buf);
+        if (!why)
+                return 0;
+        if (diag_error(&f->diags, f->path, NULL, "%s; refusing it (tbsd --allow-unsafe-files accepts it)", why) < 0)
+                return -ENOMEM;
+        return -EPERM;
+}
+
 static int load_one(ScheduleFile *f,
                     const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
                     void *userdata) {
@@ -105,12 +146,17 @@ static int load_one(ScheduleFile *f,
         size_t len;
         int r;
 
+        r = check_safe(f);
+        if (r == -ENOMEM)
+                return r;
         r = schedule_read_file(f->path, NULL, &f->diags, &text, &len);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
                 return 0;
         (void) schedule_peek_ifname(text, len, f->ifname);
+        if (diag_errors(&f->diags) > 0)
+                return 0; /* refused as unsafe: named, not used */
 
         r = schedule_parse_json(f->path, text, len, &f->diags, &s);
         if (r == -ENOMEM)

@@ -5,6 +5,8 @@
  * reload. */
 #pragma once
 
+#include <stdbool.h>
+
 #include <net/if.h>
 #include <stddef.h>
 
@@ -23,6 +25,12 @@ typedef struct ScheduleDir {
         ScheduleFile *files;         /* sorted by file name */
         size_t n;
 } ScheduleDir;
+
+/** By default schedule_dir_load() refuses files that are symbolic links,
+ *  owned by a user other than root (or the caller), or writable by group or
+ *  others: whoever can write them could reconfigure the network. allow=true
+ *  (tbsd --allow-unsafe-files) accepts them. */
+void schedule_dir_allow_unsafe_files(bool allow);
 
 /** Load every *.json file of a folder (names starting with '.' are skipped),
  *  sorted by name. Each file is parsed and, when that succeeds, verified

@@ -918,6 +918,17 @@ int schedule_read_file(const char *path, const char *display_name, DiagList *dia
                 if (n > SCHEDULE_FILE_MAX)
                         goto too_large;
         }
+        /* A writer that is not done yet would give us half a file: refuse
+         * it rather than act on it; the next reload reads it whole. */
+        {
+                struct stat after;
+
+                if (fstat(fd, &after) < 0 || after.st_size != st.st_size ||
+                    after.st_mtim.tv_sec != st.st_mtim.tv_sec || after.st_mtim.tv_nsec != st.st_mtim.tv_nsec ||
+                    (off_t) n != st.st_size)
+                        return diag_error(diags, name, NULL, "the file changed while it was read; not used") < 0 ?
+                               -ENOMEM : -EAGAIN;
+        }
         buf[n] = 0;
         *ret_text = TAKE_PTR(buf);
         *ret_len = n;
