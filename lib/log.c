@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "log-journal.h"
 #include "log.h"
 
 static int max_level = LOG_INFO;
 static int prefix_priority;
 static const char *program_name;
+static const char *journal_socket;
+static int journal_state = -1;  /* -1: not looked at yet, 0: stderr, 1: journal */
 
 void log_set_max_level(int level) {
         max_level = level;
@@ -49,9 +53,51 @@ void log_set_program_name(const char *name) {
         program_name = name;
 }
 
-int log_internal(int level, int error, const char *format, ...) {
+void log_set_journal_socket(const char *path) {
+        journal_socket = path;
+        journal_state = -1;
+}
+
+static bool use_journal(void) {
+        if (journal_state < 0)
+                journal_state = journal_stream_is(STDERR_FILENO, getenv("JOURNAL_STREAM"));
+        return journal_state > 0;
+}
+
+static int to_journal(int level, int error, const char *ifname, const char *message) {
+        char priority[2] = { (char) ('0' + (level & 7)), '\0' }, errno_str[16];
+        JournalField fields[5];
+        size_t n = 0;
+
+        fields[n++] = (JournalField) { "MESSAGE", message };
+        fields[n++] = (JournalField) { "PRIORITY", priority };
+        if (program_name)
+                fields[n++] = (JournalField) { "SYSLOG_IDENTIFIER", program_name };
+        if (ifname)
+                fields[n++] = (JournalField) { "TBS_LINK", ifname };
+        if (error > 0) {
+                snprintf(errno_str, sizeof(errno_str), "%d", error);
+                fields[n++] = (JournalField) { "ERRNO", errno_str };
+        }
+        return journal_send(journal_socket, fields, n);
+}
+
+static void to_stderr(int level, const char *ifname, const char *message) {
+        flockfile(stderr);
+        if (prefix_priority)
+                fprintf(stderr, "<%d>", level);
+        if (program_name)
+                fprintf(stderr, "%s: ", program_name);
+        if (ifname)
+                fprintf(stderr, "%s: ", ifname);
+        fputs(message, stderr);
+        fputc('\n', stderr);
+        funlockfile(stderr);
+}
+
+static int log_dispatch(int level, int error, const char *ifname, const char *format, va_list ap) {
         int saved = errno;
-        va_list ap;
+        char *message = NULL;
 
         if (error < 0)
                 error = -error;
@@ -60,16 +106,33 @@ int log_internal(int level, int error, const char *format, ...) {
 
         /* %m in the format refers to the error passed in, not to errno. */
         errno = error;
-        flockfile(stderr);
-        if (prefix_priority)
-                fprintf(stderr, "<%d>", level);
-        if (program_name)
-                fprintf(stderr, "%s: ", program_name);
-        va_start(ap, format);
-        vfprintf(stderr, format, ap);
-        va_end(ap);
-        fputc('\n', stderr);
-        funlockfile(stderr);
+        if (vasprintf(&message, format, ap) < 0)
+                message = NULL;
+        if (!message)
+                to_stderr(level, ifname, format);  /* out of memory: the format, unexpanded */
+        else if (!use_journal() || to_journal(level, error, ifname, message) < 0)
+                to_stderr(level, ifname, message);
+        free(message);
         errno = saved;
         return -error;
+}
+
+int log_internal(int level, int error, const char *format, ...) {
+        va_list ap;
+        int r;
+
+        va_start(ap, format);
+        r = log_dispatch(level, error, NULL, format, ap);
+        va_end(ap);
+        return r;
+}
+
+int log_link_internal(int level, int error, const char *ifname, const char *format, ...) {
+        va_list ap;
+        int r;
+
+        va_start(ap, format);
+        r = log_dispatch(level, error, ifname, format, ap);
+        va_end(ap);
+        return r;
 }

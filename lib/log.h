@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Logging for tbsd and tbsctl: one line per message on stderr. With
  * log_set_prefix_priority(true) each line starts with a syslog priority
- * prefix ("<3>") that journald understands. */
+ * prefix ("<3>") that journald understands. When stderr is the stream
+ * systemd connected to journald ($JOURNAL_STREAM names it), each message
+ * goes to the journal's native socket instead, with PRIORITY=,
+ * SYSLOG_IDENTIFIER=, ERRNO= and, from the log_link_*() forms,
+ * TBS_LINK=IFNAME as fields; should that fail, it goes to stderr. */
 #pragma once
 
 #include <syslog.h>
@@ -23,6 +27,15 @@ void log_set_program_name(const char *name);
 /** Log a message; returns -abs(error) so callers can `return log_error_errno(r, ...)`.
  *  error may be 0; a %m in the format is expanded from error. */
 int log_internal(int level, int error, const char *format, ...) _printf_(3, 4);
+/** Log a message about network interface ifname (NULL: about none): on
+ *  stderr as "IFNAME: MESSAGE", in the journal as MESSAGE with the field
+ *  TBS_LINK=IFNAME, so `journalctl TBS_LINK=eth0` finds it. Returns
+ *  -abs(error) like log_internal(). */
+int log_link_internal(int level, int error, const char *ifname, const char *format, ...) _printf_(4, 5);
+
+/** Where the journal's native socket is (NULL: /run/systemd/journal/socket),
+ *  and look at $JOURNAL_STREAM again on the next message. For tests. */
+void log_set_journal_socket(const char *path);
 
 #define log_full_errno(level, error, ...) log_internal(level, error, __VA_ARGS__)
 #define log_debug(...)   log_internal(LOG_DEBUG, 0, __VA_ARGS__)
@@ -34,3 +47,14 @@ int log_internal(int level, int error, const char *format, ...) _printf_(3, 4);
 #define log_info_errno(e, ...)    log_internal(LOG_INFO, e, __VA_ARGS__)
 #define log_warning_errno(e, ...) log_internal(LOG_WARNING, e, __VA_ARGS__)
 #define log_error_errno(e, ...)   log_internal(LOG_ERR, e, __VA_ARGS__)
+
+#define log_link_full_errno(ifname, level, error, ...) log_link_internal(level, error, ifname, __VA_ARGS__)
+#define log_link_debug(ifname, ...)   log_link_internal(LOG_DEBUG, 0, ifname, __VA_ARGS__)
+#define log_link_info(ifname, ...)    log_link_internal(LOG_INFO, 0, ifname, __VA_ARGS__)
+#define log_link_notice(ifname, ...)  log_link_internal(LOG_NOTICE, 0, ifname, __VA_ARGS__)
+#define log_link_warning(ifname, ...) log_link_internal(LOG_WARNING, 0, ifname, __VA_ARGS__)
+#define log_link_error(ifname, ...)   log_link_internal(LOG_ERR, 0, ifname, __VA_ARGS__)
+#define log_link_debug_errno(ifname, e, ...)   log_link_internal(LOG_DEBUG, e, ifname, __VA_ARGS__)
+#define log_link_info_errno(ifname, e, ...)    log_link_internal(LOG_INFO, e, ifname, __VA_ARGS__)
+#define log_link_warning_errno(ifname, e, ...) log_link_internal(LOG_WARNING, e, ifname, __VA_ARGS__)
+#define log_link_error_errno(ifname, e, ...)   log_link_internal(LOG_ERR, e, ifname, __VA_ARGS__)
