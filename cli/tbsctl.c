@@ -18,6 +18,8 @@ enum {
 };
 
 bool arg_json;
+unsigned arg_count = 20;
+double arg_watch = -1;
 
 typedef struct Verb {
         const char *name;
@@ -37,7 +39,7 @@ static const Verb verbs[] = {
           "Show the launch-time capabilities of the NIC" },
         { "clock",         0, -1, verb_clock,         "clock [IFACE...]",
           "Show the clock sync state" },
-        { "stats",         1,  1, verb_stats,         "stats IFACE",
+        { "stats",         1,  2, verb_stats,         "stats IFACE [--watch [SECONDS]]",
           "Show per-queue statistics" },
         { "apply",         1,  1, verb_apply,         "apply IFACE",
           "Apply the link's schedule again (privileged)" },
@@ -53,6 +55,8 @@ static const Verb verbs[] = {
           "Print events as they happen" },
         { "metrics",       0, -1, verb_metrics,       "metrics [IFACE...]",
           "Print Prometheus metrics of the links" },
+        { "selftest",      1,  2, verb_selftest,      "selftest IFACE [QUEUE]",
+          "Send probe frames through etf queues (root)" },
         {}
 };
 
@@ -65,19 +69,26 @@ static void help(void) {
                "  -h --help      Show this help\n"
                "     --version   Show the version\n"
                "  -j --json      Print JSON\n"
+               "     --watch[=SECONDS]  stats: refresh every SECONDS (default 1) until interrupted\n"
+               "     --count=N   selftest: probe frames per queue (default 20)\n"
                "\n"
                "Commands:\n");
         for (const Verb *v = verbs; v->name; v++)
                 printf("  %-28s %s\n", v->synopsis, v->description);
+        printf("\nselftest sends real traffic: raw Ethernet frames (EtherType 0x88B5, local\n"
+               "experimental) to the broadcast address, with SO_TXTIME, on the link only.\n"
+               "It changes no qdisc or schedule. It needs root (CAP_NET_RAW, CAP_NET_ADMIN).\n");
         printf("\nExit status: 0 ok, 1 failed, 2 usage error, 3 tbsd not reachable.\n");
 }
 
 int main(int argc, char *argv[]) {
-        enum { ARG_VERSION = 0x100 };
+        enum { ARG_VERSION = 0x100, ARG_WATCH, ARG_COUNT };
         static const struct option options[] = {
                 { "help",    no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, ARG_VERSION },
                 { "json",    no_argument, NULL, 'j' },
+                { "watch",   optional_argument, NULL, ARG_WATCH },
+                { "count",   required_argument, NULL, ARG_COUNT },
                 {}
         };
         int c;
@@ -95,6 +106,23 @@ int main(int argc, char *argv[]) {
                 case 'j':
                         arg_json = true;
                         break;
+                case ARG_WATCH:
+                        arg_watch = optarg ? strtod(optarg, NULL) : 0;
+                        if (optarg && !(arg_watch > 0)) {
+                                log_error("--watch: SECONDS must be a positive number, got '%s'", optarg);
+                                return EXIT_USAGE;
+                        }
+                        break;
+                case ARG_COUNT: {
+                        char *end;
+                        unsigned long v = strtoul(optarg, &end, 10);
+                        if (!*optarg || *end || v == 0 || v > 100000) {
+                                log_error("--count: N must be between 1 and 100000, got '%s'", optarg);
+                                return EXIT_USAGE;
+                        }
+                        arg_count = (unsigned) v;
+                        break;
+                }
                 default:
                         return EXIT_USAGE;
                 }

@@ -246,6 +246,8 @@ int verb_stats(int argc, char *argv[]) {
         _cleanup_json_ struct json_object *d = NULL, *s = NULL;
         int r;
 
+        if (arg_watch >= 0 || argc > 1)
+                return stats_watch(argc, argv);
         r = client_connect(&bus);
         if (r >= 0)
                 r = client_describe(bus, argv[0], &d);

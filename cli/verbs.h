@@ -8,6 +8,11 @@
 
 /* --json was given: print JSON instead of text. */
 extern bool arg_json;
+/* --count=N: probe frames per queue for selftest (default 20). */
+extern unsigned arg_count;
+/* --watch[=SECONDS]: stats refreshes; -1 not given, 0 given without a value
+ * (an interval may follow as the verb's last argument; default 1 s). */
+extern double arg_watch;
 
 /** tbsctl validate FILE...: read, parse and verify schedule files without a
  *  daemon. Prints each problem as "FILE: JSON.PATH: REASON" on stderr (or,
@@ -27,6 +32,10 @@ int verb_caps(int argc, char *argv[]);
 int verb_clock(int argc, char *argv[]);
 /** tbsctl stats IFACE: per-queue counters. */
 int verb_stats(int argc, char *argv[]);
+/** tbsctl stats IFACE --watch [SECONDS] (cli/verb-stats-watch.c): refresh
+ *  the counters every SECONDS until SIGINT/SIGTERM, with rates from
+ *  successive samples; --json prints one object a line per sample. */
+int stats_watch(int argc, char *argv[]);
 /** tbsctl apply IFACE / remove IFACE / reload: the privileged methods. */
 int verb_apply(int argc, char *argv[]);
 int verb_remove(int argc, char *argv[]);
@@ -38,3 +47,8 @@ int verb_monitor(int argc, char *argv[]);
 /** tbsctl metrics [IFACE...]: the Prometheus text exposition (lib/metrics.h)
  *  of the named links, all when none is named. */
 int verb_metrics(int argc, char *argv[]);
+/** tbsctl selftest IFACE [QUEUE]: probe frames with SO_TXTIME through each
+ *  installed etf queue (or QUEUE); reports sent, on_time, missed, invalid,
+ *  the launch-time error distribution when there are hardware transmit time
+ *  stamps, and what the qdisc counted. Exit 1 when a frame missed or was invalid. */
+int verb_selftest(int argc, char *argv[]);

@@ -1,0 +1,180 @@
+# Statistics agreement: SO_TXTIME traffic through tbsd-configured etf queues
+# on a veth pair. On queue 0 (delta 20 ms): frames on time (sent latest
+# first), frames whose txtime is already past (refused at enqueue: invalid),
+# frames without SO_TXTIME (dropped by etf's socket check). On queue 1
+# (delta 0, so every frame's launch time passes before etf may dequeue it):
+# deadline misses. The receiver in a second namespace sees exactly the
+# on-time frames, in txtime order; tbsd's counters (tbsctl stats --json),
+# tbsctl metrics (checked by the format checker), tc -s and the sender's
+# error-queue counts agree exactly; tbsctl selftest reports the same for
+# its own bursts.
+SEND=$TBS_BUILD_DIR/tests/tools/txtime-send
+CHECK_METRICS=$TBS_SOURCE_DIR/tests/unit/check-metrics.py
+
+make_veth st0 st0p 4
+ip netns add peer
+ip link set st0p netns peer
+ip -n peer link set st0p up
+ip -n peer link set lo up
+
+conf=$TMPDIR/conf
+mkdir -p "$conf"
+cat > "$conf/st0.json" <<EOJ
+{
+  "interface": "st0",
+  "root": {
+    "qdisc": "mqprio", "handle": "100:", "num_tc": 3,
+    "priority_map": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+    "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2} ]
+  },
+  "txqueues": [
+    {"queue": 0, "qdisc": "etf", "delta_ns": 20000000, "offload": false},
+    {"queue": 1, "qdisc": "etf", "delta_ns": 0, "offload": false}
+  ]
+}
+EOJ
+start_system_bus
+start_tbsd "$conf"
+wait_until 10 sh -c "\"$TBSCTL\" --json status st0 | jq -e '.state == \"configured\"'" ||
+        fail "st0 not configured: $("$TBSCTL" status st0 2>&1)"
+
+read -r _ prio0 _ _ delta0 _ < <(busctl --system call org.tsn.Tbs /org/tsn/Tbs/link/st0 org.tsn.Tbs.Link GetTxtimeParams u 0)
+read -r _ prio1 _ _ delta1 _ < <(busctl --system call org.tsn.Tbs /org/tsn/Tbs/link/st0 org.tsn.Tbs.Link GetTxtimeParams u 1)
+assert_eq "$delta0/$delta1" "20000000/0" "deltas of queues 0 and 1"
+
+# queue Q FIELD: the counter from tc -s (the independent oracle).
+tc_stat() {
+        tc -j -s qdisc show dev st0 | jq -r --arg p "100:$(($1 + 1))" ".[] | select(.parent == \$p) | .$2"
+}
+# tbsd's view of queue Q.
+tbs_stat() {
+        "$TBSCTL" --json stats st0 | jq -r --argjson q "$1" ".txqueues[] | select(.queue == \$q) | .stats.$2"
+}
+
+ON=12 PAST=5 NOTX=4 MISS=7
+ip netns exec peer "$SEND" recv st0p "$ON" 3000 > "$TMPDIR/recv.json" 2> "$TMPDIR/recv.err" &
+recv_pid=$!
+wait_until 5 grep -q listening "$TMPDIR/recv.err" || fail "receiver did not start"
+"$SEND" send st0 "$prio0" --on-time $ON --past $PAST --no-txtime $NOTX > "$TMPDIR/send0.json"
+"$SEND" send st0 "$prio1" --on-time $MISS --lead-ns 5000000 > "$TMPDIR/send1.json"
+wait "$recv_pid"
+s0=$(cat "$TMPDIR/send0.json"); s1=$(cat "$TMPDIR/send1.json"); rx=$(cat "$TMPDIR/recv.json")
+echo "queue 0 sender: $s0"; echo "queue 1 sender: $s1"; echo "receiver: $rx"
+
+# What each frame became, by the sender's error queue.
+assert_eq "$(jq -c '[.sent, .on_time, .missed, .invalid]' <<<"$s0")" "[$((ON + PAST + NOTX)),$ON,0,$PAST]" \
+        "queue 0 sender: sent, on_time, missed, invalid"
+assert_eq "$(jq -c '[.sent, .on_time, .missed, .invalid]' <<<"$s1")" "[$MISS,0,$MISS,0]" \
+        "queue 1 sender: sent, on_time, missed, invalid"
+# The peer received exactly the on-time frames, in txtime order (they were sent latest first).
+assert_eq "$(jq -c .seqs <<<"$rx")" "$(jq -c .on_time_seqs <<<"$s0")" "frames received, in txtime order"
+assert_eq "$(jq '.txtimes | . == sort' <<<"$rx")" true "receive order is txtime order"
+
+# tc -s: etf counts a frame refused at enqueue in drops only, a missed one in drops and overlimits.
+assert_eq "$(tc_stat 0 packets)/$(tc_stat 0 drops)/$(tc_stat 0 overlimits)" "$ON/$((PAST + NOTX))/0" \
+        "tc: queue 0 packets/drops/overlimits"
+assert_eq "$(tc_stat 1 packets)/$(tc_stat 1 drops)/$(tc_stat 1 overlimits)" "0/$MISS/$MISS" \
+        "tc: queue 1 packets/drops/overlimits"
+
+# tbsd's counters (it may sample them on an interval: wait for the sample).
+wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json stats st0 | jq '.txqueues[] | select(.queue == 1) | .stats.deadline_misses')\" = $MISS ]" ||
+        fail "tbsd's deadline misses never reached $MISS: $("$TBSCTL" --json stats st0)"
+wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json stats st0 | jq '.txqueues[] | select(.queue == 0) | .stats.packets')\" = $ON ]" ||
+        fail "tbsd's packets never reached $ON: $("$TBSCTL" --json stats st0)"
+for q in 0 1; do
+        for f in packets bytes drops overlimits; do
+                assert_eq "$(tbs_stat $q $f)" "$(tc_stat $q $f)" "tbsd queue $q $f = tc"
+        done
+done
+# etf's own counters and the sender's error queue: deadline misses are the
+# MISSED reports; invalid are the INVALID_PARAM reports plus the frames
+# without SO_TXTIME (no socket to report to).
+assert_eq "$(tbs_stat 0 packets)" "$(jq .on_time <<<"$s0")" "queue 0: packets = sender's on time"
+assert_eq "$(tbs_stat 0 deadline_misses)" "$(jq .missed <<<"$s0")" "queue 0: deadline_misses = sender's missed"
+assert_eq "$(tbs_stat 0 invalid)" "$(jq '.invalid + .no_txtime' <<<"$s0")" "queue 0: invalid = sender's invalid + no SO_TXTIME"
+assert_eq "$(tbs_stat 1 deadline_misses)" "$(jq .missed <<<"$s1")" "queue 1: deadline_misses = sender's missed"
+assert_eq "$(tbs_stat 1 invalid)" "$(jq .invalid <<<"$s1")" "queue 1: invalid = sender's invalid"
+
+# tbsctl metrics: valid exposition, same numbers.
+"$TBSCTL" metrics > "$TMPDIR/metrics.prom"
+"$CHECK_METRICS" "$TMPDIR/metrics.prom" || fail "tbsctl metrics does not pass the format checker"
+pass "tbsctl metrics passes the format checker"
+metric() {
+        awk -v k="$1{interface=\"st0\",queue=\"$2\",qdisc=\"etf\"}" '$1 == k { print $2 }' "$TMPDIR/metrics.prom"
+}
+for q in 0 1; do
+        assert_eq "$(metric tbs_queue_packets_total $q)" "$(tbs_stat $q packets)" "metrics queue $q packets"
+        assert_eq "$(metric tbs_queue_drops_total $q)" "$(tbs_stat $q drops)" "metrics queue $q drops"
+        assert_eq "$(metric tbs_queue_deadline_misses_total $q)" "$(tbs_stat $q deadline_misses)" "metrics queue $q deadline misses"
+        assert_eq "$(metric tbs_queue_invalid_total $q)" "$(tbs_stat $q invalid)" "metrics queue $q invalid"
+        assert_eq "$(metric tbs_launch_time_offload $q)" 0 "metrics queue $q offload"
+done
+assert_eq "$(awk '$1 == "tbs_link_state{interface=\"st0\",state=\"configured\"}" { print $2 }' "$TMPDIR/metrics.prom")" 1 \
+        "metrics link state configured"
+
+# tbsctl stats --watch: successive samples with rates, until interrupted.
+timeout -s INT 4 "$TBSCTL" --json stats st0 --watch 0.5 > "$TMPDIR/watch.jsonl" || true
+n=$(wc -l < "$TMPDIR/watch.jsonl")
+[ "$n" -ge 3 ] || fail "stats --watch printed $n samples in 4 s"
+assert_eq "$(tail -n1 "$TMPDIR/watch.jsonl" | jq '.txqueues[] | select(.queue == 1) | .rates.deadline_misses_per_second')" 0 \
+        "stats --watch: no new deadline misses"
+assert_eq "$(tail -n1 "$TMPDIR/watch.jsonl" | jq '.txqueues[] | select(.queue == 1) | .stats.deadline_misses')" "$MISS" \
+        "stats --watch: counters"
+
+# tbsctl selftest: its own burst, the same figures from the error queue and the qdisc.
+before=$(handles st0)
+opts_before=$(tc -j qdisc show dev st0 | jq -c '[.[] | .options]')
+ip netns exec peer "$SEND" recv st0p 20 3000 > "$TMPDIR/recv-self.json" 2> "$TMPDIR/recv-self.err" &
+recv_pid=$!
+wait_until 5 grep -q listening "$TMPDIR/recv-self.err" || fail "receiver did not start"
+p0=$(tc_stat 0 packets)
+"$TBSCTL" --json selftest st0 0 > "$TMPDIR/self0.json" || fail "selftest of queue 0 failed: $(cat "$TMPDIR/self0.json")"
+cat "$TMPDIR/self0.json"
+wait "$recv_pid"
+self=$(cat "$TMPDIR/self0.json")
+assert_eq "$(jq -c '[.sent, .on_time, .missed, .invalid]' <<<"$self")" "[20,20,0,0]" "selftest queue 0: sent, on_time, missed, invalid"
+assert_eq "$(jq -c '.queues[0].qdisc | [.packets, .deadline_misses, .invalid]' <<<"$self")" "[20,0,0]" \
+        "selftest queue 0: what the qdisc counted"
+assert_eq "$(( $(tc_stat 0 packets) - p0 ))" 20 "tc: queue 0 sent the selftest's 20 frames"
+assert_eq "$(jq .received <<<"$(cat "$TMPDIR/recv-self.json")")" 20 "the peer received the selftest's frames"
+assert_contains "$(jq -r '.queues[0].timestamps' <<<"$self")" "no transmit time stamps" "selftest on veth"
+assert_eq "$(jq -r '.queues[0].launch_time_error_ns' <<<"$self")" null "no launch time error distribution on veth"
+
+m1=$(tc_stat 1 overlimits)
+set +e
+"$TBSCTL" --json selftest st0 1 --count 10 > "$TMPDIR/self1.json"; rc=$?
+set -e
+cat "$TMPDIR/self1.json"
+self=$(cat "$TMPDIR/self1.json")
+assert_eq "$rc" 1 "selftest exit status when frames miss their launch time"
+assert_eq "$(jq -c '[.sent, .on_time, .missed, .invalid]' <<<"$self")" "[10,0,10,0]" "selftest queue 1: sent, on_time, missed, invalid"
+assert_eq "$(jq -c '.queues[0].qdisc | [.packets, .deadline_misses, .invalid]' <<<"$self")" "[0,10,0]" \
+        "selftest queue 1: what the qdisc counted"
+assert_eq "$(( $(tc_stat 1 overlimits) - m1 ))" 10 "tc: queue 1 overlimits of the selftest"
+
+# Both queues at once; human output.
+set +e
+out=$("$TBSCTL" selftest st0 --count 5 2>&1); rc=$?
+set -e
+echo "$out"
+assert_contains "$out" "st0 queue 0" "selftest of every etf queue"
+assert_contains "$out" "sent 5, on time 5, missed 0, invalid 0" "selftest human output, queue 0"
+assert_contains "$out" "sent 5, on time 0, missed 5, invalid 0" "selftest human output, queue 1"
+
+# The schedule is untouched.
+assert_eq "$(handles st0)" "$before" "qdisc tree after selftest"
+assert_eq "$(tc -j qdisc show dev st0 | jq -c '[.[] | .options]')" "$opts_before" "qdisc options after selftest"
+
+# Unprivileged: refused, and it says why.
+set +e
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TBSCTL" selftest st0 0 2>&1); rc=$?
+set -e
+assert_eq "$rc" 1 "selftest exit status without privileges"
+assert_contains "$out" "CAP_NET_RAW" "selftest message without privileges"
+
+# Not an etf queue.
+set +e
+out=$("$TBSCTL" selftest st0 2 2>&1); rc=$?
+set -e
+assert_eq "$rc" 1 "selftest of a queue without etf"
+assert_contains "$out" "no installed etf" "selftest message for a queue without etf"
