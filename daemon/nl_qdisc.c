@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include <netlink/errno.h>
 #include <netlink/netlink.h>
@@ -24,7 +25,12 @@ struct NlQdisc {
         struct nl_sock *sk;
         int error;                      /* -errno of the last NLMSG_ERROR, 0 if none */
         char ext_ack[256];              /* NLMSGERR_ATTR_MSG of the last NLMSG_ERROR */
+        uint32_t batch_seq;             /* sequence numbers of send_batch(), apart from libnl's */
 };
+
+/* Room for every ACK of one receive: with NETLINK_CAP_ACK an error ACK is
+ * small; without it it echoes a request (at most a few hundred bytes). */
+#define BATCH_RECV_SIZE (64 * 1024)
 
 static void nlmsg_freep(struct nl_msg **m) {
         if (*m)
@@ -120,6 +126,8 @@ int nl_qdisc_new(NlQdisc **ret) {
         k = nl_socket_modify_err_cb(nl->sk, NL_CB_CUSTOM, error_cb, nl);
         if (k < 0)
                 return nle_to_errno(k);
+        /* Far from libnl's own numbers (seeded from the time as well). */
+        nl->batch_seq = (uint32_t) time(NULL) ^ 0x80000000u;
 
         *ret = TAKE_PTR(nl);
         return 0;
@@ -149,13 +157,107 @@ static int send_and_ack(NlQdisc *nl, struct nl_msg *m) {
         return 0;
 }
 
-/* "STEP: what the kernel said" for the last failure of send_and_ack(). */
-static char *step_error(const NlQdisc *nl, int error, const char *step) {
+/* "STEP: what the kernel said" for a failure with its ext-ack text. */
+static char *step_error_text(const char *ext_ack, int error, const char *step) {
         char *s = NULL;
 
-        if (asprintf(&s, "%s: %s", step, nl->ext_ack[0] ? nl->ext_ack : strerror(-error)) < 0)
+        if (asprintf(&s, "%s: %s", step, ext_ack[0] ? ext_ack : strerror(-error)) < 0)
                 return NULL;
         return s;
+}
+
+/* "STEP: what the kernel said" for the last failure of send_and_ack(). */
+static char *step_error(const NlQdisc *nl, int error, const char *step) {
+        return step_error_text(nl->ext_ack, error, step);
+}
+
+/* One request of a batch and the kernel's answer to it. */
+typedef struct BatchItem {
+        struct nl_msg *msg;             /* owned */
+        bool answered;
+        int error;                      /* 0 or the kernel's -errno */
+        char ext_ack[256];
+} BatchItem;
+
+static void batch_items_free(BatchItem *items, size_t n) {
+        for (size_t i = 0; items && i < n; i++)
+                if (items[i].msg)
+                        nlmsg_free(items[i].msg);
+        free(items);
+}
+
+/* Send n requests in one send() and read all n ACKs. The kernel handles
+ * the messages of one send in order and goes on with the next after a
+ * refused one; each item gets its own answer. Returns 0 when every answer
+ * was read, or -errno when the exchange itself failed (answers may then be
+ * missing: the caller cannot know what was done). */
+static int send_batch(NlQdisc *nl, BatchItem *items, size_t n) {
+        _cleanup_free_ uint8_t *buf = NULL, *rbuf = NULL;
+        int fd = nl_socket_get_fd(nl->sk);
+        size_t len = 0, off = 0, pending = n;
+        uint32_t base = nl->batch_seq, port = nl_socket_get_local_port(nl->sk);
+        ssize_t k;
+
+        if (n == 0)
+                return 0;
+        for (size_t i = 0; i < n; i++)
+                len += NLMSG_ALIGN(nlmsg_hdr(items[i].msg)->nlmsg_len);
+        buf = calloc(1, len);
+        rbuf = malloc(BATCH_RECV_SIZE);
+        if (!buf || !rbuf)
+                return -ENOMEM;
+        nl->batch_seq += (uint32_t) n;
+        for (size_t i = 0; i < n; i++) {
+                const struct nlmsghdr *h = nlmsg_hdr(items[i].msg);
+                struct nlmsghdr *c = (struct nlmsghdr *) (buf + off);
+
+                memcpy(c, h, h->nlmsg_len);
+                c->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+                c->nlmsg_seq = base + (uint32_t) i;
+                c->nlmsg_pid = port;
+                items[i].answered = false;
+                items[i].error = 0;
+                items[i].ext_ack[0] = 0;
+                off += NLMSG_ALIGN(h->nlmsg_len);
+        }
+
+        do
+                k = send(fd, buf, len, 0);
+        while (k < 0 && errno == EINTR);
+        if (k < 0)
+                return negative_errno();
+        if ((size_t) k != len)
+                return -EIO;
+
+        while (pending > 0) {
+                struct nlmsghdr *h;
+                int rem;
+
+                k = recv(fd, rbuf, BATCH_RECV_SIZE, 0);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return negative_errno();
+                }
+                if (k == 0)
+                        return -ECONNRESET;
+                rem = (int) k;
+                for (h = (struct nlmsghdr *) rbuf; NLMSG_OK(h, rem); h = NLMSG_NEXT(h, rem)) {
+                        const struct nlmsgerr *e;
+                        uint32_t i = h->nlmsg_seq - base;
+
+                        if (h->nlmsg_type != NLMSG_ERROR || i >= n || items[i].answered ||
+                            h->nlmsg_len < NLMSG_LENGTH(sizeof(struct nlmsgerr)))
+                                continue;
+                        e = NLMSG_DATA(h);
+                        items[i].answered = true;
+                        items[i].error = e->error < 0 ? e->error : 0;
+                        if (e->error < 0)
+                                (void) nl_ext_ack_message(h, items[i].ext_ack, sizeof(items[i].ext_ack));
+                        pending--;
+                }
+        }
+        return 0;
 }
 
 /* ---- reading the tree back ---- */
@@ -390,6 +492,109 @@ int qdisc_tree_parse_dump(const void *buf, size_t len, int ifindex, QDiscTree *r
         return dump_builder_finish(&b, ret);
 }
 
+/* One RTM_NEWQDISC message of a dump, for grouping by interface. */
+typedef struct DumpRef {
+        int ifindex;
+        size_t order;                   /* position in the dump: keeps the kernel's order */
+        struct nlmsghdr *h;
+} DumpRef;
+
+static int dump_ref_cmp(const void *a, const void *b) {
+        const DumpRef *x = a, *y = b;
+
+        if (x->ifindex != y->ifindex)
+                return x->ifindex < y->ifindex ? -1 : 1;
+        return x->order < y->order ? -1 : x->order > y->order;
+}
+
+int qdisc_tree_set_parse(const void *buf, size_t len, QDiscTreeSet *ret) {
+        _cleanup_free_ DumpRef *refs = NULL;
+        QDiscTreeSet set = {};
+        struct nlmsghdr *h;
+        size_t n = 0, n_ifaces = 0;
+        int rem, k;
+
+        if (len > INT32_MAX)
+                return -EINVAL;
+        rem = (int) len;
+        for (h = (struct nlmsghdr *) buf; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem))
+                n++;
+        if (n > 0) {
+                refs = calloc(n, sizeof(DumpRef));
+                if (!refs)
+                        return -ENOMEM;
+        }
+        n = 0;
+        rem = (int) len;
+        for (h = (struct nlmsghdr *) buf; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem)) {
+                if (h->nlmsg_type == NLMSG_DONE)
+                        break;
+                if (h->nlmsg_type != RTM_NEWQDISC)
+                        continue;
+                if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct tcmsg)))
+                        return -EBADMSG;
+                refs[n] = (DumpRef) { .ifindex = ((struct tcmsg *) nlmsg_data(h))->tcm_ifindex,
+                                      .order = n, .h = h };
+                n++;
+        }
+        if (n > 1)
+                qsort(refs, n, sizeof(DumpRef), dump_ref_cmp);
+        for (size_t i = 0; i < n; i++)
+                if (i == 0 || refs[i].ifindex != refs[i - 1].ifindex)
+                        n_ifaces++;
+        if (n_ifaces > 0) {
+                set.trees = calloc(n_ifaces, sizeof(QDiscTree));
+                if (!set.trees)
+                        return -ENOMEM;
+        }
+
+        for (size_t i = 0; i < n;) {
+                DumpBuilder b = { .ifindex = refs[i].ifindex };
+
+                for (; i < n && refs[i].ifindex == b.ifindex; i++) {
+                        k = dump_builder_add(&b, refs[i].h);
+                        if (k < 0) {
+                                dump_builder_done(&b);
+                                qdisc_tree_set_done(&set);
+                                return k;
+                        }
+                }
+                k = dump_builder_finish(&b, &set.trees[set.n]);
+                if (k < 0) {
+                        qdisc_tree_set_done(&set);
+                        return k;
+                }
+                set.n++;
+        }
+        *ret = set;
+        return 0;
+}
+
+const QDiscTree *qdisc_tree_set_find(const QDiscTreeSet *set, int ifindex) {
+        size_t lo = 0, hi = set ? set->n : 0;
+
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+
+                if (set->trees[mid].ifindex == ifindex)
+                        return &set->trees[mid];
+                if (set->trees[mid].ifindex < ifindex)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        return NULL;
+}
+
+void qdisc_tree_set_done(QDiscTreeSet *set) {
+        if (!set)
+                return;
+        for (size_t i = 0; i < set->n; i++)
+                qdisc_tree_done(&set->trees[i]);
+        free(set->trees);
+        *set = (QDiscTreeSet) {};
+}
+
 void qdisc_tree_done(QDiscTree *t) {
         if (!t)
                 return;
@@ -511,6 +716,17 @@ int nl_qdisc_dump_raw(NlQdisc *nl, void **ret_buf, size_t *ret_len) {
         *ret_buf = d.buf;
         *ret_len = d.len;
         return 0;
+}
+
+int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret) {
+        _cleanup_free_ void *buf = NULL;
+        size_t len = 0;
+        int k;
+
+        k = nl_qdisc_dump_raw(nl, &buf, &len);
+        if (k < 0)
+                return k;
+        return qdisc_tree_set_parse(buf, len, ret);
 }
 
 int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret) {
@@ -753,6 +969,8 @@ static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, cha
 static int set_reason(QueueApplyResult *q, const char *reason) {
         char *t;
 
+        if (!reason)
+                return 0;
         t = strdup(reason);
         if (!t)
                 return -ENOMEM;
@@ -761,88 +979,87 @@ static int set_reason(QueueApplyResult *q, const char *reason) {
         return 0;
 }
 
-/* Install etf on one queue under root_handle, deciding offload by plan.
- * Returns the number of changes (1) or -errno with *ret_error set. */
-static int install_etf(NlQdisc *nl, int ifindex, uint32_t root_handle, const EtfSpec *e,
-                       EtfOffloadPlan plan, const char *why, HandlePool *pool, QueueApplyResult *q,
-                       char **ret_error) {
-        _cleanup_nlmsg_ struct nl_msg *m = NULL;
-        _cleanup_free_ char *refused = NULL;
-        char step[96], hb[16];
-        bool hw = plan != ETF_PLAN_SOFTWARE;
-        uint32_t h;
-        int k;
+/* What one request of an apply does, for its report and error text. */
+typedef enum ApplyStepKind {
+        STEP_DELETE_ROOT,
+        STEP_ROOT,
+        STEP_ETF,
+        STEP_RESET_CHILD,
+        _STEP_KIND_MAX,
+        _STEP_KIND_INVALID = -EINVAL,
+} ApplyStepKind;
 
-        snprintf(step, sizeof(step), "txqueue %u (etf on %s)", e->queue,
-                 handle_str(TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1), hb));
+typedef struct ApplyStep {
+        ApplyStepKind kind;
+        size_t txq;                     /* STEP_ETF: index in the schedule's txqueues */
+        EtfOffloadPlan plan;            /* STEP_ETF */
+        const char *why;                /* STEP_ETF: reason of the plan (static) */
+        uint32_t handle;                /* STEP_ETF: the new etf's handle */
+        bool hw;                        /* STEP_ETF: sent in offload mode */
+        char name[96];                  /* "txqueue 1 (etf on 100:2)", for errors */
+} ApplyStep;
 
-        k = handle_pool_next(pool, &h);
-        if (k >= 0)
-                k = qdisc_etf_request(ifindex, root_handle, h, e, hw, &m);
-        if (k >= 0)
-                k = send_and_ack(nl, m);
-        if (k < 0 && plan == ETF_PLAN_TRY_HARDWARE && (k == -EOPNOTSUPP || k == -EINVAL)) {
-                refused = strdup(nl->ext_ack[0] ? nl->ext_ack : strerror(-k));
-                if (!refused)
-                        return -ENOMEM;
-                nlmsg_free(TAKE_PTR(m));
-                hw = false;
-                k = qdisc_etf_request(ifindex, root_handle, h, e, hw, &m);
-                if (k >= 0)
-                        k = send_and_ack(nl, m);
+/* A request that ETF_PLAN_TRY_HARDWARE allows to fail: software follows. */
+static bool step_may_fall_back(const ApplyStep *st, int error) {
+        return st->kind == STEP_ETF && st->plan == ETF_PLAN_TRY_HARDWARE && st->hw &&
+               (error == -EOPNOTSUPP || error == -EINVAL);
+}
+
+static void report_init(const Schedule *s, ApplyReport *rep, int *ret_error) {
+        *ret_error = 0;
+        if (s->n_txqueues == 0)
+                return;
+        rep->queues = calloc(s->n_txqueues, sizeof(QueueApplyResult));
+        if (!rep->queues) {
+                *ret_error = -ENOMEM;
+                return;
         }
-        if (k < 0) {
-                *ret_error = step_error(nl, k, step);
-                return k;
+        rep->n_queues = s->n_txqueues;
+        for (size_t i = 0; i < s->n_txqueues; i++) {
+                rep->queues[i].queue = s->txqueues[i].queue;
+                rep->queues[i].requested = s->txqueues[i].offload;
         }
+}
+
+/* Record what an etf request that the kernel accepted did. */
+static int etf_done(QueueApplyResult *q, bool hw, const char *refused, const char *why) {
+        _cleanup_free_ char *t = NULL;
 
         q->offload = hw;
         q->changed = true;
-        if (refused) {
-                _cleanup_free_ char *t = NULL;
-
-                if (asprintf(&t, "offload refused by the kernel (%s): software mode", refused) < 0)
-                        return -ENOMEM;
-                k = set_reason(q, t);
-        } else
-                k = set_reason(q, why);
-        return k < 0 ? k : 1;
+        if (!refused)
+                return set_reason(q, why);
+        if (asprintf(&t, "offload refused by the kernel (%s): software mode", refused) < 0)
+                return -ENOMEM;
+        return set_reason(q, t);
 }
 
-/* Put the root's default child back on a queue whose etf is no longer declared. */
-static int reset_child(NlQdisc *nl, int ifindex, const QDiscVTable *vt, const InstalledQueue *iq,
-                       HandlePool *pool, char **ret_error) {
-        _cleanup_nlmsg_ struct nl_msg *m = NULL;
-        char step[96], hb[16], kb[IFNAMSIZ];
-        const char *kind = default_child_kind(vt, kb);
-        uint32_t h;
-        int k;
-
-        k = handle_pool_next(pool, &h);
-        if (k >= 0)
-                k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex, h,
-                                      iq->qdisc.parent, kind, &m);
-        if (k >= 0)
-                k = send_and_ack(nl, m);
-        if (k < 0) {
-                snprintf(step, sizeof(step), "txqueue %u (%s on %s)", iq->queue, kind,
-                         handle_str(iq->qdisc.parent, hb));
-                *ret_error = step_error(nl, k, step);
-        }
-        return k;
+/* Append step st with request m (taken) to the batch. */
+static void batch_add(ApplyStep *steps, BatchItem *items, size_t *n, const ApplyStep *st,
+                     struct nl_msg *m) {
+        steps[*n] = *st;
+        items[*n] = (BatchItem) { .msg = m };
+        (*n)++;
 }
 
-int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
-                   ApplyReport *ret) {
-        _cleanup_(qdisc_tree_done) QDiscTree snap = {};
+int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
+                             const QDiscTree *snap, ApplyReport *ret) {
+        ApplyStep *steps = NULL;
+        BatchItem *items = NULL;
+        ApplyStep *fsteps = NULL;
+        BatchItem *fitems = NULL;
+        size_t n = 0, nf = 0, max;
         ApplyReport rep = {};
         const QDiscVTable *vt;
         RootSpec want;
         HandlePool pool;
-        bool root_same;
-        char step[96], hb[16];
+        bool root_same, unknown = false;
+        char hb[16];
         int k;
 
+        report_init(s, &rep, &k);
+        if (k < 0)
+                goto out;
         want = s->root;
         if (want.handle == 0)
                 want.handle = TBS_DEFAULT_ROOT_HANDLE;
@@ -853,101 +1070,192 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
                         rep.error = NULL;
                 goto out;
         }
-        if (s->n_txqueues > 0) {
-                rep.queues = calloc(s->n_txqueues, sizeof(QueueApplyResult));
-                if (!rep.queues) {
-                        k = -ENOMEM;
-                        goto out;
-                }
-                rep.n_queues = s->n_txqueues;
-                for (size_t i = 0; i < s->n_txqueues; i++) {
-                        rep.queues[i].queue = s->txqueues[i].queue;
-                        rep.queues[i].requested = s->txqueues[i].offload;
-                }
-        }
 
-        k = nl_qdisc_dump(nl, ifindex, &snap);
-        if (k < 0) {
-                if (asprintf(&rep.error, "reading the qdisc tree: %s", strerror(-k)) < 0)
-                        rep.error = NULL;
+        max = 2 + s->n_txqueues + snap->n_queues;
+        steps = calloc(max, sizeof(ApplyStep));
+        items = calloc(max, sizeof(BatchItem));
+        if (!steps || !items) {
+                k = -ENOMEM;
                 goto out;
         }
 
-        pool = (HandlePool) { .tree = &snap, .next_major = (TC_H_MAJ(want.handle) >> 16) + 1 };
-        root_same = snap.has_root && snap.root_known && snap.root.handle == want.handle &&
-                    snap.root_spec.kind == want.kind && vt->equal(&want, &snap.root_spec);
+        pool = (HandlePool) { .tree = snap, .next_major = (TC_H_MAJ(want.handle) >> 16) + 1 };
+        root_same = snap->has_root && snap->root_known && snap->root.handle == want.handle &&
+                    snap->root_spec.kind == want.kind && vt->equal(&want, &snap->root_spec);
 
+        /* The plan: every request is known before anything is sent. */
         if (!root_same) {
-                _cleanup_nlmsg_ struct nl_msg *m = NULL;
+                ApplyStep st = { .kind = STEP_ROOT };
+                struct nl_msg *m = NULL;
 
                 /* Same handle: the kernel would try to "change" the old root in
                  * place (mqprio cannot), so it goes first. Another handle or the
                  * default root is replaced by the new root in one step. */
-                if (snap.has_root && snap.root.handle != 0 && snap.root.handle == want.handle) {
-                        k = delete_root(nl, ifindex, snap.root.handle);
-                        if (k < 0) {
-                                snprintf(step, sizeof(step), "removing the old root (%s %s)",
-                                         snap.root.kind, handle_str(snap.root.handle, hb));
-                                rep.error = step_error(nl, k, step);
-                                goto fail;
-                        }
-                        rep.n_messages++;
+                if (snap->has_root && snap->root.handle != 0 && snap->root.handle == want.handle) {
+                        ApplyStep del = { .kind = STEP_DELETE_ROOT };
+
+                        snprintf(del.name, sizeof(del.name), "removing the old root (%s %s)",
+                                 snap->root.kind, handle_str(snap->root.handle, hb));
+                        k = qdisc_request_new(RTM_DELQDISC, 0, ifindex, snap->root.handle, TC_H_ROOT,
+                                              NULL, &m);
+                        if (k < 0)
+                                goto out;
+                        batch_add(steps, items, &n, &del, m);
                 }
+                snprintf(st.name, sizeof(st.name), "root (%s %s)", vt->kind, handle_str(want.handle, hb));
                 k = qdisc_root_request(ifindex, &want, &m);
-                if (k >= 0)
-                        k = send_and_ack(nl, m);
                 if (k < 0) {
-                        snprintf(step, sizeof(step), "root (%s %s)", vt->kind, handle_str(want.handle, hb));
-                        rep.error = step_error(nl, k, step);
-                        goto fail;
+                        rep.error = step_error_text("", k, st.name);
+                        goto out;
                 }
-                rep.root_replaced = true;
-                rep.n_messages++;
+                batch_add(steps, items, &n, &st, m);
         }
 
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *e = &s->txqueues[i];
                 QueueApplyResult *q = &rep.queues[i];
-                const char *why = NULL;
-                EtfOffloadPlan plan;
+                ApplyStep st = { .kind = STEP_ETF, .txq = i };
+                struct nl_msg *m = NULL;
 
-                plan = etf_offload_plan(e, facts, &why);
-                if (plan < 0) {
+                st.plan = etf_offload_plan(e, facts, &st.why);
+                if (st.plan < 0) {
                         k = -EINVAL;
                         if (asprintf(&rep.error, "txqueue %u: invalid offload mode", e->queue) < 0)
                                 rep.error = NULL;
-                        goto fail;
+                        goto out;
                 }
                 if (root_same) {
-                        const InstalledQueue *iq = qdisc_tree_find_queue(&snap, e->queue);
+                        const InstalledQueue *iq = qdisc_tree_find_queue(snap, e->queue);
 
-                        if (iq && iq->is_etf && etf_matches_plan(&iq->etf, e, plan)) {
+                        if (iq && iq->is_etf && etf_matches_plan(&iq->etf, e, st.plan)) {
                                 q->offload = iq->etf.offload == OFFLOAD_ON;
-                                k = set_reason(q, plan != ETF_PLAN_TRY_HARDWARE ? why :
+                                k = set_reason(q, st.plan != ETF_PLAN_TRY_HARDWARE ? st.why :
                                                q->offload ? "installed earlier with offload" :
                                                             "installed earlier in software mode");
                                 if (k < 0)
-                                        goto fail;
+                                        goto out;
                                 continue;
                         }
                 }
-                k = install_etf(nl, ifindex, want.handle, e, plan, why, &pool, q, &rep.error);
-                if (k < 0)
-                        goto fail;
-                rep.n_messages++;
+                snprintf(st.name, sizeof(st.name), "txqueue %u (etf on %s)", e->queue,
+                         handle_str(TC_H_MAKE(TC_H_MAJ(want.handle), e->queue + 1), hb));
+                st.hw = st.plan != ETF_PLAN_SOFTWARE;
+                k = handle_pool_next(&pool, &st.handle);
+                if (k >= 0)
+                        k = qdisc_etf_request(ifindex, want.handle, st.handle, e, st.hw, &m);
+                if (k < 0) {
+                        rep.error = step_error_text("", k, st.name);
+                        goto out;
+                }
+                batch_add(steps, items, &n, &st, m);
         }
 
+        /* etf children no longer declared get the root's default child back. */
         if (root_same)
-                for (size_t i = 0; i < snap.n_queues; i++) {
-                        const InstalledQueue *iq = &snap.queues[i];
+                for (size_t i = 0; i < snap->n_queues; i++) {
+                        const InstalledQueue *iq = &snap->queues[i];
+                        ApplyStep st = { .kind = STEP_RESET_CHILD };
+                        char kb[IFNAMSIZ];
+                        const char *kind = default_child_kind(vt, kb);
+                        struct nl_msg *m = NULL;
+                        uint32_t h;
 
                         if (!iq->is_etf || schedule_find_txqueue(s, iq->queue))
                                 continue;
-                        k = reset_child(nl, ifindex, vt, iq, &pool, &rep.error);
+                        snprintf(st.name, sizeof(st.name), "txqueue %u (%s on %s)", iq->queue, kind,
+                                 handle_str(iq->qdisc.parent, hb));
+                        k = handle_pool_next(&pool, &h);
+                        if (k >= 0)
+                                k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex,
+                                                      h, iq->qdisc.parent, kind, &m);
+                        if (k < 0) {
+                                rep.error = step_error_text("", k, st.name);
+                                goto out;
+                        }
+                        batch_add(steps, items, &n, &st, m);
+                }
+
+        if (n == 0) {
+                k = 0;
+                goto out;
+        }
+
+        /* One send, one wait for all the ACKs. */
+        k = send_batch(nl, items, n);
+        if (k < 0) {
+                unknown = true;
+                if (asprintf(&rep.error, "sending %zu request(s): %s", n, strerror(-k)) < 0)
+                        rep.error = NULL;
+                goto fail;
+        }
+        for (size_t i = 0; i < n; i++) {
+                const ApplyStep *st = &steps[i];
+
+                if (items[i].error < 0)
+                        continue;
+                rep.n_messages++;
+                if (st->kind == STEP_ROOT)
+                        rep.root_replaced = true;
+                else if (st->kind == STEP_ETF) {
+                        k = etf_done(&rep.queues[st->txq], st->hw, NULL, st->why);
                         if (k < 0)
                                 goto fail;
-                        rep.n_messages++;
                 }
+        }
+        for (size_t i = 0; i < n; i++)
+                if (items[i].error < 0 && !step_may_fall_back(&steps[i], items[i].error)) {
+                        k = items[i].error;
+                        rep.error = step_error_text(items[i].ext_ack, k, steps[i].name);
+                        goto fail;
+                }
+
+        /* Offload tried without facts and refused: the same etf in software. */
+        for (size_t i = 0; i < n; i++)
+                if (items[i].error < 0)
+                        nf++;
+        if (nf > 0) {
+                fsteps = calloc(nf, sizeof(ApplyStep));
+                fitems = calloc(nf, sizeof(BatchItem));
+                if (!fsteps || !fitems) {
+                        k = -ENOMEM;
+                        goto fail;
+                }
+                nf = 0;
+                for (size_t i = 0; i < n; i++) {
+                        ApplyStep st = steps[i];
+                        struct nl_msg *m = NULL;
+
+                        if (items[i].error >= 0)
+                                continue;
+                        st.hw = false;
+                        k = qdisc_etf_request(ifindex, want.handle, st.handle, &s->txqueues[st.txq], false, &m);
+                        if (k < 0)
+                                goto fail;
+                        batch_add(fsteps, fitems, &nf, &st, m);
+                }
+                k = send_batch(nl, fitems, nf);
+                if (k < 0) {
+                        unknown = true;
+                        if (asprintf(&rep.error, "sending %zu request(s): %s", nf, strerror(-k)) < 0)
+                                rep.error = NULL;
+                        goto fail;
+                }
+                for (size_t i = 0, j = 0; i < n; i++) {
+                        if (items[i].error >= 0)
+                                continue;
+                        if (fitems[j].error < 0) {
+                                k = fitems[j].error;
+                                rep.error = step_error_text(fitems[j].ext_ack, k, fsteps[j].name);
+                                goto fail;
+                        }
+                        rep.n_messages++;
+                        k = etf_done(&rep.queues[fsteps[j].txq], false,
+                                     items[i].ext_ack[0] ? items[i].ext_ack : strerror(-items[i].error), NULL);
+                        if (k < 0)
+                                goto fail;
+                        j++;
+                }
+        }
 
         k = rep.n_messages > 0;
         goto out;
@@ -955,15 +1263,38 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
 fail:
         if (!rep.error && asprintf(&rep.error, "%s", strerror(-k)) < 0)
                 rep.error = NULL;
-        /* A refused request changes nothing: with no change made yet there is
+        /* Refused requests change nothing: with no change made there is
          * nothing to undo. */
-        if (rep.n_messages == 0)
+        if (rep.n_messages == 0 && !unknown)
                 rep.rolled_back = true;
         else
-                rep.rolled_back = restore_snapshot(nl, ifindex, &snap, &rep.rollback_error) >= 0;
+                rep.rolled_back = restore_snapshot(nl, ifindex, snap, &rep.rollback_error) >= 0;
 out:
+        batch_items_free(items, n);
+        batch_items_free(fitems, nf);
+        free(steps);
+        free(fsteps);
         *ret = rep;
         return k;
+}
+
+int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
+                   ApplyReport *ret) {
+        _cleanup_(qdisc_tree_done) QDiscTree snap = {};
+        ApplyReport rep = {};
+        int k;
+
+        k = nl_qdisc_dump(nl, ifindex, &snap);
+        if (k < 0) {
+                int e;
+
+                report_init(s, &rep, &e);
+                if (asprintf(&rep.error, "reading the qdisc tree: %s", strerror(-k)) < 0)
+                        rep.error = NULL;
+                *ret = rep;
+                return k;
+        }
+        return nl_qdisc_apply_with_tree(nl, ifindex, s, facts, &snap, ret);
 }
 
 int nl_qdisc_remove(NlQdisc *nl, int ifindex, char **ret_error) {

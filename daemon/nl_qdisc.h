@@ -107,6 +107,30 @@ int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret);
  *  Returns 0 or -errno. */
 int nl_qdisc_dump_raw(NlQdisc *nl, void **ret_buf, size_t *ret_len);
 
+/** Every interface's tree from one dump, sorted by ifindex. */
+typedef struct QDiscTreeSet {
+        QDiscTree *trees;
+        size_t n;
+} QDiscTreeSet;
+
+/** Split raw dump bytes (as nl_qdisc_dump_raw() returns them) into one tree
+ *  per interface in a single pass: O(messages), where calling
+ *  qdisc_tree_parse_dump() once per interface reads the whole dump each
+ *  time. Returns 0, -EBADMSG for a malformed message, or -ENOMEM. Free with
+ *  qdisc_tree_set_done(). */
+int qdisc_tree_set_parse(const void *buf, size_t len, QDiscTreeSet *ret);
+
+/** One dump of every interface (nl_qdisc_dump_raw()) split into *ret
+ *  (qdisc_tree_set_parse()). Returns 0 or -errno. */
+int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret);
+
+/** The tree of ifindex in set, or NULL when the dump had no qdisc of it
+ *  (binary search). */
+const QDiscTree *qdisc_tree_set_find(const QDiscTreeSet *set, int ifindex);
+
+/** Free every tree of the set; it is zeroed afterwards. Accepts NULL. */
+void qdisc_tree_set_done(QDiscTreeSet *set);
+
 /** Parse recorded dump bytes (a sequence of netlink messages as received:
  *  RTM_NEWQDISC, other types and other interfaces are skipped) into *ret.
  *  The seam the unit tests replay recorded kernel answers through.
@@ -141,6 +165,21 @@ const InstalledQueue *qdisc_tree_find_queue(const QDiscTree *t, uint32_t queue);
  *  (ret->error then says which step failed and what the kernel said). */
 int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
                    ApplyReport *ret);
+
+/** nl_qdisc_apply() with the interface's tree already read: tree is its
+ *  current tree, typically from one nl_qdisc_dump_all() shared by every
+ *  interface of a batch (Linux 6.1 dumps the qdiscs of all interfaces
+ *  whatever tcm_ifindex says, so one dump per interface costs O(N) each).
+ *  tree must be current and must not be one this apply changes under the
+ *  caller (dump again after an apply before using it for the same
+ *  interface). A tree without a root (an interface missing from the dump)
+ *  is taken as "only the kernel's default". The requests are sent in one
+ *  batch (one send, one wait for all the ACKs); only etf queues whose
+ *  offload is tried without facts (ETF_PLAN_TRY_HARDWARE) and refused get a
+ *  second batch in software mode. Same return value and report as
+ *  nl_qdisc_apply(); a rollback dumps again. */
+int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
+                             const QDiscTree *tree, ApplyReport *ret);
 
 /** Put back the interface's default root qdisc (deleting the root drops its
  *  children). Returns 1 when a root was deleted, 0 when the default root was

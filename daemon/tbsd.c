@@ -251,13 +251,16 @@ static const DeviceFacts *once_facts_for(const char *ifname, void *userdata) {
 
 /* tbsd --once: apply every valid schedule of the folder, one line per
  * interface on stdout ("IFACE: applied", "IFACE: unchanged", "IFACE: failed:
- * REASON"). A failed interface does not stop the others. Returns the exit
- * code: 0 when every interface succeeded, 1 otherwise. */
+ * REASON"). A failed interface does not stop the others. One qdisc dump
+ * serves every interface (the kernel dumps all of them anyway); each
+ * interface's changes go out in one batch. Returns the exit code: 0 when
+ * every interface succeeded, 1 otherwise. */
 static int run_once(const char *dir) {
         _cleanup_(once_caps_list_done) OnceCapsList caps = {};
         _cleanup_(schedule_dir_done) ScheduleDir d = {};
+        _cleanup_(qdisc_tree_set_done) QDiscTreeSet trees = {};
         _cleanup_nl_qdisc_ NlQdisc *nl = NULL;
-        bool failed = false;
+        bool failed = false, have_trees = false;
         int r;
 
         r = schedule_dir_load(dir, once_facts_for, &caps, &d);
@@ -270,6 +273,13 @@ static int run_once(const char *dir) {
                 log_error_errno(r, "cannot open a netlink socket: %m");
                 return 1;
         }
+        /* Every interface's tree before any change; an interface's own
+         * apply does not touch the others' trees. */
+        r = nl_qdisc_dump_all(nl, &trees);
+        if (r < 0)
+                log_debug_errno(r, "qdisc dump of all interfaces failed, dumping per interface: %m");
+        else
+                have_trees = true;
 
         for (size_t i = 0; i < d.n; i++) {
                 const ScheduleFile *f = &d.files[i];
@@ -299,7 +309,13 @@ static int run_once(const char *dir) {
                 }
                 facts = once_facts_for(f->schedule->ifname, &caps);
 
-                r = nl_qdisc_apply(nl, (int) ifindex, f->schedule, facts, &rep);
+                if (have_trees) {
+                        const QDiscTree *t = qdisc_tree_set_find(&trees, (int) ifindex);
+
+                        r = nl_qdisc_apply_with_tree(nl, (int) ifindex, f->schedule, facts,
+                                                     t ?: &(QDiscTree) { .ifindex = (int) ifindex }, &rep);
+                } else
+                        r = nl_qdisc_apply(nl, (int) ifindex, f->schedule, facts, &rep);
                 for (size_t j = 0; r >= 0 && j < rep.n_queues; j++)
                         if (rep.queues[j].reason)
                                 log_info("%s: txqueue %u: etf %s (%s)", name, rep.queues[j].queue,
