@@ -45,3 +45,6 @@ phc_minus_realtime() {
 port_state() {
         pmc -u -b 0 ${1:+-s "$1"} 'GET PORT_DATA_SET' | awk '$1 == "portState" { print $2 }'
 }
+
+# NIC_EXTRA: the first NIC of another model (qemu-run --nic MODEL), if any.
+NIC_EXTRA=${TBS_NIC_EXTRA%% *}
