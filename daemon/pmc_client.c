@@ -175,10 +175,27 @@ static int make_dir(const char *dir) {
         return 0;
 }
 
+/* $RUNTIME_DIRECTORY (set by systemd's RuntimeDirectory=; the first of a
+ * colon-separated list) or PMC_DEFAULT_RUNTIME_DIR. */
+static const char *default_runtime_dir(char *buf, size_t size) {
+        const char *e = getenv("RUNTIME_DIRECTORY");
+        size_t n;
+
+        if (!e || e[0] != '/')
+                return PMC_DEFAULT_RUNTIME_DIR;
+        n = strcspn(e, ":");
+        if (n >= size)
+                return PMC_DEFAULT_RUNTIME_DIR;
+        memcpy(buf, e, n);
+        buf[n] = '\0';
+        return buf;
+}
+
 int pmc_client_new(sd_event *e, const char *socket_path, uint8_t domain, uint8_t transport_specific,
                    const char *runtime_dir, PmcClient **ret) {
         _cleanup_(pmc_client_freep) PmcClient *c = NULL;
         struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        char rt_buf[sizeof(sa.sun_path)];
         int r;
 
         if (!e || transport_specific > 0xf)
@@ -186,7 +203,7 @@ int pmc_client_new(sd_event *e, const char *socket_path, uint8_t domain, uint8_t
         if (socket_path && !path_fits(socket_path))
                 return -EINVAL;
         if (!runtime_dir)
-                runtime_dir = PMC_DEFAULT_RUNTIME_DIR;
+                runtime_dir = default_runtime_dir(rt_buf, sizeof(rt_buf));
 
         c = calloc(1, sizeof(*c));
         if (!c)

@@ -60,7 +60,8 @@ typedef void (*pmc_client_done_fn)(PmcClient *c, int error, const PmcReply *repl
  *  to try PMC_DEFAULT_SOCKET then PMC_FALLBACK_SOCKET. domain and
  *  transport_specific (0..15) go into every request: ptp4l silently drops
  *  requests that differ from its own. runtime_dir: where the client's own
- *  socket lives, created (0755) if missing; NULL for PMC_DEFAULT_RUNTIME_DIR.
+ *  socket lives, created (0755) if missing; NULL for $RUNTIME_DIRECTORY (set
+ *  by systemd's RuntimeDirectory=) or else PMC_DEFAULT_RUNTIME_DIR.
  *  Returns 0 and *ret; -EINVAL for a bad argument or a path that does not
  *  fit sockaddr_un; -errno from socket()/bind()/mkdir(); -ENOMEM. */
 int pmc_client_new(sd_event *e, const char *socket_path, uint8_t domain, uint8_t transport_specific,

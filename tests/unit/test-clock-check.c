@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* daemon/clock_check.c: the rules that turn one check's figures into a
- * state and reason, and the JSON contract of `tbsctl clock --json`. */
+ * state and reason, the JSON contract of `tbsctl clock --json`, and whole
+ * checks run from an event loop against a stand-in ptp4l that answers with
+ * the replies recorded from ptp4l (tests/unit/fixtures/ptp). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "clock_check.h"
@@ -256,6 +264,222 @@ static void test_json(void **state) {
         json_object_put(o);
 }
 
+/* A stand-in ptp4l on a Unix socket, answering from the event loop. */
+typedef struct FakePtp4l {
+        char dir[64];
+        char path[128];
+        int fd;
+        sd_event_source *source;
+        bool silent;
+        unsigned requests;
+        unsigned changes;
+        ClockState last_old;
+        ClockStatus last;
+} FakePtp4l;
+
+static const char *fixture_for(uint16_t id) {
+        switch (id) {
+        case PTP_MID_PORT_DATA_SET: return "slave-port-data-set.bin";
+        case PTP_MID_PORT_PROPERTIES_NP: return "slave-port-properties-np.bin";
+        case PTP_MID_TIME_STATUS_NP: return "slave-time-status-np.bin";
+        case PTP_MID_CURRENT_DATA_SET: return "slave-current-data-set.bin";
+        case PTP_MID_PARENT_DATA_SET: return "slave-parent-data-set.bin";
+        case PTP_MID_TIME_PROPERTIES_DATA_SET: return "slave-time-properties-data-set.bin";
+        default: return NULL;
+        }
+}
+
+static int on_request(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
+        FakePtp4l *f = userdata;
+        uint8_t buf[PTP_MGMT_MAX_LEN];
+        struct sockaddr_un from;
+        socklen_t alen = sizeof(from);
+        PtpMgmtMessage m;
+        char path[512];
+        ssize_t n;
+        FILE *fp;
+
+        n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *) &from, &alen);
+        if (n < 0)
+                return 0;
+        f->requests++;
+        assert_int_equal(ptp_mgmt_unpack(buf, (size_t) n, &m), 0);
+        assert_int_equal(m.action, PTP_MGMT_GET);
+        if (f->silent)
+                return 0;
+
+        assert_non_null(fixture_for(m.management_id));
+        snprintf(path, sizeof(path), "%s/tests/unit/fixtures/ptp/%s", TBS_SOURCE_DIR, fixture_for(m.management_id));
+        fp = fopen(path, "rb");
+        assert_non_null(fp);
+        n = (ssize_t) fread(buf, 1, sizeof(buf), fp);
+        fclose(fp);
+        buf[30] = (uint8_t) (m.sequence_id >> 8);
+        buf[31] = (uint8_t) m.sequence_id;
+        assert_true(sendto(fd, buf, (size_t) n, 0, (struct sockaddr *) &from, alen) == n);
+        return 0;
+}
+
+static void on_changed(ClockCheck *cc, ClockState old_state, const ClockStatus *status, void *userdata) {
+        FakePtp4l *f = userdata;
+
+        f->changes++;
+        f->last_old = old_state;
+        f->last = *status;
+        assert_ptr_equal(clock_check_status(cc), status);
+}
+
+static void fake_start(FakePtp4l *f, sd_event *e) {
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+        strcpy(f->dir, "/tmp/tbs-clock-test.XXXXXX");
+        assert_non_null(mkdtemp(f->dir));
+        /* the client's own socket goes here too (pmc_client.h) */
+        assert_int_equal(setenv("RUNTIME_DIRECTORY", f->dir, 1), 0);
+        snprintf(f->path, sizeof(f->path), "%s/ptp4l", f->dir);
+        f->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        assert_true(f->fd >= 0);
+        strcpy(sa.sun_path, f->path);
+        assert_int_equal(bind(f->fd, (struct sockaddr *) &sa, sizeof(sa)), 0);
+        assert_int_equal(sd_event_add_io(e, &f->source, f->fd, EPOLLIN, on_request, f), 0);
+}
+
+static void fake_stop(FakePtp4l *f) {
+        f->source = sd_event_source_disable_unref(f->source);
+        if (f->fd >= 0)
+                close(f->fd);
+        f->fd = -1;
+        unlink(f->path);
+}
+
+static uint64_t now_usec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
+}
+
+/* Run the loop until `until_changes` callbacks happened and no check is
+ * running, or max_usec passed (0 changes wanted: just run for max_usec). */
+static void run_loop(sd_event *e, ClockCheck *cc, FakePtp4l *f, unsigned until_changes, uint64_t max_usec) {
+        uint64_t end = now_usec() + max_usec;
+
+        while (now_usec() < end) {
+                if (until_changes > 0 && f->changes >= until_changes && !clock_check_running(cc))
+                        break;
+                assert_true(sd_event_run(e, 10000) >= 0);
+        }
+}
+
+static void test_live_check(void **state) {
+        FakePtp4l f = { .fd = -1 };
+        ClockSpec s = spec();
+        ClockCheck *cc = NULL;
+        sd_event *e = NULL;
+        const ClockStatus *st;
+
+        assert_int_equal(sd_event_new(&e), 0);
+        fake_start(&f, e);
+        s.ptp4l_socket = f.path;
+        assert_int_equal(clock_check_new(e, "p1", &s, -1, on_changed, &f, &cc), 0);
+
+        st = clock_check_status(cc);
+        assert_int_equal(st->state, CLOCK_STATE_UNSYNCED);
+        assert_string_equal(st->reason, "not checked yet");
+        assert_true(st->checked_at_usec == 0);
+
+        /* First check: the recorded slave, master offset -128 ns > 100 ns. */
+        assert_int_equal(clock_check_run_now(cc), 0);
+        assert_true(clock_check_running(cc));
+        assert_int_equal(clock_check_run_now(cc), 0);      /* joins the running check */
+        run_loop(e, cc, &f, 1, 2000000);
+        assert_int_equal(f.requests, 6);
+        assert_int_equal(f.changes, 1);
+        assert_int_equal(f.last_old, _CLOCK_STATE_INVALID);
+        assert_int_equal(f.last.state, CLOCK_STATE_UNSYNCED);
+        assert_string_equal(f.last.reason, "master offset -128 ns exceeds 100 ns");
+        assert_string_equal(f.last.port_state, "SLAVE");
+        assert_true(f.last.mean_path_delay_ns == 2560);
+        assert_int_equal(f.last.steps_removed, 1);
+        assert_string_equal(f.last.gm_identity, "3a9f2b.fffe.14df70");
+        assert_true(f.last.checked_at_usec > 0);
+
+        /* Same answers again: no change, no callback. */
+        assert_int_equal(clock_check_run_now(cc), 0);
+        run_loop(e, cc, &f, 1, 2000000);
+        assert_int_equal(f.requests, 12);
+        assert_int_equal(f.changes, 1);
+
+        /* ptp4l gone: no-ptp4l at once, as a change. */
+        fake_stop(&f);
+        assert_int_equal(clock_check_run_now(cc), 0);
+        assert_int_equal(f.changes, 2);
+        assert_int_equal(f.last_old, CLOCK_STATE_UNSYNCED);
+        assert_int_equal(f.last.state, CLOCK_STATE_NO_PTP4L);
+        char want[320];
+        snprintf(want, sizeof(want), "no ptp4l socket at %s", f.path);
+        assert_string_equal(f.last.reason, want);
+
+        clock_check_free(cc);
+        assert_int_equal(rmdir(f.dir), 0);    /* the client's socket is gone too */
+        sd_event_unref(e);
+}
+
+/* Periodic checks every 200 ms; a ptp4l that stops answering turns the
+ * state to no-ptp4l after the 100 ms timeout. */
+static void test_live_periodic(void **state) {
+        FakePtp4l f = { .fd = -1 };
+        ClockSpec s = spec();
+        ClockCheck *cc = NULL;
+        sd_event *e = NULL;
+
+        assert_int_equal(sd_event_new(&e), 0);
+        fake_start(&f, e);
+        s.ptp4l_socket = f.path;
+        assert_int_equal(clock_check_new(e, "p1", &s, -1, on_changed, &f, &cc), 0);
+        assert_int_equal(clock_check_start(cc, 200 * 1000), 0);
+        run_loop(e, cc, &f, 1, 2000000);
+        assert_int_equal(f.changes, 1);
+        run_loop(e, cc, &f, 0, 700000);
+        assert_true(f.requests >= 3 * 6);                /* several periodic checks */
+        assert_int_equal(f.changes, 1);
+
+        f.silent = true;
+        run_loop(e, cc, &f, 2, 3000000);
+        assert_int_equal(f.changes, 2);
+        assert_int_equal(f.last.state, CLOCK_STATE_NO_PTP4L);
+        char want[320];
+        snprintf(want, sizeof(want),
+                 "no answer from ptp4l on %s within 100 ms (domain or transportSpecific differ?)", f.path);
+        assert_string_equal(f.last.reason, want);
+        assert_false(f.last.has_port_state);
+
+        clock_check_free(cc);
+        fake_stop(&f);
+        assert_int_equal(rmdir(f.dir), 0);
+        sd_event_unref(e);
+}
+
+static void test_live_not_configured(void **state) {
+        FakePtp4l f = { .fd = -1 };
+        ClockSpec s = spec();
+        ClockCheck *cc = NULL;
+        sd_event *e = NULL;
+
+        assert_int_equal(sd_event_new(&e), 0);
+        s.configured = false;
+        assert_int_equal(clock_check_new(e, "p1", &s, 0, on_changed, &f, &cc), 0);
+        assert_int_equal(clock_check_status(cc)->state, CLOCK_STATE_NOT_CONFIGURED);
+        assert_false(clock_check_running(cc));
+        assert_int_equal(clock_check_run_now(cc), 0);
+        assert_int_equal(f.changes, 1);
+        assert_int_equal(f.last_old, _CLOCK_STATE_INVALID);
+        assert_int_equal(f.last.state, CLOCK_STATE_NOT_CONFIGURED);
+        assert_false(f.last.has_phc_offset);     /* /dev/ptp0 not even opened */
+        clock_check_free(cc);
+        sd_event_unref(e);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_synced),
@@ -265,6 +489,9 @@ int main(void) {
                 cmocka_unit_test(test_not_configured),
                 cmocka_unit_test(test_state_strings),
                 cmocka_unit_test(test_json),
+                cmocka_unit_test(test_live_check),
+                cmocka_unit_test(test_live_periodic),
+                cmocka_unit_test(test_live_not_configured),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
