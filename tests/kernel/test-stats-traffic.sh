@@ -5,9 +5,17 @@
 # (delta 0, so every frame's launch time passes before etf may dequeue it):
 # deadline misses. The receiver in a second namespace sees exactly the
 # on-time frames, in txtime order; tbsd's counters (tbsctl stats --json),
-# tbsctl metrics (checked by the format checker), tc -s and the sender's
-# error-queue counts agree exactly; tbsctl selftest reports the same for
-# its own bursts.
+# tbsctl metrics and tbsd's --metrics-file (both checked by the format
+# checker), tc -s and the sender's error-queue counts agree exactly
+# (etf's "invalid" also holds the frames without SO_TXTIME, which have no
+# error queue to report to); stats --watch samples with rates; tbsctl
+# selftest reports the same for its own bursts, changes nothing, and is
+# refused without privileges.
+#
+# Why delta 0 gives deadline misses every time: etf dequeues a frame only
+# when now > txtime - delta, and drops it (drops + overlimits, MISSED
+# report) when txtime < now; with delta 0 no moment satisfies the first
+# without the second.
 SEND=$TBS_BUILD_DIR/tests/tools/txtime-send
 CHECK_METRICS=$TBS_SOURCE_DIR/tests/unit/check-metrics.py
 
@@ -34,7 +42,9 @@ cat > "$conf/st0.json" <<EOJ
 }
 EOJ
 start_system_bus
-start_tbsd "$conf"
+mkdir -p "$TMPDIR/textfile"
+mfile=$TMPDIR/textfile/tbsd.prom
+start_tbsd "$conf" --stats-interval 0.5 --metrics-file "$mfile"
 wait_until 10 sh -c "\"$TBSCTL\" --json status st0 | jq -e '.state == \"configured\"'" ||
         fail "st0 not configured: $("$TBSCTL" status st0 2>&1)"
 
@@ -111,6 +121,19 @@ for q in 0 1; do
 done
 assert_eq "$(awk '$1 == "tbs_link_state{interface=\"st0\",state=\"configured\"}" { print $2 }' "$TMPDIR/metrics.prom")" 1 \
         "metrics link state configured"
+
+# tbsd --metrics-file: rewritten on every sample, passes the checker, same numbers.
+wait_until 5 sh -c "grep -qx 'tbs_queue_deadline_misses_total{interface=\"st0\",queue=\"1\",qdisc=\"etf\"} $MISS' '$mfile'" ||
+        fail "the metrics file never showed $MISS deadline misses: $(cat "$mfile" 2>&1 | grep st0)"
+cp "$mfile" "$TMPDIR/file.prom"
+"$CHECK_METRICS" "$TMPDIR/file.prom" || fail "tbsd's metrics file does not pass the format checker"
+pass "tbsd's metrics file passes the format checker"
+diff <(grep -v _per_second "$TMPDIR/file.prom") <(grep -v _per_second "$TMPDIR/metrics.prom") ||
+        fail "tbsd's metrics file and tbsctl metrics differ (rates aside)"
+pass "tbsd's metrics file = tbsctl metrics (rates aside)"
+assert_eq "$(ls -A "$TMPDIR/textfile")" tbsd.prom "no temporary file left in the textfile folder"
+assert_eq "$(awk '$1 == "tbs_queue_deadline_misses_per_second{interface=\"st0\",queue=\"1\",qdisc=\"etf\"}" { print $2 }' "$TMPDIR/file.prom")" 0 \
+        "metrics file: deadline miss rate once the traffic stopped"
 
 # tbsctl stats --watch: successive samples with rates, until interrupted.
 timeout -s INT 4 "$TBSCTL" --json stats st0 --watch 0.5 > "$TMPDIR/watch.jsonl" || true
