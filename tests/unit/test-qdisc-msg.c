@@ -347,6 +347,87 @@ static void test_parse_default_dump(void **state) {
         qdisc_tree_done(&t);
 }
 
+/* Change the interface of every RTM_NEWQDISC message of a dump from `from` to `to`. */
+static void retarget_dump(uint8_t *buf, size_t len, int from, int to) {
+        struct nlmsghdr *h;
+        int rem = (int) len;
+
+        for (h = (struct nlmsghdr *) buf; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem)) {
+                struct tcmsg *t = nlmsg_data(h);
+
+                if (h->nlmsg_type == RTM_NEWQDISC && t->tcm_ifindex == from)
+                        t->tcm_ifindex = to;
+        }
+}
+
+/* One pass over a dump of several interfaces gives, for each, the tree
+ * that qdisc_tree_parse_dump() gives for it alone. */
+static void test_tree_set(void **state) {
+        _cleanup_free_ uint8_t *a = NULL, *b = NULL, *all = NULL;
+        QDiscTreeSet set = {};
+        const QDiscTree *t;
+        size_t la, lb;
+
+        a = read_fixture(FIXTURES "mqprio-etf.bin", &la);
+        b = read_fixture(FIXTURES "taprio-txtime.bin", &lb);
+        retarget_dump(b, lb, 3, 9);
+        all = malloc(la + lb);
+        assert_non_null(all);
+        /* taprio's interface first (the set comes out sorted anyway),
+         * without its NLMSG_DONE: a raw dump has none. */
+        assert_int_equal(((struct nlmsghdr *) (b + lb - NLMSG_HDRLEN - 4))->nlmsg_type, NLMSG_DONE);
+        lb -= NLMSG_HDRLEN + 4;
+        memcpy(all, b, lb);
+        memcpy(all + lb, a, la);
+
+        assert_int_equal(qdisc_tree_set_parse(all, la + lb, &set), 0);
+        assert_true(set.n >= 2);
+        for (size_t i = 1; i < set.n; i++)
+                assert_true(set.trees[i - 1].ifindex < set.trees[i].ifindex);
+        for (size_t i = 0; i < set.n; i++) {
+                QDiscTree one = {};
+
+                assert_int_equal(qdisc_tree_parse_dump(all, la + lb, set.trees[i].ifindex, &one), 0);
+                assert_int_equal(set.trees[i].has_root, one.has_root);
+                assert_string_equal(set.trees[i].root.kind, one.root.kind);
+                assert_int_equal(set.trees[i].root.handle, one.root.handle);
+                assert_int_equal(set.trees[i].n_queues, one.n_queues);
+                assert_int_equal(set.trees[i].n_handles, one.n_handles);
+                for (size_t j = 0; j < one.n_queues; j++) {
+                        assert_int_equal(set.trees[i].queues[j].queue, one.queues[j].queue);
+                        assert_int_equal(set.trees[i].queues[j].qdisc.handle, one.queues[j].qdisc.handle);
+                        assert_int_equal(set.trees[i].queues[j].etf.delta_ns, one.queues[j].etf.delta_ns);
+                }
+                qdisc_tree_done(&one);
+        }
+
+        t = qdisc_tree_set_find(&set, 3);
+        assert_non_null(t);
+        assert_string_equal(t->root.kind, "mqprio");
+        assert_int_equal(t->n_queues, 4);
+        assert_int_equal(qdisc_tree_find_queue(t, 1)->etf.delta_ns, 500000);
+        t = qdisc_tree_set_find(&set, 9);
+        assert_non_null(t);
+        assert_string_equal(t->root.kind, "taprio");
+        assert_true(t->root_known);
+        assert_int_equal(t->root_spec.kind, ROOT_TAPRIO);
+        assert_int_equal(qdisc_tree_find_queue(t, 0)->etf.delta_ns, 300000);
+        assert_null(qdisc_tree_set_find(&set, 4));
+        assert_null(qdisc_tree_set_find(&set, 1000));
+        qdisc_tree_set_done(&set);
+        assert_int_equal(set.n, 0);
+        assert_null(set.trees);
+
+        /* An empty dump is an empty set; a message too short for its tcmsg
+         * is malformed. */
+        assert_int_equal(qdisc_tree_set_parse(all, 0, &set), 0);
+        assert_int_equal(set.n, 0);
+        assert_null(qdisc_tree_set_find(&set, 3));
+        ((struct nlmsghdr *) all)->nlmsg_type = RTM_NEWQDISC;
+        ((struct nlmsghdr *) all)->nlmsg_len = NLMSG_LENGTH(2);
+        assert_int_equal(qdisc_tree_set_parse(all, NLMSG_ALIGN(NLMSG_LENGTH(2)), &set), -EBADMSG);
+}
+
 static void test_parse_bad(void **state) {
         _cleanup_free_ uint8_t *buf = NULL;
         struct nlattr *a;
@@ -489,6 +570,7 @@ int main(void) {
                 cmocka_unit_test(test_parse_taprio_dump),
                 cmocka_unit_test(test_parse_default_dump),
                 cmocka_unit_test(test_parse_bad),
+                cmocka_unit_test(test_tree_set),
                 cmocka_unit_test(test_offload_plan),
                 cmocka_unit_test(test_ext_ack),
         };
