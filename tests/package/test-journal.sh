@@ -1,0 +1,60 @@
+# Guest script (tests/kernel/uml-run): tbsd's log reaches a real
+# systemd-journald as structured entries. systemd-cat connects tbsd's stderr
+# to journald's stream socket the way systemd does for a unit and
+# $JOURNAL_STREAM names it; tbsd then sends each message over the native
+# protocol: _TRANSPORT=journal, PRIORITY=, SYSLOG_IDENTIFIER=tbsd, ERRNO=,
+# and TBS_LINK= on messages about an interface. journalctl is the oracle.
+mount -t cgroup2 cgroup2 /sys/fs/cgroup      # journald wants its cgroup
+mkdir -p /run/systemd/journal /run/log/journal
+/lib/systemd/systemd-journald >"$TBS_OUT/journald.log" 2>&1 &
+wait_until 10 systemd-cat true || { cat "$TBS_OUT/journald.log"; fail "systemd-journald did not start"; }
+
+# run_under_journal ARGS...: tbsd ARGS with stderr on a journald stream.
+run_under_journal() {
+        systemd-cat -t tbsd-stream bash -c \
+                'export JOURNAL_STREAM=$(stat -L -c "%d:%i" /proc/self/fd/2); exec "$0" "$@"' "$TBSD" "$@"
+}
+entries() {
+        journalctl -D /run/log/journal -o json --no-pager SYSLOG_IDENTIFIER=tbsd "$@" |
+                jq -c '{m: .MESSAGE, p: .PRIORITY, t: ._TRANSPORT, l: .TBS_LINK, e: .ERRNO}'
+}
+
+set +e
+run_under_journal --check --config-dir /nonexistent --log-prefix
+rc=$?
+set -e
+assert_eq "$rc" 1 "tbsd --check of a missing folder"
+wait_until 5 sh -c 'journalctl -D /run/log/journal -o json SYSLOG_IDENTIFIER=tbsd | grep -q nonexistent' ||
+        fail "tbsd's error did not reach the journal"
+assert_eq "$(entries | head -1)" \
+        '{"m":"/nonexistent: cannot read the schedules folder: No such file or directory","p":"3","t":"journal","l":null,"e":"2"}' \
+        "journal entry of the error"
+stream=$(journalctl -D /run/log/journal -o json --no-pager _TRANSPORT=stdout SYSLOG_IDENTIFIER=tbsd-stream | grep -c schedules || true)
+assert_eq "$stream" 0 "copies of it on the stream (as plain text)"
+
+# The daemon with one schedule.
+conf=$TMPDIR/schedules.d
+mkdir -p "$conf"
+make_veth jl0 jl0p 4
+write_mqprio_schedule "$conf/jl0.json" jl0 200000 500000
+start_system_bus
+run_under_journal --config-dir "$conf" --log-prefix &
+tbsd_pid=$!   # systemd-cat execs tbsd
+wait_until 10 busctl --system get-property org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Version ||
+        fail "tbsd did not appear on the bus"
+wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json status jl0 | jq -r .state)\" = configured ]" || fail "jl0 not configured"
+sleep 0.5
+entries
+n=$(entries | wc -l)
+[ "$n" -ge 2 ] || fail "only $n journal entries from the daemon"
+bad=$(entries | jq -c 'select(.t != "journal" or (.p | test("^[0-7]$") | not))')
+[ -z "$bad" ] || fail "entries not sent natively with a priority: $bad"
+pass "$n daemon entries, all native with PRIORITY"
+if grep -q 'log_link_' "$TBS_SOURCE_DIR"/daemon/*.c; then
+        linked=$(entries TBS_LINK=jl0 | wc -l)
+        [ "$linked" -ge 1 ] || fail "no entry with TBS_LINK=jl0"
+        pass "$linked entries with TBS_LINK=jl0 (journalctl TBS_LINK=jl0)"
+else
+        echo "note: the daemon has no log_link_*() call yet, TBS_LINK= not checked end to end"
+fi
+kill -TERM "$tbsd_pid" 2>/dev/null || true
