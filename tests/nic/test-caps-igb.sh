@@ -50,6 +50,28 @@ if msg=$(tc qdisc add dev "$dev" parent 100:1 etf clockid CLOCK_TAI delta 300000
         fail "etf offload accepted on queue 0 of an 82576"
 fi
 pass "kernel refuses etf offload on queue 0 too: $msg"
+tc qdisc del dev "$dev" root
+
+# taprio: no full offload on the 82576, txtime-assist (a software mode of
+# taprio with etf children) possible on a multi-queue device. The kernel
+# decides both.
+taprio() { # FLAGS [EXTRA...]
+        local flags=$1
+        shift
+        tc qdisc replace dev "$dev" root handle 100: taprio num_tc 2 \
+                map 1 1 0 1 1 1 1 1 1 1 1 1 1 1 1 1 queues 1@0 3@1 \
+                base-time 1000000000 sched-entry S 01 300000 sched-entry S 02 700000 \
+                flags "$flags" "$@"
+}
+assert_eq "$(jq -r .taprio_full_offload <<<"$json")" false "taprio_full_offload"
+if msg=$(taprio 0x2 2>&1); then
+        fail "the kernel accepted taprio full offload on an 82576"
+fi
+assert_contains "$msg" "taprio offload" "kernel refusal of taprio flags 0x2"
+assert_eq "$(jq -r .taprio_txtime_assist <<<"$json")" true "taprio_txtime_assist"
+taprio 0x1 txtime-delay 300000 clockid CLOCK_TAI || fail "txtime-assist taprio refused on $dev"
+assert_eq "$(qdisc_at "$dev" root | jq -r .kind)" taprio "txtime-assist taprio installed"
+tc qdisc del dev "$dev" root
 
 # The second port: its own PHC, its own queue count (2: one per CPU; igb
 # sets its real TX queues when the link goes up, sysfs shows 8 before).
