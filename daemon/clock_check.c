@@ -170,6 +170,14 @@ void clock_evaluate(const ClockSpec *spec, const ClockInputs *in, ClockStatus *r
                 set_state(&st, CLOCK_STATE_UNSYNCED, "kernel TAI offset is 0 (unset)");
                 goto done;
         }
+        if (in->time_properties_error == 0 &&
+            (in->time_properties.flags & (PTP_FLAG_UTC_OFFSET_VALID | PTP_FLAG_TIME_TRACEABLE)) ==
+                    (PTP_FLAG_UTC_OFFSET_VALID | PTP_FLAG_TIME_TRACEABLE) &&
+            in->time_properties.current_utc_offset != in->tai_offset_s) {
+                set_state(&st, CLOCK_STATE_UNSYNCED, "kernel TAI offset %" PRIi32 " s differs from the grandmaster's UTC offset %d s",
+                          in->tai_offset_s, in->time_properties.current_utc_offset);
+                goto done;
+        }
         if (in->phc_index < 0) {
                 set_state(&st, CLOCK_STATE_NO_PHC,
                           "software time stamping only: PHC checks skipped (port %s, master offset %" PRIi64 " ns)",
@@ -378,6 +386,11 @@ static void on_pmc_done(PmcClient *c, int error, const PmcReply *replies, size_t
                         in.current_ds_error = r->error;
                         if (r->error == 0)
                                 in.current_ds = r->msg.data.current_ds;
+                        break;
+                case PTP_MID_TIME_PROPERTIES_DATA_SET:
+                        in.time_properties_error = r->error;
+                        if (r->error == 0)
+                                in.time_properties = r->msg.data.time_properties_ds;
                         break;
                 default:
                         break;

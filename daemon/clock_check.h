@@ -14,8 +14,10 @@
  *   unsynced        port not SLAVE/MASTER/GRAND_MASTER; no grandmaster (a
  *                   MASTER/GRAND_MASTER port is the grandmaster side and
  *                   needs none); |master offset| > max_master_offset_ns;
- *                   kernel TAI offset 0 or unreadable; PHC unreadable or
- *                   |PHC - TAI| > max_phc_offset_ns
+ *                   kernel TAI offset 0 or unreadable, or different from
+ *                   the grandmaster's currentUtcOffset when that is valid
+ *                   and traceable (the flags ptp4l itself trusts); PHC
+ *                   unreadable or |PHC - TAI| > max_phc_offset_ns
  *   no-phc          all of the above hold but the interface has no PHC
  *                   (software time stamping only): PHC checks are skipped
  *   synced          everything holds
@@ -84,6 +86,8 @@ typedef struct ClockInputs {
         PtpTimeStatusNp time_status;
         int current_ds_error;
         PtpCurrentDataSet current_ds;
+        int time_properties_error;
+        PtpTimePropertiesDataSet time_properties;
         int phc_index;                        /* -1: no PHC */
         int phc_error;                        /* 0 or -errno of open/measure */
         PhcOffset phc;

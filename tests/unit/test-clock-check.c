@@ -131,6 +131,21 @@ static void test_unsynced_reasons(void **state) {
         assert_int_equal(st.state, CLOCK_STATE_UNSYNCED);
         assert_string_equal(st.reason, "kernel TAI offset is 0 (unset)");
 
+        /* the grandmaster vouches for its UTC offset: the kernel's must match */
+        in = good();
+        in.time_properties.current_utc_offset = 37;
+        in.time_properties.flags = PTP_FLAG_UTC_OFFSET_VALID | PTP_FLAG_TIME_TRACEABLE | PTP_FLAG_PTP_TIMESCALE;
+        assert_int_equal(eval(&s, &in).state, CLOCK_STATE_SYNCED);
+        in.tai_offset_s = 36;
+        st = eval(&s, &in);
+        assert_int_equal(st.state, CLOCK_STATE_UNSYNCED);
+        assert_string_equal(st.reason, "kernel TAI offset 36 s differs from the grandmaster's UTC offset 37 s");
+        in.time_properties.flags = PTP_FLAG_UTC_OFFSET_VALID;       /* not traceable: not trusted */
+        assert_int_equal(eval(&s, &in).state, CLOCK_STATE_SYNCED);
+        in.time_properties.flags = PTP_FLAG_UTC_OFFSET_VALID | PTP_FLAG_TIME_TRACEABLE;
+        in.time_properties_error = -ETIMEDOUT;                       /* not known: not checked */
+        assert_int_equal(eval(&s, &in).state, CLOCK_STATE_SYNCED);
+
         in = good();
         in.phc_error = -ENODEV;
         st = eval(&s, &in);
