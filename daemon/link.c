@@ -136,7 +136,7 @@ void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) {
         l->state_reason = reason;
         l->state = state;
         if (state_changed)
-                log_info("%s: state %s: %s", l->name, link_state_to_string(state), reason);
+                log_link_info(l->name, "state %s: %s", link_state_to_string(state), reason);
         link_emit_changed(l, "State", "StateReason", NULL);
         manager_notify_status(l->manager);
 }
@@ -226,10 +226,10 @@ static int link_start_clock(Link *l) {
                 return 0;
         r = clock_check_new(m->event, l->name, &l->schedule->clock, phc, on_clock_changed, l, &l->rt->clock);
         if (r < 0)
-                return log_warning_errno(r, "%s: cannot start the clock check: %m", l->name);
+                return log_link_warning_errno(l->name, r, "cannot start the clock check: %m");
         r = clock_check_start(l->rt->clock, m->clock_interval_usec);
         if (r < 0)
-                return log_warning_errno(r, "%s: cannot start the clock check: %m", l->name);
+                return log_link_warning_errno(l->name, r, "cannot start the clock check: %m");
         return 0;
 }
 
@@ -239,7 +239,7 @@ static void link_probe(Link *l) {
 
         r = caps_cache_get(l->manager->caps, l->ifindex, l->name, &c);
         if (r < 0) {
-                log_debug_errno(r, "%s: capability probe failed: %m", l->name);
+                log_link_debug_errno(l->name, r, "capability probe failed: %m");
                 l->rt->caps_valid = false;
                 l->rt->facts = (DeviceFacts) {};
                 return;
@@ -265,7 +265,7 @@ static void set_error(char **ret_error, const char *fmt, ...) {
 static int on_retry(sd_event_source *s, uint64_t usec, void *userdata) {
         Link *l = userdata;
 
-        log_info("%s: retrying the apply (attempt %u)", l->name, l->rt->retries + 1);
+        log_link_info(l->name, "retrying the apply (attempt %u)", l->rt->retries + 1);
         (void) link_apply(l, NULL);
         return 0;
 }
@@ -283,9 +283,9 @@ static void link_schedule_retry(Link *l) {
         l->rt->retry = sd_event_source_disable_unref(l->rt->retry);
         r = sd_event_add_time(l->manager->event, &l->rt->retry, CLOCK_MONOTONIC, now + delay, 0, on_retry, l);
         if (r < 0)
-                log_warning_errno(r, "%s: cannot schedule a retry: %m", l->name);
+                log_link_warning_errno(l->name, r, "cannot schedule a retry: %m");
         else
-                log_info("%s: will retry in %llu s", l->name, (unsigned long long) (delay / 1000000));
+                log_link_info(l->name, "will retry in %llu s", (unsigned long long) (delay / 1000000));
 }
 
 int link_apply(Link *l, char **ret_error) {
@@ -356,7 +356,7 @@ int link_apply(Link *l, char **ret_error) {
                 manager_emit_event(m, l->name, "applied", "%u change(s) sent%s", report.n_messages,
                                    report.root_replaced ? ", root replaced" : "");
         else
-                log_debug("%s: unchanged", l->name);
+                log_link_debug(l->name, "unchanged");
 
         if (!l->rt->clock || r > 0)
                 (void) link_start_clock(l);
@@ -427,7 +427,7 @@ void link_reconcile(Link *l, const void *dump, size_t dump_len) {
 
         r = dump ? qdisc_tree_parse_dump(dump, dump_len, ifindex, &tree) : -ENODATA;
         if (r < 0) {
-                log_debug_errno(r, "%s: no qdisc dump for the drift check: %m", l->name);
+                log_link_debug_errno(l->name, r, "no qdisc dump for the drift check: %m");
                 return;
         }
         r = drift_describe(&tree, l->schedule, l->rt->caps_valid ? &l->rt->facts : NULL, &what);

@@ -313,7 +313,10 @@ void manager_emit_event(Manager *m, const char *link, const char *kind, const ch
         va_end(ap);
         if (r < 0)
                 return;
-        log_info("%s: %s: %s", link, kind, msg);
+        if (strcmp(link, "*") == 0)
+                log_info("%s: %s", kind, msg);
+        else
+                log_link_info(link, "%s: %s", kind, msg);
         if (m->bus)
                 (void) sd_bus_emit_signal(m->bus, TBS_MANAGER_PATH, TBS_MANAGER_IFACE, "Event", "sss",
                                           link, kind, msg);
