@@ -13,6 +13,9 @@
 #define USEC_PER_SEC 1000000ULL
 #define USEC_PER_MSEC 1000ULL
 #define PHC_SAMPLES 9
+/* A grandmaster's currentUtcOffset counts only on the PTP timescale and when
+ * announced valid and traceable (as ptp4l's own UTC correction decides). */
+#define UTC_TRUSTED_FLAGS (PTP_FLAG_PTP_TIMESCALE | PTP_FLAG_UTC_OFFSET_VALID | PTP_FLAG_TIME_TRACEABLE)
 
 static const char *const clock_state_table[_CLOCK_STATE_MAX] = {
         [CLOCK_STATE_SYNCED] = "synced",
@@ -171,8 +174,7 @@ void clock_evaluate(const ClockSpec *spec, const ClockInputs *in, ClockStatus *r
                 goto done;
         }
         if (in->time_properties_error == 0 &&
-            (in->time_properties.flags & (PTP_FLAG_UTC_OFFSET_VALID | PTP_FLAG_TIME_TRACEABLE)) ==
-                    (PTP_FLAG_UTC_OFFSET_VALID | PTP_FLAG_TIME_TRACEABLE) &&
+            (in->time_properties.flags & UTC_TRUSTED_FLAGS) == UTC_TRUSTED_FLAGS &&
             in->time_properties.current_utc_offset != in->tai_offset_s) {
                 set_state(&st, CLOCK_STATE_UNSYNCED, "kernel TAI offset %" PRIi32 " s differs from the grandmaster's UTC offset %d s",
                           in->tai_offset_s, in->time_properties.current_utc_offset);

@@ -15,8 +15,9 @@
  *                   MASTER/GRAND_MASTER port is the grandmaster side and
  *                   needs none); |master offset| > max_master_offset_ns;
  *                   kernel TAI offset 0 or unreadable, or different from
- *                   the grandmaster's currentUtcOffset when that is valid
- *                   and traceable (the flags ptp4l itself trusts); PHC
+ *                   the grandmaster's currentUtcOffset on the PTP timescale
+ *                   when that is valid and traceable (the flags ptp4l's own
+ *                   UTC correction trusts); PHC
  *                   unreadable or |PHC - TAI| > max_phc_offset_ns
  *   no-phc          all of the above hold but the interface has no PHC
  *                   (software time stamping only): PHC checks are skipped

@@ -140,9 +140,12 @@ static void test_unsynced_reasons(void **state) {
         st = eval(&s, &in);
         assert_int_equal(st.state, CLOCK_STATE_UNSYNCED);
         assert_string_equal(st.reason, "kernel TAI offset 36 s differs from the grandmaster's UTC offset 37 s");
-        in.time_properties.flags = PTP_FLAG_UTC_OFFSET_VALID;       /* not traceable: not trusted */
+        in.time_properties.flags = PTP_FLAG_UTC_OFFSET_VALID | PTP_FLAG_PTP_TIMESCALE;  /* not traceable */
         assert_int_equal(eval(&s, &in).state, CLOCK_STATE_SYNCED);
-        in.time_properties.flags = PTP_FLAG_UTC_OFFSET_VALID | PTP_FLAG_TIME_TRACEABLE;
+        in.time_properties.flags = PTP_FLAG_UTC_OFFSET_VALID | PTP_FLAG_TIME_TRACEABLE;  /* ARB timescale */
+        assert_int_equal(eval(&s, &in).state, CLOCK_STATE_SYNCED);
+        in.time_properties.flags = PTP_FLAG_UTC_OFFSET_VALID | PTP_FLAG_TIME_TRACEABLE | PTP_FLAG_PTP_TIMESCALE;
+        assert_int_equal(eval(&s, &in).state, CLOCK_STATE_UNSYNCED);
         in.time_properties_error = -ETIMEDOUT;                       /* not known: not checked */
         assert_int_equal(eval(&s, &in).state, CLOCK_STATE_SYNCED);
 
