@@ -73,3 +73,17 @@ for f in $families; do
         [[ $restrict == *" $f "* ]] || fail "tbsd opened an $f socket, which RestrictAddressFamilies= refuses"
 done
 pass "socket families used: $families(allowed:$restrict)"
+
+# File system: ProtectSystem=strict leaves only /run/tbsd (RuntimeDirectory=)
+# writable; DevicePolicy=closed + DeviceAllow=char-ptp r leave the pseudo
+# devices and /dev/ptp*.
+writes=$(grep -E '^[0-9]+ +(openat\(AT_FDCWD, "[^"]*", [^)]*(O_WRONLY|O_RDWR|O_CREAT)|mkdir\(|unlink\(|rename\(|bind\([0-9]+, \{sa_family=AF_UNIX, sun_path="/)' "$trace" |
+        grep -o '"/[^"]*"' | tr -d '"' | sort -u)
+[ -n "$writes" ] || fail "no writes traced (the ptp4l client binds a socket in /run/tbsd)"
+bad=$(grep -v '^/run/tbsd\(/\|$\)' <<<"$writes" || true)
+[ -z "$bad" ] || fail "writes outside /run/tbsd, which ProtectSystem=strict refuses: $(echo $bad)"
+pass "writes only in /run/tbsd: $(echo $writes)"
+devs=$(grep -o 'openat(AT_FDCWD, "/dev/[^"]*"' "$trace" | grep -o '/dev/[^"]*' | sort -u || true)
+bad=$(grep -v '^/dev/\(null\|zero\|full\|random\|urandom\|ptp[0-9]*\)$' <<<"$devs" || true)
+[ -z "$bad" ] || fail "devices DevicePolicy=closed refuses: $(echo $bad)"
+pass "devices opened: ${devs:-none}"
