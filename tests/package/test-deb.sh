@@ -63,7 +63,10 @@ for bin in "$WORK/x/usr/sbin/tbsd" "$WORK/x/usr/bin/tbsctl"; do
         done
 done
 grep -q '\bdbus\b' <<<"$depends" || fail "Depends lacks dbus"
-pass "Depends covers every linked library, and dbus: $depends"
+# ExecReload= runs /bin/kill, which procps (not essential) provides.
+grep -q '^ExecReload=/bin/kill ' "$WORK/x/lib/systemd/system/tbsd.service" &&
+        ! grep -q '\bprocps\b' <<<"$depends" && fail "ExecReload= uses /bin/kill but Depends lacks procps"
+pass "Depends covers every linked library, dbus and procps: $depends"
 grep -qw linuxptp <<<"$(field Recommends)" || fail "Recommends lacks linuxptp"
 pass "Recommends: $(field Recommends)"
 
