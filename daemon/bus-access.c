@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "bus-access.h"
 #include "log.h"
@@ -17,40 +19,85 @@ bool bus_access_decide(uid_t euid, const gid_t *gids, int n_gids, bool gids_vouc
         return false;
 }
 
+/* Ask the bus itself (GetConnectionCredentials) for what it knows of the
+ * sender from SO_PEERCRED/SO_PEERGROUPS: the user id, and the groups when
+ * it can tell them all. sd-bus would fill missing groups in from /proc,
+ * which the caller can race, so only the bus's own answer is used. */
+static int bus_creds(sd_bus_message *m, uid_t *ret_uid, gid_t **ret_gids, int *ret_n_gids) {
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        _cleanup_free_ gid_t *gids = NULL;
+        bool have_uid = false, have_gids = false;
+        uint32_t uid = 0;
+        int n = 0, r;
+
+        r = sd_bus_call_method(sd_bus_message_get_bus(m), "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                               "org.freedesktop.DBus", "GetConnectionCredentials", NULL, &reply, "s",
+                               sd_bus_message_get_sender(m));
+        if (r < 0)
+                return r;
+        r = sd_bus_message_enter_container(reply, 'a', "{sv}");
+        if (r < 0)
+                return r;
+        while ((r = sd_bus_message_enter_container(reply, 'e', "sv")) > 0) {
+                const char *key;
+
+                r = sd_bus_message_read(reply, "s", &key);
+                if (r < 0)
+                        return r;
+                if (strcmp(key, "UnixUserID") == 0) {
+                        r = sd_bus_message_read(reply, "v", "u", &uid);
+                        have_uid = r >= 0;
+                } else if (strcmp(key, "UnixGroupIDs") == 0) {
+                        const void *a;
+                        size_t sz;
+
+                        r = sd_bus_message_enter_container(reply, 'v', "au");
+                        if (r >= 0)
+                                r = sd_bus_message_read_array(reply, 'u', &a, &sz);
+                        if (r >= 0) {
+                                n = (int) (sz / sizeof(uint32_t));
+                                gids = calloc(n > 0 ? (size_t) n : 1, sizeof(gid_t));
+                                if (!gids)
+                                        return -ENOMEM;
+                                for (int i = 0; i < n; i++)
+                                        gids[i] = (gid_t) ((const uint32_t *) a)[i];
+                                have_gids = true;
+                                r = sd_bus_message_exit_container(reply);
+                        }
+                } else
+                        r = sd_bus_message_skip(reply, "v");
+                if (r < 0)
+                        return r;
+                r = sd_bus_message_exit_container(reply);
+                if (r < 0)
+                        return r;
+        }
+        if (r < 0)
+                return r;
+        if (!have_uid)
+                return -EPERM;
+        *ret_uid = (uid_t) uid;
+        *ret_n_gids = have_gids ? n : -1;
+        *ret_gids = TAKE_PTR(gids);
+        return 0;
+}
+
 int bus_access_check(sd_bus_message *m, gid_t admin_gid, bool have_admin_gid, const char *method,
                      sd_bus_error *ret_error) {
-        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
-        const gid_t *gids = NULL;
+        _cleanup_free_ gid_t *gids = NULL;
         uid_t euid;
-        int n_gids = 0, r;
-        bool vouched;
+        int n_gids = -1, r;
 
-        /* Only what the bus itself reports can be trusted: sd-bus fills in
-         * missing fields from /proc ("augmenting"), which a caller can race. */
-        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID | SD_BUS_CREDS_SUPPLEMENTARY_GIDS, &creds);
-        if (r < 0)
-                return sd_bus_error_set_errnof(ret_error, r, "%s: cannot read the caller's credentials: %m",
-                                               method);
-        if (sd_bus_creds_get_augmented_mask(creds) & SD_BUS_CREDS_EUID)
-                r = -EPERM;
-        else
-                r = sd_bus_creds_get_euid(creds, &euid);
+        r = bus_creds(m, &euid, &gids, &n_gids);
         if (r < 0)
                 return sd_bus_error_setf(ret_error, TBS_ERROR_ACCESS_DENIED,
-                                         "%s: the bus did not vouch for the caller's user id", method);
-
-        vouched = !(sd_bus_creds_get_augmented_mask(creds) & SD_BUS_CREDS_SUPPLEMENTARY_GIDS);
-        if (vouched) {
-                n_gids = sd_bus_creds_get_supplementary_gids(creds, &gids);
-                if (n_gids < 0) {
-                        vouched = false;
-                        n_gids = 0;
-                }
-        }
-        if (bus_access_decide(euid, gids, n_gids, vouched, admin_gid, have_admin_gid))
+                                         "%s: the bus did not vouch for the caller's user id: %s", method,
+                                         strerror(-r));
+        if (bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, admin_gid, have_admin_gid))
                 return 1;
 
-        log_notice("denied %s to uid %u", method, (unsigned) euid);
+        log_notice("denied %s to uid %u (%s)", method, (unsigned) euid,
+                   n_gids < 0 ? "the bus did not report its groups" : "not in the admin group");
         sd_bus_error_setf(ret_error, TBS_ERROR_ACCESS_DENIED,
                           "%s is privileged: uid 0 or the tbsd admin group only", method);
         return 0;
