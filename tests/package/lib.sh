@@ -22,11 +22,12 @@ trap 'rm -rf "$WORK"' EXIT
 
 # build_option NAME: a meson option of the build folder.
 build_option() {
-        meson introspect "$BUILD" --buildoptions |
-                python3 -c 'import json, sys
-for o in json.load(sys.stdin):
-    if o["name"] == sys.argv[1]:
-        print(o["value"])' "$1"
+        [ -s "$WORK/buildoptions.json" ] ||
+                meson introspect "$BUILD" --buildoptions > "$WORK/buildoptions.json"
+        python3 -c 'import json, sys
+for o in json.load(open(sys.argv[1])):
+    if o["name"] == sys.argv[2]:
+        print(o["value"])' "$WORK/buildoptions.json" "$1"
 }
 
 # abs_dir OPTION: an install folder option as an absolute path.
