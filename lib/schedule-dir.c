@@ -107,7 +107,8 @@ void schedule_dir_allow_unsafe_files(bool allow) {
 
 /* Whether a file (or the folder) is one only root could have written: not
  * a symbolic link, owned by root (or by whoever runs us, so an operator can
- * check a folder of their own), not writable by group or others. Returns
+ * check a folder of their own), not writable by others, and writable by its
+ * group only when that group is root. Returns
  * NULL or the reason it is not. */
 static const char *unsafe_reason(const struct stat *st, char buf[static 64]) {
         if (S_ISLNK(st->st_mode))
@@ -116,8 +117,14 @@ static const char *unsafe_reason(const struct stat *st, char buf[static 64]) {
                 snprintf(buf, 64, "is owned by uid %u, not root", (unsigned) st->st_uid);
                 return buf;
         }
-        if (st->st_mode & (S_IWGRP | S_IWOTH))
-                return "is writable by group or others";
+        if (st->st_mode & S_IWOTH)
+                return "is writable by others";
+        /* Group root is root. A user checking a folder of their own files
+         * (umask 002 gives them a private group) is not refused either. */
+        if ((st->st_mode & S_IWGRP) && st->st_gid != 0 && !(st->st_uid == geteuid() && geteuid() != 0)) {
+                snprintf(buf, 64, "is writable by group %u", (unsigned) st->st_gid);
+                return buf;
+        }
         return NULL;
 }
 

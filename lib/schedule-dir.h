@@ -27,8 +27,8 @@ typedef struct ScheduleDir {
 } ScheduleDir;
 
 /** By default schedule_dir_load() refuses files that are symbolic links,
- *  owned by a user other than root (or the caller), or writable by group or
- *  others: whoever can write them could reconfigure the network. allow=true
+ *  owned by a user other than root (or the caller), writable by others, or
+ *  writable by a group other than root: whoever can write them could reconfigure the network. allow=true
  *  (tbsd --allow-unsafe-files) accepts them. */
 void schedule_dir_allow_unsafe_files(bool allow);
 

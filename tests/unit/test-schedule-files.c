@@ -83,7 +83,7 @@ static void test_refused(void **state) {
         assert_null(file_named(&d, "b.json")->schedule);
         b = first_error(file_named(&d, "b.json"));
         snprintf(want, sizeof(want),
-                 "%s/b.json: is writable by group or others; refusing it (tbsd --allow-unsafe-files accepts it)", dir);
+                 "%s/b.json: is writable by others; refusing it (tbsd --allow-unsafe-files accepts it)", dir);
         assert_string_equal(b, want);
         /* The interface is still known, so the daemon can mark it failed. */
         assert_string_equal(file_named(&d, "b.json")->ifname, "eth1");
@@ -124,6 +124,24 @@ static void test_foreign_owner(void **state) {
                  "%s/d.json: is owned by uid 65534, not root; refusing it (tbsd --allow-unsafe-files accepts it)",
                  dir);
         assert_string_equal(e, want);
+        schedule_dir_done(&d);
+
+        /* Root's file, writable by a group that is not root. */
+        free(e);
+        write_schedule("e.json", "eth4", 0664);
+        snprintf(path, sizeof(path), "%s/e.json", dir);
+        assert_int_equal(chown(path, 0, 100), 0);
+        assert_int_equal(schedule_dir_load(dir, NULL, NULL, &d), 0);
+        e = first_error(file_named(&d, "e.json"));
+        snprintf(want, sizeof(want),
+                 "%s/e.json: is writable by group 100; refusing it (tbsd --allow-unsafe-files accepts it)", dir);
+        assert_string_equal(e, want);
+        schedule_dir_done(&d);
+
+        /* Group root is root. */
+        assert_int_equal(chown(path, 0, 0), 0);
+        assert_int_equal(schedule_dir_load(dir, NULL, NULL, &d), 0);
+        assert_non_null(file_named(&d, "e.json")->schedule);
         schedule_dir_done(&d);
 }
 
