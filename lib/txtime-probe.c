@@ -16,6 +16,10 @@
 #include <time.h>
 
 #include "macro.h"
+
+#ifndef MIN
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#endif
 #include "txtime-probe.h"
 
 #ifndef SO_TXTIME
@@ -142,43 +146,28 @@ static TxtimeProbe *find_probe(TxtimeProbe *probes, size_t n, bool have_seq, uin
         return NULL;
 }
 
-/* One error queue message: returns 1 when it was matched to a probe, 0
- * when not, -EAGAIN when the queue is empty, or -errno. */
-static int read_one(int fd, TxtimeProbe *probes, size_t n) {
-        uint8_t data[256];
-        union {
-                char buf[512];
-                struct cmsghdr align;
-        } control;
-        struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
-        struct msghdr msg = {
-                .msg_iov = &iov,
-                .msg_iovlen = 1,
-                .msg_control = control.buf,
-                .msg_controllen = sizeof(control.buf),
-        };
+int txtime_probe_handle_report(const struct msghdr *msg, size_t len, TxtimeProbe *probes, size_t n) {
         const struct sock_extended_err *ee = NULL;
         const struct scm_timestamping *ts = NULL;
         TxtimeProbe *p;
-        uint64_t txtime = 0, ptxtime;
+        uint64_t txtime, ptxtime;
         uint32_t seq = 0;
         bool have_seq;
-        ssize_t len;
 
-        len = recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT);
-        if (len < 0)
-                return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : negative_errno();
-        for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR((struct msghdr *) msg, c)) {
                 if ((c->cmsg_level == SOL_PACKET && c->cmsg_type == PACKET_TX_TIMESTAMP) ||
                     (c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) ||
-                    (c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR))
-                        ee = (const struct sock_extended_err *) CMSG_DATA(c);
-                else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPING)
+                    (c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR)) {
+                        if (c->cmsg_len >= CMSG_LEN(sizeof(struct sock_extended_err)))
+                                ee = (const struct sock_extended_err *) CMSG_DATA(c);
+                } else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPING &&
+                           c->cmsg_len >= CMSG_LEN(sizeof(struct scm_timestamping)))
                         ts = (const struct scm_timestamping *) CMSG_DATA(c);
         }
         if (!ee)
                 return 0;
-        have_seq = txtime_probe_parse(data, (size_t) len, &seq, &ptxtime) >= 0;
+        have_seq = msg->msg_iovlen > 0 &&
+                txtime_probe_parse(msg->msg_iov[0].iov_base, MIN(len, msg->msg_iov[0].iov_len), &seq, &ptxtime) >= 0;
         if (ee->ee_origin == SO_EE_ORIGIN_TXTIME) {
                 txtime = ((uint64_t) ee->ee_data << 32) | ee->ee_info;
                 p = find_probe(probes, n, have_seq, seq, true, txtime);
@@ -201,6 +190,29 @@ static int read_one(int fd, TxtimeProbe *probes, size_t n) {
                 return 1;
         }
         return 0;
+}
+
+/* One error queue message: returns 1 when it was matched to a probe, 0
+ * when not, -EAGAIN when the queue is empty, or -errno. */
+static int read_one(int fd, TxtimeProbe *probes, size_t n) {
+        uint8_t data[256];
+        union {
+                char buf[512];
+                struct cmsghdr align;
+        } control;
+        struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
+        struct msghdr msg = {
+                .msg_iov = &iov,
+                .msg_iovlen = 1,
+                .msg_control = control.buf,
+                .msg_controllen = sizeof(control.buf),
+        };
+        ssize_t len;
+
+        len = recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT);
+        if (len < 0)
+                return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : negative_errno();
+        return txtime_probe_handle_report(&msg, (size_t) len, probes, n);
 }
 
 int txtime_probe_collect(int fd, TxtimeProbe *probes, size_t n, int quiet_ms) {

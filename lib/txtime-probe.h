@@ -63,6 +63,18 @@ int txtime_probe_send(int fd, int ifindex, TxtimeProbe *p);
  *  Returns the number of reports matched to a probe, or -errno. */
 int txtime_probe_collect(int fd, TxtimeProbe *probes, size_t n, int quiet_ms);
 
+struct msghdr;
+/** Record one error queue message (what recvmsg(MSG_ERRQUEUE) filled in:
+ *  len bytes of data in msg->msg_iov[0], control messages in msg) in the
+ *  probe it belongs to: an SO_EE_ORIGIN_TXTIME report (SOL_PACKET
+ *  PACKET_TX_TIMESTAMP, or IP_RECVERR/IPV6_RECVERR) sets the outcome of the
+ *  probe with that frame's sequence number or, failing that, with the
+ *  reported txtime (ee_data high, ee_info low 32 bits); an
+ *  SO_EE_ORIGIN_TIMESTAMPING report with SCM_TIMESTAMPING sets the hardware
+ *  time stamp (ts[2]) of the probe whose frame came back with it.
+ *  Returns 1 when matched, 0 when the message is not about a probe. */
+int txtime_probe_handle_report(const struct msghdr *msg, size_t len, TxtimeProbe *probes, size_t n);
+
 /** Sequence number and txtime of a probe frame's payload found anywhere in
  *  buf (the error queue returns frames with or without their Ethernet
  *  header). Returns 0, or -EBADMSG when buf holds no probe payload. */

@@ -1,5 +1,5 @@
 # Statistics agreement: SO_TXTIME traffic through tbsd-configured etf queues
-# on a veth pair. On queue 0 (delta 20 ms): frames on time (sent latest
+# on a veth pair. On queue 0 (delta 50 ms): frames on time (sent latest
 # first), frames whose txtime is already past (refused at enqueue: invalid),
 # frames without SO_TXTIME (dropped by etf's socket check). On queue 1
 # (delta 0, so every frame's launch time passes before etf may dequeue it):
@@ -36,7 +36,7 @@ cat > "$conf/st0.json" <<EOJ
     "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2} ]
   },
   "txqueues": [
-    {"queue": 0, "qdisc": "etf", "delta_ns": 20000000, "offload": false},
+    {"queue": 0, "qdisc": "etf", "delta_ns": 50000000, "offload": false},
     {"queue": 1, "qdisc": "etf", "delta_ns": 0, "offload": false}
   ]
 }
@@ -50,7 +50,7 @@ wait_until 10 sh -c "\"$TBSCTL\" --json status st0 | jq -e '.state == \"configur
 
 read -r _ prio0 _ _ delta0 _ < <(busctl --system call org.tsn.Tbs /org/tsn/Tbs/link/st0 org.tsn.Tbs.Link GetTxtimeParams u 0)
 read -r _ prio1 _ _ delta1 _ < <(busctl --system call org.tsn.Tbs /org/tsn/Tbs/link/st0 org.tsn.Tbs.Link GetTxtimeParams u 1)
-assert_eq "$delta0/$delta1" "20000000/0" "deltas of queues 0 and 1"
+assert_eq "$delta0/$delta1" "50000000/0" "deltas of queues 0 and 1"
 
 # queue Q FIELD: the counter from tc -s (the independent oracle).
 tc_stat() {
@@ -62,11 +62,11 @@ tbs_stat() {
 }
 
 ON=12 PAST=5 NOTX=4 MISS=7
-ip netns exec peer "$SEND" recv st0p "$ON" 3000 > "$TMPDIR/recv.json" 2> "$TMPDIR/recv.err" &
+ip netns exec peer "$SEND" recv st0p "$ON" 15000 > "$TMPDIR/recv.json" 2> "$TMPDIR/recv.err" &
 recv_pid=$!
 wait_until 5 grep -q listening "$TMPDIR/recv.err" || fail "receiver did not start"
-"$SEND" send st0 "$prio0" --on-time $ON --past $PAST --no-txtime $NOTX > "$TMPDIR/send0.json"
-"$SEND" send st0 "$prio1" --on-time $MISS --lead-ns 5000000 > "$TMPDIR/send1.json"
+"$SEND" send st0 "$prio0" --on-time $ON --past $PAST --no-txtime $NOTX --lead-ns 300000000 > "$TMPDIR/send0.json"
+"$SEND" send st0 "$prio1" --on-time $MISS --lead-ns 100000000 > "$TMPDIR/send1.json"
 wait "$recv_pid"
 s0=$(cat "$TMPDIR/send0.json"); s1=$(cat "$TMPDIR/send1.json"); rx=$(cat "$TMPDIR/recv.json")
 echo "queue 0 sender: $s0"; echo "queue 1 sender: $s1"; echo "receiver: $rx"
@@ -147,7 +147,7 @@ assert_eq "$(tail -n1 "$TMPDIR/watch.jsonl" | jq '.txqueues[] | select(.queue ==
 # tbsctl selftest: its own burst, the same figures from the error queue and the qdisc.
 before=$(handles st0)
 opts_before=$(tc -j qdisc show dev st0 | jq -c '[.[] | .options]')
-ip netns exec peer "$SEND" recv st0p 20 3000 > "$TMPDIR/recv-self.json" 2> "$TMPDIR/recv-self.err" &
+ip netns exec peer "$SEND" recv st0p 20 15000 > "$TMPDIR/recv-self.json" 2> "$TMPDIR/recv-self.err" &
 recv_pid=$!
 wait_until 5 grep -q listening "$TMPDIR/recv-self.err" || fail "receiver did not start"
 p0=$(tc_stat 0 packets)

@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* lib/txtime-probe.c's pure parts: the probe payload round trip (found
  * with or without an Ethernet header before it, refused when damaged or
- * cut short) and the nearest-rank launch-time error distribution. The
- * socket side runs in the kernel test stats-traffic. */
+ * cut short), error queue messages laid out as the kernel fills them in
+ * (struct sock_extended_err under SOL_PACKET/PACKET_TX_TIMESTAMP or
+ * IP_RECVERR, struct scm_timestamping) matched to their probes, and the
+ * nearest-rank launch-time error distribution. The socket side runs in
+ * the kernel test stats-traffic. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <time.h>
+#include <linux/errqueue.h>
+#include <linux/if_packet.h>
+#include <netinet/in.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "txtime-probe.h"
 
@@ -77,10 +85,129 @@ static void test_distribution(void **state) {
         assert_true(d.min == -50 && d.median == 40 && d.p99 == 140 && d.max == 140);
 }
 
+/* An error queue message: data (the frame as it came back) and up to two
+ * control messages, as recvmsg(MSG_ERRQUEUE) fills them in. */
+typedef struct Report {
+        uint8_t data[64];
+        union {
+                char buf[256];
+                struct cmsghdr align;
+        } control;
+        struct iovec iov;
+        struct msghdr msg;
+        size_t len;
+        struct cmsghdr *next;
+} Report;
+
+static void report_init(Report *r, bool with_frame, uint32_t seq, uint64_t txtime) {
+        memset(r, 0, sizeof(*r));
+        if (with_frame) {
+                memset(r->data, 0xff, 6);       /* broadcast destination */
+                r->data[12] = 0x88;
+                r->data[13] = 0xb5;
+                txtime_probe_payload(r->data + 14, seq, txtime);
+                r->len = 14 + 16;
+        }
+        r->iov = (struct iovec) { .iov_base = r->data, .iov_len = sizeof(r->data) };
+        r->msg = (struct msghdr) { .msg_iov = &r->iov, .msg_iovlen = 1, .msg_control = r->control.buf,
+                                   .msg_controllen = sizeof(r->control.buf) };
+        r->next = CMSG_FIRSTHDR(&r->msg);
+}
+
+static void report_add(Report *r, int level, int type, const void *payload, size_t size) {
+        struct cmsghdr *c = r->next;
+
+        c->cmsg_level = level;
+        c->cmsg_type = type;
+        c->cmsg_len = CMSG_LEN(size);
+        memcpy(CMSG_DATA(c), payload, size);
+        r->next = (struct cmsghdr *) ((char *) c + CMSG_SPACE(size));
+        r->msg.msg_controllen = (size_t) ((char *) r->next - r->control.buf);
+}
+
+static void report_add_txtime(Report *r, int level, int type, uint8_t code, uint64_t txtime) {
+        struct sock_extended_err ee = {
+                .ee_errno = code == SO_EE_CODE_TXTIME_MISSED ? ECANCELED : EINVAL,
+                .ee_origin = SO_EE_ORIGIN_TXTIME,
+                .ee_code = code,
+                .ee_data = (uint32_t) (txtime >> 32),
+                .ee_info = (uint32_t) txtime,
+        };
+        report_add(r, level, type, &ee, sizeof(ee));
+}
+
+static void test_reports(void **state) {
+        TxtimeProbe probes[3] = {
+                { .seq = 0, .txtime_ns = 0x0000000500000001ull },
+                { .seq = 1, .txtime_ns = 0x17f0000000000002ull },
+                { .seq = 2, .txtime_ns = 0x17f0000000000003ull },
+        };
+        struct scm_timestamping ts = {};
+        Report r;
+
+        /* MISSED for the frame with seq 1, on a packet socket. */
+        report_init(&r, true, 1, probes[1].txtime_ns);
+        report_add_txtime(&r, SOL_PACKET, PACKET_TX_TIMESTAMP, SO_EE_CODE_TXTIME_MISSED, probes[1].txtime_ns);
+        assert_int_equal(txtime_probe_handle_report(&r.msg, r.len, probes, 3), 1);
+        assert_int_equal(probes[1].outcome, TXTIME_OUTCOME_MISSED);
+        assert_int_equal(probes[0].outcome, TXTIME_OUTCOME_NONE);
+        assert_int_equal(probes[2].outcome, TXTIME_OUTCOME_NONE);
+
+        /* INVALID_PARAM without the frame (an IP socket with TSONLY):
+         * matched by the txtime split over ee_data and ee_info. */
+        report_init(&r, false, 0, 0);
+        report_add_txtime(&r, SOL_IP, IP_RECVERR, SO_EE_CODE_TXTIME_INVALID_PARAM, probes[0].txtime_ns);
+        assert_int_equal(txtime_probe_handle_report(&r.msg, r.len, probes, 3), 1);
+        assert_int_equal(probes[0].outcome, TXTIME_OUTCOME_INVALID);
+
+        /* A txtime no probe has, an unknown code, no extended error at all,
+         * a truncated one: not about a probe, nothing changes. */
+        report_init(&r, false, 0, 0);
+        report_add_txtime(&r, SOL_PACKET, PACKET_TX_TIMESTAMP, SO_EE_CODE_TXTIME_MISSED, 42);
+        assert_int_equal(txtime_probe_handle_report(&r.msg, r.len, probes, 3), 0);
+        report_init(&r, true, 2, probes[2].txtime_ns);
+        report_add_txtime(&r, SOL_PACKET, PACKET_TX_TIMESTAMP, 7, probes[2].txtime_ns);
+        assert_int_equal(txtime_probe_handle_report(&r.msg, r.len, probes, 3), 0);
+        report_init(&r, true, 2, probes[2].txtime_ns);
+        assert_int_equal(txtime_probe_handle_report(&r.msg, r.len, probes, 3), 0);
+        report_init(&r, true, 2, probes[2].txtime_ns);
+        report_add(&r, SOL_PACKET, PACKET_TX_TIMESTAMP, "\x06\x06", 2);
+        assert_int_equal(txtime_probe_handle_report(&r.msg, r.len, probes, 3), 0);
+        assert_int_equal(probes[2].outcome, TXTIME_OUTCOME_NONE);
+
+        /* A hardware transmit time stamp for seq 2 (ts[2] is the raw one). */
+        ts.ts[2].tv_sec = 1796279508;
+        ts.ts[2].tv_nsec = 51116979;
+        report_init(&r, true, 2, probes[2].txtime_ns);
+        report_add(&r, SOL_SOCKET, SO_TIMESTAMPING, &ts, sizeof(ts));
+        {
+                struct sock_extended_err ee = { .ee_errno = ENOMSG, .ee_origin = SO_EE_ORIGIN_TIMESTAMPING };
+                report_add(&r, SOL_PACKET, PACKET_TX_TIMESTAMP, &ee, sizeof(ee));
+        }
+        assert_int_equal(txtime_probe_handle_report(&r.msg, r.len, probes, 3), 1);
+        assert_true(probes[2].has_hw_tstamp);
+        assert_true(probes[2].hw_tstamp_ns == 1796279508051116979ll);
+        assert_int_equal(probes[2].outcome, TXTIME_OUTCOME_NONE);
+
+        /* Software-only stamps (ts[2] zero) and a stamp without the frame: ignored. */
+        ts.ts[2].tv_sec = 0;
+        ts.ts[2].tv_nsec = 0;
+        ts.ts[0].tv_sec = 5;
+        report_init(&r, true, 1, probes[1].txtime_ns);
+        report_add(&r, SOL_SOCKET, SO_TIMESTAMPING, &ts, sizeof(ts));
+        {
+                struct sock_extended_err ee = { .ee_errno = ENOMSG, .ee_origin = SO_EE_ORIGIN_TIMESTAMPING };
+                report_add(&r, SOL_PACKET, PACKET_TX_TIMESTAMP, &ee, sizeof(ee));
+        }
+        assert_int_equal(txtime_probe_handle_report(&r.msg, r.len, probes, 3), 0);
+        assert_false(probes[1].has_hw_tstamp);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_payload),
                 cmocka_unit_test(test_distribution),
+                cmocka_unit_test(test_reports),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
