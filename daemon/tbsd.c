@@ -263,6 +263,10 @@ static int run_once(const char *dir) {
         bool failed = false, have_trees = false;
         int r;
 
+        /* One write per log line, not one per piece of it (a line per
+         * queue and interface adds up with hundreds of interfaces). */
+        (void) setvbuf(stderr, NULL, _IOLBF, 0);
+
         r = schedule_dir_load(dir, once_facts_for, &caps, &d);
         if (r < 0) {
                 log_error_errno(r, "%s: cannot read the schedules folder: %m", dir);

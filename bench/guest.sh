@@ -1,0 +1,257 @@
+# The benchmark's guest half (bench/run boots it with tests/kernel/uml-run;
+# tests/kernel/lib.sh is sourced). Not a test: it asserts only that every
+# tool did its job (exit status, tbsd's "applied"/"unchanged" lines), never
+# a time.
+#
+#   guest.sh RUNS IDLE_SECONDS DESCRIBE_SECONDS STATUS_CALLS BUS_BENCH QUICK
+#
+# The tc-per-qdisc script starts one tc process per qdisc; in the
+# user-mode-linux guest a process start costs 0.1-0.3 s, so at N >= 64 the
+# script is measured once per cell (its full apply at N = 256 alone starts
+# 1280 processes), and with QUICK=1 not at all at N = 256.
+#
+# Every measurement is one line on stdout, for bench/report.py:
+#   R METRIC N TOOL RUN VALUE      (VALUE in microseconds unless the metric says)
+#   I KEY VALUE...                 (facts about the run)
+runs=$1 idle_s=$2 describe_s=$3 status_calls=$4 bus_bench=$5 quick=$6
+sizes=(1 16 64 256)
+nmax=256
+work=$TMPDIR/bench
+# The tools' output goes to tmpfs (hostfs writes are slow in the guest);
+# it is copied to the host at the end.
+log=$TMPDIR/bench-tools.log
+trap 'cp "$log" "$TBS_OUT/bench-tools.log" 2>/dev/null || true' EXIT
+mkdir -p "$work"
+
+echo "I kernel $(uname -r)"
+echo "I guest_nproc $(nproc)"
+echo "I guest_mem_kib $(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
+echo "I tc_version $(tc -V 2>&1 | head -1)"
+echo "I runs $runs"
+
+now_us() { local t=$EPOCHREALTIME; echo "${t/./}"; }
+
+# timed METRIC N TOOL RUN CMD...: run CMD (output to the log), print its time.
+timed() {
+        local metric=$1 n=$2 tool=$3 run=$4 s e
+        shift 4
+        s=$EPOCHREALTIME
+        "$@" >>"$log" 2>&1 || fail "$metric $tool N=$n run $run: '$*' failed (see bench-tools.log): $(tail -3 "$log")"
+        e=$EPOCHREALTIME
+        echo "R $metric $n $tool $run $(( ${e/./} - ${s/./} ))"
+}
+
+# once_expect DIR WORD: tbsd --once on DIR, every line must end in WORD.
+once_expect() {
+        local out
+        out=$("$TBSD" --once --config-dir "$1" 2>>"$log") || { echo "$out" >>"$log"; return 1; }
+        if grep -qv ": $2\$" <<<"$out"; then
+                echo "$out" | grep -v ": $2\$" | head -3 >>"$log"
+                return 1
+        fi
+}
+
+# ---- the interfaces: nmax veth pairs of 4 queues, bN carries the tree ----
+for ((i = 0; i < nmax; i++)); do
+        echo "link add b$i numtxqueues 4 numrxqueues 4 type veth peer name p$i numtxqueues 4 numrxqueues 4"
+done > "$work/links"
+for ((i = 0; i < nmax; i++)); do
+        echo "link set b$i up"
+        echo "link set p$i up"
+done >> "$work/links"
+ip -batch "$work/links" || fail "cannot create $nmax veth pairs"
+echo "I interfaces $nmax veth pairs, 4 TX queues each"
+
+map="0 1 2 3 3 3 3 3 3 3 3 3 3 3 3 3"
+schedule() { # IFACE DELTA0
+        cat <<EOJ
+{
+  "interface": "$1",
+  "root": {
+    "qdisc": "mqprio", "handle": "100:", "num_tc": 4,
+    "priority_map": [0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3],
+    "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1},
+                {"count": 1, "offset": 2}, {"count": 1, "offset": 3} ]
+  },
+  "txqueues": [
+    {"queue": 0, "qdisc": "etf", "delta_ns": $2, "offload": false},
+    {"queue": 1, "qdisc": "etf", "delta_ns": 300000, "offload": false},
+    {"queue": 2, "qdisc": "etf", "delta_ns": 400000, "offload": false},
+    {"queue": 3, "qdisc": "etf", "delta_ns": 500000, "offload": false}
+  ]
+}
+EOJ
+}
+
+# Per size: tbsd's folders (base and queue 0's delta changed), the tc script,
+# the same as a tc -batch file, their re-apply and delta variants.
+for n in "${sizes[@]}"; do
+        d=$work/n$n
+        mkdir -p "$d/base" "$d/delta"
+        : > "$d/script.sh"; : > "$d/batch"; : > "$d/reset"
+        : > "$d/rescript.sh"; : > "$d/rebatch"; : > "$d/replace.sh"
+        : > "$d/delta.sh"; : > "$d/delta.batch"
+        for ((i = 0; i < n; i++)); do
+                schedule "b$i" 200000 > "$d/base/b$i.json"
+                schedule "b$i" 210000 > "$d/delta/b$i.json"
+                root="qdisc add dev b$i root handle 100: mqprio num_tc 4 map $map queues 1@0 1@1 1@2 1@3 hw 0"
+                kids=("qdisc add dev b$i parent 100:1 etf clockid CLOCK_TAI delta 200000"
+                      "qdisc add dev b$i parent 100:2 etf clockid CLOCK_TAI delta 300000"
+                      "qdisc add dev b$i parent 100:3 etf clockid CLOCK_TAI delta 400000"
+                      "qdisc add dev b$i parent 100:4 etf clockid CLOCK_TAI delta 500000")
+                printf 'tc %s\n' "$root" "${kids[@]}" >> "$d/script.sh"
+                printf '%s\n' "$root" "${kids[@]}" >> "$d/batch"
+                echo "qdisc del dev b$i root" >> "$d/reset"
+                # Re-apply: what works on Linux 6.1 (below: replace does not).
+                printf 'tc %s\n' "qdisc del dev b$i root" "$root" "${kids[@]}" >> "$d/rescript.sh"
+                printf '%s\n' "qdisc del dev b$i root" "$root" "${kids[@]}" >> "$d/rebatch"
+                printf 'tc %s\n' "${root/qdisc add/qdisc replace}" "${kids[@]/qdisc add/qdisc replace}" >> "$d/replace.sh"
+                # One delta: graft a new etf (a fresh handle: etf cannot change in place).
+                echo "tc qdisc replace dev b$i parent 100:1 handle 300: etf clockid CLOCK_TAI delta 210000" >> "$d/delta.sh"
+                echo "qdisc replace dev b$i parent 100:1 handle 300: etf clockid CLOCK_TAI delta 210000" >> "$d/delta.batch"
+        done
+        sed -i '1i set -e' "$d/script.sh" "$d/rescript.sh" "$d/delta.sh"
+done
+
+reset_trees() { # N: the default root on b0..b(N-1), then a pause for the
+        # kernel's deferred freeing of the old qdiscs (not measured)
+        tc -force -batch "$work/n$1/reset" >/dev/null 2>&1 || true
+        sleep 1
+}
+
+# How long starting a program takes here (median of 5, microseconds).
+startup() {
+        local v=() s e
+        for _ in 1 2 3 4 5; do
+                s=$EPOCHREALTIME; "$@" >/dev/null 2>&1 || true; e=$EPOCHREALTIME
+                v+=($(( ${e/./} - ${s/./} )))
+        done
+        printf '%s\n' "${v[@]}" | sort -n | sed -n 3p
+}
+echo "I startup_us tbsd_help $(startup "$TBSD" --help) tc_V $(startup tc -V) true $(startup /bin/true)"
+
+# How many qdiscs one dump returns, with and without NETLINK_GET_STRICT_CHK
+# and tcm_ifindex set (the kernel's answer decides how tbsd must dump).
+tc -force -batch "$work/n256/batch" >>"$log" 2>&1 || fail "installing 256 trees for the dump count"
+echo "I dump_count $(/usr/bin/python3 "$TBS_SOURCE_DIR/bench/dump-count.py" b7)"
+reset_trees 256
+
+for n in "${sizes[@]}"; do
+        d=$work/n$n
+        for ((r = 1; r <= runs; r++)); do
+                reset_trees "$n"
+                timed full "$n" tbsd "$r" once_expect "$d/base" applied
+                timed reapply "$n" tbsd "$r" once_expect "$d/base" unchanged
+                timed delta "$n" tbsd "$r" once_expect "$d/delta" applied
+
+                if [ "$n" -lt 64 ] || { [ "$r" = 1 ] && { [ "$n" -lt 256 ] || [ "$quick" = 0 ]; }; }; then
+                        reset_trees "$n"
+                        timed full "$n" tc-script "$r" bash "$d/script.sh"
+                        # 1536 processes at 256: left out, the full apply shows the cost
+                        [ "$n" -lt 256 ] && timed reapply "$n" tc-script "$r" bash "$d/rescript.sh"
+                        timed delta "$n" tc-script "$r" bash "$d/delta.sh"
+                fi
+
+                reset_trees "$n"
+                timed full "$n" tc-batch "$r" tc -batch "$d/batch"
+                timed reapply "$n" tc-batch "$r" tc -batch "$d/rebatch"
+                timed delta "$n" tc-batch "$r" tc -batch "$d/delta.batch"
+        done
+        echo "bench: N=$n done" >&2
+done
+
+# Counts that do not depend on how busy the machine is: system calls,
+# netlink sends and processes of each tool at N = 16, from strace -c.
+counted() { # METRIC TOOL CMD...
+        local metric=$1 tool=$2 f=$work/strace.txt
+        shift 2
+        strace -f -c -o "$f" "$@" >>"$log" 2>&1 || fail "$metric $tool under strace: '$*' failed"
+        echo "R ${metric}_syscalls 16 $tool 1 $(awk '$NF == "total" { print $4 }' "$f")"
+        echo "R ${metric}_nlsends 16 $tool 1 $(awk '$NF == "sendto" || $NF == "sendmsg" { n += $4 } END { print n + 0 }' "$f")"
+        echo "R ${metric}_execs 16 $tool 1 $(awk '$NF == "execve" { n += $4 } END { print n + 0 }' "$f")"
+}
+if command -v strace >/dev/null; then
+        reset_trees 16
+        counted full tbsd "$TBSD" --once --config-dir "$work/n16/base"
+        counted reapply tbsd "$TBSD" --once --config-dir "$work/n16/base"
+        counted delta tbsd "$TBSD" --once --config-dir "$work/n16/delta"
+        reset_trees 16
+        counted full tc-script bash "$work/n16/script.sh"
+        counted reapply tc-script bash "$work/n16/rescript.sh"
+        counted delta tc-script bash "$work/n16/delta.sh"
+        reset_trees 16
+        counted full tc-batch tc -batch "$work/n16/batch"
+        counted reapply tc-batch tc -batch "$work/n16/rebatch"
+        counted delta tc-batch tc -batch "$work/n16/delta.batch"
+fi
+
+# What `replace` does when the script is simply run again (Linux 6.1).
+reset_trees 256
+bash "$work/n1/replace.sh" >>"$log" 2>&1 || fail "replace script on a fresh interface"
+rc=0; out=$(bash -c "set -e; $(cat "$work/n1/replace.sh")" 2>&1) || rc=$?
+echo "I replace_rerun_exit $rc $(head -1 <<<"$out")"
+reset_trees 256
+
+# ---- the daemon with 256 configured interfaces ----
+[ -x "$TBS_BUILD_DIR/tests/nic/tai-offset" ] && "$TBS_BUILD_DIR/tests/nic/tai-offset" 37 >/dev/null 2>&1 || true
+conf=$work/daemon
+mkdir -p "$conf"
+cp "$work/n256/base/"*.json "$conf/"
+jq '. + {"clock": {"ptp4l_socket": "/run/ptp4l-b0", "max_master_offset_ns": 1000000000}}' \
+        "$work/n256/base/b0.json" > "$conf/b0.json"
+ptp4l -i b0 -S -2 --uds_address=/run/ptp4l-b0 -m >>"$TBS_OUT/ptp4l.log" 2>&1 &
+PTP4L_PID=$!
+start_system_bus
+s=$(now_us)
+start_tbsd "$conf"
+all_up() {
+        [ "$("$TBSCTL" --json list | jq '[.[] | select(.state == "configured" or .state == "degraded")] | length')" = "$nmax" ]
+}
+for ((t = 0; t < 1200; t++)); do all_up && break; sleep 0.5; done
+all_up || fail "the daemon did not apply $nmax links: $("$TBSCTL" list | head)"
+e=$(now_us)
+echo "R daemon_start $nmax tbsd 1 $(( e - s ))"
+wait_until 60 bash -c "[ \"\$('$TBSCTL' --json status b0 | jq -r .state)\" = configured ]" ||
+        fail "b0 not configured with ptp4l: $("$TBSCTL" --json status b0 | jq -c '{state, state_reason}')"
+
+manual_status() {
+        tc -s qdisc show dev b0 && pmc -u -b 0 -s /run/ptp4l-b0 'GET TIME_STATUS_NP' | grep -q gmPresent
+}
+for ((r = 1; r <= runs; r++)); do
+        for ((c = 1; c <= status_calls; c++)); do
+                timed status "$nmax" tbsctl "$r.$c" "$TBSCTL" status b0
+                timed status "$nmax" tc+pmc "$r.$c" manual_status
+        done
+        out=$("$bus_bench" describe b0 "$describe_s") || fail "bus-bench describe failed"
+        echo "R describe_per_s $nmax tbsd $r $(awk '{ print $6 }' <<<"$out")"
+done
+
+# The daemon's own re-apply of an unchanged configuration: Reload() of all
+# links and Apply() of one, timed inside one bus client.
+for ((r = 1; r <= runs; r++)); do
+        out=$("$bus_bench" reload) || fail "Reload() failed"
+        echo "R daemon_reload $nmax tbsd $r $(awk '{ print $2 }' <<<"$out")"
+        out=$("$bus_bench" apply b1) || fail "Apply() failed"
+        echo "R daemon_apply_one $nmax tbsd $r $(awk '{ print $2 }' <<<"$out")"
+done
+all_up || fail "links not applied after Reload(): $("$TBSCTL" list | grep -v configured | head -3)"
+
+echo "R vmrss_kib $nmax tbsd 1 $(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)"
+echo "R vmhwm_kib $nmax tbsd 1 $(awk '/^VmHWM/ { print $2 }' /proc/$TBSD_PID/status)"
+
+# Idle: nothing asks; the daemon samples statistics every second (default)
+# and checks b0's clock every 2 s (default).
+ticks() { awk '{ print $14 + $15 }' "/proc/$TBSD_PID/stat"; }
+hz=$(getconf CLK_TCK)
+sleep 2
+t0=$(ticks); s=$(now_us)
+sleep "$idle_s"
+t1=$(ticks); e=$(now_us)
+echo "R idle_cpu_ticks $nmax tbsd 1 $(( t1 - t0 ))"
+echo "R idle_wall_us $nmax tbsd 1 $(( e - s ))"
+echo "I clk_tck $hz"
+echo "R vmrss_after_idle_kib $nmax tbsd 1 $(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)"
+
+kill "$TBSD_PID" "$PTP4L_PID" 2>/dev/null || true
+wait 2>/dev/null || true
+echo "bench: done" >&2

@@ -1,0 +1,210 @@
+#!/usr/bin/python3
+# Turn the guest's measurement lines (bench/guest.sh) into the Markdown
+# section of BENCHMARKS.md: medians, ratios against the tc baselines of the
+# same boot, and which goals are met. Part of bench/run.
+#
+#   report.py GUEST_LOG MACHINE_FACTS_FILE
+import statistics
+import sys
+from collections import defaultdict
+
+SIZES = [1, 16, 64, 256]
+
+
+def load(path):
+    runs = defaultdict(list)      # (metric, n, tool) -> [values]
+    info = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            p = line.split()
+            if len(p) >= 6 and p[0] == "R":
+                runs[(p[1], int(p[2]), p[3])].append(float(p[5]))
+            elif len(p) >= 2 and p[0] == "I":
+                info[p[1]] = " ".join(p[2:])
+    return runs, info
+
+
+def med(runs, metric, n, tool):
+    v = runs.get((metric, n, tool))
+    return statistics.median(v) if v else None
+
+
+def ms(us):
+    return "–" if us is None else f"{us / 1000:.1f}"
+
+
+def ratio(a, b):
+    """How many times b takes a's time (b / a)."""
+    if a is None or b is None or a == 0:
+        return "–"
+    return f"{b / a:.1f}×"
+
+
+def main():
+    runs, info = load(sys.argv[1])
+    with open(sys.argv[2], encoding="utf-8") as f:
+        machine = [l.rstrip("\n") for l in f if l.strip()]
+    out = []
+    w = out.append
+    n_runs = info.get("runs", "?")
+
+    w("### Machine")
+    w("")
+    for m in machine:
+        w(f"- {m}")
+    w(f"- guest: Linux {info.get('kernel', '?')} (user-mode-linux), "
+      f"{info.get('guest_nproc', '?')} CPU, {int(info.get('guest_mem_kib', '0')) // 1024} MiB")
+    w(f"- {info.get('tc_version', 'tc ?')}; {info.get('interfaces', '')}")
+    w(f"- medians of {n_runs} runs per cell (status: {n_runs} runs × several calls); the tc-per-qdisc "
+      "script once per cell at N ≥ 64 (it starts 5 N processes)")
+    su = info.get("startup_us", "").split()
+    if len(su) == 6:
+        w(f"- starting a program in the guest (median of 5): `tbsd --help` {int(su[1]) / 1000:.0f} ms, "
+          f"`tc -V` {int(su[3]) / 1000:.0f} ms, `/bin/true` {int(su[5]) / 1000:.0f} ms")
+    w("")
+
+    w("### Full apply (mqprio root + 4 etf children per interface), ms")
+    w("")
+    w("| N | tbsd --once | tc per qdisc (script) | tc -batch | script / tbsd | tc -batch / tbsd "
+      "| tbsd per interface, ms | tbsd per added interface, ms | tc -batch per added interface, ms |")
+    w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    per_iface = {}
+    t1 = med(runs, "full", 1, "tbsd")
+    b1 = med(runs, "full", 1, "tc-batch")
+    for n in SIZES:
+        t, s, b = (med(runs, "full", n, x) for x in ("tbsd", "tc-script", "tc-batch"))
+        marg = mb = None
+        if n > 1 and t is not None and t1 is not None:
+            marg = (t - t1) / (n - 1)
+            per_iface[n] = marg
+        if n > 1 and b is not None and b1 is not None:
+            mb = (b - b1) / (n - 1)
+        w(f"| {n} | {ms(t)} | {ms(s)} | {ms(b)} | {ratio(t, s)} | {ratio(t, b)} | "
+          f"{'–' if t is None else f'{t / n / 1000:.2f}'} | {'–' if marg is None else f'{marg / 1000:.2f}'} | "
+          f"{'–' if mb is None else f'{mb / 1000:.2f}'} |")
+    w("")
+    w("Ratios above 1× mean tbsd is faster (the tool's time divided by tbsd's). "
+      "\"Per added interface\" is (T(N) − T(1)) / (N − 1): the cost of one more interface "
+      "without the fixed cost of starting the program, reading its folder and dumping once.")
+    w("")
+
+    w("### Re-apply of an unchanged configuration, ms")
+    w("")
+    w("tbsd dumps, compares and sends nothing. `tc qdisc replace` cannot re-apply "
+      "this tree on Linux 6.1 (mqprio and etf have no change operation; measured: "
+      f"`{info.get('replace_rerun_exit', '?')}` = exit status and first error of the "
+      "script run a second time), so the tc baselines re-run as `tc qdisc del` of the "
+      "root followed by the same adds.")
+    w("")
+    w("| N | tbsd --once | % of tbsd's full apply | tc script (del + add) | tc -batch (del + add) | script / tbsd | tc -batch / tbsd |")
+    w("|---:|---:|---:|---:|---:|---:|---:|")
+    reapply_pct = {}
+    for n in SIZES:
+        t, s, b = (med(runs, "reapply", n, x) for x in ("tbsd", "tc-script", "tc-batch"))
+        f = med(runs, "full", n, "tbsd")
+        pct = None if t is None or not f else 100.0 * t / f
+        reapply_pct[n] = pct
+        w(f"| {n} | {ms(t)} | {'–' if pct is None else f'{pct:.0f} %'} | {ms(s)} | {ms(b)} | "
+          f"{ratio(t, s)} | {ratio(t, b)} |")
+    w("")
+
+    w("### One etf delta changed on every interface, ms")
+    w("")
+    w("| N | tbsd --once | tc script (1 replace per interface) | tc -batch | script / tbsd | tc -batch / tbsd |")
+    w("|---:|---:|---:|---:|---:|---:|")
+    for n in SIZES:
+        t, s, b = (med(runs, "delta", n, x) for x in ("tbsd", "tc-script", "tc-batch"))
+        w(f"| {n} | {ms(t)} | {ms(s)} | {ms(b)} | {ratio(t, s)} | {ratio(t, b)} |")
+    w("")
+
+    if runs.get(("full_syscalls", 16, "tbsd")):
+        w("### What each tool asks of the kernel at N = 16 (strace -f -c; independent of load)")
+        w("")
+        w("| case | tool | system calls | netlink sends | processes started |")
+        w("|---|---|---:|---:|---:|")
+        for case, label in (("full", "full apply"), ("reapply", "unchanged re-apply"), ("delta", "one delta")):
+            for tool in ("tbsd", "tc-script", "tc-batch"):
+                sc = med(runs, case + "_syscalls", 16, tool)
+                ns = med(runs, case + "_nlsends", 16, tool)
+                ex = med(runs, case + "_execs", 16, tool)
+                if sc is None:
+                    continue
+                w(f"| {label} | {tool} | {sc:.0f} | {ns:.0f} | {ex:.0f} |")
+        w("")
+        w("The script's counts include bash's. One netlink send of tbsd carries all the "
+          "requests of one interface; tc sends one request per send.")
+        w("")
+
+    nd = 256
+    st = med(runs, "status", nd, "tbsctl")
+    man = med(runs, "status", nd, "tc+pmc")
+    dps = med(runs, "describe_per_s", nd, "tbsd")
+    start = med(runs, "daemon_start", nd, "tbsd")
+    rss = med(runs, "vmrss_kib", nd, "tbsd")
+    hwm = med(runs, "vmhwm_kib", nd, "tbsd")
+    rss2 = med(runs, "vmrss_after_idle_kib", nd, "tbsd")
+    ticks = med(runs, "idle_cpu_ticks", nd, "tbsd")
+    wall = med(runs, "idle_wall_us", nd, "tbsd")
+    hz = float(info.get("clk_tck", "100"))
+    idle = None if ticks is None or not wall else 100.0 * (ticks / hz) / (wall / 1e6)
+
+    w(f"### The daemon with {nd} configured interfaces")
+    w("")
+    w("| what | tbsd | manual way | manual / tbsd |")
+    w("|---|---:|---:|---:|")
+    w(f"| one interface's facts: `tbsctl status b0` vs `tc -s qdisc show dev b0` + "
+      f"`pmc -u -b 0 'GET TIME_STATUS_NP'`, ms | {ms(st)} | {ms(man)} | {ratio(st, man)} |")
+    man_rate = None if not man else 1e6 / man
+    w(f"| `Describe()` calls per second (one after the other, sd-bus) vs manual looks per second | "
+      f"{'–' if dps is None else f'{dps:.0f}'} | {'–' if man_rate is None else f'{man_rate:.0f}'} | "
+      f"{'–' if not dps or not man_rate else f'{dps / man_rate:.1f}× more'} |")
+    w(f"| daemon start until all {nd} links are applied, ms | {ms(start)} | | |")
+    w(f"| `Reload()` with nothing changed ({nd} links), ms | {ms(med(runs, 'daemon_reload', nd, 'tbsd'))} | | |")
+    w(f"| `Apply()` of one unchanged link, ms | {ms(med(runs, 'daemon_apply_one', nd, 'tbsd'))} | | |")
+    w(f"| resident memory VmRSS / VmHWM, KiB | {'–' if rss is None else f'{rss:.0f}'} / "
+      f"{'–' if hwm is None else f'{hwm:.0f}'} (after idle: {'–' if rss2 is None else f'{rss2:.0f}'}) | | |")
+    w(f"| CPU while idle (statistics every 1 s, b0's clock every 2 s), % of one CPU over "
+      f"{'–' if wall is None else f'{wall / 1e6:.0f}'} s | {'–' if idle is None else f'{idle:.3f}'} | | |")
+    w("")
+
+    dc = info.get("dump_count", "").split()
+    if len(dc) == 6:
+        w(f"One RTM_GETQDISC dump with `tcm_ifindex` of one interface set, {nd} interfaces "
+          f"configured: {dc[1]} messages ({dc[2]} of other interfaces) plain, {dc[4]} "
+          f"({dc[5]} of other interfaces) with NETLINK_GET_STRICT_CHK: the kernel does not "
+          "filter qdisc dumps by interface.")
+        w("")
+
+    w("### Goals")
+    w("")
+    w("| goal | measured | met |")
+    w("|---|---|---|")
+
+    def goal(text, value, ok):
+        w(f"| {text} | {value} | {'yes' if ok else 'no' if ok is not None else '–'} |")
+
+    for n in (64, 256):
+        t, s, b = (med(runs, "full", n, x) for x in ("tbsd", "tc-script", "tc-batch"))
+        ok = None if None in (t, b) else t <= b
+        goal(f"full apply at {n} no slower than tc -batch", f"tbsd {ms(t)} ms, tc -batch {ms(b)} ms", ok)
+        ok = None if None in (t, s) else s / t >= 20
+        goal(f"full apply at {n} ≥ 20× faster than the tc script", ratio(t, s), ok)
+    worst = max((p for p in reapply_pct.values() if p is not None), default=None)
+    goal("unchanged re-apply < 5 % of tbsd's full apply (every N)",
+         "; ".join(f"N={n}: {p:.0f} %" for n, p in reapply_pct.items() if p is not None),
+         None if worst is None else worst < 5)
+    flat = [per_iface[n] for n in (16, 64, 256) if n in per_iface]
+    if len(flat) == 3:
+        spread = max(flat) / min(flat)
+        goal("cost per added interface flat from 16 to 256 (within 30 %)",
+             ", ".join(f"{v / 1000:.2f}" for v in flat) + f" ms at 16, 64, 256 (max/min {spread:.2f})",
+             spread <= 1.3)
+    goal(f"resident memory < 4 MiB at {nd} interfaces",
+         "–" if rss is None else f"{rss / 1024:.2f} MiB (peak {hwm / 1024:.2f} MiB)",
+         None if rss is None else rss < 4096)
+    goal("idle CPU < 0.1 %", "–" if idle is None else f"{idle:.3f} %", None if idle is None else idle < 0.1)
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
