@@ -52,13 +52,22 @@ read -r _ prio0 _ _ delta0 _ < <(busctl --system call org.tsn.Tbs /org/tsn/Tbs/l
 read -r _ prio1 _ _ delta1 _ < <(busctl --system call org.tsn.Tbs /org/tsn/Tbs/link/st0 org.tsn.Tbs.Link GetTxtimeParams u 1)
 assert_eq "$delta0/$delta1" "50000000/0" "deltas of queues 0 and 1"
 
-# queue Q FIELD: the counter from tc -s (the independent oracle).
+# tc_stat Q FIELD: the counter from tc -s (the independent oracle), now.
 tc_stat() {
         tc -j -s qdisc show dev st0 | jq -r --arg p "100:$(($1 + 1))" ".[] | select(.parent == \$p) | .$2"
 }
-# tbsd's view of queue Q.
+# snapshot: tc -s and tbsctl stats --json once, for snap_tc and snap_tbs
+# (every process start costs about half a second in the guest).
+snapshot() {
+        SNAP_TC=$(tc -j -s qdisc show dev st0)
+        SNAP_TBS=$("$TBSCTL" --json stats st0)
+}
+snap_tc() {
+        jq -r --arg p "100:$(($1 + 1))" ".[] | select(.parent == \$p) | .$2" <<<"$SNAP_TC"
+}
+# tbsd's view of queue Q in the snapshot.
 tbs_stat() {
-        "$TBSCTL" --json stats st0 | jq -r --argjson q "$1" ".txqueues[] | select(.queue == \$q) | .stats.$2"
+        jq -r --argjson q "$1" ".txqueues[] | select(.queue == \$q) | .stats.$2" <<<"$SNAP_TBS"
 }
 
 ON=12 PAST=5 NOTX=4 MISS=7
@@ -91,9 +100,10 @@ wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json stats st0 | jq '.txqueues[] | sele
         fail "tbsd's deadline misses never reached $MISS: $("$TBSCTL" --json stats st0)"
 wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json stats st0 | jq '.txqueues[] | select(.queue == 0) | .stats.packets')\" = $ON ]" ||
         fail "tbsd's packets never reached $ON: $("$TBSCTL" --json stats st0)"
+snapshot
 for q in 0 1; do
         for f in packets bytes drops overlimits; do
-                assert_eq "$(tbs_stat $q $f)" "$(tc_stat $q $f)" "tbsd queue $q $f = tc"
+                assert_eq "$(tbs_stat $q $f)" "$(snap_tc $q $f)" "tbsd queue $q $f = tc"
         done
 done
 # etf's own counters and the sender's error queue: deadline misses are the
