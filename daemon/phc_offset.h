@@ -5,7 +5,7 @@
  * The kernel's PTP_SYS_OFFSET* ioctls pair PHC readings with CLOCK_REALTIME
  * readings (PRECISE also gives CLOCK_MONOTONIC_RAW, which tbsd does not use:
  * it has no fixed relation to TAI). CLOCK_TAI is CLOCK_REALTIME plus the
- * kernel's TAI offset (struct timex .tai, read with adjtimex()), exactly, so
+ * kernel's TAI offset (struct timex .tai), exactly, so
  *
  *   offset = phc - (realtime + tai_offset_s * 1e9)
  *
@@ -64,11 +64,11 @@ int phc_offset_from_extended(const struct ptp_sys_offset_extended *p, int32_t ta
  *  Returns 0 and *ret; -EINVAL as phc_offset_from_extended(). */
 int phc_offset_from_basic(const struct ptp_sys_offset *p, int32_t tai_offset_s, PhcOffset *ret);
 
-/** Read the kernel's TAI offset (CLOCK_TAI - CLOCK_REALTIME, s) with adjtimex().
- *  Where a seccomp filter denies adjtimex() (systemd's ProtectClock=yes puts
- *  it in @clock, reads included: EPERM), it is derived from CLOCK_REALTIME
- *  and CLOCK_TAI readings instead (tai_offset_from_readings()), which the
- *  kernel keeps exactly that many whole seconds apart.
+/** Read the kernel's TAI offset (CLOCK_TAI - CLOCK_REALTIME, s) from
+ *  CLOCK_REALTIME and CLOCK_TAI readings (tai_offset_from_readings()), which
+ *  the kernel keeps exactly that many whole seconds apart. Not with the
+ *  adjtimex system call: systemd's ProtectClock=yes forbids it, reads
+ *  included.
  *  Returns 0 and *ret_s (0 means "never set"); -errno on failure. */
 int tai_offset_read(int32_t *ret_s);
 
