@@ -136,6 +136,7 @@ tc -force -batch "$work/n256/batch" >>"$log" 2>&1 || fail "installing 256 trees 
 echo "I dump_count $(/usr/bin/python3 "$TBS_SOURCE_DIR/bench/dump-count.py" b7)"
 reset_trees 256
 
+[ "$quick" = daemon ] && sizes=()     # bench/run --daemon-only (development)
 for n in "${sizes[@]}"; do
         d=$work/n$n
         for ((r = 1; r <= runs; r++)); do
@@ -170,7 +171,7 @@ counted() { # METRIC TOOL CMD...
         echo "R ${metric}_nlsends 16 $tool 1 $(awk '$NF == "sendto" || $NF == "sendmsg" { n += $4 } END { print n + 0 }' "$f")"
         echo "R ${metric}_execs 16 $tool 1 $(awk '$NF == "execve" { n += $4 } END { print n + 0 }' "$f")"
 }
-if command -v strace >/dev/null; then
+if [ "$quick" != daemon ] && command -v strace >/dev/null; then
         reset_trees 16
         counted full tbsd "$TBSD" --once --config-dir "$work/n16/base"
         counted reapply tbsd "$TBSD" --once --config-dir "$work/n16/base"
@@ -197,7 +198,10 @@ reset_trees 256
 conf=$work/daemon
 mkdir -p "$conf"
 cp "$work/n256/base/"*.json "$conf/"
-jq '. + {"clock": {"ptp4l_socket": "/run/ptp4l-b0", "max_master_offset_ns": 1000000000}}' \
+# b0 runs ptp4l: its messages (priority 0) must reach a queue without etf
+# (etf drops packets without SO_TXTIME), so priority 0 goes to queue 3.
+jq '.root.priority_map[0] = 3 | .txqueues |= .[0:3] |
+    . + {"clock": {"ptp4l_socket": "/run/ptp4l-b0", "max_master_offset_ns": 1000000000}}' \
         "$work/n256/base/b0.json" > "$conf/b0.json"
 ptp4l -i b0 -S -2 --uds_address=/run/ptp4l-b0 -m >>"$TBS_OUT/ptp4l.log" 2>&1 &
 PTP4L_PID=$!
@@ -251,6 +255,21 @@ echo "R idle_cpu_ticks $nmax tbsd 1 $(( t1 - t0 ))"
 echo "R idle_wall_us $nmax tbsd 1 $(( e - s ))"
 echo "I clk_tck $hz"
 echo "R vmrss_after_idle_kib $nmax tbsd 1 $(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)"
+
+echo "R rssanon_kib $nmax tbsd 1 $(awk '/^RssAnon/ { print $2 }' /proc/$TBSD_PID/status)"
+echo "R rssfile_kib $nmax tbsd 1 $(awk '/^RssFile/ { print $2 }' /proc/$TBSD_PID/status)"
+
+# The same idle window with statistics sampling off: what the sampling costs.
+kill "$TBSD_PID"
+wait "$TBSD_PID" 2>/dev/null || true
+start_tbsd "$conf" --stats-interval 0
+for ((t = 0; t < 1200; t++)); do all_up && break; sleep 0.5; done
+sleep 2
+t0=$(ticks); s=$(now_us)
+sleep "$idle_s"
+t1=$(ticks); e=$(now_us)
+echo "R idle_nostats_cpu_ticks $nmax tbsd 1 $(( t1 - t0 ))"
+echo "R idle_nostats_wall_us $nmax tbsd 1 $(( e - s ))"
 
 kill "$TBSD_PID" "$PTP4L_PID" 2>/dev/null || true
 wait 2>/dev/null || true

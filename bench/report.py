@@ -163,8 +163,17 @@ def main():
     w(f"| `Apply()` of one unchanged link, ms | {ms(med(runs, 'daemon_apply_one', nd, 'tbsd'))} | | |")
     w(f"| resident memory VmRSS / VmHWM, KiB | {'–' if rss is None else f'{rss:.0f}'} / "
       f"{'–' if hwm is None else f'{hwm:.0f}'} (after idle: {'–' if rss2 is None else f'{rss2:.0f}'}) | | |")
+    ra = med(runs, "rssanon_kib", nd, "tbsd")
+    rf = med(runs, "rssfile_kib", nd, "tbsd")
+    w(f"| of which anonymous (heap, stacks) / file-backed (the program and its shared libraries), KiB | "
+      f"{'–' if ra is None else f'{ra:.0f}'} / {'–' if rf is None else f'{rf:.0f}'} | | |")
     w(f"| CPU while idle (statistics every 1 s, b0's clock every 2 s), % of one CPU over "
       f"{'–' if wall is None else f'{wall / 1e6:.0f}'} s | {'–' if idle is None else f'{idle:.3f}'} | | |")
+    t2 = med(runs, "idle_nostats_cpu_ticks", nd, "tbsd")
+    w2 = med(runs, "idle_nostats_wall_us", nd, "tbsd")
+    idle2 = None if t2 is None or not w2 else 100.0 * (t2 / hz) / (w2 / 1e6)
+    w(f"| the same with `--stats-interval 0` (statistics sampling off), % | "
+      f"{'–' if idle2 is None else f'{idle2:.3f}'} | | |")
     w("")
 
     dc = info.get("dump_count", "").split()
