@@ -586,6 +586,16 @@ const QDiscTree *qdisc_tree_set_find(const QDiscTreeSet *set, int ifindex) {
         return NULL;
 }
 
+int qdisc_tree_set_take(QDiscTreeSet *set, int ifindex, QDiscTree *ret) {
+        QDiscTree *t = (QDiscTree *) qdisc_tree_set_find(set, ifindex);
+
+        if (!t)
+                return -ENOENT;
+        *ret = *t;
+        *t = (QDiscTree) { .ifindex = ifindex };
+        return 0;
+}
+
 void qdisc_tree_set_done(QDiscTreeSet *set) {
         if (!set)
                 return;

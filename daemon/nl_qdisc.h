@@ -128,6 +128,12 @@ int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret);
  *  (binary search). */
 const QDiscTree *qdisc_tree_set_find(const QDiscTreeSet *set, int ifindex);
 
+/** Move the tree of ifindex out of set into *ret (the caller owns it then;
+ *  the set keeps an empty tree in its place, still found by
+ *  qdisc_tree_set_find()). Returns 0, or -ENOENT when the dump had no qdisc
+ *  of ifindex (*ret untouched). */
+int qdisc_tree_set_take(QDiscTreeSet *set, int ifindex, QDiscTree *ret);
+
 /** Free every tree of the set; it is zeroed afterwards. Accepts NULL. */
 void qdisc_tree_set_done(QDiscTreeSet *set);
 

@@ -414,6 +414,22 @@ static void test_tree_set(void **state) {
         assert_int_equal(qdisc_tree_find_queue(t, 0)->etf.delta_ns, 300000);
         assert_null(qdisc_tree_set_find(&set, 4));
         assert_null(qdisc_tree_set_find(&set, 1000));
+
+        /* Taking a tree moves it out: the set keeps an empty one. */
+        {
+                QDiscTree taken = {};
+
+                assert_int_equal(qdisc_tree_set_take(&set, 3, &taken), 0);
+                assert_string_equal(taken.root.kind, "mqprio");
+                assert_int_equal(taken.n_queues, 4);
+                t = qdisc_tree_set_find(&set, 3);
+                assert_non_null(t);
+                assert_false(t->has_root);
+                assert_int_equal(t->n_queues, 0);
+                assert_int_equal(qdisc_tree_set_take(&set, 4, &taken), -ENOENT);
+                assert_string_equal(taken.root.kind, "mqprio");
+                qdisc_tree_done(&taken);
+        }
         qdisc_tree_set_done(&set);
         assert_int_equal(set.n, 0);
         assert_null(set.trees);
