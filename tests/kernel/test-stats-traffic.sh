@@ -9,8 +9,8 @@
 # checker), tc -s and the sender's error-queue counts agree exactly
 # (etf's "invalid" also holds the frames without SO_TXTIME, which have no
 # error queue to report to); stats --watch samples with rates; tbsctl
-# selftest reports the same for its own bursts, changes nothing, and is
-# refused without privileges.
+# selftest reports the same for its own bursts (also on queue 2, in
+# deadline mode), changes nothing, and is refused without privileges.
 #
 # Why delta 0 gives deadline misses every time: etf dequeues a frame only
 # when now > txtime - delta, and drops it (drops + overlimits, MISSED
@@ -31,13 +31,15 @@ cat > "$conf/st0.json" <<EOJ
 {
   "interface": "st0",
   "root": {
-    "qdisc": "mqprio", "handle": "100:", "num_tc": 3,
-    "priority_map": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
-    "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2} ]
+    "qdisc": "mqprio", "handle": "100:", "num_tc": 4,
+    "priority_map": [3, 2, 1, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3],
+    "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 1, "offset": 2},
+                {"count": 1, "offset": 3} ]
   },
   "txqueues": [
     {"queue": 0, "qdisc": "etf", "delta_ns": 50000000, "offload": false},
-    {"queue": 1, "qdisc": "etf", "delta_ns": 0, "offload": false}
+    {"queue": 1, "qdisc": "etf", "delta_ns": 0, "offload": false},
+    {"queue": 2, "qdisc": "etf", "delta_ns": 1000000, "offload": false, "deadline_mode": true}
   ]
 }
 EOJ
@@ -185,7 +187,19 @@ assert_eq "$(jq -c '.queues[0].qdisc | [.packets, .deadline_misses, .invalid]' <
         "selftest queue 1: what the qdisc counted"
 assert_eq "$(( $(tc_stat 1 overlimits) - m1 ))" 10 "tc: queue 1 overlimits of the selftest"
 
-# Both queues at once; human output.
+# A queue in deadline mode: the probe socket must say so too (etf refuses
+# every frame of a socket whose deadline mode differs), and etf sends each
+# frame as soon as it can.
+s2=$("$SEND" send st0 1 --on-time 3 --quiet-ms 200)
+assert_eq "$(jq -c '[.sent, .on_time, .invalid]' <<<"$s2")" "[3,0,3]" \
+        "a socket without SOF_TXTIME_DEADLINE_MODE on the deadline-mode queue: all invalid"
+"$TBSCTL" --json selftest st0 2 --count 10 > "$TMPDIR/self2.json" || fail "selftest of queue 2 failed: $(cat "$TMPDIR/self2.json")"
+self=$(cat "$TMPDIR/self2.json")
+assert_eq "$(jq -c '.queues[0] | [.deadline_mode, .sent, .on_time, .missed, .invalid]' <<<"$self")" "[true,10,10,0,0]" \
+        "selftest queue 2 (deadline mode): sent, on_time, missed, invalid"
+assert_eq "$(jq -c '.queues[0].qdisc | [.packets, .drops]' <<<"$self")" "[10,0]" "selftest queue 2: what the qdisc counted"
+
+# Every etf queue at once; human output.
 set +e
 out=$("$TBSCTL" selftest st0 --count 5 2>&1); rc=$?
 set -e
@@ -193,6 +207,9 @@ echo "$out"
 assert_contains "$out" "st0 queue 0" "selftest of every etf queue"
 assert_contains "$out" "sent 5, on time 5, missed 0, invalid 0" "selftest human output, queue 0"
 assert_contains "$out" "sent 5, on time 0, missed 5, invalid 0" "selftest human output, queue 1"
+assert_contains "$out" "st0 queue 2 (SO_PRIORITY 1, CLOCK_TAI, delta 1000000 ns, deadline mode, software)" \
+        "selftest human output, queue 2"
+assert_eq "$(grep -c "^st0 queue" <<<"$out")" 3 "selftest of every etf queue: 3 queues"
 
 # The schedule is untouched.
 assert_eq "$(handles st0)" "$before" "qdisc tree after selftest"
@@ -207,7 +224,7 @@ assert_contains "$out" "CAP_NET_RAW" "selftest message without privileges"
 
 # Not an etf queue.
 set +e
-out=$("$TBSCTL" selftest st0 2 2>&1); rc=$?
+out=$("$TBSCTL" selftest st0 3 2>&1); rc=$?
 set -e
 assert_eq "$rc" 1 "selftest of a queue without etf"
 assert_contains "$out" "no installed etf" "selftest message for a queue without etf"
