@@ -156,6 +156,12 @@ assert_eq "$(tail -n1 "$TMPDIR/watch.jsonl" | jq '.txqueues[] | select(.queue ==
 assert_eq "$(tail -n1 "$TMPDIR/watch.jsonl" | jq '.txqueues[] | select(.queue == 1) | .stats.deadline_misses')" "$MISS" \
         "stats --watch: counters"
 
+timeout -s INT 3 "$TBSCTL" stats st0 --watch 0.5 > "$TMPDIR/watch.txt" || true
+assert_contains "$(cat "$TMPDIR/watch.txt")" "st0, every 0.5 s" "stats --watch human output"
+assert_contains "$(cat "$TMPDIR/watch.txt")" "MISSED/S" "stats --watch human output: rate columns"
+assert_eq "$(awk '$1 == 1 && $2 == "etf" { print $6, $7 }' "$TMPDIR/watch.txt" | tail -n1)" "$MISS 0.0" \
+        "stats --watch human output: queue 1 deadline misses and their rate"
+
 # tbsctl selftest: its own burst, the same figures from the error queue and the qdisc.
 before=$(handles st0)
 opts_before=$(tc -j qdisc show dev st0 | jq -c '[.[] | .options]')
