@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzz target: the bytes of an RTM_GETQDISC dump answer (a sequence of
  * netlink messages, as recv() returns them) through qdisc_tree_parse_dump()
- * (daemon/nl_qdisc.c, with the kinds' parse_options() in qdisc-*.c), then
+ * and qdisc_tree_set_parse() (daemon/nl_qdisc.c, with the kinds'
+ * parse_options() in qdisc-*.c), then
  * what tbsd does with the tree: find queues, compare specs, and render the
  * root the way `tbsctl status` shows it (schedule_to_json()).
  *
@@ -10,7 +11,9 @@
  * once for each interface index its messages name (at most MAX_IFINDEX),
  * each time skipping the others' messages. Invariants: the
  * return code is one the contract names; queues are sorted, belong to the
- * root and are within TC_H_MIN; a spec equals itself. */
+ * root and are within TC_H_MIN; a spec equals itself; the one-pass split
+ * of qdisc_tree_set_parse() gives, for every interface, the tree
+ * qdisc_tree_parse_dump() gives, and fails exactly when one of those does. */
 #include <errno.h>
 #include <stdbool.h>
 #include <linux/netlink.h>
@@ -92,7 +95,39 @@ static void use_tree(const QDiscTree *t) {
         fuzz_check(!qdisc_tree_find_queue(t, UINT32_MAX) || t->n_queues > 0, "phantom queue");
 }
 
-static void parse_for(const uint8_t *data, size_t size, int ifindex) {
+static bool installed_equal(const InstalledQDisc *a, const InstalledQDisc *b) {
+        return strcmp(a->kind, b->kind) == 0 && a->handle == b->handle && a->parent == b->parent &&
+               memcmp(&a->stats, &b->stats, sizeof(a->stats)) == 0 &&
+               a->options_len == b->options_len && a->options_nested == b->options_nested &&
+               (a->options_len == 0 || memcmp(a->options, b->options, a->options_len) == 0);
+}
+
+/* The two parsers agree on a tree. */
+static void check_same_tree(const QDiscTree *a, const QDiscTree *b) {
+        fuzz_check(a->ifindex == b->ifindex, "ifindex");
+        fuzz_check(a->has_root == b->has_root && installed_equal(&a->root, &b->root), "root differs");
+        fuzz_check(a->root_known == b->root_known, "root_known differs");
+        if (a->root_known)
+                fuzz_check(qdisc_vtable_for_root(a->root_spec.kind)->equal(&a->root_spec, &b->root_spec) &&
+                           a->root_spec.handle == b->root_spec.handle, "root spec differs");
+        fuzz_check(a->n_handles == b->n_handles &&
+                   (a->n_handles == 0 || memcmp(a->handles, b->handles, a->n_handles * sizeof(uint32_t)) == 0),
+                   "handles differ");
+        fuzz_check(a->n_queues == b->n_queues, "%zu queues != %zu", a->n_queues, b->n_queues);
+        for (size_t i = 0; i < a->n_queues; i++) {
+                const InstalledQueue *x = &a->queues[i], *y = &b->queues[i];
+
+                fuzz_check(x->queue == y->queue && x->is_etf == y->is_etf &&
+                           installed_equal(&x->qdisc, &y->qdisc) &&
+                           (!x->is_etf || etf_spec_equal(&x->etf, &y->etf)) &&
+                           x->deadline_misses == y->deadline_misses && x->invalid == y->invalid,
+                           "queue %zu differs", i);
+        }
+}
+
+/* Parse for one interface; returns the result code, and on success checks
+ * the tree against the set's (set NULL: the set parse failed). */
+static int parse_for(const uint8_t *data, size_t size, int ifindex, const QDiscTreeSet *set) {
         QDiscTree t = {};
         int r;
 
@@ -100,22 +135,64 @@ static void parse_for(const uint8_t *data, size_t size, int ifindex) {
         if (r < 0) {
                 fuzz_check(r == -EBADMSG || r == -ENOMEM, "parse_dump returned %d", r);
                 fuzz_check(t.n_queues == 0 && !t.queues && !t.handles, "*ret touched on failure");
-                return;
+                return r;
         }
         fuzz_check(r == 0, "parse_dump returned %d", r);
         fuzz_check(t.ifindex == ifindex, "tree of ifindex %d for %d", t.ifindex, ifindex);
         use_tree(&t);
+        if (set) {
+                const QDiscTree *st = qdisc_tree_set_find(set, ifindex);
+
+                if (st)
+                        check_same_tree(&t, st);
+                else
+                        fuzz_check(!t.has_root && t.n_queues == 0 && t.n_handles == 0,
+                                   "set has no tree for ifindex %d, the single parse has one", ifindex);
+        }
         qdisc_tree_done(&t);
+        return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        QDiscTreeSet set = {};
         int ifindex[MAX_IFINDEX];
+        bool all_ok = true;
         size_t n;
+        int r;
+
+        r = qdisc_tree_set_parse(data, size, &set);
+        fuzz_check(r == 0 || r == -EBADMSG || r == -ENOMEM, "set_parse returned %d", r);
+        if (r == 0) {
+                for (size_t i = 0; i < set.n; i++) {
+                        fuzz_check(i == 0 || set.trees[i - 1].ifindex < set.trees[i].ifindex,
+                                   "set not sorted by ifindex");
+                        fuzz_check(qdisc_tree_set_find(&set, set.trees[i].ifindex) == &set.trees[i],
+                                   "set_find misses ifindex %d", set.trees[i].ifindex);
+                        /* Every tree against its single parse (a few: each reads the whole dump). */
+                        if (i < MAX_IFINDEX)
+                                fuzz_check(parse_for(data, size, set.trees[i].ifindex, &set) == 0,
+                                           "set_parse succeeded, parse_dump of ifindex %d failed",
+                                           set.trees[i].ifindex);
+                }
+        }
 
         n = find_ifindexes(data, size, ifindex);
         if (n == 0)
-                parse_for(data, size, 1);
+                all_ok = parse_for(data, size, 1, r == 0 ? &set : NULL) == 0 && all_ok;
         for (size_t i = 0; i < n; i++)
-                parse_for(data, size, ifindex[i]);
+                all_ok = parse_for(data, size, ifindex[i], r == 0 ? &set : NULL) == 0 && all_ok;
+        if (!all_ok)
+                fuzz_check(r < 0, "parse_dump failed for an interface, set_parse succeeded");
+
+        if (r == 0 && set.n > 0) {
+                QDiscTree taken = {};
+                int idx = set.trees[0].ifindex;
+
+                fuzz_check(qdisc_tree_set_take(&set, idx, &taken) == 0, "set_take failed");
+                fuzz_check(taken.ifindex == idx, "taken tree of ifindex %d", taken.ifindex);
+                fuzz_check(qdisc_tree_set_find(&set, idx), "taken tree no longer found");
+                qdisc_tree_done(&taken);
+        }
+        qdisc_tree_set_done(&set);
         return 0;
 }
