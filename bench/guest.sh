@@ -31,23 +31,24 @@ echo "I runs $runs"
 
 now_us() { local t=$EPOCHREALTIME; echo "${t/./}"; }
 
-# timed METRIC N TOOL RUN CMD...: run CMD (output to the log), print its time.
+# timed METRIC N TOOL RUN CMD...: run CMD (stdout to $work/out, stderr to
+# the log), print its time. Only CMD's own process is inside the clock.
 timed() {
         local metric=$1 n=$2 tool=$3 run=$4 s e
         shift 4
         s=$EPOCHREALTIME
-        "$@" >>"$log" 2>&1 || fail "$metric $tool N=$n run $run: '$*' failed (see bench-tools.log): $(tail -3 "$log")"
+        "$@" >"$work/out" 2>>"$log" || fail "$metric $tool N=$n run $run: '$*' failed (see bench-tools.log): $(tail -3 "$log")"
         e=$EPOCHREALTIME
+        cat "$work/out" >>"$log"
         echo "R $metric $n $tool $run $(( ${e/./} - ${s/./} ))"
 }
 
-# once_expect DIR WORD: tbsd --once on DIR, every line must end in WORD.
-once_expect() {
-        local out
-        out=$("$TBSD" --once --config-dir "$1" 2>>"$log") || { echo "$out" >>"$log"; return 1; }
-        if grep -qv ": $2\$" <<<"$out"; then
-                echo "$out" | grep -v ": $2\$" | head -3 >>"$log"
-                return 1
+# once_timed METRIC N RUN DIR WORD: tbsd --once on DIR, timed; afterwards
+# every line of its output must end in WORD.
+once_timed() {
+        timed "$1" "$2" tbsd "$3" "$TBSD" --once --config-dir "$4"
+        if grep -qv ": $5\$" "$work/out"; then
+                fail "$1 tbsd N=$2 run $3: not '$5': $(grep -v ": $5\$" "$work/out" | head -3)"
         fi
 }
 
@@ -141,9 +142,9 @@ for n in "${sizes[@]}"; do
         d=$work/n$n
         for ((r = 1; r <= runs; r++)); do
                 reset_trees "$n"
-                timed full "$n" tbsd "$r" once_expect "$d/base" applied
-                timed reapply "$n" tbsd "$r" once_expect "$d/base" unchanged
-                timed delta "$n" tbsd "$r" once_expect "$d/delta" applied
+                once_timed full "$n" "$r" "$d/base" applied
+                once_timed reapply "$n" "$r" "$d/base" unchanged
+                once_timed delta "$n" "$r" "$d/delta" applied
 
                 if [ "$n" -lt 64 ] || { [ "$r" = 1 ] && { [ "$n" -lt 256 ] || [ "$quick" = 0 ]; }; }; then
                         reset_trees "$n"
@@ -219,8 +220,9 @@ wait_until 60 bash -c "[ \"\$('$TBSCTL' --json status b0 | jq -r .state)\" = con
         fail "b0 not configured with ptp4l: $("$TBSCTL" --json status b0 | jq -c '{state, state_reason}')"
 
 manual_status() {
-        tc -s qdisc show dev b0 && pmc -u -b 0 -s /run/ptp4l-b0 'GET TIME_STATUS_NP' | grep -q gmPresent
+        tc -s qdisc show dev b0 && pmc -u -b 0 -s /run/ptp4l-b0 'GET TIME_STATUS_NP'
 }
+manual_status >"$work/out" 2>&1 && grep -q gmPresent "$work/out" || fail "pmc does not answer: $(cat "$work/out")"
 for ((r = 1; r <= runs; r++)); do
         for ((c = 1; c <= status_calls; c++)); do
                 timed status "$nmax" tbsctl "$r.$c" "$TBSCTL" status b0

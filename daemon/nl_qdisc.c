@@ -38,10 +38,6 @@ static void nlmsg_freep(struct nl_msg **m) {
 }
 #define _cleanup_nlmsg_ _cleanup_(nlmsg_freep)
 
-static void nl_cb_putp(struct nl_cb **cb) {
-        if (*cb)
-                nl_cb_put(*cb);
-}
 
 /* libnl's -NLE_* to -errno, for the failures that do not come with the
  * kernel's own errno (those we take from the error callback). */
@@ -647,85 +643,97 @@ static int handle_pool_next(HandlePool *p, uint32_t *ret) {
         return -ENOSPC;
 }
 
-static int dump_valid_cb(struct nl_msg *m, void *arg) {
-        DumpBuilder *b = arg;
-        int k;
+/* Room kept free for one receive of a dump: the kernel fills dump skbs up to
+ * about 32 KiB (more only for a single larger message, which it then
+ * reports truncated: -EMSGSIZE here). */
+#define DUMP_RECV_ROOM (64 * 1024)
 
-        k = dump_builder_add(b, nlmsg_hdr(m));
-        if (k < 0) {
-                b->error = k;
-                return NL_STOP;
-        }
-        return NL_OK;
-}
-
-typedef struct RawDump {
-        uint8_t *buf;
-        size_t len, size;
-        int error;
-} RawDump;
-
-static int raw_dump_cb(struct nl_msg *m, void *arg) {
-        struct nlmsghdr *h = nlmsg_hdr(m);
-        size_t n = NLMSG_ALIGN(h->nlmsg_len);
-        RawDump *d = arg;
-
-        if (h->nlmsg_type != RTM_NEWQDISC)
-                return NL_OK;
-        if (d->len + n > d->size) {
-                size_t size = d->size ? d->size * 2 : 64 * 1024;
-                uint8_t *b;
-
-                while (size < d->len + n)
-                        size *= 2;
-                b = realloc(d->buf, size);
-                if (!b) {
-                        d->error = -ENOMEM;
-                        return NL_STOP;
-                }
-                d->buf = b;
-                d->size = size;
-        }
-        memcpy(d->buf + d->len, h, h->nlmsg_len);
-        memset(d->buf + d->len + h->nlmsg_len, 0, n - h->nlmsg_len);
-        d->len += n;
-        return NL_OK;
-}
-
+/* The dump is read straight into one growing buffer (no peeking, no copy
+ * per message): the messages of other types are squeezed out as they come. */
 int nl_qdisc_dump_raw(NlQdisc *nl, void **ret_buf, size_t *ret_len) {
-        _cleanup_(nl_cb_putp) struct nl_cb *cb = NULL;
-        _cleanup_nlmsg_ struct nl_msg *m = NULL;
-        struct tcmsg t = { .tcm_family = AF_UNSPEC };
-        struct nl_cb *sock_cb;
-        RawDump d = {};
-        int k;
-
-        m = nlmsg_alloc_simple(RTM_GETQDISC, NLM_F_DUMP);
-        if (!m)
-                return -ENOMEM;
-        if (nlmsg_append(m, &t, sizeof(t), NLMSG_ALIGNTO) < 0)
-                return -ENOMEM;
-        sock_cb = nl_socket_get_cb(nl->sk);
-        cb = nl_cb_clone(sock_cb);
-        nl_cb_put(sock_cb);
-        if (!cb)
-                return -ENOMEM;
-        if (nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, raw_dump_cb, &d) < 0)
-                return -ENOMEM;
+        struct {
+                struct nlmsghdr h;
+                struct tcmsg t;
+        } req = {
+                .h = {
+                        .nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg)),
+                        .nlmsg_type = RTM_GETQDISC,
+                        .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+                        .nlmsg_seq = nl->batch_seq++,
+                        .nlmsg_pid = nl_socket_get_local_port(nl->sk),
+                },
+                .t = { .tcm_family = AF_UNSPEC },
+        };
+        int fd = nl_socket_get_fd(nl->sk);
+        _cleanup_free_ uint8_t *buf = NULL;
+        size_t len = 0, size = 0;
+        ssize_t k;
 
         nl->error = 0;
         nl->ext_ack[0] = 0;
-        k = nl_send_auto(nl->sk, m);
+        do
+                k = send(fd, &req, req.h.nlmsg_len, 0);
+        while (k < 0 && errno == EINTR);
         if (k < 0)
-                return nle_to_errno(k);
-        k = nl_recvmsgs(nl->sk, cb);
-        if (d.error < 0 || k < 0) {
-                free(d.buf);
-                return d.error < 0 ? d.error : nl->error < 0 ? nl->error : nle_to_errno(k);
+                return negative_errno();
+
+        for (;;) {
+                struct nlmsghdr *h;
+                size_t off;
+                int rem;
+
+                if (size - len < DUMP_RECV_ROOM) {
+                        size_t n = size ? size * 2 : 4 * DUMP_RECV_ROOM;
+                        uint8_t *t;
+
+                        while (n - len < DUMP_RECV_ROOM)
+                                n *= 2;
+                        t = realloc(buf, n);
+                        if (!t)
+                                return -ENOMEM;
+                        buf = t;
+                        size = n;
+                }
+                k = recv(fd, buf + len, size - len, MSG_TRUNC);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return negative_errno();
+                }
+                if ((size_t) k > size - len)
+                        return -EMSGSIZE;
+
+                /* Keep the RTM_NEWQDISC messages of this dump, in place. */
+                off = len;
+                rem = (int) k;
+                for (h = (struct nlmsghdr *) (buf + len); NLMSG_OK(h, rem); h = NLMSG_NEXT(h, rem)) {
+                        if (h->nlmsg_seq != req.h.nlmsg_seq)
+                                continue;
+                        if (h->nlmsg_type == NLMSG_DONE) {
+                                if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(int)) && *(int *) NLMSG_DATA(h) < 0)
+                                        return *(int *) NLMSG_DATA(h);
+                                *ret_buf = TAKE_PTR(buf);
+                                *ret_len = off;
+                                return 0;
+                        }
+                        if (h->nlmsg_type == NLMSG_ERROR) {
+                                const struct nlmsgerr *e = NLMSG_DATA(h);
+
+                                if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+                                        return -EBADMSG;
+                                (void) nl_ext_ack_message(h, nl->ext_ack, sizeof(nl->ext_ack));
+                                nl->error = e->error < 0 ? e->error : -EBADMSG;
+                                return nl->error;
+                        }
+                        if (h->nlmsg_type != RTM_NEWQDISC)
+                                continue;
+                        if ((uint8_t *) h != buf + off)
+                                memmove(buf + off, h, h->nlmsg_len);
+                        memset(buf + off + h->nlmsg_len, 0, NLMSG_ALIGN(h->nlmsg_len) - h->nlmsg_len);
+                        off += NLMSG_ALIGN(h->nlmsg_len);
+                }
+                len = off;
         }
-        *ret_buf = d.buf;
-        *ret_len = d.len;
-        return 0;
 }
 
 int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret) {
@@ -740,43 +748,15 @@ int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret) {
 }
 
 int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret) {
-        _cleanup_(nl_cb_putp) struct nl_cb *cb = NULL;
-        _cleanup_nlmsg_ struct nl_msg *m = NULL;
-        struct nl_cb *sock_cb;
-        DumpBuilder b = { .ifindex = ifindex };
-        struct tcmsg t = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex };
+        _cleanup_free_ void *buf = NULL;
         char name[IFNAMSIZ];
+        size_t len = 0;
         int k;
 
-        m = nlmsg_alloc_simple(RTM_GETQDISC, NLM_F_DUMP);
-        if (!m)
-                return -ENOMEM;
-        if (nlmsg_append(m, &t, sizeof(t), NLMSG_ALIGNTO) < 0)
-                return -ENOMEM;
-        sock_cb = nl_socket_get_cb(nl->sk);     /* takes a reference */
-        cb = nl_cb_clone(sock_cb);
-        nl_cb_put(sock_cb);
-        if (!cb)
-                return -ENOMEM;
-        if (nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, dump_valid_cb, &b) < 0)
-                return -ENOMEM;
-
-        nl->error = 0;
-        nl->ext_ack[0] = 0;
-        k = nl_send_auto(nl->sk, m);
+        k = nl_qdisc_dump_raw(nl, &buf, &len);
         if (k < 0)
-                return nle_to_errno(k);
-        k = nl_recvmsgs(nl->sk, cb);
-        if (b.error < 0) {
-                dump_builder_done(&b);
-                return b.error;
-        }
-        if (k < 0) {
-                dump_builder_done(&b);
-                return nl->error < 0 ? nl->error : nle_to_errno(k);
-        }
-
-        k = dump_builder_finish(&b, ret);
+                return k;
+        k = qdisc_tree_parse_dump(buf, len, ifindex, ret);
         if (k < 0)
                 return k;
         /* The kernel dumps every interface and filters nothing for one that

@@ -77,10 +77,12 @@ typedef struct QueueApplyResult {
 /* The report of one nl_qdisc_apply(), filled on success and on failure. */
 typedef struct ApplyReport {
         bool root_replaced;             /* the root was (re)created */
-        unsigned n_messages;            /* changes sent to the kernel, 0 when unchanged */
+        unsigned n_messages;            /* changes the kernel accepted, 0 when unchanged */
         QueueApplyResult *queues;       /* one per txqueue of the schedule, in its order; after a
-                                         * failure they tell what was done before the failing step
-                                         * (and undone by the rollback); reason NULL: not reached */
+                                         * failure they tell which of the batch's requests the
+                                         * kernel accepted (undone by the rollback; the kernel goes
+                                         * on after a refused request of a batch); reason NULL:
+                                         * not installed */
         size_t n_queues;
         char *error;                    /* failure: "STEP: kernel's message" */
         bool rolled_back;               /* failure: the snapshot was restored */
