@@ -11,7 +11,7 @@ jq '. + {"drift": "report"}' "$conf/dr1.json" > "$conf/dr1.tmp" && mv "$conf/dr1
 start_system_bus
 start_tbsd "$conf"
 start_monitor
-wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status dr0 | jq -r .state)\" = configured ]" || fail "dr0 not configured"
+wait_configured dr0
 sleep 0.5
 # tbsd's own install was not mistaken for drift.
 if grep -q "drift" "$TBS_OUT/tbsd.log"; then fail "tbsd took its own changes for drift"; fi
@@ -45,7 +45,7 @@ assert_eq "$(tc -j qdisc show dev dr0 | jq -r '.[] | select(.root) | .kind')" mq
 assert_eq "$(etf_delta dr0 100:1)" 200000 "queue 0 restored with the root"
 grep -q "root is .* instead of mqprio 100:" "$TBS_OUT/tbsd.log" || fail "the log does not name the root that replaced ours"
 pass "root restored"
-wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status dr0 | jq -r .state)\" = configured ]" || fail "dr0 state $(link_state dr0)"
+wait_configured dr0
 
 # Policy report: the change stays, the link is degraded, and it recovers
 # when the tree is put back by hand.

@@ -6,7 +6,7 @@ mkdir -p "$conf"
 write_mqprio_schedule "$conf/gp0.json" gp0 200000 500000
 start_system_bus
 start_tbsd "$conf" --admin-group nogroup
-wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status gp0 | jq -r .state)\" = configured ]" || fail "gp0 not configured"
+wait_configured gp0
 
 # uid 65534 with primary group users (100) and nogroup (65534) as a supplementary group.
 setpriv --reuid=65534 --regid=100 --groups 65534 "$TBSCTL" apply gp0 || fail "a member of the admin group was refused"

@@ -8,7 +8,7 @@ mkdir -p "$conf"
 write_mqprio_schedule "$conf/ho0.json" ho0 200000 500000
 start_system_bus
 start_tbsd "$conf"
-wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status ho0 | jq -r .state)\" = configured ]" || fail "ho0 not configured"
+wait_configured ho0
 call() { busctl --system call org.tsn.Tbs "$@" 2>&1 || true; }
 
 for name in "a/b" ".." "0123456789abcdefXYZ" "" "ho0/../ho0" "$(head -c 100000 /dev/zero | tr '\0' x)"; do

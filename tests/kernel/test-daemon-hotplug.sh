@@ -15,7 +15,7 @@ wait_until 1 sh -c "[ \"\$(tc -j qdisc show dev hp0 | jq -r '.[] | select(.root)
         fail "hp0 not configured within 1 s of appearing"
 pass "hp0 configured within 1 s of appearing"
 assert_eq "$(etf_delta hp0 100:1)" 200000 "hp0 queue 0 delta"
-wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status hp0 | jq -r .state)\" = configured ]" || fail "hp0 state $(link_state hp0)"
+wait_configured hp0
 expect_event hp0 appeared
 expect_event hp0 applied
 

@@ -12,7 +12,7 @@ write_mqprio_schedule "$conf/rl2.json" rl2 200000 500000
 start_system_bus
 start_tbsd "$conf"
 start_monitor
-wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status rl2 | jq -r .state)\" = configured ]" || fail "rl2 not configured"
+wait_configured rl2
 before0=$(handles rl0)
 before1=$(handles rl1)
 

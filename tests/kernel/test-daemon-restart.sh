@@ -1,18 +1,12 @@
 # Restart safety: SIGKILL and a restart leave traffic untouched: no qdisc is
 # re-created (same handles) and counters keep counting.
-make_veth rs0 rs0p 4
-# The peer lives in its own namespace so the traffic really crosses rs0.
-ip netns add peer
-ip link set rs0p netns peer
-ip -n peer addr add 192.0.2.2/24 dev rs0p
-ip -n peer link set rs0p up
-ip addr add 192.0.2.1/24 dev rs0
+make_veth_to_peer rs0 rs0p
 conf=$TMPDIR/conf
 mkdir -p "$conf"
 write_mqprio_schedule "$conf/rs0.json" rs0 200000 500000
 start_system_bus
 start_tbsd "$conf"
-wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status rs0 | jq -r .state)\" = configured ]" || fail "rs0 not configured"
+wait_configured rs0
 before=$(handles rs0)
 
 # UDP through the default children (priority 0 maps to class 2: queues 2-3).
@@ -24,7 +18,7 @@ pk0=$(tc -j -s qdisc show dev rs0 | jq '[.[] | select(.root) | .packets][0]')
 kill -KILL "$TBSD_PID"
 wait "$TBSD_PID" 2>/dev/null || true
 start_tbsd "$conf"
-wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status rs0 | jq -r .state)\" = configured ]" || fail "rs0 not configured after restart"
+wait_configured rs0
 assert_eq "$(handles rs0)" "$before" "handles after SIGKILL and restart"
 assert_eq "$(grep -c 'rs0: applied' "$TBS_OUT/tbsd.log")" 1 "applies of rs0 over both runs (the restarted tbsd sent nothing)"
 send_udp 3

@@ -1,17 +1,12 @@
 # Statistics sampling: the Statistics property and Describe()'s rates follow
 # tc's counters, and --metrics-file is rewritten on every sample.
-make_veth st0 st0p 4
-ip netns add peer
-ip link set st0p netns peer
-ip -n peer addr add 192.0.2.2/24 dev st0p
-ip -n peer link set st0p up
-ip addr add 192.0.2.1/24 dev st0
+make_veth_to_peer st0 st0p
 conf=$TMPDIR/conf
 mkdir -p "$conf"
 write_mqprio_schedule "$conf/st0.json" st0 200000 500000
 start_system_bus
 start_tbsd "$conf" --stats-interval 0.2 --metrics-file /run/tbs.prom
-wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status st0 | jq -r .state)\" = configured ]" || fail "st0 not configured"
+wait_configured st0
 
 # UDP with priority 0 goes to class 2 (queues 2-3, the default children).
 for i in $(seq 1 40); do echo "sample $i" > /dev/udp/192.0.2.2/9; done
