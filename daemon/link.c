@@ -289,6 +289,10 @@ static void link_schedule_retry(Link *l) {
 }
 
 int link_apply(Link *l, char **ret_error) {
+        return link_apply_from(l, NULL, ret_error);
+}
+
+int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         Manager *m = l->manager;
         ApplyReport report = {};
         DiagList diags = {};
@@ -333,7 +337,13 @@ int link_apply(Link *l, char **ret_error) {
         }
         diag_list_clear(&diags);
 
-        r = nl_qdisc_apply(m->nl, ifindex, l->schedule, l->rt->caps_valid ? &l->rt->facts : NULL, &report);
+        if (set) {
+                const QDiscTree *t = qdisc_tree_set_find(set, ifindex);
+
+                r = nl_qdisc_apply_with_tree(m->nl, ifindex, l->schedule, l->rt->caps_valid ? &l->rt->facts : NULL,
+                                             t ?: &(QDiscTree) { .ifindex = ifindex }, &report);
+        } else
+                r = nl_qdisc_apply(m->nl, ifindex, l->schedule, l->rt->caps_valid ? &l->rt->facts : NULL, &report);
         if (r < 0) {
                 link_set_state(l, LINK_STATE_FAILED, "%s%s%s", report.error ?: strerror(-r),
                                report.rolled_back ? " (previous qdiscs restored)" : "",
@@ -399,9 +409,9 @@ void link_vanished(Link *l) {
         link_set_state(l, LINK_STATE_ABSENT, "interface %s is gone; waiting for it to return", l->name);
 }
 
-void link_reconcile(Link *l, const void *dump, size_t dump_len) {
+void link_reconcile(Link *l, const QDiscTreeSet *set) {
         _cleanup_free_ char *what = NULL;
-        QDiscTree tree = {};
+        const QDiscTree *tree;
         int ifindex, r;
 
         if (!l->schedule || l->removed)
@@ -421,17 +431,17 @@ void link_reconcile(Link *l, const void *dump, size_t dump_len) {
                 if (l->state == LINK_STATE_ABSENT || ifindex != l->ifindex)
                         manager_emit_event(l->manager, l->name, "appeared", "interface %s (index %d) is here",
                                            l->name, ifindex);
-                (void) link_apply(l, NULL);
+                (void) link_apply_from(l, set, NULL);
                 return;
         }
 
-        r = dump ? qdisc_tree_parse_dump(dump, dump_len, ifindex, &tree) : -ENODATA;
-        if (r < 0) {
-                log_link_debug_errno(l->name, r, "no qdisc dump for the drift check: %m");
+        if (!set) {
+                log_link_debug(l->name, "no qdisc dump for the drift check");
                 return;
         }
-        r = drift_describe(&tree, l->schedule, l->rt->caps_valid ? &l->rt->facts : NULL, &what);
-        qdisc_tree_done(&tree);
+        tree = qdisc_tree_set_find(set, ifindex);
+        r = drift_describe(tree ?: &(QDiscTree) { .ifindex = ifindex }, l->schedule,
+                           l->rt->caps_valid ? &l->rt->facts : NULL, &what);
         if (r < 0)
                 return;
         if (r == 0) {
@@ -454,7 +464,7 @@ void link_reconcile(Link *l, const void *dump, size_t dump_len) {
                 return;
         }
         manager_emit_event(l->manager, l->name, "drift", "%s (changed outside tbsd; restoring)", what);
-        r = link_apply(l, NULL);
+        r = link_apply_from(l, set, NULL);
         if (r >= 0)
                 manager_emit_event(l->manager, l->name, "restored", "schedule %s re-installed",
                                    l->schedule_file ?: "");

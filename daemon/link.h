@@ -12,6 +12,7 @@
 
 typedef struct Manager Manager;
 typedef struct QDiscTree QDiscTree;
+typedef struct QDiscTreeSet QDiscTreeSet;
 
 /* Per-second rates of one TX queue's qdisc between the last two samples. */
 typedef struct QueueRates {
@@ -72,12 +73,18 @@ int link_apply(Link *l, char **ret_error);
 
 /** Look at the link after a change notification: apply when it is new or
  *  came back, check the installed tree for drift when it is configured
- *  (restore it or report it, by the schedule's drift policy). dump holds
- *  an nl_qdisc_dump_raw() of all interfaces, taken for this round. */
-void link_reconcile(Link *l, const void *dump, size_t dump_len);
+ *  (restore it or report it, by the schedule's drift policy). set holds
+ *  one nl_qdisc_dump_all() of every interface, taken for this round (NULL
+ *  when the dump failed: then only (re)appearing links are applied). */
+void link_reconcile(Link *l, const QDiscTreeSet *set);
 
 /** The interface is gone (RTM_DELLINK): state absent until it returns. */
 void link_vanished(Link *l);
+
+/** link_apply() with every interface's tree already dumped (one
+ *  nl_qdisc_dump_all() for a whole batch of links; NULL: dump now). The set
+ *  must have been dumped after the last change to this link. */
+int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error);
 
 /** Remove tbsd's qdiscs (the interface gets its default root back). */
 int link_remove_qdiscs(Link *l, char **ret_error);

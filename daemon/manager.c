@@ -39,10 +39,9 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 #define RECONCILE_DELAY_USEC (20 * 1000ULL)
 
 static int on_reconcile(sd_event_source *s, uint64_t usec, void *userdata) {
-        _cleanup_free_ void *dump = NULL;
+        _cleanup_(qdisc_tree_set_done) QDiscTreeSet set = {};
         Manager *m = userdata;
-        size_t len = 0;
-        bool dumped = false;
+        bool dumped = false, have_set = false;
 
         /* One dump serves every dirty link. link_reconcile() may mark links
          * dirty again (our own changes notify us too); those get the next
@@ -54,13 +53,10 @@ static int on_reconcile(sd_event_source *s, uint64_t usec, void *userdata) {
                         continue;
                 l->dirty = false;
                 if (!dumped) {
-                        if (nl_qdisc_dump_raw(m->nl, &dump, &len) < 0) {
-                                dump = NULL;
-                                len = 0;
-                        }
+                        have_set = nl_qdisc_dump_all(m->nl, &set) >= 0;
                         dumped = true;
                 }
-                link_reconcile(l, dump, len);
+                link_reconcile(l, have_set ? &set : NULL);
         }
         manager_notify_status(m);
         return 0;
@@ -137,13 +133,12 @@ static void on_watch_event(const LinkWatchEvent *ev, void *userdata) {
 }
 
 int manager_sample_stats(Manager *m) {
-        _cleanup_free_ void *buf = NULL;
+        _cleanup_(qdisc_tree_set_done) QDiscTreeSet set = {};
         struct timespec ts;
         uint64_t mono, real;
-        size_t len = 0;
         int r;
 
-        r = nl_qdisc_dump_raw(m->nl, &buf, &len);
+        r = nl_qdisc_dump_all(m->nl, &set);
         if (r < 0)
                 return log_debug_errno(r, "statistics dump failed: %m");
         clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -155,9 +150,7 @@ int manager_sample_stats(Manager *m) {
                 Link *l = m->links[i];
                 QDiscTree t = {};
 
-                if (l->ifindex <= 0)
-                        continue;
-                if (qdisc_tree_parse_dump(buf, len, l->ifindex, &t) < 0)
+                if (l->ifindex <= 0 || qdisc_tree_set_take(&set, l->ifindex, &t) < 0)
                         continue;
                 link_take_sample(l, &t, mono, real);
         }
@@ -353,7 +346,9 @@ static void log_file_diagnostics(const ScheduleFile *f) {
 
 /* Bring the links in line with a freshly loaded folder. */
 static int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
+        _cleanup_(qdisc_tree_set_done) QDiscTreeSet set = {};
         _cleanup_free_ char *errors = NULL;
+        bool dumped = false, have_set = false;
         size_t n_invalid = 0;
         int r;
 
@@ -423,7 +418,13 @@ static int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         return r;
                 if (r == 0 && (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED))
                         continue; /* unchanged and in place */
-                (void) link_apply(l, NULL);
+                /* One dump for every apply of this pass (after the removals
+                 * above; each apply changes only its own interface). */
+                if (!dumped) {
+                        have_set = nl_qdisc_dump_all(m->nl, &set) >= 0;
+                        dumped = true;
+                }
+                (void) link_apply_from(l, have_set ? &set : NULL, NULL);
         }
 
         manager_notify_status(m);
