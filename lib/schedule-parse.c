@@ -12,6 +12,7 @@
 
 #include "json-util.h"
 #include "schedule-parse.h"
+#include "show.h"
 #include "schedule-verify.h"
 
 #ifndef CLOCK_TAI
@@ -19,7 +20,6 @@
 #endif
 
 #define JPATH_MAX 256   /* longest JSON path we build ("root.entries[123].interval_ns") */
-#define SHOW_MAX 64     /* longest rendering of a value in a message */
 
 typedef struct Parser {
         const char *file;
@@ -84,7 +84,6 @@ static bool has_nul(json_object *v) {
  * strings cut short), containers as "an object" / "an array". */
 static const char *show(json_object *v, char buf[static SHOW_MAX]) {
         const char *t;
-        size_t n;
 
         switch (json_object_get_type(v)) {
         case json_type_null:
@@ -99,18 +98,7 @@ static const char *show(json_object *v, char buf[static SHOW_MAX]) {
         t = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
         if (!t)
                 return "?";
-        n = strlen(t);
-        if (n < SHOW_MAX) {
-                memcpy(buf, t, n + 1);
-                return buf;
-        }
-        /* Cut at a UTF-8 character boundary and mark the cut. */
-        n = SHOW_MAX - 5;
-        while (n > 0 && ((unsigned char) t[n] & 0xC0) == 0x80)
-                n--;
-        memcpy(buf, t, n);
-        memcpy(buf + n, "...", 4);
-        return buf;
+        return show_json_text(t, buf);
 }
 
 static const char *type_with_article(json_type t) {

@@ -10,13 +10,13 @@
 
 #include "json-util.h"
 #include "schedule-verify.h"
+#include "show.h"
 
 #ifndef CLOCK_TAI
 #define CLOCK_TAI 11
 #endif
 
 #define JPATH_MAX 128
-#define SHOW_MAX 64     /* longest rendering of a value in a message */
 
 typedef struct Verifier {
         const char *file;
@@ -61,22 +61,11 @@ static const char *pathf(char buf[static JPATH_MAX], const char *format, ...) {
 static const char *show_string(const char *s, char buf[static SHOW_MAX]) {
         _cleanup_json_ json_object *o = json_object_new_string(s);
         const char *t;
-        size_t n;
 
         t = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
         if (!t)
                 return "a string";
-        n = strlen(t);
-        if (n < SHOW_MAX) {
-                memcpy(buf, t, n + 1);
-                return buf;
-        }
-        n = SHOW_MAX - 5;
-        while (n > 0 && ((unsigned char) t[n] & 0xC0) == 0x80)
-                n--;
-        memcpy(buf, t, n);
-        memcpy(buf + n, "...", 4);
-        return buf;
+        return show_json_text(t, buf);
 }
 
 static const char *clock_name(clockid_t c, char buf[static 32]) {
