@@ -4,6 +4,7 @@
  * as is, the human form is rendered from it. */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -70,10 +71,15 @@ static void render_clock(struct json_object *c) {
         const char *state = str_or(c, "state", "unknown");
 
         field("Clock", "%s%s%s", state, json_get_string(c, "reason") ? " - " : "", str_or(c, "reason", ""));
-        if (json_get_string(c, "port_state"))
-                field("PTP port", "%s, master offset %" PRId64 " ns, grandmaster %s",
-                      json_get_string(c, "port_state"), json_get_int(c, "master_offset_ns", 0),
-                      json_get_bool(c, "gm_present", 0) ? str_or(c, "gm_identity", "present") : "absent");
+        if (json_get_string(c, "port_state")) {
+                const char *port = json_get_string(c, "port_state");
+                bool master = strcmp(port, "MASTER") == 0 || strcmp(port, "GRAND_MASTER") == 0;
+
+                field("PTP port", "%s, master offset %" PRId64 " ns, grandmaster %s", port,
+                      json_get_int(c, "master_offset_ns", 0),
+                      json_get_bool(c, "gm_present", 0) ? str_or(c, "gm_identity", "present") :
+                      master ? "this node" : "absent");
+        }
         if (json_get(c, "phc_sys_offset_ns") && !json_object_is_type(json_get(c, "phc_sys_offset_ns"), json_type_null))
                 field("PHC - TAI", "%" PRId64 " ns (%s)", json_get_int(c, "phc_sys_offset_ns", 0),
                       str_or(c, "phc_offset_method", "?"));

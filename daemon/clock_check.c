@@ -80,6 +80,14 @@ static void no_ptp4l_reason(const ClockInputs *in, ClockStatus *st) {
                           "no answer from ptp4l on %s within %" PRIu64 " ms (domain or transportSpecific differ?)",
                           path, (uint64_t) (in->ptp4l_timeout_usec / USEC_PER_MSEC));
                 break;
+        case -EAGAIN:
+                /* A Unix datagram socket whose queue is full: ptp4l is not
+                 * reading, or drops what it reads (another domain or
+                 * transportSpecific) more slowly than requests arrive. */
+                set_state(st, CLOCK_STATE_NO_PTP4L,
+                          "ptp4l on %s takes no requests (its socket queue is full; domain or transportSpecific differ?)",
+                          path);
+                break;
         default:
                 set_state(st, CLOCK_STATE_NO_PTP4L, "ptp4l on %s: %s", path, strerror(-in->ptp4l_error));
         }

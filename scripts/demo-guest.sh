@@ -12,6 +12,15 @@ ip -br link show type veth
 echo "== tbsctl validate examples/*.json"
 "$TBSCTL" validate "$TBS_SOURCE_DIR"/examples/*.json
 
+# A grandmaster for the i210 example's clock checks: ptp4l on enp1s0 with
+# software time stamps (veth has no PHC), and the kernel's TAI offset set
+# (phc2sys would do that on a gateway).
+echo "== ptp4l on enp1s0 (software time stamps) as the grandmaster; TAI offset 37 s"
+"$TBS_BUILD_DIR/tests/nic/tai-offset" 37 >/dev/null
+ptp4l -i enp1s0 -S -2 >"$TBS_OUT/ptp4l.log" 2>&1 &
+port_is_master() { pmc -u -b 0 'GET PORT_DATA_SET' 2>/dev/null | grep -q 'portState *MASTER'; }
+wait_until 30 port_is_master || echo "(ptp4l is not MASTER yet)"
+
 echo "== starting a private system bus and tbsd --config-dir examples/"
 start_system_bus
 # The examples belong to whoever cloned the tree, not necessarily root:
