@@ -154,3 +154,32 @@ int client_describe(sd_bus *bus, const char *ifname, struct json_object **ret) {
         *ret = o;
         return 0;
 }
+
+int client_describe_links(sd_bus *bus, int argc, char *argv[], struct json_object **ret) {
+        _cleanup_(strv_freep) char **all = NULL;
+        _cleanup_json_ struct json_object *arr = NULL;
+        char **names = argv;
+        int r, n = argc;
+
+        if (argc == 0) {
+                r = client_list_links(bus, &all);
+                if (r < 0)
+                        return r;
+                names = all;
+                for (n = 0; all[n]; n++)
+                        ;
+        }
+        arr = json_object_new_array();
+        if (!arr)
+                return log_error_errno(ENOMEM, "out of memory");
+        for (int i = 0; i < n; i++) {
+                struct json_object *d = NULL;
+
+                r = client_describe(bus, names[i], &d);
+                if (r < 0)
+                        return r;
+                json_object_array_add(arr, d);
+        }
+        *ret = TAKE_PTR(arr);
+        return 0;
+}

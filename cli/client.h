@@ -38,5 +38,10 @@ int client_list_links(sd_bus *bus, char ***ret);
 /** The link's status document (Describe()), parsed. */
 int client_describe(sd_bus *bus, const char *ifname, struct json_object **ret);
 
+/** Describe() of each named link, or of every link (ListLinks) when argc
+ *  is 0, as a JSON array of status documents in that order. Returns 0 or
+ *  -errno (logged). */
+int client_describe_links(sd_bus *bus, int argc, char *argv[], struct json_object **ret);
+
 /** Free a NULL-terminated string array. */
 void strv_free(char **l);

@@ -14,8 +14,6 @@
 #include "sd-cleanup.h"
 #include "verbs.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(char **, strv_free);
-
 static void print_json(struct json_object *o) {
         puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
                                                JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -154,52 +152,38 @@ static void render_status(struct json_object *d) {
                 render_clock(json_get(d, "clock"));
 }
 
-/* Describe every named link (or all of them) and hand each document to fn;
- * with --json the documents (or the member `key` of each) are printed as
- * one value, an array when no link was named. */
+/* Describe every named link (or all of them) and render each document (or
+ * its member `key`); with --json print them as one value: the document
+ * itself when one link was named, an array otherwise. */
 static int for_links(int argc, char *argv[], const char *key, void (*render)(struct json_object *)) {
         _cleanup_bus_ sd_bus *bus = NULL;
-        _cleanup_(strv_freep) char **all = NULL;
-        _cleanup_json_ struct json_object *arr = NULL;
-        char **names = argv;
-        int r, n = argc;
+        _cleanup_json_ struct json_object *docs = NULL, *out = NULL;
+        size_t n;
+        int r;
 
         r = client_connect(&bus);
+        if (r >= 0)
+                r = client_describe_links(bus, argc, argv, &docs);
         if (r < 0)
                 return client_exit_status(r);
-        if (argc == 0) {
-                r = client_list_links(bus, &all);
-                if (r < 0)
-                        return client_exit_status(r);
-                names = all;
-                for (n = 0; all[n]; n++)
-                        ;
-        }
-        arr = json_object_new_array();
-        for (int i = 0; i < n; i++) {
-                _cleanup_json_ struct json_object *d = NULL;
-                struct json_object *v;
+        n = json_object_array_length(docs);
+        out = json_object_new_array();
+        for (size_t i = 0; i < n; i++) {
+                struct json_object *d = json_object_array_get_idx(docs, i);
+                struct json_object *v = key ? json_get(d, key) : d;
 
-                r = client_describe(bus, names[i], &d);
-                if (r < 0)
-                        return client_exit_status(r);
-                v = key ? json_get(d, key) : d;
                 if (arg_json) {
-                        if (argc == 1) {
-                                print_json(v);
-                                return TBSCTL_EXIT_OK;
-                        }
-                        json_object_array_add(arr, json_object_get(v));
+                        json_object_array_add(out, json_object_get(v));
                         continue;
                 }
                 if (i > 0)
                         putchar('\n');
                 if (key)
-                        printf("%s:\n", names[i]);
+                        printf("%s:\n", str_or(d, "interface", "?"));
                 render(v);
         }
         if (arg_json)
-                print_json(arr);
+                print_json(argc == 1 && n == 1 ? json_object_array_get_idx(out, 0) : out);
         return TBSCTL_EXIT_OK;
 }
 
