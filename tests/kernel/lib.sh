@@ -177,3 +177,16 @@ wait_configured() {
         wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status $1 | jq -r .state)\" = configured ]" ||
                 fail "$1 not configured: $("$TBSCTL" status "$1" 2>&1)"
 }
+
+# make_ptp_netns_pair: a veth pair p0 (namespace m) -- p1 (namespace s), both
+# up, for a ptp4l master and slave with software time stamps.
+make_ptp_netns_pair() {
+        ip netns add m
+        ip netns add s
+        ip link add p0 type veth peer name p1
+        ip link set p0 netns m
+        ip link set p1 netns s
+        for ns in m s; do ip -n "$ns" link set lo up; done
+        ip -n m link set p0 up
+        ip -n s link set p1 up
+}

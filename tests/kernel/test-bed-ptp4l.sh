@@ -1,14 +1,7 @@
 # The test bed itself: master and slave ptp4l with software time stamping
 # over a veth pair in two network namespaces; pmc on the slave's socket
 # sees its port leave LISTENING and a grandmaster appear.
-ip netns add m
-ip netns add s
-ip link add p0 type veth peer name p1
-ip link set p0 netns m
-ip link set p1 netns s
-for ns in m s; do ip -n "$ns" link set lo up; done
-ip -n m link set p0 up
-ip -n s link set p1 up
+make_ptp_netns_pair
 
 ip netns exec m ptp4l -i p0 -S -2 --uds_address=/run/ptp4l-m -m >"$TBS_OUT/master.log" 2>&1 &
 ip netns exec s ptp4l -i p1 -S -s -2 --uds_address=/run/ptp4l-s -m >"$TBS_OUT/slave.log" 2>&1 &

@@ -6,14 +6,7 @@
 PROBE=$TBS_BUILD_DIR/tests/tools/clock-probe
 [ -x "$PROBE" ] || fail "$PROBE not built"
 
-ip netns add m
-ip netns add s
-ip link add p0 type veth peer name p1
-ip link set p0 netns m
-ip link set p1 netns s
-for ns in m s; do ip -n "$ns" link set lo up; done
-ip -n m link set p0 up
-ip -n s link set p1 up
+make_ptp_netns_pair
 
 # The master keeps ptp4l's default socket, /var/run/ptp4l (/run/ptp4l here).
 ip netns exec m ptp4l -i p0 -S -2 -m >"$TBS_OUT/master.log" 2>&1 &
