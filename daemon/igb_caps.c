@@ -115,12 +115,8 @@ static bool entry_has_pci_device(const CapsDriverEntry *e, uint16_t vendor, uint
 
 /* ---- Gathering ------------------------------------------------------- */
 
-typedef struct CapsSocket {
-        int fd;
-} CapsSocket;
-
 static int caps_ethtool_ioctl(void *userdata, const char *ifname, void *cmd_buf, size_t len) {
-        CapsSocket *s = userdata;
+        CapsSystemSocket *s = userdata;
         struct ifreq ifr = {};
 
         if (strlen(ifname) >= sizeof(ifr.ifr_name))
@@ -141,6 +137,37 @@ static int caps_socket_open(void) {
         if (fd < 0)
                 return negative_errno();
         return fd;
+}
+
+int caps_system_socket_open(CapsSystemSocket *s, CapsIO *ret_io) {
+        int fd;
+
+        if (!s || !ret_io)
+                return -EINVAL;
+        fd = caps_socket_open();
+        if (fd < 0)
+                return fd;
+        s->fd = fd;
+        *ret_io = (CapsIO) { .ethtool = caps_ethtool_ioctl, .userdata = s };
+        return 0;
+}
+
+void caps_system_socket_close(CapsSystemSocket *s) {
+        if (s && s->fd >= 0) {
+                close(s->fd);
+                s->fd = -1;
+        }
+}
+
+int caps_system_ifindex(const CapsSystemSocket *s, const char *ifname) {
+        struct ifreq ifr = {};
+
+        if (!s || s->fd < 0 || !ifname || strlen(ifname) >= sizeof(ifr.ifr_name))
+                return -EINVAL;
+        strncpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name) - 1);
+        if (ioctl(s->fd, SIOCGIFINDEX, &ifr) < 0)
+                return negative_errno();
+        return ifr.ifr_ifindex;
 }
 
 static int read_sysfs_line(const char *path, char *buf, size_t size) {
@@ -404,7 +431,7 @@ static void probe_judge(LinkCaps *c) {
 
 int caps_probe(const CapsIO *io, const char *ifname, LinkCaps *ret) {
         _cleanup_close_ int fd = -1;
-        CapsSocket sock = { .fd = -1 };
+        CapsSystemSocket sock = { .fd = -1 };
         CapsIO real = {};
         LinkCaps c = {};
         int r;

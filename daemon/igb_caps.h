@@ -78,6 +78,20 @@ typedef struct CapsIO {
         void *userdata;
 } CapsIO;
 
+/* The real system's ethtool, on one socket shared by every probe (one
+ * socket for hundreds of interfaces instead of one each). */
+typedef struct CapsSystemSocket {
+        int fd;
+} CapsSystemSocket;
+
+/** Open the socket and fill ret_io with the real ioctl on it (sysfs at
+ *  /sys). s must outlive every use of ret_io. Returns 0 or -errno. */
+int caps_system_socket_open(CapsSystemSocket *s, CapsIO *ret_io);
+void caps_system_socket_close(CapsSystemSocket *s);
+/** The interface's index (SIOCGIFINDEX on the same socket), or -errno
+ *  (-ENODEV: no such interface). */
+int caps_system_ifindex(const CapsSystemSocket *s, const char *ifname);
+
 /** Probe one interface.
  *  io: NULL for the real system (sysfs at /sys, ioctl(SIOCETHTOOL) on a
  *      datagram socket; needs no privileges).

@@ -182,15 +182,20 @@ static void batch_items_free(BatchItem *items, size_t n) {
         free(items);
 }
 
-/* Send n requests in one send() and read all n ACKs. The kernel handles
- * the messages of one send in order and goes on with the next after a
- * refused one; each item gets its own answer. Returns 0 when every answer
- * was read, or -errno when the exchange itself failed (answers may then be
- * missing: the caller cannot know what was done). */
+/* Send n requests in one send() and learn the kernel's answer to each.
+ * The kernel handles the messages of one send in order, goes on with the
+ * next after a refused one, and answers a refused request with an error
+ * whether or not it asked for an ACK. So only the last request asks for
+ * one: its answer comes after every error of the batch, and a request
+ * without an error by then succeeded. One receive for a batch that works
+ * instead of one per request. Returns 0 when the last answer was read, or
+ * -errno when the exchange itself failed (answers may then be missing: the
+ * caller cannot know what was done). */
 static int send_batch(NlQdisc *nl, BatchItem *items, size_t n) {
         _cleanup_free_ uint8_t *buf = NULL, *rbuf = NULL;
         int fd = nl_socket_get_fd(nl->sk);
-        size_t len = 0, off = 0, pending = n;
+        size_t len = 0, off = 0;
+        bool last_answered = false;
         uint32_t base = nl->batch_seq, port = nl_socket_get_local_port(nl->sk);
         ssize_t k;
 
@@ -208,7 +213,11 @@ static int send_batch(NlQdisc *nl, BatchItem *items, size_t n) {
                 struct nlmsghdr *c = (struct nlmsghdr *) (buf + off);
 
                 memcpy(c, h, h->nlmsg_len);
-                c->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+                c->nlmsg_flags |= NLM_F_REQUEST;
+                if (i == n - 1)
+                        c->nlmsg_flags |= NLM_F_ACK;
+                else
+                        c->nlmsg_flags &= (uint16_t) ~NLM_F_ACK;
                 c->nlmsg_seq = base + (uint32_t) i;
                 c->nlmsg_pid = port;
                 items[i].answered = false;
@@ -225,7 +234,7 @@ static int send_batch(NlQdisc *nl, BatchItem *items, size_t n) {
         if ((size_t) k != len)
                 return -EIO;
 
-        while (pending > 0) {
+        while (!last_answered) {
                 struct nlmsghdr *h;
                 int rem;
 
@@ -250,9 +259,13 @@ static int send_batch(NlQdisc *nl, BatchItem *items, size_t n) {
                         items[i].error = e->error < 0 ? e->error : 0;
                         if (e->error < 0)
                                 (void) nl_ext_ack_message(h, items[i].ext_ack, sizeof(items[i].ext_ack));
-                        pending--;
+                        if (i == n - 1)
+                                last_answered = true;
                 }
         }
+        /* No error before the last answer: done. */
+        for (size_t i = 0; i < n; i++)
+                items[i].answered = true;
         return 0;
 }
 
@@ -1146,12 +1159,13 @@ int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const 
                         const InstalledQueue *iq = &snap->queues[i];
                         ApplyStep st = { .kind = STEP_RESET_CHILD };
                         char kb[IFNAMSIZ];
-                        const char *kind = default_child_kind(vt, kb);
+                        const char *kind;
                         struct nl_msg *m = NULL;
                         uint32_t h;
 
                         if (!iq->is_etf || schedule_find_txqueue(s, iq->queue))
                                 continue;
+                        kind = default_child_kind(vt, kb);  /* may read a sysctl: only when needed */
                         snprintf(st.name, sizeof(st.name), "txqueue %u (%s on %s)", iq->queue, kind,
                                  handle_str(iq->qdisc.parent, hb));
                         k = handle_pool_next(&pool, &h);

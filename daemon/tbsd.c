@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "igb_caps.h"
@@ -208,13 +209,16 @@ typedef struct OnceCaps {
 typedef struct OnceCapsList {
         OnceCaps **items;
         size_t n;
+        CapsSystemSocket sock;      /* one ethtool socket for every probe */
+        CapsIO io;
 } OnceCapsList;
 
 static void once_caps_list_done(OnceCapsList *l) {
         for (size_t i = 0; i < l->n; i++)
                 free(l->items[i]);
         free(l->items);
-        *l = (OnceCapsList) {};
+        caps_system_socket_close(&l->sock);
+        *l = (OnceCapsList) { .sock.fd = -1 };
 }
 
 /* schedule_dir_load()'s facts_for: probe each interface once. */
@@ -239,7 +243,7 @@ static const DeviceFacts *once_facts_for(const char *ifname, void *userdata) {
         l->items[l->n++] = c;
         snprintf(c->ifname, sizeof(c->ifname), "%s", ifname);
 
-        r = caps_probe(NULL, ifname, &c->caps);
+        r = caps_probe(l->sock.fd >= 0 ? &l->io : NULL, ifname, &c->caps);
         if (r < 0) {
                 log_debug_errno(r, "%s: capability probe failed: %m", ifname);
                 return NULL;
@@ -249,6 +253,17 @@ static const DeviceFacts *once_facts_for(const char *ifname, void *userdata) {
         return &c->facts;
 }
 
+/* The interface's index on the probe's socket (if_nametoindex() opens
+ * one of its own each time); 0 when there is no such interface. */
+static unsigned once_ifindex(const OnceCapsList *l, const char *ifname) {
+        int r;
+
+        if (l->sock.fd < 0)
+                return if_nametoindex(ifname);
+        r = caps_system_ifindex(&l->sock, ifname);
+        return r > 0 ? (unsigned) r : 0;
+}
+
 /* tbsd --once: apply every valid schedule of the folder, one line per
  * interface on stdout ("IFACE: applied", "IFACE: unchanged", "IFACE: failed:
  * REASON"). A failed interface does not stop the others. One qdisc dump
@@ -256,16 +271,22 @@ static const DeviceFacts *once_facts_for(const char *ifname, void *userdata) {
  * interface's changes go out in one batch. Returns the exit code: 0 when
  * every interface succeeded, 1 otherwise. */
 static int run_once(const char *dir) {
-        _cleanup_(once_caps_list_done) OnceCapsList caps = {};
+        _cleanup_(once_caps_list_done) OnceCapsList caps = { .sock.fd = -1 };
         _cleanup_(schedule_dir_done) ScheduleDir d = {};
         _cleanup_(qdisc_tree_set_done) QDiscTreeSet trees = {};
         _cleanup_nl_qdisc_ NlQdisc *nl = NULL;
-        bool failed = false, have_trees = false;
+        bool failed = false, have_trees = false, progress;
         int r;
 
-        /* One write per log line, not one per piece of it (a line per
-         * queue and interface adds up with hundreds of interfaces). */
-        (void) setvbuf(stderr, NULL, _IOLBF, 0);
+        /* On a terminal each line shows up as it is done; into a pipe or a
+         * file the lines go out in few writes (a line per queue and
+         * interface is thousands of writes with hundreds of interfaces). */
+        progress = isatty(STDOUT_FILENO) > 0;
+        (void) setvbuf(stderr, NULL, isatty(STDERR_FILENO) > 0 ? _IOLBF : _IOFBF, 0);
+
+        r = caps_system_socket_open(&caps.sock, &caps.io);
+        if (r < 0)
+                log_debug_errno(r, "cannot open a socket for the capability probe, one per interface: %m");
 
         r = schedule_dir_load(dir, once_facts_for, &caps, &d);
         if (r < 0) {
@@ -305,7 +326,7 @@ static int run_once(const char *dir) {
                         continue;
                 }
 
-                ifindex = if_nametoindex(f->schedule->ifname);
+                ifindex = once_ifindex(&caps, f->schedule->ifname);
                 if (ifindex == 0) {
                         printf("%s: failed: no such interface\n", name);
                         failed = true;
@@ -332,8 +353,12 @@ static int run_once(const char *dir) {
                         failed = true;
                 } else
                         printf("%s: %s\n", name, r > 0 ? "applied" : "unchanged");
-                fflush(stdout);
+                if (progress) {
+                        fflush(stderr);
+                        fflush(stdout);
+                }
         }
+        fflush(stderr);
 
         return failed ? 1 : 0;
 }

@@ -868,9 +868,11 @@ int schedule_read_file(const char *path, const char *display_name, DiagList *dia
         _cleanup_free_ char *buf = NULL;
         const char *name = display_name ?: path;
         struct stat st;
-        size_t n = 0;
+        size_t n = 0, want;
 
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        /* O_NONBLOCK: a FIFO put in the folder must not hang us (it is
+         * refused below as not a regular file). */
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0) {
                 int r = negative_errno();
 
@@ -886,12 +888,15 @@ int schedule_read_file(const char *path, const char *display_name, DiagList *dia
         if (st.st_size > (off_t) SCHEDULE_FILE_MAX)
                 goto too_large;
 
-        /* Read up to one byte past the limit: the file may have grown since fstat(). */
-        buf = malloc(SCHEDULE_FILE_MAX + 2);
+        /* Ask for one byte more than fstat() said: a file that grew since
+         * fills the request; a short read is the end of the file (the
+         * fstat() below catches any other change). */
+        want = (size_t) st.st_size + 1;
+        buf = malloc(want + 1);
         if (!buf)
                 return -ENOMEM;
-        for (;;) {
-                ssize_t k = read(fd, buf + n, SCHEDULE_FILE_MAX + 1 - n);
+        while (n < want) {
+                ssize_t k = read(fd, buf + n, want - n);
 
                 if (k < 0) {
                         int r = negative_errno();
@@ -900,12 +905,12 @@ int schedule_read_file(const char *path, const char *display_name, DiagList *dia
                                 continue;
                         return diag_error(diags, name, NULL, "cannot read: %s", strerror(-r)) < 0 ? -ENOMEM : r;
                 }
-                if (k == 0)
-                        break;
                 n += (size_t) k;
-                if (n > SCHEDULE_FILE_MAX)
-                        goto too_large;
+                if ((size_t) k < want - (n - (size_t) k))
+                        break;
         }
+        if (n > SCHEDULE_FILE_MAX)
+                goto too_large;
         /* A writer that is not done yet would give us half a file: refuse
          * it rather than act on it; the next reload reads it whole. */
         {
