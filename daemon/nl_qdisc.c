@@ -191,7 +191,7 @@ static void batch_items_free(BatchItem *items, size_t n) {
  * instead of one per request. Returns 0 when the last answer was read, or
  * -errno when the exchange itself failed (answers may then be missing: the
  * caller cannot know what was done). */
-static int send_batch(NlQdisc *nl, BatchItem *items, size_t n) {
+static int send_batch(NlQdisc *nl, BatchItem *const *items, size_t n) {
         _cleanup_free_ uint8_t *buf = NULL, *rbuf = NULL;
         int fd = nl_socket_get_fd(nl->sk);
         size_t len = 0, off = 0;
@@ -202,14 +202,14 @@ static int send_batch(NlQdisc *nl, BatchItem *items, size_t n) {
         if (n == 0)
                 return 0;
         for (size_t i = 0; i < n; i++)
-                len += NLMSG_ALIGN(nlmsg_hdr(items[i].msg)->nlmsg_len);
+                len += NLMSG_ALIGN(nlmsg_hdr(items[i]->msg)->nlmsg_len);
         buf = calloc(1, len);
         rbuf = malloc(BATCH_RECV_SIZE);
         if (!buf || !rbuf)
                 return -ENOMEM;
         nl->batch_seq += (uint32_t) n;
         for (size_t i = 0; i < n; i++) {
-                const struct nlmsghdr *h = nlmsg_hdr(items[i].msg);
+                const struct nlmsghdr *h = nlmsg_hdr(items[i]->msg);
                 struct nlmsghdr *c = (struct nlmsghdr *) (buf + off);
 
                 memcpy(c, h, h->nlmsg_len);
@@ -220,9 +220,9 @@ static int send_batch(NlQdisc *nl, BatchItem *items, size_t n) {
                         c->nlmsg_flags &= (uint16_t) ~NLM_F_ACK;
                 c->nlmsg_seq = base + (uint32_t) i;
                 c->nlmsg_pid = port;
-                items[i].answered = false;
-                items[i].error = 0;
-                items[i].ext_ack[0] = 0;
+                items[i]->answered = false;
+                items[i]->error = 0;
+                items[i]->ext_ack[0] = 0;
                 off += NLMSG_ALIGN(h->nlmsg_len);
         }
 
@@ -251,22 +251,36 @@ static int send_batch(NlQdisc *nl, BatchItem *items, size_t n) {
                         const struct nlmsgerr *e;
                         uint32_t i = h->nlmsg_seq - base;
 
-                        if (h->nlmsg_type != NLMSG_ERROR || i >= n || items[i].answered ||
+                        if (h->nlmsg_type != NLMSG_ERROR || i >= n || items[i]->answered ||
                             h->nlmsg_len < NLMSG_LENGTH(sizeof(struct nlmsgerr)))
                                 continue;
                         e = NLMSG_DATA(h);
-                        items[i].answered = true;
-                        items[i].error = e->error < 0 ? e->error : 0;
+                        items[i]->answered = true;
+                        items[i]->error = e->error < 0 ? e->error : 0;
                         if (e->error < 0)
-                                (void) nl_ext_ack_message(h, items[i].ext_ack, sizeof(items[i].ext_ack));
+                                (void) nl_ext_ack_message(h, items[i]->ext_ack, sizeof(items[i]->ext_ack));
                         if (i == n - 1)
                                 last_answered = true;
                 }
         }
         /* No error before the last answer: done. */
         for (size_t i = 0; i < n; i++)
-                items[i].answered = true;
+                items[i]->answered = true;
         return 0;
+}
+
+/* send_batch() for one contiguous array. */
+static int send_batch_array(NlQdisc *nl, BatchItem *items, size_t n) {
+        _cleanup_free_ BatchItem **ptrs = NULL;
+
+        if (n == 0)
+                return 0;
+        ptrs = calloc(n, sizeof(BatchItem *));
+        if (!ptrs)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++)
+                ptrs[i] = &items[i];
+        return send_batch(nl, ptrs, n);
 }
 
 /* ---- reading the tree back ---- */
@@ -1045,18 +1059,43 @@ static void batch_add(ApplyStep *steps, BatchItem *items, size_t *n, const Apply
         (*n)++;
 }
 
-int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
-                             const QDiscTree *snap, ApplyReport *ret) {
+/* One interface's apply: the requests planned from its tree, sent (maybe
+ * together with other interfaces' requests), then judged. */
+typedef struct ApplyPlan {
+        NlQdisc *nl;
+        int ifindex;
+        const Schedule *s;
+        const QDiscTree *snap;
+        const DeviceFacts *facts;
+        QDiscTree none;                 /* snap of an interface without a tree */
+        uint32_t root_handle;
+        ApplyStep *steps;
+        BatchItem *items;
+        size_t n;
+        ApplyReport rep;
+} ApplyPlan;
+
+static void apply_plan_done(ApplyPlan *p) {
+        batch_items_free(p->items, p->n);
+        free(p->steps);
+        apply_report_done(&p->rep);
+        *p = (ApplyPlan) {};
+}
+
+/* Every request of the apply, before anything is sent. Returns 0 (p->n may
+ * be 0: nothing to do) or -errno with p->rep.error set. */
+static int apply_plan_build(ApplyPlan *p) {
+        const Schedule *s = p->s;
+        const QDiscTree *snap = p->snap;
+        int ifindex = p->ifindex;
+        ApplyReport rep = {};
         ApplyStep *steps = NULL;
         BatchItem *items = NULL;
-        ApplyStep *fsteps = NULL;
-        BatchItem *fitems = NULL;
-        size_t n = 0, nf = 0, max;
-        ApplyReport rep = {};
+        size_t n = 0, max;
         const QDiscVTable *vt;
         RootSpec want;
         HandlePool pool;
-        bool root_same, unknown = false;
+        bool root_same;
         char hb[16];
         int k;
 
@@ -1066,6 +1105,7 @@ int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const 
         want = s->root;
         if (want.handle == 0)
                 want.handle = TBS_DEFAULT_ROOT_HANDLE;
+        p->root_handle = want.handle;
         vt = qdisc_vtable_for_root(want.kind);
         if (!vt) {
                 k = -EINVAL;
@@ -1120,7 +1160,7 @@ int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const 
                 ApplyStep st = { .kind = STEP_ETF, .txq = i };
                 struct nl_msg *m = NULL;
 
-                st.plan = etf_offload_plan(e, facts, &st.why);
+                st.plan = etf_offload_plan(e, p->facts, &st.why);
                 if (st.plan < 0) {
                         k = -EINVAL;
                         if (asprintf(&rep.error, "txqueue %u: invalid offload mode", e->queue) < 0)
@@ -1179,13 +1219,40 @@ int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const 
                         batch_add(steps, items, &n, &st, m);
                 }
 
+        k = 0;
+out:
+        p->steps = steps;
+        p->items = items;
+        p->n = n;
+        p->rep = rep;
+        return k;
+}
+
+/* Judge the kernel's answers to a sent plan (send_result: what the
+ * exchange gave), fall back to software where offload was only tried, and
+ * roll back on failure. Returns like nl_qdisc_apply(); the report moves to
+ * *ret. */
+static int apply_plan_finish(ApplyPlan *p, int send_result, ApplyReport *ret) {
+        NlQdisc *nl = p->nl;
+        int ifindex = p->ifindex;
+        const Schedule *s = p->s;
+        const QDiscTree *snap = p->snap;
+        ApplyStep *steps = p->steps;
+        BatchItem *items = p->items;
+        size_t n = p->n, nf = 0;
+        ApplyStep *fsteps = NULL;
+        BatchItem *fitems = NULL;
+        ApplyReport rep = p->rep;
+        uint32_t root_handle = p->root_handle;
+        bool unknown = false;
+        int k;
+
+        p->rep = (ApplyReport) {};      /* moves to *ret */
         if (n == 0) {
                 k = 0;
                 goto out;
         }
-
-        /* One send, one wait for all the ACKs. */
-        k = send_batch(nl, items, n);
+        k = send_result;
         if (k < 0) {
                 unknown = true;
                 if (asprintf(&rep.error, "sending %zu request(s): %s", n, strerror(-k)) < 0)
@@ -1232,12 +1299,12 @@ int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const 
                         if (items[i].error >= 0)
                                 continue;
                         st.hw = false;
-                        k = qdisc_etf_request(ifindex, want.handle, st.handle, &s->txqueues[st.txq], false, &m);
+                        k = qdisc_etf_request(ifindex, root_handle, st.handle, &s->txqueues[st.txq], false, &m);
                         if (k < 0)
                                 goto fail;
                         batch_add(fsteps, fitems, &nf, &st, m);
                 }
-                k = send_batch(nl, fitems, nf);
+                k = send_batch_array(nl, fitems, nf);
                 if (k < 0) {
                         unknown = true;
                         if (asprintf(&rep.error, "sending %zu request(s): %s", nf, strerror(-k)) < 0)
@@ -1274,12 +1341,114 @@ fail:
         else
                 rep.rolled_back = restore_snapshot(nl, ifindex, snap, &rep.rollback_error) >= 0;
 out:
-        batch_items_free(items, n);
         batch_items_free(fitems, nf);
-        free(steps);
         free(fsteps);
         *ret = rep;
         return k;
+}
+
+
+/* Requests of several interfaces share a send up to this much (the kernel
+ * takes a send up to its socket buffer, ~200 KiB by default) and this many
+ * requests (each refused one queues an error answer in our receive buffer
+ * before the batch's ACK: 128 of them stay well inside its default size). */
+#define BATCH_SEND_BYTES (32 * 1024)
+#define BATCH_SEND_MAX 128
+
+int nl_qdisc_apply_many(NlQdisc *nl, const ApplyJob *jobs, size_t n, ApplyReport *ret_reports,
+                        int *ret_results) {
+        _cleanup_free_ ApplyPlan *plans = NULL;
+        _cleanup_free_ BatchItem **items = NULL;
+        _cleanup_free_ size_t *owner = NULL;
+        _cleanup_free_ int *built = NULL, *sent = NULL;
+        size_t total = 0, at = 0;
+
+        if (n == 0)
+                return 0;
+        plans = calloc(n, sizeof(ApplyPlan));
+        built = calloc(n, sizeof(int));
+        sent = calloc(n, sizeof(int));
+        if (!plans || !built || !sent) {
+                for (size_t i = 0; i < n; i++) {
+                        ret_reports[i] = (ApplyReport) {};
+                        ret_results[i] = -ENOMEM;
+                }
+                return -ENOMEM;
+        }
+
+        for (size_t i = 0; i < n; i++) {
+                plans[i] = (ApplyPlan) {
+                        .nl = nl,
+                        .ifindex = jobs[i].ifindex,
+                        .s = jobs[i].schedule,
+                        .snap = jobs[i].tree,
+                        .facts = jobs[i].facts,
+                        .none = { .ifindex = jobs[i].ifindex },
+                };
+                if (!plans[i].snap)
+                        plans[i].snap = &plans[i].none;
+                built[i] = apply_plan_build(&plans[i]);
+                if (built[i] >= 0)
+                        total += plans[i].n;
+        }
+
+        items = calloc(total ?: 1, sizeof(BatchItem *));
+        owner = calloc(total ?: 1, sizeof(size_t));
+        if (!items || !owner)
+                for (size_t i = 0; i < n; i++)
+                        sent[i] = -ENOMEM;
+        else {
+                for (size_t i = 0, j = 0; i < n; i++)
+                        for (size_t q = 0; built[i] >= 0 && q < plans[i].n; q++, j++) {
+                                items[j] = &plans[i].items[q];
+                                owner[j] = i;
+                        }
+
+                /* The sends go out in order; the kernel handles every request
+                 * on its own, so one interface's refused request does not
+                 * stop the next interface's. After a failed exchange nothing
+                 * more is sent: the interfaces not reached roll back (a no-op). */
+                while (at < total) {
+                        size_t cnt = 0, bytes = 0;
+                        int k;
+
+                        while (at + cnt < total && cnt < BATCH_SEND_MAX) {
+                                size_t l = NLMSG_ALIGN(nlmsg_hdr(items[at + cnt]->msg)->nlmsg_len);
+
+                                if (cnt > 0 && bytes + l > BATCH_SEND_BYTES)
+                                        break;
+                                bytes += l;
+                                cnt++;
+                        }
+                        k = send_batch(nl, items + at, cnt);
+                        if (k < 0) {
+                                for (size_t j = at; j < total; j++)
+                                        sent[owner[j]] = k;
+                                break;
+                        }
+                        at += cnt;
+                }
+        }
+
+        for (size_t i = 0; i < n; i++) {
+                if (built[i] < 0) {
+                        ret_reports[i] = plans[i].rep;
+                        plans[i].rep = (ApplyReport) {};
+                        ret_results[i] = built[i];
+                } else
+                        ret_results[i] = apply_plan_finish(&plans[i], sent[i], &ret_reports[i]);
+                apply_plan_done(&plans[i]);
+        }
+        return 0;
+}
+
+int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
+                             const QDiscTree *snap, ApplyReport *ret) {
+        ApplyJob job = { .ifindex = ifindex, .schedule = s, .facts = facts, .tree = snap };
+        int result;
+
+        (void) nl_qdisc_apply_many(nl, &job, 1, ret, &result);
+        return result;
 }
 
 int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,

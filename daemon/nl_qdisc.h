@@ -189,6 +189,24 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
 int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
                              const QDiscTree *tree, ApplyReport *ret);
 
+/* One interface of nl_qdisc_apply_many(). */
+typedef struct ApplyJob {
+        int ifindex;
+        const Schedule *schedule;
+        const DeviceFacts *facts;       /* NULL: unknown */
+        const QDiscTree *tree;          /* its current tree, as for nl_qdisc_apply_with_tree() */
+} ApplyJob;
+
+/** nl_qdisc_apply_with_tree() for n interfaces at once: every interface's
+ *  requests are planned first, then go out together in as few sends as
+ *  the socket takes (one ACK wait per send), then each interface is judged
+ *  (and rolled back on failure) on its own, exactly as if applied alone.
+ *  The interfaces must differ. ret_reports[i] and ret_results[i] get what
+ *  nl_qdisc_apply_with_tree() would return for jobs[i]. Returns 0, or
+ *  -ENOMEM when nothing could be done (every result is then -ENOMEM). */
+int nl_qdisc_apply_many(NlQdisc *nl, const ApplyJob *jobs, size_t n, ApplyReport *ret_reports,
+                        int *ret_results);
+
 /** Put back the interface's default root qdisc (deleting the root drops its
  *  children). Returns 1 when a root was deleted, 0 when the default root was
  *  already in place, or -errno; then *ret_error (when not NULL) gets the

@@ -275,6 +275,11 @@ static int run_once(const char *dir) {
         _cleanup_(schedule_dir_done) ScheduleDir d = {};
         _cleanup_(qdisc_tree_set_done) QDiscTreeSet trees = {};
         _cleanup_nl_qdisc_ NlQdisc *nl = NULL;
+        _cleanup_free_ ApplyJob *jobs = NULL;
+        _cleanup_free_ int *results = NULL;
+        _cleanup_free_ ssize_t *job_of = NULL;
+        ApplyReport *reports = NULL;
+        size_t n_jobs = 0;
         bool failed = false, have_trees = false, progress;
         int r;
 
@@ -306,12 +311,47 @@ static int run_once(const char *dir) {
         else
                 have_trees = true;
 
+        /* Every valid schedule with its interface goes into one apply
+         * (all requests in few sends); the lines come out in file order. */
+        jobs = calloc(d.n ?: 1, sizeof(ApplyJob));
+        reports = calloc(d.n ?: 1, sizeof(ApplyReport));
+        results = calloc(d.n ?: 1, sizeof(int));
+        job_of = calloc(d.n ?: 1, sizeof(ssize_t));
+        if (!jobs || !reports || !results || !job_of) {
+                free(reports);
+                log_error("out of memory");
+                return 1;
+        }
+        for (size_t i = 0; i < d.n; i++) {
+                const ScheduleFile *f = &d.files[i];
+                unsigned ifindex;
+
+                job_of[i] = -1;
+                if (!f->schedule)
+                        continue;
+                ifindex = once_ifindex(&caps, f->schedule->ifname);
+                if (ifindex == 0)
+                        continue;
+                jobs[n_jobs] = (ApplyJob) {
+                        .ifindex = (int) ifindex,
+                        .schedule = f->schedule,
+                        .facts = once_facts_for(f->schedule->ifname, &caps),
+                };
+                if (have_trees)   /* NULL when not in the dump: the kernel's default */
+                        jobs[n_jobs].tree = qdisc_tree_set_find(&trees, (int) ifindex);
+                job_of[i] = (ssize_t) n_jobs++;
+        }
+        if (have_trees)
+                (void) nl_qdisc_apply_many(nl, jobs, n_jobs, reports, results);
+        else
+                for (size_t j = 0; j < n_jobs; j++)
+                        results[j] = nl_qdisc_apply(nl, jobs[j].ifindex, jobs[j].schedule, jobs[j].facts,
+                                                    &reports[j]);
+
         for (size_t i = 0; i < d.n; i++) {
                 const ScheduleFile *f = &d.files[i];
                 const char *name = f->ifname[0] ? f->ifname : f->path;
-                const DeviceFacts *facts = NULL;
-                _cleanup_(apply_report_done) ApplyReport rep = {};
-                unsigned ifindex;
+                ApplyReport *rep;
 
                 if (!f->schedule) {
                         _cleanup_free_ char *line = NULL;
@@ -325,31 +365,22 @@ static int run_once(const char *dir) {
                         failed = true;
                         continue;
                 }
-
-                ifindex = once_ifindex(&caps, f->schedule->ifname);
-                if (ifindex == 0) {
+                if (job_of[i] < 0) {
                         printf("%s: failed: no such interface\n", name);
                         failed = true;
                         continue;
                 }
-                facts = once_facts_for(f->schedule->ifname, &caps);
-
-                if (have_trees) {
-                        const QDiscTree *t = qdisc_tree_set_find(&trees, (int) ifindex);
-
-                        r = nl_qdisc_apply_with_tree(nl, (int) ifindex, f->schedule, facts,
-                                                     t ?: &(QDiscTree) { .ifindex = (int) ifindex }, &rep);
-                } else
-                        r = nl_qdisc_apply(nl, (int) ifindex, f->schedule, facts, &rep);
-                for (size_t j = 0; r >= 0 && j < rep.n_queues; j++)
-                        if (rep.queues[j].reason)
-                                log_info("%s: txqueue %u: etf %s (%s)", name, rep.queues[j].queue,
-                                         rep.queues[j].offload ? "offload" : "software",
-                                         rep.queues[j].reason);
+                rep = &reports[job_of[i]];
+                r = results[job_of[i]];
+                for (size_t j = 0; r >= 0 && j < rep->n_queues; j++)
+                        if (rep->queues[j].reason)
+                                log_info("%s: txqueue %u: etf %s (%s)", name, rep->queues[j].queue,
+                                         rep->queues[j].offload ? "offload" : "software",
+                                         rep->queues[j].reason);
                 if (r < 0) {
-                        printf("%s: failed: %s\n", name, rep.error ?: strerror(-r));
-                        if (rep.rollback_error)
-                                log_error("%s: rollback failed: %s", name, rep.rollback_error);
+                        printf("%s: failed: %s\n", name, rep->error ?: strerror(-r));
+                        if (rep->rollback_error)
+                                log_error("%s: rollback failed: %s", name, rep->rollback_error);
                         failed = true;
                 } else
                         printf("%s: %s\n", name, r > 0 ? "applied" : "unchanged");
@@ -360,6 +391,9 @@ static int run_once(const char *dir) {
         }
         fflush(stderr);
 
+        for (size_t j = 0; j < n_jobs; j++)
+                apply_report_done(&reports[j]);
+        free(reports);
         return failed ? 1 : 0;
 }
 
