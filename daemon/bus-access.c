@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <grp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,9 +83,28 @@ static int bus_creds(sd_bus_message *m, uid_t *ret_uid, gid_t **ret_gids, int *r
         return 0;
 }
 
-int bus_access_check(sd_bus_message *m, gid_t admin_gid, bool have_admin_gid, const char *method,
-                     sd_bus_error *ret_error) {
+/* The admin group's id. Looked up per call, not once at start: a
+ * lookup may load NSS modules (nss_systemd and libm, 0.6 MiB resident)
+ * that a daemon only root talks to never needs, and a group created after
+ * the start counts. */
+static bool admin_group_gid(const char *name, gid_t *ret) {
+        struct group *g;
+
+        if (!name || !*name)
+                return false;
+        g = getgrnam(name);
+        if (!g) {
+                log_info("admin group '%s' does not exist: privileged methods are for root only", name);
+                return false;
+        }
+        *ret = g->gr_gid;
+        return true;
+}
+
+int bus_access_check(sd_bus_message *m, const char *admin_group, const char *method, sd_bus_error *ret_error) {
         _cleanup_free_ gid_t *gids = NULL;
+        gid_t admin_gid = 0;
+        bool have_admin_gid = false;
         uid_t euid;
         int n_gids = -1, r;
 
@@ -93,6 +113,8 @@ int bus_access_check(sd_bus_message *m, gid_t admin_gid, bool have_admin_gid, co
                 return sd_bus_error_setf(ret_error, TBS_ERROR_ACCESS_DENIED,
                                          "%s: the bus did not vouch for the caller's user id: %s", method,
                                          strerror(-r));
+        if (euid != 0 && n_gids >= 0)
+                have_admin_gid = admin_group_gid(admin_group, &admin_gid);
         if (bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, admin_gid, have_admin_gid))
                 return 1;
 

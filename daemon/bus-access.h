@@ -14,8 +14,9 @@
 bool bus_access_decide(uid_t euid, const gid_t *gids, int n_gids, bool gids_vouched, gid_t admin_gid,
                        bool have_admin_gid);
 
-/** Check the sender of m. Returns 1 when allowed, 0 when not (ret_error set
- *  to org.tsn.Tbs.Error.AccessDenied naming the method), or -errno when the
- *  credentials could not be read (ret_error set as well). */
-int bus_access_check(sd_bus_message *m, gid_t admin_gid, bool have_admin_gid, const char *method,
-                     sd_bus_error *ret_error);
+/** Check the sender of m against the admin group admin_group (a name; NULL
+ *  or "": root only). The group is looked up only for a caller other than
+ *  root, at each such call. Returns 1 when allowed, 0 when not (ret_error
+ *  set to org.tsn.Tbs.Error.AccessDenied naming the method), or -errno when
+ *  the credentials could not be read (ret_error set as well). */
+int bus_access_check(sd_bus_message *m, const char *admin_group, const char *method, sd_bus_error *ret_error);

@@ -26,7 +26,7 @@
 #define VALIDATE_MAX_BYTES (1024 * 1024)
 
 static int check_privileged(sd_bus_message *msg, Manager *m, const char *method, sd_bus_error *error) {
-        int r = bus_access_check(msg, m->admin_gid, m->have_admin_gid, method, error);
+        int r = bus_access_check(msg, m->admin_group, method, error);
         if (r == 0)
                 return -EACCES;
         return r < 0 ? r : 0;
@@ -234,15 +234,17 @@ static int property_launch_time_queues(sd_bus *bus, const char *path, const char
 /* Statistics: a(us ttttttttt ddd) — queue, qdisc kind, packets, bytes, drops,
  * overlimits, requeues, backlog bytes, backlog packets, deadline misses,
  * invalid, then packets/s, bytes/s and drops/s over the last interval (NaN
- * when there is no rate yet). From the last sample, or a fresh dump when
- * sampling is off. */
+ * when there is no rate yet). From the last sample (a fresh one when it is
+ * older than the sampling interval), or a fresh dump when sampling is off. */
 static int property_statistics(sd_bus *bus, const char *path, const char *interface, const char *property,
                                sd_bus_message *reply, void *userdata, sd_bus_error *error) {
         Link *l = userdata;
         QDiscTree own = {};
-        const QDiscTree *t = link_last_sample(l, NULL);
+        const QDiscTree *t;
         int r;
 
+        (void) manager_stats_read(l->manager);
+        t = link_last_sample(l, NULL);
         if ((!t || l->manager->stats_interval_usec == 0) && l->ifindex > 0 &&
             nl_qdisc_dump(l->manager->nl, l->ifindex, &own) >= 0)
                 t = &own;
@@ -269,9 +271,14 @@ static int property_statistics(sd_bus *bus, const char *path, const char *interf
 static int method_describe(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         _cleanup_json_ struct json_object *doc = NULL;
         Link *l = userdata;
+        const QDiscTree *t = NULL;
         int r;
 
-        r = link_describe(l, &doc);
+        /* Rates from a recent sample; a sample taken just now is also the
+         * freshest tree, so it saves Describe() its own dump. */
+        if (manager_stats_read(l->manager) > 0)
+                t = link_sample_taken_at(l, l->manager->stats_sampled_usec);
+        r = t ? link_describe_tree(l, t, &doc) : link_describe(l, &doc);
         if (r < 0)
                 return sd_bus_error_set_errnof(error, r, "%s: cannot describe: %m", l->name);
         return sd_bus_reply_method_return(msg, "s",

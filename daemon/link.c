@@ -543,6 +543,12 @@ const QDiscTree *link_last_sample(Link *l, uint64_t *ret_realtime_usec) {
         return &l->rt->sample;
 }
 
+const QDiscTree *link_sample_taken_at(Link *l, uint64_t mono_usec) {
+        if (l->rt->sample_usec == 0 || l->rt->sample_usec != mono_usec)
+                return NULL;
+        return &l->rt->sample;
+}
+
 int link_queue_rates(Link *l, uint32_t queue, QueueRates *ret) {
         const InstalledQueue *a, *b;
         double dt;

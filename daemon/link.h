@@ -100,6 +100,9 @@ int link_describe_tree(Link *l, const QDiscTree *tree, struct json_object **ret)
 void link_take_sample(Link *l, QDiscTree *tree, uint64_t mono_usec, uint64_t realtime_usec);
 /** The latest sample, or NULL before the first. */
 const QDiscTree *link_last_sample(Link *l, uint64_t *ret_realtime_usec);
+/** The latest sample when it was taken at mono_usec (CLOCK_MONOTONIC, as
+ *  given to link_take_sample()), else NULL. */
+const QDiscTree *link_sample_taken_at(Link *l, uint64_t mono_usec);
 /** Rates of TX queue q over the last sampling interval; -ENODATA when there
  *  are not two samples of the same qdisc yet. */
 int link_queue_rates(Link *l, uint32_t queue, QueueRates *ret);

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <grp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -132,19 +131,23 @@ static void on_watch_event(const LinkWatchEvent *ev, void *userdata) {
         }
 }
 
+static uint64_t now_usec(clockid_t clock) {
+        struct timespec ts;
+
+        clock_gettime(clock, &ts);
+        return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
+}
+
 int manager_sample_stats(Manager *m) {
         _cleanup_(qdisc_tree_set_done) QDiscTreeSet set = {};
-        struct timespec ts;
         uint64_t mono, real;
         int r;
 
         r = nl_qdisc_dump_all(m->nl, &set);
         if (r < 0)
                 return log_debug_errno(r, "statistics dump failed: %m");
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        mono = (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        real = (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
+        mono = now_usec(CLOCK_MONOTONIC);
+        real = now_usec(CLOCK_REALTIME);
 
         for (size_t i = 0; i < m->n_links; i++) {
                 Link *l = m->links[i];
@@ -154,6 +157,7 @@ int manager_sample_stats(Manager *m) {
                         continue;
                 link_take_sample(l, &t, mono, real);
         }
+        m->stats_sampled_usec = mono;
         if (m->metrics_file) {
                 r = metrics_file_write(m, m->metrics_file);
                 if (r < 0)
@@ -162,12 +166,45 @@ int manager_sample_stats(Manager *m) {
         return 0;
 }
 
+static uint64_t stats_linger_usec(Manager *m) {
+        return MANAGER_STATS_LINGER_INTERVALS * m->stats_interval_usec;
+}
+
 static int on_stats_timer(sd_event_source *s, uint64_t usec, void *userdata) {
         Manager *m = userdata;
 
+        /* The metrics file is a consumer that never stops reading; without
+         * one, nobody has read for a while: sleep until the next read. */
+        if (!m->metrics_file && usec >= m->stats_read_usec + stats_linger_usec(m)) {
+                log_debug("nobody reads statistics: sampling paused");
+                return sd_event_source_set_enabled(s, SD_EVENT_OFF);
+        }
         (void) manager_sample_stats(m);
         (void) sd_event_source_set_time(s, usec + m->stats_interval_usec);
         return 0;
+}
+
+int manager_stats_read(Manager *m) {
+        int enabled = SD_EVENT_OFF, r = 0;
+        uint64_t now;
+
+        if (m->stats_interval_usec == 0 || !m->stats_timer)
+                return 0;
+        now = now_usec(CLOCK_MONOTONIC);
+        m->stats_read_usec = now;
+        (void) sd_event_source_get_enabled(m->stats_timer, &enabled);
+        if (m->stats_sampled_usec == 0 || now - m->stats_sampled_usec >= m->stats_interval_usec) {
+                r = manager_sample_stats(m);
+                r = r < 0 ? r : 1;
+                /* The next sample one interval after this one, not at once. */
+                (void) sd_event_source_set_time(m->stats_timer, now + m->stats_interval_usec);
+        } else if (enabled == SD_EVENT_OFF)
+                (void) sd_event_source_set_time(m->stats_timer, m->stats_sampled_usec + m->stats_interval_usec);
+        if (enabled == SD_EVENT_OFF) {
+                log_debug("statistics read: sampling every %.3g s", (double) m->stats_interval_usec / 1e6);
+                (void) sd_event_source_set_enabled(m->stats_timer, SD_EVENT_ON);
+        }
+        return r;
 }
 
 int manager_new(const ManagerConfig *config, Manager **ret) {
@@ -189,14 +226,10 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
                 manager_free(m);
                 return -ENOMEM;
         }
-        if (config->admin_group && *config->admin_group) {
-                struct group *g = getgrnam(config->admin_group);
-                if (g) {
-                        m->admin_gid = g->gr_gid;
-                        m->have_admin_gid = true;
-                } else
-                        log_info("admin group '%s' does not exist: privileged methods are for root only",
-                                 config->admin_group);
+        /* Looked up when a caller other than root needs it (bus-access.c). */
+        if (config->admin_group && *config->admin_group && !(m->admin_group = strdup(config->admin_group))) {
+                manager_free(m);
+                return -ENOMEM;
         }
 
         r = nl_qdisc_new(&m->nl);
@@ -236,7 +269,9 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
                                               on_stats_timer, m);
                 if (r < 0)
                         goto fail;
-                (void) sd_event_source_set_enabled(m->stats_timer, SD_EVENT_ON);
+                /* With a metrics file, sample all the time; else the first
+                 * read starts the sampler (manager_stats_read()). */
+                (void) sd_event_source_set_enabled(m->stats_timer, m->metrics_file ? SD_EVENT_ON : SD_EVENT_OFF);
         }
         /* Sends WATCHDOG=1 on its own when WatchdogSec= is set. */
         (void) sd_event_set_watchdog(m->event, true);
@@ -268,6 +303,7 @@ void manager_free(Manager *m) {
         sd_bus_flush_close_unref(m->bus);
         sd_event_unref(m->event);
         free(m->config_dir);
+        free(m->admin_group);
         free(m);
 }
 
@@ -472,7 +508,7 @@ int manager_reload(Manager *m, char **ret_error) {
 }
 
 int manager_run(Manager *m) {
-        if (m->stats_interval_usec > 0 || m->metrics_file)
+        if (m->metrics_file)
                 (void) manager_sample_stats(m);
         (void) sd_notify(false, "READY=1");
         manager_notify_status(m);

@@ -12,12 +12,17 @@
 #include "link.h"
 #include "nl_qdisc.h"
 
+/* Without a metrics file the statistics sampler stops this many sampling
+ * intervals after the last bus read of statistics. */
+#define MANAGER_STATS_LINGER_INTERVALS 3
+
 typedef struct ManagerConfig {
         const char *config_dir;
         const char *admin_group;        /* group whose members may call privileged methods */
         uint64_t clock_interval_usec;   /* period of the clock checks */
         bool use_bus;                   /* false: no D-Bus (tests, --once style runs) */
-        uint64_t stats_interval_usec;   /* statistics sampling period; 0: on demand only */
+        uint64_t stats_interval_usec;   /* statistics sampling period while sampling; 0: never
+                                         * sample, every read dumps */
         const char *metrics_file;       /* Prometheus text file written on every sample, or NULL */
 } ManagerConfig;
 
@@ -25,15 +30,16 @@ struct Manager {
         sd_event *event;
         sd_bus *bus;
         char *config_dir;
-        gid_t admin_gid;
-        bool have_admin_gid;
+        char *admin_group;              /* may call privileged methods; NULL: root only */
         uint64_t clock_interval_usec;
         NlQdisc *nl;                    /* netlink socket for qdisc changes and dumps */
         CapsCache *caps;                /* capability probe results by ifindex */
         struct LinkWatch *watch;        /* rtnetlink link and qdisc notifications */
         uint64_t stats_interval_usec;
         char *metrics_file;
-        sd_event_source *stats_timer;
+        sd_event_source *stats_timer;   /* periodic with a metrics file, else only while read */
+        uint64_t stats_sampled_usec;    /* CLOCK_MONOTONIC of the newest sample; 0: none */
+        uint64_t stats_read_usec;       /* CLOCK_MONOTONIC of the last bus read of statistics */
         sd_event_source *reconcile;     /* deferred look at links marked dirty */
 
         Link **links;
@@ -67,6 +73,16 @@ void manager_drop_link(Manager *m, Link *l);
 /** Take a statistics sample of every link (one dump for all of them) and
  *  write the metrics file when one is configured. Returns 0 or -errno. */
 int manager_sample_stats(Manager *m);
+
+/** A bus client reads statistics (the Statistics property, Describe()):
+ *  take a fresh sample first when the newest one is older than the
+ *  sampling interval, and keep the sampler running for
+ *  MANAGER_STATS_LINGER_INTERVALS intervals after this read (without a
+ *  metrics file nobody else consumes the samples, so the sampler stops
+ *  then). Returns 1 when it took a sample, 0 when the newest one is recent
+ *  enough or sampling is off (--stats-interval 0), or -errno when the dump
+ *  failed. */
+int manager_stats_read(Manager *m);
 
 /** Look at l again soon (coalesced): re-apply when it (re)appeared, check
  *  for drift when it is configured. */
