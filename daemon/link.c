@@ -525,7 +525,23 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
         return -ENODATA;
 }
 
+/* A kept sample is read for counters and the parsed settings only (rates,
+ * Describe(), metrics): the raw option payloads and the handle list that
+ * the drift check and the apply compare are not needed, and with hundreds
+ * of links they would be most of what the samples take. */
+static void sample_slim(QDiscTree *t) {
+        t->root.options = mfree(t->root.options);
+        t->root.options_len = 0;
+        for (size_t i = 0; i < t->n_queues; i++) {
+                t->queues[i].qdisc.options = mfree(t->queues[i].qdisc.options);
+                t->queues[i].qdisc.options_len = 0;
+        }
+        t->handles = mfree(t->handles);
+        t->n_handles = 0;
+}
+
 void link_take_sample(Link *l, QDiscTree *tree, uint64_t mono_usec, uint64_t realtime_usec) {
+        sample_slim(tree);
         qdisc_tree_done(&l->rt->prev);
         l->rt->prev = l->rt->sample;
         l->rt->prev_usec = l->rt->sample_usec;

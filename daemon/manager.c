@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -469,6 +470,13 @@ static int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         return n_invalid > 0 ? -EINVAL : 0;
 }
 
+/* Loading and applying every schedule leaves free memory spread over the
+ * heap between what stays (links, schedules): hand its whole free pages
+ * back to the kernel, glibc only trims the heap's top by itself. */
+static void release_free_memory(void) {
+        (void) malloc_trim(0);
+}
+
 static int load_dir(Manager *m, ScheduleDir *ret) {
         int r = schedule_dir_load(m->config_dir, NULL, NULL, ret);
         if (r < 0)
@@ -485,6 +493,7 @@ int manager_start(Manager *m) {
                 return r;
         (void) manager_sync_dir(m, &dir, NULL);
         schedule_dir_done(&dir);
+        release_free_memory();
         if (m->n_links == 0)
                 log_notice("no schedules in %s", m->config_dir);
         return 0;
@@ -499,6 +508,7 @@ int manager_reload(Manager *m, char **ret_error) {
         if (r >= 0) {
                 r = manager_sync_dir(m, &dir, ret_error);
                 schedule_dir_done(&dir);
+                release_free_memory();
         }
         manager_emit_event(m, "*", "reloaded", "configuration folder %s re-read%s", m->config_dir,
                            r < 0 ? " (with errors)" : "");

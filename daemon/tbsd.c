@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tbsd: installs and keeps time-based transmission qdisc trees. */
 #include <getopt.h>
+#include <malloc.h>
 #include <net/if.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +15,9 @@
 #include "manager.h"
 #include "nl_qdisc.h"
 #include "schedule-dir.h"
+
+#define DAEMON_MMAP_THRESHOLD (64 * 1024)
+#define DAEMON_TRIM_THRESHOLD (128 * 1024)
 
 static const char *arg_config_dir = TBS_CONFIG_DIR;
 static bool arg_check;
@@ -438,6 +442,14 @@ int main(int argc, char *argv[]) {
                 return run_once(arg_config_dir);
         if (arg_remove)
                 return run_remove(arg_remove);
+
+        /* The daemon's big buffers are short-lived (a qdisc dump of every
+         * interface is hundreds of KiB). Fixed thresholds keep glibc from
+         * raising them after the first such buffer is freed, so each one is
+         * mapped on its own and goes back to the kernel when freed instead
+         * of growing the heap for good. */
+        (void) mallopt(M_MMAP_THRESHOLD, DAEMON_MMAP_THRESHOLD);
+        (void) mallopt(M_TRIM_THRESHOLD, DAEMON_TRIM_THRESHOLD);
 
         r = manager_main(&(ManagerConfig) {
                 .config_dir = arg_config_dir,
