@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -258,6 +259,13 @@ static const DeviceFacts *once_facts_for(const char *ifname, void *userdata) {
         return &c->facts;
 }
 
+static double once_ms_since(const struct timespec *t0) {
+        struct timespec t;
+
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        return (double) (t.tv_sec - t0->tv_sec) * 1e3 + (double) (t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
 /* The interface's index on the probe's socket (if_nametoindex() opens
  * one of its own each time); 0 when there is no such interface. */
 static unsigned once_ifindex(const OnceCapsList *l, const char *ifname) {
@@ -285,6 +293,7 @@ static int run_once(const char *dir) {
         _cleanup_free_ ssize_t *job_of = NULL;
         ApplyReport *reports = NULL;
         size_t n_jobs = 0;
+        struct timespec t0;
         bool failed = false, have_trees = false, progress;
         int r;
 
@@ -294,6 +303,7 @@ static int run_once(const char *dir) {
         progress = isatty(STDOUT_FILENO) > 0;
         (void) setvbuf(stderr, NULL, isatty(STDERR_FILENO) > 0 ? _IOLBF : _IOFBF, 0);
 
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         r = caps_system_socket_open(&caps.sock, &caps.io);
         if (r < 0)
                 log_debug_errno(r, "cannot open a socket for the capability probe, one per interface: %m");
@@ -303,6 +313,8 @@ static int run_once(const char *dir) {
                 log_error_errno(r, "%s: cannot read the schedules folder: %m", dir);
                 return 1;
         }
+        log_debug("%zu schedule file(s) read and checked, %zu interface(s) probed: %.1f ms",
+                  d.n, caps.n, once_ms_since(&t0));
         r = nl_qdisc_new(&nl);
         if (r < 0) {
                 log_error_errno(r, "cannot open a netlink socket: %m");
@@ -310,11 +322,15 @@ static int run_once(const char *dir) {
         }
         /* Every interface's tree before any change; an interface's own
          * apply does not touch the others' trees. */
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         r = nl_qdisc_dump_all(nl, &trees);
         if (r < 0)
                 log_debug_errno(r, "qdisc dump of all interfaces failed, dumping per interface: %m");
-        else
+        else {
                 have_trees = true;
+                log_debug("qdisc trees of %zu interface(s) read in one dump: %.1f ms", trees.n,
+                          once_ms_since(&t0));
+        }
 
         /* Every valid schedule with its interface goes into one apply
          * (all requests in few sends); the lines come out in file order. */
@@ -346,12 +362,14 @@ static int run_once(const char *dir) {
                         jobs[n_jobs].tree = qdisc_tree_set_find(&trees, (int) ifindex);
                 job_of[i] = (ssize_t) n_jobs++;
         }
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         if (have_trees)
                 (void) nl_qdisc_apply_many(nl, jobs, n_jobs, reports, results);
         else
                 for (size_t j = 0; j < n_jobs; j++)
                         results[j] = nl_qdisc_apply(nl, jobs[j].ifindex, jobs[j].schedule, jobs[j].facts,
                                                     &reports[j]);
+        log_debug("%zu interface(s) applied: %.1f ms", n_jobs, once_ms_since(&t0));
 
         for (size_t i = 0; i < d.n; i++) {
                 const ScheduleFile *f = &d.files[i];

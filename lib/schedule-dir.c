@@ -161,15 +161,20 @@ static int load_one(ScheduleFile *f,
                 return r;
         if (r < 0)
                 return 0;
-        (void) schedule_peek_ifname(text, len, f->ifname);
-        if (diag_errors(&f->diags) > 0)
+        if (diag_errors(&f->diags) > 0) {
+                (void) schedule_peek_ifname(text, len, f->ifname);
                 return 0; /* refused as unsafe: named, not used */
+        }
 
         r = schedule_parse_json(f->path, text, len, &f->diags, &s);
         if (r == -ENOMEM)
                 return r;
-        if (r < 0)
+        if (r < 0) {
+                /* Invalid, but the interface it names may still be readable. */
+                (void) schedule_peek_ifname(text, len, f->ifname);
                 return 0;
+        }
+        snprintf(f->ifname, sizeof(f->ifname), "%s", s->ifname);
         r = schedule_verify(s, facts_for ? facts_for(s->ifname, userdata) : NULL, &f->diags);
         if (r == -ENOMEM)
                 return r;
@@ -179,29 +184,52 @@ static int load_one(ScheduleFile *f,
         return 0;
 }
 
-/* Every file naming an interface that another file names gets an error per
- * other file, and loses its schedule. */
-static int refuse_duplicates(ScheduleDir *d) {
-        for (size_t i = 0; i < d->n; i++) {
-                ScheduleFile *f = &d->files[i];
+static int cmp_by_ifname(const void *a, const void *b) {
+        const ScheduleFile *x = *(ScheduleFile *const *) a, *y = *(ScheduleFile *const *) b;
+        int c = strcmp(x->ifname, y->ifname);
 
-                if (!f->ifname[0])
-                        continue;
-                for (size_t j = 0; j < d->n; j++) {
-                        if (j == i || strcmp(d->files[j].ifname, f->ifname) != 0)
-                                continue;
-                        if (diag_error(&f->diags, f->path, "interface",
-                                       "interface \"%s\" is also configured by %s; each interface "
-                                       "must have exactly one schedule file",
-                                       f->ifname, d->files[j].path) < 0)
-                                return -ENOMEM;
-                }
-        }
+        /* then by place in the folder (files are sorted by name), so each
+         * file's errors name the others in folder order */
+        return c != 0 ? c : (x < y ? -1 : x > y);
+}
+
+/* Every file naming an interface that another file names gets an error per
+ * other file, and loses its schedule. Sorted by interface, the files of one
+ * interface sit together: O(n log n) for hundreds of files. */
+static int refuse_duplicates(ScheduleDir *d) {
+        _cleanup_free_ ScheduleFile **by_if = NULL;
+        size_t m = 0;
+
+        if (d->n < 2)
+                return 0;
+        by_if = calloc(d->n, sizeof(ScheduleFile *));
+        if (!by_if)
+                return -ENOMEM;
         for (size_t i = 0; i < d->n; i++)
-                if (d->files[i].schedule && diag_errors(&d->files[i].diags) > 0) {
-                        schedule_free(d->files[i].schedule);
-                        d->files[i].schedule = NULL;
-                }
+                if (d->files[i].ifname[0])
+                        by_if[m++] = &d->files[i];
+        qsort(by_if, m, sizeof(ScheduleFile *), cmp_by_ifname);
+
+        for (size_t g = 0, e; g < m; g = e) {
+                for (e = g + 1; e < m && strcmp(by_if[e]->ifname, by_if[g]->ifname) == 0; e++)
+                        ;
+                for (size_t i = g; e - g > 1 && i < e; i++)
+                        for (size_t j = g; j < e; j++) {
+                                ScheduleFile *f = by_if[i];
+
+                                if (j == i)
+                                        continue;
+                                if (diag_error(&f->diags, f->path, "interface",
+                                               "interface \"%s\" is also configured by %s; each interface "
+                                               "must have exactly one schedule file",
+                                               f->ifname, by_if[j]->path) < 0)
+                                        return -ENOMEM;
+                                if (f->schedule) {
+                                        schedule_free(f->schedule);
+                                        f->schedule = NULL;
+                                }
+                        }
+        }
         return 0;
 }
 

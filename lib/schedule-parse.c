@@ -45,26 +45,46 @@ static void perr(Parser *p, const char *path, const char *format, ...) {
                 p->oom = true;
 }
 
-/* "prefix.key", or "key" at the top level. Paths are short (keys are known
- * or checked to be short), so cutting them never happens in practice. */
-static const char *jpath_key(char buf[static JPATH_MAX], const char *prefix, const char *key) {
-        int n;
+/* Append s to buf[*at..JPATH_MAX), cutting it if need be (never in
+ * practice: keys are known or checked to be short). A path is built for
+ * every value parsed, so this stays clear of printf. */
+static void jpath_put(char buf[static JPATH_MAX], size_t *at, const char *s) {
+        size_t n = strlen(s);
 
-        if (prefix)
-                n = snprintf(buf, JPATH_MAX, "%s.%s", prefix, key);
-        else
-                n = snprintf(buf, JPATH_MAX, "%s", key);
-        if (n < 0 || n >= JPATH_MAX)
-                buf[JPATH_MAX - 1] = 0;
+        if (n > JPATH_MAX - 1 - *at)
+                n = JPATH_MAX - 1 - *at;
+        memcpy(buf + *at, s, n);
+        *at += n;
+        buf[*at] = 0;
+}
+
+/* "prefix.key", or "key" at the top level. */
+static const char *jpath_key(char buf[static JPATH_MAX], const char *prefix, const char *key) {
+        size_t at = 0;
+
+        buf[0] = 0;
+        if (prefix) {
+                jpath_put(buf, &at, prefix);
+                jpath_put(buf, &at, ".");
+        }
+        jpath_put(buf, &at, key);
         return buf;
 }
 
 /* "prefix[i]" */
 static const char *jpath_index(char buf[static JPATH_MAX], const char *prefix, size_t i) {
-        int n = snprintf(buf, JPATH_MAX, "%s[%zu]", prefix, i);
+        char num[24], *d = num + sizeof(num) - 1;
+        size_t at = 0;
 
-        if (n < 0 || n >= JPATH_MAX)
-                buf[JPATH_MAX - 1] = 0;
+        *d = 0;
+        do
+                *--d = (char) ('0' + i % 10);
+        while ((i /= 10) > 0);
+        buf[0] = 0;
+        jpath_put(buf, &at, prefix);
+        jpath_put(buf, &at, "[");
+        jpath_put(buf, &at, d);
+        jpath_put(buf, &at, "]");
         return buf;
 }
 

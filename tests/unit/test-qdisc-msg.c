@@ -187,6 +187,31 @@ static void test_taprio_request(void **state) {
         nlmsg_free(m);
 }
 
+/* Requests are sized to what they carry (not a page each): a long gate
+ * list still fits, and parses back entry by entry. */
+static void test_taprio_long_gate_list(void **state) {
+        enum { N = 2000 };
+        GateEntry *e = calloc(N, sizeof(GateEntry));
+        RootSpec r = taprio_root(), back = {};
+        struct nl_msg *m = NULL;
+
+        assert_non_null(e);
+        for (size_t i = 0; i < N; i++)
+                e[i] = (GateEntry) { GATE_SET_GATES, (uint32_t) (1u << (i % 3)), 1000 + (uint32_t) i };
+        r.entries = e;
+        r.n_entries = N;
+        assert_int_equal(qdisc_root_request(3, &r, &m), 0);
+        assert_int_equal(qdisc_taprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
+        assert_int_equal(back.n_entries, N);
+        assert_int_equal(back.entries[N - 1].interval_ns, 1000 + N - 1);
+        assert_int_equal(back.entries[N - 1].gate_mask, 1u << ((N - 1) % 3));
+        back.handle = r.handle;
+        assert_true(qdisc_taprio_vtable.equal(&r, &back));
+        nlmsg_free(m);
+        root_spec_done(&back);
+        free(e);
+}
+
 static void test_taprio_round_trip(void **state) {
         RootSpec r = taprio_root(), back = {};
         struct nl_msg *m = NULL;
@@ -580,6 +605,7 @@ int main(void) {
                 cmocka_unit_test(test_mqprio_request),
                 cmocka_unit_test(test_mqprio_request_hw),
                 cmocka_unit_test(test_etf_request),
+                cmocka_unit_test(test_taprio_long_gate_list),
                 cmocka_unit_test(test_taprio_request),
                 cmocka_unit_test(test_taprio_round_trip),
                 cmocka_unit_test(test_parse_mqprio_dump),
