@@ -106,7 +106,6 @@ void link_free(Link *l) {
         free(l->rt->drift);
         free(l->rt);
         schedule_free(l->schedule);
-        free(l->schedule_text);
         free(l->schedule_file);
         free(l->state_reason);
         free(l->object_path);
@@ -153,28 +152,41 @@ static char *canonical_text(const Schedule *s) {
         return t;
 }
 
+/* Whether two schedules install the same thing: their canonical JSON texts
+ * are equal. Built afresh each time rather than kept per link: with
+ * hundreds of links the kept texts were the largest part of the heap.
+ * Returns 1 when they differ, 0 when not, -ENOMEM. */
+static int schedule_differs(const Schedule *a, const Schedule *b) {
+        _cleanup_free_ char *ta = NULL, *tb = NULL;
+
+        ta = canonical_text(a);
+        tb = canonical_text(b);
+        if (!ta || !tb)
+                return -ENOMEM;
+        return strcmp(ta, tb) != 0;
+}
+
 int link_set_schedule(Link *l, const char *file, Schedule *s, const DiagList *errors) {
-        char *text = NULL, *f = NULL;
-        bool changed;
+        char *f = NULL;
+        int changed = 1;
 
         if (file && !(f = strdup(file))) {
                 schedule_free(s);
                 return -ENOMEM;
         }
-        if (s && !(text = canonical_text(s))) {
+        if (s && l->schedule)
+                changed = schedule_differs(s, l->schedule);
+        if (changed < 0) {
                 free(f);
                 schedule_free(s);
-                return -ENOMEM;
+                return changed;
         }
-        changed = !s || !l->schedule_text || strcmp(text, l->schedule_text) != 0;
 
         free(l->schedule_file);
         l->schedule_file = f;
-        free(l->schedule_text);
-        l->schedule_text = text;
         schedule_free(l->schedule);
         l->schedule = s;
-        return changed ? 1 : 0;
+        return changed;
 }
 
 static bool clock_degrades(ClockState s) {

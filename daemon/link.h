@@ -45,7 +45,6 @@ typedef struct Link {
 
         char *schedule_file;         /* the file that declares this link */
         Schedule *schedule;          /* NULL when the file is invalid */
-        char *schedule_text;         /* canonical JSON of the schedule, for change detection */
 
         LinkRuntime *rt;             /* probe, clock check, last apply result */
         bool dirty;                  /* something changed: look again (manager_mark_dirty) */
