@@ -301,6 +301,7 @@ void manager_free(Manager *m) {
         link_watch_free(m->watch);
         nl_qdisc_free(m->nl);
         caps_cache_free(m->caps);
+        schedule_dir_stamps_free(m->dir_stamps);
         sd_bus_flush_close_unref(m->bus);
         sd_event_unref(m->event);
         free(m->config_dir);
@@ -416,6 +417,24 @@ static int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         continue;
                 }
                 l = manager_find_link(m, f->ifname);
+                if (f->unchanged) {
+                        /* Not read again: the version this link carries. */
+                        if (l && l->schedule && l->schedule_file && strcmp(l->schedule_file, f->path) == 0) {
+                                if (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED)
+                                        continue;
+                                if (!dumped) {
+                                        have_set = nl_qdisc_dump_all(m->nl, &set) >= 0;
+                                        dumped = true;
+                                }
+                                (void) link_apply_from(l, have_set ? &set : NULL, NULL);
+                                continue;
+                        }
+                        /* The link does not hold it (any more): read it after all. */
+                        r = schedule_dir_load_file(dir, j);
+                        if (r < 0)
+                                return r;
+                        log_file_diagnostics(f);
+                }
                 if (!f->schedule) {
                         const char *why = first_error(&f->diags) ?: "invalid schedule";
                         _cleanup_free_ char *line = diag_format(&f->diags.items[0]);
@@ -478,7 +497,9 @@ static void release_free_memory(void) {
 }
 
 static int load_dir(Manager *m, ScheduleDir *ret) {
-        int r = schedule_dir_load(m->config_dir, NULL, NULL, ret);
+        /* Files whose version did not change since the last load are not
+         * read again (a reload of hundreds of unchanged files stats them). */
+        int r = schedule_dir_load_stamped(m->config_dir, &m->dir_stamps, ret);
         if (r < 0)
                 return log_error_errno(r, "cannot read the configuration folder %s: %m", m->config_dir);
         return 0;

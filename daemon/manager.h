@@ -41,6 +41,7 @@ struct Manager {
         uint64_t stats_sampled_usec;    /* CLOCK_MONOTONIC of the newest sample; 0: none */
         uint64_t stats_read_usec;       /* CLOCK_MONOTONIC of the last bus read of statistics */
         sd_event_source *reconcile;     /* deferred look at links marked dirty */
+        struct ScheduleDirStamps *dir_stamps;  /* versions of the folder's files as last read */
 
         Link **links;
         size_t n_links;

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "macro.h"
 #include "schedule-dir.h"
 #include "schedule-parse.h"
 #include "schedule-verify.h"
@@ -128,16 +130,14 @@ static const char *unsafe_reason(const struct stat *st, char buf[static 64]) {
         return NULL;
 }
 
-static int check_safe(ScheduleFile *f) {
+/* st: the file's lstat(), or NULL when that failed (reading it will say why). */
+static int check_safe(ScheduleFile *f, const struct stat *st) {
         const char *why;
-        struct stat st;
         char buf[64];
 
-        if (allow_unsafe_files)
+        if (allow_unsafe_files || !st)
                 return 0;
-        if (lstat(f->path, &st) < 0)
-                return 0; /* reading it will say why */
-        why = unsafe_reason(&st, buf);
+        why = unsafe_reason(st, buf);
         if (!why)
                 return 0;
         if (diag_error(&f->diags, f->path, NULL, "%s; refusing it (tbsd --allow-unsafe-files accepts it)", why) < 0)
@@ -145,18 +145,100 @@ static int check_safe(ScheduleFile *f) {
         return -EPERM;
 }
 
+/* What identifies one version of a file: any write changes the size, the
+ * mtime or at least the ctime (which chmod and chown change as well). */
+static bool same_file_version(const struct stat *a, const struct stat *b) {
+        return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+               a->st_mode == b->st_mode && a->st_uid == b->st_uid && a->st_gid == b->st_gid &&
+               a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+               a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+typedef struct FileStamp {
+        char *path;
+        struct stat st;
+        char ifname[IFNAMSIZ];
+} FileStamp;
+
+struct ScheduleDirStamps {
+        FileStamp *items;            /* sorted by path */
+        size_t n;
+};
+
+ScheduleDirStamps *schedule_dir_stamps_free(ScheduleDirStamps *s) {
+        if (!s)
+                return NULL;
+        for (size_t i = 0; i < s->n; i++)
+                free(s->items[i].path);
+        free(s->items);
+        free(s);
+        return NULL;
+}
+
+static int cmp_stamp_path(const void *key, const void *item) {
+        return strcmp(key, ((const FileStamp *) item)->path);
+}
+
+static const FileStamp *stamp_find(const ScheduleDirStamps *s, const char *path) {
+        if (!s || s->n == 0)
+                return NULL;
+        return bsearch(path, s->items, s->n, sizeof(FileStamp), cmp_stamp_path);
+}
+
+/* A stamp is only worth keeping when the file had not been written for a
+ * while before it was read: times have a granularity of a clock tick, so a
+ * second write right after the first might leave them as they were
+ * ("racy" files in git's terms). Such a file is simply read again. */
+static unsigned stamp_quiet_sec = 2;
+
+void schedule_dir_stamps_set_quiet(unsigned seconds) {
+        stamp_quiet_sec = seconds;
+}
+
+static bool stamp_trustworthy(const struct stat *st) {
+        struct timespec now;
+
+        if (stamp_quiet_sec == 0)
+                return true;
+        if (clock_gettime(CLOCK_REALTIME, &now) < 0)
+                return false;
+        return st->st_mtim.tv_sec + stamp_quiet_sec < now.tv_sec &&
+               st->st_ctim.tv_sec + stamp_quiet_sec < now.tv_sec;
+}
+
+/* Load one file. With stamps: a file whose stamp in old matches is not
+ * read (f->unchanged); a valid file read now gets a stamp in *ret_stamp
+ * (ret_stamp->path stays NULL when there is none to keep). */
 static int load_one(ScheduleFile *f,
                     const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
-                    void *userdata) {
+                    void *userdata, const ScheduleDirStamps *old, FileStamp *ret_stamp) {
         _cleanup_free_ char *text = NULL;
         _cleanup_schedule_ Schedule *s = NULL;
+        struct stat lst, rst;
+        bool have_lst;
         size_t len;
         int r;
 
-        r = check_safe(f);
+        have_lst = lstat(f->path, &lst) >= 0;
+        if (ret_stamp && have_lst && S_ISREG(lst.st_mode)) {
+                const FileStamp *o = stamp_find(old, f->path);
+
+                if (o && same_file_version(&o->st, &lst)) {
+                        f->unchanged = true;
+                        memcpy(f->ifname, o->ifname, sizeof(f->ifname));
+                        ret_stamp->path = strdup(f->path);
+                        if (!ret_stamp->path)
+                                return -ENOMEM;
+                        ret_stamp->st = o->st;
+                        memcpy(ret_stamp->ifname, o->ifname, sizeof(ret_stamp->ifname));
+                        return 0;
+                }
+        }
+
+        r = check_safe(f, have_lst ? &lst : NULL);
         if (r == -ENOMEM)
                 return r;
-        r = schedule_read_file(f->path, NULL, &f->diags, &text, &len);
+        r = schedule_read_file_stat(f->path, NULL, &f->diags, &text, &len, &rst);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
@@ -181,6 +263,17 @@ static int load_one(ScheduleFile *f,
         if (r < 0)
                 return 0;
         f->schedule = TAKE_PTR(s);
+
+        /* Stamped: a regular file, the one lstat() saw (not swapped in
+         * between), valid without a single remark, and quiet for a while. */
+        if (ret_stamp && have_lst && S_ISREG(lst.st_mode) && same_file_version(&lst, &rst) &&
+            f->diags.n == 0 && stamp_trustworthy(&rst)) {
+                ret_stamp->path = strdup(f->path);
+                if (!ret_stamp->path)
+                        return -ENOMEM;
+                ret_stamp->st = rst;
+                memcpy(ret_stamp->ifname, f->ifname, sizeof(ret_stamp->ifname));
+        }
         return 0;
 }
 
@@ -233,10 +326,11 @@ static int refuse_duplicates(ScheduleDir *d) {
         return 0;
 }
 
-int schedule_dir_load(const char *dir,
-                      const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
-                      void *userdata, ScheduleDir *ret) {
+static int load_dir(const char *dir,
+                    const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
+                    void *userdata, ScheduleDirStamps **stamps, ScheduleDir *ret) {
         _cleanup_(schedule_dir_done) ScheduleDir d = {};
+        ScheduleDirStamps *fresh = NULL;
         char **names = NULL;
         size_t n = 0, dlen = strlen(dir);
         bool slash = dlen > 0 && dir[dlen - 1] == '/';
@@ -245,11 +339,19 @@ int schedule_dir_load(const char *dir,
         r = list_names(dir, &names, &n);
         if (r < 0)
                 return r;
+        if (stamps) {
+                fresh = calloc(1, sizeof(ScheduleDirStamps));
+                if (!fresh || (n > 0 && !(fresh->items = calloc(n, sizeof(FileStamp))))) {
+                        free(fresh);
+                        free_names(names, n);
+                        return -ENOMEM;
+                }
+        }
         if (n > 0) {
                 d.files = calloc(n, sizeof(ScheduleFile));
                 if (!d.files) {
-                        free_names(names, n);
-                        return -ENOMEM;
+                        r = -ENOMEM;
+                        goto fail;
                 }
         }
         for (size_t i = 0; i < n; i++) {
@@ -257,21 +359,74 @@ int schedule_dir_load(const char *dir,
 
                 if (asprintf(&f->path, "%s%s%s", dir, slash ? "" : "/", names[i]) < 0) {
                         f->path = NULL;
-                        free_names(names, n);
-                        return -ENOMEM;
+                        r = -ENOMEM;
+                        goto fail;
                 }
-                r = load_one(f, facts_for, userdata);
-                if (r < 0) {
-                        free_names(names, n);
-                        return r;
-                }
+                /* fresh->items[i] belongs to file i until compacted below */
+                r = load_one(f, facts_for, userdata, stamps ? *stamps : NULL, fresh ? &fresh->items[i] : NULL);
+                if (r < 0)
+                        goto fail;
         }
         free_names(names, n);
+        names = NULL;
+        n = 0;
 
         r = refuse_duplicates(&d);
         if (r < 0)
-                return r;
+                goto fail;
+        if (stamps) {
+                /* Only files without errors keep a stamp (a duplicate is
+                 * read again next time); names are sorted, so are stamps. */
+                for (size_t i = 0; i < d.n; i++) {
+                        FileStamp *st = &fresh->items[i];
+
+                        if (!st->path)
+                                continue;
+                        if (diag_errors(&d.files[i].diags) > 0) {
+                                d.files[i].unchanged = false;
+                                st->path = mfree(st->path);
+                                continue;
+                        }
+                        fresh->items[fresh->n++] = *st;
+                        if (fresh->n - 1 != i)
+                                *st = (FileStamp) {};
+                }
+                schedule_dir_stamps_free(*stamps);
+                *stamps = fresh;
+        }
         *ret = d;
         d = (ScheduleDir) {};
         return 0;
+
+fail:
+        free_names(names, n);
+        if (fresh)
+                fresh->n = d.n; /* every slot filled so far */
+        schedule_dir_stamps_free(fresh);
+        return r;
+}
+
+int schedule_dir_load(const char *dir,
+                      const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
+                      void *userdata, ScheduleDir *ret) {
+        return load_dir(dir, facts_for, userdata, NULL, ret);
+}
+
+int schedule_dir_load_stamped(const char *dir, ScheduleDirStamps **stamps, ScheduleDir *ret) {
+        if (!stamps)
+                return -EINVAL;
+        return load_dir(dir, NULL, NULL, stamps, ret);
+}
+
+int schedule_dir_load_file(ScheduleDir *d, size_t i) {
+        ScheduleFile *f;
+
+        if (!d || i >= d->n)
+                return -EINVAL;
+        f = &d->files[i];
+        schedule_free(f->schedule);
+        f->schedule = NULL;
+        diag_list_clear(&f->diags);
+        f->unchanged = false;
+        return load_one(f, NULL, NULL, NULL, NULL);
 }

@@ -19,6 +19,8 @@ typedef struct ScheduleFile {
                                       * (even when the file is otherwise invalid), else "" */
         Schedule *schedule;          /* NULL when the file has errors */
         DiagList diags;              /* this file's errors and warnings */
+        bool unchanged;              /* schedule_dir_load_stamped(): not read again, since it
+                                      * is the version read last time (schedule is NULL) */
 } ScheduleFile;
 
 typedef struct ScheduleDir {
@@ -44,6 +46,30 @@ void schedule_dir_allow_unsafe_files(bool allow);
 int schedule_dir_load(const char *dir,
                       const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
                       void *userdata, ScheduleDir *ret);
+
+/* The version (device, inode, size, mode, owner, mtime, ctime) of every
+ * valid file of a folder as last read, so that a reload can skip files that
+ * did not change. A file written less than two seconds before it was read
+ * gets no stamp (two writes within one tick of the file system's clock may
+ * leave the times alike) and is read again next time. */
+typedef struct ScheduleDirStamps ScheduleDirStamps;
+
+ScheduleDirStamps *schedule_dir_stamps_free(ScheduleDirStamps *s);
+/** For tests: how long a file must have been quiet to be stamped
+ *  (default 2 s; 0 stamps every valid file). */
+void schedule_dir_stamps_set_quiet(unsigned seconds);
+
+/** schedule_dir_load() without facts that skips the files whose stamp in
+ *  *stamps (NULL: none yet) matches what lstat() says now: such a file has
+ *  unchanged = true, its ifname, no schedule and no diagnostics (a file is
+ *  only stamped when it was valid without a remark). Added, removed and
+ *  changed files are seen as with schedule_dir_load(). On success *stamps is
+ *  replaced by the stamps of this load. */
+int schedule_dir_load_stamped(const char *dir, ScheduleDirStamps **stamps, ScheduleDir *ret);
+
+/** Read file i of d again in full (for an unchanged file whose schedule the
+ *  caller no longer holds). Returns 0 (problems go to its diags) or -ENOMEM. */
+int schedule_dir_load_file(ScheduleDir *d, size_t i);
 
 /** Free everything the ScheduleDir holds; it is empty afterwards. Accepts
  *  an empty (zeroed) one. */

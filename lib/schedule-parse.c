@@ -884,6 +884,11 @@ int schedule_parse_json(const char *file, const char *text, size_t len, DiagList
 
 int schedule_read_file(const char *path, const char *display_name, DiagList *diags,
                        char **ret_text, size_t *ret_len) {
+        return schedule_read_file_stat(path, display_name, diags, ret_text, ret_len, NULL);
+}
+
+int schedule_read_file_stat(const char *path, const char *display_name, DiagList *diags,
+                            char **ret_text, size_t *ret_len, struct stat *ret_stat) {
         _cleanup_close_ int fd = -1;
         _cleanup_free_ char *buf = NULL;
         const char *name = display_name ?: path;
@@ -945,6 +950,8 @@ int schedule_read_file(const char *path, const char *display_name, DiagList *dia
         buf[n] = 0;
         *ret_text = TAKE_PTR(buf);
         *ret_len = n;
+        if (ret_stat)
+                *ret_stat = st;
         return 0;
 
 too_large:

@@ -8,6 +8,8 @@
  * in docs/schedule-format.md. */
 #pragma once
 
+#include <sys/stat.h>
+
 #include <net/if.h>
 #include <stddef.h>
 
@@ -40,6 +42,11 @@ int schedule_parse_json(const char *file, const char *text, size_t len, DiagList
  *  -EINVAL (not a regular file) or -ENOMEM. */
 int schedule_read_file(const char *path, const char *display_name, DiagList *diags,
                        char **ret_text, size_t *ret_len);
+
+/** schedule_read_file() that also gives the file's stat (as it was while
+ *  it was read) on success; ret_stat may be NULL. */
+int schedule_read_file_stat(const char *path, const char *display_name, DiagList *diags,
+                            char **ret_text, size_t *ret_len, struct stat *ret_stat);
 
 /** Read and parse a schedule file: schedule_read_file() then
  *  schedule_parse_json(). Does not run schedule_verify().

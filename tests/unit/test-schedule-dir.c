@@ -178,11 +178,119 @@ static void test_missing_and_empty(void **state) {
         assert_int_equal(rmdir(empty), 0);
 }
 
+static ScheduleFile *file_named(ScheduleDir *d, const char *base) {
+        for (size_t i = 0; i < d->n; i++) {
+                const char *slash = strrchr(d->files[i].path, '/');
+
+                if (strcmp(slash ? slash + 1 : d->files[i].path, base) == 0)
+                        return &d->files[i];
+        }
+        fail_msg("%s not loaded", base);
+        return NULL;
+}
+
+static void write_in(const char *folder, const char *name, const char *text) {
+        char path[160];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/%s", folder, name);
+        f = fopen(path, "we");
+        assert_non_null(f);
+        assert_true(fputs(text, f) >= 0);
+        assert_int_equal(fclose(f), 0);
+}
+
+/* A reload skips files whose version (stat) did not change, and sees
+ * every change: content of the same size, mode, a duplicate, a new file. */
+static void test_stamps(void **state) {
+        char folder[] = "/tmp/tbs-test-stamps-XXXXXX", path[160];
+        ScheduleDirStamps *stamps = NULL;
+        ScheduleDir d = {};
+        ScheduleFile *f;
+
+        assert_non_null(mkdtemp(folder));
+        write_in(folder, "a.json", VALID("eth0", "false"));
+        write_in(folder, "b.json", VALID("eth1", "false"));
+        write_in(folder, "c.json", "{\"interface\": \"eth2\",\n");
+        schedule_dir_stamps_set_quiet(0);
+
+        assert_int_equal(schedule_dir_load_stamped(folder, &stamps, &d), 0);
+        assert_non_null(stamps);
+        assert_non_null(file_named(&d, "a.json")->schedule);
+        assert_false(file_named(&d, "a.json")->unchanged);
+        schedule_dir_done(&d);
+
+        /* Nothing changed: the valid files are not read again. */
+        assert_int_equal(schedule_dir_load_stamped(folder, &stamps, &d), 0);
+        f = file_named(&d, "a.json");
+        assert_true(f->unchanged);
+        assert_null(f->schedule);
+        assert_string_equal(f->ifname, "eth0");
+        assert_int_equal(f->diags.n, 0);
+        assert_true(file_named(&d, "b.json")->unchanged);
+        f = file_named(&d, "c.json");
+        assert_false(f->unchanged);
+        assert_true(f->diags.n > 0);
+        assert_int_equal(schedule_dir_errors(&d), 1);
+        /* ... and can be read in full on demand */
+        assert_int_equal(schedule_dir_load_file(&d, (size_t) (file_named(&d, "a.json") - d.files)), 0);
+        assert_non_null(file_named(&d, "a.json")->schedule);
+        assert_false(file_named(&d, "a.json")->unchanged);
+        schedule_dir_done(&d);
+
+        /* Same size, other content (the ctime moves at least); a new mode. */
+        write_in(folder, "b.json", VALID("eth1", "true "));
+        snprintf(path, sizeof(path), "%s/a.json", folder);
+        assert_int_equal(chmod(path, 0600), 0);
+        assert_int_equal(schedule_dir_load_stamped(folder, &stamps, &d), 0);
+        assert_false(file_named(&d, "a.json")->unchanged);
+        assert_non_null(file_named(&d, "a.json")->schedule);
+        f = file_named(&d, "b.json");
+        assert_false(f->unchanged);
+        assert_non_null(f->schedule);
+        assert_int_equal(f->schedule->txqueues[0].offload, OFFLOAD_ON);
+        schedule_dir_done(&d);
+
+        /* A second file for eth0: both refused, neither skipped, now or next time. */
+        write_in(folder, "d.json", VALID("eth0", "false"));
+        assert_int_equal(schedule_dir_load_stamped(folder, &stamps, &d), 0);
+        assert_false(file_named(&d, "a.json")->unchanged);
+        assert_null(file_named(&d, "a.json")->schedule);
+        assert_true(file_named(&d, "b.json")->unchanged);
+        schedule_dir_done(&d);
+        snprintf(path, sizeof(path), "%s/d.json", folder);
+        assert_int_equal(unlink(path), 0);
+        assert_int_equal(schedule_dir_load_stamped(folder, &stamps, &d), 0);
+        assert_false(file_named(&d, "a.json")->unchanged);
+        assert_non_null(file_named(&d, "a.json")->schedule);
+        schedule_dir_done(&d);
+
+        /* A file written just now is read again until it has been quiet. */
+        schedule_dir_stamps_set_quiet(2);
+        write_in(folder, "e.json", VALID("eth4", "false"));
+        assert_int_equal(schedule_dir_load_stamped(folder, &stamps, &d), 0);
+        assert_non_null(file_named(&d, "e.json")->schedule);
+        schedule_dir_done(&d);
+        assert_int_equal(schedule_dir_load_stamped(folder, &stamps, &d), 0);
+        assert_false(file_named(&d, "e.json")->unchanged);
+        assert_non_null(file_named(&d, "e.json")->schedule);
+        assert_true(file_named(&d, "b.json")->unchanged);
+        schedule_dir_done(&d);
+
+        stamps = schedule_dir_stamps_free(stamps);
+        for (const char *const *n = (const char *const[]) { "a.json", "b.json", "c.json", "e.json", NULL }; *n; n++) {
+                snprintf(path, sizeof(path), "%s/%s", folder, *n);
+                (void) unlink(path);
+        }
+        assert_int_equal(rmdir(folder), 0);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_load),
                 cmocka_unit_test(test_trailing_slash),
                 cmocka_unit_test(test_missing_and_empty),
+                cmocka_unit_test(test_stamps),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }
