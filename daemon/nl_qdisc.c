@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <linux/gen_stats.h>
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
@@ -31,6 +32,7 @@ struct NlQdisc {
 /* Room for every ACK of one receive: with NETLINK_CAP_ACK an error ACK is
  * small; without it it echoes a request (at most a few hundred bytes). */
 #define BATCH_RECV_SIZE (64 * 1024)
+#define NL_EXT_ACK_MAX 256              /* room for the kernel's message of a refused request */
 
 static void nlmsg_freep(struct nl_msg **m) {
         if (*m)
@@ -172,13 +174,20 @@ typedef struct BatchItem {
         struct nl_msg *msg;             /* owned */
         bool answered;
         int error;                      /* 0 or the kernel's -errno */
-        char ext_ack[256];
+        char *ext_ack;                  /* the kernel's message for an error, or NULL */
 } BatchItem;
 
+/* The kernel's message for a refused item, "" when it gave none. */
+static const char *item_ack(const BatchItem *it) {
+        return it->ext_ack ?: "";
+}
+
 static void batch_items_free(BatchItem *items, size_t n) {
-        for (size_t i = 0; items && i < n; i++)
+        for (size_t i = 0; items && i < n; i++) {
                 if (items[i].msg)
                         nlmsg_free(items[i].msg);
+                free(items[i].ext_ack);
+        }
         free(items);
 }
 
@@ -222,7 +231,7 @@ static int send_batch(NlQdisc *nl, BatchItem *const *items, size_t n) {
                 c->nlmsg_pid = port;
                 items[i]->answered = false;
                 items[i]->error = 0;
-                items[i]->ext_ack[0] = 0;
+                items[i]->ext_ack = mfree(items[i]->ext_ack);
                 off += NLMSG_ALIGN(h->nlmsg_len);
         }
 
@@ -257,8 +266,8 @@ static int send_batch(NlQdisc *nl, BatchItem *const *items, size_t n) {
                         e = NLMSG_DATA(h);
                         items[i]->answered = true;
                         items[i]->error = e->error < 0 ? e->error : 0;
-                        if (e->error < 0)
-                                (void) nl_ext_ack_message(h, items[i]->ext_ack, sizeof(items[i]->ext_ack));
+                        if (e->error < 0 && (items[i]->ext_ack = malloc(NL_EXT_ACK_MAX)))
+                                (void) nl_ext_ack_message(h, items[i]->ext_ack, NL_EXT_ACK_MAX);
                         if (i == n - 1)
                                 last_answered = true;
                 }
@@ -1052,11 +1061,26 @@ static int etf_done(QueueApplyResult *q, bool hw, const char *refused, const cha
 }
 
 /* Append step st with request m (taken) to the batch. */
-static void batch_add(ApplyStep *steps, BatchItem *items, size_t *n, const ApplyStep *st,
+/* Add a request (taking m) to a plan's arrays, which get room for max
+ * requests on first use: an interface with nothing to change allocates
+ * nothing (hundreds of them touch no new memory). */
+static int batch_add(ApplyStep **steps, BatchItem **items, size_t *n, size_t max, const ApplyStep *st,
                      struct nl_msg *m) {
-        steps[*n] = *st;
-        items[*n] = (BatchItem) { .msg = m };
+        if (!*steps) {
+                *steps = calloc(max, sizeof(ApplyStep));
+                *items = calloc(max, sizeof(BatchItem));
+                if (!*steps || !*items) {
+                        *steps = mfree(*steps);
+                        *items = mfree(*items);
+                        nlmsg_free(m);
+                        return -ENOMEM;
+                }
+        }
+        assert(*n < max);
+        (*steps)[*n] = *st;
+        (*items)[*n] = (BatchItem) { .msg = m };
         (*n)++;
+        return 0;
 }
 
 /* One interface's apply: the requests planned from its tree, sent (maybe
@@ -1115,12 +1139,6 @@ static int apply_plan_build(ApplyPlan *p) {
         }
 
         max = 2 + s->n_txqueues + snap->n_queues;
-        steps = calloc(max, sizeof(ApplyStep));
-        items = calloc(max, sizeof(BatchItem));
-        if (!steps || !items) {
-                k = -ENOMEM;
-                goto out;
-        }
 
         pool = (HandlePool) { .tree = snap, .next_major = (TC_H_MAJ(want.handle) >> 16) + 1 };
         root_same = snap->has_root && snap->root_known && snap->root.handle == want.handle &&
@@ -1143,7 +1161,9 @@ static int apply_plan_build(ApplyPlan *p) {
                                               NULL, &m);
                         if (k < 0)
                                 goto out;
-                        batch_add(steps, items, &n, &del, m);
+                        k = batch_add(&steps, &items, &n, max, &del, m);
+                        if (k < 0)
+                                goto out;
                 }
                 snprintf(st.name, sizeof(st.name), "root (%s %s)", vt->kind, handle_str(want.handle, hb));
                 k = qdisc_root_request(ifindex, &want, &m);
@@ -1151,7 +1171,9 @@ static int apply_plan_build(ApplyPlan *p) {
                         rep.error = step_error_text("", k, st.name);
                         goto out;
                 }
-                batch_add(steps, items, &n, &st, m);
+                k = batch_add(&steps, &items, &n, max, &st, m);
+                if (k < 0)
+                        goto out;
         }
 
         for (size_t i = 0; i < s->n_txqueues; i++) {
@@ -1190,7 +1212,9 @@ static int apply_plan_build(ApplyPlan *p) {
                         rep.error = step_error_text("", k, st.name);
                         goto out;
                 }
-                batch_add(steps, items, &n, &st, m);
+                k = batch_add(&steps, &items, &n, max, &st, m);
+                if (k < 0)
+                        goto out;
         }
 
         /* etf children no longer declared get the root's default child back. */
@@ -1216,7 +1240,9 @@ static int apply_plan_build(ApplyPlan *p) {
                                 rep.error = step_error_text("", k, st.name);
                                 goto out;
                         }
-                        batch_add(steps, items, &n, &st, m);
+                        k = batch_add(&steps, &items, &n, max, &st, m);
+                        if (k < 0)
+                                goto out;
                 }
 
         k = 0;
@@ -1239,7 +1265,7 @@ static int apply_plan_finish(ApplyPlan *p, int send_result, ApplyReport *ret) {
         const QDiscTree *snap = p->snap;
         ApplyStep *steps = p->steps;
         BatchItem *items = p->items;
-        size_t n = p->n, nf = 0;
+        size_t n = p->n, nf = 0, n_refused = 0;
         ApplyStep *fsteps = NULL;
         BatchItem *fitems = NULL;
         ApplyReport rep = p->rep;
@@ -1276,22 +1302,15 @@ static int apply_plan_finish(ApplyPlan *p, int send_result, ApplyReport *ret) {
         for (size_t i = 0; i < n; i++)
                 if (items[i].error < 0 && !step_may_fall_back(&steps[i], items[i].error)) {
                         k = items[i].error;
-                        rep.error = step_error_text(items[i].ext_ack, k, steps[i].name);
+                        rep.error = step_error_text(item_ack(&items[i]), k, steps[i].name);
                         goto fail;
                 }
 
         /* Offload tried without facts and refused: the same etf in software. */
         for (size_t i = 0; i < n; i++)
                 if (items[i].error < 0)
-                        nf++;
-        if (nf > 0) {
-                fsteps = calloc(nf, sizeof(ApplyStep));
-                fitems = calloc(nf, sizeof(BatchItem));
-                if (!fsteps || !fitems) {
-                        k = -ENOMEM;
-                        goto fail;
-                }
-                nf = 0;
+                        n_refused++;
+        if (n_refused > 0) {
                 for (size_t i = 0; i < n; i++) {
                         ApplyStep st = steps[i];
                         struct nl_msg *m = NULL;
@@ -1302,7 +1321,9 @@ static int apply_plan_finish(ApplyPlan *p, int send_result, ApplyReport *ret) {
                         k = qdisc_etf_request(ifindex, root_handle, st.handle, &s->txqueues[st.txq], false, &m);
                         if (k < 0)
                                 goto fail;
-                        batch_add(fsteps, fitems, &nf, &st, m);
+                        k = batch_add(&fsteps, &fitems, &nf, n_refused, &st, m);
+                        if (k < 0)
+                                goto fail;
                 }
                 k = send_batch_array(nl, fitems, nf);
                 if (k < 0) {
@@ -1316,12 +1337,13 @@ static int apply_plan_finish(ApplyPlan *p, int send_result, ApplyReport *ret) {
                                 continue;
                         if (fitems[j].error < 0) {
                                 k = fitems[j].error;
-                                rep.error = step_error_text(fitems[j].ext_ack, k, fsteps[j].name);
+                                rep.error = step_error_text(item_ack(&fitems[j]), k, fsteps[j].name);
                                 goto fail;
                         }
                         rep.n_messages++;
                         k = etf_done(&rep.queues[fsteps[j].txq], false,
-                                     items[i].ext_ack[0] ? items[i].ext_ack : strerror(-items[i].error), NULL);
+                                     items[i].ext_ack && items[i].ext_ack[0] ? items[i].ext_ack : strerror(-items[i].error),
+                                     NULL);
                         if (k < 0)
                                 goto fail;
                         j++;
