@@ -1,14 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <net/if.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "caps_cache.h"
 
+/* A probe result, shared by the cache and every link that keeps it
+ * (caps_cache_ref()): one copy per interface, not one in the cache and
+ * another in the link. */
+typedef struct SharedCaps {
+        unsigned n_ref;
+        LinkCaps caps;
+} SharedCaps;
+
 typedef struct CapsCacheEntry {
         int ifindex;
         char ifname[IFNAMSIZ];
-        LinkCaps caps;
+        SharedCaps *shared;
 } CapsCacheEntry;
 
 struct CapsCache {
@@ -35,9 +44,32 @@ int caps_cache_new(const CapsIO *io, CapsCache **ret) {
         return 0;
 }
 
+static SharedCaps *shared_of(const LinkCaps *c) {
+        return (SharedCaps *) ((char *) c - offsetof(SharedCaps, caps));
+}
+
+const LinkCaps *caps_cache_ref(const LinkCaps *c) {
+        if (c)
+                shared_of(c)->n_ref++;
+        return c;
+}
+
+const LinkCaps *caps_cache_unref(const LinkCaps *c) {
+        SharedCaps *s;
+
+        if (!c)
+                return NULL;
+        s = shared_of(c);
+        if (--s->n_ref == 0)
+                free(s);
+        return NULL;
+}
+
 CapsCache *caps_cache_free(CapsCache *cache) {
         if (!cache)
                 return NULL;
+        for (size_t i = 0; i < cache->n_entries; i++)
+                caps_cache_unref(&cache->entries[i].shared->caps);
         free(cache->entries);
         free(cache);
         return NULL;
@@ -52,6 +84,7 @@ static CapsCacheEntry *cache_find(CapsCache *cache, int ifindex) {
 
 int caps_cache_get(CapsCache *cache, int ifindex, const char *ifname, const LinkCaps **ret) {
         CapsCacheEntry *e;
+        SharedCaps *shared;
         LinkCaps caps;
         int r;
 
@@ -60,7 +93,7 @@ int caps_cache_get(CapsCache *cache, int ifindex, const char *ifname, const Link
 
         e = cache_find(cache, ifindex);
         if (e && strcmp(e->ifname, ifname) == 0) {
-                *ret = &e->caps;
+                *ret = &e->shared->caps;
                 return 0;
         }
 
@@ -71,22 +104,29 @@ int caps_cache_get(CapsCache *cache, int ifindex, const char *ifname, const Link
                 return r;
         }
 
+        shared = malloc(sizeof(SharedCaps));
+        if (!shared)
+                return -ENOMEM;
+        *shared = (SharedCaps) { .n_ref = 1, .caps = caps };
         if (!e) {
                 if (cache->n_entries == cache->n_allocated) {
                         size_t n = cache->n_allocated ? cache->n_allocated * 2 : 4;
                         CapsCacheEntry *p = realloc(cache->entries, n * sizeof(*p));
 
-                        if (!p)
+                        if (!p) {
+                                free(shared);
                                 return -ENOMEM;
+                        }
                         cache->entries = p;
                         cache->n_allocated = n;
                 }
                 e = &cache->entries[cache->n_entries++];
-        }
-        *e = (CapsCacheEntry) { .ifindex = ifindex, .caps = caps };
+        } else
+                caps_cache_unref(&e->shared->caps);
+        *e = (CapsCacheEntry) { .ifindex = ifindex, .shared = shared };
         memcpy(e->ifname, ifname, strlen(ifname) + 1);
 
-        *ret = &e->caps;
+        *ret = &shared->caps;
         return 1;
 }
 
@@ -97,6 +137,7 @@ int caps_cache_invalidate(CapsCache *cache, int ifindex) {
                 return 0;
         for (size_t i = 0; i < cache->n_entries;) {
                 if (ifindex == 0 || cache->entries[i].ifindex == ifindex) {
+                        caps_cache_unref(&cache->entries[i].shared->caps);
                         cache->entries[i] = cache->entries[--cache->n_entries];
                         dropped = 1;
                 } else

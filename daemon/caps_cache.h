@@ -30,6 +30,13 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(CapsCache *, caps_cache_free);
  *  probe's -errno (nothing is cached then). */
 int caps_cache_get(CapsCache *cache, int ifindex, const char *ifname, const LinkCaps **ret);
 
+/** Keep a result of caps_cache_get() past the cache's next change: takes a
+ *  reference on it (the cache shares it, no copy is made) and returns it.
+ *  Accepts NULL. */
+const LinkCaps *caps_cache_ref(const LinkCaps *c);
+/** Drop a reference from caps_cache_ref(). Accepts NULL; returns NULL. */
+const LinkCaps *caps_cache_unref(const LinkCaps *c);
+
 /** Forget the entry for ifindex (0: forget all). Returns 1 when an entry
  *  was dropped, 0 when there was none. */
 int caps_cache_invalidate(CapsCache *cache, int ifindex);

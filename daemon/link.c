@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bus-manager.h"
+#include "caps_cache.h"
 #include "clock_check.h"
 #include "drift.h"
 #include "igb_caps.h"
@@ -18,9 +19,21 @@
 #include "schedule-json.h"
 #include "schedule-verify.h"
 
+/* What a rate needs of one TX queue's qdisc in the previous sample (64
+ * bytes where the InstalledQueue it comes from has 144). */
+typedef struct QueueCounters {
+        uint32_t queue;
+        uint32_t handle;
+        char kind[IFNAMSIZ];
+        uint64_t packets;
+        uint64_t bytes;
+        uint32_t drops;                 /* as QDiscStats: a rate wraps with the kernel's counter */
+        uint64_t deadline_misses;
+        uint64_t invalid;
+} QueueCounters;
+
 struct LinkRuntime {
-        LinkCaps caps;
-        bool caps_valid;
+        const LinkCaps *caps;           /* the last probe's result (shared with the cache), or NULL */
         DeviceFacts facts;
         ClockCheck *clock;
         ApplyReport last;               /* of the last successful apply */
@@ -29,8 +42,11 @@ struct LinkRuntime {
         sd_event_source *retry;         /* re-apply after a failure that may pass */
         unsigned retries;
 
-        /* The last two statistics samples, for rates (manager_sample_stats). */
-        QDiscTree sample, prev;
+        /* The last statistics sample (manager_sample_stats), allocated at
+         * the first; of the one before it only the counters rates need. */
+        QDiscTree *sample;
+        QueueCounters *prev;
+        size_t n_prev;
         uint64_t sample_usec, prev_usec;        /* CLOCK_MONOTONIC; 0: none */
         uint64_t sample_realtime_usec;
 };
@@ -99,10 +115,12 @@ void link_free(Link *l) {
         link_bus_removed(l);
         manager_drop_link(l->manager, l);
         clock_check_free(l->rt->clock);
+        caps_cache_unref(l->rt->caps);
         apply_report_done(&l->rt->last);
         sd_event_source_disable_unref(l->rt->retry);
-        qdisc_tree_done(&l->rt->sample);
-        qdisc_tree_done(&l->rt->prev);
+        qdisc_tree_done(l->rt->sample);
+        free(l->rt->sample);
+        free(l->rt->prev);
         free(l->rt->drift);
         free(l->rt);
         schedule_free(l->schedule);
@@ -230,7 +248,7 @@ static void on_clock_changed(ClockCheck *cc, ClockState old_state, const ClockSt
 
 static int link_start_clock(Link *l) {
         Manager *m = l->manager;
-        int phc = l->rt->caps_valid ? l->rt->caps.phc_index : -1;
+        int phc = l->rt->caps ? l->rt->caps->phc_index : -1;
         int r;
 
         l->rt->clock = clock_check_free(l->rt->clock);
@@ -252,13 +270,14 @@ static void link_probe(Link *l) {
         r = caps_cache_get(l->manager->caps, l->ifindex, l->name, &c);
         if (r < 0) {
                 log_link_debug_errno(l->name, r, "capability probe failed: %m");
-                l->rt->caps_valid = false;
+                l->rt->caps = caps_cache_unref(l->rt->caps);
                 l->rt->facts = (DeviceFacts) {};
                 return;
         }
-        l->rt->caps = *c;
-        l->rt->caps_valid = true;
-        caps_to_device_facts(&l->rt->caps, &l->rt->facts);
+        c = caps_cache_ref(c);
+        caps_cache_unref(l->rt->caps);
+        l->rt->caps = c;
+        caps_to_device_facts(l->rt->caps, &l->rt->facts);
         link_emit_changed(l, "Driver", "LaunchTimeQueues", "PhcIndex", NULL);
 }
 
@@ -334,7 +353,7 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         /* Checks that need the device: queue ranges, offload on queues
          * without launch time. Nothing is changed when they fail. */
         l->schedule->source = l->schedule->source ?: (l->schedule_file ? strdup(l->schedule_file) : NULL);
-        r = schedule_verify(l->schedule, l->rt->caps_valid ? &l->rt->facts : NULL, &diags);
+        r = schedule_verify(l->schedule, l->rt->caps ? &l->rt->facts : NULL, &diags);
         if (r < 0) {
                 _cleanup_free_ char *line = NULL;
 
@@ -352,10 +371,10 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         if (set) {
                 const QDiscTree *t = qdisc_tree_set_find(set, ifindex);
 
-                r = nl_qdisc_apply_with_tree(m->nl, ifindex, l->schedule, l->rt->caps_valid ? &l->rt->facts : NULL,
+                r = nl_qdisc_apply_with_tree(m->nl, ifindex, l->schedule, l->rt->caps ? &l->rt->facts : NULL,
                                              t ?: &(QDiscTree) { .ifindex = ifindex }, &report);
         } else
-                r = nl_qdisc_apply(m->nl, ifindex, l->schedule, l->rt->caps_valid ? &l->rt->facts : NULL, &report);
+                r = nl_qdisc_apply(m->nl, ifindex, l->schedule, l->rt->caps ? &l->rt->facts : NULL, &report);
         if (r < 0) {
                 link_set_state(l, LINK_STATE_FAILED, "%s%s%s", report.error ?: strerror(-r),
                                report.rolled_back ? " (previous qdiscs restored)" : "",
@@ -453,7 +472,7 @@ void link_reconcile(Link *l, const QDiscTreeSet *set) {
         }
         tree = qdisc_tree_set_find(set, ifindex);
         r = drift_describe(tree ?: &(QDiscTree) { .ifindex = ifindex }, l->schedule,
-                           l->rt->caps_valid ? &l->rt->facts : NULL, &what);
+                           l->rt->caps ? &l->rt->facts : NULL, &what);
         if (r < 0)
                 return;
         if (r == 0) {
@@ -489,15 +508,15 @@ const char *link_clock_state(Link *l) {
 }
 
 const char *link_driver(Link *l) {
-        return l->rt->caps_valid ? l->rt->caps.driver : "";
+        return l->rt->caps ? l->rt->caps->driver : "";
 }
 
 uint64_t link_launch_time_mask(Link *l) {
-        return l->rt->caps_valid ? l->rt->caps.launch_time_mask : 0;
+        return l->rt->caps ? l->rt->caps->launch_time_mask : 0;
 }
 
 int link_phc_index(Link *l) {
-        return l->rt->caps_valid ? l->rt->caps.phc_index : -1;
+        return l->rt->caps ? l->rt->caps->phc_index : -1;
 }
 
 static const QueueApplyResult *last_result(Link *l, uint32_t queue) {
@@ -552,15 +571,57 @@ static void sample_slim(QDiscTree *t) {
         t->n_handles = 0;
 }
 
+/* Keep the counters of the current sample as the previous one. On
+ * failure there is no previous sample (no rates until the next). */
+static void sample_keep_counters(LinkRuntime *rt) {
+        const QDiscTree *t = rt->sample;
+
+        rt->prev = mfree(rt->prev);
+        rt->n_prev = 0;
+        rt->prev_usec = 0;
+        if (rt->sample_usec == 0)
+                return;
+        if (t->n_queues > 0) {
+                rt->prev = calloc(t->n_queues, sizeof(QueueCounters));
+                if (!rt->prev)
+                        return;
+        }
+        for (size_t i = 0; i < t->n_queues; i++) {
+                const InstalledQueue *q = &t->queues[i];
+                QueueCounters *c = &rt->prev[i];
+
+                *c = (QueueCounters) {
+                        .queue = q->queue,
+                        .handle = q->qdisc.handle,
+                        .packets = q->qdisc.stats.packets,
+                        .bytes = q->qdisc.stats.bytes,
+                        .drops = q->qdisc.stats.drops,
+                        .deadline_misses = q->deadline_misses,
+                        .invalid = q->invalid,
+                };
+                memcpy(c->kind, q->qdisc.kind, sizeof(c->kind));
+        }
+        rt->n_prev = t->n_queues;
+        rt->prev_usec = rt->sample_usec;
+}
+
 void link_take_sample(Link *l, QDiscTree *tree, uint64_t mono_usec, uint64_t realtime_usec) {
+        LinkRuntime *rt = l->rt;
+
         sample_slim(tree);
-        qdisc_tree_done(&l->rt->prev);
-        l->rt->prev = l->rt->sample;
-        l->rt->prev_usec = l->rt->sample_usec;
-        l->rt->sample = *tree;
+        if (!rt->sample) {
+                rt->sample = calloc(1, sizeof(QDiscTree));
+                if (!rt->sample) {
+                        qdisc_tree_done(tree);
+                        return;
+                }
+        }
+        sample_keep_counters(rt);
+        qdisc_tree_done(rt->sample);
+        *rt->sample = *tree;
         *tree = (QDiscTree) {};
-        l->rt->sample_usec = mono_usec;
-        l->rt->sample_realtime_usec = realtime_usec;
+        rt->sample_usec = mono_usec;
+        rt->sample_realtime_usec = realtime_usec;
 }
 
 const QDiscTree *link_last_sample(Link *l, uint64_t *ret_realtime_usec) {
@@ -568,33 +629,41 @@ const QDiscTree *link_last_sample(Link *l, uint64_t *ret_realtime_usec) {
                 return NULL;
         if (ret_realtime_usec)
                 *ret_realtime_usec = l->rt->sample_realtime_usec;
-        return &l->rt->sample;
+        return l->rt->sample;
 }
 
 const QDiscTree *link_sample_taken_at(Link *l, uint64_t mono_usec) {
         if (l->rt->sample_usec == 0 || l->rt->sample_usec != mono_usec)
                 return NULL;
-        return &l->rt->sample;
+        return l->rt->sample;
+}
+
+static const QueueCounters *prev_counters(LinkRuntime *rt, uint32_t queue) {
+        for (size_t i = 0; i < rt->n_prev; i++)
+                if (rt->prev[i].queue == queue)
+                        return &rt->prev[i];
+        return NULL;
 }
 
 int link_queue_rates(Link *l, uint32_t queue, QueueRates *ret) {
-        const InstalledQueue *a, *b;
+        const QueueCounters *a;
+        const InstalledQueue *b;
         double dt;
 
         if (l->rt->sample_usec == 0 || l->rt->prev_usec == 0 || l->rt->sample_usec <= l->rt->prev_usec)
                 return -ENODATA;
-        a = qdisc_tree_find_queue(&l->rt->prev, queue);
-        b = qdisc_tree_find_queue(&l->rt->sample, queue);
+        a = prev_counters(l->rt, queue);
+        b = qdisc_tree_find_queue(l->rt->sample, queue);
         /* A re-created qdisc starts its counters again: no rate across it. */
-        if (!a || !b || a->qdisc.handle != b->qdisc.handle || strcmp(a->qdisc.kind, b->qdisc.kind) != 0 ||
-            b->qdisc.stats.packets < a->qdisc.stats.packets)
+        if (!a || !b || a->handle != b->qdisc.handle || strcmp(a->kind, b->qdisc.kind) != 0 ||
+            b->qdisc.stats.packets < a->packets)
                 return -ENODATA;
         dt = (double) (l->rt->sample_usec - l->rt->prev_usec) / 1e6;
         *ret = (QueueRates) {
                 .interval_s = dt,
-                .packets_per_second = (double) (b->qdisc.stats.packets - a->qdisc.stats.packets) / dt,
-                .bytes_per_second = (double) (b->qdisc.stats.bytes - a->qdisc.stats.bytes) / dt,
-                .drops_per_second = (double) (b->qdisc.stats.drops - a->qdisc.stats.drops) / dt,
+                .packets_per_second = (double) (b->qdisc.stats.packets - a->packets) / dt,
+                .bytes_per_second = (double) (b->qdisc.stats.bytes - a->bytes) / dt,
+                .drops_per_second = (double) (b->qdisc.stats.drops - a->drops) / dt,
                 .deadline_misses_per_second = (double) (b->deadline_misses - a->deadline_misses) / dt,
                 .invalid_per_second = (double) (b->invalid - a->invalid) / dt,
         };
@@ -713,7 +782,7 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
         for (size_t i = 0; l->schedule && i < l->schedule->n_txqueues; i++)
                 json_object_array_add(qs, queue_json(l, &l->schedule->txqueues[i], have_tree ? tree : NULL));
         json_add(o, "txqueues", qs);
-        json_add(o, "capabilities", l->rt->caps_valid ? caps_to_json(&l->rt->caps) : NULL);
+        json_add(o, "capabilities", l->rt->caps ? caps_to_json(l->rt->caps) : NULL);
         if (l->rt->clock)
                 json_add(o, "clock", clock_status_to_json(clock_check_status(l->rt->clock)));
         else {

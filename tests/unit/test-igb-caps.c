@@ -664,6 +664,36 @@ static void test_cache(void **state) {
         assert_null(caps_cache_free(NULL));
 }
 
+/* A link keeps its probe result (a reference, not a copy) while the cache
+ * forgets or replaces it, and after the cache is gone. */
+static void test_cache_ref(void **state) {
+        CapsCache *cache = NULL;
+        Recording rec;
+        CapsIO io;
+        const LinkCaps *c = NULL, *kept, *again;
+
+        recording_load(&rec, "i210");
+        io = recording_io(&rec);
+        assert_int_equal(caps_cache_new(&io, &cache), 0);
+
+        assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &c), 1);
+        kept = caps_cache_ref(c);
+        assert_ptr_equal(kept, c);
+        assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &again), 0);
+        assert_ptr_equal(again, kept);                  /* shared, not copied */
+
+        assert_int_equal(caps_cache_invalidate(cache, 3), 1);
+        assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &again), 1);
+        assert_ptr_not_equal(again, kept);              /* a new probe */
+        assert_int_equal(kept->launch_time_mask, 0x3);  /* the kept one lives on */
+
+        assert_null(caps_cache_free(cache));
+        assert_string_equal(kept->driver, "igb");
+        assert_null(caps_cache_unref(kept));
+        assert_null(caps_cache_ref(NULL));
+        assert_null(caps_cache_unref(NULL));
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_i210),
@@ -682,6 +712,7 @@ int main(void) {
                 cmocka_unit_test(test_json),
                 cmocka_unit_test(test_confidence_strings),
                 cmocka_unit_test(test_cache),
+                cmocka_unit_test(test_cache_ref),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
