@@ -139,6 +139,19 @@ static int caps_socket_open(void) {
         return fd;
 }
 
+static int caps_ifflags_ioctl(void *userdata, const char *ifname, unsigned *ret) {
+        CapsSystemSocket *s = userdata;
+        struct ifreq ifr = {};
+
+        if (strlen(ifname) >= sizeof(ifr.ifr_name))
+                return -EINVAL;
+        strncpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name) - 1);
+        if (ioctl(s->fd, SIOCGIFFLAGS, &ifr) < 0)
+                return negative_errno();
+        *ret = (unsigned short) ifr.ifr_flags;
+        return 0;
+}
+
 int caps_system_socket_open(CapsSystemSocket *s, CapsIO *ret_io) {
         int fd;
 
@@ -148,7 +161,7 @@ int caps_system_socket_open(CapsSystemSocket *s, CapsIO *ret_io) {
         if (fd < 0)
                 return fd;
         s->fd = fd;
-        *ret_io = (CapsIO) { .ethtool = caps_ethtool_ioctl, .userdata = s };
+        *ret_io = (CapsIO) { .ethtool = caps_ethtool_ioctl, .ifflags = caps_ifflags_ioctl, .userdata = s };
         return 0;
 }
 
@@ -311,14 +324,25 @@ static int probe_gather(const CapsIO *io, const char *ifname, LinkCaps *c) {
         } else if (r != -EOPNOTSUPP)
                 return r;
 
-        probe_pci_ids(root, ifname, c);
+        /* Only a device with a parent has PCI ids, and the driver of a PCI
+         * function names it in bus_info ("0000:03:00.0"): a device whose
+         * driver answers with an empty one (veth, bridges, ...) is not read
+         * from sysfs for them. */
+        if (r < 0 || c->bus_info[0])
+                probe_pci_ids(root, ifname, c);
 
         /* sysfs has one queues/tx-N per real TX queue. But igb and igc set
          * the real count only in ndo_open: an interface that was never up
          * shows every allocated queue (8 on any igb) while the driver will
          * run with its channel count. So a down interface takes the count
          * from ETHTOOL_GCHANNELS when the driver answers it. */
-        r = read_sysfs_hex(root, ifname, "flags", UINT32_MAX, &flags);
+        if (io->ifflags) {
+                unsigned f = 0;
+
+                r = io->ifflags(io->userdata, ifname, &f);
+                flags = f;
+        } else
+                r = read_sysfs_hex(root, ifname, "flags", UINT32_MAX, &flags);
         is_up = r >= 0 && (flags & IFF_UP);
         n_sysfs = sysfs_count_tx_queues(root, ifname);
         if (n_sysfs <= 0 || !is_up) {
@@ -447,6 +471,8 @@ int caps_probe(const CapsIO *io, const char *ifname, LinkCaps *ret) {
                 sock.fd = fd;
                 real.sysfs_root = io ? io->sysfs_root : NULL;
                 real.ethtool = caps_ethtool_ioctl;
+                if (!real.sysfs_root)   /* a recorded sysfs tree keeps its own flags */
+                        real.ifflags = caps_ifflags_ioctl;
                 real.userdata = &sock;
                 io = &real;
         }

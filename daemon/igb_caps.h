@@ -75,6 +75,9 @@ typedef struct CapsIO {
          * implement the command, -ENODEV: no such interface). NULL means
          * the real ioctl. */
         int (*ethtool)(void *userdata, const char *ifname, void *cmd_buf, size_t len);
+        /* The interface's IFF_* flags (SIOCGIFFLAGS: one call where sysfs
+         * takes three). NULL: read sysfs' flags file (what recordings replay). */
+        int (*ifflags)(void *userdata, const char *ifname, unsigned *ret_flags);
         void *userdata;
 } CapsIO;
 
