@@ -115,13 +115,21 @@ static bool entry_has_pci_device(const CapsDriverEntry *e, uint16_t vendor, uint
 
 /* ---- Gathering ------------------------------------------------------- */
 
+/* An ifreq naming ifname, or -EINVAL for a name that does not fit. */
+static int ifreq_init(struct ifreq *ifr, const char *ifname) {
+        *ifr = (struct ifreq) {};
+        if (!ifname || strlen(ifname) >= sizeof(ifr->ifr_name))
+                return -EINVAL;
+        strncpy(ifr->ifr_name, ifname, sizeof(ifr->ifr_name) - 1);
+        return 0;
+}
+
 static int caps_ethtool_ioctl(void *userdata, const char *ifname, void *cmd_buf, size_t len) {
         CapsSystemSocket *s = userdata;
-        struct ifreq ifr = {};
+        struct ifreq ifr;
 
-        if (strlen(ifname) >= sizeof(ifr.ifr_name))
+        if (ifreq_init(&ifr, ifname) < 0)
                 return -EINVAL;
-        strncpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name) - 1);
         ifr.ifr_data = cmd_buf;
         if (ioctl(s->fd, SIOCETHTOOL, &ifr) < 0)
                 return negative_errno();
@@ -141,11 +149,10 @@ static int caps_socket_open(void) {
 
 static int caps_ifflags_ioctl(void *userdata, const char *ifname, unsigned *ret) {
         CapsSystemSocket *s = userdata;
-        struct ifreq ifr = {};
+        struct ifreq ifr;
 
-        if (strlen(ifname) >= sizeof(ifr.ifr_name))
+        if (ifreq_init(&ifr, ifname) < 0)
                 return -EINVAL;
-        strncpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name) - 1);
         if (ioctl(s->fd, SIOCGIFFLAGS, &ifr) < 0)
                 return negative_errno();
         *ret = (unsigned short) ifr.ifr_flags;
@@ -173,11 +180,10 @@ void caps_system_socket_close(CapsSystemSocket *s) {
 }
 
 int caps_system_ifindex(const CapsSystemSocket *s, const char *ifname) {
-        struct ifreq ifr = {};
+        struct ifreq ifr;
 
-        if (!s || s->fd < 0 || !ifname || strlen(ifname) >= sizeof(ifr.ifr_name))
+        if (!s || s->fd < 0 || ifreq_init(&ifr, ifname) < 0)
                 return -EINVAL;
-        strncpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name) - 1);
         if (ioctl(s->fd, SIOCGIFINDEX, &ifr) < 0)
                 return negative_errno();
         return ifr.ifr_ifindex;

@@ -38,10 +38,30 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
  * into one look per link. Short, so a change is acted on well within 1 s. */
 #define RECONCILE_DELAY_USEC (20 * 1000ULL)
 
+/* One qdisc dump shared by every link a pass looks at, taken when the
+ * first of them needs it (a pass with nothing to do dumps nothing). */
+typedef struct SharedDump {
+        QDiscTreeSet set;
+        bool dumped, ok;
+} SharedDump;
+
+static void shared_dump_done(SharedDump *d) {
+        qdisc_tree_set_done(&d->set);
+}
+
+/* The trees of every interface, or NULL when the dump failed (callers then
+ * dump per link). */
+static const QDiscTreeSet *shared_dump_get(Manager *m, SharedDump *d) {
+        if (!d->dumped) {
+                d->ok = nl_qdisc_dump_all(m->nl, &d->set) >= 0;
+                d->dumped = true;
+        }
+        return d->ok ? &d->set : NULL;
+}
+
 static int on_reconcile(sd_event_source *s, uint64_t usec, void *userdata) {
-        _cleanup_(qdisc_tree_set_done) QDiscTreeSet set = {};
+        _cleanup_(shared_dump_done) SharedDump dump = {};
         Manager *m = userdata;
-        bool dumped = false, have_set = false;
 
         /* One dump serves every dirty link. link_reconcile() may mark links
          * dirty again (our own changes notify us too); those get the next
@@ -52,11 +72,7 @@ static int on_reconcile(sd_event_source *s, uint64_t usec, void *userdata) {
                 if (!l->dirty)
                         continue;
                 l->dirty = false;
-                if (!dumped) {
-                        have_set = nl_qdisc_dump_all(m->nl, &set) >= 0;
-                        dumped = true;
-                }
-                link_reconcile(l, have_set ? &set : NULL);
+                link_reconcile(l, shared_dump_get(m, &dump));
         }
         manager_notify_status(m);
         return 0;
@@ -384,9 +400,8 @@ static void log_file_diagnostics(const ScheduleFile *f) {
 
 /* Bring the links in line with a freshly loaded folder. */
 static int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
-        _cleanup_(qdisc_tree_set_done) QDiscTreeSet set = {};
+        _cleanup_(shared_dump_done) SharedDump dump = {};
         _cleanup_free_ char *errors = NULL;
-        bool dumped = false, have_set = false;
         size_t n_invalid = 0;
         int r;
 
@@ -422,11 +437,7 @@ static int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         if (l && l->schedule && l->schedule_file && strcmp(l->schedule_file, f->path) == 0) {
                                 if (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED)
                                         continue;
-                                if (!dumped) {
-                                        have_set = nl_qdisc_dump_all(m->nl, &set) >= 0;
-                                        dumped = true;
-                                }
-                                (void) link_apply_from(l, have_set ? &set : NULL, NULL);
+                                (void) link_apply_from(l, shared_dump_get(m, &dump), NULL);
                                 continue;
                         }
                         /* The link does not hold it (any more): read it after all. */
@@ -476,11 +487,7 @@ static int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         continue; /* unchanged and in place */
                 /* One dump for every apply of this pass (after the removals
                  * above; each apply changes only its own interface). */
-                if (!dumped) {
-                        have_set = nl_qdisc_dump_all(m->nl, &set) >= 0;
-                        dumped = true;
-                }
-                (void) link_apply_from(l, have_set ? &set : NULL, NULL);
+                (void) link_apply_from(l, shared_dump_get(m, &dump), NULL);
         }
 
         manager_notify_status(m);
