@@ -264,14 +264,19 @@ echo "R vmhwm_kib $nmax tbsd 1 $(awk '/^VmHWM/ { print $2 }' /proc/$TBSD_PID/sta
 # samples (it samples only while someone reads them, for 3 intervals after
 # the last read) and checks b0's clock every 2 s.
 ticks() { awk '{ print $14 + $15 }' "/proc/$TBSD_PID/stat"; }
-hz=$(getconf CLK_TCK)
-sleep 5
-t0=$(ticks); s=$(now_us)
-sleep "$idle_s"
-t1=$(ticks); e=$(now_us)
-echo "R idle_cpu_ticks $nmax tbsd 1 $(( t1 - t0 ))"
-echo "R idle_wall_us $nmax tbsd 1 $(( e - s ))"
-echo "I clk_tck $hz"
+# idle_window PREFIX: after 5 s of calm, the daemon's CPU ticks and the wall
+# clock over idle_s seconds, as PREFIX_cpu_ticks and PREFIX_wall_us.
+idle_window() {
+        local t0 t1 s e
+        sleep 5
+        t0=$(ticks); s=$(now_us)
+        sleep "$idle_s"
+        t1=$(ticks); e=$(now_us)
+        echo "R ${1}_cpu_ticks $nmax tbsd 1 $(( t1 - t0 ))"
+        echo "R ${1}_wall_us $nmax tbsd 1 $(( e - s ))"
+}
+idle_window idle
+echo "I clk_tck $(getconf CLK_TCK)"
 echo "R vmrss_after_idle_kib $nmax tbsd 1 $(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)"
 
 echo "R rssanon_kib $nmax tbsd 1 $(awk '/^RssAnon/ { print $2 }' /proc/$TBSD_PID/status)"
@@ -283,12 +288,7 @@ kill "$TBSD_PID"
 wait "$TBSD_PID" 2>/dev/null || true
 start_tbsd "$conf" --metrics-file "$TMPDIR/tbsd.prom"
 for ((t = 0; t < 1200; t++)); do all_up && break; sleep 0.5; done
-sleep 5
-t0=$(ticks); s=$(now_us)
-sleep "$idle_s"
-t1=$(ticks); e=$(now_us)
-echo "R idle_metrics_cpu_ticks $nmax tbsd 1 $(( t1 - t0 ))"
-echo "R idle_metrics_wall_us $nmax tbsd 1 $(( e - s ))"
+idle_window idle_metrics
 
 kill "$TBSD_PID" "$PTP4L_PID" 2>/dev/null || true
 wait 2>/dev/null || true
