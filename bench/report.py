@@ -60,8 +60,11 @@ def main():
       "(it starts 5 N processes)")
     su = info.get("startup_us", "").split()
     if len(su) == 6:
-        w(f"- starting a program in the guest (median of 5): `tbsd --help` {int(su[1]) / 1000:.0f} ms, "
+        w(f"- starting a program in the guest (median of 5, each after the 0.2 s pause every timed "
+          f"command gets): `tbsd --help` {int(su[1]) / 1000:.0f} ms, "
           f"`tc -V` {int(su[3]) / 1000:.0f} ms, `/bin/true` {int(su[5]) / 1000:.0f} ms")
+    if info.get("daemon_env"):
+        w(f"- the daemon runs with its unit's environment: `{info['daemon_env']}`")
     w("")
 
     w("### Full apply (mqprio root + 4 etf children per interface), ms")
@@ -188,6 +191,10 @@ def main():
     rf = med(runs, "rssfile_kib", nd, "tbsd")
     w(f"| of which anonymous (heap, stacks) / file-backed (the program and its shared libraries), KiB | "
       f"{'–' if ra is None else f'{ra:.0f}'} / {'–' if rf is None else f'{rf:.0f}'} | | |")
+    uss = med(runs, "uss_kib", nd, "tbsd")
+    pss = med(runs, "pss_kib", nd, "tbsd")
+    w(f"| pages only the daemon maps (USS) / its proportional share of all it maps (PSS), KiB | "
+      f"{'–' if uss is None else f'{uss:.0f}'} / {'–' if pss is None else f'{pss:.0f}'} | | |")
     w(f"| CPU while idle with the defaults (nobody reads statistics, so none are sampled; "
       f"b0's clock checked every 2 s), % of one CPU over "
       f"{'–' if wall is None else f'{wall / 1e6:.0f}'} s | {'–' if idle is None else f'{idle:.3f}'} | | |")
@@ -228,8 +235,12 @@ def main():
     goal("unchanged re-apply < 5 % of tbsd's full apply: the daemon (`Reload()`, 256 interfaces)",
          "–" if dpct is None else f"{ms(dre)} ms = {dpct:.1f} % of its full apply" +
          ("" if opct is None else f" ({opct:.1f} % of `tbsd --once`'s)"), None if dpct is None else dpct < 5)
+    floor = ""
+    if len(su) == 6 and oncef:
+        floor = (f"; starting the program alone (`tbsd --help`, {int(su[1]) / 1000:.0f} ms) is "
+                 f"{100.0 * int(su[1]) / oncef:.0f} % of its full apply at 256")
     goal("unchanged re-apply < 5 % of tbsd's full apply: `tbsd --once` (every N)",
-         "; ".join(f"N={n}: {p:.0f} %" for n, p in reapply_pct.items() if p is not None),
+         "; ".join(f"N={n}: {p:.0f} %" for n, p in reapply_pct.items() if p is not None) + floor,
          None if worst is None else worst < 5)
     flat = [per_iface[n] for n in (16, 64, 256) if n in per_iface]
     if len(flat) == 3 and min(flat) <= 0:
@@ -241,9 +252,13 @@ def main():
         goal("cost per added interface flat from 16 to 256 (within 30 %)",
              ", ".join(f"{v / 1000:.2f}" for v in flat) + f" ms at 16, 64, 256 (max/min {spread:.2f})",
              spread <= 1.3)
+    # Judged on the larger of the two readings: right after the last call
+    # and after the idle window.
+    rss_max = None if rss is None else max(rss, rss2 or 0)
     goal(f"resident memory < 4 MiB at {nd} interfaces",
-         "–" if rss is None else f"{rss / 1024:.2f} MiB (peak {hwm / 1024:.2f} MiB)",
-         None if rss is None else rss < 4096)
+         "–" if rss is None else f"{rss / 1024:.2f} MiB after the calls, "
+         f"{'–' if rss2 is None else f'{rss2 / 1024:.2f}'} MiB after idle (peak {hwm / 1024:.2f} MiB)",
+         None if rss_max is None else rss_max < 4096)
     goal("idle CPU < 0.1 %", "–" if idle is None else f"{idle:.3f} %", None if idle is None else idle < 0.1)
     print("\n".join(out))
 

@@ -7,8 +7,9 @@
 #include "caps_cache.h"
 
 /* A probe result, shared by the cache and every link that keeps it
- * (caps_cache_ref()): one copy per interface, not one in the cache and
- * another in the link. */
+ * (caps_cache_ref()): one copy per distinct result, not one in the cache
+ * and another in the link. Interfaces of one kind without a bus address
+ * (hundreds of veth, say) all get the same answer and share one copy. */
 typedef struct SharedCaps {
         unsigned n_ref;
         LinkCaps caps;
@@ -75,6 +76,33 @@ CapsCache *caps_cache_free(CapsCache *cache) {
         return NULL;
 }
 
+static bool caps_equal(const LinkCaps *a, const LinkCaps *b) {
+        /* Field by field: padding bytes of copied structs need not match. */
+        return strncmp(a->driver, b->driver, sizeof(a->driver)) == 0 &&
+               strncmp(a->version, b->version, sizeof(a->version)) == 0 &&
+               strncmp(a->fw_version, b->fw_version, sizeof(a->fw_version)) == 0 &&
+               strncmp(a->bus_info, b->bus_info, sizeof(a->bus_info)) == 0 &&
+               a->pci_known == b->pci_known && a->pci_vendor == b->pci_vendor &&
+               a->pci_device == b->pci_device && a->pci_subsystem_vendor == b->pci_subsystem_vendor &&
+               a->pci_subsystem_device == b->pci_subsystem_device && a->tx_queues == b->tx_queues &&
+               a->hw_timestamping == b->hw_timestamping && a->sw_timestamping == b->sw_timestamping &&
+               a->so_timestamping == b->so_timestamping && a->tx_types == b->tx_types &&
+               a->rx_filters == b->rx_filters && a->phc_index == b->phc_index &&
+               a->launch_time_mask == b->launch_time_mask &&
+               a->taprio_full_offload == b->taprio_full_offload &&
+               a->taprio_txtime_assist == b->taprio_txtime_assist && a->confidence == b->confidence &&
+               strncmp(a->reason, b->reason, sizeof(a->reason)) == 0;
+}
+
+/* A stored result equal to c, newest first (interfaces are mostly probed
+ * in runs of one kind), or NULL. */
+static SharedCaps *cache_find_equal(CapsCache *cache, const LinkCaps *c) {
+        for (size_t i = cache->n_entries; i > 0; i--)
+                if (caps_equal(&cache->entries[i - 1].shared->caps, c))
+                        return cache->entries[i - 1].shared;
+        return NULL;
+}
+
 static CapsCacheEntry *cache_find(CapsCache *cache, int ifindex) {
         for (size_t i = 0; i < cache->n_entries; i++)
                 if (cache->entries[i].ifindex == ifindex)
@@ -104,17 +132,22 @@ int caps_cache_get(CapsCache *cache, int ifindex, const char *ifname, const Link
                 return r;
         }
 
-        shared = malloc(sizeof(SharedCaps));
-        if (!shared)
-                return -ENOMEM;
-        *shared = (SharedCaps) { .n_ref = 1, .caps = caps };
+        shared = cache_find_equal(cache, &caps);
+        if (shared)
+                shared->n_ref++;
+        else {
+                shared = malloc(sizeof(SharedCaps));
+                if (!shared)
+                        return -ENOMEM;
+                *shared = (SharedCaps) { .n_ref = 1, .caps = caps };
+        }
         if (!e) {
                 if (cache->n_entries == cache->n_allocated) {
                         size_t n = cache->n_allocated ? cache->n_allocated * 2 : 4;
                         CapsCacheEntry *p = realloc(cache->entries, n * sizeof(*p));
 
                         if (!p) {
-                                free(shared);
+                                caps_cache_unref(&shared->caps);
                                 return -ENOMEM;
                         }
                         cache->entries = p;

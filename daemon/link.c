@@ -576,11 +576,13 @@ static void sample_slim(QDiscTree *t) {
 static void sample_keep_counters(LinkRuntime *rt) {
         const QDiscTree *t = rt->sample;
 
+        /* No current sample: none yet, or it was dropped at a pause and its
+         * counters are what prev holds already. */
+        if (rt->sample_usec == 0)
+                return;
         rt->prev = mfree(rt->prev);
         rt->n_prev = 0;
         rt->prev_usec = 0;
-        if (rt->sample_usec == 0)
-                return;
         if (t->n_queues > 0) {
                 rt->prev = calloc(t->n_queues, sizeof(QueueCounters));
                 if (!rt->prev)
@@ -622,6 +624,18 @@ void link_take_sample(Link *l, QDiscTree *tree, uint64_t mono_usec, uint64_t rea
         *tree = (QDiscTree) {};
         rt->sample_usec = mono_usec;
         rt->sample_realtime_usec = realtime_usec;
+}
+
+void link_drop_sample(Link *l) {
+        LinkRuntime *rt = l->rt;
+
+        sample_keep_counters(rt);
+        if (rt->sample) {
+                qdisc_tree_done(rt->sample);
+                rt->sample = mfree(rt->sample);
+        }
+        rt->sample_usec = 0;
+        rt->sample_realtime_usec = 0;
 }
 
 const QDiscTree *link_last_sample(Link *l, uint64_t *ret_realtime_usec) {

@@ -97,7 +97,11 @@ int link_describe_tree(Link *l, const QDiscTree *tree, struct json_object **ret)
 /** Keep a statistics sample (takes *tree over; it is zeroed). The previous
  *  sample is kept for rates. */
 void link_take_sample(Link *l, QDiscTree *tree, uint64_t mono_usec, uint64_t realtime_usec);
-/** The latest sample, or NULL before the first. */
+/** Free the latest sample, keeping only its counters as the previous
+ *  sample: the first rate after the next link_take_sample() spans the time
+ *  between the two. link_last_sample() is NULL until then. */
+void link_drop_sample(Link *l);
+/** The latest sample, or NULL before the first (or after a drop). */
 const QDiscTree *link_last_sample(Link *l, uint64_t *ret_realtime_usec);
 /** The latest sample when it was taken at mono_usec (CLOCK_MONOTONIC, as
  *  given to link_take_sample()), else NULL. */

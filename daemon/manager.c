@@ -183,6 +183,29 @@ int manager_sample_stats(Manager *m) {
         return 0;
 }
 
+/* Loading and applying every schedule, or a spell of statistics reads,
+ * leaves free memory spread over the heap between what stays (links,
+ * schedules): hand its whole free pages back to the kernel, glibc only
+ * trims the heap's top by itself. */
+static void release_free_memory(void) {
+        struct mallinfo2 mi;
+
+        (void) malloc_trim(0);
+        mi = mallinfo2();
+        log_debug("heap: %zu KiB in use, %zu KiB free in %zu KiB, %zu KiB mapped apart",
+                  mi.uordblks / 1024, mi.fordblks / 1024, mi.arena / 1024, mi.hblkhd / 1024);
+}
+
+/* Nobody reads statistics any more: the samples are not needed until the
+ * next read, which takes a fresh one. Only the counters the first rate
+ * after the pause starts from are kept. */
+static void drop_samples(Manager *m) {
+        for (size_t i = 0; i < m->n_links; i++)
+                link_drop_sample(m->links[i]);
+        m->stats_sampled_usec = 0;
+        release_free_memory();
+}
+
 static uint64_t stats_linger_usec(Manager *m) {
         return MANAGER_STATS_LINGER_INTERVALS * m->stats_interval_usec;
 }
@@ -194,6 +217,7 @@ static int on_stats_timer(sd_event_source *s, uint64_t usec, void *userdata) {
          * one, nobody has read for a while: sleep until the next read. */
         if (!m->metrics_file && usec >= m->stats_read_usec + stats_linger_usec(m)) {
                 log_debug("nobody reads statistics: sampling paused");
+                drop_samples(m);
                 return sd_event_source_set_enabled(s, SD_EVENT_OFF);
         }
         (void) manager_sample_stats(m);
@@ -494,13 +518,6 @@ static int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         if (ret_error)
                 *ret_error = TAKE_PTR(errors);
         return n_invalid > 0 ? -EINVAL : 0;
-}
-
-/* Loading and applying every schedule leaves free memory spread over the
- * heap between what stays (links, schedules): hand its whole free pages
- * back to the kernel, glibc only trims the heap's top by itself. */
-static void release_free_memory(void) {
-        (void) malloc_trim(0);
 }
 
 static int load_dir(Manager *m, ScheduleDir *ret) {

@@ -694,6 +694,41 @@ static void test_cache_ref(void **state) {
         assert_null(caps_cache_unref(NULL));
 }
 
+/* Interfaces that give the same answer share one stored result; a
+ * different answer gets its own. */
+static void test_cache_shares_equal_results(void **state) {
+        _cleanup_(caps_cache_freep) CapsCache *cache = NULL;
+        Recording rec;
+        CapsIO io;
+        const LinkCaps *a = NULL, *b = NULL, *c = NULL, *kept;
+
+        recording_load(&rec, "i210");
+        io = recording_io(&rec);
+        assert_int_equal(caps_cache_new(&io, &cache), 0);
+
+        assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &a), 1);
+        assert_int_equal(caps_cache_get(cache, 4, "enp3s0", &b), 1);   /* probed, */
+        assert_ptr_equal(a, b);                                          /* not stored twice */
+
+        /* a different firmware: a different result */
+        snprintf(rec.drvinfo.fw_version, sizeof(rec.drvinfo.fw_version), "3.99, 0x80000001");
+        assert_int_equal(caps_cache_get(cache, 5, "enp3s0", &c), 1);
+        assert_ptr_not_equal(c, a);
+        assert_string_equal(c->fw_version, "3.99, 0x80000001");
+        assert_string_not_equal(a->fw_version, c->fw_version);
+
+        /* forgetting both users of the shared result keeps a reference alive */
+        kept = caps_cache_ref(a);
+        assert_int_equal(caps_cache_invalidate(cache, 3), 1);
+        assert_int_equal(caps_cache_invalidate(cache, 4), 1);
+        assert_string_equal(kept->driver, "igb");
+        assert_int_equal(kept->launch_time_mask, 0x3);
+        /* index 3 probed again now answers like index 5: shares its result */
+        assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &b), 1);
+        assert_ptr_equal(b, c);
+        assert_null(caps_cache_unref(kept));
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_i210),
@@ -713,6 +748,7 @@ int main(void) {
                 cmocka_unit_test(test_confidence_strings),
                 cmocka_unit_test(test_cache),
                 cmocka_unit_test(test_cache_ref),
+                cmocka_unit_test(test_cache_shares_equal_results),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
