@@ -571,8 +571,25 @@ static void sample_slim(QDiscTree *t) {
         t->n_handles = 0;
 }
 
-/* Keep the counters of the current sample as the previous one. On
- * failure there is no previous sample (no rates until the next). */
+static QueueCounters counters_of(const InstalledQueue *q) {
+        QueueCounters c = {
+                .queue = q->queue,
+                .handle = q->qdisc.handle,
+                .packets = q->qdisc.stats.packets,
+                .bytes = q->qdisc.stats.bytes,
+                .drops = q->qdisc.stats.drops,
+                .deadline_misses = q->deadline_misses,
+                .invalid = q->invalid,
+        };
+
+        memcpy(c.kind, q->qdisc.kind, sizeof(c.kind));
+        return c;
+}
+
+/* Keep the counters of the current sample as the previous one, in the
+ * array of the last time when the queue count is the same (no allocation
+ * per sample). On failure there is no previous sample (no rates until the
+ * next). */
 static void sample_keep_counters(LinkRuntime *rt) {
         const QDiscTree *t = rt->sample;
 
@@ -580,29 +597,18 @@ static void sample_keep_counters(LinkRuntime *rt) {
          * counters are what prev holds already. */
         if (rt->sample_usec == 0)
                 return;
-        rt->prev = mfree(rt->prev);
-        rt->n_prev = 0;
         rt->prev_usec = 0;
-        if (t->n_queues > 0) {
-                rt->prev = calloc(t->n_queues, sizeof(QueueCounters));
-                if (!rt->prev)
-                        return;
+        if (rt->n_prev != t->n_queues) {
+                rt->prev = mfree(rt->prev);
+                rt->n_prev = 0;
+                if (t->n_queues > 0) {
+                        rt->prev = calloc(t->n_queues, sizeof(QueueCounters));
+                        if (!rt->prev)
+                                return;
+                }
         }
-        for (size_t i = 0; i < t->n_queues; i++) {
-                const InstalledQueue *q = &t->queues[i];
-                QueueCounters *c = &rt->prev[i];
-
-                *c = (QueueCounters) {
-                        .queue = q->queue,
-                        .handle = q->qdisc.handle,
-                        .packets = q->qdisc.stats.packets,
-                        .bytes = q->qdisc.stats.bytes,
-                        .drops = q->qdisc.stats.drops,
-                        .deadline_misses = q->deadline_misses,
-                        .invalid = q->invalid,
-                };
-                memcpy(c->kind, q->qdisc.kind, sizeof(c->kind));
-        }
+        for (size_t i = 0; i < t->n_queues; i++)
+                rt->prev[i] = counters_of(&t->queues[i]);
         rt->n_prev = t->n_queues;
         rt->prev_usec = rt->sample_usec;
 }
@@ -628,11 +634,36 @@ void link_take_sample(Link *l, QDiscTree *tree, uint64_t mono_usec, uint64_t rea
 
 void link_drop_sample(Link *l) {
         LinkRuntime *rt = l->rt;
+        QDiscTree *t = rt->sample;
 
-        sample_keep_counters(rt);
-        if (rt->sample) {
-                qdisc_tree_done(rt->sample);
-                rt->sample = mfree(rt->sample);
+        if (rt->sample_usec != 0 && t && t->n_queues > 0) {
+                /* The counters go into the front of the sample's own queue
+                 * array, which then shrinks: every link drops its sample at
+                 * once, and new arrays would land wherever the heap is
+                 * free then, around the samples about to go. Element i is
+                 * read before anything is written over it (a QueueCounters
+                 * is smaller than an InstalledQueue). */
+                QueueCounters *c = (QueueCounters *) (void *) t->queues, *shrunk;
+                size_t n = t->n_queues;
+
+                for (size_t i = 0; i < n; i++) {
+                        QueueCounters v = counters_of(&t->queues[i]);
+
+                        free(t->queues[i].qdisc.options);       /* NULL in a slim sample */
+                        memcpy(&c[i], &v, sizeof(v));
+                }
+                t->queues = NULL;
+                t->n_queues = 0;
+                shrunk = realloc(c, n * sizeof(QueueCounters));
+                free(rt->prev);
+                rt->prev = shrunk ?: c;
+                rt->n_prev = n;
+                rt->prev_usec = rt->sample_usec;
+        } else
+                sample_keep_counters(rt);
+        if (t) {
+                qdisc_tree_done(t);
+                rt->sample = mfree(t);
         }
         rt->sample_usec = 0;
         rt->sample_realtime_usec = 0;

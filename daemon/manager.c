@@ -170,7 +170,7 @@ int manager_sample_stats(Manager *m) {
                 Link *l = m->links[i];
                 QDiscTree t = {};
 
-                if (l->ifindex <= 0 || qdisc_tree_set_take(&set, l->ifindex, &t) < 0)
+                if (l->ifindex <= 0 || qdisc_tree_set_take_slim(&set, l->ifindex, &t) < 0)
                         continue;
                 link_take_sample(l, &t, mono, real);
         }

@@ -298,8 +298,18 @@ typedef struct DumpBuilder {
         int ifindex;
         InstalledQDisc *all;
         size_t n;
-        int error;
+        /* For a QDiscTreeSet: all is a slice of room for n_room items given
+         * by the set, and options point into the dump (nothing is copied). */
+        bool borrow;
+        size_t n_room;
 } DumpBuilder;
+
+/* Where the trees of a QDiscTreeSet take their arrays from (the next free
+ * element of each pool). */
+typedef struct TreePools {
+        InstalledQueue *queues;
+        uint32_t *handles;
+} TreePools;
 
 static void installed_qdisc_done(InstalledQDisc *q) {
         free(q->options);
@@ -307,9 +317,11 @@ static void installed_qdisc_done(InstalledQDisc *q) {
 }
 
 static void dump_builder_done(DumpBuilder *b) {
-        for (size_t i = 0; i < b->n; i++)
-                installed_qdisc_done(&b->all[i]);
-        free(b->all);
+        if (!b->borrow) {
+                for (size_t i = 0; i < b->n; i++)
+                        installed_qdisc_done(&b->all[i]);
+                free(b->all);
+        }
         b->all = NULL;
         b->n = 0;
 }
@@ -370,22 +382,30 @@ static int dump_builder_add(DumpBuilder *b, struct nlmsghdr *h) {
         q.handle = t->tcm_handle;
         q.parent = t->tcm_parent;
         nla_strlcpy(q.kind, tb[TCA_KIND], sizeof(q.kind));
-        if (tb[TCA_OPTIONS] && nla_len(tb[TCA_OPTIONS]) > 0) {
-                q.options_len = (size_t) nla_len(tb[TCA_OPTIONS]);
-                q.options = malloc(q.options_len);
-                if (!q.options)
-                        return -ENOMEM;
-                memcpy(q.options, nla_data(tb[TCA_OPTIONS]), q.options_len);
-                q.options_nested = tb[TCA_OPTIONS]->nla_type & NLA_F_NESTED;
-        }
         if (tb[TCA_STATS2]) {
                 k = parse_stats(tb[TCA_STATS2], &q.stats);
-                if (k < 0) {
-                        installed_qdisc_done(&q);
+                if (k < 0)
                         return k;
+        }
+        if (tb[TCA_OPTIONS] && nla_len(tb[TCA_OPTIONS]) > 0) {
+                q.options_len = (size_t) nla_len(tb[TCA_OPTIONS]);
+                q.options_nested = tb[TCA_OPTIONS]->nla_type & NLA_F_NESTED;
+                if (b->borrow)
+                        q.options = nla_data(tb[TCA_OPTIONS]);
+                else {
+                        q.options = malloc(q.options_len);
+                        if (!q.options)
+                                return -ENOMEM;
+                        memcpy(q.options, nla_data(tb[TCA_OPTIONS]), q.options_len);
                 }
         }
 
+        if (b->borrow) {
+                if (b->n >= b->n_room)
+                        return -EBADMSG;        /* cannot be: the set counted them */
+                b->all[b->n++] = q;
+                return 0;
+        }
         all = reallocarray(b->all, b->n + 1, sizeof(InstalledQDisc));
         if (!all) {
                 installed_qdisc_done(&q);
@@ -428,14 +448,15 @@ static int parse_known(const QDiscVTable *vt, const InstalledQDisc *q, void *ret
         return vt->parse_options(a, ret_spec);
 }
 
-/* Turn the collected qdiscs into a tree; takes ownership of b's items. */
-static int dump_builder_finish(DumpBuilder *b, QDiscTree *ret) {
-        QDiscTree t = { .ifindex = b->ifindex };
+/* Turn the collected qdiscs into a tree; takes ownership of b's items.
+ * With pools (a set's tree) the arrays come from them. */
+static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret) {
+        QDiscTree t = { .ifindex = b->ifindex, .pooled = pools != NULL };
         const QDiscVTable *vt;
         int k;
 
         if (b->n > 0) {
-                t.handles = calloc(b->n, sizeof(uint32_t));
+                t.handles = pools ? pools->handles : calloc(b->n, sizeof(uint32_t));
                 if (!t.handles) {
                         k = -ENOMEM;
                         goto fail;
@@ -443,7 +464,11 @@ static int dump_builder_finish(DumpBuilder *b, QDiscTree *ret) {
                 for (size_t i = 0; i < b->n; i++)
                         if (b->all[i].handle != 0)
                                 t.handles[t.n_handles++] = b->all[i].handle;
+                if (pools)
+                        pools->handles += t.n_handles;
         }
+        if (pools)
+                t.queues = pools->queues;
 
         for (size_t i = 0; i < b->n; i++)
                 if (b->all[i].parent == TC_H_ROOT) {
@@ -470,12 +495,14 @@ static int dump_builder_finish(DumpBuilder *b, QDiscTree *ret) {
                         if (q->parent == TC_H_ROOT || !q->kind[0] ||
                             TC_H_MAJ(q->parent) != TC_H_MAJ(t.root.handle) || TC_H_MIN(q->parent) == 0)
                                 continue;
-                        qs = reallocarray(t.queues, t.n_queues + 1, sizeof(InstalledQueue));
-                        if (!qs) {
-                                k = -ENOMEM;
-                                goto fail;
+                        if (!pools) {
+                                qs = reallocarray(t.queues, t.n_queues + 1, sizeof(InstalledQueue));
+                                if (!qs) {
+                                        k = -ENOMEM;
+                                        goto fail;
+                                }
+                                t.queues = qs;
                         }
-                        t.queues = qs;
                         iq = &t.queues[t.n_queues++];
                         *iq = (InstalledQueue) { .queue = TC_H_MIN(q->parent) - 1, .qdisc = *q };
                         *q = (InstalledQDisc) {};
@@ -494,6 +521,10 @@ static int dump_builder_finish(DumpBuilder *b, QDiscTree *ret) {
                 if (t.n_queues > 1)
                         qsort(t.queues, t.n_queues, sizeof(InstalledQueue), queue_cmp);
         }
+        if (pools)
+                pools->queues += t.n_queues;
+        if (t.n_queues == 0 && pools)
+                t.queues = NULL;
 
         dump_builder_done(b);
         *ret = t;
@@ -521,7 +552,7 @@ int qdisc_tree_parse_dump(const void *buf, size_t len, int ifindex, QDiscTree *r
                         return k;
                 }
         }
-        return dump_builder_finish(&b, ret);
+        return dump_builder_finish(&b, NULL, ret);
 }
 
 /* One RTM_NEWQDISC message of a dump, for grouping by interface. */
@@ -541,7 +572,9 @@ static int dump_ref_cmp(const void *a, const void *b) {
 
 int qdisc_tree_set_parse(const void *buf, size_t len, QDiscTreeSet *ret) {
         _cleanup_free_ DumpRef *refs = NULL;
+        _cleanup_free_ InstalledQDisc *room = NULL;
         QDiscTreeSet set = {};
+        TreePools pools;
         struct nlmsghdr *h;
         size_t n = 0, n_ifaces = 0;
         int rem, k;
@@ -575,13 +608,20 @@ int qdisc_tree_set_parse(const void *buf, size_t len, QDiscTreeSet *ret) {
                 if (i == 0 || refs[i].ifindex != refs[i - 1].ifindex)
                         n_ifaces++;
         if (n_ifaces > 0) {
+                /* Room for every message: no interface needs more. */
                 set.trees = calloc(n_ifaces, sizeof(QDiscTree));
-                if (!set.trees)
+                set.queue_pool = calloc(n, sizeof(InstalledQueue));
+                set.handle_pool = calloc(n, sizeof(uint32_t));
+                room = calloc(n, sizeof(InstalledQDisc));
+                if (!set.trees || !set.queue_pool || !set.handle_pool || !room) {
+                        qdisc_tree_set_done(&set);
                         return -ENOMEM;
+                }
         }
+        pools = (TreePools) { .queues = set.queue_pool, .handles = set.handle_pool };
 
         for (size_t i = 0; i < n;) {
-                DumpBuilder b = { .ifindex = refs[i].ifindex };
+                DumpBuilder b = { .ifindex = refs[i].ifindex, .borrow = true, .all = room + i, .n_room = n - i };
 
                 for (; i < n && refs[i].ifindex == b.ifindex; i++) {
                         k = dump_builder_add(&b, refs[i].h);
@@ -591,7 +631,7 @@ int qdisc_tree_set_parse(const void *buf, size_t len, QDiscTreeSet *ret) {
                                 return k;
                         }
                 }
-                k = dump_builder_finish(&b, &set.trees[set.n]);
+                k = dump_builder_finish(&b, &pools, &set.trees[set.n]);
                 if (k < 0) {
                         qdisc_tree_set_done(&set);
                         return k;
@@ -618,13 +658,32 @@ const QDiscTree *qdisc_tree_set_find(const QDiscTreeSet *set, int ifindex) {
         return NULL;
 }
 
-int qdisc_tree_set_take(QDiscTreeSet *set, int ifindex, QDiscTree *ret) {
+int qdisc_tree_set_take_slim(QDiscTreeSet *set, int ifindex, QDiscTree *ret) {
         QDiscTree *t = (QDiscTree *) qdisc_tree_set_find(set, ifindex);
+        QDiscTree c;
 
         if (!t)
                 return -ENOENT;
-        *ret = *t;
-        *t = (QDiscTree) { .ifindex = ifindex };
+        c = *t;
+        c.pooled = false;
+        c.root.options = NULL;
+        c.root.options_len = 0;
+        c.handles = NULL;
+        c.n_handles = 0;
+        c.queues = NULL;
+        if (t->n_queues > 0) {
+                c.queues = malloc(t->n_queues * sizeof(InstalledQueue));
+                if (!c.queues)
+                        return -ENOMEM;
+                memcpy(c.queues, t->queues, t->n_queues * sizeof(InstalledQueue));
+                for (size_t i = 0; i < c.n_queues; i++) {
+                        c.queues[i].qdisc.options = NULL;
+                        c.queues[i].qdisc.options_len = 0;
+                }
+        }
+        /* root_spec (and what it owns) went over to c with the copy. */
+        *t = (QDiscTree) { .ifindex = ifindex, .pooled = true };
+        *ret = c;
         return 0;
 }
 
@@ -634,12 +693,20 @@ void qdisc_tree_set_done(QDiscTreeSet *set) {
         for (size_t i = 0; i < set->n; i++)
                 qdisc_tree_done(&set->trees[i]);
         free(set->trees);
+        free(set->queue_pool);
+        free(set->handle_pool);
+        free(set->dump);
         *set = (QDiscTreeSet) {};
 }
 
 void qdisc_tree_done(QDiscTree *t) {
         if (!t)
                 return;
+        if (t->pooled) {        /* the rest belongs to its set */
+                root_spec_done(&t->root_spec);
+                *t = (QDiscTree) {};
+                return;
+        }
         installed_qdisc_done(&t->root);
         root_spec_done(&t->root_spec);
         for (size_t i = 0; i < t->n_queues; i++)
@@ -780,7 +847,11 @@ int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret) {
         k = nl_qdisc_dump_raw(nl, &buf, &len);
         if (k < 0)
                 return k;
-        return qdisc_tree_set_parse(buf, len, ret);
+        k = qdisc_tree_set_parse(buf, len, ret);
+        if (k < 0)
+                return k;
+        ret->dump = TAKE_PTR(buf);      /* the option payloads point into it */
+        return 0;
 }
 
 int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret) {

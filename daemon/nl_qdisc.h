@@ -61,6 +61,8 @@ typedef struct QDiscTree {
         size_t n_queues;
         uint32_t *handles;              /* every non-zero handle on the device (all qdiscs dumped) */
         size_t n_handles;
+        bool pooled;                    /* a tree of a QDiscTreeSet: its arrays and option payloads
+                                         * belong to the set, only root_spec to the tree */
 } QDiscTree;
 
 /* What one etf queue of an apply ended with. */
@@ -109,17 +111,26 @@ int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret);
  *  Returns 0 or -errno. */
 int nl_qdisc_dump_raw(NlQdisc *nl, void **ret_buf, size_t *ret_len);
 
-/** Every interface's tree from one dump, sorted by ifindex. */
+/** Every interface's tree from one dump, sorted by ifindex. The trees'
+ *  arrays come from a few blocks of the set and their option payloads point
+ *  into the dump itself, which the set keeps: parsing hundreds of
+ *  interfaces makes a handful of allocations, not thousands of small ones
+ *  spread over the heap between what the daemon keeps. */
 typedef struct QDiscTreeSet {
         QDiscTree *trees;
         size_t n;
+        void *dump;                     /* the raw messages when the set owns them
+                                         * (nl_qdisc_dump_all()), else NULL */
+        InstalledQueue *queue_pool;
+        uint32_t *handle_pool;
 } QDiscTreeSet;
 
 /** Split raw dump bytes (as nl_qdisc_dump_raw() returns them) into one tree
  *  per interface in a single pass: O(messages), where calling
  *  qdisc_tree_parse_dump() once per interface reads the whole dump each
- *  time. Returns 0, -EBADMSG for a malformed message, or -ENOMEM. Free with
- *  qdisc_tree_set_done(). */
+ *  time. The trees' option payloads point into buf: keep it until
+ *  qdisc_tree_set_done(). Returns 0, -EBADMSG for a malformed message, or
+ *  -ENOMEM. Free with qdisc_tree_set_done(). */
 int qdisc_tree_set_parse(const void *buf, size_t len, QDiscTreeSet *ret);
 
 /** One dump of every interface (nl_qdisc_dump_raw()) split into *ret
@@ -130,11 +141,13 @@ int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret);
  *  (binary search). */
 const QDiscTree *qdisc_tree_set_find(const QDiscTreeSet *set, int ifindex);
 
-/** Move the tree of ifindex out of set into *ret (the caller owns it then;
- *  the set keeps an empty tree in its place, still found by
- *  qdisc_tree_set_find()). Returns 0, or -ENOENT when the dump had no qdisc
- *  of ifindex (*ret untouched). */
-int qdisc_tree_set_take(QDiscTreeSet *set, int ifindex, QDiscTree *ret);
+/** The tree of ifindex as a tree of its own in *ret, without the option
+ *  payloads and the handle list (what a statistics sample keeps: counters
+ *  and parsed settings); the root's parsed settings move over, the set
+ *  keeps an empty tree in its place, still found by qdisc_tree_set_find().
+ *  Returns 0, -ENOENT when the dump had no qdisc of ifindex (*ret
+ *  untouched), or -ENOMEM. */
+int qdisc_tree_set_take_slim(QDiscTreeSet *set, int ifindex, QDiscTree *ret);
 
 /** Free every tree of the set; it is zeroed afterwards. Accepts NULL. */
 void qdisc_tree_set_done(QDiscTreeSet *set);

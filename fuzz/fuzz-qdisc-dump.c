@@ -188,7 +188,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 QDiscTree taken = {};
                 int idx = set.trees[0].ifindex;
 
-                fuzz_check(qdisc_tree_set_take(&set, idx, &taken) == 0, "set_take failed");
+                fuzz_check(qdisc_tree_set_take_slim(&set, idx, &taken) == 0, "set_take failed");
                 fuzz_check(taken.ifindex == idx, "taken tree of ifindex %d", taken.ifindex);
                 fuzz_check(qdisc_tree_set_find(&set, idx), "taken tree no longer found");
                 qdisc_tree_done(&taken);

@@ -440,19 +440,41 @@ static void test_tree_set(void **state) {
         assert_null(qdisc_tree_set_find(&set, 4));
         assert_null(qdisc_tree_set_find(&set, 1000));
 
-        /* Taking a tree moves it out: the set keeps an empty one. */
+        /* The set's trees borrow: their option payloads point into the dump. */
+        t = qdisc_tree_set_find(&set, 3);
+        assert_true(t->pooled);
+        assert_non_null(t->queues[0].qdisc.options);
+        assert_true((const uint8_t *) t->queues[0].qdisc.options >= all &&
+                    (const uint8_t *) t->queues[0].qdisc.options < all + la + lb);
+
+        /* Taking a tree moves it out, slim (counters and parsed settings,
+         * no payloads or handle list): the set keeps an empty one. */
         {
                 QDiscTree taken = {};
 
-                assert_int_equal(qdisc_tree_set_take(&set, 3, &taken), 0);
+                assert_int_equal(qdisc_tree_set_take_slim(&set, 3, &taken), 0);
+                assert_false(taken.pooled);
                 assert_string_equal(taken.root.kind, "mqprio");
+                assert_true(taken.root_known);
                 assert_int_equal(taken.n_queues, 4);
+                assert_int_equal(qdisc_tree_find_queue(&taken, 1)->etf.delta_ns, 500000);
+                assert_null(taken.queues[0].qdisc.options);
+                assert_null(taken.root.options);
+                assert_null(taken.handles);
                 t = qdisc_tree_set_find(&set, 3);
                 assert_non_null(t);
                 assert_false(t->has_root);
                 assert_int_equal(t->n_queues, 0);
-                assert_int_equal(qdisc_tree_set_take(&set, 4, &taken), -ENOENT);
+                assert_int_equal(qdisc_tree_set_take_slim(&set, 4, &taken), -ENOENT);
                 assert_string_equal(taken.root.kind, "mqprio");
+                qdisc_tree_done(&taken);
+
+                /* taprio's parsed schedule moves with the tree */
+                assert_int_equal(qdisc_tree_set_take_slim(&set, 9, &taken), 0);
+                assert_int_equal(taken.root_spec.kind, ROOT_TAPRIO);
+                assert_true(taken.root_known);
+                t = qdisc_tree_set_find(&set, 9);
+                assert_false(t->root_known);
                 qdisc_tree_done(&taken);
         }
         qdisc_tree_set_done(&set);
