@@ -18,7 +18,12 @@
 #include "schedule-dir.h"
 
 #define DAEMON_MMAP_THRESHOLD (64 * 1024)
-#define DAEMON_TRIM_THRESHOLD (128 * 1024)
+/* High: free() does not shrink the heap while the daemon works (the
+ * metrics file's documents of 256 links are about 10 MiB, freed and built
+ * again every second: shrinking and regrowing the heap each time costs a
+ * page fault per page, ten times the CPU); the daemon trims it itself when
+ * it falls idle (manager.c, release_free_memory()). */
+#define DAEMON_TRIM_THRESHOLD (64 * 1024 * 1024)
 
 static const char *arg_config_dir = TBS_CONFIG_DIR;
 static bool arg_check;
@@ -462,10 +467,10 @@ int main(int argc, char *argv[]) {
                 return run_remove(arg_remove);
 
         /* The daemon's big buffers are short-lived (a qdisc dump of every
-         * interface is hundreds of KiB). Fixed thresholds keep glibc from
-         * raising them after the first such buffer is freed, so each one is
-         * mapped on its own and goes back to the kernel when freed instead
-         * of growing the heap for good. */
+         * interface is hundreds of KiB). A fixed mmap threshold keeps glibc
+         * from raising it after the first such buffer is freed, so each one
+         * is mapped on its own and goes back to the kernel when freed
+         * instead of growing the heap for good. */
         (void) mallopt(M_MMAP_THRESHOLD, DAEMON_MMAP_THRESHOLD);
         (void) mallopt(M_TRIM_THRESHOLD, DAEMON_TRIM_THRESHOLD);
 
