@@ -308,6 +308,7 @@ wait "$TBSD_PID" 2>/dev/null || true
 GLIBC_TUNABLES=$unit_tunables start_tbsd "$conf" --metrics-file "$TMPDIR/tbsd.prom"
 for ((t = 0; t < 1200; t++)); do all_up && break; sleep 0.5; done
 idle_window idle_metrics
+echo "R vmrss_metrics_kib $nmax tbsd 1 $(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)"
 
 kill "$TBSD_PID" "$PTP4L_PID" 2>/dev/null || true
 wait 2>/dev/null || true

@@ -203,6 +203,9 @@ def main():
     idle2 = None if t2 is None or not w2 else 100.0 * (t2 / hz) / (w2 / 1e6)
     w(f"| the same with `--metrics-file` (then statistics are sampled every 1 s), % | "
       f"{'–' if idle2 is None else f'{idle2:.3f}'} | | |")
+    rss3 = med(runs, "vmrss_metrics_kib", nd, "tbsd")
+    w(f"| resident memory with `--metrics-file` (it builds every link's status document each second), KiB | "
+      f"{'–' if rss3 is None else f'{rss3:.0f}'} | | |")
     w("")
     w(f"CPU time is counted in ticks of 1/{hz:.0f} s, so over "
       f"{'–' if wall is None else f'{wall / 1e6:.0f}'} s one tick is "
