@@ -9,26 +9,27 @@
 #include "metrics.h"
 
 int metrics_file_write(Manager *m, const char *path) {
-        struct json_object **docs;
-        size_t n = 0;
+        MetricsWriter *w = NULL;
         int r;
 
-        docs = calloc(m->n_links + 1, sizeof(struct json_object *));
-        if (!docs)
-                return -ENOMEM;
+        r = metrics_writer_new(&w);
+        if (r < 0)
+                return r;
+        /* One link's status document at a time: all of them at once would
+         * be megabytes with hundreds of links, every sampling interval. */
         for (size_t i = 0; i < m->n_links; i++) {
                 Link *l = m->links[i];
                 const QDiscTree *t = link_last_sample(l, NULL);
+                struct json_object *doc = NULL;
 
                 /* A link without a sample (absent) is still described: its
                  * state is a metric too. */
-                if (link_describe_tree(l, t ?: &(QDiscTree) {}, &docs[n]) >= 0)
-                        n++;
+                if (link_describe_tree(l, t ?: &(QDiscTree) {}, &doc) >= 0) {
+                        metrics_writer_add(w, doc);
+                        json_object_put(doc);
+                }
         }
-
-        r = metrics_write_file(docs, n, path);
-        for (size_t i = 0; i < n; i++)
-                json_object_put(docs[i]);
-        free(docs);
+        r = metrics_writer_write_file(w, path);
+        metrics_writer_free(w);
         return r < 0 ? r : 0;
 }

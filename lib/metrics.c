@@ -192,102 +192,188 @@ static bool has_value(struct json_object *o, const char *key, ValueKind kind) {
 
 /* The enum pattern: one series per known state, 1 for the current one; a
  * state the table does not know gets a series of its own. */
-static void render_state(FILE *out, const char *name, const char *help, struct json_object *const *links, size_t n,
-                         const char *object, const char *const *states) {
-        header(out, name, "gauge", help);
-        for (size_t i = 0; i < n; i++) {
-                struct json_object *d = links[i], *o = object ? json_get(links[i], object) : links[i];
-                const char *cur;
-                bool known = false;
+static void render_state(FILE *out, const char *name, struct json_object *d, const char *object,
+                         const char *const *states) {
+        struct json_object *o = object ? json_get(d, object) : d;
+        const char *cur;
+        bool known = false;
 
-                if (!is_object(d) || !is_object(o))
-                        continue;
-                cur = json_get_string(o, "state");
-                for (const char *const *s = states; *s; s++) {
-                        bool is = cur && strcmp(cur, *s) == 0;
+        if (!is_object(d) || !is_object(o))
+                return;
+        cur = json_get_string(o, "state");
+        for (const char *const *s = states; *s; s++) {
+                bool is = cur && strcmp(cur, *s) == 0;
 
-                        known = known || is;
-                        fprintf(out, "%s{", name);
-                        put_label(out, true, "interface", interface_of(d));
-                        put_label(out, false, "state", *s);
-                        fprintf(out, "} %d\n", is ? 1 : 0);
-                }
-                if (cur && !known) {
-                        fprintf(out, "%s{", name);
-                        put_label(out, true, "interface", interface_of(d));
-                        put_label(out, false, "state", cur);
-                        fputs("} 1\n", out);
-                }
+                known = known || is;
+                fprintf(out, "%s{", name);
+                put_label(out, true, "interface", interface_of(d));
+                put_label(out, false, "state", *s);
+                fprintf(out, "} %d\n", is ? 1 : 0);
+        }
+        if (cur && !known) {
+                fprintf(out, "%s{", name);
+                put_label(out, true, "interface", interface_of(d));
+                put_label(out, false, "state", cur);
+                fputs("} 1\n", out);
         }
 }
 
-static void render_clock_synced(FILE *out, struct json_object *const *links, size_t n) {
-        header(out, "tbs_clock_synced", "gauge", "1 when the link's clock check finds the clocks in sync.");
-        for (size_t i = 0; i < n; i++) {
-                struct json_object *c = json_get(links[i], "clock");
-                const char *s;
+static void render_clock_synced(FILE *out, struct json_object *d) {
+        struct json_object *c = json_get(d, "clock");
+        const char *s;
 
-                if (!is_object(links[i]) || !is_object(c))
-                        continue;
-                s = json_get_string(c, "state");
-                fputs("tbs_clock_synced{", out);
-                put_label(out, true, "interface", interface_of(links[i]));
-                fprintf(out, "} %d\n", s && strcmp(s, "synced") == 0 ? 1 : 0);
-        }
+        if (!is_object(d) || !is_object(c))
+                return;
+        s = json_get_string(c, "state");
+        fputs("tbs_clock_synced{", out);
+        put_label(out, true, "interface", interface_of(d));
+        fprintf(out, "} %d\n", s && strcmp(s, "synced") == 0 ? 1 : 0);
 }
 
-static void render_link_family(FILE *out, const LinkFamily *f, struct json_object *const *links, size_t n) {
-        header(out, f->name, "gauge", f->help);
-        for (size_t i = 0; i < n; i++) {
-                struct json_object *o = json_get(links[i], f->object);
+static void render_link_family(FILE *out, const LinkFamily *f, struct json_object *d) {
+        struct json_object *o = json_get(d, f->object);
 
-                if (!is_object(links[i]) || !has_value(o, f->key, f->kind))
+        if (!is_object(d) || !has_value(o, f->key, f->kind))
+                return;
+        fprintf(out, "%s{", f->name);
+        put_label(out, true, "interface", interface_of(d));
+        fputc('}', out);
+        put_value(out, o, f->key, f->kind);
+}
+
+static void render_queue_family(FILE *out, const QueueFamily *f, struct json_object *d) {
+        struct json_object *qs = json_get(d, "txqueues");
+
+        if (!is_object(d) || !qs || !json_object_is_type(qs, json_type_array))
+                return;
+        for (size_t j = 0; j < json_object_array_length(qs); j++) {
+                struct json_object *q = json_object_array_get_idx(qs, j);
+                struct json_object *o = f->object ? json_get(q, f->object) : q;
+                char queue[24];
+
+                if (!is_object(q) || !has_value(o, f->key, f->kind))
                         continue;
+                snprintf(queue, sizeof(queue), "%" PRId64, json_get_int(q, "queue", -1));
                 fprintf(out, "%s{", f->name);
-                put_label(out, true, "interface", interface_of(links[i]));
+                put_label(out, true, "interface", interface_of(d));
+                put_label(out, false, "queue", queue);
+                put_label(out, false, "qdisc", json_get_string(q, "qdisc") ?: "none");
                 fputc('}', out);
                 put_value(out, o, f->key, f->kind);
         }
 }
 
-static void render_queue_family(FILE *out, const QueueFamily *f, struct json_object *const *links, size_t n) {
-        header(out, f->name, f->type, f->help);
-        for (size_t i = 0; i < n; i++) {
-                struct json_object *qs = json_get(links[i], "txqueues");
+/* The families in output order: the three fixed ones, then the tables. */
+enum {
+        FAMILY_LINK_STATE,
+        FAMILY_CLOCK_STATE,
+        FAMILY_CLOCK_SYNCED,
+        FAMILY_CLOCK_FIRST,
+        FAMILY_QUEUE_FIRST = FAMILY_CLOCK_FIRST + ELEMENTSOF(clock_families),
+        N_FAMILIES = FAMILY_QUEUE_FIRST + ELEMENTSOF(queue_families),
+};
 
-                if (!is_object(links[i]) || !qs || !json_object_is_type(qs, json_type_array))
-                        continue;
-                for (size_t j = 0; j < json_object_array_length(qs); j++) {
-                        struct json_object *q = json_object_array_get_idx(qs, j);
-                        struct json_object *o = f->object ? json_get(q, f->object) : q;
-                        char queue[24];
+/* Each family's samples collect in a buffer of their own while the links
+ * come one by one; the exposition is the families one after the other. */
+struct MetricsWriter {
+        FILE *family[N_FAMILIES];
+        char *text[N_FAMILIES];
+        size_t size[N_FAMILIES];
+        bool failed;
+};
 
-                        if (!is_object(q) || !has_value(o, f->key, f->kind))
-                                continue;
-                        snprintf(queue, sizeof(queue), "%" PRId64, json_get_int(q, "queue", -1));
-                        fprintf(out, "%s{", f->name);
-                        put_label(out, true, "interface", interface_of(links[i]));
-                        put_label(out, false, "queue", queue);
-                        put_label(out, false, "qdisc", json_get_string(q, "qdisc") ?: "none");
-                        fputc('}', out);
-                        put_value(out, o, f->key, f->kind);
-                }
+MetricsWriter *metrics_writer_free(MetricsWriter *w) {
+        if (!w)
+                return NULL;
+        for (size_t i = 0; i < N_FAMILIES; i++) {
+                if (w->family[i])
+                        fclose(w->family[i]);
+                free(w->text[i]);
         }
+        free(w);
+        return NULL;
 }
 
-int metrics_render(struct json_object *const *links, size_t n, FILE *out) {
-        render_state(out, "tbs_link_state", "State of the link: 1 for the current state.", links, n, NULL,
-                     link_states);
-        render_state(out, "tbs_clock_state", "State of the link's clock check: 1 for the current state.", links, n,
-                     "clock", clock_states);
-        render_clock_synced(out, links, n);
+int metrics_writer_new(MetricsWriter **ret) {
+        MetricsWriter *w = calloc(1, sizeof(MetricsWriter));
+
+        if (!w)
+                return -ENOMEM;
+        for (size_t i = 0; i < N_FAMILIES; i++) {
+                w->family[i] = open_memstream(&w->text[i], &w->size[i]);
+                if (!w->family[i]) {
+                        metrics_writer_free(w);
+                        return -ENOMEM;
+                }
+        }
+        *ret = w;
+        return 0;
+}
+
+void metrics_writer_add(MetricsWriter *w, struct json_object *link) {
+        render_state(w->family[FAMILY_LINK_STATE], "tbs_link_state", link, NULL, link_states);
+        render_state(w->family[FAMILY_CLOCK_STATE], "tbs_clock_state", link, "clock", clock_states);
+        render_clock_synced(w->family[FAMILY_CLOCK_SYNCED], link);
         for (size_t i = 0; i < ELEMENTSOF(clock_families); i++)
-                render_link_family(out, &clock_families[i], links, n);
+                render_link_family(w->family[FAMILY_CLOCK_FIRST + i], &clock_families[i], link);
         for (size_t i = 0; i < ELEMENTSOF(queue_families); i++)
-                render_queue_family(out, &queue_families[i], links, n);
+                render_queue_family(w->family[FAMILY_QUEUE_FIRST + i], &queue_families[i], link);
+}
+
+int metrics_writer_finish(MetricsWriter *w, FILE *out) {
+        for (size_t i = 0; i < N_FAMILIES; i++) {
+                if (fflush(w->family[i]) != 0 || ferror(w->family[i]))
+                        return -ENOMEM;
+                switch (i) {
+                case FAMILY_LINK_STATE:
+                        header(out, "tbs_link_state", "gauge", "State of the link: 1 for the current state.");
+                        break;
+                case FAMILY_CLOCK_STATE:
+                        header(out, "tbs_clock_state", "gauge",
+                               "State of the link's clock check: 1 for the current state.");
+                        break;
+                case FAMILY_CLOCK_SYNCED:
+                        header(out, "tbs_clock_synced", "gauge",
+                               "1 when the link's clock check finds the clocks in sync.");
+                        break;
+                default:
+                        if (i < FAMILY_QUEUE_FIRST) {
+                                const LinkFamily *f = &clock_families[i - FAMILY_CLOCK_FIRST];
+
+                                header(out, f->name, "gauge", f->help);
+                        } else {
+                                const QueueFamily *f = &queue_families[i - FAMILY_QUEUE_FIRST];
+
+                                header(out, f->name, f->type, f->help);
+                        }
+                }
+                if (w->size[i] > 0)
+                        fwrite(w->text[i], 1, w->size[i], out);
+        }
         if (fflush(out) != 0 || ferror(out))
                 return -EIO;
         return 0;
+}
+
+/* A writer with links added. */
+static int writer_of(struct json_object *const *links, size_t n, MetricsWriter **ret) {
+        int r = metrics_writer_new(ret);
+
+        for (size_t i = 0; r >= 0 && i < n; i++)
+                metrics_writer_add(*ret, links[i]);
+        return r;
+}
+
+int metrics_render(struct json_object *const *links, size_t n, FILE *out) {
+        MetricsWriter *w = NULL;
+        int r;
+
+        r = writer_of(links, n, &w);
+        if (r < 0)
+                return r;
+        r = metrics_writer_finish(w, out);
+        metrics_writer_free(w);
+        return r;
 }
 
 int metrics_render_string(struct json_object *const *links, size_t n, char **ret) {
@@ -310,7 +396,7 @@ int metrics_render_string(struct json_object *const *links, size_t n, char **ret
         return 0;
 }
 
-int metrics_write_file(struct json_object *const *links, size_t n, const char *path) {
+int metrics_writer_write_file(MetricsWriter *w, const char *path) {
         _cleanup_free_ char *tmp = NULL;
         FILE *f;
         int fd, r;
@@ -331,7 +417,7 @@ int metrics_write_file(struct json_object *const *links, size_t n, const char *p
                 close(fd);
                 goto fail;
         }
-        r = metrics_render(links, n, f);
+        r = metrics_writer_finish(w, f);
         if (r >= 0 && fsync(fileno(f)) < 0)
                 r = negative_errno();
         if (fclose(f) != 0 && r >= 0)
@@ -346,5 +432,17 @@ int metrics_write_file(struct json_object *const *links, size_t n, const char *p
 
 fail:
         (void) unlink(tmp);
+        return r;
+}
+
+int metrics_write_file(struct json_object *const *links, size_t n, const char *path) {
+        MetricsWriter *w = NULL;
+        int r;
+
+        r = writer_of(links, n, &w);
+        if (r < 0)
+                return r;
+        r = metrics_writer_write_file(w, path);
+        metrics_writer_free(w);
         return r;
 }

@@ -52,6 +52,20 @@ int metrics_render_string(struct json_object *const *links, size_t n, char **ret
  *  Returns 0 or -errno. Does not log. */
 int metrics_write_file(struct json_object *const *links, size_t n, const char *path);
 
+/* The same, one document at a time: each link's samples are rendered when
+ * it is added, so the caller can build a document, add it and free it
+ * before the next (the documents of hundreds of links take megabytes, their
+ * samples tens of KiB per link). */
+typedef struct MetricsWriter MetricsWriter;
+int metrics_writer_new(MetricsWriter **ret);
+/** Render link (a status document; NULL and non-objects add nothing). */
+void metrics_writer_add(MetricsWriter *w, struct json_object *link);
+/** Write every family's header and samples to out. Returns 0, -ENOMEM or -EIO. */
+int metrics_writer_finish(MetricsWriter *w, FILE *out);
+/** metrics_write_file() of what was added. */
+int metrics_writer_write_file(MetricsWriter *w, const char *path);
+MetricsWriter *metrics_writer_free(MetricsWriter *w);
+
 /** Format a nanosecond count as an exact decimal number of seconds
  *  ("-0.000001234", "2", "1.5") into buf. Returns buf. */
 char *metrics_format_seconds(int64_t ns, char buf[static 32]);

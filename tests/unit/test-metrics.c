@@ -82,6 +82,34 @@ static void test_golden(void **state) {
         json_object_put(docs[1]);
 }
 
+/* The writer takes one document at a time (the daemon frees each before
+ * building the next) and gives the same bytes as rendering them all. */
+static void test_writer_one_at_a_time(void **state) {
+        const char *files[] = { FIXTURES "eth0.json", FIXTURES "veth1.json" };
+        char *want = read_all(FIXTURES "expected.prom"), *got = NULL;
+        MetricsWriter *w = NULL;
+        size_t size = 0;
+        FILE *f;
+
+        assert_int_equal(metrics_writer_new(&w), 0);
+        for (size_t i = 0; i < 2; i++) {
+                struct json_object *doc = json_object_from_file(files[i]);
+
+                assert_non_null(doc);
+                metrics_writer_add(w, doc);
+                json_object_put(doc);
+        }
+        metrics_writer_add(w, NULL);    /* adds nothing */
+        f = open_memstream(&got, &size);
+        assert_non_null(f);
+        assert_int_equal(metrics_writer_finish(w, f), 0);
+        assert_int_equal(fclose(f), 0);
+        assert_string_equal(got, want);
+        assert_null(metrics_writer_free(w));
+        free(got);
+        free(want);
+}
+
 static void test_no_links(void **state) {
         char *got = render(NULL, 0);
 
@@ -208,6 +236,7 @@ static void test_write_file(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_golden),
+                cmocka_unit_test(test_writer_one_at_a_time),
                 cmocka_unit_test(test_no_links),
                 cmocka_unit_test(test_escaping),
                 cmocka_unit_test(test_unknown_state_and_nulls),
