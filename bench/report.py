@@ -196,7 +196,7 @@ def main():
     w(f"| pages only the daemon maps (USS) / its proportional share of all it maps (PSS), KiB | "
       f"{'–' if uss is None else f'{uss:.0f}'} / {'–' if pss is None else f'{pss:.0f}'} | | |")
     w(f"| CPU while idle with the defaults (nobody reads statistics, so none are sampled; "
-      f"b0's clock checked every 2 s), % of one CPU over "
+      f"b0's clock checked every 2 s), % of one CPU, median of windows of "
       f"{'–' if wall is None else f'{wall / 1e6:.0f}'} s | {'–' if idle is None else f'{idle:.3f}'} | | |")
     t2 = med(runs, "idle_metrics_cpu_ticks", nd, "tbsd")
     w2 = med(runs, "idle_metrics_wall_us", nd, "tbsd")
@@ -207,9 +207,12 @@ def main():
     w(f"| resident memory with `--metrics-file` (it builds every link's status document each second), KiB | "
       f"{'–' if rss3 is None else f'{rss3:.0f}'} | | |")
     w("")
+    idle_ticks = runs.get(("idle_cpu_ticks", nd, "tbsd")) or []
     w(f"CPU time is counted in ticks of 1/{hz:.0f} s, so over "
       f"{'–' if wall is None else f'{wall / 1e6:.0f}'} s one tick is "
-      f"{'–' if not wall else f'{100.0 / hz / (wall / 1e6):.3f}'} %.")
+      f"{'–' if not wall else f'{100.0 / hz / (wall / 1e6):.3f}'} %. Idle CPU is the median of "
+      f"{len(idle_ticks)} windows of that length (ticks per window with the defaults: "
+      f"{', '.join(str(int(t)) for t in idle_ticks) or '–'}).")
     w("")
 
     dc = info.get("dump_count", "").split()
