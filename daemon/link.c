@@ -556,21 +556,6 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
         return -ENODATA;
 }
 
-/* A kept sample is read for counters and the parsed settings only (rates,
- * Describe(), metrics): the raw option payloads and the handle list that
- * the drift check and the apply compare are not needed, and with hundreds
- * of links they would be most of what the samples take. */
-static void sample_slim(QDiscTree *t) {
-        t->root.options = mfree(t->root.options);
-        t->root.options_len = 0;
-        for (size_t i = 0; i < t->n_queues; i++) {
-                t->queues[i].qdisc.options = mfree(t->queues[i].qdisc.options);
-                t->queues[i].qdisc.options_len = 0;
-        }
-        t->handles = mfree(t->handles);
-        t->n_handles = 0;
-}
-
 static QueueCounters counters_of(const InstalledQueue *q) {
         QueueCounters c = {
                 .queue = q->queue,
@@ -616,7 +601,6 @@ static void sample_keep_counters(LinkRuntime *rt) {
 void link_take_sample(Link *l, QDiscTree *tree, uint64_t mono_usec, uint64_t realtime_usec) {
         LinkRuntime *rt = l->rt;
 
-        sample_slim(tree);
         if (!rt->sample) {
                 rt->sample = calloc(1, sizeof(QDiscTree));
                 if (!rt->sample) {
@@ -649,7 +633,6 @@ void link_drop_sample(Link *l) {
                 for (size_t i = 0; i < n; i++) {
                         QueueCounters v = counters_of(&t->queues[i]);
 
-                        free(t->queues[i].qdisc.options);       /* NULL in a slim sample */
                         memcpy(&c[i], &v, sizeof(v));
                 }
                 t->queues = NULL;

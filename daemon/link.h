@@ -94,8 +94,9 @@ int link_describe(Link *l, struct json_object **ret);
 /** The same document built from a tree already dumped (NULL: dump now). */
 int link_describe_tree(Link *l, const QDiscTree *tree, struct json_object **ret);
 
-/** Keep a statistics sample (takes *tree over; it is zeroed). The previous
- *  sample is kept for rates. */
+/** Keep a statistics sample (takes *tree over; it is zeroed): a tree from
+ *  qdisc_tree_set_take_slim(), without option payloads or handle list,
+ *  which a sample does not need. The previous sample is kept for rates. */
 void link_take_sample(Link *l, QDiscTree *tree, uint64_t mono_usec, uint64_t realtime_usec);
 /** Free the latest sample, keeping only its counters as the previous
  *  sample: the first rate after the next link_take_sample() spans the time
