@@ -45,8 +45,9 @@ struct LinkRuntime {
         /* The last statistics sample (manager_sample_stats), allocated at
          * the first; of the one before it only the counters rates need. */
         QDiscTree *sample;
-        QueueCounters *prev;
+        QueueCounters *prev;            /* owned, or in a KeptCounters when !prev_owned */
         size_t n_prev;
+        bool prev_owned;
         uint64_t sample_usec, prev_usec;        /* CLOCK_MONOTONIC; 0: none */
         uint64_t sample_realtime_usec;
 };
@@ -120,7 +121,8 @@ void link_free(Link *l) {
         sd_event_source_disable_unref(l->rt->retry);
         qdisc_tree_done(l->rt->sample);
         free(l->rt->sample);
-        free(l->rt->prev);
+        if (l->rt->prev_owned)
+                free(l->rt->prev);
         free(l->rt->drift);
         free(l->rt);
         schedule_free(l->schedule);
@@ -583,9 +585,12 @@ static void sample_keep_counters(LinkRuntime *rt) {
         if (rt->sample_usec == 0)
                 return;
         rt->prev_usec = 0;
-        if (rt->n_prev != t->n_queues) {
-                rt->prev = mfree(rt->prev);
+        if (rt->n_prev != t->n_queues || !rt->prev_owned) {
+                if (rt->prev_owned)
+                        free(rt->prev);
+                rt->prev = NULL;
                 rt->n_prev = 0;
+                rt->prev_owned = true;
                 if (t->n_queues > 0) {
                         rt->prev = calloc(t->n_queues, sizeof(QueueCounters));
                         if (!rt->prev)
@@ -616,40 +621,72 @@ void link_take_sample(Link *l, QDiscTree *tree, uint64_t mono_usec, uint64_t rea
         rt->sample_realtime_usec = realtime_usec;
 }
 
-void link_drop_sample(Link *l) {
-        LinkRuntime *rt = l->rt;
-        QDiscTree *t = rt->sample;
+/* The counters of a paused link: those of its latest sample, or, when it
+ * took none since the last pause, those kept then. */
+static size_t counters_to_keep(const LinkRuntime *rt) {
+        if (rt->sample_usec != 0 && rt->sample)
+                return rt->sample->n_queues;
+        return rt->prev_usec != 0 ? rt->n_prev : 0;
+}
 
-        if (rt->sample_usec != 0 && t && t->n_queues > 0) {
-                /* The counters go into the front of the sample's own queue
-                 * array, which then shrinks: every link drops its sample at
-                 * once, and new arrays would land wherever the heap is
-                 * free then, around the samples about to go. Element i is
-                 * read before anything is written over it (a QueueCounters
-                 * is smaller than an InstalledQueue). */
-                QueueCounters *c = (QueueCounters *) (void *) t->queues, *shrunk;
-                size_t n = t->n_queues;
+struct KeptCounters {
+        size_t n;
+        QueueCounters items[];
+};
 
-                for (size_t i = 0; i < n; i++) {
-                        QueueCounters v = counters_of(&t->queues[i]);
+KeptCounters *kept_counters_free(KeptCounters *k) {
+        free(k);
+        return NULL;
+}
 
-                        memcpy(&c[i], &v, sizeof(v));
-                }
-                t->queues = NULL;
-                t->n_queues = 0;
-                shrunk = realloc(c, n * sizeof(QueueCounters));
-                free(rt->prev);
-                rt->prev = shrunk ?: c;
-                rt->n_prev = n;
-                rt->prev_usec = rt->sample_usec;
-        } else
-                sample_keep_counters(rt);
-        if (t) {
-                qdisc_tree_done(t);
-                rt->sample = mfree(t);
+/* The counters of every link go into one new block, allocated before the
+ * samples are freed: one small array per link would stay wherever the
+ * samples were, each holding a page of the heap that is free otherwise
+ * (measured at 256 links: 280 KiB resident instead of 0 KiB). */
+void links_drop_samples(Link **links, size_t n_links, KeptCounters **store) {
+        KeptCounters *k = NULL;
+        size_t total = 0, at = 0;
+
+        for (size_t i = 0; i < n_links; i++)
+                total += counters_to_keep(links[i]->rt);
+        if (total > 0) {
+                k = malloc(offsetof(KeptCounters, items) + total * sizeof(QueueCounters));
+                if (k)
+                        k->n = total;
         }
-        rt->sample_usec = 0;
-        rt->sample_realtime_usec = 0;
+
+        for (size_t i = 0; i < n_links; i++) {
+                LinkRuntime *rt = links[i]->rt;
+                size_t n = k ? counters_to_keep(rt) : 0;
+                QueueCounters *c = n > 0 ? &k->items[at] : NULL;
+
+                if (n > 0 && rt->sample_usec != 0 && rt->sample) {
+                        for (size_t j = 0; j < n; j++)
+                                c[j] = counters_of(&rt->sample->queues[j]);
+                        rt->prev_usec = rt->sample_usec;
+                } else if (n > 0)
+                        memcpy(c, rt->prev, n * sizeof(QueueCounters));
+                /* Out of memory: no counters, and the first rate after the
+                 * pause is one interval after the first read. */
+                if (rt->prev_owned)
+                        free(rt->prev);
+                rt->prev = c;
+                rt->n_prev = n;
+                rt->prev_owned = false;
+                if (n == 0)
+                        rt->prev_usec = 0;
+                at += n;
+
+                if (rt->sample) {
+                        qdisc_tree_done(rt->sample);
+                        rt->sample = mfree(rt->sample);
+                }
+                rt->sample_usec = 0;
+                rt->sample_realtime_usec = 0;
+        }
+        /* No link points into the old block any more. */
+        kept_counters_free(*store);
+        *store = k;
 }
 
 const QDiscTree *link_last_sample(Link *l, uint64_t *ret_realtime_usec) {

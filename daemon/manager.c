@@ -200,8 +200,7 @@ static void release_free_memory(void) {
  * next read, which takes a fresh one. Only the counters the first rate
  * after the pause starts from are kept. */
 static void drop_samples(Manager *m) {
-        for (size_t i = 0; i < m->n_links; i++)
-                link_drop_sample(m->links[i]);
+        links_drop_samples(m->links, m->n_links, &m->kept_counters);
         m->stats_sampled_usec = 0;
         release_free_memory();
 }
@@ -335,6 +334,7 @@ void manager_free(Manager *m) {
         while (m->n_links > 0)
                 link_free(m->links[m->n_links - 1]);
         free(m->links);
+        kept_counters_free(m->kept_counters);
         sd_event_source_disable_unref(m->reconcile);
         sd_event_source_disable_unref(m->stats_timer);
         free(m->metrics_file);

@@ -881,7 +881,7 @@ void apply_report_done(ApplyReport *r) {
         if (!r)
                 return;
         for (size_t i = 0; i < r->n_queues; i++)
-                free(r->queues[i].reason);
+                free(r->queues[i].reason_buf);
         free(r->queues);
         free(r->error);
         free(r->rollback_error);
@@ -1063,16 +1063,23 @@ static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, cha
         return 0;
 }
 
-static int set_reason(QueueApplyResult *q, const char *reason) {
-        char *t;
+/* A literal is pointed to; any other text is copied (a report outlives the
+ * probe result the device's own reason comes from). Hundreds of links
+ * applied at once would otherwise each keep small copies of the same few
+ * texts, spread over the heap the apply's transient work used. */
+static int set_reason(QueueApplyResult *q, const char *reason, bool literal) {
+        char *t = NULL;
 
         if (!reason)
                 return 0;
-        t = strdup(reason);
-        if (!t)
-                return -ENOMEM;
-        free(q->reason);
-        q->reason = t;
+        if (!literal) {
+                t = strdup(reason);
+                if (!t)
+                        return -ENOMEM;
+        }
+        free(q->reason_buf);
+        q->reason_buf = t;
+        q->reason = t ?: reason;
         return 0;
 }
 
@@ -1090,7 +1097,8 @@ typedef struct ApplyStep {
         ApplyStepKind kind;
         size_t txq;                     /* STEP_ETF: index in the schedule's txqueues */
         EtfOffloadPlan plan;            /* STEP_ETF */
-        const char *why;                /* STEP_ETF: reason of the plan (static) */
+        const char *why;                /* STEP_ETF: reason of the plan */
+        bool why_literal;               /* STEP_ETF: why is a literal, not the device's reason */
         uint32_t handle;                /* STEP_ETF: the new etf's handle */
         bool hw;                        /* STEP_ETF: sent in offload mode */
         char name[96];                  /* "txqueue 1 (etf on 100:2)", for errors */
@@ -1119,16 +1127,18 @@ static void report_init(const Schedule *s, ApplyReport *rep, int *ret_error) {
 }
 
 /* Record what an etf request that the kernel accepted did. */
-static int etf_done(QueueApplyResult *q, bool hw, const char *refused, const char *why) {
+static int etf_done(QueueApplyResult *q, bool hw, const char *refused, const char *why, bool why_literal) {
         _cleanup_free_ char *t = NULL;
 
         q->offload = hw;
         q->changed = true;
         if (!refused)
-                return set_reason(q, why);
+                return set_reason(q, why, why_literal);
         if (asprintf(&t, "offload refused by the kernel (%s): software mode", refused) < 0)
                 return -ENOMEM;
-        return set_reason(q, t);
+        free(q->reason_buf);
+        q->reason = q->reason_buf = TAKE_PTR(t);
+        return 0;
 }
 
 /* Append step st with request m (taken) to the batch. */
@@ -1254,6 +1264,8 @@ static int apply_plan_build(ApplyPlan *p) {
                 struct nl_msg *m = NULL;
 
                 st.plan = etf_offload_plan(e, p->facts, &st.why);
+                /* Its reasons are literals but the device's own. */
+                st.why_literal = !p->facts || st.why != p->facts->offload_reason;
                 if (st.plan < 0) {
                         k = -EINVAL;
                         if (asprintf(&rep.error, "txqueue %u: invalid offload mode", e->queue) < 0)
@@ -1265,9 +1277,11 @@ static int apply_plan_build(ApplyPlan *p) {
 
                         if (iq && iq->is_etf && etf_matches_plan(&iq->etf, e, st.plan)) {
                                 q->offload = iq->etf.offload == OFFLOAD_ON;
-                                k = set_reason(q, st.plan != ETF_PLAN_TRY_HARDWARE ? st.why :
-                                               q->offload ? "installed earlier with offload" :
-                                                            "installed earlier in software mode");
+                                if (st.plan != ETF_PLAN_TRY_HARDWARE)
+                                        k = set_reason(q, st.why, st.why_literal);
+                                else
+                                        k = set_reason(q, q->offload ? "installed earlier with offload" :
+                                                                       "installed earlier in software mode", true);
                                 if (k < 0)
                                         goto out;
                                 continue;
@@ -1365,7 +1379,7 @@ static int apply_plan_finish(ApplyPlan *p, int send_result, ApplyReport *ret) {
                 if (st->kind == STEP_ROOT)
                         rep.root_replaced = true;
                 else if (st->kind == STEP_ETF) {
-                        k = etf_done(&rep.queues[st->txq], st->hw, NULL, st->why);
+                        k = etf_done(&rep.queues[st->txq], st->hw, NULL, st->why, st->why_literal);
                         if (k < 0)
                                 goto fail;
                 }
@@ -1414,7 +1428,7 @@ static int apply_plan_finish(ApplyPlan *p, int send_result, ApplyReport *ret) {
                         rep.n_messages++;
                         k = etf_done(&rep.queues[fsteps[j].txq], false,
                                      items[i].ext_ack && items[i].ext_ack[0] ? items[i].ext_ack : strerror(-items[i].error),
-                                     NULL);
+                                     NULL, true);
                         if (k < 0)
                                 goto fail;
                         j++;

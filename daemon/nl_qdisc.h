@@ -71,9 +71,10 @@ typedef struct QueueApplyResult {
         OffloadMode requested;          /* as the schedule said */
         bool offload;                   /* installed (or kept) in launch-time offload mode */
         bool changed;                   /* this apply created it; false: kept as installed */
-        char *reason;                   /* why offload is on or off, e.g. "offload refused by
+        const char *reason;             /* why offload is on or off, e.g. "offload refused by
                                          * the kernel (Specified device does not support ETF
-                                         * offload): software mode" */
+                                         * offload): software mode"; a literal or reason_buf */
+        char *reason_buf;               /* owned text of reason, or NULL */
 } QueueApplyResult;
 
 /* The report of one nl_qdisc_apply(), filled on success and on failure. */
