@@ -139,6 +139,9 @@ startup() {
         done
         printf '%s\n' "${v[@]}" | sort -n | sed -n 3p
 }
+# The cost of one system call as more interfaces are visited in turn: a
+# path lookup in sysfs (tbsd's probe makes one per interface) and an ioctl.
+echo "I path_cost $("$(dirname "$bus_bench")/path-cost" 16 64 256 | tr '\n' ' ')"
 echo "I startup_us tbsd_help $(startup "$TBSD" --help) tc_V $(startup tc -V) true $(startup /bin/true)"
 
 # How many qdiscs one dump returns, with and without NETLINK_GET_STRICT_CHK
@@ -150,11 +153,11 @@ reset_trees 256
 [ "$quick" = daemon ] && sizes=()     # bench/run --daemon-only (development)
 for n in "${sizes[@]}"; do
         d=$work/n$n
-        # At 1 and 16 interfaces a run takes tens of milliseconds, within
-        # the guest's noise: three times the runs (not for the slow script)
-        # steady the medians that the cost per added interface is made of.
-        nr=$runs
-        [ "$n" -le 16 ] && nr=$((runs * 3))
+        # Three times the runs for tbsd and tc -batch (not for the slow
+        # script) steady the medians that the cost per added interface is
+        # made of: at 1 and 16 interfaces a run is within the guest's noise,
+        # and at 64 and 256 a busy host slows a whole run down.
+        nr=$((runs * 3))
         for ((r = 1; r <= nr; r++)); do
                 reset_trees "$n"
                 once_timed full "$n" "$r" "$d/base" applied

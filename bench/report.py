@@ -55,7 +55,7 @@ def main():
     w(f"- guest: Linux {info.get('kernel', '?')} (user-mode-linux), "
       f"{info.get('guest_nproc', '?')} CPU, {int(info.get('guest_mem_kib', '0')) // 1024} MiB")
     w(f"- {info.get('tc_version', 'tc ?')}; {info.get('interfaces', '')}")
-    w(f"- medians of {n_runs} runs per cell (at N = 1 and 16 three times as many for tbsd and tc -batch; "
+    w(f"- medians of {n_runs} runs per cell ({3 * n_runs} for tbsd and tc -batch; "
       f"status: {n_runs} runs × several calls); the tc-per-qdisc script once per cell at N ≥ 64 "
       "(it starts 5 N processes)")
     su = info.get("startup_us", "").split()
@@ -63,6 +63,13 @@ def main():
         w(f"- starting a program in the guest (median of 5, each after the 0.2 s pause every timed "
           f"command gets): `tbsd --help` {int(su[1]) / 1000:.0f} ms, "
           f"`tc -V` {int(su[3]) / 1000:.0f} ms, `/bin/true` {int(su[5]) / 1000:.0f} ms")
+    pc = info.get("path_cost", "").split()
+    if len(pc) >= 3 and len(pc) % 3 == 0:
+        rows = [pc[i:i + 3] for i in range(0, len(pc), 3)]
+        w("- one system call in the guest as N interfaces are visited in turn (`bench/path-cost`, "
+          "median of 7 rounds): opening an interface's sysfs folder (a path lookup, as tbsd's probe "
+          "does once per interface) " + ", ".join(f"{r[1]} µs at N = {r[0]}" for r in rows) +
+          "; an ioctl naming the interface " + ", ".join(f"{r[2]} µs" for r in rows))
     if info.get("daemon_env"):
         w(f"- the daemon runs with its unit's environment: `{info['daemon_env']}`")
     w("")
