@@ -153,11 +153,13 @@ reset_trees 256
 [ "$quick" = daemon ] && sizes=()     # bench/run --daemon-only (development)
 for n in "${sizes[@]}"; do
         d=$work/n$n
-        # Three times the runs for tbsd and tc -batch (not for the slow
-        # script) steady the medians that the cost per added interface is
-        # made of: at 1 and 16 interfaces a run is within the guest's noise,
-        # and at 64 and 256 a busy host slows a whole run down.
+        # More runs for tbsd and tc -batch (not for the slow script) steady
+        # the medians that the cost per added interface is made of: three
+        # times as many at 64 and 256, where a busy host slows a whole run
+        # down, and nine times at 1 and 16, whose difference (about 20 ms)
+        # is within the guest's noise of a single run.
         nr=$((runs * 3))
+        [ "$n" -le 16 ] && nr=$((runs * 9))
         for ((r = 1; r <= nr; r++)); do
                 reset_trees "$n"
                 once_timed full "$n" "$r" "$d/base" applied

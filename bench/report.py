@@ -55,8 +55,10 @@ def main():
     w(f"- guest: Linux {info.get('kernel', '?')} (user-mode-linux), "
       f"{info.get('guest_nproc', '?')} CPU, {int(info.get('guest_mem_kib', '0')) // 1024} MiB")
     w(f"- {info.get('tc_version', 'tc ?')}; {info.get('interfaces', '')}")
-    w(f"- medians of {n_runs} runs per cell ({3 * n_runs} for tbsd and tc -batch; "
-      f"status: {n_runs} runs × several calls); the tc-per-qdisc script once per cell at N ≥ 64 "
+    counts = {n: len(runs.get(("full", n, "tbsd"), [])) for n in SIZES}
+    w(f"- medians of {n_runs} runs per cell; tbsd and tc -batch "
+      + ", ".join(f"{counts[n]} at N = {n}" for n in SIZES)
+      + f" (status: {n_runs} runs × several calls); the tc-per-qdisc script once per cell at N ≥ 64 "
       "(it starts 5 N processes)")
     su = info.get("startup_us", "").split()
     if len(su) == 6:

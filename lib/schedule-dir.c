@@ -146,17 +146,36 @@ static int check_safe(ScheduleFile *f, const struct stat *st) {
 }
 
 /* What identifies one version of a file: any write changes the size, the
- * mtime or at least the ctime (which chmod and chown change as well). */
-static bool same_file_version(const struct stat *a, const struct stat *b) {
-        return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-               a->st_mode == b->st_mode && a->st_uid == b->st_uid && a->st_gid == b->st_gid &&
-               a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-               a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+ * mtime or at least the ctime (which chmod and chown change as well). The
+ * fields of struct stat that say so, half its size: a stamp is kept per
+ * file for as long as the daemon runs. */
+typedef struct FileVersion {
+        dev_t dev;
+        ino_t ino;
+        off_t size;
+        mode_t mode;
+        uid_t uid;
+        gid_t gid;
+        struct timespec mtim, ctim;
+} FileVersion;
+
+static FileVersion file_version(const struct stat *st) {
+        return (FileVersion) {
+                .dev = st->st_dev, .ino = st->st_ino, .size = st->st_size, .mode = st->st_mode,
+                .uid = st->st_uid, .gid = st->st_gid, .mtim = st->st_mtim, .ctim = st->st_ctim,
+        };
+}
+
+static bool same_file_version(const FileVersion *a, const FileVersion *b) {
+        return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mode == b->mode &&
+               a->uid == b->uid && a->gid == b->gid &&
+               a->mtim.tv_sec == b->mtim.tv_sec && a->mtim.tv_nsec == b->mtim.tv_nsec &&
+               a->ctim.tv_sec == b->ctim.tv_sec && a->ctim.tv_nsec == b->ctim.tv_nsec;
 }
 
 typedef struct FileStamp {
         char *path;
-        struct stat st;
+        FileVersion version;
         char ifname[IFNAMSIZ];
 } FileStamp;
 
@@ -223,14 +242,15 @@ static int load_one(ScheduleFile *f,
         have_lst = (ret_stamp || !allow_unsafe_files) && lstat(f->path, &lst) >= 0;
         if (ret_stamp && have_lst && S_ISREG(lst.st_mode)) {
                 const FileStamp *o = stamp_find(old, f->path);
+                FileVersion v = file_version(&lst);
 
-                if (o && same_file_version(&o->st, &lst)) {
+                if (o && same_file_version(&o->version, &v)) {
                         f->unchanged = true;
                         memcpy(f->ifname, o->ifname, sizeof(f->ifname));
                         ret_stamp->path = strdup(f->path);
                         if (!ret_stamp->path)
                                 return -ENOMEM;
-                        ret_stamp->st = o->st;
+                        ret_stamp->version = o->version;
                         memcpy(ret_stamp->ifname, o->ifname, sizeof(ret_stamp->ifname));
                         return 0;
                 }
@@ -267,12 +287,15 @@ static int load_one(ScheduleFile *f,
 
         /* Stamped: a regular file, the one lstat() saw (not swapped in
          * between), valid without a single remark, and quiet for a while. */
-        if (ret_stamp && have_lst && S_ISREG(lst.st_mode) && same_file_version(&lst, &rst) &&
-            f->diags.n == 0 && stamp_trustworthy(&rst)) {
+        if (ret_stamp && have_lst && S_ISREG(lst.st_mode) && f->diags.n == 0 && stamp_trustworthy(&rst)) {
+                FileVersion seen = file_version(&lst), got = file_version(&rst);
+
+                if (!same_file_version(&seen, &got))
+                        return 0;
                 ret_stamp->path = strdup(f->path);
                 if (!ret_stamp->path)
                         return -ENOMEM;
-                ret_stamp->st = rst;
+                ret_stamp->version = got;
                 memcpy(ret_stamp->ifname, f->ifname, sizeof(ret_stamp->ifname));
         }
         return 0;
