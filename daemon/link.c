@@ -653,7 +653,7 @@ KeptCounters *kept_counters_free(KeptCounters *k) {
 /* The counters of every link go into one new block, allocated before the
  * samples are freed: one small array per link would stay wherever the
  * samples were, each holding a page of the heap that is free otherwise
- * (measured at 256 links: 280 KiB resident instead of 0 KiB). */
+ * (measured at 256 links: 200 KiB more of the heap resident). */
 void links_drop_samples(Link **links, size_t n_links, KeptCounters **store) {
         KeptCounters *k = NULL;
         size_t total = 0, at = 0;
