@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Pure parts of the daemon core: who may call privileged methods, how
- * rtnetlink notifications are read, and how drift is described. */
+ * rtnetlink notifications are read, how drift is described, and how rates
+ * come out of statistics samples across sampling pauses. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <string.h>
@@ -14,6 +18,8 @@
 #include "diag.h"
 #include "drift.h"
 #include "link-watch.h"
+#include "link.h"
+#include "manager.h"
 #include "schedule-parse.h"
 
 static void test_access(void **state) {
@@ -166,12 +172,85 @@ static void test_drift_key(void **state) {
         diag_list_clear(&d);
 }
 
+/* A one-queue sample as qdisc_tree_set_take_slim() gives it. */
+static QDiscTree one_queue_tree(uint32_t handle, const char *kind, uint64_t packets) {
+        QDiscTree t = { .ifindex = 7, .has_root = true };
+
+        t.queues = calloc(1, sizeof(InstalledQueue));
+        assert_non_null(t.queues);
+        t.n_queues = 1;
+        t.queues[0].queue = 0;
+        t.queues[0].qdisc.handle = handle;
+        snprintf(t.queues[0].qdisc.kind, sizeof(t.queues[0].qdisc.kind), "%s", kind);
+        t.queues[0].qdisc.stats.packets = packets;
+        t.queues[0].qdisc.stats.bytes = packets * 100;
+        return t;
+}
+
+static void sample(Link *l, uint32_t handle, const char *kind, uint64_t packets, uint64_t sec) {
+        QDiscTree t = one_queue_tree(handle, kind, packets);
+
+        link_take_sample(l, &t, sec * 1000000, sec * 1000000);
+}
+
+static void assert_rate(Link *l, double interval_s, double pps) {
+        QueueRates r;
+
+        assert_int_equal(link_queue_rates(l, 0, &r), 0);
+        assert_true(r.interval_s > interval_s - 1e-9 && r.interval_s < interval_s + 1e-9);
+        assert_true(r.packets_per_second > pps - 1e-9 && r.packets_per_second < pps + 1e-9);
+        assert_true(r.bytes_per_second > 100 * pps - 1e-6 && r.bytes_per_second < 100 * pps + 1e-6);
+}
+
+/* The first rate after a pause spans the pause, also for a link that took
+ * no sample between two pauses (its counters move to the new block). */
+static void test_rates_across_pauses(void **state) {
+        Manager m = {};
+        Link *a = NULL, *b = NULL;
+        QueueRates r;
+
+        assert_int_equal(link_new(&m, "x0", &a), 0);
+        assert_int_equal(link_new(&m, "x1", &b), 0);
+
+        sample(a, 0x10001, "etf", 100, 1);
+        sample(b, 0x10001, "etf", 50, 1);
+        assert_int_equal(link_queue_rates(a, 0, &r), -ENODATA);        /* one sample: no rate */
+        sample(a, 0x10001, "etf", 300, 2);
+        assert_rate(a, 1, 200);
+
+        links_drop_samples(m.links, m.n_links, &m.kept_counters);      /* pause 1 */
+        assert_null(link_last_sample(a, NULL));
+        assert_int_equal(link_queue_rates(a, 0, &r), -ENODATA);
+
+        sample(a, 0x10001, "etf", 1300, 12);
+        assert_rate(a, 10, 100);                                        /* from 2 s to 12 s */
+
+        links_drop_samples(m.links, m.n_links, &m.kept_counters);      /* pause 2: b took none */
+        sample(b, 0x10001, "etf", 250, 21);
+        assert_rate(b, 20, 10);                                         /* from 1 s to 21 s */
+        sample(a, 0x10001, "etf", 1500, 32);
+        assert_rate(a, 20, 10);                                         /* from 12 s to 32 s */
+
+        /* The same handle with another kind: a new qdisc, no rate across it. */
+        sample(a, 0x10001, "pfifo", 2000, 33);
+        assert_int_equal(link_queue_rates(a, 0, &r), -ENODATA);
+        sample(a, 0x10001, "pfifo", 2100, 34);
+        assert_rate(a, 1, 100);
+
+        link_free(a);
+        link_free(b);
+        assert_int_equal(m.n_links, 0);
+        free(m.links);
+        kept_counters_free(m.kept_counters);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_access),
                 cmocka_unit_test(test_watch_parse),
                 cmocka_unit_test(test_drift),
                 cmocka_unit_test(test_drift_key),
+                cmocka_unit_test(test_rates_across_pauses),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
