@@ -21,7 +21,7 @@
 
 /* What a rate needs of one TX queue's qdisc in the previous sample (48
  * bytes where the InstalledQueue it comes from has 144). */
-typedef struct QueueCounters {
+struct QueueCounters {
         uint32_t queue;
         uint32_t handle;
         uint32_t kind_hash;             /* kind_hash() of the qdisc's kind */
@@ -30,7 +30,7 @@ typedef struct QueueCounters {
         uint64_t bytes;
         uint64_t deadline_misses;
         uint64_t invalid;
-} QueueCounters;
+};
 
 /* FNV-1a of a qdisc kind: with the handle, what tells a rate that the
  * queue still has the qdisc of the previous sample (a qdisc created anew
@@ -56,7 +56,7 @@ struct LinkRuntime {
         /* The last statistics sample (manager_sample_stats), allocated at
          * the first; of the one before it only the counters rates need. */
         QDiscTree *sample;
-        QueueCounters *prev;            /* owned, or in a KeptCounters when !prev_owned */
+        QueueCounters *prev;            /* owned, or in links_drop_samples()'s block when !prev_owned */
         size_t n_prev;
         bool prev_owned;
         uint64_t sample_usec, prev_usec;        /* CLOCK_MONOTONIC; 0: none */
@@ -640,36 +640,23 @@ static size_t counters_to_keep(const LinkRuntime *rt) {
         return rt->prev_usec != 0 ? rt->n_prev : 0;
 }
 
-struct KeptCounters {
-        size_t n;
-        QueueCounters items[];
-};
-
-KeptCounters *kept_counters_free(KeptCounters *k) {
-        free(k);
-        return NULL;
-}
-
 /* The counters of every link go into one new block, allocated before the
  * samples are freed: one small array per link would stay wherever the
  * samples were, each holding a page of the heap that is free otherwise
  * (measured at 256 links: 200 KiB more of the heap resident). */
-void links_drop_samples(Link **links, size_t n_links, KeptCounters **store) {
-        KeptCounters *k = NULL;
+void links_drop_samples(Link **links, size_t n_links, QueueCounters **store) {
+        QueueCounters *k = NULL;
         size_t total = 0, at = 0;
 
         for (size_t i = 0; i < n_links; i++)
                 total += counters_to_keep(links[i]->rt);
-        if (total > 0) {
-                k = malloc(offsetof(KeptCounters, items) + total * sizeof(QueueCounters));
-                if (k)
-                        k->n = total;
-        }
+        if (total > 0)
+                k = calloc(total, sizeof(QueueCounters));
 
         for (size_t i = 0; i < n_links; i++) {
                 LinkRuntime *rt = links[i]->rt;
                 size_t n = k ? counters_to_keep(rt) : 0;
-                QueueCounters *c = n > 0 ? &k->items[at] : NULL;
+                QueueCounters *c = n > 0 ? &k[at] : NULL;
 
                 if (n > 0 && rt->sample_usec != 0 && rt->sample) {
                         for (size_t j = 0; j < n; j++)
@@ -696,7 +683,7 @@ void links_drop_samples(Link **links, size_t n_links, KeptCounters **store) {
                 rt->sample_realtime_usec = 0;
         }
         /* No link points into the old block any more. */
-        kept_counters_free(*store);
+        free(*store);
         *store = k;
 }
 

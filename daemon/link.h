@@ -98,16 +98,15 @@ int link_describe_tree(Link *l, const QDiscTree *tree, struct json_object **ret)
  *  qdisc_tree_set_take_slim(), without option payloads or handle list,
  *  which a sample does not need. The previous sample is kept for rates. */
 void link_take_sample(Link *l, QDiscTree *tree, uint64_t mono_usec, uint64_t realtime_usec);
-/* The counters of paused links, in one block (links_drop_samples()). */
-typedef struct KeptCounters KeptCounters;
-KeptCounters *kept_counters_free(KeptCounters *k);
+/* What a rate needs of one TX queue's qdisc in the previous sample. */
+typedef struct QueueCounters QueueCounters;
 
 /** Free the latest sample of links[0..n), keeping only its counters as the
  *  previous sample: the first rate after the next link_take_sample() spans
  *  the time between the two. The counters of all go into a new *store,
  *  which replaces (and frees) the one before; the caller frees the last
- *  after the links. link_last_sample() is NULL until the next sample. */
-void links_drop_samples(Link **links, size_t n_links, KeptCounters **store);
+ *  (free()) after the links. link_last_sample() is NULL until the next sample. */
+void links_drop_samples(Link **links, size_t n_links, QueueCounters **store);
 /** The latest sample, or NULL before the first (or after a drop). */
 const QDiscTree *link_last_sample(Link *l, uint64_t *ret_realtime_usec);
 /** The latest sample when it was taken at mono_usec (CLOCK_MONOTONIC, as

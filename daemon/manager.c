@@ -334,7 +334,7 @@ void manager_free(Manager *m) {
         while (m->n_links > 0)
                 link_free(m->links[m->n_links - 1]);
         free(m->links);
-        kept_counters_free(m->kept_counters);
+        free(m->kept_counters);
         sd_event_source_disable_unref(m->reconcile);
         sd_event_source_disable_unref(m->stats_timer);
         free(m->metrics_file);

@@ -40,7 +40,7 @@ struct Manager {
         sd_event_source *stats_timer;   /* periodic with a metrics file, else only while read */
         uint64_t stats_sampled_usec;    /* CLOCK_MONOTONIC of the newest sample; 0: none */
         uint64_t stats_read_usec;       /* CLOCK_MONOTONIC of the last bus read of statistics */
-        KeptCounters *kept_counters;    /* of the links, since sampling last paused */
+        QueueCounters *kept_counters;   /* of the links since sampling last paused, one block */
         sd_event_source *reconcile;     /* deferred look at links marked dirty */
         struct ScheduleDirStamps *dir_stamps;  /* versions of the folder's files as last read */
 
