@@ -274,30 +274,45 @@ static void probe_pci_ids(const char *root, const char *ifname, LinkCaps *c) {
         c->pci_subsystem_device = sub_device;
 }
 
-/* Number of queues/tx-N directories: the device's real_num_tx_queues. */
+static bool is_tx_queue_dir(const char *p) {
+        if (strncmp(p, "tx-", 3) != 0 || !p[3])
+                return false;
+        p += 3;
+        return strspn(p, "0123456789") == strlen(p);
+}
+
+/* Number of queues/tx-N directories: the device's real_num_tx_queues.
+ * getdents64() on the directory itself: opendir() would add an fstat(),
+ * and this runs once per interface. */
 static int sysfs_count_tx_queues(const char *root, const char *ifname) {
+        _cleanup_close_ int fd = -1;
         char path[PATH_MAX];
-        DIR *d;
-        struct dirent *de;
+        union {
+                struct dirent64 de;
+                char bytes[4096];
+        } buf;
         int n = 0;
 
         if ((size_t) snprintf(path, sizeof(path), "%s/class/net/%s/queues", root, ifname) >= sizeof(path))
                 return -ENAMETOOLONG;
-        d = opendir(path);
-        if (!d)
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
                 return negative_errno();
-        while ((de = readdir(d))) {
-                const char *p = de->d_name;
+        for (;;) {
+                ssize_t k = getdents64(fd, buf.bytes, sizeof(buf.bytes));
 
-                if (strncmp(p, "tx-", 3) != 0 || !p[3])
-                        continue;
-                p += 3;
-                if (strspn(p, "0123456789") != strlen(p))
-                        continue;
-                n++;
+                if (k < 0)
+                        return negative_errno();
+                if (k == 0)
+                        return n;
+                for (ssize_t o = 0; o < k;) {
+                        const struct dirent64 *de = (const struct dirent64 *) (buf.bytes + o);
+
+                        if (is_tx_queue_dir(de->d_name))
+                                n++;
+                        o += de->d_reclen;
+                }
         }
-        closedir(d);
-        return n;
 }
 
 static void copy_field(char *dst, size_t dst_size, const char *src, size_t src_size) {

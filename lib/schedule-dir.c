@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,19 +131,44 @@ static const char *unsafe_reason(const struct stat *st, char buf[static 64]) {
         return NULL;
 }
 
-/* st: the file's lstat(), or NULL when that failed (reading it will say why). */
-static int check_safe(ScheduleFile *f, const struct stat *st) {
+/* st: the stat of the file that was read; symlink: the path is a symbolic
+ * link (opened only to name the interface its refusal is about). */
+static int check_safe(ScheduleFile *f, const struct stat *st, bool symlink) {
         const char *why;
         char buf[64];
 
-        if (allow_unsafe_files || !st)
+        if (allow_unsafe_files)
                 return 0;
-        why = unsafe_reason(st, buf);
+        why = symlink ? "is a symbolic link" : unsafe_reason(st, buf);
         if (!why)
                 return 0;
         if (diag_error(&f->diags, f->path, NULL, "%s; refusing it (tbsd --allow-unsafe-files accepts it)", why) < 0)
                 return -ENOMEM;
         return -EPERM;
+}
+
+/* Opens a schedule file. When files must be safe, a symbolic link is not
+ * followed, so the checks see the very file that is read (an lstat()
+ * before the open would leave a window to swap it); *ret_symlink says the
+ * path was one, opened anyway to read the interface it names. O_NONBLOCK:
+ * a FIFO put in the folder must not hang us (it is refused as not a
+ * regular file). */
+static int open_schedule_file(ScheduleFile *f, bool *ret_symlink) {
+        const int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+        int fd;
+
+        *ret_symlink = false;
+        fd = open(f->path, flags | (allow_unsafe_files ? 0 : O_NOFOLLOW));
+        if (fd < 0 && errno == ELOOP && !allow_unsafe_files) {
+                *ret_symlink = true;
+                fd = open(f->path, flags);
+        }
+        if (fd < 0) {
+                int r = negative_errno();
+
+                return diag_error(&f->diags, f->path, NULL, "cannot open: %s", strerror(-r)) < 0 ? -ENOMEM : r;
+        }
+        return fd;
 }
 
 /* What identifies one version of a file: any write changes the size, the
@@ -233,14 +259,20 @@ static int load_one(ScheduleFile *f,
                     void *userdata, const ScheduleDirStamps *old, FileStamp *ret_stamp) {
         _cleanup_free_ char *text = NULL;
         _cleanup_schedule_ Schedule *s = NULL;
+        _cleanup_close_ int fd = -1;
         struct stat lst, rst;
-        bool have_lst;
+        bool have_lst = false, symlink;
         size_t len;
         int r;
 
-        /* lstat() serves the stamps and the safety check; neither asked, no call. */
-        have_lst = (ret_stamp || !allow_unsafe_files) && lstat(f->path, &lst) >= 0;
-        if (ret_stamp && have_lst && S_ISREG(lst.st_mode)) {
+        /* A file with a stamp to compare is stat()ed first: unchanged, it
+         * is not opened at all. Other files are only opened (one call
+         * less each, at every start and --once). With --allow-unsafe-files
+         * the open follows symbolic links, so only an lstat() says what the
+         * path itself is. */
+        if (ret_stamp && (allow_unsafe_files || stamp_find(old, f->path)))
+                have_lst = lstat(f->path, &lst) >= 0;
+        if (have_lst && S_ISREG(lst.st_mode)) {
                 const FileStamp *o = stamp_find(old, f->path);
                 FileVersion v = file_version(&lst);
 
@@ -256,15 +288,18 @@ static int load_one(ScheduleFile *f,
                 }
         }
 
-        r = check_safe(f, have_lst ? &lst : NULL);
-        if (r == -ENOMEM)
-                return r;
-        r = schedule_read_file_stat(f->path, NULL, &f->diags, &text, &len, &rst);
+        fd = open_schedule_file(f, &symlink);
+        if (fd < 0)
+                return fd == -ENOMEM ? fd : 0;
+        r = schedule_read_fd(fd, f->path, &f->diags, &text, &len, &rst);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
                 return 0;
-        if (diag_errors(&f->diags) > 0) {
+        r = check_safe(f, &rst, symlink);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
                 (void) schedule_peek_ifname(text, len, f->ifname);
                 return 0; /* refused as unsafe: named, not used */
         }
@@ -285,10 +320,12 @@ static int load_one(ScheduleFile *f,
                 return 0;
         f->schedule = TAKE_PTR(s);
 
-        /* Stamped: a regular file, the one lstat() saw (not swapped in
-         * between), valid without a single remark, and quiet for a while. */
-        if (ret_stamp && have_lst && S_ISREG(lst.st_mode) && f->diags.n == 0 && stamp_trustworthy(&rst)) {
-                FileVersion seen = file_version(&lst), got = file_version(&rst);
+        /* Stamped: a regular file (with an lstat(), the one it saw: not
+         * swapped in between), valid without a single remark, and quiet for
+         * a while. */
+        if (ret_stamp && !symlink && (!have_lst || S_ISREG(lst.st_mode)) && f->diags.n == 0 &&
+            stamp_trustworthy(&rst)) {
+                FileVersion seen = file_version(have_lst ? &lst : &rst), got = file_version(&rst);
 
                 if (!same_file_version(&seen, &got))
                         return 0;

@@ -890,19 +890,25 @@ int schedule_read_file(const char *path, const char *display_name, DiagList *dia
 int schedule_read_file_stat(const char *path, const char *display_name, DiagList *diags,
                             char **ret_text, size_t *ret_len, struct stat *ret_stat) {
         _cleanup_close_ int fd = -1;
-        _cleanup_free_ char *buf = NULL;
         const char *name = display_name ?: path;
-        struct stat st;
-        size_t n = 0, want;
 
         /* O_NONBLOCK: a FIFO put in the folder must not hang us (it is
-         * refused below as not a regular file). */
+         * refused as not a regular file). */
         fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0) {
                 int r = negative_errno();
 
                 return diag_error(diags, name, NULL, "cannot open: %s", strerror(-r)) < 0 ? -ENOMEM : r;
         }
+        return schedule_read_fd(fd, name, diags, ret_text, ret_len, ret_stat);
+}
+
+int schedule_read_fd(int fd, const char *name, DiagList *diags, char **ret_text, size_t *ret_len,
+                     struct stat *ret_stat) {
+        _cleanup_free_ char *buf = NULL;
+        struct stat st;
+        size_t n = 0, want;
+
         if (fstat(fd, &st) < 0) {
                 int r = negative_errno();
 

@@ -48,6 +48,12 @@ int schedule_read_file(const char *path, const char *display_name, DiagList *dia
 int schedule_read_file_stat(const char *path, const char *display_name, DiagList *diags,
                             char **ret_text, size_t *ret_len, struct stat *ret_stat);
 
+/** schedule_read_file_stat() of a file the caller opened (O_NONBLOCK, so
+ *  that a FIFO does not hang); name is what diagnostics call it. The file
+ *  stays open. */
+int schedule_read_fd(int fd, const char *name, DiagList *diags, char **ret_text, size_t *ret_len,
+                     struct stat *ret_stat);
+
 /** Read and parse a schedule file: schedule_read_file() then
  *  schedule_parse_json(). Does not run schedule_verify().
  *  Returns 0 and *ret, or a negative errno (diagnostics in @diags). */
