@@ -150,37 +150,50 @@ tc -force -batch "$work/n256/batch" >>"$log" 2>&1 || fail "installing 256 trees 
 echo "I dump_count $(/usr/bin/python3 "$TBS_SOURCE_DIR/bench/dump-count.py" b7)"
 reset_trees 256
 
+# cell N R: run R of every tool at N interfaces. Each tool starts from the
+# same state: the default root on all nmax interfaces, whatever the cell
+# before it left.
+cell() {
+        local n=$1 r=$2 d=$work/n$1
+        reset_trees "$nmax"
+        once_timed full "$n" "$r" "$d/base" applied
+        once_timed reapply "$n" "$r" "$d/base" unchanged
+        once_timed delta "$n" "$r" "$d/delta" applied
+
+        if { [ "$n" -lt 64 ] && [ "$r" -le "$runs" ]; } ||
+           { [ "$r" = 1 ] && { [ "$n" -lt 256 ] || [ "$quick" = 0 ]; }; }; then
+                reset_trees "$n"
+                timed full "$n" tc-script "$r" bash "$d/script.sh"
+                # 1536 processes at 256: left out, the full apply shows the cost
+                [ "$n" -lt 256 ] && timed reapply "$n" tc-script "$r" bash "$d/rescript.sh"
+                timed delta "$n" tc-script "$r" bash "$d/delta.sh"
+        fi
+
+        reset_trees "$n"
+        timed full "$n" tc-batch "$r" tc -batch "$d/batch"
+        timed reapply "$n" tc-batch "$r" tc -batch "$d/rebatch"
+        timed delta "$n" tc-batch "$r" tc -batch "$d/delta.batch"
+}
+
+# The sizes take turns, round after round, so that a change in how busy
+# the host is falls on all of them alike: the cost per added interface is
+# a difference of two sizes' medians, and measured one size after the
+# other (minutes apart) a slower spell of the host went into it whole.
+# More runs for tbsd and tc -batch (not for the slow script) steady those
+# medians: three per round at 1 and 16, whose difference (about 20 ms) is
+# within the guest's noise of a single run, one at 64 and 256.
 [ "$quick" = daemon ] && sizes=()     # bench/run --daemon-only (development)
-for n in "${sizes[@]}"; do
-        d=$work/n$n
-        # More runs for tbsd and tc -batch (not for the slow script) steady
-        # the medians that the cost per added interface is made of: three
-        # times as many at 64 and 256, where a busy host slows a whole run
-        # down, and nine times at 1 and 16, whose difference (about 20 ms)
-        # is within the guest's noise of a single run.
-        nr=$((runs * 3))
-        [ "$n" -le 16 ] && nr=$((runs * 9))
-        for ((r = 1; r <= nr; r++)); do
-                reset_trees "$n"
-                once_timed full "$n" "$r" "$d/base" applied
-                once_timed reapply "$n" "$r" "$d/base" unchanged
-                once_timed delta "$n" "$r" "$d/delta" applied
-
-                if { [ "$n" -lt 64 ] && [ "$r" -le "$runs" ]; } ||
-                   { [ "$r" = 1 ] && { [ "$n" -lt 256 ] || [ "$quick" = 0 ]; }; }; then
-                        reset_trees "$n"
-                        timed full "$n" tc-script "$r" bash "$d/script.sh"
-                        # 1536 processes at 256: left out, the full apply shows the cost
-                        [ "$n" -lt 256 ] && timed reapply "$n" tc-script "$r" bash "$d/rescript.sh"
-                        timed delta "$n" tc-script "$r" bash "$d/delta.sh"
-                fi
-
-                reset_trees "$n"
-                timed full "$n" tc-batch "$r" tc -batch "$d/batch"
-                timed reapply "$n" tc-batch "$r" tc -batch "$d/rebatch"
-                timed delta "$n" tc-batch "$r" tc -batch "$d/delta.batch"
+rounds=$((runs * 3))
+[ "${#sizes[@]}" -eq 0 ] && rounds=0
+for ((round = 1; round <= rounds; round++)); do
+        for n in "${sizes[@]}"; do
+                per=1
+                [ "$n" -le 16 ] && per=3
+                for ((k = 1; k <= per; k++)); do
+                        cell "$n" $(( (round - 1) * per + k ))
+                done
         done
-        echo "bench: N=$n done" >&2
+        echo "bench: round $round of $rounds done" >&2
 done
 
 # Counts that do not depend on how busy the machine is: system calls,
