@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
@@ -489,6 +490,54 @@ static void test_igb_without_sysfs(void **state) {
         assert_false(f.offload_known);
 }
 
+/* A queues folder larger than one getdents64() buffer (the probe reads it
+ * 4 KiB at a time): every tx-N is counted once, other names not at all. Up,
+ * the count comes from sysfs; down, from GCHANNELS (igc: 4 recorded). */
+static void test_many_sysfs_queues(void **state) {
+        char root[] = "/tmp/tbs-caps-XXXXXX", path[PATH_MAX], cmd[PATH_MAX];
+        const char *junk[] = { "tx-", "tx-1a", "txq-3", "rx-x", "tx--1" };
+        Recording rec;
+        CapsIO io;
+        LinkCaps c;
+        FILE *f;
+
+        (void) state;
+        recording_load(&rec, "i225");
+        assert_non_null(mkdtemp(root));
+        snprintf(path, sizeof(path), "%s/class/net/%s/queues", root, rec.ifname);
+        assert_true((size_t) snprintf(cmd, sizeof(cmd), "mkdir -p %s", path) < sizeof(cmd));
+        assert_int_equal(system(cmd), 0);
+        for (unsigned q = 0; q < 300; q++)
+                for (unsigned rx = 0; rx < 2; rx++) {
+                        snprintf(path, sizeof(path), "%s/class/net/%s/queues/%s-%u", root, rec.ifname,
+                                 rx ? "rx" : "tx", q);
+                        assert_int_equal(mkdir(path, 0755), 0);
+                }
+        for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
+                snprintf(path, sizeof(path), "%s/class/net/%s/queues/%s", root, rec.ifname, junk[i]);
+                assert_int_equal(mkdir(path, 0755), 0);
+        }
+
+        snprintf(rec.sysfs, sizeof(rec.sysfs), "%s", root);
+        io = recording_io(&rec);
+        snprintf(path, sizeof(path), "%s/class/net/%s/flags", root, rec.ifname);
+        assert_non_null(f = fopen(path, "w"));
+        fputs("0x1003\n", f);         /* IFF_UP */
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(caps_probe(&io, rec.ifname, &c), 0);
+        assert_int_equal(c.tx_queues, 300);
+
+        assert_non_null(f = fopen(path, "w"));
+        fputs("0x1002\n", f);         /* down */
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(caps_probe(&io, rec.ifname, &c), 0);
+        assert_int_equal(c.tx_queues, rec.channels.tx_count + rec.channels.combined_count);
+        assert_int_not_equal(c.tx_queues, 300);
+
+        snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+        assert_int_equal(system(cmd), 0);
+}
+
 /* Drivers outside the table, and stmmac, whose answer lives in platform
  * data: confidence unknown, "auto" tries every queue. */
 static void test_unknown_drivers(void **state) {
@@ -744,6 +793,7 @@ int main(void) {
                 cmocka_unit_test(test_unknown_drivers),
                 cmocka_unit_test(test_errors),
                 cmocka_unit_test(test_real_system),
+                cmocka_unit_test(test_many_sysfs_queues),
                 cmocka_unit_test(test_json),
                 cmocka_unit_test(test_confidence_strings),
                 cmocka_unit_test(test_cache),
