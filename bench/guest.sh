@@ -297,18 +297,21 @@ echo "R vmhwm_kib $nmax tbsd 1 $(awk '/^VmHWM/ { print $2 }' /proc/$TBSD_PID/sta
 # samples (it samples only while someone reads them, for 3 intervals after
 # the last read) and checks b0's clock every 2 s.
 ticks() { awk '{ print $14 + $15 }' "/proc/$TBSD_PID/stat"; }
+# How often the daemon went to sleep waiting for something: its wakeups.
+wakeups() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$TBSD_PID/status"; }
 # idle_window PREFIX: after 5 s of calm, the daemon's CPU ticks and the wall
 # clock over idle_s seconds, as PREFIX_cpu_ticks and PREFIX_wall_us: three
 # windows of a third each, so that one stray event (a tick charged late by
 # the guest's clock, a notification) moves one window, not the median.
 idle_window() {
-        local t0 t1 s e w
+        local t0 t1 s e w v0 v1
         sleep 5
         for w in 1 2 3; do
-                t0=$(ticks); s=$(now_us)
+                t0=$(ticks); v0=$(wakeups); s=$(now_us)
                 sleep "$((idle_s / 3))"
-                t1=$(ticks); e=$(now_us)
+                t1=$(ticks); v1=$(wakeups); e=$(now_us)
                 echo "R ${1}_cpu_ticks $nmax tbsd $w $(( t1 - t0 ))"
+                echo "R ${1}_wakeups $nmax tbsd $w $(( v1 - v0 ))"
                 echo "R ${1}_wall_us $nmax tbsd $w $(( e - s ))"
         done
 }

@@ -222,6 +222,10 @@ def main():
       f"{'–' if not wall else f'{100.0 / hz / (wall / 1e6):.3f}'} %. Idle CPU is the median of "
       f"{len(idle_ticks)} windows of that length (ticks per window with the defaults: "
       f"{', '.join(str(int(t)) for t in idle_ticks) or '–'}).")
+    idle_wakes = runs.get(("idle_wakeups", nd, "tbsd")) or []
+    if idle_wakes:
+        w(f"The daemon woke up {', '.join(str(int(v)) for v in idle_wakes)} times in those windows "
+          "(voluntary context switches: each is a sleep that something ended, a timer or a message).")
     w("")
 
     dc = info.get("dump_count", "").split()
