@@ -884,11 +884,6 @@ int schedule_parse_json(const char *file, const char *text, size_t len, DiagList
 
 int schedule_read_file(const char *path, const char *display_name, DiagList *diags,
                        char **ret_text, size_t *ret_len) {
-        return schedule_read_file_stat(path, display_name, diags, ret_text, ret_len, NULL);
-}
-
-int schedule_read_file_stat(const char *path, const char *display_name, DiagList *diags,
-                            char **ret_text, size_t *ret_len, struct stat *ret_stat) {
         _cleanup_close_ int fd = -1;
         const char *name = display_name ?: path;
 
@@ -900,7 +895,7 @@ int schedule_read_file_stat(const char *path, const char *display_name, DiagList
 
                 return diag_error(diags, name, NULL, "cannot open: %s", strerror(-r)) < 0 ? -ENOMEM : r;
         }
-        return schedule_read_fd(fd, name, diags, ret_text, ret_len, ret_stat);
+        return schedule_read_fd(fd, name, diags, ret_text, ret_len, NULL);
 }
 
 int schedule_read_fd(int fd, const char *name, DiagList *diags, char **ret_text, size_t *ret_len,

@@ -43,14 +43,10 @@ int schedule_parse_json(const char *file, const char *text, size_t len, DiagList
 int schedule_read_file(const char *path, const char *display_name, DiagList *diags,
                        char **ret_text, size_t *ret_len);
 
-/** schedule_read_file() that also gives the file's stat (as it was while
- *  it was read) on success; ret_stat may be NULL. */
-int schedule_read_file_stat(const char *path, const char *display_name, DiagList *diags,
-                            char **ret_text, size_t *ret_len, struct stat *ret_stat);
-
-/** schedule_read_file_stat() of a file the caller opened (O_NONBLOCK, so
- *  that a FIFO does not hang); name is what diagnostics call it. The file
- *  stays open. */
+/** schedule_read_file() of a file the caller opened (O_NONBLOCK, so that a
+ *  FIFO does not hang); name is what diagnostics call it. The file stays
+ *  open. On success *ret_stat (when not NULL) is the file's stat as it was
+ *  while it was read. */
 int schedule_read_fd(int fd, const char *name, DiagList *diags, char **ret_text, size_t *ret_len,
                      struct stat *ret_stat);
 
