@@ -260,6 +260,7 @@ static int load_one(ScheduleFile *f,
         _cleanup_free_ char *text = NULL;
         _cleanup_schedule_ Schedule *s = NULL;
         _cleanup_close_ int fd = -1;
+        const FileStamp *o = ret_stamp ? stamp_find(old, f->path) : NULL;
         struct stat lst, rst;
         bool have_lst = false, symlink;
         size_t len;
@@ -270,13 +271,12 @@ static int load_one(ScheduleFile *f,
          * less each, at every start and --once). With --allow-unsafe-files
          * the open follows symbolic links, so only an lstat() says what the
          * path itself is. */
-        if (ret_stamp && (allow_unsafe_files || stamp_find(old, f->path)))
+        if (ret_stamp && (o || allow_unsafe_files))
                 have_lst = lstat(f->path, &lst) >= 0;
-        if (have_lst && S_ISREG(lst.st_mode)) {
-                const FileStamp *o = stamp_find(old, f->path);
+        if (o && have_lst && S_ISREG(lst.st_mode)) {
                 FileVersion v = file_version(&lst);
 
-                if (o && same_file_version(&o->version, &v)) {
+                if (same_file_version(&o->version, &v)) {
                         f->unchanged = true;
                         memcpy(f->ifname, o->ifname, sizeof(f->ifname));
                         ret_stamp->path = strdup(f->path);
@@ -323,12 +323,15 @@ static int load_one(ScheduleFile *f,
         /* Stamped: a regular file (with an lstat(), the one it saw: not
          * swapped in between), valid without a single remark, and quiet for
          * a while. */
-        if (ret_stamp && !symlink && (!have_lst || S_ISREG(lst.st_mode)) && f->diags.n == 0 &&
-            stamp_trustworthy(&rst)) {
-                FileVersion seen = file_version(have_lst ? &lst : &rst), got = file_version(&rst);
+        if (ret_stamp && !symlink && f->diags.n == 0 && stamp_trustworthy(&rst)) {
+                FileVersion got = file_version(&rst);
 
-                if (!same_file_version(&seen, &got))
-                        return 0;
+                if (have_lst) {
+                        FileVersion seen = file_version(&lst);
+
+                        if (!same_file_version(&seen, &got))
+                                return 0;
+                }
                 ret_stamp->path = strdup(f->path);
                 if (!ret_stamp->path)
                         return -ENOMEM;
