@@ -221,6 +221,55 @@ if [ "$quick" != daemon ] && command -v strace >/dev/null; then
         counted delta tc-batch tc -batch "$work/n16/delta.batch"
 fi
 
+# tbsd's own work at every size, counted rather than timed: the
+# instructions it executes in user space (callgrind) and its system calls
+# (strace), tc -batch's beside them. The guest's clock also measures how
+# busy the host was and how the guest's kernel fares as more interfaces are
+# visited (bench/path-cost); these counts say whether tbsd's own work grows
+# faster than the number of interfaces.
+work_out_ok() { # WHAT WORD: every line tbsd printed ends in WORD
+        if grep -qv ": $2\$" "$work/out" || [ ! -s "$work/out" ]; then
+                fail "$1: not '$2': $(grep -v ": $2\$" "$work/out" | head -3)"
+        fi
+}
+instructions() { # CMD...: user-space instructions executed (callgrind's Ir)
+        local f=$work/callgrind.txt n
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >"$work/out" 2>"$f" ||
+                fail "under callgrind: '$*' failed: $(tail -3 "$f")"
+        n=$(awk '/Collected :/ { print $NF }' "$f")
+        [ -n "$n" ] || fail "no instruction count from callgrind for '$*'"
+        echo "$n"
+}
+syscalls() { # CMD...: system calls of CMD and its children (strace -c)
+        local f=$work/strace.txt n
+        strace -f -c -o "$f" "$@" >"$work/out" 2>>"$log" || fail "under strace: '$*' failed"
+        n=$(awk '$NF == "total" { print $4 }' "$f")
+        [ -n "$n" ] || fail "no system call count from strace for '$*'"
+        echo "$n"
+}
+if [ "$quick" != daemon ] && command -v strace >/dev/null && command -v valgrind >/dev/null; then
+        for n in "${sizes[@]}"; do
+                d=$work/n$n
+                reset_trees "$nmax"
+                v=$(instructions "$TBSD" --once --config-dir "$d/base"); work_out_ok "callgrind full N=$n" applied
+                echo "R work_instr_full $n tbsd 1 $v"
+                v=$(instructions "$TBSD" --once --config-dir "$d/base"); work_out_ok "callgrind re-apply N=$n" unchanged
+                echo "R work_instr_reapply $n tbsd 1 $v"
+                reset_trees "$nmax"
+                v=$(syscalls "$TBSD" --once --config-dir "$d/base"); work_out_ok "strace full N=$n" applied
+                echo "R work_syscalls_full $n tbsd 1 $v"
+                v=$(syscalls "$TBSD" --once --config-dir "$d/base"); work_out_ok "strace re-apply N=$n" unchanged
+                echo "R work_syscalls_reapply $n tbsd 1 $v"
+                reset_trees "$nmax"
+                v=$(instructions tc -batch "$d/batch")
+                echo "R work_instr_full $n tc-batch 1 $v"
+                reset_trees "$nmax"
+                v=$(syscalls tc -batch "$d/batch")
+                echo "R work_syscalls_full $n tc-batch 1 $v"
+        done
+        echo "bench: counted instructions and system calls" >&2
+fi
+
 # What `replace` does when the script is simply run again (Linux 6.1).
 reset_trees 256
 bash "$work/n1/replace.sh" >>"$log" 2>&1 || fail "replace script on a fresh interface"
