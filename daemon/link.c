@@ -346,7 +346,7 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
                 set_error(ret_error, "%s", l->state_reason);
                 return -EINVAL;
         }
-        ifindex = (int) if_nametoindex(l->name);
+        ifindex = manager_ifindex(l->manager, l->name);
         if (ifindex <= 0) {
                 if (l->ifindex != 0 || l->state != LINK_STATE_ABSENT)
                         manager_emit_event(m, l->name, "absent", "interface %s does not exist", l->name);
@@ -422,7 +422,7 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
         _cleanup_free_ char *err = NULL;
         int ifindex, r;
 
-        ifindex = (int) if_nametoindex(l->name);
+        ifindex = manager_ifindex(l->manager, l->name);
         if (ifindex <= 0) {
                 set_error(ret_error, "interface %s does not exist", l->name);
                 return -ENODEV;
@@ -460,7 +460,7 @@ void link_reconcile(Link *l, const QDiscTreeSet *set) {
 
         if (!l->schedule || l->removed)
                 return;
-        ifindex = (int) if_nametoindex(l->name);
+        ifindex = manager_ifindex(l->manager, l->name);
         if (ifindex <= 0) {
                 if (l->state != LINK_STATE_ABSENT)
                         link_vanished(l);

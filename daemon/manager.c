@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <malloc.h>
+#include <net/if.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -277,7 +278,13 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
                 log_error_errno(r, "cannot open the netlink socket: %m");
                 goto fail;
         }
-        r = caps_cache_new(NULL, &m->caps);
+        r = caps_system_socket_open(&m->probe_sock, &m->probe_io);
+        if (r < 0) {
+                log_error_errno(r, "cannot open a socket for interface ioctls: %m");
+                goto fail;
+        }
+        m->probe_sock_open = true;
+        r = caps_cache_new(&m->probe_io, &m->caps);
         if (r < 0)
                 goto fail;
 
@@ -341,6 +348,8 @@ void manager_free(Manager *m) {
         link_watch_free(m->watch);
         nl_qdisc_free(m->nl);
         caps_cache_free(m->caps);
+        if (m->probe_sock_open)
+                caps_system_socket_close(&m->probe_sock);
         schedule_dir_stamps_free(m->dir_stamps);
         sd_bus_flush_close_unref(m->bus);
         sd_event_unref(m->event);
@@ -354,6 +363,15 @@ Link *manager_find_link(Manager *m, const char *name) {
                 if (strcmp(m->links[i]->name, name) == 0)
                         return m->links[i];
         return NULL;
+}
+
+int manager_ifindex(Manager *m, const char *name) {
+        int r;
+
+        if (!m->probe_sock_open)
+                return (int) if_nametoindex(name);
+        r = caps_system_ifindex(&m->probe_sock, name);
+        return r > 0 ? r : 0;
 }
 
 int manager_add_link(Manager *m, Link *l) {

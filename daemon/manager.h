@@ -34,6 +34,9 @@ struct Manager {
         uint64_t clock_interval_usec;
         NlQdisc *nl;                    /* netlink socket for qdisc changes and dumps */
         CapsCache *caps;                /* capability probe results by ifindex */
+        CapsSystemSocket probe_sock;    /* the probes' ioctls and index lookups go through it */
+        CapsIO probe_io;                /* the probes' system calls, on probe_sock */
+        bool probe_sock_open;           /* false in a Manager not made by manager_new() */
         struct LinkWatch *watch;        /* rtnetlink link and qdisc notifications */
         uint64_t stats_interval_usec;
         char *metrics_file;
@@ -52,6 +55,10 @@ struct Manager {
  *  SIGHUP reloads), and the bus connection with its objects. */
 int manager_new(const ManagerConfig *config, Manager **ret);
 void manager_free(Manager *m);
+
+/** The index of the interface called name, 0 when there is none. Asks on
+ *  the manager's socket: if_nametoindex() opens and closes one per call. */
+int manager_ifindex(Manager *m, const char *name);
 
 /** The whole daemon: create, load and apply, serve until SIGTERM, tear down.
  *  Returns 0 on a clean exit or -errno. */
