@@ -179,14 +179,14 @@ void caps_system_socket_close(CapsSystemSocket *s) {
         }
 }
 
-int caps_system_ifindex(const CapsSystemSocket *s, const char *ifname) {
+unsigned caps_system_ifindex(const CapsSystemSocket *s, const char *ifname) {
         struct ifreq ifr;
 
-        if (!s || s->fd < 0 || ifreq_init(&ifr, ifname) < 0)
-                return -EINVAL;
-        if (ioctl(s->fd, SIOCGIFINDEX, &ifr) < 0)
-                return negative_errno();
-        return ifr.ifr_ifindex;
+        if (!s || s->fd < 0)
+                return if_nametoindex(ifname);
+        if (ifreq_init(&ifr, ifname) < 0 || ioctl(s->fd, SIOCGIFINDEX, &ifr) < 0 || ifr.ifr_ifindex <= 0)
+                return 0;
+        return (unsigned) ifr.ifr_ifindex;
 }
 
 static int read_sysfs_line(const char *path, char *buf, size_t size) {

@@ -93,9 +93,10 @@ typedef struct CapsSystemSocket {
  *  /sys). s must outlive every use of ret_io. Returns 0 or -errno. */
 int caps_system_socket_open(CapsSystemSocket *s, CapsIO *ret_io);
 void caps_system_socket_close(CapsSystemSocket *s);
-/** The interface's index (SIOCGIFINDEX on the same socket), or -errno
- *  (-ENODEV: no such interface). */
-int caps_system_ifindex(const CapsSystemSocket *s, const char *ifname);
+/** The interface's index, 0 when there is no such interface. Asks on s
+ *  (SIOCGIFINDEX) when it is open; with s NULL or closed, if_nametoindex(),
+ *  which opens and closes a socket of its own per call. */
+unsigned caps_system_ifindex(const CapsSystemSocket *s, const char *ifname);
 
 /** Probe one interface.
  *  io: NULL for the real system (sysfs at /sys, ioctl(SIOCETHTOOL) on a

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <malloc.h>
-#include <net/if.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -366,12 +365,7 @@ Link *manager_find_link(Manager *m, const char *name) {
 }
 
 int manager_ifindex(Manager *m, const char *name) {
-        int r;
-
-        if (!m->probe_sock_open)
-                return (int) if_nametoindex(name);
-        r = caps_system_ifindex(&m->probe_sock, name);
-        return r > 0 ? r : 0;
+        return (int) caps_system_ifindex(m->probe_sock_open ? &m->probe_sock : NULL, name);
 }
 
 int manager_add_link(Manager *m, Link *l) {

@@ -271,17 +271,6 @@ static double once_ms_since(const struct timespec *t0) {
         return (double) (t.tv_sec - t0->tv_sec) * 1e3 + (double) (t.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* The interface's index on the probe's socket (if_nametoindex() opens
- * one of its own each time); 0 when there is no such interface. */
-static unsigned once_ifindex(const OnceCapsList *l, const char *ifname) {
-        int r;
-
-        if (l->sock.fd < 0)
-                return if_nametoindex(ifname);
-        r = caps_system_ifindex(&l->sock, ifname);
-        return r > 0 ? (unsigned) r : 0;
-}
-
 /* tbsd --once: apply every valid schedule of the folder, one line per
  * interface on stdout ("IFACE: applied", "IFACE: unchanged", "IFACE: failed:
  * REASON"). A failed interface does not stop the others. One qdisc dump
@@ -355,7 +344,7 @@ static int run_once(const char *dir) {
                 job_of[i] = -1;
                 if (!f->schedule)
                         continue;
-                ifindex = once_ifindex(&caps, f->schedule->ifname);
+                ifindex = caps_system_ifindex(&caps.sock, f->schedule->ifname);
                 if (ifindex == 0)
                         continue;
                 jobs[n_jobs] = (ApplyJob) {
