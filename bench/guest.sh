@@ -198,11 +198,18 @@ done
 
 # Counts that do not depend on how busy the machine is: system calls,
 # netlink sends and processes of each tool at N = 16, from strace -c.
-counted() { # METRIC TOOL CMD...
-        local metric=$1 tool=$2 f=$work/strace.txt
+syscalls() { # CMD...: system calls of CMD and its children (strace -c)
+        local f=$work/strace.txt n
+        strace -f -c -o "$f" "$@" >"$work/out" 2>>"$log" || fail "under strace: '$*' failed"
+        n=$(awk '$NF == "total" { print $4 }' "$f")
+        [ -n "$n" ] || fail "no system call count from strace for '$*'"
+        echo "$n"
+}
+counted() { # METRIC TOOL CMD...: also netlink sends and processes started
+        local metric=$1 tool=$2 f=$work/strace.txt v
         shift 2
-        strace -f -c -o "$f" "$@" >>"$log" 2>&1 || fail "$metric $tool under strace: '$*' failed"
-        echo "R ${metric}_syscalls 16 $tool 1 $(awk '$NF == "total" { print $4 }' "$f")"
+        v=$(syscalls "$@")
+        echo "R ${metric}_syscalls 16 $tool 1 $v"
         echo "R ${metric}_nlsends 16 $tool 1 $(awk '$NF == "sendto" || $NF == "sendmsg" { n += $4 } END { print n + 0 }' "$f")"
         echo "R ${metric}_execs 16 $tool 1 $(awk '$NF == "execve" { n += $4 } END { print n + 0 }' "$f")"
 }
@@ -238,13 +245,6 @@ instructions() { # CMD...: user-space instructions executed (callgrind's Ir)
                 fail "under callgrind: '$*' failed: $(tail -3 "$f")"
         n=$(awk '/Collected :/ { print $NF }' "$f")
         [ -n "$n" ] || fail "no instruction count from callgrind for '$*'"
-        echo "$n"
-}
-syscalls() { # CMD...: system calls of CMD and its children (strace -c)
-        local f=$work/strace.txt n
-        strace -f -c -o "$f" "$@" >"$work/out" 2>>"$log" || fail "under strace: '$*' failed"
-        n=$(awk '$NF == "total" { print $4 }' "$f")
-        [ -n "$n" ] || fail "no system call count from strace for '$*'"
         echo "$n"
 }
 if [ "$quick" != daemon ] && command -v strace >/dev/null && command -v valgrind >/dev/null; then
