@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "utf8.h"
 
 int diag_add(DiagList *l, DiagSeverity severity, const char *file, const char *path,
              const char *format, ...) {
@@ -41,13 +42,17 @@ int diag_add(DiagList *l, DiagSeverity severity, const char *file, const char *p
 }
 
 char *diag_format(const Diag *d) {
+        _cleanup_free_ char *f = NULL, *p = NULL, *r = NULL;
         char *s;
 
+        /* The file name comes from outside (a folder listing, the command
+         * line) and the reason may quote a value: escaped, the line stays
+         * one line of valid UTF-8, for a terminal, a log and D-Bus. */
         if (asprintf(&s, "%s%s%s%s%s%s",
-                     d->file ?: "", d->file ? ": " : "",
-                     d->path ?: "", d->path ? ": " : "",
+                     d->file ? text_safe(d->file, &f) : "", d->file ? ": " : "",
+                     d->path ? text_safe(d->path, &p) : "", d->path ? ": " : "",
                      d->severity == DIAG_WARNING ? "warning: " : "",
-                     d->reason) < 0)
+                     text_safe(d->reason, &r)) < 0)
                 return NULL;
         return s;
 }

@@ -38,7 +38,9 @@ int diag_add(DiagList *l, DiagSeverity severity, const char *file, const char *p
 #define diag_warning(l, file, path, ...) diag_add(l, DIAG_WARNING, file, path, __VA_ARGS__)
 
 /** Format one diagnostic as its single line ("FILE: PATH: REASON", with
- *  "warning: " before the reason for warnings). Returns a new string or NULL. */
+ *  "warning: " before the reason for warnings), control characters and
+ *  invalid UTF-8 escaped (text_escape()): always one line, always valid
+ *  UTF-8. Returns a new string or NULL. */
 char *diag_format(const Diag *d);
 
 /** Number of errors (warnings excluded). */

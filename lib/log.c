@@ -9,6 +9,7 @@
 
 #include "log-journal.h"
 #include "log.h"
+#include "utf8.h"
 
 static int max_level = LOG_INFO;
 static int prefix_priority;
@@ -110,8 +111,15 @@ static int log_dispatch(int level, int error, const char *ifname, const char *fo
                 message = NULL;
         if (!message)
                 to_stderr(level, ifname, format);  /* out of memory: the format, unexpanded */
-        else if (!use_journal() || to_journal(level, error, ifname, message) < 0)
-                to_stderr(level, ifname, message);
+        else {
+                /* Names and reasons come from outside: one line, no
+                 * terminal control sequences, valid UTF-8 (utf8.h). */
+                _cleanup_free_ char *m = NULL, *i = NULL;
+                const char *safe = text_safe(message, &m), *safe_ifname = ifname ? text_safe(ifname, &i) : NULL;
+
+                if (!use_journal() || to_journal(level, error, safe_ifname, safe) < 0)
+                        to_stderr(level, safe_ifname, safe);
+        }
         free(message);
         errno = saved;
         return -error;

@@ -10,9 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "json-strict.h"
 #include "json-util.h"
 #include "schedule-parse.h"
 #include "show.h"
+#include "utf8.h"
 #include "schedule-verify.h"
 
 #ifndef CLOCK_TAI
@@ -176,7 +178,10 @@ static int as_int(Parser *p, const char *path, json_object *v, int64_t min, int6
         if (!expect_type(p, path, v, json_type_int))
                 return -EINVAL;
         x = json_object_get_int64(v);
-        if ((x == INT64_MAX && json_object_get_uint64(v) > (uint64_t) INT64_MAX) ||
+        /* Beyond 64 bits the value is saturated: out of every range, and
+         * show() gives the number as written. */
+        if (json_strict_int_overflowed(v) ||
+            (x == INT64_MAX && json_object_get_uint64(v) > (uint64_t) INT64_MAX) ||
             x < min || x > max) {
                 perr(p, path, "must be between %" PRIi64 " and %" PRIi64 ", got %s",
                      min, max, show(v, s));
@@ -214,10 +219,11 @@ static int get_bool(Parser *p, const char *prefix, json_object *o, const char *k
         return 1;
 }
 
-/* Returns the string (owned by v) or NULL when absent or reported. */
-static const char *get_string(Parser *p, const char *prefix, json_object *o, const char *key,
-                              bool required, json_object **ret_value) {
-        char path[JPATH_MAX];
+/* Returns the string (owned by v) or NULL when absent or reported. A NUL
+ * character is always refused; control characters unless controls_ok. */
+static const char *get_string_full(Parser *p, const char *prefix, json_object *o, const char *key,
+                                   bool required, bool controls_ok, json_object **ret_value) {
+        char path[JPATH_MAX], s[SHOW_MAX];
         json_object *v;
 
         v = member(p, prefix, o, key, required);
@@ -225,9 +231,25 @@ static const char *get_string(Parser *p, const char *prefix, json_object *o, con
                 return NULL;
         if (!expect_type(p, jpath_key(path, prefix, key), v, json_type_string))
                 return NULL;
+        /* No string field has a use for these; refusing them here keeps
+         * every comparison below from stopping at a NUL, and every name
+         * and path free of characters that would break a message. */
+        if (has_nul(v)) {
+                perr(p, path, "must not contain a NUL character, got %s", show(v, s));
+                return NULL;
+        }
+        if (!controls_ok && !text_is_safe(json_object_get_string(v))) {
+                perr(p, path, "must not contain control characters, got %s", show(v, s));
+                return NULL;
+        }
         if (ret_value)
                 *ret_value = v;
         return json_object_get_string(v);
+}
+
+static const char *get_string(Parser *p, const char *prefix, json_object *o, const char *key,
+                              bool required, json_object **ret_value) {
+        return get_string_full(p, prefix, o, key, required, false, ret_value);
 }
 
 static json_object *get_container(Parser *p, const char *prefix, json_object *o, const char *key,
@@ -332,7 +354,9 @@ static void parse_interface(Parser *p, json_object *top, Schedule *s) {
         const char *name, *problem;
         size_t len;
 
-        name = get_string(p, NULL, top, "interface", true, &v);
+        /* The kernel takes control characters other than whitespace in a
+         * name; so do we (they are escaped wherever a name is printed). */
+        name = get_string_full(p, NULL, top, "interface", true, true, &v);
         if (!name)
                 return;
         len = str_len(v);
@@ -757,11 +781,6 @@ static void parse_top(Parser *p, json_object *top, Schedule *s) {
         parse_drift(p, top, s);
 }
 
-static void json_tokener_freep(json_tokener **t) {
-        if (*t)
-                json_tokener_free(*t);
-}
-
 static void line_col(const char *text, size_t off, unsigned *ret_line, unsigned *ret_col) {
         unsigned line = 1;
         size_t bol = 0;
@@ -782,16 +801,15 @@ static bool is_blank(const char *text, size_t len) {
         return true;
 }
 
-/* Tokenizes text strictly. Returns 0 and the top-level value (which may be
- * NULL for the JSON text "null"), or -EINVAL with a diagnostic if p is
- * given, or -ENOMEM. */
+/* Reads text as strict JSON (json-strict.h). Returns 0 and the top-level
+ * value (which may be NULL for the JSON text "null"), or -EINVAL with a
+ * diagnostic if p is given, or -ENOMEM. */
 static int tokenize(Parser *p, const char *text, size_t len, json_object **ret) {
-        _cleanup_(json_tokener_freep) json_tokener *tok = NULL;
-        enum json_tokener_error e;
+        char why[JSON_STRICT_ERROR_MAX];
         const char *nul;
-        json_object *o;
         unsigned line, col;
-        size_t end;
+        size_t at = 0;
+        int r;
 
         if (len > INT_MAX - 1) {
                 if (p)
@@ -812,30 +830,17 @@ static int tokenize(Parser *p, const char *text, size_t len, json_object **ret) 
                 return -EINVAL;
         }
 
-        tok = json_tokener_new();
-        if (!tok)
-                return -ENOMEM;
-        json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-        o = json_tokener_parse_ex(tok, text, (int) len);
-        e = json_tokener_get_error(tok);
-        end = json_tokener_get_parse_end(tok);
-        if (e == json_tokener_continue) {
-                /* A top-level number is only complete once something follows it. */
-                o = json_tokener_parse_ex(tok, " ", 1);
-                e = json_tokener_get_error(tok);
-                end = len;
+        r = json_strict_parse(text, len, ret, &at, why);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                if (p) {
+                        line_col(text, at, &line, &col);
+                        perr(p, NULL, "line %u, column %u: syntax error: %s", line, col, why);
+                }
+                return -EINVAL;
         }
-        if (e == json_tokener_success) {
-                *ret = o;
-                return 0;
-        }
-        json_object_put(o);
-        if (p) {
-                line_col(text, end, &line, &col);
-                perr(p, NULL, "line %u, column %u: syntax error: %s", line, col,
-                     e == json_tokener_continue ? "unexpected end of file" : json_tokener_error_desc(e));
-        }
-        return -EINVAL;
+        return 0;
 }
 
 int schedule_parse_json(const char *file, const char *text, size_t len, DiagList *diags,

@@ -11,6 +11,7 @@
 #include "json-util.h"
 #include "schedule-verify.h"
 #include "show.h"
+#include "utf8.h"
 
 #ifndef CLOCK_TAI
 #define CLOCK_TAI 11
@@ -78,6 +79,7 @@ static const char *clock_name(clockid_t c, char buf[static 32]) {
 }
 
 const char *ifname_problem(const char *name, size_t len) {
+        /* The kernel's dev_valid_name(), then what D-Bus needs. */
         if (len == 0)
                 return "must not be empty";
         if (len >= IFNAMSIZ)
@@ -91,8 +93,15 @@ const char *ifname_problem(const char *name, size_t len) {
         if (memchr(name, ':', len))
                 return "must not contain ':'";
         for (size_t i = 0; i < len; i++)
-                if (isspace((unsigned char) name[i]))
+                if (name[i] == ' ' || (name[i] >= '\t' && name[i] <= '\r'))
                         return "must not contain whitespace";
+        if (!utf8_is_valid_n(name, len))
+                return "must be valid UTF-8";
+        /* The kernel's isspace() counts byte 0xa0 too (Latin-1's no-break
+         * space), so it refuses every name holding that byte, such as "à"
+         * (c3 a0) in UTF-8. */
+        if (memchr(name, 0xa0, len))
+                return "must not contain the byte 0xa0 (the kernel counts it as whitespace)";
         return NULL;
 }
 

@@ -21,7 +21,8 @@ int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags
 
 /** Check a network interface name the way the kernel's dev_valid_name() does:
  *  non-empty, shorter than IFNAMSIZ, not "." or "..", no '/', ':', whitespace
- *  or NUL. @name has @len bytes (a JSON string may hold a NUL inside; pass
+ *  (the kernel's isspace(): \t \n \v \f \r, space and the byte 0xa0) or
+ *  NUL; and valid UTF-8 (strict, utf8.h), as D-Bus needs. @name has @len bytes (a JSON string may hold a NUL inside; pass
  *  strnlen(name, IFNAMSIZ) for a model's char array).
  *  Returns NULL when the name is fine, else a static reason text such as
  *  "must not contain '/'". */

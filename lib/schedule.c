@@ -215,27 +215,31 @@ const char *tc_handle_to_string(uint32_t handle, char buf[static 16]) {
         return buf;
 }
 
-int tc_handle_from_string(const char *s, uint32_t *ret) {
-        unsigned long maj, min = 0;
-        char *end;
+static unsigned long hex_field(const char *s, size_t n) {
+        unsigned long v = 0;
 
-        if (!s || !*s)
+        for (size_t i = 0; i < n; i++)
+                v = v << 4 | (unsigned long) (s[i] <= '9' ? s[i] - '0' : (s[i] | 0x20) - 'a' + 10);
+        return v;
+}
+
+int tc_handle_from_string(const char *s, uint32_t *ret) {
+        static const char hex[] = "0123456789abcdefABCDEF";
+        unsigned long maj, min;
+        size_t a, b;
+
+        /* Exactly MAJ:[MIN] with 1-4 hex digits each: strtoul() would also
+         * take white space, a sign and "0x", and tc a missing colon. */
+        if (!s)
                 return -EINVAL;
-        errno = 0;
-        maj = strtoul(s, &end, 16);
-        if (errno || end == s || maj > 0xffff)
+        a = strspn(s, hex);
+        if (a == 0 || a > 4 || s[a] != ':')
                 return -EINVAL;
-        if (*end == ':') {
-                const char *m = end + 1;
-                end++;
-                if (*m) {
-                        min = strtoul(m, &end, 16);
-                        if (errno || end == m || min > 0xffff)
-                                return -EINVAL;
-                }
-        }
-        if (*end)
+        b = strspn(s + a + 1, hex);
+        if (b > 4 || s[a + 1 + b] != 0)
                 return -EINVAL;
+        maj = hex_field(s, a);
+        min = hex_field(s + a + 1, b);
         if (maj == 0)
                 return -EINVAL;
         *ret = (uint32_t) (maj << 16 | min);

@@ -175,5 +175,6 @@ int clockid_from_string(const char *s);
 
 /** Format a handle as "100:" (minor 0) or "100:1". buf must hold 16 bytes. */
 const char *tc_handle_to_string(uint32_t handle, char buf[static 16]);
-/** Parse "100:", "100:1", "100" (hex, as tc does). Returns 0 or -EINVAL. */
+/** Parse "MAJ:" or "MAJ:MIN", 1-4 hex digits each, MAJ not 0 (nothing else:
+ *  no white space, sign, "0x" or missing colon). Returns 0 or -EINVAL. */
 int tc_handle_from_string(const char *s, uint32_t *ret);

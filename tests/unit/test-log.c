@@ -221,6 +221,26 @@ static void test_stderr_when_journal_missing(void **state) {
         sink_close(&k);
 }
 
+/* A message quoting outside text (a file name with a newline, a link name
+ * with an escape sequence, invalid UTF-8) stays one escaped line, on
+ * stderr and in the journal. */
+static void test_message_escaped(void **state) {
+        Sink k;
+        const char *d;
+
+        sink_open(&k, false, true);
+        log_link_error("e\x1b[2J", "cannot read %s: %s", "a\nb.json", "bad \xC0\xAF");
+        assert_string_equal(sink_stderr(&k), "e\\x1b[2J: cannot read a\\nb.json: bad \\xc0\\xaf\n");
+        sink_close(&k);
+
+        sink_open(&k, true, true);
+        log_link_error("e\x1b[2J", "two\nlines");
+        d = sink_datagram(&k, NULL);
+        assert_non_null(d);
+        assert_string_equal(d, "MESSAGE=two\\nlines\nPRIORITY=3\nTBS_LINK=e\\x1b[2J\n");
+        sink_close(&k);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_encode_plain),
@@ -230,6 +250,7 @@ int main(void) {
                 cmocka_unit_test(test_journal_fields),
                 cmocka_unit_test(test_stderr_when_not_journal),
                 cmocka_unit_test(test_stderr_when_journal_missing),
+                cmocka_unit_test(test_message_escaped),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

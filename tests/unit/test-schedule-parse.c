@@ -143,10 +143,9 @@ static const BadCase bad_cases[] = {
         { NULL, "42", F ": the file must hold a JSON object, got 42" },
         { NULL, "{'interface': 'eth0',}", F ": line 1, column 22: syntax error: unexpected character" },
         { NULL, "{\n  'interface': 'eth0',\n  'root': {\n", F ": line 4, column 1: syntax error: unexpected end of file" },
-        { NULL, "{\n  'interface': tru\n}", F ": line 2, column 19: syntax error: boolean expected" },
+        { NULL, "{\n  'interface': tru\n}", F ": line 2, column 19: syntax error: invalid literal; expected true, false or null" },
         { NULL, "{'interface': 'eth0'} x", F ": line 1, column 23: syntax error: unexpected character" },
-        /* json-c notices the leading zero when the number ends */
-        { NULL, "{'interface': 01}", F ": line 1, column 17: syntax error: number expected" },
+        { NULL, "{'interface': 01}", F ": line 1, column 16: syntax error: a number must not have leading zeros" },
         { NULL, "{}", F ": interface: required key is missing\n" F ": root: required key is missing" },
         /* Unknown keys, with the list of known ones */
         { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock, drift" },
@@ -397,7 +396,139 @@ static void test_raw_bytes(void **state) {
         assert_string_equal(a, F ": line 2, column 8: syntax error: NUL byte");
         assert_string_equal(b, F ": interface: required key is missing\n" F ": root: required key is missing");
         assert_string_equal(c, "the file must hold a JSON object, got an array");
-        assert_string_equal(d, F ": line 1, column 16: syntax error: invalid utf-8 string");
+        assert_string_equal(d, F ": line 1, column 16: syntax error: invalid UTF-8 in a string");
+}
+
+/* What json-c's tokener took and a strict reader (lib/json-strict.c) and
+ * the field checks refuse (issue 21): each raw document, byte for byte,
+ * with its exact line. Documents are written with real double quotes. */
+#define RAW_ROOT "\"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 1, \"priority_map\": " \
+                 "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0], \"queues\": [{\"count\": 1, \"offset\": 0}]}"
+#define RAW(members) "{" RAW_ROOT ", " members "}"
+#define RAW_IF(name) RAW("\"interface\": \"" name "\"")
+
+static const struct {
+        const char *text;
+        const char *expect;
+} strict_cases[] = {
+        /* Interface names: strict UTF-8 (overlong, surrogate, above
+         * U+10FFFF, cut short), the kernel's whitespace */
+        { RAW_IF("k\xC0\xAF"), F ": line 1, column 149: syntax error: invalid UTF-8 in a string" },
+        { RAW_IF("k\xE0\x80\xAF"), F ": line 1, column 149: syntax error: invalid UTF-8 in a string" },
+        { RAW_IF("k\xED\xA0\x80"), F ": line 1, column 149: syntax error: invalid UTF-8 in a string" },
+        { RAW_IF("k\xF4\x90\x80\x80"), F ": line 1, column 149: syntax error: invalid UTF-8 in a string" },
+        { RAW_IF("k\xC3"), F ": line 1, column 149: syntax error: invalid UTF-8 in a string" },
+        { RAW_IF("k\\uD800"), F ": line 1, column 149: syntax error: invalid \\u escape: a high surrogate without a low one" },
+        { RAW_IF("k\\uDC00x"), F ": line 1, column 149: syntax error: invalid \\u escape: a low surrogate without a high one" },
+        { RAW_IF("k\\u12"), F ": line 1, column 149: syntax error: invalid \\u escape; expected four hex digits" },
+        { RAW_IF("k\\x41"), F ": line 1, column 149: syntax error: invalid escape sequence" },
+        { RAW_IF("\\u00e0"), F ": interface: must not contain the byte 0xa0 (the kernel counts it as whitespace), got \"\xc3\xa0\"" },
+        { RAW_IF("a\\u000bb"), F ": interface: must not contain whitespace, got \"a\\u000bb\"" },
+        { RAW_IF("e\\u0000"), F ": interface: must not contain a NUL character, got \"e\\u0000\"" },
+        /* Not JSON: single quotes, raw control characters, comments,
+         * trailing commas, NaN and friends, a plus sign, BOM */
+        { "{'interface': \"eth0\", " RAW_ROOT "}", F ": line 1, column 2: syntax error: strings and keys must be in double quotes" },
+        { RAW("\"interface\": 'eth0'"), F ": line 1, column 147: syntax error: strings and keys must be in double quotes" },
+        { RAW_IF("et\th0"), F ": line 1, column 150: syntax error: control character in a string; write it as an escape (\\n, \\t, \\u001b)" },
+        { RAW_IF("e\x1b[2Jth0"), F ": line 1, column 149: syntax error: control character in a string; write it as an escape (\\n, \\t, \\u001b)" },
+        { RAW("\"interface\": \"eth0\" /* c */"), F ": line 1, column 154: syntax error: unexpected character" },
+        { RAW("\"interface\": \"eth0\", \"txqueues\": [{\"queue\": 0, \"delta_ns\": 5},]"),
+          F ": line 1, column 196: syntax error: unexpected character" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": NaN}"), F ": line 1, column 175: syntax error: unexpected character" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": -Infinity}"), F ": line 1, column 176: syntax error: number expected" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": +1}"), F ": line 1, column 175: syntax error: unexpected character" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": 1.}"), F ": line 1, column 177: syntax error: digit expected after the decimal point" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": 1e}"), F ": line 1, column 177: syntax error: digit expected in the exponent" },
+        { "\xEF\xBB\xBF" RAW_IF("eth0"), F ": line 1, column 1: syntax error: unexpected character" },
+        /* Duplicate keys (json-c kept the last one), a NUL in a key */
+        { RAW("\"interface\": \"eth0\", \"interface\": \"eth1\""), F ": line 1, column 155: syntax error: duplicate key \"interface\"" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": 1, \"domain\": 2}"),
+          F ": line 1, column 178: syntax error: duplicate key \"domain\"" },
+        { RAW("\"interface\": \"eth0\", \"dri\\u0000ft\": 1"),
+          F ": line 1, column 155: syntax error: a key must not contain a NUL character (\\u0000)" },
+        /* Nesting */
+        { RAW("\"interface\": \"eth0\", \"x\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"),
+          F ": line 1, column 191: syntax error: nesting too deep" },
+        /* Integers beyond 64 bits: the field, its range and the number as
+         * written (json-c showed 18446744073709551615 for all of them) */
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": 18446744073709551616}"),
+          F ": clock.domain: must be between 0 and 255, got 18446744073709551616" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"max_phc_offset_ns\": 100000000000000000000000000000}"),
+          F ": clock.max_phc_offset_ns: must be between 1 and 9223372036854775807, got 100000000000000000000000000000" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"max_phc_offset_ns\": -9223372036854775809}"),
+          F ": clock.max_phc_offset_ns: must be between 1 and 9223372036854775807, got -9223372036854775809" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"max_phc_offset_ns\": 18446744073709551615}"),
+          F ": clock.max_phc_offset_ns: must be between 1 and 9223372036854775807, got 18446744073709551615" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": 1e400}"), F ": clock.domain: must be an integer, got 1e400" },
+        /* Strings with a restricted syntax: handles, enums, paths */
+        { RAW("\"interface\": \"eth0\", \"drift\": \"report\\u0000x\""),
+          F ": drift: must not contain a NUL character, got \"report\\u0000x\"" },
+        { RAW("\"interface\": \"eth0\", \"drift\": \"report\\n\""), F ": drift: must not contain control characters, got \"report\\n\"" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"ptp4l_socket\": \"/run/\\u009b2J\"}"),
+          F ": clock.ptp4l_socket: must not contain control characters, got \"/run/\\u009b2J\"" },
+};
+
+/* Root handles: exactly MAJ:[MIN] in hex (strtoul() took " 100:",
+ * "+100:", "0x100:", and tc's "100" without the colon). */
+static const char *const bad_handles[] = {
+        " 100:", "100: ", "+100:", "-1:", "0x100:", "100", "10000:", "1:2:3", ":", "100:x", "100:12345", "1 00:",
+};
+
+static void test_strict_json(void **state) {
+        size_t failed = 0;
+
+        for (size_t i = 0; i < ELEMENTSOF(strict_cases); i++) {
+                _cleanup_free_ char *got = diagnose_text(F, strict_cases[i].text, strlen(strict_cases[i].text));
+
+                if (strcmp(got, strict_cases[i].expect) != 0) {
+                        print_error("case %zu:\n  expected: %s\n  got:      %s\n", i, strict_cases[i].expect, got);
+                        failed++;
+                }
+        }
+        assert_int_equal(failed, 0);
+        for (size_t i = 0; i < ELEMENTSOF(bad_handles); i++) {
+                _cleanup_free_ char *patch = NULL, *got = NULL, *expect = NULL;
+
+                assert_true(asprintf(&patch, "{'root': {'handle': '%s'}}", bad_handles[i]) > 0);
+                assert_true(asprintf(&expect, F ": root.handle: must be a qdisc handle such as \"100:\", got \"%s\"",
+                                     bad_handles[i]) > 0);
+                got = diagnose(MQ, patch);
+                assert_string_equal(got, expect);
+        }
+}
+
+/* What the strict reader still takes: every escape, a surrogate pair, an
+ * interface name with a control character the kernel allows (ESC), the
+ * handle forms, numbers at the edges of the ranges. */
+static void test_strict_json_accepts(void **state) {
+        static const char *const good[] = {
+                RAW_IF("k\\uD83D\\uDE00"),
+                RAW_IF("e\\u001b[1m"),
+                RAW_IF("a\\\"\\\\\\u0041\\b"),
+                RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": 255, \"max_phc_offset_ns\": 9223372036854775807}"),
+                RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": -0}"),
+                "\r\n\t " RAW_IF("eth0") " \r\n\t",
+        };
+        static const char *const handles[] = { "100:", "A:", "ffFe:", "0001:", "1:0", "1:0000" };
+
+        for (size_t i = 0; i < ELEMENTSOF(good); i++) {
+                _cleanup_free_ char *got = diagnose_text(F, good[i], strlen(good[i]));
+
+                if (*got)
+                        print_error("case %zu: %s\n", i, got);
+                assert_string_equal(got, "");
+        }
+        for (size_t i = 0; i < ELEMENTSOF(handles); i++) {
+                _cleanup_free_ char *patch = NULL, *text = NULL;
+                _cleanup_schedule_ Schedule *s = NULL;
+                DiagList l = {};
+
+                assert_true(asprintf(&patch, "{'root': {'handle': '%s'}}", handles[i]) > 0);
+                text = patched(MQ, patch);
+                assert_int_equal(schedule_parse_json(F, text, strlen(text), &l, &s), 0);
+                assert_int_equal(s->root.handle >> 16, strtoul(handles[i], NULL, 16));
+                diag_list_clear(&l);
+        }
 }
 
 static void test_defaults(void **state) {
@@ -714,6 +845,8 @@ int main(void) {
                 cmocka_unit_test(test_all_errors_reported),
                 cmocka_unit_test(test_warning_only),
                 cmocka_unit_test(test_raw_bytes),
+                cmocka_unit_test(test_strict_json),
+                cmocka_unit_test(test_strict_json_accepts),
                 cmocka_unit_test(test_defaults),
                 cmocka_unit_test(test_round_trip_cases),
                 cmocka_unit_test(test_to_json_form),
