@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "parse-number.h"
 #include "verbs.h"
 
 /* Exit codes: part of the public contract. */
@@ -106,20 +107,23 @@ int main(int argc, char *argv[]) {
                 case 'j':
                         arg_json = true;
                         break;
-                case ARG_WATCH:
-                        arg_watch = optarg ? strtod(optarg, NULL) : 0;
-                        if (optarg && !(arg_watch > 0)) {
-                                log_error("--watch: SECONDS must be a positive number, got '%s'", optarg);
-                                return EXIT_USAGE;
+                case ARG_WATCH: {
+                        uint64_t ns;
+
+                        if (!optarg) {
+                                arg_watch = 0;
+                                break;
                         }
+                        if (parse_seconds_arg("--watch", optarg, false, WATCH_MIN_NS, WATCH_MAX_NS, &ns) < 0)
+                                return EXIT_USAGE;
+                        arg_watch = (double) ns / 1e9;
                         break;
+                }
                 case ARG_COUNT: {
-                        char *end;
-                        unsigned long v = strtoul(optarg, &end, 10);
-                        if (!*optarg || *end || v == 0 || v > 100000) {
-                                log_error("--count: N must be between 1 and 100000, got '%s'", optarg);
+                        uint64_t v;
+
+                        if (parse_uint_arg("--count", optarg, 1, 100000, &v) < 0)
                                 return EXIT_USAGE;
-                        }
                         arg_count = (unsigned) v;
                         break;
                 }

@@ -9,6 +9,7 @@
 #include "client.h"
 #include "json-util.h"
 #include "log.h"
+#include "parse-number.h"
 #include "schedule.h"
 #include "sd-cleanup.h"
 #include "verbs.h"
@@ -61,16 +62,11 @@ int verb_txtime_params(int argc, char *argv[]) {
         uint32_t prio, delta;
         int32_t clockid;
         int deadline, offload;
-        unsigned long queue;
-        char *end;
+        uint64_t queue;
         int r;
 
-        errno = 0;
-        queue = strtoul(argv[1], &end, 10);
-        if (errno || end == argv[1] || *end || queue > UINT32_MAX) {
-                log_error("txtime-params: QUEUE must be a TX queue number, got '%s'", argv[1]);
+        if (parse_uint_arg("txtime-params: QUEUE", argv[1], 0, TBS_MAX_QUEUE, &queue) < 0)
                 return TBSCTL_EXIT_USAGE;
-        }
         r = client_connect(&bus);
         if (r >= 0)
                 r = client_get_link(bus, argv[0], &path);

@@ -17,6 +17,7 @@
 #include "client.h"
 #include "json-util.h"
 #include "log.h"
+#include "parse-number.h"
 #include "schedule.h"
 #include "sd-cleanup.h"
 #include "txtime-probe.h"
@@ -216,19 +217,12 @@ int verb_selftest(int argc, char *argv[]) {
         struct json_object *qs, *arr;
         int64_t total[_TXTIME_OUTCOME_MAX] = {}, sent = 0;
         char reason[160] = "";
-        unsigned long only = 0;
+        uint64_t only = 0;
         bool have_only = argc > 1, hw;
         int ifindex, r;
 
-        if (have_only) {
-                char *end;
-                errno = 0;
-                only = strtoul(argv[1], &end, 10);
-                if (errno || end == argv[1] || *end || only > UINT32_MAX) {
-                        log_error("selftest: QUEUE must be a TX queue number, got '%s'", argv[1]);
-                        return TBSCTL_EXIT_USAGE;
-                }
-        }
+        if (have_only && parse_uint_arg("selftest: QUEUE", argv[1], 0, TBS_MAX_QUEUE, &only) < 0)
+                return TBSCTL_EXIT_USAGE;
         if (arg_count == 0) {
                 log_error("selftest: --count must be at least 1");
                 return TBSCTL_EXIT_USAGE;
@@ -244,7 +238,7 @@ int verb_selftest(int argc, char *argv[]) {
         if (ifindex <= 0)
                 return client_exit_status(log_error_errno(errno, "%s: no such interface here: %m", argv[0]));
         if (have_only && !is_etf(find_queue(doc, (uint32_t) only))) {
-                log_error("%s: TX queue %lu has no installed etf qdisc", argv[0], only);
+                log_error("%s: TX queue %" PRIu64 " has no installed etf qdisc", argv[0], only);
                 return TBSCTL_EXIT_FAILED;
         }
         r = txtime_probe_hw_tx_timestamps(argv[0], reason, sizeof(reason));

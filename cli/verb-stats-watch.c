@@ -14,6 +14,7 @@
 #include "client.h"
 #include "json-util.h"
 #include "log.h"
+#include "parse-number.h"
 #include "sd-cleanup.h"
 #include "verbs.h"
 
@@ -120,14 +121,15 @@ int stats_watch(int argc, char *argv[]) {
         int r;
 
         if (argc > 1) {
-                char *end;
-                double v = strtod(argv[1], &end);
+                uint64_t ns;
 
-                if (arg_watch != 0 || end == argv[1] || *end || !(v > 0)) {
-                        log_error("stats: expected 'stats IFACE [--watch [SECONDS]]', got '%s'", argv[1]);
+                if (arg_watch > 0) {
+                        log_error("stats: the interval is given twice (--watch=%g and '%s')", arg_watch, argv[1]);
                         return TBSCTL_EXIT_USAGE;
                 }
-                arg_watch = v;
+                if (parse_seconds_arg("stats: SECONDS", argv[1], false, WATCH_MIN_NS, WATCH_MAX_NS, &ns) < 0)
+                        return TBSCTL_EXIT_USAGE;
+                arg_watch = (double) ns / 1e9;
         }
         if (arg_watch <= 0)
                 arg_watch = 1;
@@ -140,6 +142,7 @@ int stats_watch(int argc, char *argv[]) {
         while (!stop) {
                 _cleanup_json_ struct json_object *doc = NULL;
                 struct timespec ts;
+                uint64_t ns;
                 double t;
 
                 r = client_describe(bus, argv[0], &doc);
@@ -150,8 +153,10 @@ int stats_watch(int argc, char *argv[]) {
                 json_object_put(prev);
                 prev = TAKE_PTR(doc);
                 prev_t = t;
-                ts.tv_sec = (time_t) arg_watch;
-                ts.tv_nsec = (long) ((arg_watch - (double) ts.tv_sec) * 1e9);
+                /* arg_watch is within [WATCH_MIN_NS, WATCH_MAX_NS] (parsed strictly) */
+                ns = (uint64_t) (arg_watch * 1e9 + 0.5);
+                ts.tv_sec = (time_t) (ns / NSEC_PER_SEC);
+                ts.tv_nsec = (long) (ns % NSEC_PER_SEC);
                 while (!stop && nanosleep(&ts, &ts) < 0 && errno == EINTR)
                         ;
         }

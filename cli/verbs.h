@@ -13,6 +13,9 @@ extern unsigned arg_count;
 /* --watch[=SECONDS]: stats refreshes; -1 not given, 0 given without a value
  * (an interval may follow as the verb's last argument; default 1 s). */
 extern double arg_watch;
+/* Bounds of a --watch interval (tbsctl.c and verb-stats-watch.c parse it). */
+#define WATCH_MIN_NS (100 * 1000 * 1000ULL)          /* 0.1 s */
+#define WATCH_MAX_NS (3600ULL * 1000 * 1000 * 1000)   /* 1 h */
 
 /** tbsctl validate FILE...: read, parse and verify schedule files without a
  *  daemon. Prints each problem as "FILE: JSON.PATH: REASON" on stderr (or,

@@ -15,7 +15,9 @@
 #include "log.h"
 #include "manager.h"
 #include "nl_qdisc.h"
+#include "parse-number.h"
 #include "schedule-dir.h"
+#include "utf8.h"
 
 #define DAEMON_MMAP_THRESHOLD (64 * 1024)
 /* High: free() does not shrink the heap while the daemon works (the
@@ -107,6 +109,13 @@ static int parse_argv(int argc, char *argv[]) {
                         printf("tbsd %s\n", TBS_VERSION);
                         return 0;
                 case ARG_CONFIG_DIR:
+                        /* It is a D-Bus property and in every message: D-Bus
+                         * takes valid UTF-8 only. */
+                        if (!text_is_safe(optarg)) {
+                                log_error("--config-dir: must be valid UTF-8 without control characters, got '%s'",
+                                          optarg);
+                                return -EINVAL;
+                        }
                         arg_config_dir = optarg;
                         break;
                 case ARG_CHECK:
@@ -122,22 +131,19 @@ static int parse_argv(int argc, char *argv[]) {
                         arg_admin_group = optarg;
                         break;
                 case ARG_CLOCK_INTERVAL: {
-                        char *end;
-                        double v;
+                        uint64_t ns;
 
-                        errno = 0;
-                        v = strtod(optarg, &end);
-                        if (errno || end == optarg || *end || !(v >= 0.1 && v <= 3600)) {
-                                log_error("--clock-interval: must be between 0.1 and 3600 seconds, got '%s'", optarg);
+                        if (parse_seconds_arg("--clock-interval", optarg, false, NSEC_PER_SEC / 10,
+                                              3600 * NSEC_PER_SEC, &ns) < 0)
                                 return -EINVAL;
-                        }
-                        arg_clock_interval_usec = (uint64_t) (v * 1e6);
+                        arg_clock_interval_usec = ns / 1000;
                         break;
                 }
                 case ARG_LOG_LEVEL:
                         r = log_level_from_string(optarg);
                         if (r < 0) {
-                                log_error("--log-level: unknown level '%s'", optarg);
+                                log_error("--log-level: must be emerg, alert, crit, err, warning, notice, info, "
+                                          "debug or a number from 0 to 7, got '%s'", optarg);
                                 return -EINVAL;
                         }
                         log_set_max_level(r);
@@ -146,16 +152,12 @@ static int parse_argv(int argc, char *argv[]) {
                         log_set_prefix_priority(true);
                         break;
                 case ARG_STATS_INTERVAL: {
-                        char *end;
-                        double v;
+                        uint64_t ns;
 
-                        errno = 0;
-                        v = strtod(optarg, &end);
-                        if (errno || end == optarg || *end || !(v == 0 || (v >= 0.01 && v <= 3600))) {
-                                log_error("--stats-interval: must be 0 or between 0.01 and 3600 seconds, got '%s'", optarg);
+                        if (parse_seconds_arg("--stats-interval", optarg, true, NSEC_PER_SEC / 100,
+                                              3600 * NSEC_PER_SEC, &ns) < 0)
                                 return -EINVAL;
-                        }
-                        arg_stats_interval_usec = (uint64_t) (v * 1e6);
+                        arg_stats_interval_usec = ns / 1000;
                         break;
                 }
                 case ARG_ALLOW_UNSAFE_FILES:

@@ -9,6 +9,7 @@
 
 #include "log-journal.h"
 #include "log.h"
+#include "parse-number.h"
 #include "utf8.h"
 
 static int max_level = LOG_INFO;
@@ -29,8 +30,7 @@ int log_level_from_string(const char *s) {
         static const char *const names[] = {
                 "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
         };
-        char *end;
-        long v;
+        uint64_t v;
 
         if (!s || !*s)
                 return -EINVAL;
@@ -39,9 +39,7 @@ int log_level_from_string(const char *s) {
                         return (int) i;
         if (strcasecmp(s, "error") == 0)
                 return LOG_ERR;
-        errno = 0;
-        v = strtol(s, &end, 10);
-        if (errno || *end || v < 0 || v > 7)
+        if (parse_uint64(s, 0, 7, &v) < 0)
                 return -EINVAL;
         return (int) v;
 }

@@ -666,7 +666,7 @@ static void parse_txqueue(Parser *p, const char *path, json_object *e, EtfSpec *
                 return;
         check_keys(p, path, e, keys, ELEMENTSOF(keys), K_ANY);
 
-        if (get_int(p, path, e, "queue", true, 0, UINT16_MAX - 1, &x) > 0)
+        if (get_int(p, path, e, "queue", true, 0, TBS_MAX_QUEUE, &x) > 0)
                 q->queue = (uint32_t) x;
         t = get_string(p, path, e, "qdisc", false, &v);
         if (t) {

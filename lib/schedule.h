@@ -21,6 +21,7 @@
 #define TBS_MAX_TC 16                 /* TC_QOPT_MAX_QUEUE */
 #define TBS_PRIO_MAP_LEN 16           /* TC_QOPT_BITMASK + 1 */
 #define TBS_DEFAULT_ROOT_HANDLE 0x01000000U /* "100:" */
+#define TBS_MAX_QUEUE (UINT16_MAX - 1)  /* highest TX queue number of a schedule (an etf parent is MAJ:queue+1) */
 
 typedef enum RootKind {
         ROOT_MQPRIO,
