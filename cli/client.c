@@ -56,7 +56,15 @@ int client_call_failed(const char *what, const sd_bus_error *error, int r) {
                 return -ENOTCONN;
         }
         if (error && sd_bus_error_is_set(error)) {
-                log_error("%s: %s", what, error->message ?: error->name);
+                const char *msg = error->message ?: error->name;
+                size_t n = strlen(what);
+
+                /* tbsd's errors about a link already start with "IFACE: ":
+                 * no second prefix ("eth0: eth0: ..."). */
+                if (strncmp(msg, what, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ')
+                        log_error("%s", msg);
+                else
+                        log_error("%s: %s", what, msg);
                 if (sd_bus_error_has_name(error, "org.tsn.Tbs.Error.AccessDenied") ||
                     sd_bus_error_has_name(error, SD_BUS_ERROR_ACCESS_DENIED))
                         return -EACCES;

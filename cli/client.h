@@ -22,8 +22,11 @@ enum {
  *  Returns 0, or -ENOTCONN (daemon not reachable; logged). */
 int client_connect(sd_bus **ret);
 
-/** Log a failed call and turn it into a negative errno; errors meaning the
- *  daemon is not there become -ENOTCONN. */
+/** Log a failed call as "WHAT: MESSAGE" (just MESSAGE when it already starts
+ *  with "WHAT: ", as tbsd's errors about a link do) and turn it into a
+ *  negative errno: -EACCES (access denied), -ENODEV (no such link), -EIO
+ *  (any other named error); errors meaning the daemon is not there become
+ *  -ENOTCONN. */
 int client_call_failed(const char *what, const sd_bus_error *error, int r);
 
 /** Exit status for a negative errno from the client functions. */

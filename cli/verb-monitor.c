@@ -10,6 +10,7 @@
 #include "json-util.h"
 #include "log.h"
 #include "sd-cleanup.h"
+#include "utf8.h"
 #include "verbs.h"
 
 static void stamp(char buf[static 32]) {
@@ -32,8 +33,11 @@ static void emit(const char *link, const char *kind, const char *message) {
                 json_add_string(o, "event", kind);
                 json_add_string(o, "message", message);
                 puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-        } else
-                printf("%s %-12s %-10s %s\n", t, link, kind, message);
+        } else {
+                _cleanup_free_ char *l = NULL, *k = NULL, *m = NULL;
+
+                printf("%s %-12s %-10s %s\n", t, text_safe(link, &l), text_safe(kind, &k), text_safe(message, &m));
+        }
         fflush(stdout);
 }
 

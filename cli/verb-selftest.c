@@ -19,6 +19,7 @@
 #include "log.h"
 #include "parse-number.h"
 #include "schedule.h"
+#include "utf8.h"
 #include "sd-cleanup.h"
 #include "txtime-probe.h"
 #include "verbs.h"
@@ -186,8 +187,10 @@ static int probe_queue(sd_bus *bus, const char *ifname, int ifindex, uint32_t qu
         return 0;
 }
 
-static void print_human(const char *ifname, struct json_object *q) {
+static void print_human(const char *name, struct json_object *q) {
         struct json_object *e = json_get(q, "launch_time_error_ns"), *qd = json_get(q, "qdisc");
+        _cleanup_free_ char *buf = NULL;
+        const char *ifname = text_safe(name, &buf);
 
         printf("%s queue %" PRId64 " (SO_PRIORITY %" PRId64 ", %s, delta %" PRId64 " ns%s, %s):\n", ifname,
                json_get_int(q, "queue", -1), json_get_int(q, "socket_priority", 0),

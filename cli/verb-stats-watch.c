@@ -149,6 +149,8 @@ int stats_watch(int argc, char *argv[]) {
                 if (r < 0)
                         return client_exit_status(r);
                 t = now_s();
+                if (!arg_json)
+                        (void) json_escape_strings(doc);
                 print_sample(doc, prev, t - prev_t, t);
                 json_object_put(prev);
                 prev = TAKE_PTR(doc);

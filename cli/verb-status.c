@@ -12,6 +12,7 @@
 #include "json-util.h"
 #include "log.h"
 #include "sd-cleanup.h"
+#include "utf8.h"
 #include "verbs.h"
 
 static void print_json(struct json_object *o) {
@@ -166,6 +167,8 @@ static int for_links(int argc, char *argv[], const char *key, void (*render)(str
                 r = client_describe_links(bus, argc, argv, &docs);
         if (r < 0)
                 return client_exit_status(r);
+        if (!arg_json)
+                (void) json_escape_strings(docs);  /* names and reasons quote outside text */
         n = json_object_array_length(docs);
         out = json_object_new_array();
         for (size_t i = 0; i < n; i++) {
@@ -246,8 +249,10 @@ int verb_stats(int argc, char *argv[]) {
         if (arg_json) {
                 s = stats_document(d);
                 print_json(s);
-        } else
+        } else {
+                (void) json_escape_strings(d);
                 render_stats(d);
+        }
         return TBSCTL_EXIT_OK;
 }
 
@@ -278,8 +283,11 @@ int verb_list(int argc, char *argv[]) {
                         json_add_string(e, "state", state);
                         json_add_string(e, "path", path);
                         json_object_array_add(arr, e);
-                } else
-                        printf("%-16s %-12s %s\n", name, state, path);
+                } else {
+                        _cleanup_free_ char *n = NULL, *st = NULL;
+
+                        printf("%-16s %-12s %s\n", text_safe(name, &n), text_safe(state, &st), path);
+                }
         }
         if (r < 0)
                 return client_exit_status(log_error_errno(r, "ListLinks: bad reply: %m"));

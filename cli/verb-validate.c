@@ -12,6 +12,7 @@
 #include "log.h"
 #include "schedule-parse.h"
 #include "schedule-verify.h"
+#include "utf8.h"
 #include "verbs.h"
 
 /* Reads, parses and verifies one file; problems go to diags. Returns 0 (the
@@ -100,8 +101,11 @@ int verb_validate(int argc, char *argv[]) {
 
                                 fprintf(stderr, "%s\n", line ?: "out of memory");
                         }
-                        if (diag_errors(&diags) == 0)
-                                printf("%s: valid schedule for %s\n", argv[i], ifname);
+                        if (diag_errors(&diags) == 0) {
+                                _cleanup_free_ char *f = NULL, *n = NULL;
+
+                                printf("%s: valid schedule for %s\n", text_safe(argv[i], &f), text_safe(ifname, &n));
+                        }
                 }
                 diag_list_clear(&diags);
         }

@@ -18,6 +18,7 @@
 #include "nl_qdisc.h"
 #include "schedule-json.h"
 #include "schedule-verify.h"
+#include "utf8.h"
 
 /* What a rate needs of one TX queue's qdisc in the previous sample (48
  * bytes where the InstalledQueue it comes from has 144). */
@@ -155,6 +156,16 @@ void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) {
         va_end(ap);
         if (!reason)
                 return;
+        if (!text_is_safe(reason)) {
+                /* It may quote a file name: StateReason goes on the bus,
+                 * which takes valid UTF-8 only, and into one-line logs. */
+                char *e = text_escape(reason);
+
+                free(reason);
+                reason = e;
+                if (!reason)
+                        return;
+        }
 
         state_changed = l->state != state;
         reason_changed = strcmp(l->state_reason, reason) != 0;
@@ -839,7 +850,12 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
         json_add(o, "ifindex", json_object_new_int(l->ifindex));
         json_add_string(o, "state", link_state_to_string(l->state));
         json_add_string(o, "state_reason", l->state_reason);
-        json_add_string(o, "schedule_file", l->schedule_file);
+        {
+                _cleanup_free_ char *f = NULL;
+
+                /* A folder entry's name need not be UTF-8; D-Bus needs it. */
+                json_add_string(o, "schedule_file", l->schedule_file ? text_safe(l->schedule_file, &f) : NULL);
+        }
         json_add(o, "root", have_tree ? root_json(tree) : NULL);
         qs = json_object_new_array();
         for (size_t i = 0; l->schedule && i < l->schedule->n_txqueues; i++)

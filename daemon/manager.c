@@ -16,6 +16,7 @@
 #include "manager.h"
 #include "schedule-dir.h"
 #include "sd-cleanup.h"
+#include "utf8.h"
 
 static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
         Manager *m = userdata;
@@ -396,6 +397,15 @@ void manager_emit_event(Manager *m, const char *link, const char *kind, const ch
         va_end(ap);
         if (r < 0)
                 return;
+        if (!text_is_safe(msg)) {
+                /* It may quote a file name; the signal needs valid UTF-8. */
+                char *e = text_escape(msg);
+
+                free(msg);
+                msg = e;
+                if (!msg)
+                        return;
+        }
         if (strcmp(link, "*") == 0)
                 log_info("%s: %s", kind, msg);
         else

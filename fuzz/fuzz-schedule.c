@@ -3,7 +3,9 @@
  * schedule_verify() without device facts and with the facts of a few real
  * devices. Invariants checked besides "no crash, no leak, no UB":
  *  - the return codes agree with the diagnostics (0 <=> no errors added);
- *  - every diagnostic formats to a line;
+ *  - every diagnostic formats to one line of valid UTF-8 without control
+ *    characters; a valid file's interface name and socket path are valid
+ *    UTF-8 (they go on D-Bus);
  *  - schedule_peek_ifname() finds the interface of every valid file;
  *  - parse(to_json(parse(x))) equals parse(x) (compared as JSON text), and
  *    schedule_copy() gives the same JSON. */
@@ -19,6 +21,7 @@
 #include "schedule-parse.h"
 #include "schedule-verify.h"
 #include "schedule.h"
+#include "utf8.h"
 
 static void check_diags(const DiagList *d) {
         size_t errors = 0;
@@ -28,6 +31,9 @@ static void check_diags(const DiagList *d) {
 
                 fuzz_check(line, "diag_format failed");
                 fuzz_check(!strchr(line, '\n'), "diagnostic spans lines: %s", line);
+                /* one line of valid UTF-8 without control characters: a
+                 * terminal, a log and D-Bus take it as it is */
+                fuzz_check(text_is_safe(line), "diagnostic not escaped: %s", line);
                 errors += d->items[i].severity == DIAG_ERROR;
         }
         fuzz_check(errors == diag_errors(d), "error count %zu != %zu", errors, diag_errors(d));
@@ -121,6 +127,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fuzz_check(schedule_peek_ifname((const char *) data, size, ifname) == 0,
                    "peek_ifname misses a valid file's interface");
         fuzz_check(strncmp(ifname, s->ifname, IFNAMSIZ) == 0, "peek_ifname '%s' != '%s'", ifname, s->ifname);
+        /* What goes on the bus from a file: the name (ListLinks), the
+         * socket path (clock reasons); D-Bus takes valid UTF-8 only. */
+        fuzz_check(!ifname_problem(s->ifname, strnlen(s->ifname, IFNAMSIZ)), "invalid interface name accepted");
+        fuzz_check(utf8_is_valid_n(s->ifname, strlen(s->ifname)), "interface name not UTF-8");
+        fuzz_check(!s->clock.ptp4l_socket || text_is_safe(s->clock.ptp4l_socket), "ptp4l_socket not safe");
 
         verify_with(s, NULL);
         for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)

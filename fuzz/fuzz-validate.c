@@ -8,7 +8,12 @@
  * that, by appending the text to a method call. The reply is built with
  * sd-bus too, so a diagnostic that sd-bus would refuse to send (say, a
  * message cut inside a UTF-8 character) is a finding: Validate() would then
- * answer with an unnamed error instead of its result. */
+ * answer with an unnamed error instead of its result.
+ *
+ * The same bytes as a schedule file (any bytes: NULs, invalid UTF-8), the
+ * way tbsd reads its folder: every diagnostic line (Reload()'s error, the
+ * StateReason) and a valid file's interface name (ListLinks, the object
+ * path) must be strings sd-bus sends. */
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -49,12 +54,46 @@ static sd_bus_message *new_message(void) {
         return m;
 }
 
+/* The bytes as a schedule file: what of it reaches the bus. */
+static void as_file(const uint8_t *data, size_t size) {
+        _cleanup_bus_message_ sd_bus_message *m = new_message();
+        _cleanup_schedule_ Schedule *s = NULL;
+        DiagList diags = {};
+        int r;
+
+        if (size > SCHEDULE_FILE_MAX)
+                return;
+        r = schedule_parse_json("schedules.d/\xff\n.json", (const char *) data, size, &diags, &s);
+        if (r >= 0)
+                (void) schedule_verify(s, NULL, &diags);
+        for (size_t i = 0; i < diags.n; i++) {
+                _cleanup_free_ char *line = diag_format(&diags.items[i]);
+
+                fuzz_check(line, "diag_format failed");
+                r = sd_bus_message_append(m, "s", line);
+                fuzz_check(r >= 0, "sd-bus refuses a file's diagnostic line (%d): %s", r, line);
+        }
+        if (s) {
+                _cleanup_free_ char *path = NULL;
+
+                r = sd_bus_message_append(m, "s", s->ifname);
+                fuzz_check(r >= 0, "sd-bus refuses the interface name of a valid file (%d)", r);
+                r = sd_bus_path_encode("/org/tsn/Tbs/link", s->ifname, &path);
+                fuzz_check(r >= 0, "no object path for the interface name (%d)", r);
+                r = sd_bus_message_append(m, "o", path);
+                fuzz_check(r >= 0, "sd-bus refuses the object path (%d)", r);
+        }
+        diag_list_clear(&diags);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         _cleanup_bus_message_ sd_bus_message *call = NULL, *reply = NULL;
         _cleanup_schedule_ Schedule *s = NULL;
         _cleanup_free_ char *text = NULL;
         DiagList diags = {};
         int r;
+
+        as_file(data, size);
 
         /* What a caller can send: a NUL-free string, valid UTF-8. */
         text = strndup((const char *) data, size);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <string.h>
 
 #include "json-util.h"
+#include "utf8.h"
 
 struct json_object *json_get(struct json_object *o, const char *key) {
         struct json_object *v = NULL;
@@ -47,4 +49,38 @@ int json_add(struct json_object *o, const char *key, struct json_object *value) 
 
 int json_add_string(struct json_object *o, const char *key, const char *value) {
         return json_add(o, key, value ? json_object_new_string(value) : NULL);
+}
+
+int json_escape_strings(struct json_object *o) {
+        int r = 0;
+
+        switch (json_object_get_type(o)) {
+        case json_type_string: {
+                _cleanup_free_ char *e = NULL;
+                const char *s = json_object_get_string(o);
+
+                /* A NUL inside would hide the rest from text_escape(). */
+                if (text_is_safe(s) && strlen(s) == (size_t) json_object_get_string_len(o))
+                        return 0;
+                e = text_escape(s);
+                if (!e || json_object_set_string(o, e) == 0)
+                        return -ENOMEM;
+                return 0;
+        }
+        case json_type_array:
+                for (size_t i = 0; i < json_object_array_length(o); i++)
+                        if (json_escape_strings(json_object_array_get_idx(o, i)) < 0)
+                                r = -ENOMEM;
+                return r;
+        case json_type_object: {
+                json_object_object_foreach(o, key, val) {
+                        (void) key;
+                        if (json_escape_strings(val) < 0)
+                                r = -ENOMEM;
+                }
+                return r;
+        }
+        default:
+                return 0;
+        }
 }

@@ -26,3 +26,8 @@ int json_get_bool(struct json_object *o, const char *key, int def);
 int json_add(struct json_object *o, const char *key, struct json_object *value);
 /** Add a string member; NULL becomes JSON null. */
 int json_add_string(struct json_object *o, const char *key, const char *value);
+/** Replace every string value inside o (keys are left alone) that is not
+ *  safe to print by its text_escape() (utf8.h), for human output of
+ *  documents that quote outside text (interface names, file names,
+ *  reasons). Returns 0 or -ENOMEM (the strings done so far stay done). */
+int json_escape_strings(struct json_object *o);
