@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tbsctl metrics: the Prometheus text exposition of every link's status
- * (lib/metrics.h), for a scrape wrapper or a textfile collector. */
+ * (lib/metrics.h), for a scrape wrapper or a textfile collector; with
+ * --json the same samples as JSON (metrics_render_json()). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,6 +31,18 @@ int verb_metrics(int argc, char *argv[]) {
                 return client_exit_status(log_error_errno(ENOMEM, "out of memory"));
         for (size_t i = 0; i < n; i++)
                 v[i] = json_object_array_get_idx(docs, i);
+        if (arg_json) {
+                _cleanup_json_ struct json_object *o = NULL;
+
+                r = metrics_render_json(v, n, &o);
+                if (r < 0)
+                        return client_exit_status(log_error_errno(r, "cannot build the metrics: %m"));
+                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                       JSON_C_TO_STRING_NOSLASHESCAPE));
+                if (fflush(stdout) != 0)
+                        return client_exit_status(log_error_errno(errno, "cannot write the metrics: %m"));
+                return TBSCTL_EXIT_OK;
+        }
         r = metrics_render(v, n, stdout);
         if (r < 0)
                 return client_exit_status(log_error_errno(r, "cannot write the metrics: %m"));

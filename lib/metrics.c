@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,69 @@ char *metrics_format_seconds(int64_t ns, char buf[static 32]) {
         return buf;
 }
 
+/* The families in output order: the three fixed ones, then the tables. */
+enum {
+        FAMILY_LINK_STATE,
+        FAMILY_CLOCK_STATE,
+        FAMILY_CLOCK_SYNCED,
+        FAMILY_CLOCK_FIRST,
+        FAMILY_QUEUE_FIRST = FAMILY_CLOCK_FIRST + ELEMENTSOF(clock_families),
+        N_FAMILIES = FAMILY_QUEUE_FIRST + ELEMENTSOF(queue_families),
+};
+
+typedef struct FamilyInfo {
+        const char *name, *type, *help;
+} FamilyInfo;
+
+static FamilyInfo family_info(size_t i) {
+        switch (i) {
+        case FAMILY_LINK_STATE:
+                return (FamilyInfo) { "tbs_link_state", "gauge", "State of the link: 1 for the current state." };
+        case FAMILY_CLOCK_STATE:
+                return (FamilyInfo) { "tbs_clock_state", "gauge",
+                                      "State of the link's clock check: 1 for the current state." };
+        case FAMILY_CLOCK_SYNCED:
+                return (FamilyInfo) { "tbs_clock_synced", "gauge",
+                                      "1 when the link's clock check finds the clocks in sync." };
+        default:
+                if (i < FAMILY_QUEUE_FIRST) {
+                        const LinkFamily *f = &clock_families[i - FAMILY_CLOCK_FIRST];
+
+                        return (FamilyInfo) { f->name, "gauge", f->help };
+                } else {
+                        const QueueFamily *f = &queue_families[i - FAMILY_QUEUE_FIRST];
+
+                        return (FamilyInfo) { f->name, f->type, f->help };
+                }
+        }
+}
+
+/* Each family's samples collect in a buffer of their own (text) or an
+ * array (JSON) while the links come one by one; the exposition is the
+ * families one after the other. */
+struct MetricsWriter {
+        bool json;
+        FILE *family[N_FAMILIES];
+        char *text[N_FAMILIES];
+        size_t size[N_FAMILIES];
+        struct json_object *samples[N_FAMILIES];
+        bool failed;
+};
+
+typedef struct Label {
+        const char *name;
+        const char *value;
+} Label;
+
+/* A sample's value: an integer, an exact decimal (seconds from ns), or a
+ * float. */
+typedef struct Value {
+        enum { NUM_INT, NUM_DECIMAL, NUM_FLOAT } kind;
+        int64_t i;
+        double d;
+        char text[32];
+} Value;
+
 /* A label value with \, " and newline escaped. */
 static void put_label(FILE *out, bool first, const char *name, const char *value) {
         fprintf(out, "%s%s=\"", first ? "" : ",", name);
@@ -125,6 +189,61 @@ static void put_label(FILE *out, bool first, const char *name, const char *value
         fputc('"', out);
 }
 
+static struct json_object *value_to_json(const Value *v) {
+        switch (v->kind) {
+        case NUM_INT:
+                return json_object_new_int64(v->i);
+        case NUM_DECIMAL:
+                /* the exact decimal, as the text exposition writes it */
+                return json_object_new_double_s(strtod(v->text, NULL), v->text);
+        default:
+                /* JSON has no NaN or infinities */
+                return isfinite(v->d) ? json_object_new_double(v->d) : NULL;
+        }
+}
+
+static void sample_json(MetricsWriter *w, size_t family, const Label *labels, size_t n, const Value *v) {
+        struct json_object *o = json_object_new_object(), *l = json_object_new_object();
+
+        if (!o || !l || !w->samples[family]) {
+                json_object_put(o);
+                json_object_put(l);
+                w->failed = true;
+                return;
+        }
+        for (size_t i = 0; i < n; i++)
+                if (json_add_string(l, labels[i].name, labels[i].value) < 0)
+                        w->failed = true;
+        if (json_add(o, "labels", l) < 0 || json_add(o, "value", value_to_json(v)) < 0 ||
+            json_object_array_add(w->samples[family], o) < 0) {
+                json_object_put(o);
+                w->failed = true;
+        }
+}
+
+/* One sample of family: "NAME{LABELS} VALUE" or a JSON object. */
+static void sample(MetricsWriter *w, size_t family, const Label *labels, size_t n, const Value *v) {
+        FILE *out = w->family[family];
+
+        if (w->json) {
+                sample_json(w, family, labels, n, v);
+                return;
+        }
+        fprintf(out, "%s{", family_info(family).name);
+        for (size_t i = 0; i < n; i++)
+                put_label(out, i == 0, labels[i].name, labels[i].value);
+        switch (v->kind) {
+        case NUM_INT:
+                fprintf(out, "} %" PRId64 "\n", v->i);
+                break;
+        case NUM_DECIMAL:
+                fprintf(out, "} %s\n", v->text);
+                break;
+        default:
+                fprintf(out, "} %.15g\n", v->d);
+        }
+}
+
 static void header(FILE *out, const char *name, const char *type, const char *help) {
         /* The help texts are ours: no backslash or newline to escape. */
         fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
@@ -138,11 +257,10 @@ static const char *interface_of(struct json_object *d) {
         return json_get_string(d, "interface") ?: "";
 }
 
-/* Write the value of member key of o; false (nothing written) when it is
- * absent, null or of the wrong type. */
-static bool put_value(FILE *out, struct json_object *o, const char *key, ValueKind kind) {
+/* The value of member key of o; false when it is absent, null or of the
+ * wrong type. */
+static bool get_value(struct json_object *o, const char *key, ValueKind kind, Value *ret) {
         struct json_object *v = json_get(o, key);
-        char buf[32];
 
         if (!v)
                 return false;
@@ -150,13 +268,13 @@ static bool put_value(FILE *out, struct json_object *o, const char *key, ValueKi
         case VALUE_BOOL:
                 if (!json_object_is_type(v, json_type_boolean))
                         return false;
-                fprintf(out, " %d\n", json_object_get_boolean(v) ? 1 : 0);
+                *ret = (Value) { .kind = NUM_INT, .i = json_object_get_boolean(v) ? 1 : 0 };
                 return true;
         case VALUE_FLOAT:
                 if (json_object_is_type(v, json_type_int))
-                        fprintf(out, " %" PRId64 "\n", json_object_get_int64(v));
+                        *ret = (Value) { .kind = NUM_INT, .i = json_object_get_int64(v) };
                 else if (json_object_is_type(v, json_type_double))
-                        fprintf(out, " %.15g\n", json_object_get_double(v));
+                        *ret = (Value) { .kind = NUM_FLOAT, .d = json_object_get_double(v) };
                 else
                         return false;
                 return true;
@@ -165,34 +283,19 @@ static bool put_value(FILE *out, struct json_object *o, const char *key, ValueKi
         case VALUE_S:
                 if (!json_object_is_type(v, json_type_int))
                         return false;
-                if (kind == VALUE_NS)
-                        fprintf(out, " %s\n", metrics_format_seconds(json_object_get_int64(v), buf));
-                else
-                        fprintf(out, " %" PRId64 "\n", json_object_get_int64(v));
+                if (kind == VALUE_NS) {
+                        *ret = (Value) { .kind = NUM_DECIMAL };
+                        metrics_format_seconds(json_object_get_int64(v), ret->text);
+                } else
+                        *ret = (Value) { .kind = NUM_INT, .i = json_object_get_int64(v) };
                 return true;
         }
         return false;
 }
 
-/* value would be written: checked before the name and labels go out. */
-static bool has_value(struct json_object *o, const char *key, ValueKind kind) {
-        struct json_object *v = json_get(o, key);
-
-        if (!v)
-                return false;
-        switch (kind) {
-        case VALUE_BOOL:
-                return json_object_is_type(v, json_type_boolean);
-        case VALUE_FLOAT:
-                return json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double);
-        default:
-                return json_object_is_type(v, json_type_int);
-        }
-}
-
 /* The enum pattern: one series per known state, 1 for the current one; a
  * state the table does not know gets a series of its own. */
-static void render_state(FILE *out, const char *name, struct json_object *d, const char *object,
+static void render_state(MetricsWriter *w, size_t family, struct json_object *d, const char *object,
                          const char *const *states) {
         struct json_object *o = object ? json_get(d, object) : d;
         const char *cur;
@@ -203,45 +306,41 @@ static void render_state(FILE *out, const char *name, struct json_object *d, con
         cur = json_get_string(o, "state");
         for (const char *const *s = states; *s; s++) {
                 bool is = cur && strcmp(cur, *s) == 0;
+                Label l[] = { { "interface", interface_of(d) }, { "state", *s } };
 
                 known = known || is;
-                fprintf(out, "%s{", name);
-                put_label(out, true, "interface", interface_of(d));
-                put_label(out, false, "state", *s);
-                fprintf(out, "} %d\n", is ? 1 : 0);
+                sample(w, family, l, ELEMENTSOF(l), &(Value) { .kind = NUM_INT, .i = is ? 1 : 0 });
         }
         if (cur && !known) {
-                fprintf(out, "%s{", name);
-                put_label(out, true, "interface", interface_of(d));
-                put_label(out, false, "state", cur);
-                fputs("} 1\n", out);
+                Label l[] = { { "interface", interface_of(d) }, { "state", cur } };
+
+                sample(w, family, l, ELEMENTSOF(l), &(Value) { .kind = NUM_INT, .i = 1 });
         }
 }
 
-static void render_clock_synced(FILE *out, struct json_object *d) {
+static void render_clock_synced(MetricsWriter *w, struct json_object *d) {
         struct json_object *c = json_get(d, "clock");
+        Label l[] = { { "interface", interface_of(d) } };
         const char *s;
 
         if (!is_object(d) || !is_object(c))
                 return;
         s = json_get_string(c, "state");
-        fputs("tbs_clock_synced{", out);
-        put_label(out, true, "interface", interface_of(d));
-        fprintf(out, "} %d\n", s && strcmp(s, "synced") == 0 ? 1 : 0);
+        sample(w, FAMILY_CLOCK_SYNCED, l, ELEMENTSOF(l),
+               &(Value) { .kind = NUM_INT, .i = s && strcmp(s, "synced") == 0 ? 1 : 0 });
 }
 
-static void render_link_family(FILE *out, const LinkFamily *f, struct json_object *d) {
+static void render_link_family(MetricsWriter *w, size_t family, const LinkFamily *f, struct json_object *d) {
         struct json_object *o = json_get(d, f->object);
+        Label l[] = { { "interface", interface_of(d) } };
+        Value v;
 
-        if (!is_object(d) || !has_value(o, f->key, f->kind))
+        if (!is_object(d) || !get_value(o, f->key, f->kind, &v))
                 return;
-        fprintf(out, "%s{", f->name);
-        put_label(out, true, "interface", interface_of(d));
-        fputc('}', out);
-        put_value(out, o, f->key, f->kind);
+        sample(w, family, l, ELEMENTSOF(l), &v);
 }
 
-static void render_queue_family(FILE *out, const QueueFamily *f, struct json_object *d) {
+static void render_queue_family(MetricsWriter *w, size_t family, const QueueFamily *f, struct json_object *d) {
         struct json_object *qs = json_get(d, "txqueues");
 
         if (!is_object(d) || !qs || !json_object_is_type(qs, json_type_array))
@@ -250,37 +349,16 @@ static void render_queue_family(FILE *out, const QueueFamily *f, struct json_obj
                 struct json_object *q = json_object_array_get_idx(qs, j);
                 struct json_object *o = f->object ? json_get(q, f->object) : q;
                 char queue[24];
+                Value v;
 
-                if (!is_object(q) || !has_value(o, f->key, f->kind))
+                if (!is_object(q) || !get_value(o, f->key, f->kind, &v))
                         continue;
                 snprintf(queue, sizeof(queue), "%" PRId64, json_get_int(q, "queue", -1));
-                fprintf(out, "%s{", f->name);
-                put_label(out, true, "interface", interface_of(d));
-                put_label(out, false, "queue", queue);
-                put_label(out, false, "qdisc", json_get_string(q, "qdisc") ?: "none");
-                fputc('}', out);
-                put_value(out, o, f->key, f->kind);
+                Label l[] = { { "interface", interface_of(d) }, { "queue", queue },
+                              { "qdisc", json_get_string(q, "qdisc") ?: "none" } };
+                sample(w, family, l, ELEMENTSOF(l), &v);
         }
 }
-
-/* The families in output order: the three fixed ones, then the tables. */
-enum {
-        FAMILY_LINK_STATE,
-        FAMILY_CLOCK_STATE,
-        FAMILY_CLOCK_SYNCED,
-        FAMILY_CLOCK_FIRST,
-        FAMILY_QUEUE_FIRST = FAMILY_CLOCK_FIRST + ELEMENTSOF(clock_families),
-        N_FAMILIES = FAMILY_QUEUE_FIRST + ELEMENTSOF(queue_families),
-};
-
-/* Each family's samples collect in a buffer of their own while the links
- * come one by one; the exposition is the families one after the other. */
-struct MetricsWriter {
-        FILE *family[N_FAMILIES];
-        char *text[N_FAMILIES];
-        size_t size[N_FAMILIES];
-        bool failed;
-};
 
 MetricsWriter *metrics_writer_free(MetricsWriter *w) {
         if (!w)
@@ -289,19 +367,24 @@ MetricsWriter *metrics_writer_free(MetricsWriter *w) {
                 if (w->family[i])
                         fclose(w->family[i]);
                 free(w->text[i]);
+                json_object_put(w->samples[i]);
         }
         free(w);
         return NULL;
 }
 
-int metrics_writer_new(MetricsWriter **ret) {
+static int writer_new(bool json, MetricsWriter **ret) {
         MetricsWriter *w = calloc(1, sizeof(MetricsWriter));
 
         if (!w)
                 return -ENOMEM;
+        w->json = json;
         for (size_t i = 0; i < N_FAMILIES; i++) {
-                w->family[i] = open_memstream(&w->text[i], &w->size[i]);
-                if (!w->family[i]) {
+                if (json)
+                        w->samples[i] = json_object_new_array();
+                else
+                        w->family[i] = open_memstream(&w->text[i], &w->size[i]);
+                if (json ? !w->samples[i] : !w->family[i]) {
                         metrics_writer_free(w);
                         return -ENOMEM;
                 }
@@ -310,48 +393,69 @@ int metrics_writer_new(MetricsWriter **ret) {
         return 0;
 }
 
+int metrics_writer_new(MetricsWriter **ret) {
+        return writer_new(false, ret);
+}
+
 void metrics_writer_add(MetricsWriter *w, struct json_object *link) {
-        render_state(w->family[FAMILY_LINK_STATE], "tbs_link_state", link, NULL, link_states);
-        render_state(w->family[FAMILY_CLOCK_STATE], "tbs_clock_state", link, "clock", clock_states);
-        render_clock_synced(w->family[FAMILY_CLOCK_SYNCED], link);
+        render_state(w, FAMILY_LINK_STATE, link, NULL, link_states);
+        render_state(w, FAMILY_CLOCK_STATE, link, "clock", clock_states);
+        render_clock_synced(w, link);
         for (size_t i = 0; i < ELEMENTSOF(clock_families); i++)
-                render_link_family(w->family[FAMILY_CLOCK_FIRST + i], &clock_families[i], link);
+                render_link_family(w, FAMILY_CLOCK_FIRST + i, &clock_families[i], link);
         for (size_t i = 0; i < ELEMENTSOF(queue_families); i++)
-                render_queue_family(w->family[FAMILY_QUEUE_FIRST + i], &queue_families[i], link);
+                render_queue_family(w, FAMILY_QUEUE_FIRST + i, &queue_families[i], link);
 }
 
 int metrics_writer_finish(MetricsWriter *w, FILE *out) {
+        if (w->json)
+                return -EINVAL;
         for (size_t i = 0; i < N_FAMILIES; i++) {
+                FamilyInfo f = family_info(i);
+
                 if (fflush(w->family[i]) != 0 || ferror(w->family[i]))
                         return -ENOMEM;
-                switch (i) {
-                case FAMILY_LINK_STATE:
-                        header(out, "tbs_link_state", "gauge", "State of the link: 1 for the current state.");
-                        break;
-                case FAMILY_CLOCK_STATE:
-                        header(out, "tbs_clock_state", "gauge",
-                               "State of the link's clock check: 1 for the current state.");
-                        break;
-                case FAMILY_CLOCK_SYNCED:
-                        header(out, "tbs_clock_synced", "gauge",
-                               "1 when the link's clock check finds the clocks in sync.");
-                        break;
-                default:
-                        if (i < FAMILY_QUEUE_FIRST) {
-                                const LinkFamily *f = &clock_families[i - FAMILY_CLOCK_FIRST];
-
-                                header(out, f->name, "gauge", f->help);
-                        } else {
-                                const QueueFamily *f = &queue_families[i - FAMILY_QUEUE_FIRST];
-
-                                header(out, f->name, f->type, f->help);
-                        }
-                }
+                header(out, f.name, f.type, f.help);
                 if (w->size[i] > 0)
                         fwrite(w->text[i], 1, w->size[i], out);
         }
         if (fflush(out) != 0 || ferror(out))
                 return -EIO;
+        return 0;
+}
+
+int metrics_render_json(struct json_object *const *links, size_t n, struct json_object **ret) {
+        _cleanup_json_ struct json_object *all = NULL;
+        MetricsWriter *w = NULL;
+        int r;
+
+        r = writer_new(true, &w);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < n; i++)
+                metrics_writer_add(w, links[i]);
+        all = json_object_new_array();
+        if (!all || w->failed) {
+                metrics_writer_free(w);
+                return -ENOMEM;
+        }
+        for (size_t i = 0; i < N_FAMILIES; i++) {
+                struct json_object *f = json_object_new_object();
+                FamilyInfo fi = family_info(i);
+
+                if (!f || json_object_array_add(all, f) < 0) {
+                        json_object_put(f);
+                        metrics_writer_free(w);
+                        return -ENOMEM;
+                }
+                if (json_add_string(f, "name", fi.name) < 0 || json_add_string(f, "type", fi.type) < 0 ||
+                    json_add_string(f, "help", fi.help) < 0 || json_add(f, "samples", TAKE_PTR(w->samples[i])) < 0) {
+                        metrics_writer_free(w);
+                        return -ENOMEM;
+                }
+        }
+        metrics_writer_free(w);
+        *ret = TAKE_PTR(all);
         return 0;
 }
 

@@ -45,6 +45,16 @@ int metrics_render(struct json_object *const *links, size_t n, FILE *out);
  *  freed by the caller). Returns 0, -ENOMEM or -EIO; *ret untouched on failure. */
 int metrics_render_string(struct json_object *const *links, size_t n, char **ret);
 
+/** The same samples as JSON (`tbsctl --json metrics`): an array of the
+ *  families in the order above, each
+ *    {"name": "tbs_link_state", "type": "gauge", "help": "...",
+ *     "samples": [{"labels": {"interface": "eth0", "state": "configured"}, "value": 1}, ...]}
+ *  with every family present (samples [] when none), labels as in the
+ *  text form (unescaped: JSON escapes them itself), values as JSON numbers
+ *  (seconds as the exact decimals of the text form; a rate that is not
+ *  finite as null). Returns 0 and *ret, or -ENOMEM. */
+int metrics_render_json(struct json_object *const *links, size_t n, struct json_object **ret);
+
 /** Write the exposition to path atomically, for node_exporter's textfile
  *  collector: a temporary file in the same folder ("path" + ".XXXXXX"),
  *  mode 0644, flushed and fsync'd, then renamed over path. On failure the

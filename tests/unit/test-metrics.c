@@ -233,6 +233,58 @@ static void test_write_file(void **state) {
         json_object_put(d);
 }
 
+/* tbsctl --json metrics: every family in order even without links; labels
+ * as plain strings (JSON does its own escaping); seconds as the exact
+ * decimal; a rate that is not finite as null. */
+static void test_json(void **state) {
+        _cleanup_json_ struct json_object *none = NULL, *got = NULL;
+        struct json_object *d = json_tokener_parse(
+                "{\"interface\": \"a\\\"b\\nc\", \"state\": \"configured\","
+                " \"clock\": {\"state\": \"synced\", \"master_offset_ns\": -1234},"
+                " \"txqueues\": [{\"queue\": 3, \"qdisc\": \"etf\", \"offload\": true,"
+                "                \"rates\": {\"packets_per_second\": 2.5}}]}");
+        struct json_object *f, *smp;
+
+        assert_non_null(d);
+        /* JSON has no infinities: json-c reads 1e999 as one */
+        json_object_object_add(json_get(json_object_array_get_idx(json_get(d, "txqueues"), 0), "rates"),
+                               "bytes_per_second", json_object_new_double(1e308 * 10));
+
+        assert_int_equal(metrics_render_json(NULL, 0, &none), 0);
+        assert_int_equal(json_object_array_length(none), 23);
+        f = json_object_array_get_idx(none, 0);
+        assert_string_equal(json_get_string(f, "name"), "tbs_link_state");
+        assert_string_equal(json_get_string(f, "type"), "gauge");
+        assert_int_equal(json_object_array_length(json_get(f, "samples")), 0);
+        assert_string_equal(json_get_string(json_object_array_get_idx(none, 22), "name"),
+                            "tbs_queue_invalid_per_second");
+
+        assert_int_equal(metrics_render_json(&d, 1, &got), 0);
+        for (size_t i = 0; i < json_object_array_length(got); i++) {
+                const char *name;
+
+                f = json_object_array_get_idx(got, i);
+                name = json_get_string(f, "name");
+                smp = json_object_array_get_idx(json_get(f, "samples"), 0);
+                if (strcmp(name, "tbs_link_state") == 0) {
+                        assert_string_equal(json_get_string(json_get(smp, "labels"), "interface"), "a\"b\nc");
+                        assert_int_equal(json_object_array_length(json_get(f, "samples")), 5);
+                } else if (strcmp(name, "tbs_clock_master_offset_seconds") == 0)
+                        assert_string_equal(json_object_to_json_string(json_get(smp, "value")), "-0.000001234");
+                else if (strcmp(name, "tbs_launch_time_offload") == 0) {
+                        assert_string_equal(json_get_string(json_get(smp, "labels"), "queue"), "3");
+                        assert_int_equal(json_object_get_int64(json_get(smp, "value")), 1);
+                } else if (strcmp(name, "tbs_queue_packets_per_second") == 0)
+                        assert_true(json_object_get_double(json_get(smp, "value")) == 2.5);
+                else if (strcmp(name, "tbs_queue_bytes_per_second") == 0) {
+                        assert_non_null(smp);
+                        assert_true(json_object_object_get_ex(smp, "value", NULL));
+                        assert_null(json_get(smp, "value"));
+                }
+        }
+        json_object_put(d);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_golden),
@@ -242,6 +294,7 @@ int main(void) {
                 cmocka_unit_test(test_unknown_state_and_nulls),
                 cmocka_unit_test(test_seconds),
                 cmocka_unit_test(test_write_file),
+                cmocka_unit_test(test_json),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
