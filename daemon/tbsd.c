@@ -369,7 +369,9 @@ static int run_once(const char *dir) {
 
         for (size_t i = 0; i < d.n; i++) {
                 const ScheduleFile *f = &d.files[i];
-                const char *name = f->ifname[0] ? f->ifname : f->path;
+                _cleanup_free_ char *name_buf = NULL;
+                /* names and paths come from the folder: one line, escaped */
+                const char *name = text_safe(f->ifname[0] ? f->ifname : f->path, &name_buf);
                 ApplyReport *rep;
 
                 if (!f->schedule) {
@@ -417,13 +419,14 @@ static int run_once(const char *dir) {
 }
 
 /* tbsd --remove IFACE: delete the root so the kernel puts back its default. */
-static int run_remove(const char *ifname) {
+static int run_remove(const char *name) {
         _cleanup_nl_qdisc_ NlQdisc *nl = NULL;
-        _cleanup_free_ char *error = NULL;
+        _cleanup_free_ char *error = NULL, *buf = NULL;
+        const char *ifname = text_safe(name, &buf);
         unsigned ifindex;
         int r;
 
-        ifindex = if_nametoindex(ifname);
+        ifindex = if_nametoindex(name);
         if (ifindex == 0) {
                 printf("%s: failed: no such interface\n", ifname);
                 return 1;
