@@ -16,6 +16,7 @@
 #include "schedule-parse.h"
 #include "schedule-verify.h"
 #include "sd-cleanup.h"
+#include "utf8.h"
 
 /* sd-bus refuses callers without CAP_SYS_ADMIN on methods not marked
  * unprivileged. Every method is open at that level: tbsd decides itself
@@ -73,7 +74,9 @@ static int method_get_link(sd_bus_message *msg, void *userdata, sd_bus_error *er
                 return r;
         l = manager_find_link(m, name);
         if (!l)
-                return sd_bus_error_setf(error, TBS_ERROR_NO_SUCH_LINK, "no link named '%.64s'", name);
+                /* cut at a character boundary: the error must stay UTF-8 */
+                return sd_bus_error_setf(error, TBS_ERROR_NO_SUCH_LINK, "no link named '%.*s'",
+                                         (int) utf8_cut(name, 64), name);
         return sd_bus_reply_method_return(msg, "o", l->object_path);
 }
 

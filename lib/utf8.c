@@ -74,6 +74,18 @@ size_t utf8_invalid_at(const char *s, size_t n) {
         return n;
 }
 
+size_t utf8_cut(const char *s, size_t max) {
+        size_t n = strnlen(s, max + 1);
+
+        if (n <= max)
+                return n;
+        /* s[max] exists: back off while it continues a character */
+        n = max;
+        while (n > 0 && is_cont((unsigned char) s[n]))
+                n--;
+        return n;
+}
+
 bool utf8_is_control(uint32_t cp) {
         return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029;
 }

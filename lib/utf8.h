@@ -23,6 +23,11 @@ static inline bool utf8_is_valid_n(const char *s, size_t n) {
         return utf8_invalid_at(s, n) == n;
 }
 
+/** The length of the longest prefix of s, at most max bytes, that does not
+ *  end inside a UTF-8 character (to cut a valid string and keep it valid:
+ *  printf's "%.*s" cuts at a byte). */
+size_t utf8_cut(const char *s, size_t max);
+
 /** The code point would break a line or steer a terminal: C0 controls,
  *  DEL, C1 controls (U+0080-U+009F) and the line and paragraph separators
  *  U+2028, U+2029. */

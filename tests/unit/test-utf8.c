@@ -97,6 +97,22 @@ static void test_escape(void **state) {
         }
 }
 
+static void test_cut(void **state) {
+        /* "a" then 40 two-byte characters: byte 64 is inside one */
+        char s[128] = "a";
+
+        for (int i = 0; i < 40; i++)
+                strcat(s, "\xC3\xA9");
+        assert_int_equal(utf8_cut(s, 64), 63);
+        assert_int_equal(utf8_cut(s, 63), 63);
+        assert_int_equal(utf8_cut(s, 200), 81);
+        assert_int_equal(utf8_cut(s, 0), 0);
+        assert_int_equal(utf8_cut("\xF0\x9F\x98\x80x", 3), 0);
+        assert_int_equal(utf8_cut("\xF0\x9F\x98\x80x", 4), 4);
+        assert_int_equal(utf8_cut("abc", 3), 3);
+        assert_true(utf8_is_valid_n(s, utf8_cut(s, 64)));
+}
+
 /* The worst case of the escape's size: every byte a 4-byte "\xHH". */
 static void test_escape_worst_case(void **state) {
         char in[257];
@@ -133,6 +149,7 @@ int main(void) {
                 cmocka_unit_test(test_decode),
                 cmocka_unit_test(test_escape),
                 cmocka_unit_test(test_escape_worst_case),
+                cmocka_unit_test(test_cut),
                 cmocka_unit_test(test_diag_format_escapes),
         };
 
