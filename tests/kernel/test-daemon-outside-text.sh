@@ -42,6 +42,12 @@ for l in ot0 "$esc"; do
 done
 pass "Describe() and StateReason answer for both links"
 
+# An unknown name whose 64th byte is inside a character: the error quoting
+# it is cut at a character boundary (else sd-bus refuses to send it)
+long="a$(printf '\xc3\xa9%.0s' {1..40})"
+out=$(busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager GetLink s "$long" 2>&1 || true)
+assert_contains "$out" "no link named 'a$(printf '\xc3\xa9%.0s' {1..31})'" "GetLink of a long unknown name answers"
+
 # The file name that is not UTF-8: escaped in Describe() (a bus string) and
 # on one line of tbsctl status
 assert_eq "$("$TBSCTL" --json status ot0 | jq -r .schedule_file)" "$conf/ot\\xff\\n0.json" "schedule_file escaped in Describe()"
