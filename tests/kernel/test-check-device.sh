@@ -83,7 +83,7 @@ make_veth v8 v8p 8
 validate --device v8 "$conf/va.json"
 assert_eq "$rc" 0 "validate --device v8 (8 queues), queue 7: exit code"
 
-# 4. A taprio whose queue layout is beyond the device.
+# 4. A taprio whose queue layout is beyond the device ...
 cat >"$conf/va.json" <<'EOJ'
 {
   "interface": "va",
@@ -100,6 +100,24 @@ check_dir
 assert_eq "$rc" 1 "check, taprio beyond the device: exit code"
 assert_eq "$err" "$conf/va.json: root.queues[1]: uses queues 2-5, but the device has 4 TX queues" \
         "check, taprio beyond the device: stderr"
+
+# ... and one in full-offload mode, which veth's driver cannot run: the
+# kernel refuses it too.
+jq '.root.queues[1].count = 2 | .root.mode = "full-offload" | del(.root.clockid)' "$conf/va.json" >"$TMPDIR/full.json"
+cp "$TMPDIR/full.json" "$conf/va.json"
+check_dir
+assert_eq "$rc" 1 "check, taprio full offload on veth: exit code"
+assert_eq "$err" "$conf/va.json: root.mode: taprio full offload is not available on this device: its driver \
+cannot run the gate schedule itself; use mode \"software\" or \"txtime-assist\"" "check, taprio full offload on veth: stderr"
+if out=$(tc qdisc replace dev va root handle 100: taprio num_tc 2 map 1 1 0 0 1 1 1 1 1 1 1 1 1 1 1 1 \
+        queues 2@0 2@2 base-time 1000000000 sched-entry S 01 300000 sched-entry S 02 700000 flags 0x2 2>&1); then
+        fail "the kernel accepted taprio full offload on veth"
+fi
+pass "the kernel refuses taprio full offload on veth too: $out"
+jq '.root.mode = "software" | .root.clockid = "CLOCK_TAI"' "$TMPDIR/full.json" >"$conf/va.json"
+check_dir
+assert_eq "$rc" 0 "check, software taprio on veth: exit code"
+assert_eq "$err" "" "check, software taprio on veth: stderr"
 
 # 5. A missing interface is a warning, not an error: exit 0.
 cp "$TMPDIR/offload.json" "$conf/va.json"

@@ -117,6 +117,37 @@ static void test_queues_beyond_device(void **state) {
                         "f.json: root.queues[2]: uses queues 2-8, but the device has 8 TX queues");
 }
 
+/* A taprio root in MODE over queues 0-1 and 2-3, with no etf. */
+static char *taprio_text(const char *ifname, const char *mode) {
+        char *t;
+
+        assert_true(asprintf(&t,
+                             "{\"interface\": \"%s\",\n"
+                             " \"root\": {\"qdisc\": \"taprio\", \"handle\": \"100:\", \"num_tc\": 2,\n"
+                             "  \"mode\": \"%s\", \"clockid\": \"CLOCK_TAI\",\n"
+                             "  \"priority_map\": [1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],\n"
+                             "  \"queues\": [{\"count\": 2, \"offset\": 0}, {\"count\": 2, \"offset\": 2}],\n"
+                             "  \"base_time_ns\": 1000000000, \"cycle_time_ns\": 1000000,\n"
+                             "  \"entries\": [{\"gate_mask\": 1, \"interval_ns\": 300000},\n"
+                             "              {\"gate_mask\": 2, \"interval_ns\": 700000}]}}\n",
+                             ifname, mode) >= 0);
+        return t;
+}
+
+/* taprio full offload: only where the table says the driver runs the gate
+ * schedule itself (igc); software taprio anywhere. */
+static void test_taprio_full_offload(void **state) {
+        static const char refused[] =
+                "f.json: root.mode: taprio full offload is not available on this device: its driver cannot "
+                "run the gate schedule itself; use mode \"software\" or \"txtime-assist\"";
+
+        assert_validate("i225", taprio_text("enp6s0", "full-offload"), 0, "");
+        assert_validate("i210", taprio_text("enp3s0", "full-offload"), -EINVAL, refused);
+        assert_validate("82576", taprio_text("enp5s0f0", "full-offload"), -EINVAL, refused);
+        assert_validate("veth", taprio_text("veth0", "full-offload"), -EINVAL, refused);
+        assert_validate("veth", taprio_text("veth0", "software"), 0, "");
+}
+
 /* A driver the table does not know: offload true is the kernel's to judge
  * (the daemon tries), but the queue count is still a fact. */
 static void test_unknown_device(void **state) {
@@ -139,6 +170,12 @@ static void test_unknown_device(void **state) {
         l2 = joined(&diags);
         assert_string_equal(l2, "f.json: root.queues[2]: uses queues 2-4, but the device has 4 TX queues");
         diag_list_clear(&diags);
+
+        /* nor is taprio full offload: the kernel tells at apply time */
+        _cleanup_free_ char *t3 = taprio_text("veth0", "full-offload");
+        _cleanup_schedule_ Schedule *s3 = parse("f.json", t3);
+        assert_int_equal(device_check(&probes, s3, "veth0", true, &diags), 0);
+        assert_int_equal(diags.n, 0);
 }
 
 /* An interface that is not there: a warning, not an error, and only for a
@@ -241,10 +278,15 @@ static void test_check_and_daemon_agree(void **state) {
                 const char *device;
                 unsigned tc2_count, queue;
                 const char *offload;
+                const char *taprio_mode;        /* non-NULL: taprio_text() instead */
         } cases[] = {
-                { "veth", 2, 0, "true" },  { "veth", 2, 3, "\"auto\"" }, { "veth", 6, 7, "true" },
-                { "82576", 2, 0, "true" }, { "82576", 6, 7, "false" },   { "82576", 7, 8, "true" },
-                { "i210", 2, 1, "true" },  { "i210", 2, 2, "true" },     { "i210", 3, 4, "false" },
+                { "veth", 2, 0, "true", NULL },  { "veth", 2, 3, "\"auto\"", NULL },
+                { "veth", 6, 7, "true", NULL },  { "82576", 2, 0, "true", NULL },
+                { "82576", 6, 7, "false", NULL }, { "82576", 7, 8, "true", NULL },
+                { "i210", 2, 1, "true", NULL },  { "i210", 2, 2, "true", NULL },
+                { "i210", 3, 4, "false", NULL },
+                { "veth", .taprio_mode = "full-offload" }, { "i225", .taprio_mode = "full-offload" },
+                { "i210", .taprio_mode = "txtime-assist" },
         };
 
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -260,7 +302,9 @@ static void test_check_and_daemon_agree(void **state) {
                 FILE *f;
 
                 recording_load(&rec, cases[i].device);
-                text = schedule_text(rec.ifname, cases[i].tc2_count, cases[i].queue, cases[i].offload);
+                text = cases[i].taprio_mode ? taprio_text(rec.ifname, cases[i].taprio_mode)
+                                            : schedule_text(rec.ifname, cases[i].tc2_count, cases[i].queue,
+                                                            cases[i].offload);
                 assert_non_null(mkdtemp(dir));
                 assert_true(asprintf(&path, "%s/%s.json", dir, rec.ifname) >= 0);
                 f = fopen(path, "we");
@@ -293,6 +337,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_offload_true),
                 cmocka_unit_test(test_queues_beyond_device),
+                cmocka_unit_test(test_taprio_full_offload),
                 cmocka_unit_test(test_unknown_device),
                 cmocka_unit_test(test_missing_interface),
                 cmocka_unit_test(test_probed_once),

@@ -87,6 +87,7 @@ static void test_i210(void **state) {
         assert_true(f.offload_known);
         assert_int_equal(f.launch_time_mask, 0x3);
         assert_ptr_equal(f.offload_reason, c.reason);
+        assert_false(f.taprio_full_offload);
 
         /* drvinfo, the sysfs queue count (no GCHANNELS needed) and ts_info */
         assert_int_equal(rec.calls, 2);
@@ -201,6 +202,7 @@ static void test_i225(void **state) {
         caps_to_device_facts(&c, &f);
         assert_true(f.offload_known);
         assert_int_equal(f.launch_time_mask, 0xf);
+        assert_true(f.taprio_full_offload);
 }
 
 static void test_e1000e(void **state) {
