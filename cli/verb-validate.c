@@ -144,8 +144,8 @@ int verb_validate(int argc, char *argv[]) {
                                 fprintf(stderr, "%s\n", line ?: "out of memory");
                         }
                         if (diag_errors(&diags) == 0 && probe && probe->error == 0)
-                                printf("%s: valid schedule for %s, fits %s of this machine\n", argv[i], ifname,
-                                       probe->ifname);
+                                printf("%s: valid schedule for %s, checked against %s of this machine\n", argv[i],
+                                       ifname, probe->ifname);
                         else if (diag_errors(&diags) == 0)
                                 printf("%s: valid schedule for %s\n", argv[i], ifname);
                 }

@@ -38,7 +38,7 @@ assert_eq "$out" "$conf: 1 schedule file, 0 errors, 0 warnings" "check, a good f
 validate --device va "$conf/va.json"
 assert_eq "$rc" 0 "validate --device va, a good file: exit code"
 assert_eq "$err" "" "validate --device va, a good file: stderr"
-assert_eq "$out" "$conf/va.json: valid schedule for va, fits va of this machine" "validate --device va, a good file"
+assert_eq "$out" "$conf/va.json: valid schedule for va, checked against va of this machine" "validate --device va, a good file"
 
 # 2. offload true on a queue without launch time: an error naming the file,
 # the field and the probe's reason; without the device it passes (as before).

@@ -131,7 +131,7 @@ jq '.root.num_tc = 1 | .root.priority_map = [range(16) | 0] | .root.queues = [{"
 out=$("$tbsctl" validate --device lo "$tmp/fit.json" 2>"$tmp/err"); rc=$?
 expect_eq "validate --device, a file that fits: exit code" "$rc" 0
 expect_eq "validate --device, a file that fits: stderr" "$(cat "$tmp/err")" ""
-expect_eq "validate --device, a file that fits: stdout" "$out" "$tmp/fit.json: valid schedule for lo, fits lo of this machine"
+expect_eq "validate --device, a file that fits: stdout" "$out" "$tmp/fit.json: valid schedule for lo, checked against lo of this machine"
 "$tbsctl" validate --device=tbsnosuch0 "$tmp/dev/lo.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect_eq "validate --device missing: exit code" "$rc" 0
 expect_eq "validate --device missing: stderr" "$(cat "$tmp/err")" \
