@@ -9,6 +9,7 @@
 #include "bus-manager.h"
 #include "caps_cache.h"
 #include "clock_check.h"
+#include "device-check.h"
 #include "drift.h"
 #include "igb_caps.h"
 #include "json-util.h"
@@ -364,9 +365,10 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         link_probe(l);
 
         /* Checks that need the device: queue ranges, offload on queues
-         * without launch time. Nothing is changed when they fail. */
+         * without launch time. Nothing is changed when they fail. The same
+         * function makes them for tbsd --check and tbsctl validate --device. */
         l->schedule->source = l->schedule->source ?: (l->schedule_file ? strdup(l->schedule_file) : NULL);
-        r = schedule_verify(l->schedule, l->rt->caps ? &l->rt->facts : NULL, &diags);
+        r = device_verify(l->schedule, l->rt->caps, &diags);
         if (r < 0) {
                 _cleanup_free_ char *line = NULL;
 
