@@ -16,6 +16,8 @@
 #include "log.h"
 #include "manager.h"
 #include "nl_qdisc.h"
+#include "qdisc-owner.h"
+#include "qdisc.h"
 #include "schedule-json.h"
 #include "schedule-verify.h"
 
@@ -49,6 +51,11 @@ struct LinkRuntime {
         ClockCheck *clock;
         ApplyReport last;               /* of the last successful apply */
         bool applied;
+        /* The root the last successful apply left (handle resolved): still
+         * tbsd's after the schedule changed to one that was not installed
+         * (qdisc-owner.h). has_installed_root false: none. */
+        RootSpec installed_root;
+        bool has_installed_root;
         char *drift;                    /* the drift being reported (policy "report"), or NULL */
         sd_event_source *retry;         /* re-apply after a failure that may pass */
         unsigned retries;
@@ -129,6 +136,7 @@ void link_free(Link *l) {
         clock_check_free(l->rt->clock);
         caps_cache_unref(l->rt->caps);
         apply_report_done(&l->rt->last);
+        root_spec_done(&l->rt->installed_root);
         sd_event_source_disable_unref(l->rt->retry);
         qdisc_tree_done(l->rt->sample);
         free(l->rt->sample);
@@ -336,6 +344,33 @@ int link_apply(Link *l, char **ret_error) {
         return link_apply_from(l, NULL, ret_error);
 }
 
+/* Keep the root the schedule just installed (or found in place), copied
+ * only when it differs from the one kept. */
+static void remember_installed_root(Link *l) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(l->schedule->root.kind);
+        RootSpec r = l->schedule->root;
+
+        r.handle = r.handle ?: TBS_DEFAULT_ROOT_HANDLE;
+        if (l->rt->has_installed_root && l->rt->installed_root.kind == r.kind &&
+            l->rt->installed_root.handle == r.handle && vt && vt->equal(&l->rt->installed_root, &r))
+                return;
+        root_spec_done(&l->rt->installed_root);
+        l->rt->has_installed_root = false;
+        if (r.n_entries > 0) {
+                GateEntry *e = calloc(r.n_entries, sizeof(GateEntry));
+
+                if (!e) {
+                        /* Then only the schedule's root counts as tbsd's. */
+                        log_link_warning(l->name, "out of memory keeping the installed root");
+                        return;
+                }
+                memcpy(e, r.entries, r.n_entries * sizeof(GateEntry));
+                r.entries = e;
+        }
+        l->rt->installed_root = r;
+        l->rt->has_installed_root = true;
+}
+
 int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         Manager *m = l->manager;
         ApplyReport report = {};
@@ -406,6 +441,7 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         apply_report_done(&l->rt->last);
         l->rt->last = report;
         l->rt->applied = true;
+        remember_installed_root(l);
         if (r > 0)
                 manager_emit_event(m, l->name, "applied", "%u change(s) sent%s", report.n_messages,
                                    report.root_replaced ? ", root replaced" : "");
@@ -420,6 +456,10 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
 
 int link_remove_qdiscs(Link *l, char **ret_error) {
         _cleanup_free_ char *err = NULL;
+        const RootSpec *ours[2] = {
+                l->schedule ? &l->schedule->root : NULL,
+                l->rt->has_installed_root ? &l->rt->installed_root : NULL,
+        };
         int ifindex, r;
 
         ifindex = manager_ifindex(l->manager, l->name);
@@ -427,8 +467,8 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
                 set_error(ret_error, "interface %s does not exist", l->name);
                 return -ENODEV;
         }
-        r = nl_qdisc_remove(l->manager->nl, ifindex, &err);
-        if (r < 0) {
+        r = nl_qdisc_remove(l->manager->nl, ifindex, ours, ELEMENTSOF(ours), &err);
+        if (r < 0 && r != -EEXIST) {
                 set_error(ret_error, "removing the root qdisc failed: %s", err ?: strerror(-r));
                 return r;
         }
@@ -436,10 +476,23 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
         l->removed = true;
         l->rt->drift = mfree(l->rt->drift);
         l->rt->clock = clock_check_free(l->rt->clock);
+        root_spec_done(&l->rt->installed_root);
+        l->rt->has_installed_root = false;
         link_emit_changed(l, "ClockState", NULL);
+        if (r == -EEXIST) {
+                /* Nothing of tbsd's is installed: the link is set aside all
+                 * the same, and the administrator's tree stays. */
+                link_set_state(l, LINK_STATE_PENDING, "%s, left in place; Apply() or a reload installs "
+                               "the schedule over it", err ?: "the root qdisc is not tbsd's");
+                manager_emit_event(l->manager, l->name, "foreign", "%s, left in place",
+                                   err ?: "the root qdisc is not tbsd's");
+                set_error(ret_error, "%s, left in place", err ?: "the root qdisc is not tbsd's");
+                return r;
+        }
         link_set_state(l, LINK_STATE_PENDING, "qdiscs removed; Apply() or a reload installs them again");
-        manager_emit_event(l->manager, l->name, "removed", "default root qdisc restored");
-        return 0;
+        manager_emit_event(l->manager, l->name, "removed", "%s",
+                           r > 0 ? "default root qdisc restored" : "nothing installed, default root in place");
+        return r;
 }
 
 void link_vanished(Link *l) {

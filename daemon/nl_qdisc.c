@@ -16,6 +16,7 @@
 #include <netlink/socket.h>
 
 #include "nl_qdisc.h"
+#include "qdisc-owner.h"
 #include "qdisc.h"
 
 #ifndef SOL_NETLINK
@@ -1577,8 +1578,9 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
         return nl_qdisc_apply_with_tree(nl, ifindex, s, facts, &snap, ret);
 }
 
-int nl_qdisc_remove(NlQdisc *nl, int ifindex, char **ret_error) {
+int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_t n_ours, char **ret_error) {
         _cleanup_(qdisc_tree_done) QDiscTree t = {};
+        _cleanup_nlmsg_ struct nl_msg *m = NULL;
         char step[64], hb[16];
         int k;
 
@@ -1588,9 +1590,19 @@ int nl_qdisc_remove(NlQdisc *nl, int ifindex, char **ret_error) {
                         *ret_error = NULL;
                 return k;
         }
-        if (!t.has_root || t.root.handle == 0)
+        k = qdisc_root_owner(&t, ours, n_ours, ret_error);
+        if (k < 0)
+                return k;
+        if (k == ROOT_OWNER_DEFAULT)
                 return 0;
-        k = delete_root(nl, ifindex, t.root.handle);
+        if (k == ROOT_OWNER_FOREIGN)
+                return -EEXIST;
+        /* Handle and kind in the request: the kernel refuses it ("Invalid
+         * handle", "Invalid qdisc name") if another root took its place
+         * since the dump. */
+        k = qdisc_request_new(RTM_DELQDISC, 0, ifindex, t.root.handle, TC_H_ROOT, t.root.kind, &m);
+        if (k >= 0)
+                k = send_and_ack(nl, m);
         if (k < 0) {
                 snprintf(step, sizeof(step), "removing root (%s %s)", t.root.kind,
                          handle_str(t.root.handle, hb));

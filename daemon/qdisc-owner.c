@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "qdisc-owner.h"
+#include "qdisc.h"
+
+static bool root_is(const QDiscTree *t, const RootSpec *want) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(want->kind);
+        uint32_t handle = want->handle ?: TBS_DEFAULT_ROOT_HANDLE;
+
+        return vt && t->root_known && t->root.handle == handle && t->root_spec.kind == want->kind &&
+               vt->equal(want, &t->root_spec);
+}
+
+int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_ours, char **ret_why) {
+        const RootSpec *first = NULL;
+        char have[16], want[16];
+        int r;
+
+        if (!t->has_root || t->root.handle == 0)
+                return ROOT_OWNER_DEFAULT;
+        for (size_t i = 0; i < n_ours; i++) {
+                if (!ours[i])
+                        continue;
+                if (root_is(t, ours[i]))
+                        return ROOT_OWNER_TBSD;
+                first = first ?: ours[i];
+        }
+        if (!ret_why)
+                return ROOT_OWNER_FOREIGN;
+
+        tc_handle_to_string(t->root.handle, have);
+        if (!first)
+                r = asprintf(ret_why, "root qdisc %s %s is not tbsd's (no schedule of tbsd declares a tree here)",
+                             t->root.kind, have);
+        else {
+                const char *kind = root_kind_to_string(first->kind) ?: "?";
+
+                tc_handle_to_string(first->handle ?: TBS_DEFAULT_ROOT_HANDLE, want);
+                if (t->root_known && t->root_spec.kind == first->kind &&
+                    t->root.handle == (first->handle ?: TBS_DEFAULT_ROOT_HANDLE))
+                        r = asprintf(ret_why, "root qdisc %s %s is not tbsd's (its settings differ from "
+                                     "the schedule's)", t->root.kind, have);
+                else
+                        r = asprintf(ret_why, "root qdisc %s %s is not tbsd's (the schedule declares %s %s)",
+                                     t->root.kind, have, kind, want);
+        }
+        if (r < 0) {
+                *ret_why = NULL;
+                return -ENOMEM;
+        }
+        return ROOT_OWNER_FOREIGN;
+}
