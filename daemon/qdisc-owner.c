@@ -8,10 +8,11 @@
 
 static bool root_is(const QDiscTree *t, const RootSpec *want) {
         const QDiscVTable *vt = qdisc_vtable_for_root(want->kind);
-        uint32_t handle = want->handle ?: TBS_DEFAULT_ROOT_HANDLE;
+        RootSpec w = *want;     /* shallow: only compared */
 
-        return vt && t->root_known && t->root.handle == handle && t->root_spec.kind == want->kind &&
-               vt->equal(want, &t->root_spec);
+        w.handle = w.handle ?: TBS_DEFAULT_ROOT_HANDLE;
+        return vt && t->root_known && t->root.handle == w.handle && t->root_spec.kind == w.kind &&
+               vt->equal(&w, &t->root_spec);
 }
 
 int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_ours, char **ret_why) {
