@@ -987,7 +987,8 @@ static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, Han
  * kernel dumped; qdiscs that dump rounded values come back within that
  * rounding (fq_codel's target and interval, dumped in whole microseconds,
  * can lose 1 us: tests/kernel/test-nl-taprio-rollback.sh). */
-static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, char **ret_error) {
+static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, RootKind made_kind,
+                            uint32_t made_handle, char **ret_error) {
         _cleanup_(qdisc_tree_done) QDiscTree cur = {};
         _cleanup_nlmsg_ struct nl_msg *m = NULL;
         char step[96], hb[16];
@@ -1003,6 +1004,18 @@ static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, cha
         pool = (HandlePool) { .tree = &cur, .next_major = TC_H_MAJ(snap->root.handle) >> 16 };
         if (pool.next_major == 0)
                 pool.next_major = 1;
+
+        /* Only the root found before and the one this apply made are the
+         * rollback's to take off: a root someone else put there meanwhile
+         * stays (tbsd removes only what it owns). */
+        if (cur.has_root && cur.root.handle != 0 && !root_intact(snap, &cur) &&
+            !(cur.root_known && cur.root_spec.kind == made_kind && cur.root.handle == made_handle)) {
+                if (asprintf(ret_error, "rollback: root %s %s is neither the previous one nor the one "
+                             "this apply made; left in place", cur.root.kind,
+                             handle_str(cur.root.handle, hb)) < 0)
+                        *ret_error = NULL;
+                return -EEXIST;
+        }
 
         if (!snap->has_root || snap->root.handle == 0) {
                 if (!cur.has_root || cur.root.handle == 0)
@@ -1447,7 +1460,8 @@ fail:
         if (rep.n_messages == 0 && !unknown)
                 rep.rolled_back = true;
         else
-                rep.rolled_back = restore_snapshot(nl, ifindex, snap, &rep.rollback_error) >= 0;
+                rep.rolled_back = restore_snapshot(nl, ifindex, snap, s->root.kind, root_handle,
+                                                   &rep.rollback_error) >= 0;
 out:
         batch_items_free(fitems, nf);
         free(fsteps);
