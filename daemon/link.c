@@ -17,7 +17,6 @@
 #include "manager.h"
 #include "nl_qdisc.h"
 #include "qdisc-owner.h"
-#include "qdisc.h"
 #include "schedule-json.h"
 #include "schedule-verify.h"
 
@@ -51,11 +50,11 @@ struct LinkRuntime {
         ClockCheck *clock;
         ApplyReport last;               /* of the last successful apply */
         bool applied;
-        /* The root the last successful apply left (handle resolved): still
-         * tbsd's after the schedule changed to one that was not installed
-         * (qdisc-owner.h). has_installed_root false: none. */
-        RootSpec installed_root;
-        bool has_installed_root;
+        /* The root tbsd installed when it is not the schedule's: the
+         * previous schedule's, kept when a new one replaced it and has not
+         * been installed yet. Still tbsd's to remove (qdisc-owner.h). NULL
+         * when the tree, if any, is the schedule's (nearly always). */
+        RootSpec *installed_root;
         char *drift;                    /* the drift being reported (policy "report"), or NULL */
         sd_event_source *retry;         /* re-apply after a failure that may pass */
         unsigned retries;
@@ -75,6 +74,13 @@ struct LinkRuntime {
 static bool error_may_pass(int r) {
         return r == -EBUSY || r == -EAGAIN || r == -ENOBUFS || r == -ENOMEM || r == -ENETDOWN ||
                r == -ETIMEDOUT || r == -EINTR;
+}
+
+static void forget_installed_root(Link *l) {
+        if (!l->rt->installed_root)
+                return;
+        root_spec_done(l->rt->installed_root);
+        l->rt->installed_root = mfree(l->rt->installed_root);
 }
 
 #define RETRY_FIRST_USEC (1000 * 1000ULL)
@@ -136,7 +142,7 @@ void link_free(Link *l) {
         clock_check_free(l->rt->clock);
         caps_cache_unref(l->rt->caps);
         apply_report_done(&l->rt->last);
-        root_spec_done(&l->rt->installed_root);
+        forget_installed_root(l);
         sd_event_source_disable_unref(l->rt->retry);
         qdisc_tree_done(l->rt->sample);
         free(l->rt->sample);
@@ -223,6 +229,17 @@ int link_set_schedule(Link *l, const char *file, Schedule *s, const DiagList *er
 
         free(l->schedule_file);
         l->schedule_file = f;
+        if (changed && l->schedule && l->rt->applied && !l->rt->installed_root) {
+                /* The old schedule's tree stays installed until the new
+                 * one is: its root moves over (no copy). Out of memory,
+                 * only the new schedule's root counts as tbsd's. */
+                l->rt->installed_root = malloc(sizeof(RootSpec));
+                if (l->rt->installed_root) {
+                        *l->rt->installed_root = l->schedule->root;
+                        l->schedule->root.entries = NULL;
+                        l->schedule->root.n_entries = 0;
+                }
+        }
         schedule_free(l->schedule);
         l->schedule = s;
         return changed;
@@ -344,33 +361,6 @@ int link_apply(Link *l, char **ret_error) {
         return link_apply_from(l, NULL, ret_error);
 }
 
-/* Keep the root the schedule just installed (or found in place), copied
- * only when it differs from the one kept. */
-static void remember_installed_root(Link *l) {
-        const QDiscVTable *vt = qdisc_vtable_for_root(l->schedule->root.kind);
-        RootSpec r = l->schedule->root;
-
-        r.handle = r.handle ?: TBS_DEFAULT_ROOT_HANDLE;
-        if (l->rt->has_installed_root && l->rt->installed_root.kind == r.kind &&
-            l->rt->installed_root.handle == r.handle && vt && vt->equal(&l->rt->installed_root, &r))
-                return;
-        root_spec_done(&l->rt->installed_root);
-        l->rt->has_installed_root = false;
-        if (r.n_entries > 0) {
-                GateEntry *e = calloc(r.n_entries, sizeof(GateEntry));
-
-                if (!e) {
-                        /* Then only the schedule's root counts as tbsd's. */
-                        log_link_warning(l->name, "out of memory keeping the installed root");
-                        return;
-                }
-                memcpy(e, r.entries, r.n_entries * sizeof(GateEntry));
-                r.entries = e;
-        }
-        l->rt->installed_root = r;
-        l->rt->has_installed_root = true;
-}
-
 int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         Manager *m = l->manager;
         ApplyReport report = {};
@@ -441,7 +431,7 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         apply_report_done(&l->rt->last);
         l->rt->last = report;
         l->rt->applied = true;
-        remember_installed_root(l);
+        forget_installed_root(l);
         if (r > 0)
                 manager_emit_event(m, l->name, "applied", "%u change(s) sent%s", report.n_messages,
                                    report.root_replaced ? ", root replaced" : "");
@@ -458,7 +448,7 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
         _cleanup_free_ char *err = NULL;
         const RootSpec *ours[2] = {
                 l->schedule ? &l->schedule->root : NULL,
-                l->rt->has_installed_root ? &l->rt->installed_root : NULL,
+                l->rt->installed_root,
         };
         int ifindex, r;
 
@@ -476,8 +466,7 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
         l->removed = true;
         l->rt->drift = mfree(l->rt->drift);
         l->rt->clock = clock_check_free(l->rt->clock);
-        root_spec_done(&l->rt->installed_root);
-        l->rt->has_installed_root = false;
+        forget_installed_root(l);
         link_emit_changed(l, "ClockState", NULL);
         if (r == -EEXIST) {
                 /* Nothing of tbsd's is installed: the link is set aside all
