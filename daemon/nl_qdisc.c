@@ -925,11 +925,13 @@ static int create_from_installed(NlQdisc *nl, int ifindex, const InstalledQDisc 
         return send_and_ack(nl, m);
 }
 
-static int delete_root(NlQdisc *nl, int ifindex, uint32_t handle) {
+/* With the kind and handle dumped: the kernel refuses the request ("Invalid
+ * handle", "Invalid qdisc name") when another root took the place since. */
+static int delete_root(NlQdisc *nl, int ifindex, const InstalledQDisc *root) {
         _cleanup_nlmsg_ struct nl_msg *m = NULL;
         int k;
 
-        k = qdisc_request_new(RTM_DELQDISC, 0, ifindex, handle, TC_H_ROOT, NULL, &m);
+        k = qdisc_request_new(RTM_DELQDISC, 0, ifindex, root->handle, TC_H_ROOT, root->kind, &m);
         if (k < 0)
                 return k;
         return send_and_ack(nl, m);
@@ -1020,7 +1022,7 @@ static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, Roo
         if (!snap->has_root || snap->root.handle == 0) {
                 if (!cur.has_root || cur.root.handle == 0)
                         return 0;
-                k = delete_root(nl, ifindex, cur.root.handle);
+                k = delete_root(nl, ifindex, &cur.root);
                 if (k < 0) {
                         snprintf(step, sizeof(step), "rollback: removing root %s",
                                  handle_str(cur.root.handle, hb));
@@ -1045,7 +1047,7 @@ static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, Roo
         }
 
         if (cur.has_root && cur.root.handle != 0 && cur.root.handle == snap->root.handle) {
-                k = delete_root(nl, ifindex, cur.root.handle);
+                k = delete_root(nl, ifindex, &cur.root);
                 if (k < 0) {
                         snprintf(step, sizeof(step), "rollback: removing root %s",
                                  handle_str(cur.root.handle, hb));
@@ -1253,7 +1255,7 @@ static int apply_plan_build(ApplyPlan *p) {
                         snprintf(del.name, sizeof(del.name), "removing the old root (%s %s)",
                                  snap->root.kind, handle_str(snap->root.handle, hb));
                         k = qdisc_request_new(RTM_DELQDISC, 0, ifindex, snap->root.handle, TC_H_ROOT,
-                                              NULL, &m);
+                                              snap->root.kind, &m);
                         if (k < 0)
                                 goto out;
                         k = batch_add(&steps, &items, &n, max, &del, m);
@@ -1594,7 +1596,6 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
 
 int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_t n_ours, char **ret_error) {
         _cleanup_(qdisc_tree_done) QDiscTree t = {};
-        _cleanup_nlmsg_ struct nl_msg *m = NULL;
         char step[64], hb[16];
         int k;
 
@@ -1611,12 +1612,7 @@ int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_
                 return 0;
         if (k == ROOT_OWNER_FOREIGN)
                 return -EEXIST;
-        /* Handle and kind in the request: the kernel refuses it ("Invalid
-         * handle", "Invalid qdisc name") if another root took its place
-         * since the dump. */
-        k = qdisc_request_new(RTM_DELQDISC, 0, ifindex, t.root.handle, TC_H_ROOT, t.root.kind, &m);
-        if (k >= 0)
-                k = send_and_ack(nl, m);
+        k = delete_root(nl, ifindex, &t.root);
         if (k < 0) {
                 snprintf(step, sizeof(step), "removing root (%s %s)", t.root.kind,
                          handle_str(t.root.handle, hb));
