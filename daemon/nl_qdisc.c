@@ -992,6 +992,7 @@ static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, Han
 static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, RootKind made_kind,
                             uint32_t made_handle, char **ret_error) {
         _cleanup_(qdisc_tree_done) QDiscTree cur = {};
+        const QDiscVTable *made_vt;
         _cleanup_nlmsg_ struct nl_msg *m = NULL;
         char step[96], hb[16];
         HandlePool pool;
@@ -1010,8 +1011,9 @@ static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, Roo
         /* Only the root found before and the one this apply made are the
          * rollback's to take off: a root someone else put there meanwhile
          * stays (tbsd removes only what it owns). */
+        made_vt = qdisc_vtable_for_root(made_kind);
         if (cur.has_root && cur.root.handle != 0 && !root_intact(snap, &cur) &&
-            !(cur.root_known && cur.root_spec.kind == made_kind && cur.root.handle == made_handle)) {
+            !(made_vt && strcmp(cur.root.kind, made_vt->kind) == 0 && cur.root.handle == made_handle)) {
                 if (asprintf(ret_error, "rollback: root %s %s is neither the previous one nor the one "
                              "this apply made; left in place", cur.root.kind,
                              handle_str(cur.root.handle, hb)) < 0)
