@@ -1,5 +1,5 @@
 # tbsd removes only the trees it owns. An administrator's own root (htb with
-# a class, fq_codel, an mqprio with other settings) on an interface whose
+# a class, fq_codel, prio, an mqprio with other settings) on an interface whose
 # schedule failed the device check stays through `tbsctl remove`, a deleted
 # schedule file and `tbsd --remove`, and each says what it left and why.
 # Trees tbsd did install are still removed by all of them. `tbsd --remove`
@@ -21,12 +21,13 @@ expect_root() {
         assert_eq "$(root_of "$1")" "$2" "$3"
 }
 
-for m in sch_htb sch_fq_codel; do modprobe -d /run/modroot "$m"; done
+for m in sch_htb sch_fq_codel sch_prio; do modprobe -d /run/modroot "$m"; done
 
 make_veth fh0 fh0p 2    # htb; the schedule's queues are beyond the device
 make_veth fq0 fq0p 4    # fq_codel; the schedule asks for offload on veth
 make_veth fm0 fm0p 2    # mqprio 100: of its own; queues beyond the device
 make_veth fd0 fd0p 2    # htb; its file gets deleted
+make_veth fp0 fp0p 2    # prio; its file gets deleted
 make_veth ok0 ok0p 4    # tbsd's tree: tbsctl remove
 make_veth ok1 ok1p 4    # tbsd's tree: file deleted
 make_veth ok2 ok2p 4    # tbsd's tree, then a new schedule that fails the device check
@@ -38,10 +39,11 @@ tc qdisc add dev fq0 root handle 2: fq_codel
 tc qdisc add dev fm0 root handle 100: mqprio num_tc 2 map 0 1 queues 1@0 1@1 hw 0
 tc qdisc add dev fd0 root handle 1: htb default 10
 tc class add dev fd0 parent 1: classid 1:10 htb rate 1mbit
+tc qdisc add dev fp0 root handle 5: prio bands 4
 
 conf=$TMPDIR/conf
 mkdir -p "$conf"
-for i in fh0 fm0 fd0 ok0 ok1 ok2 ok3; do write_mqprio_schedule "$conf/$i.json" "$i" 200000 500000; done
+for i in fh0 fm0 fd0 fp0 ok0 ok1 ok2 ok3; do write_mqprio_schedule "$conf/$i.json" "$i" 200000 500000; done
 write_mqprio_schedule "$conf/fq0.json" fq0 200000 500000
 jq '.txqueues[0].offload = true' "$conf/fq0.json" > "$conf/fq0.tmp" && mv "$conf/fq0.tmp" "$conf/fq0.json"
 
@@ -51,7 +53,7 @@ start_monitor
 for i in ok0 ok1 ok2 ok3; do wait_configured "$i"; done
 
 # The device check refused the schedules: nothing was touched.
-for i in fh0 fq0 fm0 fd0; do assert_eq "$(link_state "$i")" failed "$i refused by the device check"; done
+for i in fh0 fq0 fm0 fd0 fp0; do assert_eq "$(link_state "$i")" failed "$i refused by the device check"; done
 expect_root fh0 "htb 1:" "fh0 keeps its htb after the failed apply"
 expect_root fq0 "fq_codel 2:" "fq0 keeps its fq_codel after the failed apply"
 expect_root fm0 "mqprio 100:" "fm0 keeps its mqprio after the failed apply"
@@ -86,8 +88,11 @@ expect_root fm0 "mqprio 100:" "fm0's mqprio left in place"
 assert_eq "$(tc -j qdisc show dev fm0 | jq -r '.[] | select(.root) | .options.tc')" 2 "fm0's own number of classes"
 
 # A deleted schedule file: the foreign htb stays, tbsd's tree goes.
-rm "$conf/fd0.json" "$conf/ok1.json"
+rm "$conf/fd0.json" "$conf/fp0.json" "$conf/ok1.json"
 "$TBSCTL" reload
+expect_root fp0 "prio 5:" "fp0's prio left in place after its file was deleted"
+assert_eq "$(tc -j qdisc show dev fp0 | jq -r '.[] | select(.root) | .options.bands')" 4 "fp0's prio bands"
+expect_event fp0 foreign
 expect_root fd0 "htb 1:" "fd0's htb left in place after its file was deleted"
 assert_eq "$(htb_classes fd0)" 1:10 "fd0's htb class left"
 expect_event fd0 foreign
