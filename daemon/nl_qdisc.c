@@ -1248,6 +1248,13 @@ static int apply_plan_build(ApplyPlan *p) {
                 ApplyStep st = { .kind = STEP_ROOT };
                 struct nl_msg *m = NULL;
 
+                /* A root that a rollback could not put back is not replaced. */
+                k = qdisc_root_replaceable(snap, &rep.error);
+                if (k <= 0) {
+                        k = k ?: -EEXIST;
+                        goto out;
+                }
+
                 /* Same handle: the kernel would try to "change" the old root in
                  * place (mqprio cannot), so it goes first. Another handle or the
                  * default root is replaced by the new root in one step. */

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "qdisc-owner.h"
 #include "qdisc.h"
@@ -53,4 +54,32 @@ int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_o
                 return -ENOMEM;
         }
         return ROOT_OWNER_FOREIGN;
+}
+
+/* Classless kinds that a rollback re-creates from their dump as they were
+ * (fq_codel and codel within 1 us: they dump rounded times), checked in the
+ * test kernel by a failed apply over each (tests/kernel/test-nl-foreign-roots.sh,
+ * with the kinds that are not). */
+static const char *const replaceable_kinds[] = {
+        "pfifo", "bfifo", "pfifo_fast", "pfifo_head_drop", "fq", "fq_codel", "sfq", "codel",
+        "cake", "pie", "hhf", "plug", "skbprio",
+};
+
+int qdisc_root_replaceable(const QDiscTree *t, char **ret_why) {
+        char h[16];
+
+        if (!t->has_root || t->root.handle == 0 || t->root_known)
+                return 1;
+        for (size_t i = 0; i < ELEMENTSOF(replaceable_kinds); i++)
+                if (strcmp(t->root.kind, replaceable_kinds[i]) == 0)
+                        return 1;
+        if (ret_why &&
+            asprintf(ret_why, "root qdisc %s %s is not tbsd's and could not be put back if the apply "
+                     "failed (classes, children or options a qdisc dump does not give back): left in "
+                     "place; delete it (tc qdisc del dev IFACE root) to hand the interface to tbsd",
+                     t->root.kind, tc_handle_to_string(t->root.handle, h)) < 0) {
+                *ret_why = NULL;
+                return -ENOMEM;
+        }
+        return 0;
 }

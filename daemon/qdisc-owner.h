@@ -28,3 +28,16 @@ typedef enum RootOwner {
  *  (the schedule declares mqprio 100:)"; free() it. Returns the RootOwner
  *  or -ENOMEM. */
 int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_ours, char **ret_why);
+
+/** Whether applying a schedule may replace the root of t: only a root that
+ *  could be put back exactly if the apply failed. The kernel's default
+ *  root, mqprio and taprio (rebuilt from the model, children from the dump)
+ *  and the classless kinds whose dumped options the kernel takes back
+ *  (pfifo, bfifo, pfifo_fast, pfifo_head_drop, fq, fq_codel, sfq, codel,
+ *  cake, pie, hhf, plug, skbprio) are. Any other root is left in place,
+ *  and the apply refused: htb, prio, hfsc, drr, qfq, multiq, tbf, netem,
+ *  sfb have classes or children a qdisc dump does not carry, and htb, red
+ *  and choke dump options the kernel refuses back (both measured in the
+ *  test kernel, tests/kernel/test-nl-foreign-roots.sh). Returns 1, 0 with *ret_why (when
+ *  not NULL) saying which root and what to do, or -ENOMEM. */
+int qdisc_root_replaceable(const QDiscTree *t, char **ret_why);

@@ -32,6 +32,7 @@ make_veth ok0 ok0p 4    # tbsd's tree: tbsctl remove
 make_veth ok1 ok1p 4    # tbsd's tree: file deleted
 make_veth ok2 ok2p 4    # tbsd's tree, then a new schedule that fails the device check
 make_veth ok3 ok3p 4    # tbsd's tree: tbsd --remove with the daemon running
+make_veth ok4 ok4p 4    # tbsd's tree, replaced by an administrator's htb
 
 tc qdisc add dev fh0 root handle 1: htb default 10
 tc class add dev fh0 parent 1: classid 1:10 htb rate 1mbit
@@ -43,14 +44,14 @@ tc qdisc add dev fp0 root handle 5: prio bands 4
 
 conf=$TMPDIR/conf
 mkdir -p "$conf"
-for i in fh0 fm0 fd0 fp0 ok0 ok1 ok2 ok3; do write_mqprio_schedule "$conf/$i.json" "$i" 200000 500000; done
+for i in fh0 fm0 fd0 fp0 ok0 ok1 ok2 ok3 ok4; do write_mqprio_schedule "$conf/$i.json" "$i" 200000 500000; done
 write_mqprio_schedule "$conf/fq0.json" fq0 200000 500000
 jq '.txqueues[0].offload = true' "$conf/fq0.json" > "$conf/fq0.tmp" && mv "$conf/fq0.tmp" "$conf/fq0.json"
 
 start_system_bus
 start_tbsd "$conf"
 start_monitor
-for i in ok0 ok1 ok2 ok3; do wait_configured "$i"; done
+for i in ok0 ok1 ok2 ok3 ok4; do wait_configured "$i"; done
 
 # The device check refused the schedules: nothing was touched.
 for i in fh0 fq0 fm0 fd0 fp0; do assert_eq "$(link_state "$i")" failed "$i refused by the device check"; done
@@ -115,6 +116,18 @@ assert_eq "$(link_state ok2)" failed "ok2's new schedule refused by the device c
 expect_root ok2 "mqprio 100:" "ok2's installed tree kept"
 "$TBSCTL" remove ok2
 expect_root ok2 "noqueue 0:" "ok2's tree (installed by the previous schedule) removed"
+
+# An administrator replaces tbsd's root with an htb and a class: drift
+# enforcement does not put tbsd's tree over it (a failed apply could not put
+# the htb back), the link is failed and says why.
+tc qdisc replace dev ok4 root handle 1: htb default 10
+tc class add dev ok4 parent 1: classid 1:10 htb rate 1mbit
+wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json status ok4 | jq -r .state)\" = failed ]" ||
+        fail "ok4 not failed: $("$TBSCTL" status ok4 2>&1)"
+assert_contains "$("$TBSCTL" --json status ok4 | jq -r .state_reason)" \
+        "root qdisc htb 1: is not tbsd's and could not be put back if the apply failed" "ok4 state reason"
+expect_root ok4 "htb 1:" "ok4's htb left in place"
+assert_eq "$(htb_classes ok4)" 1:10 "ok4's htb class left"
 
 # tbsd --remove with the daemon running goes through it: the tree does not
 # come back (drift enforcement restores a deleted root within 1 s).

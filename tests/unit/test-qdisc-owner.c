@@ -2,7 +2,8 @@
 /* Whose root is it (qdisc-owner.c): kernel dumps recorded in the test
  * kernel (tests/unit/fixtures/qdisc/, the veth "va" has ifindex 3) judged
  * against the roots a schedule declares. Only a root equal to one of them
- * is tbsd's; the rest (htb, an mqprio of the administrator's) stays. */
+ * is tbsd's; the rest (htb, an mqprio of the administrator's) stays. And
+ * which roots an apply may replace: only those a rollback puts back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -148,12 +149,44 @@ static void test_other_settings_are_foreign(void **state) {
         free(why);
 }
 
+static void test_replaceable(void **state) {
+        QDiscTree t = {};
+        char *why = NULL;
+
+        /* the kernel's default, and mqprio/taprio (tbsd rebuilds them from the
+         * model) may be replaced, whoever put them there */
+        load("default.bin", &t);
+        assert_int_equal(qdisc_root_replaceable(&t, &why), 1);
+        qdisc_tree_done(&t);
+        load("mqprio-foreign.bin", &t);
+        assert_int_equal(qdisc_root_replaceable(&t, &why), 1);
+        qdisc_tree_done(&t);
+        assert_null(why);
+
+        /* htb: its classes are not in a qdisc dump and its dumped options
+         * are refused back */
+        load("htb.bin", &t);
+        assert_int_equal(qdisc_root_replaceable(&t, &why), 0);
+        assert_string_equal(why, "root qdisc htb 1: is not tbsd's and could not be put back if the apply "
+                            "failed (classes, children or options a qdisc dump does not give back): left "
+                            "in place; delete it (tc qdisc del dev IFACE root) to hand the interface to tbsd");
+        free(why);
+        assert_int_equal(qdisc_root_replaceable(&t, NULL), 0);
+        /* the judgement goes by kind: a classless kind the kernel takes back */
+        strcpy(t.root.kind, "fq_codel");
+        assert_int_equal(qdisc_root_replaceable(&t, NULL), 1);
+        strcpy(t.root.kind, "prio");
+        assert_int_equal(qdisc_root_replaceable(&t, NULL), 0);
+        qdisc_tree_done(&t);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_default_root),
                 cmocka_unit_test(test_declared_root),
                 cmocka_unit_test(test_htb_is_foreign),
                 cmocka_unit_test(test_other_settings_are_foreign),
+                cmocka_unit_test(test_replaceable),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
