@@ -312,6 +312,9 @@ static int method_remove(sd_bus_message *msg, void *userdata, sd_bus_error *erro
         if (r < 0)
                 return r;
         r = link_remove_qdiscs(l, &why);
+        if (r == -EEXIST)
+                return sd_bus_error_setf(error, TBS_ERROR_NOT_OWNED, "%s: %s", l->name,
+                                         why ?: "the root qdisc is not tbsd's, left in place");
         if (r < 0)
                 return sd_bus_error_setf(error, TBS_ERROR_APPLY_FAILED, "%s: %s", l->name,
                                          why ?: strerror(-r));

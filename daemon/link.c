@@ -17,6 +17,7 @@
 #include "log.h"
 #include "manager.h"
 #include "nl_qdisc.h"
+#include "qdisc-owner.h"
 #include "schedule-json.h"
 #include "schedule-verify.h"
 
@@ -50,6 +51,11 @@ struct LinkRuntime {
         ClockCheck *clock;
         ApplyReport last;               /* of the last successful apply */
         bool applied;
+        /* The root tbsd installed when it is not the schedule's: the
+         * previous schedule's, kept when a new one replaced it and has not
+         * been installed yet. Still tbsd's to remove (qdisc-owner.h). NULL
+         * when the tree, if any, is the schedule's (nearly always). */
+        RootSpec *installed_root;
         char *drift;                    /* the drift being reported (policy "report"), or NULL */
         sd_event_source *retry;         /* re-apply after a failure that may pass */
         unsigned retries;
@@ -69,6 +75,13 @@ struct LinkRuntime {
 static bool error_may_pass(int r) {
         return r == -EBUSY || r == -EAGAIN || r == -ENOBUFS || r == -ENOMEM || r == -ENETDOWN ||
                r == -ETIMEDOUT || r == -EINTR;
+}
+
+static void forget_installed_root(Link *l) {
+        if (!l->rt->installed_root)
+                return;
+        root_spec_done(l->rt->installed_root);
+        l->rt->installed_root = mfree(l->rt->installed_root);
 }
 
 #define RETRY_FIRST_USEC (1000 * 1000ULL)
@@ -130,6 +143,7 @@ void link_free(Link *l) {
         clock_check_free(l->rt->clock);
         caps_cache_unref(l->rt->caps);
         apply_report_done(&l->rt->last);
+        forget_installed_root(l);
         sd_event_source_disable_unref(l->rt->retry);
         qdisc_tree_done(l->rt->sample);
         free(l->rt->sample);
@@ -216,6 +230,17 @@ int link_set_schedule(Link *l, const char *file, Schedule *s, const DiagList *er
 
         free(l->schedule_file);
         l->schedule_file = f;
+        if (changed && l->schedule && l->rt->applied && !l->rt->installed_root) {
+                /* The old schedule's tree stays installed until the new
+                 * one is: its root moves over (no copy). Out of memory,
+                 * only the new schedule's root counts as tbsd's. */
+                l->rt->installed_root = malloc(sizeof(RootSpec));
+                if (l->rt->installed_root) {
+                        *l->rt->installed_root = l->schedule->root;
+                        l->schedule->root.entries = NULL;
+                        l->schedule->root.n_entries = 0;
+                }
+        }
         schedule_free(l->schedule);
         l->schedule = s;
         return changed;
@@ -408,6 +433,7 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         apply_report_done(&l->rt->last);
         l->rt->last = report;
         l->rt->applied = true;
+        forget_installed_root(l);
         if (r > 0)
                 manager_emit_event(m, l->name, "applied", "%u change(s) sent%s", report.n_messages,
                                    report.root_replaced ? ", root replaced" : "");
@@ -422,6 +448,10 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
 
 int link_remove_qdiscs(Link *l, char **ret_error) {
         _cleanup_free_ char *err = NULL;
+        const RootSpec *ours[2] = {
+                l->schedule ? &l->schedule->root : NULL,
+                l->rt->installed_root,
+        };
         int ifindex, r;
 
         ifindex = manager_ifindex(l->manager, l->name);
@@ -429,8 +459,8 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
                 set_error(ret_error, "interface %s does not exist", l->name);
                 return -ENODEV;
         }
-        r = nl_qdisc_remove(l->manager->nl, ifindex, &err);
-        if (r < 0) {
+        r = nl_qdisc_remove(l->manager->nl, ifindex, ours, ELEMENTSOF(ours), &err);
+        if (r < 0 && r != -EEXIST) {
                 set_error(ret_error, "removing the root qdisc failed: %s", err ?: strerror(-r));
                 return r;
         }
@@ -438,10 +468,22 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
         l->removed = true;
         l->rt->drift = mfree(l->rt->drift);
         l->rt->clock = clock_check_free(l->rt->clock);
+        forget_installed_root(l);
         link_emit_changed(l, "ClockState", NULL);
+        if (r == -EEXIST) {
+                /* Nothing of tbsd's is installed: the link is set aside all
+                 * the same, and the administrator's tree stays. */
+                link_set_state(l, LINK_STATE_PENDING, "%s, left in place; Apply() or a reload installs "
+                               "the schedule over it", err ?: "the root qdisc is not tbsd's");
+                manager_emit_event(l->manager, l->name, "foreign", "%s, left in place",
+                                   err ?: "the root qdisc is not tbsd's");
+                set_error(ret_error, "%s, left in place", err ?: "the root qdisc is not tbsd's");
+                return r;
+        }
         link_set_state(l, LINK_STATE_PENDING, "qdiscs removed; Apply() or a reload installs them again");
-        manager_emit_event(l->manager, l->name, "removed", "default root qdisc restored");
-        return 0;
+        manager_emit_event(l->manager, l->name, "removed", "%s",
+                           r > 0 ? "default root qdisc restored" : "nothing installed, default root in place");
+        return r;
 }
 
 void link_vanished(Link *l) {

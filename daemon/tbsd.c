@@ -16,6 +16,7 @@
 #include "manager.h"
 #include "nl_qdisc.h"
 #include "schedule-dir.h"
+#include "tbsd-remove.h"
 
 #define DAEMON_MMAP_THRESHOLD (64 * 1024)
 /* High: free() does not shrink the heap while the daemon works (the
@@ -50,7 +51,10 @@ static void help(void) {
                "                          the interfaces (for files meant for another machine)\n"
                "     --once               Apply every schedule of the folder once, print one\n"
                "                          line per interface and exit (1 if any failed)\n"
-               "     --remove IFACE       Put back IFACE's default root qdisc and exit\n"
+               "     --remove IFACE       Remove tbsd's qdiscs from IFACE and exit: through the\n"
+               "                          running daemon when there is one (as tbsctl remove),\n"
+               "                          else only a root that IFACE's schedule in the\n"
+               "                          schedules folder declares; other roots stay\n"
                "     --admin-group NAME   Group allowed to call Apply/Remove/Reload (default tbs)\n"
                "     --clock-interval SEC Seconds between clock checks (default 2)\n"
                "     --stats-interval SEC Seconds between statistics samples while sampling:\n"
@@ -382,32 +386,6 @@ static int run_once(const char *dir) {
         return failed ? 1 : 0;
 }
 
-/* tbsd --remove IFACE: delete the root so the kernel puts back its default. */
-static int run_remove(const char *ifname) {
-        _cleanup_nl_qdisc_ NlQdisc *nl = NULL;
-        _cleanup_free_ char *error = NULL;
-        unsigned ifindex;
-        int r;
-
-        ifindex = if_nametoindex(ifname);
-        if (ifindex == 0) {
-                printf("%s: failed: no such interface\n", ifname);
-                return 1;
-        }
-        r = nl_qdisc_new(&nl);
-        if (r < 0) {
-                log_error_errno(r, "cannot open a netlink socket: %m");
-                return 1;
-        }
-        r = nl_qdisc_remove(nl, (int) ifindex, &error);
-        if (r < 0) {
-                printf("%s: failed: %s\n", ifname, error ?: strerror(-r));
-                return 1;
-        }
-        printf("%s: %s\n", ifname, r > 0 ? "removed" : "unchanged");
-        return 0;
-}
-
 int main(int argc, char *argv[]) {
         int r;
 
@@ -421,7 +399,7 @@ int main(int argc, char *argv[]) {
         if (arg_once)
                 return run_once(arg_config_dir);
         if (arg_remove)
-                return run_remove(arg_remove);
+                return tbsd_remove(arg_remove, arg_config_dir);
 
         /* The daemon's big buffers are short-lived (a qdisc dump of every
          * interface is hundreds of KiB). A fixed mmap threshold keeps glibc

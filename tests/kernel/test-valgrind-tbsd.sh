@@ -1,14 +1,18 @@
 # tbsd under valgrind for a whole daemon cycle: start on a private system
 # bus with one veth schedule, apply it (tc shows the tree), answer status,
-# Validate() (good and bad), Apply, Reload and unknown-link calls, then
-# SIGTERM. valgrind must report nothing (no invalid access, no use of
+# Validate() (good and bad), Apply, Reload, Remove and unknown-link calls,
+# then SIGTERM. valgrind must report nothing (no invalid access, no use of
 # uninitialised memory, no definite or indirect leak) and tbsd must exit 0.
 VG_LOG=$TBS_OUT/valgrind-tbsd.log
 
 make_veth tbs0 tbs0p 4
+make_veth fh0 fh0p 2
+modprobe -d /run/modroot sch_htb
+tc qdisc add dev fh0 root handle 1: htb    # not tbsd's; fh0's schedule does not fit the device
 conf=$TMPDIR/conf
 mkdir -p "$conf"
 write_mqprio_schedule "$conf/tbs0.json" tbs0 200000 500000
+write_mqprio_schedule "$conf/fh0.json" fh0 200000 500000
 start_system_bus
 
 valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
@@ -47,6 +51,14 @@ assert_contains "$out" "nope" "GetLink of an unknown link is refused"
 write_mqprio_schedule "$conf/tbs0.json" tbs0 250000 500000
 "$TBSCTL" reload || fail "tbsctl reload"
 assert_eq "$(qdisc_at tbs0 100:1 | jq -r .options.delta)" 250000 "Reload() applied the new delta"
+# Remove() of a foreign root, and of the tree of a schedule replaced by one
+# that did not fit the device (offload on a veth), through tbsd --remove.
+"$TBSCTL" remove fh0 >/dev/null 2>&1 && fail "tbsctl remove of a foreign root succeeded"
+assert_eq "$(qdisc_at fh0 root | jq -r .kind)" htb "foreign root left in place"
+jq '.txqueues[0].offload = true' "$conf/tbs0.json" > "$conf/tbs0.tmp" && mv "$conf/tbs0.tmp" "$conf/tbs0.json"
+"$TBSCTL" reload >/dev/null 2>&1 || true
+assert_eq "$("$TBSD" --remove tbs0 --config-dir "$conf")" "tbs0: removed by the running tbsd" "tbsd --remove"
+assert_eq "$(qdisc_at tbs0 root | jq -r .kind)" noqueue "tree removed"
 
 kill -TERM "$vg_pid"
 set +e
