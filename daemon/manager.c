@@ -175,11 +175,8 @@ int manager_sample_stats(Manager *m) {
                 link_take_sample(l, &t, mono, real);
         }
         m->stats_sampled_usec = mono;
-        if (m->metrics_file) {
-                r = metrics_file_write(m, m->metrics_file);
-                if (r < 0)
-                        log_warning_errno(r, "cannot write the metrics file %s: %m", m->metrics_file);
-        }
+        if (m->metrics_file)
+                metrics_file_update(m);
         return 0;
 }
 

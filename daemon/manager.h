@@ -40,6 +40,7 @@ struct Manager {
         struct LinkWatch *watch;        /* rtnetlink link and qdisc notifications */
         uint64_t stats_interval_usec;
         char *metrics_file;
+        int metrics_file_error;         /* -errno of the last write, 0 when it worked (log on change) */
         sd_event_source *stats_timer;   /* periodic with a metrics file, else only while read */
         uint64_t stats_sampled_usec;    /* CLOCK_MONOTONIC of the newest sample; 0: none */
         uint64_t stats_read_usec;       /* CLOCK_MONOTONIC of the last bus read of statistics */

@@ -348,10 +348,14 @@ int metrics_writer_finish(MetricsWriter *w, FILE *out) {
                                 header(out, f->name, f->type, f->help);
                         }
                 }
-                if (w->size[i] > 0)
-                        fwrite(w->text[i], 1, w->size[i], out);
+                /* A write error's errno (ENOSPC, EDQUOT, EIO) is what the
+                 * caller reports: take it where it happens. */
+                if (w->size[i] > 0 && fwrite(w->text[i], 1, w->size[i], out) != w->size[i])
+                        return negative_errno();
         }
-        if (fflush(out) != 0 || ferror(out))
+        if (fflush(out) != 0)
+                return negative_errno();
+        if (ferror(out))
                 return -EIO;
         return 0;
 }
