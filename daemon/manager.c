@@ -12,6 +12,7 @@
 #include "bus-manager.h"
 #include "link-watch.h"
 #include "metrics-file.h"
+#include "refusal-log.h"
 #include "log.h"
 #include "manager.h"
 #include "schedule-dir.h"
@@ -348,6 +349,7 @@ void manager_free(Manager *m) {
                 caps_system_socket_close(&m->probe_sock);
         schedule_dir_stamps_free(m->dir_stamps);
         sd_bus_flush_close_unref(m->bus);
+        refusal_log_free(m->refusals);
         sd_event_unref(m->event);
         free(m->config_dir);
         free(m->admin_group);

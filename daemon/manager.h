@@ -31,6 +31,7 @@ struct Manager {
         sd_bus *bus;
         char *config_dir;
         char *admin_group;              /* may call privileged methods; NULL: root only */
+        struct RefusalLog *refusals;    /* refused privileged calls, logged per caller with a limit */
         uint64_t clock_interval_usec;
         NlQdisc *nl;                    /* netlink socket for qdisc changes and dumps */
         CapsCache *caps;                /* capability probe results by ifindex */
