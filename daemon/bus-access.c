@@ -104,7 +104,6 @@ int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *ref
         _cleanup_free_ gid_t *gids = NULL;
         gid_t admin_gid = 0;
         bool have_admin_gid = false;
-        const char *why;
         uid_t euid;
         int n_gids = -1, r;
 
@@ -123,15 +122,16 @@ int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *ref
 
         /* One line per refusal, where it is decided, limited per caller. */
         if (n_gids < 0)
-                why = "the bus did not report its groups";
+                refusal_log_note(refusals, euid, "%s to uid %u (the bus did not report its groups)", method,
+                                 (unsigned) euid);
         else if (!admin_group || !*admin_group)
-                why = "no admin group is configured";
+                refusal_log_note(refusals, euid, "%s to uid %u (no admin group is configured)", method,
+                                 (unsigned) euid);
         else if (!have_admin_gid)
-                why = "the admin group does not exist";
+                refusal_log_note(refusals, euid, "%s to uid %u (admin group '%s' does not exist)", method,
+                                 (unsigned) euid, admin_group);
         else
-                why = "not in the admin group";
-        refusal_log_note(refusals, euid, "%s to uid %u (%s%s%s)", method, (unsigned) euid, why,
-                         admin_group && *admin_group ? ": " : "", admin_group ?: "");
+                refusal_log_note(refusals, euid, "%s to uid %u (not in the admin group)", method, (unsigned) euid);
         sd_bus_error_setf(ret_error, TBS_ERROR_ACCESS_DENIED,
                           "%s is privileged: uid 0 or the tbsd admin group only", method);
         return 0;
