@@ -159,22 +159,28 @@ void link_free(Link *l) {
         free(l);
 }
 
-void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) {
+/* link_set_state(), with also (NULL: none): another property that changed
+ * with it, sent in the same PropertiesChanged signal. */
+static void link_set_state_va(Link *l, const char *also, LinkState state, const char *reason_fmt, va_list ap)
+        _printf_(4, 0);
+static void link_set_state_va(Link *l, const char *also, LinkState state, const char *reason_fmt, va_list ap) {
         char *reason = NULL;
         bool state_changed, reason_changed;
-        va_list ap;
 
-        va_start(ap, reason_fmt);
         if (vasprintf(&reason, reason_fmt, ap) < 0)
                 reason = NULL;
-        va_end(ap);
-        if (!reason)
+        if (!reason) {
+                if (also)
+                        link_emit_changed(l, also, NULL);
                 return;
+        }
 
         state_changed = l->state != state;
         reason_changed = strcmp(l->state_reason, reason) != 0;
         if (!state_changed && !reason_changed) {
                 free(reason);
+                if (also)
+                        link_emit_changed(l, also, NULL);
                 return;
         }
         free(l->state_reason);
@@ -182,8 +188,26 @@ void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) {
         l->state = state;
         if (state_changed)
                 log_link_info(l->name, "state %s: %s", link_state_to_string(state), reason);
-        link_emit_changed(l, "State", "StateReason", NULL);
+        link_emit_changed(l, "State", "StateReason", also, NULL);
         manager_notify_status(l->manager);
+}
+
+void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) {
+        va_list ap;
+
+        va_start(ap, reason_fmt);
+        link_set_state_va(l, NULL, state, reason_fmt, ap);
+        va_end(ap);
+}
+
+static void link_set_state_also(Link *l, const char *also, LinkState state, const char *reason_fmt, ...)
+        _printf_(4, 5);
+static void link_set_state_also(Link *l, const char *also, LinkState state, const char *reason_fmt, ...) {
+        va_list ap;
+
+        va_start(ap, reason_fmt);
+        link_set_state_va(l, also, state, reason_fmt, ap);
+        va_end(ap);
 }
 
 static char *canonical_text(const Schedule *s) {
@@ -250,39 +274,50 @@ static bool clock_degrades(ClockState s) {
         return s == CLOCK_STATE_UNSYNCED || s == CLOCK_STATE_NO_PTP4L;
 }
 
-/* configured or degraded, from the clock; only for an installed schedule. */
-static void link_update_installed_state(Link *l) {
+/* configured or degraded, from the clock; only for an installed schedule.
+ * also: a property that changed with it (see link_set_state_va()). */
+static void link_update_installed_state_also(Link *l, const char *also) {
         const ClockStatus *st;
 
-        if (!l->rt->applied)
+        if (!l->rt->applied) {
+                if (also)
+                        link_emit_changed(l, also, NULL);
                 return;
+        }
         if (l->rt->drift) {
-                link_set_state(l, LINK_STATE_DEGRADED, "drift: %s", l->rt->drift);
+                link_set_state_also(l, also, LINK_STATE_DEGRADED, "drift: %s", l->rt->drift);
                 return;
         }
         if (!l->rt->clock) {
-                link_set_state(l, LINK_STATE_CONFIGURED, "schedule installed");
+                link_set_state_also(l, also, LINK_STATE_CONFIGURED, "schedule installed");
                 return;
         }
         st = clock_check_status(l->rt->clock);
         if (st->checked_at_usec > 0 && clock_degrades(st->state))
-                link_set_state(l, LINK_STATE_DEGRADED, "clock %s: %s", clock_state_to_string(st->state),
-                               st->reason);
+                link_set_state_also(l, also, LINK_STATE_DEGRADED, "clock %s: %s", clock_state_to_string(st->state),
+                                    st->reason);
         else
-                link_set_state(l, LINK_STATE_CONFIGURED, "schedule installed%s%s",
-                               st->checked_at_usec > 0 ? "; clock " : "",
-                               st->checked_at_usec > 0 ? clock_state_to_string(st->state) : "");
+                link_set_state_also(l, also, LINK_STATE_CONFIGURED, "schedule installed%s%s",
+                                    st->checked_at_usec > 0 ? "; clock " : "",
+                                    st->checked_at_usec > 0 ? clock_state_to_string(st->state) : "");
 }
 
+static void link_update_installed_state(Link *l) {
+        link_update_installed_state_also(l, NULL);
+}
+
+/* Every check whose state or reason changed: the link's StateReason quotes
+ * the clock's reason, so it follows at once, in the same signal as
+ * ClockState when that changed too. */
 static void on_clock_changed(ClockCheck *cc, ClockState old_state, const ClockStatus *status, void *userdata) {
         Link *l = userdata;
+        bool state_changed = old_state != status->state;
 
-        link_emit_changed(l, "ClockState", NULL);
-        if (old_state != _CLOCK_STATE_INVALID)
+        if (state_changed && old_state != _CLOCK_STATE_INVALID)
                 manager_emit_event(l->manager, l->name, "clock", "%s -> %s: %s",
                                    clock_state_to_string(old_state), clock_state_to_string(status->state),
                                    status->reason);
-        link_update_installed_state(l);
+        link_update_installed_state_also(l, state_changed ? "ClockState" : NULL);
 }
 
 static int link_start_clock(Link *l) {
@@ -558,10 +593,34 @@ void link_reconcile(Link *l, const QDiscTreeSet *set) {
                                    l->schedule_file ?: "");
 }
 
+/* The clock as the link shows it: the running check's status, or what
+ * stands in for one: "not-configured" only when the schedule really has no
+ * clock section; a declared clock that nobody checks (the schedule is not
+ * installed: failed, pending after Remove(), absent) is "unsynced" with the
+ * reason, as before a first check. */
+static const ClockStatus *link_clock_status(Link *l, ClockStatus *buf) {
+        if (l->rt->clock)
+                return clock_check_status(l->rt->clock);
+        *buf = (ClockStatus) { .phc_offset_method = _PHC_OFFSET_METHOD_INVALID };
+        if (!l->schedule || !l->schedule->clock.configured) {
+                buf->state = CLOCK_STATE_NOT_CONFIGURED;
+                snprintf(buf->reason, sizeof(buf->reason), "%s",
+                         l->schedule ? "the schedule has no clock section" : "no valid schedule");
+        } else if (l->rt->applied) {
+                buf->state = CLOCK_STATE_UNSYNCED;
+                snprintf(buf->reason, sizeof(buf->reason), "not checked: the clock check could not start");
+        } else {
+                buf->state = CLOCK_STATE_UNSYNCED;
+                snprintf(buf->reason, sizeof(buf->reason), "not checked while the schedule is not installed (%s)",
+                         link_state_to_string(l->state));
+        }
+        return buf;
+}
+
 const char *link_clock_state(Link *l) {
-        if (!l->rt->clock)
-                return clock_state_to_string(CLOCK_STATE_NOT_CONFIGURED);
-        return clock_state_to_string(clock_check_status(l->rt->clock)->state);
+        ClockStatus buf;
+
+        return clock_state_to_string(link_clock_status(l, &buf)->state);
 }
 
 const char *link_driver(Link *l) {
@@ -844,6 +903,10 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
         json_add(o, "delta_ns", json_object_new_int64(e->delta_ns));
         json_add(o, "offload", json_object_new_boolean(q && q->is_etf && q->etf.offload == OFFLOAD_ON));
         json_add(o, "offload_requested", offload_requested_json(want->offload));
+        /* offload_requested is true, false or "auto" (the schedule's own
+         * spelling, kept for compatibility); this one is always a string. */
+        json_add_string(o, "offload_requested_mode",
+                        want->offload == OFFLOAD_AUTO ? "auto" : want->offload == OFFLOAD_ON ? "on" : "off");
         json_add_string(o, "offload_reason", res ? res->reason : NULL);
         json_add(o, "deadline_mode", json_object_new_boolean(e->deadline_mode));
         json_add(o, "skip_sock_check", json_object_new_boolean(e->skip_sock_check));
@@ -871,6 +934,7 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
         QDiscTree own = {};
         const QDiscTree *tree = given;
         bool have_tree = given;
+        ClockStatus clock;
 
         if (!o)
                 return -ENOMEM;
@@ -890,13 +954,7 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
                 json_object_array_add(qs, queue_json(l, &l->schedule->txqueues[i], have_tree ? tree : NULL));
         json_add(o, "txqueues", qs);
         json_add(o, "capabilities", l->rt->caps ? caps_to_json(l->rt->caps) : NULL);
-        if (l->rt->clock)
-                json_add(o, "clock", clock_status_to_json(clock_check_status(l->rt->clock)));
-        else {
-                ClockStatus none = { .state = CLOCK_STATE_NOT_CONFIGURED };
-                snprintf(none.reason, sizeof(none.reason), "the schedule has no clock section");
-                json_add(o, "clock", clock_status_to_json(&none));
-        }
+        json_add(o, "clock", clock_status_to_json(link_clock_status(l, &clock)));
         qdisc_tree_done(&own);
         *ret = TAKE_PTR(o);
         return 0;
