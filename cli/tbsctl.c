@@ -21,6 +21,7 @@ enum {
 bool arg_json;
 unsigned arg_count = 20;
 double arg_watch = -1;
+const char *arg_device;
 
 typedef struct Verb {
         const char *name;
@@ -72,6 +73,8 @@ static void help(void) {
                "  -j --json      Print JSON\n"
                "     --watch[=SECONDS]  stats: refresh every SECONDS (default 1) until interrupted\n"
                "     --count=N   selftest: probe frames per queue (default 20)\n"
+               "     --device=IFACE  validate: also check against IFACE of this machine, as\n"
+               "                 tbsd would before applying (\".\": each file's own interface)\n"
                "\n"
                "Commands:\n");
         for (const Verb *v = verbs; v->name; v++)
@@ -83,13 +86,14 @@ static void help(void) {
 }
 
 int main(int argc, char *argv[]) {
-        enum { ARG_VERSION = 0x100, ARG_WATCH, ARG_COUNT };
+        enum { ARG_VERSION = 0x100, ARG_WATCH, ARG_COUNT, ARG_DEVICE };
         static const struct option options[] = {
                 { "help",    no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, ARG_VERSION },
                 { "json",    no_argument, NULL, 'j' },
                 { "watch",   optional_argument, NULL, ARG_WATCH },
                 { "count",   required_argument, NULL, ARG_COUNT },
+                { "device",  required_argument, NULL, ARG_DEVICE },
                 {}
         };
         int c;
@@ -127,6 +131,9 @@ int main(int argc, char *argv[]) {
                         arg_count = (unsigned) v;
                         break;
                 }
+                case ARG_DEVICE:
+                        arg_device = optarg;
+                        break;
                 default:
                         return EXIT_USAGE;
                 }
@@ -140,6 +147,10 @@ int main(int argc, char *argv[]) {
 
                 if (strcmp(v->name, argv[optind]) != 0)
                         continue;
+                if (arg_device && v->run != verb_validate) {
+                        log_error("--device is only for validate; see 'tbsctl --help'");
+                        return EXIT_USAGE;
+                }
                 if (n < v->min_args || (v->max_args >= 0 && n > v->max_args)) {
                         log_error("%s: wrong number of arguments; see 'tbsctl --help'", v->name);
                         return EXIT_USAGE;

@@ -86,6 +86,16 @@ static void render_clock(struct json_object *c) {
                 field("TAI offset", "%" PRId64 " s", json_get_int(c, "tai_offset_s", 0));
 }
 
+/* The clock section the schedule declares (its limits), when it has one. */
+static void render_declared_clock(struct json_object *c) {
+        if (!c || !json_object_is_type(c, json_type_object))
+                return;
+        field("Clock declared", "ptp4l %s, domain %" PRId64 ", max master offset %" PRId64
+              " ns, max PHC offset %" PRId64 " ns", str_or(c, "ptp4l_socket", "at the default socket"),
+              json_get_int(c, "domain", 0), json_get_int(c, "max_master_offset_ns", 0),
+              json_get_int(c, "max_phc_offset_ns", 0));
+}
+
 static void render_stats_line(const char *indent, struct json_object *st) {
         if (!st)
                 return;
@@ -96,14 +106,46 @@ static void render_stats_line(const char *indent, struct json_object *st) {
                json_get_int(st, "backlog_bytes", 0));
 }
 
+/* The offload a queue's schedule asks for: "on", "off" or "auto".
+ * offload_requested_mode is always a string; older daemons send only
+ * offload_requested, a boolean or the string "auto". */
+static const char *offload_requested(struct json_object *q) {
+        struct json_object *v = json_get(q, "offload_requested");
+
+        if (json_get_string(q, "offload_requested_mode"))
+                return json_get_string(q, "offload_requested_mode");
+        if (v && json_object_is_type(v, json_type_boolean))
+                return json_object_get_boolean(v) ? "on" : "off";
+        return str_or(q, "offload_requested", "?");
+}
+
 static void render_queue(struct json_object *q) {
         char label[32];
 
         snprintf(label, sizeof(label), "Queue %" PRId64, json_get_int(q, "queue", -1));
+        if (!json_get_bool(q, "installed", 1)) {
+                /* Not in the kernel: what is there instead, and what the
+                 * schedule declares for it (the state says why). */
+                char kernel[96];
+
+                if (json_get_string(q, "qdisc"))
+                        snprintf(kernel, sizeof(kernel), "%s %s parent %s", json_get_string(q, "qdisc"),
+                                 str_or(q, "handle", "-"), str_or(q, "parent", "-"));
+                else
+                        snprintf(kernel, sizeof(kernel), "no qdisc");
+                field(label, "not installed (kernel: %s); declared etf, %s, delta %" PRId64
+                      " ns, offload requested %s%s%s", kernel, str_or(q, "clockid", "?"),
+                      json_get_int(q, "delta_ns", 0), offload_requested(q),
+                      json_get_bool(q, "deadline_mode", 0) ? ", deadline_mode" : "",
+                      json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
+                if (json_get_string(q, "offload_reason"))
+                        printf("%19s%s\n", "", json_get_string(q, "offload_reason"));
+                return;
+        }
         field(label, "%s %s parent %s, %s, delta %" PRId64 " ns, offload %s (requested %s)%s%s",
               str_or(q, "qdisc", "?"), str_or(q, "handle", "-"), str_or(q, "parent", "-"),
               str_or(q, "clockid", "?"), json_get_int(q, "delta_ns", 0),
-              json_get_bool(q, "offload", 0) ? "on" : "off", str_or(q, "offload_requested", "auto"),
+              json_get_bool(q, "offload", 0) ? "on" : "off", offload_requested(q),
               json_get_bool(q, "deadline_mode", 0) ? ", deadline_mode" : "",
               json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
         if (json_get_string(q, "offload_reason"))
@@ -151,6 +193,7 @@ static void render_status(struct json_object *d) {
                 render_queue(json_object_array_get_idx(qs, i));
         if (json_get(d, "clock"))
                 render_clock(json_get(d, "clock"));
+        render_declared_clock(json_get(json_get(d, "declared"), "clock"));
 }
 
 /* Describe every named link (or all of them) and render each document (or

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* tbsctl validate FILE...: the schedule file checks of `tbsd --check`, for
- * single files and without a daemon. Devices are not probed: rules that need
- * device facts (TX queue count, launch-time capable queues) are left to the
- * daemon. */
+/* tbsctl validate [--device IFACE] FILE...: the schedule file checks of
+ * `tbsd --check`, for single files and without a daemon. Without --device the
+ * files are judged alone, on any machine; with it they are also judged
+ * against that interface of this machine (TX queue count, launch-time
+ * capable queues) by the code the daemon refuses them with before an apply
+ * (daemon/device-check.h). */
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "device-check.h"
 #include "diag.h"
 #include "json-util.h"
 #include "log.h"
@@ -15,14 +18,24 @@
 #include "utf8.h"
 #include "verbs.h"
 
-/* Reads, parses and verifies one file; problems go to diags. Returns 0 (the
- * file may still be invalid: see diags) or -ENOMEM. */
-static int validate_file(const char *path, DiagList *diags, char ifname[static IFNAMSIZ]) {
+/* The interface a file is checked against: --device's, or with "." the
+ * file's own. */
+static const char *device_for(const Schedule *s) {
+        return strcmp(arg_device, ".") == 0 ? s->ifname : arg_device;
+}
+
+/* Reads, parses and verifies one file; problems go to diags. With probes
+ * (--device), also against the device, whose probe result comes back in
+ * *ret_probe (NULL when the file did not get that far). Returns 0 (the file
+ * may still be invalid: see diags) or -ENOMEM. */
+static int validate_file(const char *path, DeviceProbes *probes, DiagList *diags, char ifname[static IFNAMSIZ],
+                         const DeviceProbe **ret_probe) {
         _cleanup_free_ char *text = NULL;
         _cleanup_schedule_ Schedule *s = NULL;
         size_t len;
         int r;
 
+        *ret_probe = NULL;
         r = schedule_read_file(path, NULL, diags, &text, &len);
         if (r == -ENOMEM)
                 return r;
@@ -34,12 +47,22 @@ static int validate_file(const char *path, DiagList *diags, char ifname[static I
                 return r;
         if (r < 0)
                 return 0;
-        r = schedule_verify(s, NULL, diags);
-        return r == -ENOMEM ? r : 0;
+        if (!probes) {
+                r = schedule_verify(s, NULL, diags);
+                return r == -ENOMEM ? r : 0;
+        }
+        r = device_check(probes, s, device_for(s), strcmp(device_for(s), s->ifname) == 0, diags);
+        if (r == -ENOMEM)
+                return r;
+        *ret_probe = device_probes_find(probes, device_for(s));
+        return 0;
 }
 
-/* {"file", "valid", "interface", "errors": [lines], "warnings": [lines]} */
-static json_object *file_to_json(const char *path, const DiagList *diags, const char *ifname) {
+/* {"file", "valid", "interface", "errors": [lines], "warnings": [lines],
+ *  "device": the interface checked against or null, "capabilities": its
+ *  probe result (as in tbsctl caps) or null} */
+static json_object *file_to_json(const char *path, const DiagList *diags, const char *ifname,
+                                 const DeviceProbe *probe) {
         _cleanup_json_ json_object *o = json_object_new_object(), *errors = json_object_new_array(),
                                    *warnings = json_object_new_array();
 
@@ -60,24 +83,44 @@ static json_object *file_to_json(const char *path, const DiagList *diags, const 
             json_add(o, "valid", json_object_new_boolean(diag_errors(diags) == 0)) < 0 ||
             json_add_string(o, "interface", ifname[0] ? ifname : NULL) < 0 ||
             json_add(o, "errors", TAKE_PTR(errors)) < 0 ||
-            json_add(o, "warnings", TAKE_PTR(warnings)) < 0)
+            json_add(o, "warnings", TAKE_PTR(warnings)) < 0 ||
+            json_add_string(o, "device", probe ? probe->ifname : NULL) < 0)
+                return NULL;
+        if (probe && probe->error == 0) {
+                json_object *c = caps_to_json(&probe->caps);
+
+                if (!c || json_add(o, "capabilities", c) < 0)
+                        return NULL;
+        } else if (json_add(o, "capabilities", NULL) < 0)
                 return NULL;
         return TAKE_PTR(o);
 }
 
 int verb_validate(int argc, char *argv[]) {
+        _cleanup_(device_probes_done) DeviceProbes probes = { .sock.fd = -1 };
         _cleanup_json_ json_object *all = NULL;
         bool ok = true;
 
+        if (arg_device && strcmp(arg_device, ".") != 0) {
+                const char *problem = ifname_problem(arg_device, strlen(arg_device));
+
+                if (problem) {
+                        log_error("--device: interface name %s", problem);
+                        return 2;
+                }
+        }
+        if (arg_device)
+                device_probes_init(&probes, NULL);
         if (arg_json && !(all = json_object_new_array()))
                 return log_error_errno(ENOMEM, "out of memory"), 1;
 
         for (int i = 0; i < argc; i++) {
                 char ifname[IFNAMSIZ] = "";
+                const DeviceProbe *probe;
                 DiagList diags = {};
                 int r;
 
-                r = validate_file(argv[i], &diags, ifname);
+                r = validate_file(argv[i], arg_device ? &probes : NULL, &diags, ifname, &probe);
                 if (r < 0) {
                         diag_list_clear(&diags);
                         log_error_errno(r, "%s: %m", argv[i]);
@@ -87,7 +130,7 @@ int verb_validate(int argc, char *argv[]) {
                         ok = false;
 
                 if (arg_json) {
-                        json_object *o = file_to_json(argv[i], &diags, ifname);
+                        json_object *o = file_to_json(argv[i], &diags, ifname, probe);
 
                         if (!o || json_object_array_add(all, o) < 0) {
                                 json_object_put(o);
@@ -102,9 +145,15 @@ int verb_validate(int argc, char *argv[]) {
                                 fprintf(stderr, "%s\n", line ?: "out of memory");
                         }
                         if (diag_errors(&diags) == 0) {
-                                _cleanup_free_ char *f = NULL, *n = NULL;
+                                _cleanup_free_ char *f = NULL, *n = NULL, *d = NULL;
 
-                                printf("%s: valid schedule for %s\n", text_safe(argv[i], &f), text_safe(ifname, &n));
+                                if (probe && probe->error == 0)
+                                        printf("%s: valid schedule for %s, checked against %s of this machine\n",
+                                               text_safe(argv[i], &f), text_safe(ifname, &n),
+                                               text_safe(probe->ifname, &d));
+                                else
+                                        printf("%s: valid schedule for %s\n", text_safe(argv[i], &f),
+                                               text_safe(ifname, &n));
                         }
                 }
                 diag_list_clear(&diags);

@@ -17,10 +17,17 @@ extern double arg_watch;
 #define WATCH_MIN_NS (100 * 1000 * 1000ULL)          /* 0.1 s */
 #define WATCH_MAX_NS (3600ULL * 1000 * 1000 * 1000)   /* 1 h */
 
-/** tbsctl validate FILE...: read, parse and verify schedule files without a
- *  daemon. Prints each problem as "FILE: JSON.PATH: REASON" on stderr (or,
- *  with --json, [{"file", "valid", "interface", "errors", "warnings"}] on
- *  stdout). Returns 0 when every file is valid (warnings allowed), else 1. */
+/* --device=IFACE: validate checks the files against IFACE of this machine
+ * ("." each file's own interface); NULL: not given. */
+extern const char *arg_device;
+
+/** tbsctl validate [--device IFACE] FILE...: read, parse and verify schedule
+ *  files without a daemon; with --device also against that interface of this
+ *  machine, as the daemon does before an apply. Prints each problem as
+ *  "FILE: JSON.PATH: REASON" on stderr (or, with --json, [{"file", "valid",
+ *  "interface", "errors", "warnings", "device", "capabilities"}] on stdout).
+ *  Returns 0 when every file is valid (warnings allowed), 1 when one is not,
+ *  2 for a bad --device. */
 int verb_validate(int argc, char *argv[]);
 
 /** tbsctl status [IFACE...]: the Describe() document of each link (all when

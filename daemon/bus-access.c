@@ -83,25 +83,24 @@ static int bus_creds(sd_bus_message *m, uid_t *ret_uid, gid_t **ret_gids, int *r
         return 0;
 }
 
-/* The admin group's id. Looked up per call, not once at start: a
- * lookup may load NSS modules (nss_systemd and libm, 0.6 MiB resident)
- * that a daemon only root talks to never needs, and a group created after
- * the start counts. */
+/* The admin group's id, or false when there is none (the refusal says
+ * so). Looked up per call, not once at start: a lookup may load NSS
+ * modules (nss_systemd and libm, 0.6 MiB resident) that a daemon only root
+ * talks to never needs, and a group created after the start counts. */
 static bool admin_group_gid(const char *name, gid_t *ret) {
         struct group *g;
 
         if (!name || !*name)
                 return false;
         g = getgrnam(name);
-        if (!g) {
-                log_info("admin group '%s' does not exist: privileged methods are for root only", name);
+        if (!g)
                 return false;
-        }
         *ret = g->gr_gid;
         return true;
 }
 
-int bus_access_check(sd_bus_message *m, const char *admin_group, const char *method, sd_bus_error *ret_error) {
+int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *refusals, const char *method,
+                     sd_bus_error *ret_error) {
         _cleanup_free_ gid_t *gids = NULL;
         gid_t admin_gid = 0;
         bool have_admin_gid = false;
@@ -109,17 +108,30 @@ int bus_access_check(sd_bus_message *m, const char *admin_group, const char *met
         int n_gids = -1, r;
 
         r = bus_creds(m, &euid, &gids, &n_gids);
-        if (r < 0)
+        if (r < 0) {
+                refusal_log_note(refusals, (uid_t) -1, "%s to %s: the bus did not vouch for its user id: %s", method,
+                                 sd_bus_message_get_sender(m) ?: "an unnamed caller", strerror(-r));
                 return sd_bus_error_setf(ret_error, TBS_ERROR_ACCESS_DENIED,
                                          "%s: the bus did not vouch for the caller's user id: %s", method,
                                          strerror(-r));
+        }
         if (euid != 0 && n_gids >= 0)
                 have_admin_gid = admin_group_gid(admin_group, &admin_gid);
         if (bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, admin_gid, have_admin_gid))
                 return 1;
 
-        log_notice("denied %s to uid %u (%s)", method, (unsigned) euid,
-                   n_gids < 0 ? "the bus did not report its groups" : "not in the admin group");
+        /* One line per refusal, where it is decided, limited per caller. */
+        if (n_gids < 0)
+                refusal_log_note(refusals, euid, "%s to uid %u (the bus did not report its groups)", method,
+                                 (unsigned) euid);
+        else if (!admin_group || !*admin_group)
+                refusal_log_note(refusals, euid, "%s to uid %u (no admin group is configured)", method,
+                                 (unsigned) euid);
+        else if (!have_admin_gid)
+                refusal_log_note(refusals, euid, "%s to uid %u (admin group '%s' does not exist)", method,
+                                 (unsigned) euid, admin_group);
+        else
+                refusal_log_note(refusals, euid, "%s to uid %u (not in the admin group)", method, (unsigned) euid);
         sd_bus_error_setf(ret_error, TBS_ERROR_ACCESS_DENIED,
                           "%s is privileged: uid 0 or the tbsd admin group only", method);
         return 0;

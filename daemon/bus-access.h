@@ -7,6 +7,7 @@
 #include <systemd/sd-bus.h>
 
 #include "bus-names.h"
+#include "refusal-log.h"
 
 /** Decide from credentials alone: allowed when euid is 0, or when the bus
  *  vouched for the supplementary groups and admin_gid is among them.
@@ -16,7 +17,10 @@ bool bus_access_decide(uid_t euid, const gid_t *gids, int n_gids, bool gids_vouc
 
 /** Check the sender of m against the admin group admin_group (a name; NULL
  *  or "": root only). The group is looked up only for a caller other than
- *  root, at each such call. Returns 1 when allowed, 0 when not (ret_error
- *  set to org.tsn.Tbs.Error.AccessDenied naming the method), or -errno when
- *  the credentials could not be read (ret_error set as well). */
-int bus_access_check(sd_bus_message *m, const char *admin_group, const char *method, sd_bus_error *ret_error);
+ *  root, at each such call. A refusal is logged in one line through
+ *  refusals (limited per caller; NULL: every one). Returns 1 when allowed,
+ *  0 when not (ret_error set to org.tsn.Tbs.Error.AccessDenied naming the
+ *  method), or -errno when the credentials could not be read (ret_error set
+ *  as well). */
+int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *refusals, const char *method,
+                     sd_bus_error *ret_error);

@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "log.h"
 #include "nl_qdisc.h"
+#include "schedule-json.h"
 #include "schedule-parse.h"
 #include "schedule-verify.h"
 #include "sd-cleanup.h"
@@ -27,10 +28,18 @@
 #define VALIDATE_MAX_BYTES (1024 * 1024)
 
 static int check_privileged(sd_bus_message *msg, Manager *m, const char *method, sd_bus_error *error) {
-        int r = bus_access_check(msg, m->admin_group, method, error);
+        int r = bus_access_check(msg, m->admin_group, m->refusals, method, error);
         if (r == 0)
                 return -EACCES;
         return r < 0 ? r : 0;
+}
+
+/* Every error a method of tbsd answers is an org.tsn.Tbs.Error.*
+ * (dbus/org.tsn.Tbs.xml): an internal failure (out of memory, a reply that
+ * could not be built, a dump that failed) is Error.Failed with the errno's
+ * text, never the errno-mapped generic name sd-bus would pick. */
+static int method_failed(sd_bus_error *error, int r, const char *what) {
+        return sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: %s", what, strerror(r < 0 ? -r : r));
 }
 
 int link_object_path(const char *name, char **ret) {
@@ -46,20 +55,20 @@ static int method_list_links(sd_bus_message *msg, void *userdata, sd_bus_error *
 
         r = sd_bus_message_new_method_return(msg, &reply);
         if (r < 0)
-                return r;
+                return method_failed(error, r, "ListLinks");
         r = sd_bus_message_open_container(reply, 'a', "(sos)");
         if (r < 0)
-                return r;
+                return method_failed(error, r, "ListLinks");
         for (size_t i = 0; i < m->n_links; i++) {
                 Link *l = m->links[i];
                 r = sd_bus_message_append(reply, "(sos)", l->name, l->object_path,
                                           link_state_to_string(l->state));
                 if (r < 0)
-                        return r;
+                        return method_failed(error, r, "ListLinks");
         }
         r = sd_bus_message_close_container(reply);
         if (r < 0)
-                return r;
+                return method_failed(error, r, "ListLinks");
         return sd_bus_send(NULL, reply, NULL);
 }
 
@@ -71,7 +80,7 @@ static int method_get_link(sd_bus_message *msg, void *userdata, sd_bus_error *er
 
         r = sd_bus_message_read(msg, "s", &name);
         if (r < 0)
-                return r;
+                return method_failed(error, r, "GetLink");
         l = manager_find_link(m, name);
         if (!l)
                 /* cut at a character boundary: the error must stay UTF-8 */
@@ -93,7 +102,7 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s",
                                          errors ?: "invalid schedule");
         if (r < 0)
-                return sd_bus_error_set_errnof(error, r, "reload failed: %m");
+                return method_failed(error, r, "reload failed");
         return sd_bus_reply_method_return(msg, NULL);
 }
 
@@ -106,7 +115,7 @@ static int method_validate(sd_bus_message *msg, void *userdata, sd_bus_error *er
 
         r = sd_bus_message_read(msg, "s", &text);
         if (r < 0)
-                return r;
+                return method_failed(error, r, "Validate");
         if (strlen(text) > VALIDATE_MAX_BYTES)
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
                                          "schedule is larger than %d bytes", VALIDATE_MAX_BYTES);
@@ -127,7 +136,7 @@ static int method_validate(sd_bus_message *msg, void *userdata, sd_bus_error *er
                 r = sd_bus_message_close_container(reply);
         diag_list_clear(&diags);
         if (r < 0)
-                return r;
+                return method_failed(error, r, "Validate");
         return sd_bus_send(NULL, reply, NULL);
 }
 
@@ -283,7 +292,11 @@ static int method_describe(sd_bus_message *msg, void *userdata, sd_bus_error *er
                 t = link_sample_taken_at(l, l->manager->stats_sampled_usec);
         r = t ? link_describe_tree(l, t, &doc) : link_describe(l, &doc);
         if (r < 0)
-                return sd_bus_error_set_errnof(error, r, "%s: cannot describe: %m", l->name);
+                return sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: cannot describe: %s", l->name, strerror(-r));
+        /* What the schedule declares, beside what the kernel has (root,
+         * txqueues) and why they differ (state_reason, offload_reason):
+         * for Describe() only, the metrics file does not need it. */
+        json_add(doc, "declared", l->schedule ? schedule_to_json(l->schedule) : NULL);
         return sd_bus_reply_method_return(msg, "s",
                                           json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
                                                                                   JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -315,6 +328,9 @@ static int method_remove(sd_bus_message *msg, void *userdata, sd_bus_error *erro
         if (r < 0)
                 return r;
         r = link_remove_qdiscs(l, &why);
+        if (r == -EEXIST)
+                return sd_bus_error_setf(error, TBS_ERROR_NOT_OWNED, "%s: %s", l->name,
+                                         why ?: "the root qdisc is not tbsd's, left in place");
         if (r < 0)
                 return sd_bus_error_setf(error, TBS_ERROR_APPLY_FAILED, "%s: %s", l->name,
                                          why ?: strerror(-r));
@@ -330,16 +346,16 @@ static int method_get_txtime_params(sd_bus_message *msg, void *userdata, sd_bus_
 
         r = sd_bus_message_read(msg, "u", &queue);
         if (r < 0)
-                return r;
+                return method_failed(error, r, l->name);
         r = link_txtime_params(l, queue, &prio, &clockid, &deadline, &delta, &offload);
         if (r == -ENOENT)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_QUEUE,
                                          "%s: no etf qdisc is declared on TX queue %" PRIu32, l->name, queue);
         if (r == -ENODATA)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_QUEUE,
                                          "%s: no socket priority maps to TX queue %" PRIu32, l->name, queue);
         if (r < 0)
-                return sd_bus_error_set_errnof(error, r, "%s: %m", l->name);
+                return method_failed(error, r, l->name);
         return sd_bus_reply_method_return(msg, "uibub", prio, clockid, (int) deadline, delta, (int) offload);
 }
 
@@ -392,12 +408,72 @@ void link_bus_removed(Link *l) {
                 (void) sd_bus_emit_object_removed(l->manager->bus, l->object_path);
 }
 
+/* The input signature of member in vtable; false when it has no such method. */
+static bool vtable_method(const sd_bus_vtable *vt, const char *member, const char **ret_signature) {
+        for (; vt->type != _SD_BUS_VTABLE_END; vt++)
+                if (vt->type == _SD_BUS_VTABLE_METHOD && strcmp(vt->x.method.member, member) == 0) {
+                        *ret_signature = vt->x.method.signature ?: "";
+                        return true;
+                }
+        return false;
+}
+
+/* Runs before sd-bus dispatches a message. Two checks sd-bus would answer
+ * with generic names are made here, so that every answer of a tbsd method
+ * is an org.tsn.Tbs.Error.*: a call on the link of a name that has none
+ * (sd-bus: UnknownObject) is NoSuchLink, and arguments of the wrong types
+ * (sd-bus: InvalidArgs) are InvalidArguments. Unknown methods and the
+ * standard interfaces (Properties, Introspectable, Peer, ObjectManager)
+ * keep the standard org.freedesktop.DBus.Error.* names. */
+static int on_bus_filter(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_free_ char *name = NULL;
+        const char *iface, *member, *path, *want = NULL;
+        const sd_bus_vtable *vt;
+        Manager *m = userdata;
+        int r;
+
+        if (!sd_bus_message_is_method_call(msg, NULL, NULL))
+                return 0;
+        iface = sd_bus_message_get_interface(msg);
+        member = sd_bus_message_get_member(msg);
+        path = sd_bus_message_get_path(msg);
+        if (!member || !path)
+                return 0;
+
+        if (strcmp(path, TBS_MANAGER_PATH) == 0 && (!iface || strcmp(iface, TBS_MANAGER_IFACE) == 0))
+                vt = manager_vtable;
+        else if (!iface || strcmp(iface, TBS_LINK_IFACE) == 0) {
+                r = sd_bus_path_decode(path, TBS_LINK_PATH_PREFIX, &name);
+                if (r <= 0)
+                        return 0;
+                vt = link_vtable;
+        } else
+                return 0;
+        if (!vtable_method(vt, member, &want))
+                return 0;         /* not ours: sd-bus answers (UnknownMethod, or another interface's) */
+        if (name && !manager_find_link(m, name))
+                r = sd_bus_reply_method_errorf(msg, TBS_ERROR_NO_SUCH_LINK, "no link named '%.64s'", name);
+        else if (strcmp(sd_bus_message_get_signature(msg, true) ?: "", want) != 0)
+                r = sd_bus_reply_method_errorf(msg, TBS_ERROR_INVALID_ARGUMENTS,
+                                               "%s takes arguments of type '%s', not '%.32s'", member, want,
+                                               sd_bus_message_get_signature(msg, true) ?: "");
+        else
+                return 0;
+        return r < 0 ? r : 1;     /* answered: no further dispatch */
+}
+
 int manager_connect_bus(Manager *m) {
         int r;
 
+        r = refusal_log_new(m->event, &m->refusals);
+        if (r < 0)
+                return log_error_errno(r, "cannot set up the refusal log: %m");
         r = sd_bus_open_system(&m->bus);
         if (r < 0)
                 return log_error_errno(r, "cannot connect to the system bus: %m");
+        r = sd_bus_add_filter(m->bus, NULL, on_bus_filter, m);
+        if (r < 0)
+                return log_error_errno(r, "cannot add the bus filter: %m");
         r = sd_bus_add_object_manager(m->bus, NULL, TBS_MANAGER_PATH);
         if (r < 0)
                 return log_error_errno(r, "cannot add the object manager: %m");

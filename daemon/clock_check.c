@@ -9,6 +9,7 @@
 #include "clock_check.h"
 #include "log.h"
 #include "pmc_client.h"
+#include "saturate.h"
 
 #define USEC_PER_SEC 1000000ULL
 #define USEC_PER_MSEC 1000ULL
@@ -48,10 +49,6 @@ static void set_state(ClockStatus *st, ClockState state, const char *fmt, ...) {
         va_start(ap, fmt);
         vsnprintf(st->reason, sizeof(st->reason), fmt, ap);
         va_end(ap);
-}
-
-static int64_t abs64(int64_t v) {
-        return v < 0 ? -v : v;
 }
 
 static const char *mgmt_error_text(int error, char *buf, size_t size) {
@@ -168,7 +165,7 @@ void clock_evaluate(const ClockSpec *spec, const ClockInputs *in, ClockStatus *r
                 set_state(&st, CLOCK_STATE_UNSYNCED, "no grandmaster present");
                 goto done;
         }
-        if (abs64(st.master_offset_ns) > spec->max_master_offset_ns) {
+        if (offset_exceeds(st.master_offset_ns, spec->max_master_offset_ns)) {
                 set_state(&st, CLOCK_STATE_UNSYNCED, "master offset %" PRIi64 " ns exceeds %" PRIi64 " ns",
                           st.master_offset_ns, spec->max_master_offset_ns);
                 goto done;
@@ -199,7 +196,7 @@ void clock_evaluate(const ClockSpec *spec, const ClockInputs *in, ClockStatus *r
                           strerror(-in->phc_error));
                 goto done;
         }
-        if (abs64(in->phc.offset_ns) > spec->max_phc_offset_ns) {
+        if (offset_exceeds(in->phc.offset_ns, spec->max_phc_offset_ns)) {
                 set_state(&st, CLOCK_STATE_UNSYNCED, "PHC-to-TAI offset %" PRIi64 " ns exceeds %" PRIi64 " ns",
                           in->phc.offset_ns, spec->max_phc_offset_ns);
                 goto done;
@@ -320,7 +317,10 @@ static void measure_local(ClockCheck *cc, ClockInputs *in) {
 
 static void finish_check(ClockCheck *cc, ClockInputs *in) {
         ClockState old = cc->checked_once ? cc->status.state : _CLOCK_STATE_INVALID;
+        char old_reason[sizeof(cc->status.reason)];
+        bool changed;
 
+        memcpy(old_reason, cc->status.reason, sizeof(old_reason));
         if (cc->spec.configured)
                 measure_local(cc, in);
         in->now_usec = now_realtime_usec();
@@ -329,8 +329,11 @@ static void finish_check(ClockCheck *cc, ClockInputs *in) {
         if (cc->status.state != old)
                 log_debug("%s: clock %s -> %s: %s", cc->ifname, clock_state_to_string(old) ?: "unknown",
                           clock_state_to_string(cc->status.state), cc->status.reason);
+        /* A new reason in the same state is a change too: whoever shows
+         * the reason (the link's StateReason) must not keep a stale one. */
+        changed = cc->status.state != old || strcmp(cc->status.reason, old_reason) != 0;
         cc->checked_once = true;
-        if (cc->status.state != old && cc->cb)
+        if (changed && cc->cb)
                 cc->cb(cc, old, &cc->status, cc->userdata);
 }
 

@@ -116,7 +116,8 @@ struct json_object *clock_status_to_json(const ClockStatus *s);
 typedef struct ClockCheck ClockCheck;
 
 /** Called after the first completed check (old_state _CLOCK_STATE_INVALID)
- *  and after every check whose state differs from the previous one.
+ *  and after every check whose state or reason differs from the previous
+ *  one (old_state == status->state: only the reason changed).
  *  status is valid during the call. The callback must not free cc. It may
  *  run from within clock_check_start() or clock_check_run_now() when the
  *  result is known at once (no ptp4l socket, not configured). */

@@ -556,6 +556,7 @@ void caps_to_device_facts(const LinkCaps *c, DeviceFacts *ret) {
                 .offload_known = c->confidence == CAPS_KNOWN || c->confidence == CAPS_UNSUPPORTED,
                 .launch_time_mask = c->launch_time_mask,
                 .offload_reason = c->reason,
+                .taprio_full_offload = c->taprio_full_offload,
         };
 }
 

@@ -124,7 +124,8 @@ int caps_offload_for_queue(const LinkCaps *c, unsigned queue, bool *ret_try_hw, 
 bool caps_queue_may_offload(const LinkCaps *c, unsigned queue);
 
 /** Fill the validator's view of the device (lib/schedule.h).
- *  offload_known is true for CAPS_KNOWN and CAPS_UNSUPPORTED;
+ *  offload_known is true for CAPS_KNOWN and CAPS_UNSUPPORTED (then
+ *  launch_time_mask and taprio_full_offload are the table's facts);
  *  ret->offload_reason points into c->reason, so c must outlive ret. */
 void caps_to_device_facts(const LinkCaps *c, DeviceFacts *ret);
 

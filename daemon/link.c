@@ -9,6 +9,7 @@
 #include "bus-manager.h"
 #include "caps_cache.h"
 #include "clock_check.h"
+#include "device-check.h"
 #include "drift.h"
 #include "igb_caps.h"
 #include "json-util.h"
@@ -16,6 +17,7 @@
 #include "log.h"
 #include "manager.h"
 #include "nl_qdisc.h"
+#include "qdisc-owner.h"
 #include "schedule-json.h"
 #include "schedule-verify.h"
 #include "utf8.h"
@@ -50,6 +52,11 @@ struct LinkRuntime {
         ClockCheck *clock;
         ApplyReport last;               /* of the last successful apply */
         bool applied;
+        /* The root tbsd installed when it is not the schedule's: the
+         * previous schedule's, kept when a new one replaced it and has not
+         * been installed yet. Still tbsd's to remove (qdisc-owner.h). NULL
+         * when the tree, if any, is the schedule's (nearly always). */
+        RootSpec *installed_root;
         char *drift;                    /* the drift being reported (policy "report"), or NULL */
         sd_event_source *retry;         /* re-apply after a failure that may pass */
         unsigned retries;
@@ -69,6 +76,13 @@ struct LinkRuntime {
 static bool error_may_pass(int r) {
         return r == -EBUSY || r == -EAGAIN || r == -ENOBUFS || r == -ENOMEM || r == -ENETDOWN ||
                r == -ETIMEDOUT || r == -EINTR;
+}
+
+static void forget_installed_root(Link *l) {
+        if (!l->rt->installed_root)
+                return;
+        root_spec_done(l->rt->installed_root);
+        l->rt->installed_root = mfree(l->rt->installed_root);
 }
 
 #define RETRY_FIRST_USEC (1000 * 1000ULL)
@@ -130,6 +144,7 @@ void link_free(Link *l) {
         clock_check_free(l->rt->clock);
         caps_cache_unref(l->rt->caps);
         apply_report_done(&l->rt->last);
+        forget_installed_root(l);
         sd_event_source_disable_unref(l->rt->retry);
         qdisc_tree_done(l->rt->sample);
         free(l->rt->sample);
@@ -145,17 +160,21 @@ void link_free(Link *l) {
         free(l);
 }
 
-void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) {
+/* link_set_state(), with also (NULL: none): another property that changed
+ * with it, sent in the same PropertiesChanged signal. */
+static void link_set_state_va(Link *l, const char *also, LinkState state, const char *reason_fmt, va_list ap)
+        _printf_(4, 0);
+static void link_set_state_va(Link *l, const char *also, LinkState state, const char *reason_fmt, va_list ap) {
         char *reason = NULL;
         bool state_changed, reason_changed;
-        va_list ap;
 
-        va_start(ap, reason_fmt);
         if (vasprintf(&reason, reason_fmt, ap) < 0)
                 reason = NULL;
-        va_end(ap);
-        if (!reason)
+        if (!reason) {
+                if (also)
+                        link_emit_changed(l, also, NULL);
                 return;
+        }
         if (!text_is_safe(reason)) {
                 /* It may quote a file name: StateReason goes on the bus,
                  * which takes valid UTF-8 only, and into one-line logs. */
@@ -163,14 +182,19 @@ void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) {
 
                 free(reason);
                 reason = e;
-                if (!reason)
+                if (!reason) {
+                        if (also)
+                                link_emit_changed(l, also, NULL);
                         return;
+                }
         }
 
         state_changed = l->state != state;
         reason_changed = strcmp(l->state_reason, reason) != 0;
         if (!state_changed && !reason_changed) {
                 free(reason);
+                if (also)
+                        link_emit_changed(l, also, NULL);
                 return;
         }
         free(l->state_reason);
@@ -178,8 +202,26 @@ void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) {
         l->state = state;
         if (state_changed)
                 log_link_info(l->name, "state %s: %s", link_state_to_string(state), reason);
-        link_emit_changed(l, "State", "StateReason", NULL);
+        link_emit_changed(l, "State", "StateReason", also, NULL);
         manager_notify_status(l->manager);
+}
+
+void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) {
+        va_list ap;
+
+        va_start(ap, reason_fmt);
+        link_set_state_va(l, NULL, state, reason_fmt, ap);
+        va_end(ap);
+}
+
+static void link_set_state_also(Link *l, const char *also, LinkState state, const char *reason_fmt, ...)
+        _printf_(4, 5);
+static void link_set_state_also(Link *l, const char *also, LinkState state, const char *reason_fmt, ...) {
+        va_list ap;
+
+        va_start(ap, reason_fmt);
+        link_set_state_va(l, also, state, reason_fmt, ap);
+        va_end(ap);
 }
 
 static char *canonical_text(const Schedule *s) {
@@ -226,6 +268,17 @@ int link_set_schedule(Link *l, const char *file, Schedule *s, const DiagList *er
 
         free(l->schedule_file);
         l->schedule_file = f;
+        if (changed && l->schedule && l->rt->applied && !l->rt->installed_root) {
+                /* The old schedule's tree stays installed until the new
+                 * one is: its root moves over (no copy). Out of memory,
+                 * only the new schedule's root counts as tbsd's. */
+                l->rt->installed_root = malloc(sizeof(RootSpec));
+                if (l->rt->installed_root) {
+                        *l->rt->installed_root = l->schedule->root;
+                        l->schedule->root.entries = NULL;
+                        l->schedule->root.n_entries = 0;
+                }
+        }
         schedule_free(l->schedule);
         l->schedule = s;
         return changed;
@@ -235,39 +288,50 @@ static bool clock_degrades(ClockState s) {
         return s == CLOCK_STATE_UNSYNCED || s == CLOCK_STATE_NO_PTP4L;
 }
 
-/* configured or degraded, from the clock; only for an installed schedule. */
-static void link_update_installed_state(Link *l) {
+/* configured or degraded, from the clock; only for an installed schedule.
+ * also: a property that changed with it (see link_set_state_va()). */
+static void link_update_installed_state_also(Link *l, const char *also) {
         const ClockStatus *st;
 
-        if (!l->rt->applied)
+        if (!l->rt->applied) {
+                if (also)
+                        link_emit_changed(l, also, NULL);
                 return;
+        }
         if (l->rt->drift) {
-                link_set_state(l, LINK_STATE_DEGRADED, "drift: %s", l->rt->drift);
+                link_set_state_also(l, also, LINK_STATE_DEGRADED, "drift: %s", l->rt->drift);
                 return;
         }
         if (!l->rt->clock) {
-                link_set_state(l, LINK_STATE_CONFIGURED, "schedule installed");
+                link_set_state_also(l, also, LINK_STATE_CONFIGURED, "schedule installed");
                 return;
         }
         st = clock_check_status(l->rt->clock);
         if (st->checked_at_usec > 0 && clock_degrades(st->state))
-                link_set_state(l, LINK_STATE_DEGRADED, "clock %s: %s", clock_state_to_string(st->state),
-                               st->reason);
+                link_set_state_also(l, also, LINK_STATE_DEGRADED, "clock %s: %s", clock_state_to_string(st->state),
+                                    st->reason);
         else
-                link_set_state(l, LINK_STATE_CONFIGURED, "schedule installed%s%s",
-                               st->checked_at_usec > 0 ? "; clock " : "",
-                               st->checked_at_usec > 0 ? clock_state_to_string(st->state) : "");
+                link_set_state_also(l, also, LINK_STATE_CONFIGURED, "schedule installed%s%s",
+                                    st->checked_at_usec > 0 ? "; clock " : "",
+                                    st->checked_at_usec > 0 ? clock_state_to_string(st->state) : "");
 }
 
+static void link_update_installed_state(Link *l) {
+        link_update_installed_state_also(l, NULL);
+}
+
+/* Every check whose state or reason changed: the link's StateReason quotes
+ * the clock's reason, so it follows at once, in the same signal as
+ * ClockState when that changed too. */
 static void on_clock_changed(ClockCheck *cc, ClockState old_state, const ClockStatus *status, void *userdata) {
         Link *l = userdata;
+        bool state_changed = old_state != status->state;
 
-        link_emit_changed(l, "ClockState", NULL);
-        if (old_state != _CLOCK_STATE_INVALID)
+        if (state_changed && old_state != _CLOCK_STATE_INVALID)
                 manager_emit_event(l->manager, l->name, "clock", "%s -> %s: %s",
                                    clock_state_to_string(old_state), clock_state_to_string(status->state),
                                    status->reason);
-        link_update_installed_state(l);
+        link_update_installed_state_also(l, state_changed ? "ClockState" : NULL);
 }
 
 static int link_start_clock(Link *l) {
@@ -375,9 +439,10 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         link_probe(l);
 
         /* Checks that need the device: queue ranges, offload on queues
-         * without launch time. Nothing is changed when they fail. */
+         * without launch time. Nothing is changed when they fail. The same
+         * function makes them for tbsd --check and tbsctl validate --device. */
         l->schedule->source = l->schedule->source ?: (l->schedule_file ? strdup(l->schedule_file) : NULL);
-        r = schedule_verify(l->schedule, l->rt->caps ? &l->rt->facts : NULL, &diags);
+        r = device_verify(l->schedule, l->rt->caps, &diags);
         if (r < 0) {
                 _cleanup_free_ char *line = NULL;
 
@@ -417,6 +482,7 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         apply_report_done(&l->rt->last);
         l->rt->last = report;
         l->rt->applied = true;
+        forget_installed_root(l);
         if (r > 0)
                 manager_emit_event(m, l->name, "applied", "%u change(s) sent%s", report.n_messages,
                                    report.root_replaced ? ", root replaced" : "");
@@ -431,6 +497,10 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
 
 int link_remove_qdiscs(Link *l, char **ret_error) {
         _cleanup_free_ char *err = NULL;
+        const RootSpec *ours[2] = {
+                l->schedule ? &l->schedule->root : NULL,
+                l->rt->installed_root,
+        };
         int ifindex, r;
 
         ifindex = manager_ifindex(l->manager, l->name);
@@ -438,8 +508,8 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
                 set_error(ret_error, "interface %s does not exist", l->name);
                 return -ENODEV;
         }
-        r = nl_qdisc_remove(l->manager->nl, ifindex, &err);
-        if (r < 0) {
+        r = nl_qdisc_remove(l->manager->nl, ifindex, ours, ELEMENTSOF(ours), &err);
+        if (r < 0 && r != -EEXIST) {
                 set_error(ret_error, "removing the root qdisc failed: %s", err ?: strerror(-r));
                 return r;
         }
@@ -447,10 +517,22 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
         l->removed = true;
         l->rt->drift = mfree(l->rt->drift);
         l->rt->clock = clock_check_free(l->rt->clock);
+        forget_installed_root(l);
         link_emit_changed(l, "ClockState", NULL);
+        if (r == -EEXIST) {
+                /* Nothing of tbsd's is installed: the link is set aside all
+                 * the same, and the administrator's tree stays. */
+                link_set_state(l, LINK_STATE_PENDING, "%s, left in place; Apply() or a reload installs "
+                               "the schedule over it", err ?: "the root qdisc is not tbsd's");
+                manager_emit_event(l->manager, l->name, "foreign", "%s, left in place",
+                                   err ?: "the root qdisc is not tbsd's");
+                set_error(ret_error, "%s, left in place", err ?: "the root qdisc is not tbsd's");
+                return r;
+        }
         link_set_state(l, LINK_STATE_PENDING, "qdiscs removed; Apply() or a reload installs them again");
-        manager_emit_event(l->manager, l->name, "removed", "default root qdisc restored");
-        return 0;
+        manager_emit_event(l->manager, l->name, "removed", "%s",
+                           r > 0 ? "default root qdisc restored" : "nothing installed, default root in place");
+        return r;
 }
 
 void link_vanished(Link *l) {
@@ -525,10 +607,34 @@ void link_reconcile(Link *l, const QDiscTreeSet *set) {
                                    l->schedule_file ?: "");
 }
 
+/* The clock as the link shows it: the running check's status, or what
+ * stands in for one: "not-configured" only when the schedule really has no
+ * clock section; a declared clock that nobody checks (the schedule is not
+ * installed: failed, pending after Remove(), absent) is "unsynced" with the
+ * reason, as before a first check. */
+static const ClockStatus *link_clock_status(Link *l, ClockStatus *buf) {
+        if (l->rt->clock)
+                return clock_check_status(l->rt->clock);
+        *buf = (ClockStatus) { .phc_offset_method = _PHC_OFFSET_METHOD_INVALID };
+        if (!l->schedule || !l->schedule->clock.configured) {
+                buf->state = CLOCK_STATE_NOT_CONFIGURED;
+                snprintf(buf->reason, sizeof(buf->reason), "%s",
+                         l->schedule ? "the schedule has no clock section" : "no valid schedule");
+        } else if (l->rt->applied) {
+                buf->state = CLOCK_STATE_UNSYNCED;
+                snprintf(buf->reason, sizeof(buf->reason), "not checked: the clock check could not start");
+        } else {
+                buf->state = CLOCK_STATE_UNSYNCED;
+                snprintf(buf->reason, sizeof(buf->reason), "not checked while the schedule is not installed (%s)",
+                         link_state_to_string(l->state));
+        }
+        return buf;
+}
+
 const char *link_clock_state(Link *l) {
-        if (!l->rt->clock)
-                return clock_state_to_string(CLOCK_STATE_NOT_CONFIGURED);
-        return clock_state_to_string(clock_check_status(l->rt->clock)->state);
+        ClockStatus buf;
+
+        return clock_state_to_string(link_clock_status(l, &buf)->state);
 }
 
 const char *link_driver(Link *l) {
@@ -811,6 +917,10 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
         json_add(o, "delta_ns", json_object_new_int64(e->delta_ns));
         json_add(o, "offload", json_object_new_boolean(q && q->is_etf && q->etf.offload == OFFLOAD_ON));
         json_add(o, "offload_requested", offload_requested_json(want->offload));
+        /* offload_requested is true, false or "auto" (the schedule's own
+         * spelling, kept for compatibility); this one is always a string. */
+        json_add_string(o, "offload_requested_mode",
+                        want->offload == OFFLOAD_AUTO ? "auto" : want->offload == OFFLOAD_ON ? "on" : "off");
         json_add_string(o, "offload_reason", res ? res->reason : NULL);
         json_add(o, "deadline_mode", json_object_new_boolean(e->deadline_mode));
         json_add(o, "skip_sock_check", json_object_new_boolean(e->skip_sock_check));
@@ -838,6 +948,7 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
         QDiscTree own = {};
         const QDiscTree *tree = given;
         bool have_tree = given;
+        ClockStatus clock;
 
         if (!o)
                 return -ENOMEM;
@@ -862,13 +973,7 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
                 json_object_array_add(qs, queue_json(l, &l->schedule->txqueues[i], have_tree ? tree : NULL));
         json_add(o, "txqueues", qs);
         json_add(o, "capabilities", l->rt->caps ? caps_to_json(l->rt->caps) : NULL);
-        if (l->rt->clock)
-                json_add(o, "clock", clock_status_to_json(clock_check_status(l->rt->clock)));
-        else {
-                ClockStatus none = { .state = CLOCK_STATE_NOT_CONFIGURED };
-                snprintf(none.reason, sizeof(none.reason), "the schedule has no clock section");
-                json_add(o, "clock", clock_status_to_json(&none));
-        }
+        json_add(o, "clock", clock_status_to_json(link_clock_status(l, &clock)));
         qdisc_tree_done(&own);
         *ret = TAKE_PTR(o);
         return 0;

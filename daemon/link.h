@@ -85,7 +85,15 @@ void link_vanished(Link *l);
  *  must have been dumped after the last change to this link. */
 int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error);
 
-/** Remove tbsd's qdiscs (the interface gets its default root back). */
+/** Remove tbsd's qdiscs (the interface gets its default root back) and
+ *  leave the link so until Apply() or a reload. Only a root that is tbsd's
+ *  (qdisc-owner.h: the schedule's root, or the previous schedule's while a
+ *  new one is not installed) is deleted. Returns 1 when a root was
+ *  deleted, 0 when the default root was in place, -EEXIST when the root is
+ *  not tbsd's and stays (the link is set aside all the same; a "foreign"
+ *  Event and *ret_error say which root and why), or another -errno (the
+ *  link is unchanged). *ret_error, when not NULL, gets the reason on
+ *  failure (free() it). */
 int link_remove_qdiscs(Link *l, char **ret_error);
 
 /** The full status document (Describe(), `tbsctl status --json`). */

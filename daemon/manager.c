@@ -12,6 +12,7 @@
 #include "bus-manager.h"
 #include "link-watch.h"
 #include "metrics-file.h"
+#include "refusal-log.h"
 #include "log.h"
 #include "manager.h"
 #include "schedule-dir.h"
@@ -176,11 +177,8 @@ int manager_sample_stats(Manager *m) {
                 link_take_sample(l, &t, mono, real);
         }
         m->stats_sampled_usec = mono;
-        if (m->metrics_file) {
-                r = metrics_file_write(m, m->metrics_file);
-                if (r < 0)
-                        log_warning_errno(r, "cannot write the metrics file %s: %m", m->metrics_file);
-        }
+        if (m->metrics_file)
+                metrics_file_update(m);
         return 0;
 }
 
@@ -352,6 +350,7 @@ void manager_free(Manager *m) {
                 caps_system_socket_close(&m->probe_sock);
         schedule_dir_stamps_free(m->dir_stamps);
         sd_bus_flush_close_unref(m->bus);
+        refusal_log_free(m->refusals);
         sd_event_unref(m->event);
         free(m->config_dir);
         free(m->admin_group);

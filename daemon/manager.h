@@ -31,6 +31,7 @@ struct Manager {
         sd_bus *bus;
         char *config_dir;
         char *admin_group;              /* may call privileged methods; NULL: root only */
+        struct RefusalLog *refusals;    /* refused privileged calls, logged per caller with a limit */
         uint64_t clock_interval_usec;
         NlQdisc *nl;                    /* netlink socket for qdisc changes and dumps */
         CapsCache *caps;                /* capability probe results by ifindex */
@@ -40,6 +41,7 @@ struct Manager {
         struct LinkWatch *watch;        /* rtnetlink link and qdisc notifications */
         uint64_t stats_interval_usec;
         char *metrics_file;
+        int metrics_file_error;         /* -errno of the last write, 0 when it worked (log on change) */
         sd_event_source *stats_timer;   /* periodic with a metrics file, else only while read */
         uint64_t stats_sampled_usec;    /* CLOCK_MONOTONIC of the newest sample; 0: none */
         uint64_t stats_read_usec;       /* CLOCK_MONOTONIC of the last bus read of statistics */

@@ -33,3 +33,16 @@ int metrics_file_write(Manager *m, const char *path) {
         metrics_writer_free(w);
         return r < 0 ? r : 0;
 }
+
+void metrics_file_update(Manager *m) {
+        int r = metrics_file_write(m, m->metrics_file);
+
+        /* Every sampling interval would repeat the same line: say it when
+         * the error starts or changes, and once when writing works again. */
+        if (r < 0 && r != m->metrics_file_error)
+                log_warning_errno(r, "cannot write the metrics file %s: %m (not repeated while it persists)",
+                                  m->metrics_file);
+        else if (r >= 0 && m->metrics_file_error < 0)
+                log_info("metrics file %s written again", m->metrics_file);
+        m->metrics_file_error = r < 0 ? r : 0;
+}

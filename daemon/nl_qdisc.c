@@ -16,6 +16,7 @@
 #include <netlink/socket.h>
 
 #include "nl_qdisc.h"
+#include "qdisc-owner.h"
 #include "qdisc.h"
 
 #ifndef SOL_NETLINK
@@ -924,11 +925,13 @@ static int create_from_installed(NlQdisc *nl, int ifindex, const InstalledQDisc 
         return send_and_ack(nl, m);
 }
 
-static int delete_root(NlQdisc *nl, int ifindex, uint32_t handle) {
+/* With the kind and handle dumped: the kernel refuses the request ("Invalid
+ * handle", "Invalid qdisc name") when another root took the place since. */
+static int delete_root(NlQdisc *nl, int ifindex, const InstalledQDisc *root) {
         _cleanup_nlmsg_ struct nl_msg *m = NULL;
         int k;
 
-        k = qdisc_request_new(RTM_DELQDISC, 0, ifindex, handle, TC_H_ROOT, NULL, &m);
+        k = qdisc_request_new(RTM_DELQDISC, 0, ifindex, root->handle, TC_H_ROOT, root->kind, &m);
         if (k < 0)
                 return k;
         return send_and_ack(nl, m);
@@ -986,8 +989,10 @@ static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, Han
  * kernel dumped; qdiscs that dump rounded values come back within that
  * rounding (fq_codel's target and interval, dumped in whole microseconds,
  * can lose 1 us: tests/kernel/test-nl-taprio-rollback.sh). */
-static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, char **ret_error) {
+static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, RootKind made_kind,
+                            uint32_t made_handle, char **ret_error) {
         _cleanup_(qdisc_tree_done) QDiscTree cur = {};
+        const QDiscVTable *made_vt;
         _cleanup_nlmsg_ struct nl_msg *m = NULL;
         char step[96], hb[16];
         HandlePool pool;
@@ -1003,10 +1008,23 @@ static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, cha
         if (pool.next_major == 0)
                 pool.next_major = 1;
 
+        /* Only the root found before and the one this apply made are the
+         * rollback's to take off: a root someone else put there meanwhile
+         * stays (tbsd removes only what it owns). */
+        made_vt = qdisc_vtable_for_root(made_kind);
+        if (cur.has_root && cur.root.handle != 0 && !root_intact(snap, &cur) &&
+            !(made_vt && strcmp(cur.root.kind, made_vt->kind) == 0 && cur.root.handle == made_handle)) {
+                if (asprintf(ret_error, "rollback: root %s %s is neither the previous one nor the one "
+                             "this apply made; left in place", cur.root.kind,
+                             handle_str(cur.root.handle, hb)) < 0)
+                        *ret_error = NULL;
+                return -EEXIST;
+        }
+
         if (!snap->has_root || snap->root.handle == 0) {
                 if (!cur.has_root || cur.root.handle == 0)
                         return 0;
-                k = delete_root(nl, ifindex, cur.root.handle);
+                k = delete_root(nl, ifindex, &cur.root);
                 if (k < 0) {
                         snprintf(step, sizeof(step), "rollback: removing root %s",
                                  handle_str(cur.root.handle, hb));
@@ -1031,7 +1049,7 @@ static int restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, cha
         }
 
         if (cur.has_root && cur.root.handle != 0 && cur.root.handle == snap->root.handle) {
-                k = delete_root(nl, ifindex, cur.root.handle);
+                k = delete_root(nl, ifindex, &cur.root);
                 if (k < 0) {
                         snprintf(step, sizeof(step), "rollback: removing root %s",
                                  handle_str(cur.root.handle, hb));
@@ -1230,6 +1248,13 @@ static int apply_plan_build(ApplyPlan *p) {
                 ApplyStep st = { .kind = STEP_ROOT };
                 struct nl_msg *m = NULL;
 
+                /* A root that a rollback could not put back is not replaced. */
+                k = qdisc_root_replaceable(snap, &rep.error);
+                if (k <= 0) {
+                        k = k ?: -EEXIST;
+                        goto out;
+                }
+
                 /* Same handle: the kernel would try to "change" the old root in
                  * place (mqprio cannot), so it goes first. Another handle or the
                  * default root is replaced by the new root in one step. */
@@ -1239,7 +1264,7 @@ static int apply_plan_build(ApplyPlan *p) {
                         snprintf(del.name, sizeof(del.name), "removing the old root (%s %s)",
                                  snap->root.kind, handle_str(snap->root.handle, hb));
                         k = qdisc_request_new(RTM_DELQDISC, 0, ifindex, snap->root.handle, TC_H_ROOT,
-                                              NULL, &m);
+                                              snap->root.kind, &m);
                         if (k < 0)
                                 goto out;
                         k = batch_add(&steps, &items, &n, max, &del, m);
@@ -1446,7 +1471,8 @@ fail:
         if (rep.n_messages == 0 && !unknown)
                 rep.rolled_back = true;
         else
-                rep.rolled_back = restore_snapshot(nl, ifindex, snap, &rep.rollback_error) >= 0;
+                rep.rolled_back = restore_snapshot(nl, ifindex, snap, s->root.kind, root_handle,
+                                                   &rep.rollback_error) >= 0;
 out:
         batch_items_free(fitems, nf);
         free(fsteps);
@@ -1577,7 +1603,7 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
         return nl_qdisc_apply_with_tree(nl, ifindex, s, facts, &snap, ret);
 }
 
-int nl_qdisc_remove(NlQdisc *nl, int ifindex, char **ret_error) {
+int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_t n_ours, char **ret_error) {
         _cleanup_(qdisc_tree_done) QDiscTree t = {};
         char step[64], hb[16];
         int k;
@@ -1588,9 +1614,14 @@ int nl_qdisc_remove(NlQdisc *nl, int ifindex, char **ret_error) {
                         *ret_error = NULL;
                 return k;
         }
-        if (!t.has_root || t.root.handle == 0)
+        k = qdisc_root_owner(&t, ours, n_ours, ret_error);
+        if (k < 0)
+                return k;
+        if (k == ROOT_OWNER_DEFAULT)
                 return 0;
-        k = delete_root(nl, ifindex, t.root.handle);
+        if (k == ROOT_OWNER_FOREIGN)
+                return -EEXIST;
+        k = delete_root(nl, ifindex, &t.root);
         if (k < 0) {
                 snprintf(step, sizeof(step), "removing root (%s %s)", t.root.kind,
                          handle_str(t.root.handle, hb));

@@ -222,10 +222,14 @@ int nl_qdisc_apply_many(NlQdisc *nl, const ApplyJob *jobs, size_t n, ApplyReport
                         int *ret_results);
 
 /** Put back the interface's default root qdisc (deleting the root drops its
- *  children). Returns 1 when a root was deleted, 0 when the default root was
- *  already in place, or -errno; then *ret_error (when not NULL) gets the
+ *  children), but only when the root is tbsd's: its kind, handle and
+ *  settings equal one of ours[0..n_ours) (qdisc_root_owner(); the
+ *  schedule's root, the root tbsd last installed). Returns 1 when a root
+ *  was deleted, 0 when the default root was already in place, -EEXIST when
+ *  the root is not tbsd's and was left in place (*ret_error says which and
+ *  why), or another -errno; then *ret_error (when not NULL) gets the
  *  kernel's message (free() it). */
-int nl_qdisc_remove(NlQdisc *nl, int ifindex, char **ret_error);
+int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_t n_ours, char **ret_error);
 
 /** Free what a report owns; it is zeroed afterwards. Accepts NULL. */
 void apply_report_done(ApplyReport *r);

@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 
 #include "phc_offset.h"
+#include "saturate.h"
 
 #define NSEC_PER_SEC 1000000000LL
 
@@ -31,12 +32,25 @@ const char *phc_offset_method_to_string(PhcOffsetMethod m) {
         return method_table[m];
 }
 
-/* ptp_clock_time -> ns since the epoch; false for nsec out of range. */
+/* ptp_clock_time -> ns since the epoch; false for nsec out of range or a
+ * time that does not fit in int64_t ns (about year 2262): such a sample is
+ * unusable, not a huge offset. */
 static bool pct_to_ns(const struct ptp_clock_time *t, int64_t *ret) {
+        int64_t ns;
+
         if (t->nsec >= NSEC_PER_SEC)
                 return false;
-        *ret = t->sec * NSEC_PER_SEC + (int64_t) t->nsec;
+        if (__builtin_mul_overflow(t->sec, NSEC_PER_SEC, &ns) ||
+            __builtin_add_overflow(ns, (int64_t) t->nsec, &ns))
+                return false;
+        *ret = ns;
         return true;
+}
+
+/* phc - (sys + tai_offset_s), saturated: the offset of a PHC that is wildly
+ * off is a huge number, never a wrapped-around small one. */
+static int64_t phc_minus_tai(int64_t phc, int64_t sys, int32_t tai_offset_s) {
+        return i64_sat_sub(phc, i64_sat_add(sys, (int64_t) tai_offset_s * NSEC_PER_SEC));
 }
 
 int phc_offset_from_precise(const struct ptp_sys_offset_precise *p, int32_t tai_offset_s, PhcOffset *ret) {
@@ -46,7 +60,7 @@ int phc_offset_from_precise(const struct ptp_sys_offset_precise *p, int32_t tai_
                 return -EINVAL;
 
         *ret = (PhcOffset) {
-                .offset_ns = dev - (sys + (int64_t) tai_offset_s * NSEC_PER_SEC),
+                .offset_ns = phc_minus_tai(dev, sys, tai_offset_s),
                 .window_ns = 0,
                 .method = PHC_OFFSET_PRECISE,
         };
@@ -70,13 +84,13 @@ static int pick_shortest(const struct ptp_clock_time *const *before,
                 if (t2 < t1)
                         continue;
 
-                int64_t window = t2 - t1;
+                int64_t window = i64_sat_sub(t2, t1);
                 if (found && window >= best_window)
                         continue;
 
                 found = true;
                 best_window = window;
-                best_offset = tp - (t1 + window / 2 + (int64_t) tai_offset_s * NSEC_PER_SEC);
+                best_offset = phc_minus_tai(tp, i64_sat_add(t1, window / 2), tai_offset_s);
         }
         if (!found)
                 return -EINVAL;
@@ -115,15 +129,18 @@ int phc_offset_from_basic(const struct ptp_sys_offset *p, int32_t tai_offset_s, 
         return pick_shortest(b, c, a, p->n_samples, tai_offset_s, PHC_OFFSET_BASIC, ret);
 }
 
+static int64_t timespec_ns(const struct timespec *ts) {
+        return i64_sat_add(i64_sat_mul(ts->tv_sec, NSEC_PER_SEC), ts->tv_nsec);
+}
+
 int32_t tai_offset_from_readings(const struct timespec *rt_before, const struct timespec *tai,
                                  const struct timespec *rt_after) {
-        int64_t b = rt_before->tv_sec * NSEC_PER_SEC + rt_before->tv_nsec;
-        int64_t a = rt_after->tv_sec * NSEC_PER_SEC + rt_after->tv_nsec;
-        int64_t t = tai->tv_sec * NSEC_PER_SEC + tai->tv_nsec;
-        int64_t d = t - (b + (a - b) / 2);
+        int64_t b = timespec_ns(rt_before), a = timespec_ns(rt_after), t = timespec_ns(tai);
+        int64_t d = i64_sat_sub(t, i64_sat_add(b, i64_sat_sub(a, b) / 2));
 
         /* round to the nearest second, halves away from zero */
-        return (int32_t) ((d + (d < 0 ? -NSEC_PER_SEC / 2 : NSEC_PER_SEC / 2)) / NSEC_PER_SEC);
+        d = i64_sat_add(d, d < 0 ? -NSEC_PER_SEC / 2 : NSEC_PER_SEC / 2) / NSEC_PER_SEC;
+        return d > INT32_MAX ? INT32_MAX : d < INT32_MIN ? INT32_MIN : (int32_t) d;
 }
 
 int tai_offset_read(int32_t *ret_s) {

@@ -56,7 +56,8 @@ int phc_offset_from_precise(const struct ptp_sys_offset_precise *p, int32_t tai_
  *  [sys_before, phc, sys_after] triples, the one with the shortest
  *  non-negative window; offset = phc - (before + window / 2) - tai_offset_s.
  *  Returns 0 and *ret; -EINVAL when n_samples is 0 or > PTP_MAX_SAMPLES or
- *  no sample is valid (nsec >= 1e9 or sys_after < sys_before). */
+ *  no sample is valid (nsec >= 1e9, a time beyond int64_t ns, or
+ *  sys_after < sys_before). Offsets saturate at INT64_MIN/INT64_MAX. */
 int phc_offset_from_extended(const struct ptp_sys_offset_extended *p, int32_t tai_offset_s, PhcOffset *ret);
 
 /** Offset from a PTP_SYS_OFFSET answer (ts[] = sys, phc, sys, phc, ..., sys:
@@ -74,7 +75,7 @@ int tai_offset_read(int32_t *ret_s);
 
 /** The TAI offset from a CLOCK_REALTIME reading, a CLOCK_TAI reading and a
  *  second CLOCK_REALTIME reading: tai - (before + after) / 2, rounded to
- *  whole seconds (s). */
+ *  whole seconds (s), clamped to the int32_t range. */
 int32_t tai_offset_from_readings(const struct timespec *rt_before, const struct timespec *tai,
                                  const struct timespec *rt_after);
 

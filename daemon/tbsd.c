@@ -10,13 +10,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "device-check.h"
 #include "diag.h"
-#include "igb_caps.h"
 #include "log.h"
 #include "manager.h"
 #include "nl_qdisc.h"
 #include "parse-number.h"
 #include "schedule-dir.h"
+#include "tbsd-remove.h"
 #include "utf8.h"
 
 #define DAEMON_MMAP_THRESHOLD (64 * 1024)
@@ -29,6 +30,7 @@
 
 static const char *arg_config_dir = TBS_CONFIG_DIR;
 static bool arg_check;
+static bool arg_probe = true;
 static bool arg_once;
 static const char *arg_remove;
 static const char *arg_admin_group = "tbs";
@@ -45,10 +47,16 @@ static void help(void) {
                "  -h --help               Show this help\n"
                "     --version            Show the version\n"
                "     --config-dir DIR     Schedules folder (default %s)\n"
-               "     --check              Validate the schedules folder and exit\n"
+               "     --check              Validate the schedules folder against the interfaces\n"
+               "                          of this machine and exit\n"
+               "     --no-probe           With --check: check the files alone, without probing\n"
+               "                          the interfaces (for files meant for another machine)\n"
                "     --once               Apply every schedule of the folder once, print one\n"
                "                          line per interface and exit (1 if any failed)\n"
-               "     --remove IFACE       Put back IFACE's default root qdisc and exit\n"
+               "     --remove IFACE       Remove tbsd's qdiscs from IFACE and exit: through the\n"
+               "                          running daemon when there is one (as tbsctl remove),\n"
+               "                          else only a root that IFACE's schedule in the\n"
+               "                          schedules folder declares; other roots stay\n"
                "     --admin-group NAME   Group allowed to call Apply/Remove/Reload (default tbs)\n"
                "     --clock-interval SEC Seconds between clock checks (default 2)\n"
                "     --stats-interval SEC Seconds between statistics samples while sampling:\n"
@@ -72,6 +80,7 @@ static int parse_argv(int argc, char *argv[]) {
                 ARG_VERSION = 0x100,
                 ARG_CONFIG_DIR,
                 ARG_CHECK,
+                ARG_NO_PROBE,
                 ARG_ONCE,
                 ARG_REMOVE,
                 ARG_ADMIN_GROUP,
@@ -87,6 +96,7 @@ static int parse_argv(int argc, char *argv[]) {
                 { "version",    no_argument,       NULL, ARG_VERSION },
                 { "config-dir", required_argument, NULL, ARG_CONFIG_DIR },
                 { "check",      no_argument,       NULL, ARG_CHECK },
+                { "no-probe",   no_argument,       NULL, ARG_NO_PROBE },
                 { "once",       no_argument,       NULL, ARG_ONCE },
                 { "remove",     required_argument, NULL, ARG_REMOVE },
                 { "admin-group", required_argument, NULL, ARG_ADMIN_GROUP },
@@ -120,6 +130,9 @@ static int parse_argv(int argc, char *argv[]) {
                         break;
                 case ARG_CHECK:
                         arg_check = true;
+                        break;
+                case ARG_NO_PROBE:
+                        arg_probe = false;
                         break;
                 case ARG_ONCE:
                         arg_once = true;
@@ -177,93 +190,55 @@ static int parse_argv(int argc, char *argv[]) {
                 log_error("unexpected argument '%s'; see 'tbsd --help'", argv[optind]);
                 return -EINVAL;
         }
+        if (!arg_probe && !arg_check) {
+                log_error("--no-probe is only for --check; see 'tbsd --help'");
+                return -EINVAL;
+        }
         return 1;
 }
 
 /* tbsd --check: load and verify every schedule of the folder, print each
- * problem on stderr, change nothing. Device facts are not probed here, so
- * the checks that need them are left to the running daemon. Returns the exit
- * code: 0 without errors (warnings allowed), 1 otherwise. */
-static int run_check(const char *dir) {
+ * problem on stderr, change nothing. Unless probe is false, each interface
+ * the files name is probed and the files are checked against it with the
+ * rules the daemon applies before every apply (device-check.h); an interface
+ * that cannot be probed (not there yet) is a warning. Returns the exit code:
+ * 0 without errors (warnings allowed), 1 otherwise. */
+static int run_check(const char *dir, bool probe) {
+        _cleanup_(device_probes_done) DeviceProbes probes = { .sock.fd = -1 };
         _cleanup_(schedule_dir_done) ScheduleDir d = {};
         size_t n_errors, n_warnings = 0;
         int r;
 
-        r = schedule_dir_load(dir, NULL, NULL, &d);
+        if (probe)
+                device_probes_init(&probes, NULL);
+        r = schedule_dir_load(dir, probe ? device_probes_facts_for : NULL, &probes, &d);
         if (r < 0) {
                 log_error_errno(r, "%s: cannot read the schedules folder: %m", dir);
                 return 1;
         }
-        for (size_t i = 0; i < d.n; i++)
-                for (size_t j = 0; j < d.files[i].diags.n; j++) {
-                        _cleanup_free_ char *line = diag_format(&d.files[i].diags.items[j]);
+        for (size_t i = 0; i < d.n; i++) {
+                ScheduleFile *f = &d.files[i];
+                const DeviceProbe *dp = f->schedule ? device_probes_find(&probes, f->schedule->ifname) : NULL;
+
+                /* A file that passes everything else says when its device
+                 * could not be probed (it may appear later). */
+                if (dp && device_probe_note(dp, f->path, true, &f->diags) < 0) {
+                        log_error("out of memory");
+                        return 1;
+                }
+                for (size_t j = 0; j < f->diags.n; j++) {
+                        _cleanup_free_ char *line = diag_format(&f->diags.items[j]);
 
                         fprintf(stderr, "%s\n", line ?: "out of memory");
-                        if (d.files[i].diags.items[j].severity == DIAG_WARNING)
+                        if (f->diags.items[j].severity == DIAG_WARNING)
                                 n_warnings++;
                 }
+        }
         n_errors = schedule_dir_errors(&d);
         printf("%s: %zu schedule file%s, %zu error%s, %zu warning%s\n", dir,
                d.n, d.n == 1 ? "" : "s", n_errors, n_errors == 1 ? "" : "s",
                n_warnings, n_warnings == 1 ? "" : "s");
         return n_errors > 0 ? 1 : 0;
-}
-
-/* The capability probe's results for --once, one per interface asked
- * about; each is allocated on its own because the DeviceFacts handed out
- * point into it. */
-typedef struct OnceCaps {
-        char ifname[IFNAMSIZ];
-        bool ok;
-        LinkCaps caps;
-        DeviceFacts facts;
-} OnceCaps;
-
-typedef struct OnceCapsList {
-        OnceCaps **items;
-        size_t n;
-        CapsSystemSocket sock;      /* one ethtool socket for every probe */
-        CapsIO io;
-} OnceCapsList;
-
-static void once_caps_list_done(OnceCapsList *l) {
-        for (size_t i = 0; i < l->n; i++)
-                free(l->items[i]);
-        free(l->items);
-        caps_system_socket_close(&l->sock);
-        *l = (OnceCapsList) { .sock.fd = -1 };
-}
-
-/* schedule_dir_load()'s facts_for: probe each interface once. */
-static const DeviceFacts *once_facts_for(const char *ifname, void *userdata) {
-        OnceCapsList *l = userdata;
-        OnceCaps **t, *c;
-        int r;
-
-        for (size_t i = 0; i < l->n; i++)
-                if (strcmp(l->items[i]->ifname, ifname) == 0)
-                        return l->items[i]->ok ? &l->items[i]->facts : NULL;
-
-        c = calloc(1, sizeof(OnceCaps));
-        if (!c)
-                return NULL;
-        t = reallocarray(l->items, l->n + 1, sizeof(OnceCaps *));
-        if (!t) {
-                free(c);
-                return NULL;
-        }
-        l->items = t;
-        l->items[l->n++] = c;
-        snprintf(c->ifname, sizeof(c->ifname), "%s", ifname);
-
-        r = caps_probe(l->sock.fd >= 0 ? &l->io : NULL, ifname, &c->caps);
-        if (r < 0) {
-                log_debug_errno(r, "%s: capability probe failed: %m", ifname);
-                return NULL;
-        }
-        caps_to_device_facts(&c->caps, &c->facts);
-        c->ok = true;
-        return &c->facts;
 }
 
 static double once_ms_since(const struct timespec *t0) {
@@ -280,7 +255,7 @@ static double once_ms_since(const struct timespec *t0) {
  * interface's changes go out in one batch. Returns the exit code: 0 when
  * every interface succeeded, 1 otherwise. */
 static int run_once(const char *dir) {
-        _cleanup_(once_caps_list_done) OnceCapsList caps = { .sock.fd = -1 };
+        _cleanup_(device_probes_done) DeviceProbes caps = { .sock.fd = -1 };
         _cleanup_(schedule_dir_done) ScheduleDir d = {};
         _cleanup_(qdisc_tree_set_done) QDiscTreeSet trees = {};
         _cleanup_nl_qdisc_ NlQdisc *nl = NULL;
@@ -300,11 +275,8 @@ static int run_once(const char *dir) {
         (void) setvbuf(stderr, NULL, isatty(STDERR_FILENO) > 0 ? _IOLBF : _IOFBF, 0);
 
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        r = caps_system_socket_open(&caps.sock, &caps.io);
-        if (r < 0)
-                log_debug_errno(r, "cannot open a socket for the capability probe, one per interface: %m");
-
-        r = schedule_dir_load(dir, once_facts_for, &caps, &d);
+        device_probes_init(&caps, NULL);
+        r = schedule_dir_load(dir, device_probes_facts_for, &caps, &d);
         if (r < 0) {
                 log_error_errno(r, "%s: cannot read the schedules folder: %m", dir);
                 return 1;
@@ -346,13 +318,13 @@ static int run_once(const char *dir) {
                 job_of[i] = -1;
                 if (!f->schedule)
                         continue;
-                ifindex = caps_system_ifindex(&caps.sock, f->schedule->ifname);
+                ifindex = device_probes_ifindex(&caps, f->schedule->ifname);
                 if (ifindex == 0)
                         continue;
                 jobs[n_jobs] = (ApplyJob) {
                         .ifindex = (int) ifindex,
                         .schedule = f->schedule,
-                        .facts = once_facts_for(f->schedule->ifname, &caps),
+                        .facts = device_probes_facts_for(f->schedule->ifname, &caps),
                 };
                 if (have_trees)   /* NULL when not in the dump: the kernel's default */
                         jobs[n_jobs].tree = qdisc_tree_set_find(&trees, (int) ifindex);
@@ -418,33 +390,6 @@ static int run_once(const char *dir) {
         return failed ? 1 : 0;
 }
 
-/* tbsd --remove IFACE: delete the root so the kernel puts back its default. */
-static int run_remove(const char *name) {
-        _cleanup_nl_qdisc_ NlQdisc *nl = NULL;
-        _cleanup_free_ char *error = NULL, *buf = NULL;
-        const char *ifname = text_safe(name, &buf);
-        unsigned ifindex;
-        int r;
-
-        ifindex = if_nametoindex(name);
-        if (ifindex == 0) {
-                printf("%s: failed: no such interface\n", ifname);
-                return 1;
-        }
-        r = nl_qdisc_new(&nl);
-        if (r < 0) {
-                log_error_errno(r, "cannot open a netlink socket: %m");
-                return 1;
-        }
-        r = nl_qdisc_remove(nl, (int) ifindex, &error);
-        if (r < 0) {
-                printf("%s: failed: %s\n", ifname, error ?: strerror(-r));
-                return 1;
-        }
-        printf("%s: %s\n", ifname, r > 0 ? "removed" : "unchanged");
-        return 0;
-}
-
 int main(int argc, char *argv[]) {
         int r;
 
@@ -454,11 +399,11 @@ int main(int argc, char *argv[]) {
                 return r < 0 ? 2 : 0;
 
         if (arg_check)
-                return run_check(arg_config_dir);
+                return run_check(arg_config_dir, arg_probe);
         if (arg_once)
                 return run_once(arg_config_dir);
         if (arg_remove)
-                return run_remove(arg_remove);
+                return tbsd_remove(arg_remove, arg_config_dir);
 
         /* The daemon's big buffers are short-lived (a qdisc dump of every
          * interface is hundreds of KiB). A fixed mmap threshold keeps glibc

@@ -12,3 +12,8 @@
 #define TBS_ERROR_INVALID_SCHEDULE  "org.tsn.Tbs.Error.InvalidSchedule"
 #define TBS_ERROR_APPLY_FAILED      "org.tsn.Tbs.Error.ApplyFailed"
 #define TBS_ERROR_ACCESS_DENIED     "org.tsn.Tbs.Error.AccessDenied"
+/* Remove(): the root qdisc is not tbsd's and was left in place. */
+#define TBS_ERROR_NOT_OWNED         "org.tsn.Tbs.Error.NotOwned"
+#define TBS_ERROR_INVALID_QUEUE     "org.tsn.Tbs.Error.InvalidQueue"
+#define TBS_ERROR_INVALID_ARGUMENTS "org.tsn.Tbs.Error.InvalidArguments"
+#define TBS_ERROR_FAILED            "org.tsn.Tbs.Error.Failed"

@@ -11,6 +11,7 @@
 
 #include "json-util.h"
 #include "metrics.h"
+#include "saturate.h"
 
 /* The states a link and a clock check can be in (dbus/org.tsn.Tbs.xml):
  * every one gets a series so that a state change never makes one vanish. */
@@ -93,7 +94,7 @@ static const QueueFamily queue_families[] = {
 };
 
 char *metrics_format_seconds(int64_t ns, char buf[static 32]) {
-        uint64_t a = ns < 0 ? (uint64_t) 0 - (uint64_t) ns : (uint64_t) ns;
+        uint64_t a = u64_magnitude(ns);
         uint64_t frac = a % 1000000000u;
         int len;
 
@@ -416,10 +417,14 @@ int metrics_writer_finish(MetricsWriter *w, FILE *out) {
                 if (fflush(w->family[i]) != 0 || ferror(w->family[i]))
                         return -ENOMEM;
                 header(out, f.name, f.type, f.help);
-                if (w->size[i] > 0)
-                        fwrite(w->text[i], 1, w->size[i], out);
+                /* A write error's errno (ENOSPC, EDQUOT, EIO) is what the
+                 * caller reports: take it where it happens. */
+                if (w->size[i] > 0 && fwrite(w->text[i], 1, w->size[i], out) != w->size[i])
+                        return negative_errno();
         }
-        if (fflush(out) != 0 || ferror(out))
+        if (fflush(out) != 0)
+                return negative_errno();
+        if (ferror(out))
                 return -EIO;
         return 0;
 }

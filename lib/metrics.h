@@ -70,7 +70,9 @@ typedef struct MetricsWriter MetricsWriter;
 int metrics_writer_new(MetricsWriter **ret);
 /** Render link (a status document; NULL and non-objects add nothing). */
 void metrics_writer_add(MetricsWriter *w, struct json_object *link);
-/** Write every family's header and samples to out. Returns 0, -ENOMEM or -EIO. */
+/** Write every family's header and samples to out. Returns 0, -ENOMEM, or
+ *  the -errno of the failed write (-EIO when the stream failed earlier
+ *  without one). */
 int metrics_writer_finish(MetricsWriter *w, FILE *out);
 /** metrics_write_file() of what was added. */
 int metrics_writer_write_file(MetricsWriter *w, const char *path);

@@ -259,6 +259,11 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
         }
         if (r->kind == ROOT_TAPRIO)
                 verify_taprio(v, s);
+        if (r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_FULL_OFFLOAD && facts && facts->offload_known &&
+            !facts->taprio_full_offload)
+                verr(v, "root.mode",
+                     "taprio full offload is not available on this device: its driver cannot run the gate "
+                     "schedule itself; use mode \"software\" or \"txtime-assist\"");
 }
 
 static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *facts) {

@@ -10,8 +10,8 @@
 /** Check a schedule.
  *  @s      the schedule; s->source names the file in messages (may be NULL).
  *  @facts  what is known about the device (TX queue count, launch-time
- *          offload capable queues); NULL or zeroed: nothing is known and the
- *          device checks are skipped.
+ *          offload capable queues, taprio full offload); NULL or zeroed:
+ *          nothing is known and the device checks are skipped.
  *  @diags  each problem is appended as one "FILE: JSON.PATH: REASON" line;
  *          some findings are warnings (e.g. an etf child without
  *          skip_sock_check under taprio txtime-assist).

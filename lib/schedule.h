@@ -132,6 +132,8 @@ typedef struct DeviceFacts {
         bool offload_known;                   /* the capability table knows this device */
         uint64_t launch_time_mask;            /* bit q: queue q supports launch-time offload */
         const char *offload_reason;           /* why other queues lack it, for messages */
+        bool taprio_full_offload;             /* with offload_known: the NIC can run taprio's gate
+                                               * schedule itself (mode "full-offload") */
 } DeviceFacts;
 
 /** Free everything a schedule owns, and the schedule itself. Accepts NULL. */

@@ -56,9 +56,13 @@ qdisc_at() {
         fi
 }
 
-# wait_until SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds.
+# wait_until SECONDS COMMAND...: poll every 0.05 s until COMMAND succeeds;
+# 1 when it still fails after SECONDS (decimals allowed) times the runner's
+# TBS_TEST_TIMEOUT_FACTOR (a loaded machine is slower, not broken).
 wait_until() {
-        local deadline=$(( $(date +%s%N) / 1000000 + $1 * 1000 ))
+        local ms deadline
+        ms=$(awk -v s="$1" -v f="${TBS_TEST_TIMEOUT_FACTOR:-1}" 'BEGIN { printf "%d", s * f * 1000 }')
+        deadline=$(( $(date +%s%N) / 1000000 + ms ))
         shift
         while ! "$@" >/dev/null 2>&1; do
                 [ "$(( $(date +%s%N) / 1000000 ))" -lt "$deadline" ] || return 1

@@ -120,9 +120,8 @@ assert_contains "$out" "false" "Validate of a bad schedule"
 assert_contains "$out" "root" "Validate names the path"
 
 # monitor, SIGHUP and Reload() pick up a changed delta.
-"$TBSCTL" monitor > "$TBS_OUT/monitor.log" 2>&1 &
-mon=$!
-sleep 0.5
+start_monitor
+mon=$MONITOR_PID
 write_mqprio_schedule "$conf/tbs0.json" tbs0 250000 500000
 kill -HUP "$TBSD_PID"
 delta_of() { tc -j qdisc show dev tbs0 | jq -r '.[] | select(.parent == "100:1") | .options.delta'; }
@@ -132,7 +131,7 @@ pass "SIGHUP applied delta 250000"
 write_mqprio_schedule "$conf/tbs0.json" tbs0 260000 500000
 "$TBSCTL" reload
 assert_eq "$(delta_of)" 260000 "Reload() applied delta 260000"
-sleep 0.5
+wait_until 5 grep -q "tbs0 .*applied" "$TBS_OUT/monitor.log" || true  # asserted below
 kill "$mon" 2>/dev/null || true
 cat "$TBS_OUT/monitor.log"
 assert_contains "$(cat "$TBS_OUT/monitor.log")" "tbs0" "monitor printed the change of tbs0"

@@ -16,9 +16,55 @@ for name in "a/b" ".." "0123456789abcdefXYZ" "" "ho0/../ho0" "$(head -c 100000 /
         assert_contains "$out" "no link named" "GetLink of a hostile name (${#name} bytes)"
 done
 out=$(call /org/tsn/Tbs/link/nope org.tsn.Tbs.Link Describe)
-assert_contains "$out" "Unknown object" "Describe on an unknown object"
+assert_contains "$out" "no link named 'nope'" "Describe on an unknown link"
 out=$(call /org/tsn/Tbs/link/ho0 org.tsn.Tbs.Link GetTxtimeParams u 4000000000)
 assert_contains "$out" "no etf qdisc is declared on TX queue 4000000000" "GetTxtimeParams on a queue that does not exist"
+
+# Every method answers with an org.tsn.Tbs.Error.* name. busctl prints only
+# the message: dbus-send (another client library) prints the error's name.
+err() {
+        dbus-send --system --print-reply --dest=org.tsn.Tbs "$@" 2>&1 | sed -n 's/^Error \([^:]*\):.*/\1/p'
+}
+M="/org/tsn/Tbs org.tsn.Tbs.Manager"
+L="/org/tsn/Tbs/link/ho0 org.tsn.Tbs.Link"
+N="/org/tsn/Tbs/link/nope org.tsn.Tbs.Link"
+check_err() {
+        local want=$1 path=$2 method=$3
+        shift 3
+        assert_eq "$(err "$path" "$method" "$@")" "$want" "error of $method $*"
+}
+check_err org.tsn.Tbs.Error.InvalidQueue /org/tsn/Tbs/link/ho0 org.tsn.Tbs.Link.GetTxtimeParams uint32:4000000000
+check_err org.tsn.Tbs.Error.InvalidQueue /org/tsn/Tbs/link/ho0 org.tsn.Tbs.Link.GetTxtimeParams uint32:2
+check_err org.tsn.Tbs.Error.InvalidArguments /org/tsn/Tbs/link/ho0 org.tsn.Tbs.Link.GetTxtimeParams string:0
+check_err org.tsn.Tbs.Error.InvalidArguments /org/tsn/Tbs/link/ho0 org.tsn.Tbs.Link.GetTxtimeParams
+check_err org.tsn.Tbs.Error.InvalidArguments /org/tsn/Tbs/link/ho0 org.tsn.Tbs.Link.Describe int32:1
+check_err org.tsn.Tbs.Error.InvalidArguments /org/tsn/Tbs/link/ho0 org.tsn.Tbs.Link.Apply string:x
+check_err org.tsn.Tbs.Error.InvalidArguments /org/tsn/Tbs/link/ho0 org.tsn.Tbs.Link.Remove uint32:1
+check_err org.tsn.Tbs.Error.InvalidArguments /org/tsn/Tbs org.tsn.Tbs.Manager.GetLink int32:5
+check_err org.tsn.Tbs.Error.InvalidArguments /org/tsn/Tbs org.tsn.Tbs.Manager.GetLink string:a string:b
+check_err org.tsn.Tbs.Error.InvalidArguments /org/tsn/Tbs org.tsn.Tbs.Manager.Validate
+check_err org.tsn.Tbs.Error.InvalidArguments /org/tsn/Tbs org.tsn.Tbs.Manager.ListLinks string:x
+check_err org.tsn.Tbs.Error.InvalidArguments /org/tsn/Tbs org.tsn.Tbs.Manager.Reload boolean:true
+check_err org.tsn.Tbs.Error.NoSuchLink /org/tsn/Tbs org.tsn.Tbs.Manager.GetLink string:nope
+for method in Describe Apply Remove; do
+        check_err org.tsn.Tbs.Error.NoSuchLink /org/tsn/Tbs/link/nope "org.tsn.Tbs.Link.$method"
+done
+check_err org.tsn.Tbs.Error.NoSuchLink /org/tsn/Tbs/link/nope org.tsn.Tbs.Link.GetTxtimeParams uint32:0
+for method in org.tsn.Tbs.Manager.Reload; do
+        assert_eq "$(setpriv --reuid=65534 --regid=65534 --clear-groups dbus-send --system --print-reply \
+                --dest=org.tsn.Tbs /org/tsn/Tbs "$method" 2>&1 | sed -n 's/^Error \([^:]*\):.*/\1/p')" \
+                org.tsn.Tbs.Error.AccessDenied "error of $method called by nobody"
+done
+for method in Apply Remove; do
+        assert_eq "$(setpriv --reuid=65534 --regid=65534 --clear-groups dbus-send --system --print-reply \
+                --dest=org.tsn.Tbs /org/tsn/Tbs/link/ho0 "org.tsn.Tbs.Link.$method" 2>&1 |
+                sed -n 's/^Error \([^:]*\):.*/\1/p')" org.tsn.Tbs.Error.AccessDenied "error of $method called by nobody"
+done
+# Not tbsd's own: an unknown method and the standard interfaces keep the standard names.
+check_err org.freedesktop.DBus.Error.UnknownMethod /org/tsn/Tbs/link/ho0 org.tsn.Tbs.Link.Explode
+check_err org.freedesktop.DBus.Error.UnknownObject /org/tsn/Tbs/link/nope org.freedesktop.DBus.Properties.Get \
+        string:org.tsn.Tbs.Link string:State
+wait_configured ho0
 
 # Not UTF-8: refused before it reaches tbsd (sd-bus and the bus check it).
 out=$(call /org/tsn/Tbs org.tsn.Tbs.Manager GetLink s "$(printf 'ho\377\376')")
@@ -41,6 +87,7 @@ rss0=$(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)
 before=$(handles ho0)
 
 # 10 000 calls from nobody while root applies.
+flood_start=$(date +%s)
 setpriv --reuid=65534 --regid=65534 --clear-groups "$FLOOD" \
         --calls 10000 --window 64 --link ho0 > "$TBS_OUT/flood.json" &
 flood=$!
@@ -56,6 +103,27 @@ assert_eq "$(jq .replies "$TBS_OUT/flood.json")" 10000 "answers to 10 000 calls"
 assert_eq "$(jq '.error_names["org.tsn.Tbs.Error.AccessDenied"]' "$TBS_OUT/flood.json")" 2500 "Apply refused to nobody every time"
 assert_eq "$(jq '.error_names["org.tsn.Tbs.Error.NoSuchLink"]' "$TBS_OUT/flood.json")" 2500 "hostile GetLink names"
 [ "$applies" -ge 1 ] || fail "no privileged apply ran during the flood"
+
+# The 2500 refusals (and the 3 of the error-name checks) are logged one
+# line each for the first 5 of every 10 s
+# window, the rest summed up in one line when the window ends: bounded by
+# the flood's duration, not by the number of calls, and nothing is lost.
+flood_s=$(( $(date +%s) - flood_start + 1 ))
+summed() {
+        local denied sum
+        denied=$(grep -c "denied [A-Za-z]* to uid 65534 (admin group 'tbs' does not exist)" "$TBS_OUT/tbsd.log" || true)
+        sum=$(sed -n 's/.*suppressed \([0-9]*\) more refusals\{0,1\} from uid 65534 in the last 10 s.*/\1/p' \
+                "$TBS_OUT/tbsd.log" | awk '{ s += $1 } END { print s + 0 }')
+        [ $((denied + sum)) -eq 2503 ]
+}
+wait_until 30 summed || fail "refusals logged plus suppressed is not 2503: $(grep -E 'denied|suppressed' "$TBS_OUT/tbsd.log" | tail -5)"
+lines=$(grep -cE "denied [A-Za-z]+ to uid 65534|suppressed [0-9]+ more refusal" "$TBS_OUT/tbsd.log")
+windows=$(( flood_s / 10 + 2 ))
+echo "refusal log lines: $lines for 2500 refused calls in $flood_s s"
+[ "$lines" -le $((windows * 6)) ] || fail "$lines refusal log lines for a $flood_s s flood (at most $((windows * 6)))"
+pass "2500 refusals logged in $lines lines, every one counted"
+[ "$(grep -c "privileged methods are for root only" "$TBS_OUT/tbsd.log" || true)" = 0 ] ||
+        fail "the missing admin group is still logged apart from the refusal"
 pass "$applies privileged applies succeeded during the flood"
 assert_eq "$(handles ho0)" "$before" "the tree is unchanged (applies of an unchanged schedule send nothing)"
 

@@ -41,8 +41,13 @@ expect_event rl2 removed
 
 # 200 rapid reloads: memory and open files do not grow.
 write_mqprio_schedule "$conf/rl1.json" rl1 200000 500000
+reloads() { grep -c "reloaded: " "$TBS_OUT/tbsd.log" || true; }
+n0=$(reloads)
 for i in $(seq 1 20); do kill -HUP "$TBSD_PID"; done
-sleep 1
+# Signals coalesce: wait until the last one was handled (no reload for a while).
+wait_until 10 sh -c "[ \$(grep -c 'reloaded: ' '$TBS_OUT/tbsd.log') -gt $n0 ]" || fail "SIGHUP did not reload"
+prev=-1
+while [ "$(reloads)" != "$prev" ]; do prev=$(reloads); "$TBSCTL" list >/dev/null; done
 rss0=$(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)
 fds0=$(ls /proc/$TBSD_PID/fd | wc -l)
 for i in $(seq 1 200); do
@@ -70,9 +75,11 @@ sleep 3
 reload_opens() { # the schedule files tbsd opens during one reload
         strace -qq -p "$TBSD_PID" -e trace=openat -o "$TMPDIR/opens" &
         local st=$!
-        sleep 1
+        wait_until 10 sh -c "grep -q '^TracerPid:[[:space:]]*[1-9]' /proc/$TBSD_PID/status" ||
+                fail "strace did not attach to tbsd"
+        # The reply comes after the reload's system calls, which strace saw
+        # (the tracee waits for it at each one); TERM makes it flush and detach.
         "$TBSCTL" reload
-        sleep 0.5
         kill "$st"; wait "$st" 2>/dev/null || true
         # strace saw the reload: the folder itself is listed every time
         grep -q "openat(.*\"$conf\", O_RDONLY" "$TMPDIR/opens" || fail "no reload seen: $(cat "$TMPDIR/opens")"

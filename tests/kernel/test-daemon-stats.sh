@@ -10,7 +10,13 @@ wait_configured st0
 
 # UDP with priority 0 goes to class 2 (queues 2-3, the default children).
 for i in $(seq 1 40); do echo "sample $i" > /dev/udp/192.0.2.2/9; done
-sleep 0.6
+# A sample taken after the packets (the property answers from samples at most 0.2 s old).
+prop_queue23() {
+        busctl --system --json=short get-property org.tsn.Tbs /org/tsn/Tbs/link/st0 org.tsn.Tbs.Link Statistics |
+                jq '[.data[] | select(.[0] == 2 or .[0] == 3) | .[2]] | add'
+}
+wait_until 5 sh -c "[ \$(busctl --system --json=short get-property org.tsn.Tbs /org/tsn/Tbs/link/st0 org.tsn.Tbs.Link Statistics | jq '[.data[] | select(.[0] == 2 or .[0] == 3) | .[2]] | add') -ge 40 ]" ||
+        fail "Statistics never counted the 40 packets (now $(prop_queue23))"
 tc_packets=$(tc -j -s qdisc show dev st0 | jq '[.[] | select(.parent == "100:3" or .parent == "100:4") | .packets] | add')
 [ "$tc_packets" -ge 40 ] || fail "tc counted only $tc_packets packets on queues 2-3"
 
@@ -38,6 +44,7 @@ grep -q '^tbs_queue_packets_total{interface="st0",queue="0",qdisc="etf"} ' /run/
         fail "metrics file lacks tbs_queue_packets_total for st0 queue 0: $(head -20 /run/tbs.prom)"
 pass "metrics file has tbs_queue_packets_total for st0"
 echo "more" > /dev/udp/192.0.2.2/9
-sleep 0.5
+ino=$(stat -c %i /run/tbs.prom)
+wait_until 5 sh -c "[ \$(stat -c %i /run/tbs.prom) != $ino ]" || fail "the metrics file was not rewritten"
 ls /run/tbs.prom.* >/dev/null 2>&1 && fail "a temporary metrics file was left behind"
 pass "no temporary metrics file left"

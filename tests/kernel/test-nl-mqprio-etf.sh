@@ -91,10 +91,10 @@ out=$("$TBSD" --once --config-dir "$conf" || true)
 assert_eq "$out" "va: unchanged" "--once again"
 
 # Remove: the default root comes back.
-out=$("$TBSD" --remove va)
+out=$("$TBSD" --remove va --config-dir "$conf")
 assert_eq "$out" "va: removed" "--remove"
 assert_eq "$(qdisc_at va root | jq -r .kind)" noqueue "default root kind"
 assert_eq "$(qdisc_at va root | jq -r .handle)" "0:" "default root handle"
 assert_eq "$(qdisc_json va | jq length)" 1 "nothing but the default root"
-out=$("$TBSD" --remove va)
+out=$("$TBSD" --remove va --config-dir "$conf")
 assert_eq "$out" "va: unchanged" "--remove again"

@@ -1,12 +1,14 @@
 # The netlink engine with taprio roots and failures, `tc -j` as the oracle:
 # software taprio; taprio txtime-assist with etf children; a failing child
 # (etf offload on a device the probe does not know, refused by the kernel)
-# and a failing root (taprio full offload on veth) leave the earlier
-# tree exactly as it was; a missing interface fails with a clear message
+# and a failing root (taprio full offload on an ifb, which the probe does
+# not know either: on a veth the device check refuses it before the kernel
+# is asked) leave the earlier tree exactly as it was; a missing interface fails with a clear message
 # and does not stop the other interfaces.
 make_veth va vb 4
-make_veth vc vd 4
 modprobe -d /run/modroot ifb
+ip link add vc numtxqueues 4 numrxqueues 4 type ifb
+ip link set vc up
 ip link add ifb0 numtxqueues 4 numrxqueues 4 type ifb
 ip link set ifb0 up
 conf=$TMPDIR/schedules.d
@@ -80,7 +82,7 @@ out=$("$TBSD" --once --config-dir "$conf")
 assert_eq "$out" "va: unchanged
 vc: unchanged" "second --once on taprio"
 
-# A failing root: taprio full offload on veth is refused by the kernel
+# A failing root: taprio full offload on ifb is refused by the kernel
 # after tbsd removed the old root with the same handle; the old tree
 # (taprio txtime-assist and both etf children) must come back.
 before=$(qdisc_json vc | jq -c '[.[] | {kind, parent, options}] | sort_by(.parent)')

@@ -2,7 +2,8 @@
 # of an Intel 82576, with tc as the oracle: "auto" installs a software etf
 # and tbsd records why launch time is not used (the 82576 is not an i210);
 # true is refused before anything changes, and the kernel agrees that it
-# would have refused the offload.
+# would have refused the offload; tbsd --check and tbsctl validate --device
+# refuse it beforehand with the same line.
 dev=$NIC0
 ethtool -L "$dev" combined 4
 ip link set "$dev" up
@@ -60,6 +61,25 @@ echo "tbsd --once: $out"
 assert_contains "$out" "$dev: failed:" "tbsd --once with offload true"
 assert_contains "$out" "not an i210" "refusal reason"
 assert_eq "$(tc -j qdisc show dev "$dev")" "$before" "qdiscs after the refused schedule"
+
+# tbsd --check and tbsctl validate --device see it coming, on the real igb,
+# with the very line the apply failed with.
+refusal=${out#"$dev: failed: "}
+assert_eq "$refusal" \
+        "$conf/$dev.json: txqueues[0].offload: launch-time offload is not available on queue 0: igb: launch time only on i210 queues 0 and 1; 8086:10c9 is not an i210" \
+        "the refusal line"
+if check=$("$TBSD" --check --config-dir "$conf" 2>"$TBS_OUT/check.err"); then
+        fail "tbsd --check passed offload true on an 82576: $check"
+fi
+assert_eq "$(cat "$TBS_OUT/check.err")" "$refusal" "tbsd --check"
+assert_eq "$check" "$conf: 1 schedule file, 1 error, 0 warnings" "tbsd --check summary"
+if "$TBSCTL" validate --device "$dev" "$conf/$dev.json" 2>"$TBS_OUT/validate.err"; then
+        fail "tbsctl validate --device $dev passed offload true on an 82576"
+fi
+assert_eq "$(cat "$TBS_OUT/validate.err")" "$refusal" "tbsctl validate --device $dev"
+"$TBSCTL" validate "$conf/$dev.json" >/dev/null || fail "tbsctl validate without --device refused the file"
+pass "tbsctl validate without --device judges the file alone"
+assert_eq "$(tc -j qdisc show dev "$dev")" "$before" "qdiscs after the checks"
 
 # And on an untouched port: nothing is installed at all.
 ethtool -L "$NIC1" combined 4

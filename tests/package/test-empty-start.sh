@@ -22,7 +22,7 @@ wait_until 5 grep -qx READY=1 "$notify" || { cat "$notify"; fail "no READY=1"; }
 pass "READY=1 with an empty schedules folder"
 status=$(grep '^STATUS=' "$notify" | tail -1)
 assert_eq "$status" "STATUS=0 links configured, 0 degraded, 0 failed, 0 absent" "status line"
-sleep 1.2
+wait_until 5 sh -c "[ \$(grep -cx WATCHDOG=1 '$notify') -ge 2 ]" || true
 n=$(grep -cx WATCHDOG=1 "$notify" || true)
 [ "$n" -ge 2 ] || { cat "$notify"; fail "only $n watchdog pings in over a second with WatchdogSec 0.4 s"; }
 pass "$n watchdog pings"

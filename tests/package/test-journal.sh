@@ -44,7 +44,7 @@ tbsd_pid=$!   # systemd-cat execs tbsd
 wait_until 10 busctl --system get-property org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Version ||
         fail "tbsd did not appear on the bus"
 wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json status jl0 | jq -r .state)\" = configured ]" || fail "jl0 not configured"
-sleep 0.5
+wait_until 5 sh -c "[ \$(journalctl -D /run/log/journal -o json --no-pager SYSLOG_IDENTIFIER=tbsd | wc -l) -ge 2 ]" || true
 entries
 n=$(entries | wc -l)
 [ "$n" -ge 2 ] || fail "only $n journal entries from the daemon"

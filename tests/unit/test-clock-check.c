@@ -173,6 +173,61 @@ static void test_unsynced_reasons(void **state) {
         assert_false(st.has_port_state);
 }
 
+/* Offsets at the ends of int64_t: |INT64_MIN| does not fit in int64_t, and
+ * an abs() of it once made the most negative master offset count as
+ * synced. */
+static void test_extreme_offsets(void **state) {
+        ClockSpec s = spec();
+        ClockInputs in = good();
+        ClockStatus st;
+
+        in.time_status.master_offset = INT64_MIN;
+        st = eval(&s, &in);
+        assert_int_equal(st.state, CLOCK_STATE_UNSYNCED);
+        assert_string_equal(st.reason, "master offset -9223372036854775808 ns exceeds 100 ns");
+        in.time_status.master_offset = INT64_MAX;
+        assert_string_equal(eval(&s, &in).reason, "master offset 9223372036854775807 ns exceeds 100 ns");
+        in.time_status.master_offset = INT64_MIN + 1;
+        assert_int_equal(eval(&s, &in).state, CLOCK_STATE_UNSYNCED);
+
+        /* The widest limit the schedule format takes (INT64_MAX): INT64_MAX
+         * is within it, INT64_MIN (2^63) is one beyond. */
+        s.max_master_offset_ns = INT64_MAX;
+        in.time_status.master_offset = INT64_MAX;
+        assert_int_equal(eval(&s, &in).state, CLOCK_STATE_SYNCED);
+        in.time_status.master_offset = -INT64_MAX;
+        assert_int_equal(eval(&s, &in).state, CLOCK_STATE_SYNCED);
+        in.time_status.master_offset = INT64_MIN;
+        st = eval(&s, &in);
+        assert_int_equal(st.state, CLOCK_STATE_UNSYNCED);
+        assert_string_equal(st.reason,
+                            "master offset -9223372036854775808 ns exceeds 9223372036854775807 ns");
+
+        /* the same for the PHC - TAI offset */
+        s = spec();
+        in = good();
+        in.phc.offset_ns = INT64_MIN;
+        st = eval(&s, &in);
+        assert_int_equal(st.state, CLOCK_STATE_UNSYNCED);
+        assert_string_equal(st.reason, "PHC-to-TAI offset -9223372036854775808 ns exceeds 1000 ns");
+        in.phc.offset_ns = INT64_MAX;
+        assert_string_equal(eval(&s, &in).reason, "PHC-to-TAI offset 9223372036854775807 ns exceeds 1000 ns");
+        s.max_phc_offset_ns = INT64_MAX;
+        assert_int_equal(eval(&s, &in).state, CLOCK_STATE_SYNCED);
+        in.phc.offset_ns = INT64_MIN;
+        assert_int_equal(eval(&s, &in).state, CLOCK_STATE_UNSYNCED);
+
+        /* the figures reach the JSON unchanged */
+        in.time_status.master_offset = INT64_MIN;
+        st = eval(&s, &in);
+        struct json_object *o = clock_status_to_json(&st), *v;
+        assert_true(json_object_object_get_ex(o, "master_offset_ns", &v));
+        assert_true(json_object_get_int64(v) == INT64_MIN);
+        assert_true(json_object_object_get_ex(o, "phc_sys_offset_ns", &v));
+        assert_true(json_object_get_int64(v) == INT64_MIN);
+        json_object_put(o);
+}
+
 static void test_no_ptp4l(void **state) {
         ClockSpec s = spec();
         ClockInputs in = good();
@@ -289,6 +344,8 @@ typedef struct FakePtp4l {
         int fd;
         sd_event_source *source;
         bool silent;
+        bool patch_master_offset;             /* answer TIME_STATUS_NP with master_offset instead */
+        int64_t master_offset;
         unsigned requests;
         unsigned changes;
         ClockState last_old;
@@ -332,6 +389,15 @@ static int on_request(sd_event_source *s, int fd, uint32_t revents, void *userda
         assert_non_null(fp);
         n = (ssize_t) fread(buf, 1, sizeof(buf), fp);
         fclose(fp);
+        if (m.management_id == PTP_MID_TIME_STATUS_NP && f->patch_master_offset) {
+                /* The recorded datagram's master_offset (-128 ns) sits at
+                 * byte 54, big-endian: the 48-byte management header, the
+                 * TLV's type, length and id, then the data set. */
+                static const uint8_t recorded[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x80 };
+                assert_memory_equal(buf + 54, recorded, 8);
+                for (int i = 0; i < 8; i++)
+                        buf[54 + i] = (uint8_t) ((uint64_t) f->master_offset >> (56 - 8 * i));
+        }
         buf[30] = (uint8_t) (m.sequence_id >> 8);
         buf[31] = (uint8_t) m.sequence_id;
         assert_true(sendto(fd, buf, (size_t) n, 0, (struct sockaddr *) &from, alen) == n);
@@ -478,6 +544,53 @@ static void test_live_periodic(void **state) {
         sd_event_unref(e);
 }
 
+/* The recorded slave's TIME_STATUS_NP with its master offset replaced by
+ * INT64_MIN, then INT64_MAX: whole checks through the client's decoder. */
+static void test_live_extreme_offsets(void **state) {
+        FakePtp4l f = { .fd = -1, .patch_master_offset = true, .master_offset = INT64_MIN };
+        ClockSpec s = spec();
+        ClockCheck *cc = NULL;
+        sd_event *e = NULL;
+
+        assert_int_equal(sd_event_new(&e), 0);
+        fake_start(&f, e);
+        s.ptp4l_socket = f.path;
+        assert_int_equal(clock_check_new(e, "p1", &s, -1, on_changed, &f, &cc), 0);
+        assert_int_equal(clock_check_run_now(cc), 0);
+        run_loop(e, cc, &f, 1, 2000000);
+        assert_int_equal(f.changes, 1);
+        assert_int_equal(f.last.state, CLOCK_STATE_UNSYNCED);
+        assert_true(f.last.master_offset_ns == INT64_MIN);
+        assert_string_equal(f.last.reason, "master offset -9223372036854775808 ns exceeds 100 ns");
+
+        f.master_offset = INT64_MAX;
+        assert_int_equal(clock_check_run_now(cc), 0);
+        run_loop(e, cc, &f, 2, 2000000);
+        assert_int_equal(f.changes, 2);          /* same state, another reason: reported */
+        assert_int_equal(f.last_old, CLOCK_STATE_UNSYNCED);
+        assert_true(f.last.master_offset_ns == INT64_MAX);
+        assert_string_equal(f.last.reason, "master offset 9223372036854775807 ns exceeds 100 ns");
+        clock_check_free(cc);
+
+        /* With the widest limit, INT64_MIN is still beyond it; whatever the
+         * host's TAI offset makes of the rest, the master offset decides. */
+        s.max_master_offset_ns = INT64_MAX;
+        f.master_offset = INT64_MIN;
+        f.changes = 0;
+        assert_int_equal(clock_check_new(e, "p1", &s, -1, on_changed, &f, &cc), 0);
+        assert_int_equal(clock_check_run_now(cc), 0);
+        run_loop(e, cc, &f, 1, 2000000);
+        assert_int_equal(f.changes, 1);
+        assert_int_equal(f.last.state, CLOCK_STATE_UNSYNCED);
+        assert_string_equal(f.last.reason,
+                            "master offset -9223372036854775808 ns exceeds 9223372036854775807 ns");
+        clock_check_free(cc);
+
+        fake_stop(&f);
+        assert_int_equal(rmdir(f.dir), 0);
+        sd_event_unref(e);
+}
+
 static void test_live_not_configured(void **state) {
         FakePtp4l f = { .fd = -1 };
         ClockSpec s = spec();
@@ -502,6 +615,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_synced),
                 cmocka_unit_test(test_unsynced_reasons),
+                cmocka_unit_test(test_extreme_offsets),
                 cmocka_unit_test(test_no_ptp4l),
                 cmocka_unit_test(test_no_phc),
                 cmocka_unit_test(test_not_configured),
@@ -509,6 +623,7 @@ int main(void) {
                 cmocka_unit_test(test_json),
                 cmocka_unit_test(test_live_check),
                 cmocka_unit_test(test_live_periodic),
+                cmocka_unit_test(test_live_extreme_offsets),
                 cmocka_unit_test(test_live_not_configured),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

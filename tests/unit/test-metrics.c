@@ -194,6 +194,23 @@ static void test_seconds(void **state) {
         assert_string_equal(metrics_format_seconds(INT64_MAX, buf), "9223372036.854775807");
 }
 
+/* A write that fails reports its own errno: /dev/full answers every write
+ * with ENOSPC, which once came back as EIO. */
+static void test_write_error_errno(void **state) {
+        struct json_object *d = json_object_from_file(FIXTURES "eth0.json");
+        MetricsWriter *w = NULL;
+        FILE *f = fopen("/dev/full", "we");
+
+        assert_non_null(d);
+        assert_non_null(f);
+        assert_int_equal(metrics_writer_new(&w), 0);
+        metrics_writer_add(w, d);
+        assert_int_equal(metrics_writer_finish(w, f), -ENOSPC);
+        metrics_writer_free(w);
+        fclose(f);
+        json_object_put(d);
+}
+
 static void test_write_file(void **state) {
         char dir[] = "/tmp/tbs-test-metrics-XXXXXX", path[128], bad[160];
         struct json_object *d = json_object_from_file(FIXTURES "eth0.json");
@@ -295,6 +312,7 @@ int main(void) {
                 cmocka_unit_test(test_seconds),
                 cmocka_unit_test(test_write_file),
                 cmocka_unit_test(test_json),
+                cmocka_unit_test(test_write_error_errno),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,6 +139,50 @@ static void test_basic(void **state) {
         assert_true(o.offset_ns == 1000);
 }
 
+/* Answers at the edges of int64_t ns: a time that does not fit is not a
+ * usable sample, and offsets saturate instead of wrapping into small
+ * (in-limit) numbers. */
+static void test_extreme_times(void **state) {
+        /* INT64_MAX / 1e9 = 9223372036 s: one second more does not fit */
+        struct ptp_sys_offset_precise p = {
+                .device = pct(9223372037, 0),
+                .sys_realtime = pct(1796277715, 0),
+        };
+        struct ptp_sys_offset b = { .n_samples = 1 };
+        PhcOffset o;
+
+        assert_int_equal(phc_offset_from_precise(&p, 37, &o), -EINVAL);
+        p.device = pct(INT64_MIN / NS, 0);
+        assert_int_equal(phc_offset_from_precise(&p, 37, &o), 0);
+        assert_true(o.offset_ns < 0 && o.offset_ns < -(INT64_MAX / 2));
+
+        /* PHC near the most negative time, system clock far ahead: the
+         * difference is below INT64_MIN and saturates there */
+        p.device = pct(-9223372036, 0);
+        p.sys_realtime = pct(9223372036, 0);
+        assert_int_equal(phc_offset_from_precise(&p, 37, &o), 0);
+        assert_true(o.offset_ns == INT64_MIN);
+        p.device = pct(9223372036, 0);
+        p.sys_realtime = pct(-9223372036, 0);
+        assert_int_equal(phc_offset_from_precise(&p, -37, &o), 0);
+        assert_true(o.offset_ns == INT64_MAX);
+
+        /* a window wider than int64_t and a PHC far ahead */
+        b.ts[0] = pct(-9223372036, 0);
+        b.ts[1] = pct(9223372036, 0);
+        b.ts[2] = pct(9223372036, 0);
+        assert_int_equal(phc_offset_from_basic(&b, 37, &o), 0);
+        assert_true(o.window_ns == INT64_MAX);
+        b.ts[1] = pct(-9223372037, 0);           /* does not fit: no valid sample */
+        assert_int_equal(phc_offset_from_basic(&b, 37, &o), -EINVAL);
+
+        /* the TAI offset from absurd readings clamps to int32_t */
+        struct timespec rb = { 0, 0 }, ra = { 0, 0 }, t = { INT64_MAX / NS, 0 };
+        assert_int_equal(tai_offset_from_readings(&rb, &t, &ra), INT32_MAX);
+        t.tv_sec = INT64_MIN / NS;
+        assert_int_equal(tai_offset_from_readings(&rb, &t, &ra), INT32_MIN);
+}
+
 static void read_recording(const char *name, void *buf, size_t size) {
         char path[512];
         FILE *f;
@@ -405,6 +449,7 @@ int main(void) {
                 cmocka_unit_test(test_recorded_replay),
                 cmocka_unit_test(test_fallback_remembered),
                 cmocka_unit_test(test_tai_offset_read),
+                cmocka_unit_test(test_extreme_times),
                 cmocka_unit_test(test_tai_offset_without_adjtimex),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

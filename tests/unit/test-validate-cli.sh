@@ -61,8 +61,10 @@ jq '.txqueues[0].skip_sock_check = false' "$src/examples/i225-taprio-txtime-assi
 expect_eq "validate warning: exit code" "$rc" 0
 expect_eq "validate warning: warnings" "$(jq -r '.[0].valid, (.[0].warnings | length)' "$tmp/json" | tr '\n' ' ')" "true 1 "
 
-# 5. tbsd --check on the examples folder, and on one with two files for eth0.
-"$tbsd" --check --config-dir "$src/examples" >"$tmp/out" 2>"$tmp/err"; rc=$?
+# 5. tbsd --check on the examples folder, and on one with two files for eth0
+# (--no-probe: the files alone, whatever interfaces this machine has; 6.
+# checks them against the machine).
+"$tbsd" --check --no-probe --config-dir "$src/examples" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect_eq "check examples: exit code" "$rc" 0
 expect_eq "check examples: stderr" "$(cat "$tmp/err")" ""
 mkdir "$tmp/conf"
@@ -71,7 +73,7 @@ cp "$src/examples/veth-software.json" "$tmp/conf/b.json"
 cp "$src/examples/i210-mqprio-launchtime.json" "$tmp/conf/c.json"
 echo "ignored" >"$tmp/conf/README"
 before=$(ls -la --time-style=full-iso "$tmp/conf")
-"$tbsd" --check --config-dir "$tmp/conf" >"$tmp/out" 2>"$tmp/err"; rc=$?
+"$tbsd" --check --no-probe --config-dir "$tmp/conf" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect_eq "check duplicates: exit code" "$rc" 1
 expect_eq "check duplicates: stderr" "$(cat "$tmp/err")" \
 "$tmp/conf/a.json: interface: interface \"veth0\" is also configured by $tmp/conf/b.json; each interface must have exactly one schedule file
@@ -81,6 +83,74 @@ expect_eq "check touches nothing" "$(ls -la --time-style=full-iso "$tmp/conf")" 
 "$tbsd" --check --config-dir "$tmp/missing" >/dev/null 2>"$tmp/err"; rc=$?
 expect_eq "check missing folder: exit code" "$rc" 1
 grep -q "cannot read the schedules folder" "$tmp/err" || fail "check missing folder: message"
+
+# 6. Against this machine's devices. Every Linux machine (and network
+# namespace) has "lo", with one TX queue; no machine has "tbsnosuch0".
+mkdir "$tmp/dev"
+cat >"$tmp/dev/lo.json" <<'JSON'
+{"interface": "lo",
+ "root": {"qdisc": "mqprio", "num_tc": 2, "priority_map": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1],
+          "queues": [{"count": 1, "offset": 0}, {"count": 3, "offset": 1}]},
+ "txqueues": [{"queue": 0, "delta_ns": 300000}]}
+JSON
+sed 's/"lo"/"tbsnosuch0"/' "$tmp/dev/lo.json" >"$tmp/dev/nosuch.json"
+lo_error="$tmp/dev/lo.json: root.queues[1]: uses queues 1-3, but the device has 1 TX queue"
+nosuch_warning="$tmp/dev/nosuch.json: interface: warning: interface tbsnosuch0 does not exist on this machine; \
+the device checks (TX queues, launch-time offload) were skipped (tbsd waits for it and makes them when it appears)"
+"$tbsd" --check --config-dir "$tmp/dev" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "check devices: exit code" "$rc" 1
+expect_eq "check devices: stderr" "$(cat "$tmp/err")" "$lo_error
+$nosuch_warning"
+expect_eq "check devices: stdout" "$(cat "$tmp/out")" "$tmp/dev: 2 schedule files, 1 error, 1 warning"
+"$tbsd" --check --no-probe --config-dir "$tmp/dev" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "check --no-probe: exit code" "$rc" 0
+expect_eq "check --no-probe: stderr" "$(cat "$tmp/err")" ""
+rm "$tmp/dev/lo.json"
+"$tbsd" --check --config-dir "$tmp/dev" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "check missing interface: exit code (a warning)" "$rc" 0
+expect_eq "check missing interface: stderr" "$(cat "$tmp/err")" "$nosuch_warning"
+"$tbsd" --no-probe >/dev/null 2>"$tmp/err"; rc=$?
+expect_eq "--no-probe without --check: exit code" "$rc" 2
+expect_eq "--no-probe without --check: message" "$(cat "$tmp/err")" \
+        "tbsd: --no-probe is only for --check; see 'tbsd --help'"
+
+# tbsctl validate: without --device the file alone; --device=lo against lo,
+# --device=. against each file's own interface.
+sed 's/"tbsnosuch0"/"lo"/' "$tmp/dev/nosuch.json" >"$tmp/dev/lo.json"
+out=$("$tbsctl" validate "$tmp/dev/lo.json" 2>"$tmp/err"); rc=$?
+expect_eq "validate without --device: exit code" "$rc" 0
+expect_eq "validate without --device: stdout" "$out" "$tmp/dev/lo.json: valid schedule for lo"
+for dev in lo .; do
+        "$tbsctl" validate --device "$dev" "$tmp/dev/lo.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
+        expect_eq "validate --device $dev: exit code" "$rc" 1
+        expect_eq "validate --device $dev: stderr" "$(cat "$tmp/err")" "$lo_error"
+        expect_eq "validate --device $dev: stdout" "$(cat "$tmp/out")" ""
+done
+jq '.root.num_tc = 1 | .root.priority_map = [range(16) | 0] | .root.queues = [{"count": 1, "offset": 0}]' \
+        "$tmp/dev/lo.json" >"$tmp/fit.json"
+out=$("$tbsctl" validate --device lo "$tmp/fit.json" 2>"$tmp/err"); rc=$?
+expect_eq "validate --device, a file that fits: exit code" "$rc" 0
+expect_eq "validate --device, a file that fits: stderr" "$(cat "$tmp/err")" ""
+expect_eq "validate --device, a file that fits: stdout" "$out" "$tmp/fit.json: valid schedule for lo, checked against lo of this machine"
+"$tbsctl" validate --device=tbsnosuch0 "$tmp/dev/lo.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "validate --device missing: exit code" "$rc" 0
+expect_eq "validate --device missing: stderr" "$(cat "$tmp/err")" \
+        "$tmp/dev/lo.json: warning: interface tbsnosuch0 does not exist on this machine; \
+the device checks (TX queues, launch-time offload) were skipped"
+"$tbsctl" --json validate --device=. "$tmp/dev/lo.json" "$tmp/dev/nosuch.json" >"$tmp/json"; rc=$?
+expect_eq "validate --json --device: exit code" "$rc" 1
+expect_eq "validate --json --device: summary" \
+        "$(jq -c '[.[] | [.interface, .valid, .device, .capabilities.tx_queues, .errors, (.warnings | length)]]' "$tmp/json")" \
+        "[[\"lo\",false,\"lo\",1,[\"$lo_error\"],0],[\"tbsnosuch0\",true,\"tbsnosuch0\",null,[],1]]"
+"$tbsctl" --json validate "$tmp/dev/lo.json" >"$tmp/json"; rc=$?
+expect_eq "validate --json without --device: device" "$(jq -c '.[0] | [.valid, .device, .capabilities]' "$tmp/json")" \
+        "[true,null,null]"
+"$tbsctl" validate --device=a/b "$tmp/dev/lo.json" >/dev/null 2>"$tmp/err"; rc=$?
+expect_eq "validate --device bad name: exit code" "$rc" 2
+expect_eq "validate --device bad name: message" "$(cat "$tmp/err")" \
+        "tbsctl: --device: interface name must not contain '/'"
+"$tbsctl" --device=lo list >/dev/null 2>"$tmp/err"; rc=$?
+expect_eq "--device with another command: exit code" "$rc" 2
 
 if [ "$failures" -gt 0 ]; then
         echo "$failures failure(s)"
