@@ -65,6 +65,7 @@ static json_object *file_to_json(const char *path, const DiagList *diags, const 
                                  const DeviceProbe *probe) {
         _cleanup_json_ json_object *o = json_object_new_object(), *errors = json_object_new_array(),
                                    *warnings = json_object_new_array();
+        _cleanup_free_ char *fixed = NULL;
 
         if (!o || !errors || !warnings)
                 return NULL;
@@ -79,7 +80,11 @@ static json_object *file_to_json(const char *path, const DiagList *diags, const 
                         return NULL;
                 }
         }
-        if (json_add_string(o, "file", path) < 0 ||
+        /* JSON escapes control characters, but cannot carry bytes that are
+         * not UTF-8 (a file name may hold them) */
+        if (!utf8_is_valid_n(path, strlen(path)) && !(fixed = utf8_escape_invalid(path)))
+                return NULL;
+        if (json_add_string(o, "file", fixed ?: path) < 0 ||
             json_add(o, "valid", json_object_new_boolean(diag_errors(diags) == 0)) < 0 ||
             json_add_string(o, "interface", ifname[0] ? ifname : NULL) < 0 ||
             json_add(o, "errors", TAKE_PTR(errors)) < 0 ||

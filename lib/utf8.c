@@ -104,7 +104,7 @@ bool text_is_safe(const char *s) {
         return true;
 }
 
-char *text_escape(const char *s) {
+static char *escape(const char *s, bool controls) {
         size_t n = strlen(s), at = 0;
         char *out;
 
@@ -122,7 +122,7 @@ char *text_escape(const char *s) {
                         i++;
                         continue;
                 }
-                if (!utf8_is_control(cp)) {
+                if (!controls || !utf8_is_control(cp)) {
                         memcpy(out + at, s + i, (size_t) k);
                         at += (size_t) k;
                 } else if (cp == '\n')
@@ -139,6 +139,14 @@ char *text_escape(const char *s) {
         }
         out[at] = 0;
         return out;
+}
+
+char *text_escape(const char *s) {
+        return escape(s, true);
+}
+
+char *utf8_escape_invalid(const char *s) {
+        return escape(s, false);
 }
 
 const char *text_safe(const char *s, char **buf) {

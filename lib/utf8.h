@@ -43,6 +43,12 @@ bool text_is_safe(const char *s);
  *  Returns a new string, or NULL when out of memory. */
 char *text_escape(const char *s);
 
+/** Like text_escape(), but only the bytes that are not valid UTF-8 are
+ *  escaped (\xHH): for a string that goes into JSON, which escapes control
+ *  characters itself but has no way to carry such bytes. Returns a new
+ *  string, or NULL when out of memory. */
+char *utf8_escape_invalid(const char *s);
+
 /** text_escape() of s when it needs it, else s itself: *buf receives the
  *  new string (to be freed by the caller) or NULL. Out of memory gives a
  *  fixed placeholder. Never returns NULL for a non-NULL s. */

@@ -113,6 +113,14 @@ static void test_cut(void **state) {
         assert_true(utf8_is_valid_n(s, utf8_cut(s, 64)));
 }
 
+/* For JSON: only the bytes that are not UTF-8; JSON escapes the rest. */
+static void test_escape_invalid_only(void **state) {
+        _cleanup_free_ char *a = utf8_escape_invalid("a\n\x1b\xC3\xA9\xFF\xC0\xAF"), *b = utf8_escape_invalid("");
+
+        assert_string_equal(a, "a\n\x1b\xC3\xA9\\xff\\xc0\\xaf");
+        assert_string_equal(b, "");
+}
+
 /* The worst case of the escape's size: every byte a 4-byte "\xHH". */
 static void test_escape_worst_case(void **state) {
         char in[257];
@@ -150,6 +158,7 @@ int main(void) {
                 cmocka_unit_test(test_escape),
                 cmocka_unit_test(test_escape_worst_case),
                 cmocka_unit_test(test_cut),
+                cmocka_unit_test(test_escape_invalid_only),
                 cmocka_unit_test(test_diag_format_escapes),
         };
 

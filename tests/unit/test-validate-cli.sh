@@ -152,6 +152,24 @@ expect_eq "validate --device bad name: message" "$(cat "$tmp/err")" \
 "$tbsctl" --device=lo list >/dev/null 2>"$tmp/err"; rc=$?
 expect_eq "--device with another command: exit code" "$rc" 2
 
+# File names from outside: a newline, an escape sequence and a byte that is
+# not UTF-8 in the name; the interface name holds ESC (the kernel allows it).
+# Every line stays one line without raw control bytes; --json stays JSON.
+mkdir "$tmp/odd"
+odd="$tmp/odd/a"$'\n\e[1m\xff'".json"
+jq '.interface = "e\u001b[1m"' "$src/examples/veth-software.json" >"$odd"
+jq '.drift = "report\n"' "$src/examples/veth-software.json" >"$tmp/odd/b"$'\xff'".json"
+"$tbsctl" validate "$tmp/odd/"* >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "odd names: exit code" "$rc" 1
+expect_eq "odd names: stdout" "$(cat "$tmp/out")" "$tmp/odd/a\n\x1b[1m\xff.json: valid schedule for e\x1b[1m"
+expect_eq "odd names: stderr" "$(cat "$tmp/err")" \
+        "$tmp/odd/b\xff.json: drift: must not contain control characters, got \"report\n\""
+expect_eq "odd names: no raw control bytes" "$(cat "$tmp/out" "$tmp/err" | tr -d '\n' | tr -cd '\000-\037\177' | wc -c)" 0
+"$tbsctl" --json validate "$tmp/odd/"* >"$tmp/json"; rc=$?
+expect_eq "odd names --json: exit code" "$rc" 1
+expect_eq "odd names --json: files and interfaces" "$(jq -c '[.[] | [.file, .interface, .valid]]' "$tmp/json")" \
+        "[[\"$tmp/odd/a\\n\\u001b[1m\\\\xff.json\",\"e\\u001b[1m\",true],[\"$tmp/odd/b\\\\xff.json\",\"veth0\",false]]"
+
 if [ "$failures" -gt 0 ]; then
         echo "$failures failure(s)"
         exit 1
