@@ -439,7 +439,10 @@ int json_strict_parse(const char *text, size_t len, json_object **ret, size_t *r
         ret_error[0] = 0;
         if (len > INT32_MAX)
                 return -EFBIG;
-        r = read_value(&p, &v);
+        if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+                r = fail(&p, 0, "a byte-order mark is not JSON; save the file as UTF-8 without it");
+        else
+                r = read_value(&p, &v);
         if (r >= 0) {
                 skip_blank(&p);
                 if (p.at < p.n) {

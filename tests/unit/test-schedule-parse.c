@@ -439,7 +439,8 @@ static const struct {
         { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": +1}"), F ": line 1, column 175: syntax error: unexpected character" },
         { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": 1.}"), F ": line 1, column 177: syntax error: digit expected after the decimal point" },
         { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": 1e}"), F ": line 1, column 177: syntax error: digit expected in the exponent" },
-        { "\xEF\xBB\xBF" RAW_IF("eth0"), F ": line 1, column 1: syntax error: unexpected character" },
+        { "\xEF\xBB\xBF" RAW_IF("eth0"),
+          F ": line 1, column 1: syntax error: a byte-order mark is not JSON; save the file as UTF-8 without it" },
         /* Duplicate keys (json-c kept the last one), a NUL in a key */
         { RAW("\"interface\": \"eth0\", \"interface\": \"eth1\""), F ": line 1, column 155: syntax error: duplicate key \"interface\"" },
         { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": 1, \"domain\": 2}"),
