@@ -159,8 +159,11 @@ int stats_watch(int argc, char *argv[]) {
                 ns = (uint64_t) (arg_watch * 1e9 + 0.5);
                 ts.tv_sec = (time_t) (ns / NSEC_PER_SEC);
                 ts.tv_nsec = (long) (ns % NSEC_PER_SEC);
-                while (!stop && nanosleep(&ts, &ts) < 0 && errno == EINTR)
-                        ;
+                /* A sleep that fails for another reason than a signal
+                 * would turn the loop into a spin: stop instead. */
+                while (!stop && nanosleep(&ts, &ts) < 0)
+                        if (errno != EINTR)
+                                return client_exit_status(log_error_errno(errno, "stats: cannot sleep: %m"));
         }
         return TBSCTL_EXIT_OK;
 }
