@@ -59,12 +59,24 @@ int client_call_failed(const char *what, const sd_bus_error *error, int r) {
                 const char *msg = error->message ?: error->name;
                 size_t n = strlen(what);
 
-                /* tbsd's errors about a link already start with "IFACE: ":
-                 * no second prefix ("eth0: eth0: ..."). */
-                if (strncmp(msg, what, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ')
-                        log_error("%s", msg);
-                else
-                        log_error("%s: %s", what, msg);
+                /* One line of the message per line of output (Reload()
+                 * names each invalid file on a line of its own; the log
+                 * escapes whatever else could break a line). tbsd's errors
+                 * about a link already start with "IFACE: ": no second
+                 * prefix ("eth0: eth0: ..."). */
+                for (const char *line = msg, *end; *line; line = *end ? end + 1 : end) {
+                        int len;
+
+                        end = strchrnul(line, '\n');
+                        len = (int) (end - line);
+                        if (len == 0)
+                                continue;
+                        if ((size_t) len > n + 1 && strncmp(line, what, n) == 0 && line[n] == ':' &&
+                            line[n + 1] == ' ')
+                                log_error("%.*s", len, line);
+                        else
+                                log_error("%s: %.*s", what, len, line);
+                }
                 if (sd_bus_error_has_name(error, "org.tsn.Tbs.Error.AccessDenied") ||
                     sd_bus_error_has_name(error, SD_BUS_ERROR_ACCESS_DENIED))
                         return -EACCES;

@@ -67,9 +67,15 @@ static void test_prefix_once(void **state) {
                 { "eth0", "org.tsn.Tbs.Error.ApplyFailed", "eth0:busy", "tbsctl: eth0: eth0:busy\n", -EIO },
                 { "Reload", "org.tsn.Tbs.Error.AccessDenied", "Reload needs root or the group tbs",
                   "tbsctl: Reload: Reload needs root or the group tbs\n", -EACCES },
-                /* a message quoting outside text stays one line */
-                { "e\x1b[2J", "org.tsn.Tbs.Error.ApplyFailed", "e\x1b[2J: file a\nb.json",
-                  "tbsctl: e\\x1b[2J: file a\\nb.json\n", -EIO },
+                /* control characters escaped; a newline ends a line, and
+                 * each line is named */
+                { "e\x1b[2J", "org.tsn.Tbs.Error.ApplyFailed", "e\x1b[2J: file a\nb.json\x1b[0m",
+                  "tbsctl: e\\x1b[2J: file a\ntbsctl: e\\x1b[2J: b.json\\x1b[0m\n", -EIO },
+                /* Reload() names each invalid file on a line of its own */
+                { "Reload", "org.tsn.Tbs.Error.InvalidSchedule",
+                  "d/a.json: root: required key is missing\nd/b\\xff.json: line 1, column 2: syntax error\n",
+                  "tbsctl: Reload: d/a.json: root: required key is missing\n"
+                  "tbsctl: Reload: d/b\\xff.json: line 1, column 2: syntax error\n", -EIO },
                 { "eth0", SD_BUS_ERROR_SERVICE_UNKNOWN, "The name is not activatable",
                   "tbsctl: tbsd is not reachable on the system bus (The name is not activatable): is the daemon running?\n",
                   -ENOTCONN },
