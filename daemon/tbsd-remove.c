@@ -12,6 +12,7 @@
 #include "schedule-dir.h"
 #include "sd-cleanup.h"
 #include "tbsd-remove.h"
+#include "utf8.h"
 
 /* The daemon's error texts start with "IFACE: "; the line printed here
  * names the interface already. */
@@ -60,7 +61,7 @@ static int daemon_running(sd_bus **ret_bus) {
 /* Link.Remove() on the daemon. Returns the exit code, or -ENODEV when the
  * daemon does not know the interface (then it leaves it alone and the
  * removal is done here). */
-static int remove_through_daemon(sd_bus *bus, const char *ifname) {
+static int remove_through_daemon(sd_bus *bus, const char *ifname, const char *shown) {
         _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
         const char *path;
@@ -77,11 +78,11 @@ static int remove_through_daemon(sd_bus *bus, const char *ifname) {
         if (r >= 0)
                 r = sd_bus_call_method(bus, TBS_BUS_NAME, path, TBS_LINK_IFACE, "Remove", &error, NULL, NULL);
         if (r < 0) {
-                printf("%s: failed: %s\n", ifname,
+                printf("%s: failed: %s\n", shown,
                        error.message ? without_prefix(error.message, ifname) : strerror(-r));
                 return 1;
         }
-        printf("%s: removed by the running tbsd\n", ifname);
+        printf("%s: removed by the running tbsd\n", shown);
         return 0;
 }
 
@@ -99,7 +100,7 @@ static const Schedule *declared_schedule(const ScheduleDir *d, const char *ifnam
         return NULL;
 }
 
-static int remove_here(const char *ifname, const char *config_dir) {
+static int remove_here(const char *ifname, const char *shown, const char *config_dir) {
         _cleanup_(schedule_dir_done) ScheduleDir d = {};
         _cleanup_nl_qdisc_ NlQdisc *nl = NULL;
         _cleanup_free_ char *error = NULL;
@@ -111,12 +112,12 @@ static int remove_here(const char *ifname, const char *config_dir) {
 
         ifindex = if_nametoindex(ifname);
         if (ifindex == 0) {
-                printf("%s: failed: no such interface\n", ifname);
+                printf("%s: failed: no such interface\n", shown);
                 return 1;
         }
         r = schedule_dir_load(config_dir, NULL, NULL, &d);
         if (r < 0) {
-                printf("%s: failed: cannot read the schedules folder %s: %s\n", ifname, config_dir,
+                printf("%s: failed: cannot read the schedules folder %s: %s\n", shown, config_dir,
                        strerror(-r));
                 return 1;
         }
@@ -135,31 +136,33 @@ static int remove_here(const char *ifname, const char *config_dir) {
                 for (size_t i = 0; invalid && i < invalid->diags.n && !line; i++)
                         if (invalid->diags.items[i].severity == DIAG_ERROR)
                                 line = diag_format(&invalid->diags.items[i]);
-                printf("%s: failed: %s, left in place%s%s\n", ifname, error ?: "the root qdisc is not tbsd's",
+                printf("%s: failed: %s, left in place%s%s\n", shown, error ?: "the root qdisc is not tbsd's",
                        line ? "; its schedule file is invalid: " : "", line ?: "");
                 return 1;
         }
         if (r < 0) {
-                printf("%s: failed: %s\n", ifname, error ?: strerror(-r));
+                printf("%s: failed: %s\n", shown, error ?: strerror(-r));
                 return 1;
         }
-        printf("%s: %s\n", ifname, r > 0 ? "removed" : "unchanged");
+        printf("%s: %s\n", shown, r > 0 ? "removed" : "unchanged");
         return 0;
 }
 
 int tbsd_remove(const char *ifname, const char *config_dir) {
         _cleanup_bus_ sd_bus *bus = NULL;
+        _cleanup_free_ char *buf = NULL;
+        const char *shown = text_safe(ifname, &buf);  /* a name may hold control characters */
         int r;
 
         r = daemon_running(&bus);
         if (r < 0) {
-                printf("%s: failed: cannot tell whether the tbsd daemon runs\n", ifname);
+                printf("%s: failed: cannot tell whether the tbsd daemon runs\n", shown);
                 return 1;
         }
         if (r > 0) {
-                r = remove_through_daemon(bus, ifname);
+                r = remove_through_daemon(bus, ifname, shown);
                 if (r != -ENODEV)
                         return r;
         }
-        return remove_here(ifname, config_dir);
+        return remove_here(ifname, shown, config_dir);
 }

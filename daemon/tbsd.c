@@ -17,6 +17,7 @@
 #include "nl_qdisc.h"
 #include "parse-number.h"
 #include "schedule-dir.h"
+#include "schedule-verify.h"
 #include "tbsd-remove.h"
 #include "utf8.h"
 
@@ -137,9 +138,19 @@ static int parse_argv(int argc, char *argv[]) {
                 case ARG_ONCE:
                         arg_once = true;
                         break;
-                case ARG_REMOVE:
+                case ARG_REMOVE: {
+                        const char *why = ifname_problem(optarg, strlen(optarg));
+
+                        if (why) {
+                                _cleanup_free_ char *buf = NULL;
+
+                                fprintf(stderr, "tbsd: --remove: interface name \"%s\" %s\n",
+                                        text_safe(optarg, &buf), why);
+                                return -EINVAL;
+                        }
                         arg_remove = optarg;
                         break;
+                }
                 case ARG_ADMIN_GROUP:
                         arg_admin_group = optarg;
                         break;
