@@ -388,6 +388,16 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
                                              t ?: &(QDiscTree) { .ifindex = ifindex }, &report);
         } else
                 r = nl_qdisc_apply(m->nl, ifindex, l->schedule, l->rt->caps ? &l->rt->facts : NULL, &report);
+        if (r == -EAGAIN && report.n_messages == 0 && !report.rolled_back) {
+                /* The kernel's dump left the interface out: nothing is known
+                 * about its tree and nothing was sent. Not a failure of the
+                 * schedule: the state stays, the apply is tried again. */
+                log_link_warning(l->name, "%s; trying again later", report.error ?: strerror(-r));
+                set_error(ret_error, "%s", report.error ?: strerror(-r));
+                apply_report_done(&report);
+                link_schedule_retry(l);
+                return r;
+        }
         if (r < 0) {
                 link_set_state(l, LINK_STATE_FAILED, "%s%s%s", report.error ?: strerror(-r),
                                report.rolled_back ? " (previous qdiscs restored)" : "",
@@ -484,7 +494,14 @@ void link_reconcile(Link *l, const QDiscTreeSet *set) {
                 return;
         }
         tree = qdisc_tree_set_find(set, ifindex);
-        r = drift_describe(tree ?: &(QDiscTree) { .ifindex = ifindex }, l->schedule,
+        if (!tree || !tree->has_root) {
+                /* tbsd's root is on it, so a complete dump shows it: this one
+                 * was cut short (qdisc_dump_judge()). Judge nothing from it. */
+                log_link_warning(l->name, "the kernel's qdisc dump leaves this interface out (cut short by a "
+                                 "qdisc too large to dump); drift not checked");
+                return;
+        }
+        r = drift_describe(tree, l->schedule,
                            l->rt->caps ? &l->rt->facts : NULL, &what);
         if (r < 0)
                 return;
