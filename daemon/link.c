@@ -332,6 +332,14 @@ static void link_schedule_retry(Link *l) {
                 log_link_info(l->name, "will retry in %llu s", (unsigned long long) (delay / 1000000));
 }
 
+static bool link_retry_pending(Link *l) {
+        int enabled = SD_EVENT_OFF;
+
+        if (l->rt->retry)
+                (void) sd_event_source_get_enabled(l->rt->retry, &enabled);
+        return enabled != SD_EVENT_OFF;
+}
+
 int link_apply(Link *l, char **ret_error) {
         return link_apply_from(l, NULL, ret_error);
 }
@@ -498,7 +506,12 @@ void link_reconcile(Link *l, const QDiscTreeSet *set) {
                 /* tbsd's root is on it, so a complete dump shows it: this one
                  * was cut short (qdisc_dump_judge()). Judge nothing from it. */
                 log_link_warning(l->name, "the kernel's qdisc dump leaves this interface out (cut short by a "
-                                 "qdisc too large to dump); drift not checked");
+                                 "qdisc too large to dump); drift not checked%s",
+                                 l->schedule->drift == DRIFT_ENFORCE ? ", checking again later" : "");
+                /* The retry's apply dumps again and changes nothing while
+                 * the dump stays incomplete (backing off up to 60 s). */
+                if (l->schedule->drift == DRIFT_ENFORCE && !link_retry_pending(l))
+                        link_schedule_retry(l);
                 return;
         }
         r = drift_describe(tree, l->schedule,
