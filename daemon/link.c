@@ -502,9 +502,12 @@ void link_reconcile(Link *l, const QDiscTreeSet *set) {
                 return;
         }
         tree = qdisc_tree_set_find(set, ifindex);
-        if (!tree || !tree->has_root) {
-                /* tbsd's root is on it, so a complete dump shows it: this one
-                 * was cut short (qdisc_dump_judge()). Judge nothing from it. */
+        r = qdisc_dump_judge_ifindex(tree, ifindex);
+        if (r < 0 && r != -EAGAIN)
+                return;         /* gone meanwhile: the link watcher says so */
+        if (r < 0) {
+                /* Up, so a complete dump shows a root: this one was cut
+                 * short (qdisc_dump_judge()). Judge nothing from it. */
                 log_link_warning(l->name, "the kernel's qdisc dump leaves this interface out (cut short by a "
                                  "qdisc too large to dump); drift not checked%s",
                                  l->schedule->drift == DRIFT_ENFORCE ? ", checking again later" : "");
@@ -514,7 +517,7 @@ void link_reconcile(Link *l, const QDiscTreeSet *set) {
                         link_schedule_retry(l);
                 return;
         }
-        r = drift_describe(tree, l->schedule,
+        r = drift_describe(tree ?: &(QDiscTree) { .ifindex = ifindex }, l->schedule,
                            l->rt->caps ? &l->rt->facts : NULL, &what);
         if (r < 0)
                 return;

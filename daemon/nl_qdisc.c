@@ -885,6 +885,12 @@ static int iface_flags(int ifindex) {
         return k;
 }
 
+int qdisc_dump_judge_ifindex(const QDiscTree *t, int ifindex) {
+        if (t && t->has_root)
+                return 0;
+        return qdisc_dump_judge(t, iface_flags(ifindex));
+}
+
 int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret) {
         _cleanup_free_ void *buf = NULL;
         size_t len = 0;
@@ -900,7 +906,7 @@ int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret) {
          * is gone; it also ends a dump without an error where one qdisc is
          * too large for a dump message, leaving out everything after it. */
         if (!ret->has_root) {
-                k = qdisc_dump_judge(ret, iface_flags(ifindex));
+                k = qdisc_dump_judge_ifindex(ret, ifindex);
                 if (k < 0) {
                         qdisc_tree_done(ret);
                         return k;

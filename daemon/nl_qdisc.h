@@ -121,6 +121,10 @@ int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret);
  *  concluded about the interface's qdiscs from it. */
 int qdisc_dump_judge(const QDiscTree *t, int iface_flags);
 
+/** qdisc_dump_judge() with the flags of interface ifindex read here (only
+ *  when t has no root). */
+int qdisc_dump_judge_ifindex(const QDiscTree *t, int ifindex);
+
 /** One RTM_GETQDISC dump of every interface's qdiscs, as the RTM_NEWQDISC
  *  messages received, back to back (free(*ret_buf)). Build each interface's
  *  tree from it with qdisc_tree_parse_dump(): one dump serves all links.
