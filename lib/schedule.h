@@ -33,7 +33,7 @@
  * most INT_MAX ("integer out of range", "'cycle_time' is too big"). */
 #define TBS_TAPRIO_MAX_CYCLE_NS INT32_MAX
 /* Software and txtime-assist taprio run a timer per entry: shorter entries
- * stall the kernel (50 us entries slowed the test kernel ninefold). */
+ * stall the kernel (50 us entries slowed the test kernel 44-fold). */
 #define TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS 100000
 
 typedef enum RootKind {
