@@ -1296,7 +1296,9 @@ static int apply_plan_build(ApplyPlan *p) {
                 snprintf(st.name, sizeof(st.name), "root (%s %s)", vt->kind, handle_str(want.handle, hb));
                 k = qdisc_root_request(ifindex, &want, &m);
                 if (k < 0) {
-                        rep.error = step_error_text("", k, st.name);
+                        rep.error = step_error_text(k == -EMSGSIZE ? "the request is larger than one netlink "
+                                                    "message can be (a gate list above the limits)" : "",
+                                                    k, st.name);
                         goto out;
                 }
                 k = batch_add(&steps, &items, &n, max, &st, m);
