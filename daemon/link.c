@@ -407,6 +407,14 @@ static void link_schedule_retry(Link *l) {
                 log_link_info(l->name, "will retry in %llu s", (unsigned long long) (delay / 1000000));
 }
 
+static bool link_retry_pending(Link *l) {
+        int enabled = SD_EVENT_OFF;
+
+        if (l->rt->retry)
+                (void) sd_event_source_get_enabled(l->rt->retry, &enabled);
+        return enabled != SD_EVENT_OFF;
+}
+
 int link_apply(Link *l, char **ret_error) {
         return link_apply_from(l, NULL, ret_error);
 }
@@ -464,6 +472,16 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
                                              t ?: &(QDiscTree) { .ifindex = ifindex }, &report);
         } else
                 r = nl_qdisc_apply(m->nl, ifindex, l->schedule, l->rt->caps ? &l->rt->facts : NULL, &report);
+        if (r == -EAGAIN && report.n_messages == 0 && !report.rolled_back) {
+                /* The kernel's dump left the interface out: nothing is known
+                 * about its tree and nothing was sent. Not a failure of the
+                 * schedule: the state stays, the apply is tried again. */
+                log_link_warning(l->name, "%s; trying again later", report.error ?: strerror(-r));
+                set_error(ret_error, "%s", report.error ?: strerror(-r));
+                apply_report_done(&report);
+                link_schedule_retry(l);
+                return r;
+        }
         if (r < 0) {
                 link_set_state(l, LINK_STATE_FAILED, "%s%s%s", report.error ?: strerror(-r),
                                report.rolled_back ? " (previous qdiscs restored)" : "",
@@ -577,6 +595,21 @@ void link_reconcile(Link *l, const QDiscTreeSet *set) {
                 return;
         }
         tree = qdisc_tree_set_find(set, ifindex);
+        r = qdisc_dump_judge_ifindex(tree, ifindex);
+        if (r < 0 && r != -EAGAIN)
+                return;         /* gone meanwhile: the link watcher says so */
+        if (r < 0) {
+                /* Up, so a complete dump shows a root: this one was cut
+                 * short (qdisc_dump_judge()). Judge nothing from it. */
+                log_link_warning(l->name, "the kernel's qdisc dump leaves this interface out (cut short by a "
+                                 "qdisc too large to dump); drift not checked%s",
+                                 l->schedule->drift == DRIFT_ENFORCE ? ", checking again later" : "");
+                /* The retry's apply dumps again and changes nothing while
+                 * the dump stays incomplete (backing off up to 60 s). */
+                if (l->schedule->drift == DRIFT_ENFORCE && !link_retry_pending(l))
+                        link_schedule_retry(l);
+                return;
+        }
         r = drift_describe(tree ?: &(QDiscTree) { .ifindex = ifindex }, l->schedule,
                            l->rt->caps ? &l->rt->facts : NULL, &what);
         if (r < 0)

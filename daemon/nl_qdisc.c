@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <netlink/errno.h>
 #include <netlink/netlink.h>
@@ -855,9 +857,43 @@ int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret) {
         return 0;
 }
 
+int qdisc_dump_judge(const QDiscTree *t, int iface_flags) {
+        if (t && t->has_root)
+                return 0;
+        if (iface_flags < 0)
+                return iface_flags;
+        /* An interface that is up always has a root the dump shows (the
+         * default one at least); only one never brought up has none. */
+        return (iface_flags & IFF_UP) ? -EAGAIN : 0;
+}
+
+/* The interface's flags (IFF_*), -ENODEV when it is gone, or -errno. */
+static int iface_flags(int ifindex) {
+        struct ifreq ifr = {};
+        int fd, k;
+
+        if (!if_indextoname((unsigned) ifindex, ifr.ifr_name))
+                return errno == ENXIO || errno == ENODEV ? -ENODEV : negative_errno();
+        fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return negative_errno();
+        k = ioctl(fd, SIOCGIFFLAGS, &ifr);
+        if (k < 0)
+                k = errno == ENODEV ? -ENODEV : negative_errno();
+        else
+                k = (unsigned short) ifr.ifr_flags;
+        close(fd);
+        return k;
+}
+
+int qdisc_dump_judge_ifindex(const QDiscTree *t, int ifindex) {
+        if (t && t->has_root)
+                return 0;
+        return qdisc_dump_judge(t, iface_flags(ifindex));
+}
+
 int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret) {
         _cleanup_free_ void *buf = NULL;
-        char name[IFNAMSIZ];
         size_t len = 0;
         int k;
 
@@ -868,15 +904,27 @@ int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret) {
         if (k < 0)
                 return k;
         /* The kernel dumps every interface and filters nothing for one that
-         * is gone: a tree without a root means there is no such device. */
-        if (!ret->has_root && !if_indextoname((unsigned) ifindex, name)) {
-                qdisc_tree_done(ret);
-                return -ENODEV;
+         * is gone; it also ends a dump without an error where one qdisc is
+         * too large for a dump message, leaving out everything after it. */
+        if (!ret->has_root) {
+                k = qdisc_dump_judge_ifindex(ret, ifindex);
+                if (k < 0) {
+                        qdisc_tree_done(ret);
+                        return k;
+                }
         }
         return 0;
 }
 
 /* ---- changing the tree ---- */
+
+/* Why nl_qdisc_dump() failed, for an error message. */
+static const char *dump_error_text(int k) {
+        if (k == -EAGAIN)
+                return "the kernel's qdisc dump leaves this interface out (cut short by a qdisc too large "
+                       "to dump, on this or another interface); nothing changed";
+        return strerror(-k);
+}
 
 void apply_report_done(ApplyReport *r) {
         if (!r)
@@ -915,13 +963,11 @@ static int create_from_installed(NlQdisc *nl, int ifindex, const InstalledQDisc 
         _cleanup_nlmsg_ struct nl_msg *m = NULL;
         int k;
 
-        k = qdisc_request_new(RTM_NEWQDISC, flags, ifindex, handle, q->parent, q->kind, &m);
+        /* Sized for the payload: a foreign taprio's options run to kilobytes. */
+        k = qdisc_request_with_options(RTM_NEWQDISC, flags, ifindex, handle, q->parent, q->kind,
+                                       q->options, q->options ? q->options_len : 0, q->options_nested, &m);
         if (k < 0)
                 return k;
-        if (q->options &&
-            nla_put(m, TCA_OPTIONS | (q->options_nested ? NLA_F_NESTED : 0),
-                    (int) q->options_len, q->options) < 0)
-                return -ENOMEM;
         return send_and_ack(nl, m);
 }
 
@@ -1190,7 +1236,7 @@ typedef struct ApplyPlan {
         const Schedule *s;
         const QDiscTree *snap;
         const DeviceFacts *facts;
-        QDiscTree none;                 /* snap of an interface without a tree */
+        QDiscTree own;                  /* snap dumped here: the caller's had no root */
         uint32_t root_handle;
         ApplyStep *steps;
         BatchItem *items;
@@ -1199,6 +1245,7 @@ typedef struct ApplyPlan {
 } ApplyPlan;
 
 static void apply_plan_done(ApplyPlan *p) {
+        qdisc_tree_done(&p->own);
         batch_items_free(p->items, p->n);
         free(p->steps);
         apply_report_done(&p->rep);
@@ -1274,7 +1321,9 @@ static int apply_plan_build(ApplyPlan *p) {
                 snprintf(st.name, sizeof(st.name), "root (%s %s)", vt->kind, handle_str(want.handle, hb));
                 k = qdisc_root_request(ifindex, &want, &m);
                 if (k < 0) {
-                        rep.error = step_error_text("", k, st.name);
+                        rep.error = step_error_text(k == -EMSGSIZE ? "the request is larger than one netlink "
+                                                    "message can be (a gate list above the limits)" : "",
+                                                    k, st.name);
                         goto out;
                 }
                 k = batch_add(&steps, &items, &n, max, &st, m);
@@ -1516,10 +1565,22 @@ int nl_qdisc_apply_many(NlQdisc *nl, const ApplyJob *jobs, size_t n, ApplyReport
                         .s = jobs[i].schedule,
                         .snap = jobs[i].tree,
                         .facts = jobs[i].facts,
-                        .none = { .ifindex = jobs[i].ifindex },
                 };
-                if (!plans[i].snap)
-                        plans[i].snap = &plans[i].none;
+                /* Missing from the shared dump: either the default root of a
+                 * down interface or a dump cut short (qdisc_dump_judge()).
+                 * Taking it for "only the default" would plan against a tree
+                 * that is not there; a dump of its own tells. */
+                if (!plans[i].snap || !plans[i].snap->has_root) {
+                        built[i] = nl_qdisc_dump(nl, jobs[i].ifindex, &plans[i].own);
+                        plans[i].snap = &plans[i].own;
+                        if (built[i] < 0) {
+                                report_init(jobs[i].schedule, &plans[i].rep, &(int) {0});
+                                if (asprintf(&plans[i].rep.error, "reading the qdisc tree: %s",
+                                             dump_error_text(built[i])) < 0)
+                                        plans[i].rep.error = NULL;
+                                continue;
+                        }
+                }
                 built[i] = apply_plan_build(&plans[i]);
                 if (built[i] >= 0)
                         total += plans[i].n;
@@ -1595,7 +1656,7 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
                 int e;
 
                 report_init(s, &rep, &e);
-                if (asprintf(&rep.error, "reading the qdisc tree: %s", strerror(-k)) < 0)
+                if (asprintf(&rep.error, "reading the qdisc tree: %s", dump_error_text(k)) < 0)
                         rep.error = NULL;
                 *ret = rep;
                 return k;
@@ -1610,7 +1671,7 @@ int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_
 
         k = nl_qdisc_dump(nl, ifindex, &t);
         if (k < 0) {
-                if (ret_error && asprintf(ret_error, "reading the qdisc tree: %s", strerror(-k)) < 0)
+                if (ret_error && asprintf(ret_error, "reading the qdisc tree: %s", dump_error_text(k)) < 0)
                         *ret_error = NULL;
                 return k;
         }

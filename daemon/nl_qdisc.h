@@ -102,9 +102,28 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(NlQdisc *, nl_qdisc_free);
 #define _cleanup_nl_qdisc_ _cleanup_(nl_qdisc_freep)
 
 /** Read the qdiscs of ifindex (one RTM_GETQDISC dump) into *ret, with
- *  statistics. Returns 0, or -ENODEV when the interface vanished, or another
+ *  statistics. Returns 0, or -ENODEV when the interface vanished, -EAGAIN
+ *  when the dump left the interface out (qdisc_dump_judge()), or another
  *  -errno. Free with qdisc_tree_done(). */
 int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret);
+
+/** Judge what a dump says about one interface, before anything is done
+ *  on it. Linux ends a qdisc dump without any error at a qdisc whose
+ *  message does not fit a dump buffer (a taprio of some 880 entries, see
+ *  docs/schedule-format.md): every qdisc after it, of that interface and of
+ *  the interfaces dumped later, is silently missing. Only the absence of a
+ *  root gives it away: an interface that is up always has one.
+ *  @t            the interface's tree from the dump, NULL when it had none
+ *  @iface_flags  the interface's IFF_* flags, or -ENODEV when it is gone
+ *  Returns 0 when the dump can be trusted for it (a root was dumped, or
+ *  the interface is down and may well have none), -ENODEV when the
+ *  interface is gone, -EAGAIN when the dump is incomplete: nothing may be
+ *  concluded about the interface's qdiscs from it. */
+int qdisc_dump_judge(const QDiscTree *t, int iface_flags);
+
+/** qdisc_dump_judge() with the flags of interface ifindex read here (only
+ *  when t has no root). */
+int qdisc_dump_judge_ifindex(const QDiscTree *t, int ifindex);
 
 /** One RTM_GETQDISC dump of every interface's qdiscs, as the RTM_NEWQDISC
  *  messages received, back to back (free(*ret_buf)). Build each interface's
@@ -194,8 +213,10 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
  *  whatever tcm_ifindex says, so one dump per interface costs O(N) each).
  *  tree must be current and must not be one this apply changes under the
  *  caller (dump again after an apply before using it for the same
- *  interface). A tree without a root (an interface missing from the dump)
- *  is taken as "only the kernel's default". The requests are sent in one
+ *  interface). For a tree that is NULL or has no root (the interface was
+ *  missing from the dump) the interface is dumped again and judged with
+ *  qdisc_dump_judge(): when the dump still leaves it out, nothing is sent
+ *  and -EAGAIN is returned. The requests are sent in one
  *  batch (one send, one wait for all the ACKs); only etf queues whose
  *  offload is tried without facts (ETF_PLAN_TRY_HARDWARE) and refused get a
  *  second batch in software mode. Same return value and report as

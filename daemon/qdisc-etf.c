@@ -32,8 +32,7 @@ static int etf_fill_options(struct nl_msg *m, const void *spec) {
         nest->nla_type = TCA_OPTIONS;
         if (nla_put(m, TCA_ETF_PARMS, sizeof(q), &q) < 0)
                 return -ENOMEM;
-        nla_nest_end(m, nest);
-        return 0;
+        return qdisc_nest_end(m, nest);
 }
 
 static int etf_parse_options(const struct nlattr *options, void *ret_spec) {

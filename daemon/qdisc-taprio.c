@@ -81,11 +81,13 @@ static int taprio_fill_options(struct nl_msg *m, const void *spec) {
                     nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_GATE_MASK, r->entries[i].gate_mask) < 0 ||
                     nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_INTERVAL, r->entries[i].interval_ns) < 0)
                         return -ENOMEM;
-                nla_nest_end(m, e);
+                if (qdisc_nest_end(m, e) < 0)
+                        return -EMSGSIZE;
         }
-        nla_nest_end(m, list);
-        nla_nest_end(m, nest);
-        return 0;
+        /* nla_len is 16 bits: libnl refuses (and cuts off) a nest above
+         * 64 KiB. Sent without its list, the schedule would look empty to
+         * the kernel; the request fails instead. */
+        return qdisc_nest_end(m, list) ?: qdisc_nest_end(m, nest);
 }
 
 static int get_s64(const struct nlattr *a, int64_t *ret) {

@@ -67,9 +67,33 @@ static int request_new_sized(int type, int flags, int ifindex, uint32_t handle, 
         return 0;
 }
 
+int qdisc_nest_end(struct nl_msg *m, struct nlattr *start) {
+        return nla_nest_end(m, start) < 0 ? -EMSGSIZE : 0;
+}
+
 int qdisc_request_new(int type, int flags, int ifindex, uint32_t handle, uint32_t parent,
                       const char *kind, struct nl_msg **ret) {
         return request_new_sized(type, flags, ifindex, handle, parent, kind, REQUEST_SIZE, ret);
+}
+
+int qdisc_request_with_options(int type, int flags, int ifindex, uint32_t handle, uint32_t parent,
+                               const char *kind, const void *options, size_t len, bool nested,
+                               struct nl_msg **ret) {
+        _cleanup_(nlmsg_freep) struct nl_msg *m = NULL;
+        int k;
+
+        if (len > UINT16_MAX - NLA_HDRLEN)
+                return -EMSGSIZE;
+        k = request_new_sized(type, flags, ifindex, handle, parent, kind, REQUEST_SIZE + NLA_ALIGN(len), &m);
+        if (k < 0)
+                return k;
+        if (options && nla_put(m, TCA_OPTIONS | (nested ? NLA_F_NESTED : 0), (int) len, options) < 0)
+                return -ENOMEM;
+        if (nlmsg_hdr(m)->nlmsg_len > QDISC_REQUEST_MAX)
+                return -EMSGSIZE;
+
+        *ret = TAKE_PTR(m);
+        return 0;
 }
 
 int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret) {
@@ -87,6 +111,8 @@ int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret) {
         k = vt->fill_options(m, r);
         if (k < 0)
                 return k;
+        if (nlmsg_hdr(m)->nlmsg_len > QDISC_REQUEST_MAX)
+                return -EMSGSIZE;
 
         *ret = TAKE_PTR(m);
         return 0;

@@ -56,6 +56,14 @@ const QDiscVTable *qdisc_vtable_for_root(RootKind k);
 int qdisc_request_new(int type, int flags, int ifindex, uint32_t handle, uint32_t parent,
                       const char *kind, struct nl_msg **ret);
 
+/** qdisc_request_new() with a raw TCA_OPTIONS payload of len bytes (as a
+ *  dump gave it; nested: set NLA_F_NESTED), for putting back a qdisc as it
+ *  was dumped. Returns 0 and *ret, -EMSGSIZE when the payload cannot be one
+ *  attribute or one request, or -ENOMEM. */
+int qdisc_request_with_options(int type, int flags, int ifindex, uint32_t handle, uint32_t parent,
+                               const char *kind, const void *options, size_t len, bool nested,
+                               struct nl_msg **ret);
+
 /** Request that creates (or replaces, NLM_F_CREATE|NLM_F_REPLACE) root r on
  *  ifindex with handle r->handle. Returns 0 and *ret, or -errno. */
 int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret);
@@ -74,6 +82,17 @@ int qdisc_etf_request(int ifindex, uint32_t root_handle, uint32_t handle, const 
 struct nlattr *qdisc_request_options(struct nl_msg *m);
 
 /* Helpers shared by the kind files. */
+
+/** Close a nest opened with nla_nest_start(). nla_len is 16 bits: a nest
+ *  above 65535 bytes cannot be expressed, libnl then cuts it off the message
+ *  (which would send the request without it). Returns 0, or -EMSGSIZE when
+ *  the nest overflowed (the message must not be sent). */
+int qdisc_nest_end(struct nl_msg *m, struct nlattr *start);
+
+/* The largest request qdisc_root_request() builds: the kernel refuses a
+ * send above the socket's send buffer less 32 bytes (netlink_sendmsg()),
+ * and libnl's sockets have SO_SNDBUF 32768, which the kernel doubles. */
+#define QDISC_REQUEST_MAX (65536 - 32)
 
 /** Fill a struct tc_mqprio_qopt (mqprio's options, taprio's PRIOMAP) from r.
  *  buf must hold sizeof(struct tc_mqprio_qopt) bytes. */

@@ -23,6 +23,20 @@
 #define TBS_DEFAULT_ROOT_HANDLE 0x01000000U /* "100:" */
 #define TBS_MAX_QUEUE (UINT16_MAX - 1)  /* highest TX queue number of a schedule (an etf parent is MAJ:queue+1) */
 
+/* The kernel's limits on a taprio schedule (Linux 6.1; measured with
+ * tests/kernel/measure-taprio-limits.sh, see docs/schedule-format.md).
+ * Gate list: a qdisc whose dump message outgrows the kernel's notification
+ * buffer (NLMSG_GOODSIZE, about 3.7 KiB) is no longer notified (its
+ * deletion goes unnoticed) and, when the kernel falls back to that size for
+ * a dump buffer, cuts every qdisc dump short. */
+#define TBS_TAPRIO_MAX_ENTRIES 80
+/* sch_taprio.c: the cycle time (given, or the sum of the intervals) is at
+ * most INT_MAX ("integer out of range", "'cycle_time' is too big"). */
+#define TBS_TAPRIO_MAX_CYCLE_NS INT32_MAX
+/* Software and txtime-assist taprio run a timer per entry: shorter entries
+ * stall the kernel (50 us entries slowed the test kernel 44-fold). */
+#define TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS 100000
+
 typedef enum RootKind {
         ROOT_MQPRIO,
         ROOT_TAPRIO,

@@ -212,6 +212,74 @@ static void test_taprio_long_gate_list(void **state) {
         free(e);
 }
 
+/* nla_len is 16 bits: the gate list grows up to the largest TCA_OPTIONS
+ * nest that fits, and one entry more is refused (-EMSGSIZE, nothing built)
+ * instead of libnl cutting the list off the request. */
+static void test_taprio_gate_list_limit(void **state) {
+        enum { MAX = 2400 };
+        GateEntry *e = calloc(MAX, sizeof(GateEntry));
+        RootSpec r = taprio_root(), back = {};
+        struct nl_msg *m = NULL, *m2 = NULL;
+        struct nlattr *opts;
+        size_t n;
+        int k;
+
+        assert_non_null(e);
+        for (size_t i = 0; i < MAX; i++)
+                e[i] = (GateEntry) { GATE_SET_GATES, 1, 100000 };
+        r.entries = e;
+        for (n = MAX; n > 0; n--) {
+                r.n_entries = n;
+                k = qdisc_root_request(3, &r, &m);
+                if (k == 0)
+                        break;
+                assert_int_equal(k, -EMSGSIZE);
+                assert_null(m);
+        }
+        /* An entry is 28 bytes: 4 of nest header, 8 for the command, 8 for
+         * the mask, 8 for the interval. The request stops at what one send
+         * on a libnl socket takes. */
+        assert_true(nlmsg_hdr(m)->nlmsg_len <= QDISC_REQUEST_MAX);
+        assert_true(nlmsg_hdr(m)->nlmsg_len + 28 > QDISC_REQUEST_MAX);
+        assert_true(n > 2300 && n < MAX);
+        /* The request holds the whole list: it parses back entry by entry. */
+        opts = qdisc_request_options(m);
+        assert_non_null(opts);
+        assert_ptr_equal((uint8_t *) opts + NLA_ALIGN(nla_len(opts) + NLA_HDRLEN),
+                         (uint8_t *) nlmsg_hdr(m) + nlmsg_hdr(m)->nlmsg_len);
+        assert_int_equal(qdisc_taprio_vtable.parse_options(opts, &back), 0);
+        assert_int_equal(back.n_entries, n);
+        nlmsg_free(m);
+        root_spec_done(&back);
+
+        /* The nests themselves, in a message with room to spare: the
+         * largest list whose TCA_OPTIONS fits 65535 bytes is built whole,
+         * one entry more is refused, not sent without its list. */
+        for (n = MAX; n > 0; n--) {
+                m = nlmsg_alloc_size(4 * UINT16_MAX);
+                assert_non_null(m);
+                r.n_entries = n;
+                k = qdisc_taprio_vtable.fill_options(m, &r);
+                if (k == 0)
+                        break;
+                assert_int_equal(k, -EMSGSIZE);
+                nlmsg_free(m);
+        }
+        opts = nlmsg_find_attr(nlmsg_hdr(m), 0, TCA_OPTIONS);
+        assert_non_null(opts);
+        assert_true(nla_len(opts) + NLA_HDRLEN <= UINT16_MAX);
+        assert_true(nla_len(opts) + NLA_HDRLEN + 28 > UINT16_MAX);
+        assert_int_equal(qdisc_taprio_vtable.parse_options(opts, &back), 0);
+        assert_int_equal(back.n_entries, n);
+        nlmsg_free(m);
+        root_spec_done(&back);
+
+        r.n_entries = n + 1;
+        assert_int_equal(qdisc_root_request(3, &r, &m2), -EMSGSIZE);
+        assert_null(m2);
+        free(e);
+}
+
 static void test_taprio_round_trip(void **state) {
         RootSpec r = taprio_root(), back = {};
         struct nl_msg *m = NULL;
@@ -622,6 +690,38 @@ static void test_ext_ack(void **state) {
         assert_int_equal(nl_ext_ack_message(h, out, sizeof(out)), -EBADMSG);
 }
 
+/* A dump the kernel cut short (it ends a dump without an error at a qdisc
+ * too large for a dump message): the interfaces after the cut are missing.
+ * Only an interface that is down may lack a root in a complete dump. */
+static void test_dump_judge(void **state) {
+        _cleanup_free_ void *buf = NULL;
+        QDiscTree t = {};
+        size_t len, cut = 0;
+
+        buf = read_fixture(FIXTURES "mqprio-etf.bin", &len);
+        assert_int_equal(qdisc_tree_parse_dump(buf, len, 3, &t), 0);
+        assert_int_equal(qdisc_dump_judge(&t, IFF_UP), 0);
+        assert_int_equal(qdisc_dump_judge(&t, -ENODEV), 0);
+        qdisc_tree_done(&t);
+
+        /* Cut the recorded dump before the first qdisc of interface 3. */
+        for (const struct nlmsghdr *h = buf; NLMSG_OK(h, (int) (len - cut));
+             h = (const struct nlmsghdr *) ((const uint8_t *) h + NLMSG_ALIGN(h->nlmsg_len))) {
+                if (h->nlmsg_type == RTM_NEWQDISC && ((const struct tcmsg *) NLMSG_DATA(h))->tcm_ifindex == 3)
+                        break;
+                cut += NLMSG_ALIGN(h->nlmsg_len);
+        }
+        assert_true(cut > 0 && cut < len);
+        assert_int_equal(qdisc_tree_parse_dump(buf, cut, 3, &t), 0);
+        assert_false(t.has_root);
+        assert_int_equal(qdisc_dump_judge(&t, IFF_UP | IFF_RUNNING), -EAGAIN);
+        assert_int_equal(qdisc_dump_judge(NULL, IFF_UP), -EAGAIN);
+        /* Down and never up: no root at all is what the kernel has. */
+        assert_int_equal(qdisc_dump_judge(&t, 0), 0);
+        assert_int_equal(qdisc_dump_judge(&t, -ENODEV), -ENODEV);
+        qdisc_tree_done(&t);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_mqprio_request),
@@ -637,6 +737,8 @@ int main(void) {
                 cmocka_unit_test(test_tree_set),
                 cmocka_unit_test(test_offload_plan),
                 cmocka_unit_test(test_ext_ack),
+                cmocka_unit_test(test_taprio_gate_list_limit),
+                cmocka_unit_test(test_dump_judge),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

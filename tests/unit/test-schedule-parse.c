@@ -264,7 +264,7 @@ static const BadCase bad_cases[] = {
           F ": root.entries[0].gate_mask: must be between 0x0 and 0xffffffff, got \"0x100000000\"" },
         { TA, "{'root': {'entries': [{'gate_mask': -1, 'interval_ns': 5}]}}",
           F ": root.entries[0].gate_mask: must be between 0 and 4294967295, got -1" },
-        { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 5}, {'gate_mask': '0x8', 'interval_ns': 5}]}}",
+        { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 100000}, {'gate_mask': '0x8', 'interval_ns': 100000}]}}",
           F ": root.entries[1].gate_mask: opens the gate of a traffic class that does not exist: must be below 0x8 "
           "(1 << num_tc, num_tc is 3), got 0x8" },
         { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 0}]}}",
@@ -624,9 +624,9 @@ static void test_round_trip_cases(void **state) {
         };
         static const char *const taprio_patches[] = {
                 "{}",
-                "{'root': {'cycle_time_ns': 5000000000, 'cycle_time_extension_ns': 1000, 'clockid': 'CLOCK_MONOTONIC',"
-                "          'entries': [{'command': 'set-and-hold', 'gate_mask': 7, 'interval_ns': 1},"
-                "                      {'command': 'set-and-release', 'gate_mask': '0X0', 'interval_ns': 4294967295}]}}",
+                "{'root': {'cycle_time_ns': 2147483647, 'cycle_time_extension_ns': 1000, 'clockid': 'CLOCK_MONOTONIC',"
+                "          'entries': [{'command': 'set-and-hold', 'gate_mask': 7, 'interval_ns': 100000},"
+                "                      {'command': 'set-and-release', 'gate_mask': '0X0', 'interval_ns': 2147383647}]}}",
                 "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 0},"
                 " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}]}",
                 "{'root': {'mode': 'full-offload'}}",

@@ -204,7 +204,7 @@ static void test_taprio_rules(void **state) {
         s->root.entries[3].gate_mask = 0xff;
         s->root.entries[2].interval_ns = 0;
         s->root.cycle_time_ns = 5;
-        assert_verify(s, NULL, "m.json: root.entries[2].interval_ns: must be between 1 and 4294967295, got 0\n"
+        assert_verify(s, NULL, "m.json: root.entries[2].interval_ns: must be between 1 and 2147483647, got 0\n"
                                "m.json: root.entries[3].gate_mask: opens the gate of a traffic class that does "
                                "not exist: must be below 0x8 (1 << num_tc, num_tc is 3), got 0xff\n"
                                "m.json: root.cycle_time_ns: must be at least the sum of the entries' intervals "
@@ -212,7 +212,7 @@ static void test_taprio_rules(void **state) {
         s->root.entries[3].gate_mask = 0x7;
         s->root.entries[2].interval_ns = 1;
         s->root.cycle_time_ns = 0;
-        assert_verify(s, NULL, "m.json: root.cycle_time_ns: must be between 1 and 9223372036854775807, got 0");
+        assert_verify(s, NULL, "m.json: root.cycle_time_ns: must be between 1 and 2147483647, got 0");
         s->root.cycle_time_ns = 750001;
         s->root.num_tc = 16;
         s->root.queues[3] = (QueueRange) { 1, 4 };
@@ -225,6 +225,74 @@ static void test_taprio_rules(void **state) {
                                "not exist: must be below 0x10000 (1 << num_tc, num_tc is 16), got 0x10000");
 }
 
+/* The kernel's limits (docs/schedule-format.md, Limits), both sides of each. */
+static void test_taprio_limits(void **state) {
+        _cleanup_schedule_ Schedule *s = new_model();
+
+        s->n_txqueues = 0;                  /* software taprio, no etf children */
+        make_taprio(s, TBS_TAPRIO_MAX_ENTRIES);
+        assert_verify(s, NULL, "");
+        free(s->root.entries);
+        make_taprio(s, TBS_TAPRIO_MAX_ENTRIES + 1);
+        assert_verify(s, NULL, "m.json: root.entries: must have at most 80 entries: the kernel cannot report or "
+                               "notify a larger taprio (docs/schedule-format.md, Limits), got 81");
+        free(s->root.entries);
+        make_taprio(s, 2);
+
+        /* Cycle time: sch_taprio.c's policy takes 1..INT_MAX. */
+        s->root.cycle_time_given = true;
+        s->root.cycle_time_ns = INT32_MAX;
+        assert_verify(s, NULL, "");
+        s->root.cycle_time_ns = (int64_t) INT32_MAX + 1;
+        assert_verify(s, NULL, "m.json: root.cycle_time_ns: must be between 1 and 2147483647, got 2147483648");
+        s->root.cycle_time_ns = INT64_MAX;
+        assert_verify(s, NULL, "m.json: root.cycle_time_ns: must be between 1 and 2147483647, "
+                               "got 9223372036854775807");
+
+        /* Intervals: a timer per entry in software and txtime-assist modes. */
+        s->root.cycle_time_given = false;
+        s->root.entries[0].interval_ns = TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS;
+        s->root.entries[1].interval_ns = INT32_MAX - TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS;
+        s->root.cycle_time_ns = INT32_MAX;   /* the sum, as the parser computes it */
+        assert_verify(s, NULL, "");
+        s->root.entries[1].interval_ns++;
+        s->root.cycle_time_ns++;
+        assert_verify(s, NULL, "m.json: root.entries: the intervals add up to 2147483648 ns; the cycle time "
+                               "may be at most 2147483647 ns");
+        s->root.entries[0].interval_ns = TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS - 1;
+        s->root.entries[1].interval_ns = (uint32_t) INT32_MAX + 1;
+        s->root.cycle_time_ns = (int64_t) s->root.entries[0].interval_ns + s->root.entries[1].interval_ns;
+        assert_verify(s, NULL, "m.json: root.entries[0].interval_ns: must be between 100000 and 2147483647 in "
+                               "software and txtime-assist modes (a timer runs per entry), got 99999\n"
+                               "m.json: root.entries[1].interval_ns: must be between 100000 and 2147483647 in "
+                               "software and txtime-assist modes (a timer runs per entry), got 2147483648\n"
+                               "m.json: root.entries: the intervals add up to 2147583647 ns; the cycle time "
+                               "may be at most 2147483647 ns");
+        /* Full offload: the hardware runs the gates; the kernel's own floor
+         * depends on the link speed and is checked when applied. */
+        s->root.mode = TAPRIO_MODE_FULL_OFFLOAD;
+        s->root.entries[0].interval_ns = 1;
+        s->root.entries[1].interval_ns = 1;
+        s->root.cycle_time_ns = 2;
+        assert_verify(s, NULL, "");
+        s->root.entries[1].interval_ns = 0;
+        s->root.cycle_time_ns = 1;
+        assert_verify(s, NULL, "m.json: root.entries[1].interval_ns: must be between 1 and 2147483647, got 0");
+        s->root.entries[1].interval_ns = 1;
+        s->root.cycle_time_ns = 2;
+
+        /* Base time and cycle time extension: s64 in the kernel; tbsd takes
+         * 0..INT64_MAX. */
+        s->root.base_time_ns = INT64_MAX;
+        s->root.cycle_time_extension_ns = INT64_MAX;
+        assert_verify(s, NULL, "");
+        s->root.base_time_ns = -1;
+        s->root.cycle_time_extension_ns = -1;
+        assert_verify(s, NULL, "m.json: root.base_time_ns: must be between 0 and 9223372036854775807, got -1\n"
+                               "m.json: root.cycle_time_extension_ns: must be between 0 and 9223372036854775807, "
+                               "got -1");
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_valid),
@@ -233,6 +301,7 @@ int main(void) {
                 cmocka_unit_test(test_facts_queues),
                 cmocka_unit_test(test_facts_offload),
                 cmocka_unit_test(test_taprio_rules),
+                cmocka_unit_test(test_taprio_limits),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
