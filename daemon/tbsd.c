@@ -178,6 +178,17 @@ static int parse_argv(int argc, char *argv[]) {
         return 1;
 }
 
+/* The schedules folder could not be loaded (r): say why. Returns 1. */
+static int log_folder_error(const char *dir, int r) {
+        _cleanup_free_ char *why = NULL;
+
+        if (r == -EPERM && schedule_dir_check_folder(dir, &why) == -EPERM)
+                log_error("%s", why);
+        else
+                log_error_errno(r, "%s: cannot read the schedules folder: %m", dir);
+        return 1;
+}
+
 /* tbsd --check: load and verify every schedule of the folder, print each
  * problem on stderr, change nothing. Device facts are not probed here, so
  * the checks that need them are left to the running daemon. Returns the exit
@@ -188,10 +199,8 @@ static int run_check(const char *dir) {
         int r;
 
         r = schedule_dir_load(dir, NULL, NULL, &d);
-        if (r < 0) {
-                log_error_errno(r, "%s: cannot read the schedules folder: %m", dir);
-                return 1;
-        }
+        if (r < 0)
+                return log_folder_error(dir, r);
         for (size_t i = 0; i < d.n; i++)
                 for (size_t j = 0; j < d.files[i].diags.n; j++) {
                         _cleanup_free_ char *line = diag_format(&d.files[i].diags.items[j]);
@@ -303,10 +312,8 @@ static int run_once(const char *dir) {
                 log_debug_errno(r, "cannot open a socket for the capability probe, one per interface: %m");
 
         r = schedule_dir_load(dir, once_facts_for, &caps, &d);
-        if (r < 0) {
-                log_error_errno(r, "%s: cannot read the schedules folder: %m", dir);
-                return 1;
-        }
+        if (r < 0)
+                return log_folder_error(dir, r);
         log_debug("%zu schedule file(s) read and checked, %zu interface(s) probed: %.1f ms",
                   d.n, caps.n, once_ms_since(&t0));
         r = nl_qdisc_new(&nl);

@@ -900,15 +900,25 @@ int schedule_read_file(const char *path, const char *display_name, DiagList *dia
 
 int schedule_read_fd(int fd, const char *name, DiagList *diags, char **ret_text, size_t *ret_len,
                      struct stat *ret_stat) {
-        _cleanup_free_ char *buf = NULL;
         struct stat st;
-        size_t n = 0, want;
+        int r;
 
         if (fstat(fd, &st) < 0) {
-                int r = negative_errno();
-
+                r = negative_errno();
                 return diag_error(diags, name, NULL, "cannot stat: %s", strerror(-r)) < 0 ? -ENOMEM : r;
         }
+        r = schedule_read_opened(fd, &st, name, diags, ret_text, ret_len);
+        if (r >= 0 && ret_stat)
+                *ret_stat = st;
+        return r;
+}
+
+int schedule_read_opened(int fd, const struct stat *stp, const char *name, DiagList *diags, char **ret_text,
+                         size_t *ret_len) {
+        _cleanup_free_ char *buf = NULL;
+        const struct stat st = *stp;
+        size_t n = 0, want;
+
         if (!S_ISREG(st.st_mode))
                 return diag_error(diags, name, NULL, "not a regular file") < 0 ? -ENOMEM : -EINVAL;
         if (st.st_size > (off_t) SCHEDULE_FILE_MAX)
@@ -951,8 +961,6 @@ int schedule_read_fd(int fd, const char *name, DiagList *diags, char **ret_text,
         buf[n] = 0;
         *ret_text = TAKE_PTR(buf);
         *ret_len = n;
-        if (ret_stat)
-                *ret_stat = st;
         return 0;
 
 too_large:
