@@ -50,6 +50,7 @@ struct LinkRuntime {
         ApplyReport last;               /* of the last successful apply */
         bool applied;
         char *drift;                    /* the drift being reported (policy "report"), or NULL */
+        char *base_reason;              /* StateReason as last set, without the kept note */
         sd_event_source *retry;         /* re-apply after a failure that may pass */
         unsigned retries;
 
@@ -135,7 +136,9 @@ void link_free(Link *l) {
         if (l->rt->prev_owned)
                 free(l->rt->prev);
         free(l->rt->drift);
+        free(l->rt->base_reason);
         free(l->rt);
+        free(l->kept_note);
         schedule_free(l->schedule);
         free(l->schedule_file);
         free(l->state_reason);
@@ -145,16 +148,26 @@ void link_free(Link *l) {
 }
 
 void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) {
-        char *reason = NULL;
+        char *base = NULL, *reason = NULL;
         bool state_changed, reason_changed;
         va_list ap;
 
         va_start(ap, reason_fmt);
-        if (vasprintf(&reason, reason_fmt, ap) < 0)
-                reason = NULL;
+        if (vasprintf(&base, reason_fmt, ap) < 0)
+                base = NULL;
         va_end(ap);
-        if (!reason)
+        if (!base)
                 return;
+        if (!l->kept_note)
+                reason = strdup(base);
+        else if (asprintf(&reason, "%s; %s", base, l->kept_note) < 0)
+                reason = NULL;
+        if (!reason) {
+                free(base);
+                return;
+        }
+        free(l->rt->base_reason);
+        l->rt->base_reason = base;
 
         state_changed = l->state != state;
         reason_changed = strcmp(l->state_reason, reason) != 0;
@@ -169,6 +182,20 @@ void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) {
                 log_link_info(l->name, "state %s: %s", link_state_to_string(state), reason);
         link_emit_changed(l, "State", "StateReason", NULL);
         manager_notify_status(l->manager);
+}
+
+void link_set_kept_note(Link *l, const char *note) {
+        char *n = NULL;
+
+        if (!note && !l->kept_note)
+                return;
+        if (note && l->kept_note && strcmp(note, l->kept_note) == 0)
+                return;
+        if (note && !(n = strdup(note)))
+                return;
+        free(l->kept_note);
+        l->kept_note = n;
+        link_set_state(l, l->state, "%s", l->rt->base_reason ?: l->state_reason);
 }
 
 static char *canonical_text(const Schedule *s) {
