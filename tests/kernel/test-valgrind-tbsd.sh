@@ -1,7 +1,7 @@
 # tbsd under valgrind for a whole daemon cycle: start on a private system
 # bus with one veth schedule, apply it (tc shows the tree), answer status,
-# Validate() (good and bad), Apply, Reload and unknown-link calls, then
-# SIGTERM. valgrind must report nothing (no invalid access, no use of
+# Validate() (good and bad), Apply, Reload (also with invalid files) and
+# unknown-link calls, then SIGTERM. valgrind must report nothing (no invalid access, no use of
 # uninitialised memory, no definite or indirect leak) and tbsd must exit 0.
 VG_LOG=$TBS_OUT/valgrind-tbsd.log
 
@@ -47,6 +47,25 @@ assert_contains "$out" "nope" "GetLink of an unknown link is refused"
 write_mqprio_schedule "$conf/tbs0.json" tbs0 250000 500000
 "$TBSCTL" reload || fail "tbsctl reload"
 assert_eq "$(qdisc_at tbs0 100:1 | jq -r .options.delta)" 250000 "Reload() applied the new delta"
+
+# Invalid files: tbs0's cut short (kept as it is), one whose interface
+# cannot be read, one for a new interface (a failed link); then all fixed.
+cp "$conf/tbs0.json" "$TMPDIR/tbs0.good"
+head -c 100 "$TMPDIR/tbs0.good" > "$conf/tbs0.json"
+: > "$conf/empty.json"
+echo '{"interface": "tbs1", "root": 5}' > "$conf/tbs1.json"
+set +e
+out=$("$TBSCTL" reload 2>&1); rc=$?
+set -e
+assert_eq "$rc" 1 "Reload() with invalid files fails"
+assert_eq "$(grep -c "$conf/" <<<"$out")" 3 "a line per invalid file"
+assert_eq "$(qdisc_at tbs0 100:1 | jq -r .options.delta)" 250000 "tbs0 kept as it was"
+assert_contains "$("$TBSCTL" --json status tbs0 | jq -r .state_reason)" "the previous version stays in force" \
+        "tbs0's StateReason"
+cp "$TMPDIR/tbs0.good" "$conf/tbs0.json"
+rm "$conf/empty.json" "$conf/tbs1.json"
+"$TBSCTL" reload || fail "tbsctl reload after the fix"
+assert_eq "$(link_state tbs0)" configured "tbs0 configured after the fix"
 
 kill -TERM "$vg_pid"
 set +e
