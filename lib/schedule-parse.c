@@ -954,6 +954,7 @@ int schedule_read_opened(int fd, const struct stat *stp, const char *name, DiagL
 
                 if (fstat(fd, &after) < 0 || after.st_size != st.st_size ||
                     after.st_mtim.tv_sec != st.st_mtim.tv_sec || after.st_mtim.tv_nsec != st.st_mtim.tv_nsec ||
+                    after.st_ctim.tv_sec != st.st_ctim.tv_sec || after.st_ctim.tv_nsec != st.st_ctim.tv_nsec ||
                     (off_t) n != st.st_size)
                         return diag_error(diags, name, NULL, "the file changed while it was read; not used") < 0 ?
                                -ENOMEM : -EAGAIN;
