@@ -10,24 +10,24 @@
 #   ri7 refused as a symbolic link to a file naming ri7 (its target is not
 #   read).
 # Only a file really gone removes a tree; a valid file naming another
-# interface now moves the link; a renamed valid file keeps the tree. Then
-# valid versions of every broken file are applied normally.
+# interface now moves the link; a renamed file keeps the tree, valid or
+# not. Then valid versions of every broken file are applied normally.
 #
 # The folder is a small tmpfs of its own, so that it can be filled up.
 n=8
-for i in $(seq 0 $((n - 1))) 8 9 10; do
+for i in $(seq 0 $((n - 1))) 8 9 10 11; do
         make_veth "ri$i" "ri${i}p" 4
 done
 conf=$TMPDIR/conf
 mkdir -p "$conf"
 mount -t tmpfs -o size=4m,mode=0755 tmpfs "$conf"
-for i in $(seq 0 $((n - 1))) 8 9; do
+for i in $(seq 0 $((n - 1))) 8 9 11; do
         write_mqprio_schedule "$conf/ri$i.json" "ri$i" 200000 500000
 done
 start_system_bus
 start_tbsd "$conf"
 start_monitor
-for i in $(seq 0 $((n - 1))) 8 9; do
+for i in $(seq 0 $((n - 1))) 8 9 11; do
         wait_configured "ri$i"
         eval "before$i=\$(handles ri$i)"
 done
@@ -46,9 +46,12 @@ write_mqprio_schedule "$conf/ri6.json" ri6 300000 500000
 chmod 0666 "$conf/ri6.json"
 write_mqprio_schedule "$TMPDIR/ri7-target.json" ri7 300000 500000
 rm "$conf/ri7.json"; ln -s "$TMPDIR/ri7-target.json" "$conf/ri7.json"
-# ri8's file names ri10 now (ri8 goes, ri10 comes); ri9's file is renamed.
+# ri8's file names ri10 now (ri8 goes, ri10 comes); ri9's file is renamed;
+# ri11's is renamed and the new name holds an invalid version.
 write_mqprio_schedule "$conf/ri8.json" ri10 200000 500000
 mv "$conf/ri9.json" "$conf/ri9-new.json"
+rm "$conf/ri11.json"
+echo '{"interface": "ri11", "root": 5}' > "$conf/ri11-new.json"
 # Disk full during a rewrite of ri5.json: the folder is filled up (the
 # filler is a dot file, which is not a schedule), the rewrite frees ri5's
 # one page and gets just that page: the new version (8 KiB, padded with
@@ -89,7 +92,8 @@ assert_contains "$(error_of ri4.json)" "the file changed while it was read; not 
 assert_contains "$(error_of ri5.json)" "syntax error: unexpected end of file" "reload error (ri5)"
 assert_contains "$(error_of ri6.json)" "is writable by others; refusing it" "reload error (ri6)"
 assert_contains "$(error_of ri7.json)" "is a symbolic link; refusing it" "reload error (ri7)"
-assert_eq "$(grep -c "$conf/" <<<"$out")" "$n" "one line per invalid file in the reload error"
+assert_contains "$(error_of ri11-new.json)" "root: must be an object" "reload error (ri11-new)"
+assert_eq "$(grep -c "$conf/" <<<"$out")" "$((n + 1))" "one line per invalid file in the reload error"
 
 check_kept() { # every broken file's link exactly as it was
         local i reason v
@@ -116,6 +120,12 @@ assert_contains "$(grep 'ri8: removed: ' "$TBS_OUT/tbsd.log")" "$conf/ri8.json d
 # A renamed valid file: same tree, the new file.
 assert_eq "$(handles ri9)" "$before9" "ri9's tree unchanged after the rename"
 assert_eq "$("$TBSCTL" --json status ri9 | jq -r .schedule_file)" "$conf/ri9-new.json" "ri9's file"
+# A renamed file whose new version is invalid: the schedule in force stays.
+assert_eq "$(handles ri11)" "$before11" "ri11's tree unchanged after a rename to an invalid file"
+assert_eq "$(link_state ri11)" configured "ri11 still configured"
+assert_contains "$("$TBSCTL" --json status ri11 | jq -r .state_reason)" \
+        "$conf/ri11-new.json is invalid (root: must be an object, got 5); the schedule of $conf/ri11.json stays in force" \
+        "ri11's StateReason"
 
 # SIGHUP: the same, logged.
 reloads() { grep -c ' reloaded ' "$TBS_OUT/monitor.log"; }
@@ -137,7 +147,9 @@ for i in $(seq 0 $((n - 1))); do
         write_mqprio_schedule "$conf/ri$i.json" "ri$i" 300000 500000
 done
 chmod 0644 "$conf/ri6.json"
-"$TBSCTL" reload
+write_mqprio_schedule "$conf/ri11-new.json" ri11 300000 500000
+"$TBSCTL" reload || fail "reload with every file valid again"
+assert_eq "$(etf_delta ri11 100:1)" 300000 "ri11's renamed file applied once valid"
 for i in $(seq 0 $((n - 1))); do
         wait_configured "ri$i"
         assert_eq "$(etf_delta "ri$i" 100:1)" 300000 "ri$i's new delta applied"
@@ -149,8 +161,9 @@ done
 pass "every fixed file applied, StateReason clear"
 
 # Only an unlinked file removes a tree.
-rm "$conf/ri0.json"
+rm "$conf/ri0.json" "$conf/ri11-new.json"
 "$TBSCTL" reload
 assert_eq "$(tc -j qdisc show dev ri0 | jq -r '.[] | select(.root) | .kind')" noqueue "ri0 back to its default root"
 expect_event ri0 removed
+assert_eq "$(tc -j qdisc show dev ri11 | jq -r '.[] | select(.root) | .kind')" noqueue "ri11 back to its default root"
 kill -0 "$TBSD_PID" || fail "tbsd died"
