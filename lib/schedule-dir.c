@@ -167,18 +167,25 @@ static int open_schedule_file(ScheduleFile *f, int dfd, const char *name) {
  * Returns 0 and *ret, -EPERM when it is refused (with ret_reason: why, a
  * line naming the folder), or -errno. */
 static int open_folder(const char *dir, char **ret_reason, DIR **ret) {
+        _cleanup_free_ char *path = strdup(dir);
         _cleanup_close_ int fd = -1;
         const char *why = NULL;
         struct stat st;
         char buf[64];
+        size_t n;
         DIR *d;
 
-        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (allow_unsafe_files ? 0 : O_NOFOLLOW));
+        if (!path)
+                return -ENOMEM;
+        /* "DIR/" would follow a symbolic link DIR despite O_NOFOLLOW. */
+        for (n = strlen(path); n > 1 && path[n - 1] == '/'; n--)
+                path[n - 1] = 0;
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (allow_unsafe_files ? 0 : O_NOFOLLOW));
         if (fd < 0) {
                 int r = negative_errno();
 
                 /* A symbolic link gives ENOTDIR with O_DIRECTORY, ELOOP without. */
-                if (allow_unsafe_files || (r != -ENOTDIR && r != -ELOOP) || lstat(dir, &st) < 0 ||
+                if (allow_unsafe_files || (r != -ENOTDIR && r != -ELOOP) || lstat(path, &st) < 0 ||
                     !S_ISLNK(st.st_mode))
                         return r;
                 why = "is a symbolic link";

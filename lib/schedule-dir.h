@@ -16,7 +16,8 @@
 typedef struct ScheduleFile {
         char *path;                  /* DIR/NAME, as used in messages */
         char ifname[IFNAMSIZ];       /* the "interface" the file names if it could be read
-                                      * (even when the file is otherwise invalid), else "" */
+                                      * (even when the file is otherwise invalid), else ""
+                                      * (also for a file refused as unsafe: it is not read) */
         Schedule *schedule;          /* NULL when the file has errors */
         DiagList diags;              /* this file's errors and warnings */
         bool unchanged;              /* schedule_dir_load_stamped(): not read again, since it

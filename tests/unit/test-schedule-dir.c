@@ -316,6 +316,10 @@ static void test_folder_refused(void **state) {
                  "(tbsd --allow-unsafe-files accepts it)", link);
         assert_string_equal(why, want);
         why = mfree(why);
+        /* "LINK/" is the link too, not the folder it leads to. */
+        strcat(link, "/");
+        assert_int_equal(schedule_dir_load(link, NULL, NULL, &d), -EPERM);
+        link[strlen(link) - 1] = 0;
 
         if (geteuid() == 0) {
                 /* Root's folder, writable by a group that is not root. */
