@@ -13,6 +13,8 @@
 # interface now moves the link; a renamed file keeps the tree, valid or
 # not. Then valid versions of every broken file are applied normally.
 #
+# A folder writable by others is refused as a whole (nothing changes).
+#
 # The folder is a small tmpfs of its own, so that it can be filled up.
 n=8
 for i in $(seq 0 $((n - 1))) 8 9 10 11; do
@@ -159,6 +161,21 @@ for i in $(seq 0 $((n - 1))); do
         esac
 done
 pass "every fixed file applied, StateReason clear"
+
+# A folder writable by others is refused as a whole: the reload fails with
+# the reason and changes nothing, even with a file gone meanwhile.
+after1=$(handles ri1)
+chmod 0777 "$conf"
+mv "$conf/ri1.json" "$TMPDIR/ri1.json"
+set +e
+out=$("$TBSCTL" reload 2>&1); rc=$?
+set -e
+assert_eq "$rc" 1 "reload of a folder writable by others fails"
+assert_contains "$out" "$conf: is writable by others; refusing the schedules folder" "reload error"
+assert_eq "$(handles ri1)" "$after1" "ri1 untouched by a refused folder"
+assert_eq "$(link_state ri1)" configured "ri1 still configured"
+chmod 0755 "$conf"
+mv "$TMPDIR/ri1.json" "$conf/ri1.json"
 
 # Only an unlinked file removes a tree.
 rm "$conf/ri0.json" "$conf/ri11-new.json"
