@@ -98,6 +98,8 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
         if (r < 0)
                 return r;
         r = manager_reload(m, &errors);
+        if (r < 0 && errors) /* a line per invalid file, or why the folder is refused */
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s", errors);
         if (r == -EINVAL)
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s",
                                          errors ?: "invalid schedule");

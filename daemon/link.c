@@ -58,6 +58,7 @@ struct LinkRuntime {
          * when the tree, if any, is the schedule's (nearly always). */
         RootSpec *installed_root;
         char *drift;                    /* the drift being reported (policy "report"), or NULL */
+        char *base_reason;              /* StateReason as last set, without the kept note */
         sd_event_source *retry;         /* re-apply after a failure that may pass */
         unsigned retries;
 
@@ -151,7 +152,9 @@ void link_free(Link *l) {
         if (l->rt->prev_owned)
                 free(l->rt->prev);
         free(l->rt->drift);
+        free(l->rt->base_reason);
         free(l->rt);
+        free(l->kept_note);
         schedule_free(l->schedule);
         free(l->schedule_file);
         free(l->state_reason);
@@ -161,33 +164,38 @@ void link_free(Link *l) {
 }
 
 /* link_set_state(), with also (NULL: none): another property that changed
- * with it, sent in the same PropertiesChanged signal. */
+ * with it, sent in the same PropertiesChanged signal. The kept note
+ * (link_set_kept_note()) is appended to the reason. */
 static void link_set_state_va(Link *l, const char *also, LinkState state, const char *reason_fmt, va_list ap)
         _printf_(4, 0);
 static void link_set_state_va(Link *l, const char *also, LinkState state, const char *reason_fmt, va_list ap) {
-        char *reason = NULL;
+        char *base = NULL, *reason = NULL;
         bool state_changed, reason_changed;
 
-        if (vasprintf(&reason, reason_fmt, ap) < 0)
-                reason = NULL;
-        if (!reason) {
-                if (also)
-                        link_emit_changed(l, also, NULL);
-                return;
+        if (vasprintf(&base, reason_fmt, ap) < 0)
+                base = NULL;
+        if (base) {
+                if (!l->kept_note)
+                        reason = strdup(base);
+                else if (asprintf(&reason, "%s; %s", base, l->kept_note) < 0)
+                        reason = NULL;
         }
-        if (!text_is_safe(reason)) {
+        if (reason && !text_is_safe(reason)) {
                 /* It may quote a file name: StateReason goes on the bus,
                  * which takes valid UTF-8 only, and into one-line logs. */
                 char *e = text_escape(reason);
 
                 free(reason);
                 reason = e;
-                if (!reason) {
-                        if (also)
-                                link_emit_changed(l, also, NULL);
-                        return;
-                }
         }
+        if (!reason) {
+                free(base);
+                if (also)
+                        link_emit_changed(l, also, NULL);
+                return;
+        }
+        free(l->rt->base_reason);
+        l->rt->base_reason = base;
 
         state_changed = l->state != state;
         reason_changed = strcmp(l->state_reason, reason) != 0;
@@ -222,6 +230,20 @@ static void link_set_state_also(Link *l, const char *also, LinkState state, cons
         va_start(ap, reason_fmt);
         link_set_state_va(l, also, state, reason_fmt, ap);
         va_end(ap);
+}
+
+void link_set_kept_note(Link *l, const char *note) {
+        char *n = NULL;
+
+        if (!note && !l->kept_note)
+                return;
+        if (note && l->kept_note && strcmp(note, l->kept_note) == 0)
+                return;
+        if (note && !(n = strdup(note)))
+                return;
+        free(l->kept_note);
+        l->kept_note = n;
+        link_set_state(l, l->state, "%s", l->rt->base_reason ?: l->state_reason);
 }
 
 static char *canonical_text(const Schedule *s) {

@@ -45,6 +45,9 @@ typedef struct Link {
 
         char *schedule_file;         /* the file that declares this link */
         Schedule *schedule;          /* NULL when the file is invalid */
+        char *kept_note;             /* the newest version of the file was invalid and the
+                                      * schedule above stays in force: why (ends StateReason),
+                                      * or NULL */
 
         LinkRuntime *rt;             /* probe, clock check, last apply result */
         bool dirty;                  /* something changed: look again (manager_mark_dirty) */
@@ -60,6 +63,12 @@ void link_free(Link *l);
 
 /** Set the state and reason; emits PropertiesChanged and an Event when they change. */
 void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) _printf_(3, 4);
+
+/** The newest version of the link's schedule file is invalid and the
+ *  schedule it holds stays in force: note says so and why; it ends the
+ *  StateReason (after "; ") until it is cleared (note NULL), whatever the
+ *  state changes to meanwhile. */
+void link_set_kept_note(Link *l, const char *note);
 
 /** Take a newly loaded schedule (or, with s NULL, the errors that made its
  *  file invalid). Does not apply. */

@@ -40,20 +40,11 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
  * into one look per link. Short, so a change is acted on well within 1 s. */
 #define RECONCILE_DELAY_USEC (20 * 1000ULL)
 
-/* One qdisc dump shared by every link a pass looks at, taken when the
- * first of them needs it (a pass with nothing to do dumps nothing). */
-typedef struct SharedDump {
-        QDiscTreeSet set;
-        bool dumped, ok;
-} SharedDump;
-
-static void shared_dump_done(SharedDump *d) {
+void shared_dump_done(SharedDump *d) {
         qdisc_tree_set_done(&d->set);
 }
 
-/* The trees of every interface, or NULL when the dump failed (callers then
- * dump per link). */
-static const QDiscTreeSet *shared_dump_get(Manager *m, SharedDump *d) {
+const QDiscTreeSet *shared_dump_get(Manager *m, SharedDump *d) {
         if (!d->dumped) {
                 d->ok = nl_qdisc_dump_all(m->nl, &d->set) >= 0;
                 d->dumped = true;
@@ -424,137 +415,11 @@ void manager_notify_status(Manager *m) {
                           count[LINK_STATE_FAILED], count[LINK_STATE_ABSENT]);
 }
 
-static const char *first_error(const DiagList *d) {
-        for (size_t i = 0; i < d->n; i++)
-                if (d->items[i].severity == DIAG_ERROR)
-                        return d->items[i].reason;
-        return NULL;
-}
-
-static void log_file_diagnostics(const ScheduleFile *f) {
-        for (size_t i = 0; i < f->diags.n; i++) {
-                _cleanup_free_ char *line = diag_format(&f->diags.items[i]);
-                if (!line)
-                        continue;
-                if (f->diags.items[i].severity == DIAG_ERROR)
-                        log_error("%s", line);
-                else
-                        log_warning("%s", line);
-        }
-}
-
-/* Bring the links in line with a freshly loaded folder. */
-static int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
-        _cleanup_(shared_dump_done) SharedDump dump = {};
-        _cleanup_free_ char *errors = NULL;
-        size_t n_invalid = 0;
-        int r;
-
-        /* Links whose file is gone: take tbsd's qdiscs off and forget them. */
-        for (size_t i = m->n_links; i > 0; i--) {
-                Link *l = m->links[i - 1];
-                bool declared = false;
-
-                for (size_t j = 0; j < dir->n; j++)
-                        if (strcmp(dir->files[j].ifname, l->name) == 0)
-                                declared = true;
-                if (declared)
-                        continue;
-                if (l->ifindex > 0 && l->schedule)
-                        (void) link_remove_qdiscs(l, NULL);
-                manager_emit_event(m, l->name, "removed", "no schedule declares %s any more", l->name);
-                link_free(l);
-        }
-
-        for (size_t j = 0; j < dir->n; j++) {
-                ScheduleFile *f = &dir->files[j];
-                Link *l;
-
-                log_file_diagnostics(f);
-                if (!f->ifname[0]) {
-                        /* Not even the interface could be read: nothing to mark. */
-                        n_invalid++;
-                        continue;
-                }
-                l = manager_find_link(m, f->ifname);
-                if (f->unchanged) {
-                        /* Not read again: the version this link carries. */
-                        if (l && l->schedule && l->schedule_file && strcmp(l->schedule_file, f->path) == 0) {
-                                if (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED)
-                                        continue;
-                                (void) link_apply_from(l, shared_dump_get(m, &dump), NULL);
-                                continue;
-                        }
-                        /* The link does not hold it (any more): read it after all. */
-                        r = schedule_dir_load_file(dir, j);
-                        if (r < 0)
-                                return r;
-                        log_file_diagnostics(f);
-                }
-                if (!f->schedule) {
-                        const char *why = first_error(&f->diags) ?: "invalid schedule";
-                        _cleanup_free_ char *line = diag_format(&f->diags.items[0]);
-
-                        n_invalid++;
-                        if (line) {
-                                char *e = NULL;
-                                if (asprintf(&e, "%s%s%s", errors ?: "", errors ? "\n" : "", line) >= 0) {
-                                        free(errors);
-                                        errors = e;
-                                }
-                        }
-                        if (l && l->schedule) {
-                                /* Keep what runs; say why the new file was not taken. */
-                                manager_emit_event(m, l->name, "failed",
-                                                   "new schedule %s refused, keeping the previous one: %s",
-                                                   f->path, why);
-                                continue;
-                        }
-                        if (!l) {
-                                r = link_new(m, f->ifname, &l);
-                                if (r < 0)
-                                        return r;
-                        }
-                        (void) link_set_schedule(l, f->path, NULL, &f->diags);
-                        link_set_state(l, LINK_STATE_FAILED, "invalid schedule %s: %s", f->path, why);
-                        continue;
-                }
-
-                if (!l) {
-                        r = link_new(m, f->ifname, &l);
-                        if (r < 0)
-                                return r;
-                }
-                r = link_set_schedule(l, f->path, TAKE_PTR(f->schedule), NULL);
-                if (r < 0)
-                        return r;
-                if (r == 0 && (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED))
-                        continue; /* unchanged and in place */
-                /* One dump for every apply of this pass (after the removals
-                 * above; each apply changes only its own interface). */
-                (void) link_apply_from(l, shared_dump_get(m, &dump), NULL);
-        }
-
-        manager_notify_status(m);
-        if (ret_error)
-                *ret_error = TAKE_PTR(errors);
-        return n_invalid > 0 ? -EINVAL : 0;
-}
-
-static int load_dir(Manager *m, ScheduleDir *ret) {
-        /* Files whose version did not change since the last load are not
-         * read again (a reload of hundreds of unchanged files stats them). */
-        int r = schedule_dir_load_stamped(m->config_dir, &m->dir_stamps, ret);
-        if (r < 0)
-                return log_error_errno(r, "cannot read the configuration folder %s: %m", m->config_dir);
-        return 0;
-}
-
 int manager_start(Manager *m) {
         ScheduleDir dir = {};
         int r;
 
-        r = load_dir(m, &dir);
+        r = manager_load_dir(m, &dir, NULL);
         if (r < 0)
                 return r;
         (void) manager_sync_dir(m, &dir, NULL);
@@ -570,7 +435,7 @@ int manager_reload(Manager *m, char **ret_error) {
         int r;
 
         (void) sd_notify(false, "RELOADING=1");
-        r = load_dir(m, &dir);
+        r = manager_load_dir(m, &dir, ret_error);
         if (r >= 0) {
                 r = manager_sync_dir(m, &dir, ret_error);
                 schedule_dir_done(&dir);

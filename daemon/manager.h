@@ -72,10 +72,38 @@ int manager_start(Manager *m);
 int manager_run(Manager *m);
 
 /** Re-read the folder: apply new and changed schedules, remove tbsd's
- *  qdiscs from interfaces whose file is gone, leave interfaces whose new
- *  file is invalid as they were. Returns 0, or -EINVAL when some file was
- *  invalid (ret_error then names them). */
+ *  qdiscs from interfaces whose file is gone (unlinked), leave interfaces
+ *  whose new file is invalid for any reason exactly as they were. Returns
+ *  0, or -EINVAL when some file was invalid (ret_error then has a line per
+ *  invalid file), or -EPERM when the folder is refused (ret_error says why). */
 int manager_reload(Manager *m, char **ret_error);
+
+/* One qdisc dump shared by every link a pass looks at, taken when the
+ * first of them needs it (a pass with nothing to do dumps nothing). */
+typedef struct SharedDump {
+        QDiscTreeSet set;
+        bool dumped, ok;
+} SharedDump;
+
+void shared_dump_done(SharedDump *d);
+/** The trees of every interface, dumped at the first call, or NULL when
+ *  the dump failed (callers then dump per link). */
+const QDiscTreeSet *shared_dump_get(Manager *m, SharedDump *d);
+
+struct ScheduleDir;
+/** Load the configuration folder (files unchanged since the last load are
+ *  not read again). Returns 0, or -errno, logged; for a refused folder
+ *  (-EPERM) *ret_error (when not NULL) says why. */
+int manager_load_dir(Manager *m, struct ScheduleDir *ret, char **ret_error);
+
+/** Bring the links in line with a loaded folder: apply new and changed
+ *  schedules; a file that cannot be taken for any reason keeps the link
+ *  its path (or interface) declared last time exactly as it is, with a
+ *  StateReason and an Event saying why; only a link no file keeps any more
+ *  (its file unlinked, or naming another interface now) loses tbsd's
+ *  qdiscs and is forgotten. Returns 0, -EINVAL when some file was invalid
+ *  (*ret_error, when not NULL: a line per invalid file), or -ENOMEM. */
+int manager_sync_dir(Manager *m, struct ScheduleDir *dir, char **ret_error);
 
 Link *manager_find_link(Manager *m, const char *name);
 int manager_add_link(Manager *m, Link *l);

@@ -208,6 +208,17 @@ static int parse_argv(int argc, char *argv[]) {
         return 1;
 }
 
+/* The schedules folder could not be loaded (r): say why. Returns 1. */
+static int log_folder_error(const char *dir, int r) {
+        _cleanup_free_ char *why = NULL;
+
+        if (r == -EPERM && schedule_dir_check_folder(dir, &why) == -EPERM)
+                log_error("%s", why);
+        else
+                log_error_errno(r, "%s: cannot read the schedules folder: %m", dir);
+        return 1;
+}
+
 /* tbsd --check: load and verify every schedule of the folder, print each
  * problem on stderr, change nothing. Unless probe is false, each interface
  * the files name is probed and the files are checked against it with the
@@ -223,10 +234,8 @@ static int run_check(const char *dir, bool probe) {
         if (probe)
                 device_probes_init(&probes, NULL);
         r = schedule_dir_load(dir, probe ? device_probes_facts_for : NULL, &probes, &d);
-        if (r < 0) {
-                log_error_errno(r, "%s: cannot read the schedules folder: %m", dir);
-                return 1;
-        }
+        if (r < 0)
+                return log_folder_error(dir, r);
         for (size_t i = 0; i < d.n; i++) {
                 ScheduleFile *f = &d.files[i];
                 const DeviceProbe *dp = f->schedule ? device_probes_find(&probes, f->schedule->ifname) : NULL;
@@ -288,10 +297,8 @@ static int run_once(const char *dir) {
         clock_gettime(CLOCK_MONOTONIC, &t0);
         device_probes_init(&caps, NULL);
         r = schedule_dir_load(dir, device_probes_facts_for, &caps, &d);
-        if (r < 0) {
-                log_error_errno(r, "%s: cannot read the schedules folder: %m", dir);
-                return 1;
-        }
+        if (r < 0)
+                return log_folder_error(dir, r);
         log_debug("%zu schedule file(s) read and checked, %zu interface(s) probed: %.1f ms",
                   d.n, caps.n, once_ms_since(&t0));
         r = nl_qdisc_new(&nl);

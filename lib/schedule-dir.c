@@ -58,15 +58,11 @@ static void free_names(char **names, size_t n) {
 }
 
 /* The sorted names of the folder's schedule files. */
-static int list_names(const char *dir, char ***ret, size_t *ret_n) {
-        _cleanup_(closedirp) DIR *d = NULL;
+static int list_names(DIR *d, char ***ret, size_t *ret_n) {
         char **names = NULL;
         size_t n = 0;
         struct dirent *de;
 
-        d = opendir(dir);
-        if (!d)
-                return negative_errno();
         for (;;) {
                 char **nn;
 
@@ -131,15 +127,14 @@ static const char *unsafe_reason(const struct stat *st, char buf[static 64]) {
         return NULL;
 }
 
-/* st: the stat of the file that was read; symlink: the path is a symbolic
- * link (opened only to name the interface its refusal is about). */
-static int check_safe(ScheduleFile *f, const struct stat *st, bool symlink) {
+/* st: the fstat() of the opened file, before a byte of it is read. */
+static int check_safe(ScheduleFile *f, const struct stat *st) {
         const char *why;
         char buf[64];
 
         if (allow_unsafe_files)
                 return 0;
-        why = symlink ? "is a symbolic link" : unsafe_reason(st, buf);
+        why = unsafe_reason(st, buf);
         if (!why)
                 return 0;
         if (diag_error(&f->diags, f->path, NULL, "%s; refusing it (tbsd --allow-unsafe-files accepts it)", why) < 0)
@@ -147,28 +142,82 @@ static int check_safe(ScheduleFile *f, const struct stat *st, bool symlink) {
         return -EPERM;
 }
 
-/* Opens a schedule file. When files must be safe, a symbolic link is not
- * followed, so the checks see the very file that is read (an lstat()
- * before the open would leave a window to swap it); *ret_symlink says the
- * path was one, opened anyway to read the interface it names. O_NONBLOCK:
- * a FIFO put in the folder must not hang us (it is refused as not a
- * regular file). */
-static int open_schedule_file(ScheduleFile *f, bool *ret_symlink) {
+/* Opens schedule file name of the folder dfd. When files must be safe, a
+ * symbolic link is refused here, its target never opened: O_NOFOLLOW, so
+ * the checks that follow (on fstat()) see the very file that is read, with
+ * no window to swap it in between. O_NONBLOCK: a FIFO put in the folder
+ * must not hang us (it is refused as not a regular file). */
+static int open_schedule_file(ScheduleFile *f, int dfd, const char *name) {
         const int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
-        int fd;
+        int fd, r;
 
-        *ret_symlink = false;
-        fd = open(f->path, flags | (allow_unsafe_files ? 0 : O_NOFOLLOW));
-        if (fd < 0 && errno == ELOOP && !allow_unsafe_files) {
-                *ret_symlink = true;
-                fd = open(f->path, flags);
-        }
+        fd = openat(dfd, name, flags | (allow_unsafe_files ? 0 : O_NOFOLLOW));
+        if (fd >= 0)
+                return fd;
+        r = negative_errno();
+        if (r == -ELOOP && !allow_unsafe_files)
+                return diag_error(&f->diags, f->path, NULL,
+                                  "is a symbolic link; refusing it (tbsd --allow-unsafe-files accepts it)") < 0 ?
+                       -ENOMEM : -EPERM;
+        return diag_error(&f->diags, f->path, NULL, "cannot open: %s", strerror(-r)) < 0 ? -ENOMEM : r;
+}
+
+/* Opens the schedules folder, checked like its files (a symbolic link is
+ * not followed, its owner and mode are those of the directory listed).
+ * Returns 0 and *ret, -EPERM when it is refused (with ret_reason: why, a
+ * line naming the folder), or -errno. */
+static int open_folder(const char *dir, char **ret_reason, DIR **ret) {
+        _cleanup_free_ char *path = strdup(dir);
+        _cleanup_close_ int fd = -1;
+        const char *why = NULL;
+        struct stat st;
+        char buf[64];
+        size_t n;
+        DIR *d;
+
+        if (!path)
+                return -ENOMEM;
+        /* "DIR/" would follow a symbolic link DIR despite O_NOFOLLOW. */
+        for (n = strlen(path); n > 1 && path[n - 1] == '/'; n--)
+                path[n - 1] = 0;
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (allow_unsafe_files ? 0 : O_NOFOLLOW));
         if (fd < 0) {
                 int r = negative_errno();
 
-                return diag_error(&f->diags, f->path, NULL, "cannot open: %s", strerror(-r)) < 0 ? -ENOMEM : r;
+                /* A symbolic link gives ENOTDIR with O_DIRECTORY, ELOOP without. */
+                if (allow_unsafe_files || (r != -ENOTDIR && r != -ELOOP) || lstat(path, &st) < 0 ||
+                    !S_ISLNK(st.st_mode))
+                        return r;
+                why = "is a symbolic link";
+        } else if (!allow_unsafe_files) {
+                if (fstat(fd, &st) < 0)
+                        return negative_errno();
+                why = unsafe_reason(&st, buf);
         }
-        return fd;
+        if (why) {
+                if (ret_reason && asprintf(ret_reason, "%s: %s; refusing the schedules folder "
+                                           "(tbsd --allow-unsafe-files accepts it)", dir, why) < 0)
+                        return -ENOMEM;
+                return -EPERM;
+        }
+        if (!ret)
+                return 0;
+        d = fdopendir(fd);
+        if (!d)
+                return negative_errno();
+        TAKE_FD(fd);
+        *ret = d;
+        return 0;
+}
+
+int schedule_dir_check_folder(const char *dir, char **ret_reason) {
+        char *reason = NULL;
+        int r;
+
+        r = open_folder(dir, &reason, NULL);
+        if (r == -EPERM)
+                *ret_reason = reason;
+        return r;
 }
 
 /* What identifies one version of a file: any write changes the size, the
@@ -251,10 +300,13 @@ static bool stamp_trustworthy(const struct stat *st) {
                st->st_ctim.tv_sec + stamp_quiet_sec < now.tv_sec;
 }
 
-/* Load one file. With stamps: a file whose stamp in old matches is not
- * read (f->unchanged); a valid file read now gets a stamp in *ret_stamp
- * (ret_stamp->path stays NULL when there is none to keep). */
-static int load_one(ScheduleFile *f,
+/* Load one file: name in the folder dfd (or a path with AT_FDCWD). With
+ * stamps: a file whose stamp in old matches is not read (f->unchanged); a
+ * valid file read now gets a stamp in *ret_stamp (ret_stamp->path stays
+ * NULL when there is none to keep). A file refused as unsafe is not read at
+ * all: it names no interface, so it takes part in nothing (not in the
+ * duplicate-interface rule either). */
+static int load_one(ScheduleFile *f, int dfd, const char *name,
                     const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
                     void *userdata, const ScheduleDirStamps *old, FileStamp *ret_stamp) {
         _cleanup_free_ char *text = NULL;
@@ -262,7 +314,7 @@ static int load_one(ScheduleFile *f,
         _cleanup_close_ int fd = -1;
         const FileStamp *o = ret_stamp ? stamp_find(old, f->path) : NULL;
         struct stat lst, rst;
-        bool have_lst = false, symlink;
+        bool have_lst = false;
         size_t len;
         int r;
 
@@ -272,7 +324,7 @@ static int load_one(ScheduleFile *f,
          * the open follows symbolic links, so only an lstat() says what the
          * path itself is. */
         if (ret_stamp && (o || allow_unsafe_files))
-                have_lst = lstat(f->path, &lst) >= 0;
+                have_lst = fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) >= 0;
         if (o && have_lst && S_ISREG(lst.st_mode)) {
                 FileVersion v = file_version(&lst);
 
@@ -288,21 +340,22 @@ static int load_one(ScheduleFile *f,
                 }
         }
 
-        fd = open_schedule_file(f, &symlink);
+        fd = open_schedule_file(f, dfd, name);
         if (fd < 0)
                 return fd == -ENOMEM ? fd : 0;
-        r = schedule_read_fd(fd, f->path, &f->diags, &text, &len, &rst);
+        if (fstat(fd, &rst) < 0) {
+                r = negative_errno();
+                return diag_error(&f->diags, f->path, NULL, "cannot stat: %s", strerror(-r)) < 0 ? -ENOMEM : 0;
+        }
+        /* Refused before a byte of it is read. */
+        r = check_safe(f, &rst);
+        if (r < 0)
+                return r == -ENOMEM ? r : 0;
+        r = schedule_read_opened(fd, &rst, f->path, &f->diags, &text, &len);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
                 return 0;
-        r = check_safe(f, &rst, symlink);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0) {
-                (void) schedule_peek_ifname(text, len, f->ifname);
-                return 0; /* refused as unsafe: named, not used */
-        }
 
         r = schedule_parse_json(f->path, text, len, &f->diags, &s);
         if (r == -ENOMEM)
@@ -323,7 +376,7 @@ static int load_one(ScheduleFile *f,
         /* Stamped: a regular file (with an lstat(), the one it saw: not
          * swapped in between), valid without a single remark, and quiet for
          * a while. */
-        if (ret_stamp && !symlink && f->diags.n == 0 && stamp_trustworthy(&rst)) {
+        if (ret_stamp && f->diags.n == 0 && stamp_trustworthy(&rst)) {
                 FileVersion got = file_version(&rst);
 
                 if (have_lst) {
@@ -394,13 +447,17 @@ static int load_dir(const char *dir,
                     const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
                     void *userdata, ScheduleDirStamps **stamps, ScheduleDir *ret) {
         _cleanup_(schedule_dir_done) ScheduleDir d = {};
+        _cleanup_(closedirp) DIR *folder = NULL;
         ScheduleDirStamps *fresh = NULL;
         char **names = NULL;
         size_t n = 0, dlen = strlen(dir);
         bool slash = dlen > 0 && dir[dlen - 1] == '/';
         int r;
 
-        r = list_names(dir, &names, &n);
+        r = open_folder(dir, NULL, &folder);
+        if (r < 0)
+                return r;
+        r = list_names(folder, &names, &n);
         if (r < 0)
                 return r;
         if (stamps) {
@@ -427,7 +484,8 @@ static int load_dir(const char *dir,
                         goto fail;
                 }
                 /* fresh->items[i] belongs to file i until compacted below */
-                r = load_one(f, facts_for, userdata, stamps ? *stamps : NULL, fresh ? &fresh->items[i] : NULL);
+                r = load_one(f, dirfd(folder), names[i], facts_for, userdata, stamps ? *stamps : NULL,
+                             fresh ? &fresh->items[i] : NULL);
                 if (r < 0)
                         goto fail;
         }
@@ -492,5 +550,5 @@ int schedule_dir_load_file(ScheduleDir *d, size_t i) {
         f->schedule = NULL;
         diag_list_clear(&f->diags);
         f->unchanged = false;
-        return load_one(f, NULL, NULL, NULL, NULL);
+        return load_one(f, AT_FDCWD, f->path, NULL, NULL, NULL, NULL);
 }

@@ -16,7 +16,8 @@
 typedef struct ScheduleFile {
         char *path;                  /* DIR/NAME, as used in messages */
         char ifname[IFNAMSIZ];       /* the "interface" the file names if it could be read
-                                      * (even when the file is otherwise invalid), else "" */
+                                      * (even when the file is otherwise invalid), else ""
+                                      * (also for a file refused as unsafe: it is not read) */
         Schedule *schedule;          /* NULL when the file has errors */
         DiagList diags;              /* this file's errors and warnings */
         bool unchanged;              /* schedule_dir_load_stamped(): not read again, since it
@@ -30,9 +31,19 @@ typedef struct ScheduleDir {
 
 /** By default schedule_dir_load() refuses files that are symbolic links,
  *  owned by a user other than root (or the caller), writable by others, or
- *  writable by a group other than root: whoever can write them could reconfigure the network. allow=true
- *  (tbsd --allow-unsafe-files) accepts them. */
+ *  writable by a group other than root: whoever can write them could
+ *  reconfigure the network. A refused file is refused before a byte of it
+ *  (or of a link's target) is read: it names no interface and takes part in
+ *  nothing, the duplicate-interface rule included. The folder itself is
+ *  held to the same rules. allow=true (tbsd --allow-unsafe-files) accepts
+ *  them. */
 void schedule_dir_allow_unsafe_files(bool allow);
+
+/** Whether the schedules folder itself passes the rules above.
+ *  Returns 0, -EPERM with *ret_reason (a line naming the folder and why it
+ *  is refused; free() it), or -errno when it cannot be opened. The loaders
+ *  below return -EPERM for a refused folder: this says why. */
+int schedule_dir_check_folder(const char *dir, char **ret_reason);
 
 /** Load every *.json file of a folder (names starting with '.' are skipped),
  *  sorted by name. Each file is parsed and, when that succeeds, verified
@@ -41,8 +52,9 @@ void schedule_dir_allow_unsafe_files(bool allow);
  *  same interface each get an error naming the others, and no schedule.
  *  Problems of the files are in their diags, never a failure of this call.
  *  @ret  filled on success; release with schedule_dir_done().
- *  Returns 0, -errno when the folder itself cannot be opened or read, or
- *  -ENOMEM. */
+ *  Returns 0, -EPERM when the folder is refused (see
+ *  schedule_dir_check_folder()), -errno when it cannot be opened or read,
+ *  or -ENOMEM. */
 int schedule_dir_load(const char *dir,
                       const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
                       void *userdata, ScheduleDir *ret);

@@ -905,15 +905,25 @@ int schedule_read_file(const char *path, const char *display_name, DiagList *dia
 
 int schedule_read_fd(int fd, const char *name, DiagList *diags, char **ret_text, size_t *ret_len,
                      struct stat *ret_stat) {
-        _cleanup_free_ char *buf = NULL;
         struct stat st;
-        size_t n = 0, want;
+        int r;
 
         if (fstat(fd, &st) < 0) {
-                int r = negative_errno();
-
+                r = negative_errno();
                 return diag_error(diags, name, NULL, "cannot stat: %s", strerror(-r)) < 0 ? -ENOMEM : r;
         }
+        r = schedule_read_opened(fd, &st, name, diags, ret_text, ret_len);
+        if (r >= 0 && ret_stat)
+                *ret_stat = st;
+        return r;
+}
+
+int schedule_read_opened(int fd, const struct stat *stp, const char *name, DiagList *diags, char **ret_text,
+                         size_t *ret_len) {
+        _cleanup_free_ char *buf = NULL;
+        const struct stat st = *stp;
+        size_t n = 0, want;
+
         if (!S_ISREG(st.st_mode))
                 return diag_error(diags, name, NULL, "not a regular file") < 0 ? -ENOMEM : -EINVAL;
         if (st.st_size > (off_t) SCHEDULE_FILE_MAX)
@@ -949,6 +959,7 @@ int schedule_read_fd(int fd, const char *name, DiagList *diags, char **ret_text,
 
                 if (fstat(fd, &after) < 0 || after.st_size != st.st_size ||
                     after.st_mtim.tv_sec != st.st_mtim.tv_sec || after.st_mtim.tv_nsec != st.st_mtim.tv_nsec ||
+                    after.st_ctim.tv_sec != st.st_ctim.tv_sec || after.st_ctim.tv_nsec != st.st_ctim.tv_nsec ||
                     (off_t) n != st.st_size)
                         return diag_error(diags, name, NULL, "the file changed while it was read; not used") < 0 ?
                                -ENOMEM : -EAGAIN;
@@ -956,8 +967,6 @@ int schedule_read_fd(int fd, const char *name, DiagList *diags, char **ret_text,
         buf[n] = 0;
         *ret_text = TAKE_PTR(buf);
         *ret_len = n;
-        if (ret_stat)
-                *ret_stat = st;
         return 0;
 
 too_large:

@@ -50,6 +50,14 @@ int schedule_read_file(const char *path, const char *display_name, DiagList *dia
 int schedule_read_fd(int fd, const char *name, DiagList *diags, char **ret_text, size_t *ret_len,
                      struct stat *ret_stat);
 
+/** schedule_read_fd() with the fstat() the caller already made (*st, of
+ *  fd): a caller that checks the file before reading it saves one call.
+ *  A file whose size or mtime differ after the read from *st, or that gave
+ *  more or fewer bytes than *st says, is refused as changed while it was
+ *  read (-EAGAIN), never returned in part. */
+int schedule_read_opened(int fd, const struct stat *st, const char *name, DiagList *diags, char **ret_text,
+                         size_t *ret_len);
+
 /** Read and parse a schedule file: schedule_read_file() then
  *  schedule_parse_json(). Does not run schedule_verify().
  *  Returns 0 and *ret, or a negative errno (diagnostics in @diags). */

@@ -1,8 +1,9 @@
 # tbsd under valgrind for a whole daemon cycle: start on a private system
 # bus with one veth schedule, apply it (tc shows the tree), answer status,
-# Validate() (good and bad), Apply, Reload, Remove and unknown-link calls,
-# then SIGTERM. valgrind must report nothing (no invalid access, no use of
-# uninitialised memory, no definite or indirect leak) and tbsd must exit 0.
+# Validate() (good and bad), Apply, Reload (also with invalid files), Remove
+# and unknown-link calls, then SIGTERM. valgrind must report nothing (no
+# invalid access, no use of uninitialised memory, no definite or indirect
+# leak) and tbsd must exit 0.
 VG_LOG=$TBS_OUT/valgrind-tbsd.log
 
 make_veth tbs0 tbs0p 4
@@ -65,6 +66,26 @@ set -e
 write_mqprio_schedule "$conf/tbs0.json" tbs0 250000 500000
 "$TBSCTL" reload || fail "tbsctl reload"
 assert_eq "$(qdisc_at tbs0 100:1 | jq -r .options.delta)" 250000 "Reload() applied the new delta"
+
+# Invalid files: tbs0's cut short (kept as it is), one whose interface
+# cannot be read, one for a new interface (a failed link); then all fixed.
+cp "$conf/tbs0.json" "$TMPDIR/tbs0.good"
+head -c 100 "$TMPDIR/tbs0.good" > "$conf/tbs0.json"
+: > "$conf/empty.json"
+echo '{"interface": "tbs1", "root": 5}' > "$conf/tbs1.json"
+set +e
+out=$("$TBSCTL" reload 2>&1); rc=$?
+set -e
+assert_eq "$rc" 1 "Reload() with invalid files fails"
+assert_eq "$(grep -c "$conf/" <<<"$out")" 3 "a line per invalid file"
+assert_eq "$(qdisc_at tbs0 100:1 | jq -r .options.delta)" 250000 "tbs0 kept as it was"
+assert_contains "$("$TBSCTL" --json status tbs0 | jq -r .state_reason)" "the previous version stays in force" \
+        "tbs0's StateReason"
+cp "$TMPDIR/tbs0.good" "$conf/tbs0.json"
+rm "$conf/empty.json" "$conf/tbs1.json"
+"$TBSCTL" reload || fail "tbsctl reload after the fix"
+assert_eq "$(link_state tbs0)" configured "tbs0 configured after the fix"
+
 # Remove() of a foreign root, and of the tree of a schedule replaced by one
 # that did not fit the device (offload on a veth), through tbsd --remove.
 "$TBSCTL" remove fh0 >/dev/null 2>&1 && fail "tbsctl remove of a foreign root succeeded"

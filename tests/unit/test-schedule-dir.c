@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
 #include "schedule-dir.h"
+#include "schedule-parse.h"
 
 static char dir[] = "/tmp/tbs-test-dir-XXXXXX";
 
@@ -285,12 +287,110 @@ static void test_stamps(void **state) {
         assert_int_equal(rmdir(folder), 0);
 }
 
+/* The folder itself is held to the rules of its files. */
+static void test_folder_refused(void **state) {
+        char folder[] = "/tmp/tbs-test-folder-XXXXXX", link[64], want[256];
+        ScheduleDir d = { .n = 42 };
+        char *why = NULL;
+
+        assert_non_null(mkdtemp(folder));
+        write_in(folder, "a.json", VALID("eth0", "false"));
+        assert_int_equal(schedule_dir_check_folder(folder, &why), 0);
+        assert_null(why);
+
+        assert_int_equal(chmod(folder, 0777), 0);
+        assert_int_equal(schedule_dir_load(folder, NULL, NULL, &d), -EPERM);
+        assert_int_equal(d.n, 42);
+        assert_int_equal(schedule_dir_check_folder(folder, &why), -EPERM);
+        snprintf(want, sizeof(want), "%s: is writable by others; refusing the schedules folder "
+                 "(tbsd --allow-unsafe-files accepts it)", folder);
+        assert_string_equal(why, want);
+        why = mfree(why);
+
+        assert_int_equal(chmod(folder, 0755), 0);
+        snprintf(link, sizeof(link), "%s.link", folder);
+        assert_int_equal(symlink(folder, link), 0);
+        assert_int_equal(schedule_dir_load(link, NULL, NULL, &d), -EPERM);
+        assert_int_equal(schedule_dir_check_folder(link, &why), -EPERM);
+        snprintf(want, sizeof(want), "%s: is a symbolic link; refusing the schedules folder "
+                 "(tbsd --allow-unsafe-files accepts it)", link);
+        assert_string_equal(why, want);
+        why = mfree(why);
+        /* "LINK/" is the link too, not the folder it leads to. */
+        strcat(link, "/");
+        assert_int_equal(schedule_dir_load(link, NULL, NULL, &d), -EPERM);
+        link[strlen(link) - 1] = 0;
+
+        if (geteuid() == 0) {
+                /* Root's folder, writable by a group that is not root. */
+                assert_int_equal(chown(folder, 0, 100), 0);
+                assert_int_equal(chmod(folder, 0775), 0);
+                assert_int_equal(schedule_dir_check_folder(folder, &why), -EPERM);
+                snprintf(want, sizeof(want), "%s: is writable by group 100; refusing the schedules folder "
+                         "(tbsd --allow-unsafe-files accepts it)", folder);
+                assert_string_equal(why, want);
+                why = mfree(why);
+        }
+
+        schedule_dir_allow_unsafe_files(true);
+        d = (ScheduleDir) {};
+        assert_int_equal(schedule_dir_load(link, NULL, NULL, &d), 0);
+        assert_int_equal(d.n, 1);
+        assert_non_null(d.files[0].schedule);
+        schedule_dir_done(&d);
+        schedule_dir_allow_unsafe_files(false);
+
+        assert_int_equal(unlink(link), 0);
+        snprintf(link, sizeof(link), "%s/a.json", folder);
+        assert_int_equal(unlink(link), 0);
+        assert_int_equal(rmdir(folder), 0);
+}
+
+/* A file that changes while it is read is refused for this load, never
+ * taken in part: one that grew after the fstat() its reader went by, and
+ * one whose size says less than what it gives (a /proc file). */
+static void test_changed_while_read(void **state) {
+        _cleanup_free_ char *text = NULL;
+        _cleanup_close_ int fd = -1, proc = -1;
+        DiagList diags = {};
+        char path[160], e[256];
+        struct stat st;
+        size_t len;
+
+        write_in(dir, "growing.json.tmp", VALID("eth0", "false"));
+        snprintf(path, sizeof(path), "%s/growing.json.tmp", dir);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        assert_true(fd >= 0);
+        assert_int_equal(fstat(fd, &st), 0);
+        {
+                FILE *f = fopen(path, "ae");
+
+                assert_non_null(f);
+                assert_true(fputs("        ", f) >= 0);
+                assert_int_equal(fclose(f), 0);
+        }
+        assert_int_equal(schedule_read_opened(fd, &st, "growing.json", &diags, &text, &len), -EAGAIN);
+        assert_null(text);
+        assert_lines(&diags, "growing.json: the file changed while it was read; not used");
+        diag_list_clear(&diags);
+        assert_int_equal(unlink(path), 0);
+
+        proc = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+        assert_true(proc >= 0);
+        assert_int_equal(schedule_read_fd(proc, "status", &diags, &text, &len, NULL), -EAGAIN);
+        snprintf(e, sizeof(e), "status: the file changed while it was read; not used");
+        assert_lines(&diags, e);
+        diag_list_clear(&diags);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_load),
                 cmocka_unit_test(test_trailing_slash),
                 cmocka_unit_test(test_missing_and_empty),
                 cmocka_unit_test(test_stamps),
+                cmocka_unit_test(test_folder_refused),
+                cmocka_unit_test(test_changed_while_read),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,7 +20,7 @@ static const char good[] =
         " \"priority_map\": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"
         " \"queues\": [{\"count\": 1, \"offset\": 0}]}}";
 
-static char dir[64];
+static char dir[64], saved_dir[64];
 
 static void write_schedule(const char *name, const char *ifname, mode_t mode) {
         char path[128];
@@ -53,6 +54,7 @@ static int setup(void **state) {
 
         strcpy(dir, "/tmp/tbs-files.XXXXXX");
         assert_non_null(mkdtemp(dir));
+        strcpy(saved_dir, dir);
         write_schedule("a.json", "eth0", 0644);
         write_schedule("b.json", "eth1", 0666);
         snprintf(target, sizeof(target), "%s/c.real", dir);
@@ -85,15 +87,96 @@ static void test_refused(void **state) {
         snprintf(want, sizeof(want),
                  "%s/b.json: is writable by others; refusing it (tbsd --allow-unsafe-files accepts it)", dir);
         assert_string_equal(b, want);
-        /* The interface is still known, so the daemon can mark it failed. */
-        assert_string_equal(file_named(&d, "b.json")->ifname, "eth1");
+        /* Refused before it was read: it names no interface. */
+        assert_string_equal(file_named(&d, "b.json")->ifname, "");
 
         assert_null(file_named(&d, "c.json")->schedule);
         c = first_error(file_named(&d, "c.json"));
         snprintf(want, sizeof(want),
                  "%s/c.json: is a symbolic link; refusing it (tbsd --allow-unsafe-files accepts it)", dir);
         assert_string_equal(c, want);
+        assert_string_equal(file_named(&d, "c.json")->ifname, "");
         schedule_dir_done(&d);
+}
+
+/* Whether the inotify watches saw mask since the last call. */
+static bool inotify_saw(int fd, uint32_t mask) {
+        char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+        bool saw = false;
+        ssize_t n;
+
+        while ((n = read(fd, buf, sizeof(buf))) > 0)
+                for (char *p = buf; p < buf + n;) {
+                        const struct inotify_event *ev = (const struct inotify_event *) p;
+
+                        saw = saw || (ev->mask & mask);
+                        p += sizeof(*ev) + ev->len;
+                }
+        return saw;
+}
+
+/* A refused file takes part in nothing: a symbolic link's target is never
+ * opened, a world-writable file never read, and neither knocks out the
+ * real file of the interface it names by the duplicate rule. */
+static void test_refused_take_part_in_nothing(void **state) {
+        char folder[] = "/tmp/tbs-refused-XXXXXX", outside[] = "/tmp/tbs-outside-XXXXXX";
+        char path[160], target[160];
+        ScheduleDir d = {};
+        int in;
+
+        assert_non_null(mkdtemp(folder));
+        assert_non_null(mkdtemp(outside));
+        snprintf(target, sizeof(target), "%s/secret.json", outside);
+        {
+                FILE *f = fopen(target, "we");
+
+                assert_non_null(f);
+                fprintf(f, good, "eth0");
+                assert_int_equal(fclose(f), 0);
+        }
+        strcpy(dir, folder);
+        write_schedule("eth0.json", "eth0", 0644);
+        write_schedule("y-writable.json", "eth0", 0666);
+        snprintf(path, sizeof(path), "%s/x-link.json", folder);
+        assert_int_equal(symlink(target, path), 0);
+
+        in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+        assert_true(in >= 0);
+        assert_true(inotify_add_watch(in, target, IN_OPEN | IN_ACCESS) >= 0);
+        snprintf(path, sizeof(path), "%s/y-writable.json", folder);
+        assert_true(inotify_add_watch(in, path, IN_ACCESS) >= 0);
+
+        schedule_dir_allow_unsafe_files(false);
+        assert_int_equal(schedule_dir_load(folder, NULL, NULL, &d), 0);
+        assert_int_equal(d.n, 3);
+        assert_false(inotify_saw(in, IN_OPEN | IN_ACCESS));
+        assert_non_null(file_named(&d, "eth0.json")->schedule);
+        assert_int_equal(file_named(&d, "eth0.json")->diags.n, 0);
+        assert_int_equal(file_named(&d, "x-link.json")->diags.n, 1);
+        assert_string_equal(file_named(&d, "x-link.json")->ifname, "");
+        assert_int_equal(file_named(&d, "y-writable.json")->diags.n, 1);
+        assert_string_equal(file_named(&d, "y-writable.json")->ifname, "");
+        schedule_dir_done(&d);
+
+        /* Allowed, they are read and are duplicates like any other file. */
+        schedule_dir_allow_unsafe_files(true);
+        assert_int_equal(schedule_dir_load(folder, NULL, NULL, &d), 0);
+        assert_true(inotify_saw(in, IN_OPEN | IN_ACCESS));
+        assert_null(file_named(&d, "eth0.json")->schedule);
+        assert_int_equal(file_named(&d, "eth0.json")->diags.n, 2);
+        schedule_dir_done(&d);
+        schedule_dir_allow_unsafe_files(false);
+
+        close(in);
+        for (const char *const *n = (const char *const[]) { "eth0.json", "y-writable.json", "x-link.json", NULL };
+             *n; n++) {
+                snprintf(path, sizeof(path), "%s/%s", folder, *n);
+                assert_int_equal(unlink(path), 0);
+        }
+        assert_int_equal(rmdir(folder), 0);
+        assert_int_equal(unlink(target), 0);
+        assert_int_equal(rmdir(outside), 0);
+        strcpy(dir, saved_dir);
 }
 
 static void test_allowed(void **state) {
@@ -150,6 +233,7 @@ int main(void) {
                 cmocka_unit_test(test_refused),
                 cmocka_unit_test(test_allowed),
                 cmocka_unit_test(test_foreign_owner),
+                cmocka_unit_test(test_refused_take_part_in_nothing),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Bringing the links in line with the schedules folder, at start and at
+ * every reload: which link a file declares, keeps or no longer declares. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "manager.h"
+#include "schedule-dir.h"
+
+/* The first error of a file as "FIELD: REASON" (or "REASON" when it is
+ * about the whole file), or NULL. */
+static char *first_error(const DiagList *d) {
+        char *t = NULL;
+
+        for (size_t i = 0; i < d->n; i++) {
+                const Diag *e = &d->items[i];
+
+                if (e->severity != DIAG_ERROR)
+                        continue;
+                if (asprintf(&t, "%s%s%s", e->path ?: "", e->path ? ": " : "", e->reason) < 0)
+                        return NULL;
+                return t;
+        }
+        return NULL;
+}
+
+static void log_file_diagnostics(const ScheduleFile *f) {
+        for (size_t i = 0; i < f->diags.n; i++) {
+                _cleanup_free_ char *line = diag_format(&f->diags.items[i]);
+                if (!line)
+                        continue;
+                if (f->diags.items[i].severity == DIAG_ERROR)
+                        log_error("%s", line);
+                else
+                        log_warning("%s", line);
+        }
+}
+
+/* A file that can be taken: read and valid now, or not read again since it
+ * is the version its link carries. */
+static bool file_valid(const ScheduleFile *f) {
+        return f->schedule || f->unchanged;
+}
+
+static bool streq_ptr(const char *a, const char *b) {
+        return a && b && strcmp(a, b) == 0;
+}
+
+/* Whether a valid file declares the link's interface. */
+static bool link_declared(const ScheduleDir *dir, const Link *l) {
+        for (size_t j = 0; j < dir->n; j++)
+                if (file_valid(&dir->files[j]) && strcmp(dir->files[j].ifname, l->name) == 0)
+                        return true;
+        return false;
+}
+
+/* The invalid file that keeps a link as it is: the one at the path that
+ * declared the link last time (whatever it is now: unreadable, refused, a
+ * directory, changed while read), else one that names its interface (a
+ * renamed file). NULL when none does. */
+static const ScheduleFile *file_keeping(const ScheduleDir *dir, const Link *l) {
+        const ScheduleFile *by_name = NULL;
+
+        for (size_t j = 0; j < dir->n; j++) {
+                const ScheduleFile *f = &dir->files[j];
+
+                if (file_valid(f))
+                        continue;
+                if (streq_ptr(f->path, l->schedule_file))
+                        return f;
+                if (!by_name && strcmp(f->ifname, l->name) == 0)
+                        by_name = f;
+        }
+        return by_name;
+}
+
+static const ScheduleFile *file_at(const ScheduleDir *dir, const char *path) {
+        for (size_t j = 0; j < dir->n; j++)
+                if (streq_ptr(dir->files[j].path, path))
+                        return &dir->files[j];
+        return NULL;
+}
+
+/* An invalid file keeps link l: the schedule in force (if any) stays, tree
+ * and state untouched; StateReason and an Event say why. */
+static int link_keep(Manager *m, Link *l, const ScheduleFile *f) {
+        _cleanup_free_ char *why = first_error(&f->diags), *note = NULL;
+        const char *w = why ?: "invalid schedule";
+        int r;
+
+        if (!l->schedule) {
+                /* Nothing in force: it stays failed, for the new reason. */
+                link_set_kept_note(l, NULL);
+                r = link_set_schedule(l, f->path, NULL, &f->diags);
+                if (r < 0)
+                        return r;
+                link_set_state(l, LINK_STATE_FAILED, "invalid schedule %s: %s", f->path, w);
+                return 0;
+        }
+        if (streq_ptr(f->path, l->schedule_file))
+                r = asprintf(&note, "the new version of %s is invalid (%s); the previous version stays in force",
+                             f->path, w);
+        else
+                r = asprintf(&note, "%s is invalid (%s); the schedule of %s stays in force", f->path, w,
+                             l->schedule_file ?: "the previous file");
+        if (r < 0)
+                return -ENOMEM;
+        link_set_kept_note(l, note);
+        manager_emit_event(m, l->name, "failed", "%s", note);
+        return 0;
+}
+
+/* Append "LINE" to the newline-separated list *errors. */
+static int errors_add(char **errors, const char *line) {
+        char *e = NULL;
+
+        if (asprintf(&e, "%s%s%s", *errors ?: "", *errors ? "\n" : "", line) < 0)
+                return -ENOMEM;
+        free(*errors);
+        *errors = e;
+        return 0;
+}
+
+/* The rule: a file that cannot be taken for any reason never removes a
+ * tree; only a link that no file keeps any more goes. */
+int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
+        _cleanup_(shared_dump_done) SharedDump dump = {};
+        _cleanup_free_ char *errors = NULL;
+        size_t n_invalid = 0;
+        int r;
+
+        /* A file not read again whose version its link does not hold (any
+         * more): read it after all, before anything is decided on it. */
+        for (size_t j = 0; j < dir->n; j++) {
+                ScheduleFile *f = &dir->files[j];
+                Link *l;
+
+                if (!f->unchanged)
+                        continue;
+                l = manager_find_link(m, f->ifname);
+                if (l && l->schedule && streq_ptr(l->schedule_file, f->path))
+                        continue;
+                r = schedule_dir_load_file(dir, j);
+                if (r < 0)
+                        return r;
+        }
+
+        /* Links no file declares: kept by an invalid file, or removed. */
+        for (size_t i = m->n_links; i > 0; i--) {
+                Link *l = m->links[i - 1];
+                const ScheduleFile *f, *now;
+
+                if (link_declared(dir, l))
+                        continue;
+                f = file_keeping(dir, l);
+                if (f) {
+                        r = link_keep(m, l, f);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                if (l->ifindex > 0 && l->schedule)
+                        (void) link_remove_qdiscs(l, NULL);
+                now = file_at(dir, l->schedule_file);
+                if (now)
+                        manager_emit_event(m, l->name, "removed", "%s declares %s now, not %s", now->path,
+                                           now->ifname, l->name);
+                else
+                        manager_emit_event(m, l->name, "removed", "%s was removed; no schedule declares %s any more",
+                                           l->schedule_file ?: "its file", l->name);
+                link_free(l);
+        }
+
+        for (size_t j = 0; j < dir->n; j++) {
+                ScheduleFile *f = &dir->files[j];
+                Link *l;
+
+                log_file_diagnostics(f);
+                l = f->ifname[0] ? manager_find_link(m, f->ifname) : NULL;
+                if (!file_valid(f)) {
+                        _cleanup_free_ char *line = NULL;
+
+                        n_invalid++;
+                        for (size_t i = 0; i < f->diags.n && !line; i++)
+                                if (f->diags.items[i].severity == DIAG_ERROR)
+                                        line = diag_format(&f->diags.items[i]);
+                        if (errors_add(&errors, line ?: f->path) < 0)
+                                return -ENOMEM;
+                        /* A link of this name was kept (or marked) above;
+                         * a new interface gets a failed link that says why. */
+                        if (!f->ifname[0] || l)
+                                continue;
+                        r = link_new(m, f->ifname, &l);
+                        if (r < 0)
+                                return r;
+                        r = link_keep(m, l, f);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                if (f->unchanged && l) {
+                        /* Not read again: the version this link carries. */
+                        if (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED)
+                                continue;
+                        (void) link_apply_from(l, shared_dump_get(m, &dump), NULL);
+                        continue;
+                }
+
+                if (!l) {
+                        r = link_new(m, f->ifname, &l);
+                        if (r < 0)
+                                return r;
+                }
+                link_set_kept_note(l, NULL);
+                r = link_set_schedule(l, f->path, TAKE_PTR(f->schedule), NULL);
+                if (r < 0)
+                        return r;
+                if (r == 0 && (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED))
+                        continue; /* unchanged and in place */
+                /* One dump for every apply of this pass (after the removals
+                 * above; each apply changes only its own interface). */
+                (void) link_apply_from(l, shared_dump_get(m, &dump), NULL);
+        }
+
+        manager_notify_status(m);
+        if (ret_error)
+                *ret_error = TAKE_PTR(errors);
+        return n_invalid > 0 ? -EINVAL : 0;
+}
+
+int manager_load_dir(Manager *m, ScheduleDir *ret, char **ret_error) {
+        _cleanup_free_ char *why = NULL;
+        int r;
+
+        r = schedule_dir_load_stamped(m->config_dir, &m->dir_stamps, ret);
+        if (r == -EPERM && schedule_dir_check_folder(m->config_dir, &why) == -EPERM) {
+                log_error("%s", why);
+                if (ret_error)
+                        *ret_error = TAKE_PTR(why);
+                return r;
+        }
+        if (r < 0)
+                return log_error_errno(r, "cannot read the configuration folder %s: %m", m->config_dir);
+        return 0;
+}
+
