@@ -297,6 +297,17 @@ static int read_literal(Reader *p, json_object **ret) {
 
 static int read_value(Reader *p, json_object **ret);
 
+/* After a member of an array or object: 1 on ',' (another follows), 0 on
+ * close (the container ends), or the error of anything else. */
+static int read_separator(Reader *p, char close) {
+        skip_blank(p);
+        if (p->at < p->n && (p->s[p->at] == ',' || p->s[p->at] == close)) {
+                p->at++;
+                return p->s[p->at - 1] == ',';
+        }
+        return fail_here(p);
+}
+
 static int read_array(Reader *p, json_object **ret) {
         _cleanup_json_ json_object *a = json_object_new_array();
         int r;
@@ -320,17 +331,13 @@ static int read_array(Reader *p, json_object **ret) {
                         json_object_put(v);
                         return -ENOMEM;
                 }
-                skip_blank(p);
-                if (p->at < p->n && p->s[p->at] == ',') {
-                        p->at++;
-                        continue;
-                }
-                if (p->at < p->n && p->s[p->at] == ']') {
-                        p->at++;
+                r = read_separator(p, ']');
+                if (r < 0)
+                        return r;
+                if (r == 0) {
                         *ret = TAKE_PTR(a);
                         return 0;
                 }
-                return fail_here(p);
         }
 }
 
@@ -387,17 +394,13 @@ static int read_object(Reader *p, json_object **ret) {
                         json_object_put(v);
                         return -ENOMEM;
                 }
-                skip_blank(p);
-                if (p->at < p->n && p->s[p->at] == ',') {
-                        p->at++;
-                        continue;
-                }
-                if (p->at < p->n && p->s[p->at] == '}') {
-                        p->at++;
+                r = read_separator(p, '}');
+                if (r < 0)
+                        return r;
+                if (r == 0) {
                         *ret = TAKE_PTR(o);
                         return 0;
                 }
-                return fail_here(p);
         }
 }
 

@@ -16,39 +16,12 @@
 #include "nl_qdisc.h"
 #include "qdisc-owner.h"
 
+#include "qdisc-fixture-roots.h"
+
 #define FIXTURES TBS_SOURCE_DIR "/tests/unit/fixtures/qdisc/"
 
-/* The root of mqprio-etf.bin (mqprio-etf.tc.json). */
-static const RootSpec mqprio_root = {
-        .kind = ROOT_MQPRIO,
-        .handle = 0x01000000,
-        .num_tc = 3,
-        .priority_map = { 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 },
-        .queues = { { 1, 0 }, { 1, 1 }, { 2, 2 } },
-};
-
-static GateEntry taprio_entries[] = {
-        { GATE_SET_GATES, 0x1, 300000 },
-        { GATE_SET_GATES, 0x2, 300000 },
-        { GATE_SET_GATES, 0x4, 400000 },
-};
-
-/* The root of taprio-txtime.bin (taprio-txtime.tc.json). */
 static RootSpec taprio_root(void) {
-        return (RootSpec) {
-                .kind = ROOT_TAPRIO,
-                .handle = 0x01000000,
-                .num_tc = 3,
-                .priority_map = { 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 },
-                .queues = { { 1, 0 }, { 1, 1 }, { 2, 2 } },
-                .clockid = CLOCK_TAI,
-                .base_time_ns = 1000,
-                .cycle_time_ns = 1000000,
-                .mode = TAPRIO_MODE_TXTIME_ASSIST,
-                .txtime_delay_ns = 200000,
-                .entries = taprio_entries,
-                .n_entries = ELEMENTSOF(taprio_entries),
-        };
+        return taprio_root_cycle(1000000);
 }
 
 static void load(const char *name, QDiscTree *ret) {

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The roots of the recorded dumps in tests/unit/fixtures/qdisc/ as
+ * RootSpecs, shared by the tests that build or judge them. */
+#pragma once
+
+#include <time.h>
+
+#include "macro.h"
+#include "schedule.h"
+
+/* The root of mqprio-etf.bin (mqprio-etf.tc.json). */
+static const RootSpec mqprio_root = {
+        .kind = ROOT_MQPRIO,
+        .handle = 0x01000000,
+        .num_tc = 3,
+        .priority_map = { 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 },
+        .queues = { { 1, 0 }, { 1, 1 }, { 2, 2 } },
+};
+
+static GateEntry taprio_entries[] = {
+        { GATE_SET_GATES, 0x1, 300000 },
+        { GATE_SET_GATES, 0x2, 300000 },
+        { GATE_SET_GATES, 0x4, 400000 },
+};
+
+/* The root of taprio-txtime.bin (taprio-txtime.tc.json) with the given
+ * cycle time (0: not given, the kernel sums the intervals). */
+static inline RootSpec taprio_root_cycle(int64_t cycle_time_ns) {
+        return (RootSpec) {
+                .kind = ROOT_TAPRIO,
+                .handle = 0x01000000,
+                .num_tc = 3,
+                .priority_map = { 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 },
+                .queues = { { 1, 0 }, { 1, 1 }, { 2, 2 } },
+                .clockid = CLOCK_TAI,
+                .base_time_ns = 1000,
+                .cycle_time_ns = cycle_time_ns,
+                .mode = TAPRIO_MODE_TXTIME_ASSIST,
+                .txtime_delay_ns = 200000,
+                .entries = taprio_entries,
+                .n_entries = ELEMENTSOF(taprio_entries),
+        };
+}
