@@ -12,7 +12,7 @@
 #include "bus-manager.h"
 #include "diag.h"
 #include "log.h"
-#include "nl_qdisc.h"
+#include "nl-qdisc.h"
 #include "schedule-json.h"
 #include "schedule-parse.h"
 #include "schedule-verify.h"

@@ -3,7 +3,7 @@
  * makes them: the daemon before every apply (link.c), `tbsd --check` and
  * `tbsd --once` for a folder, `tbsctl validate --device` for single files.
  * The judgement itself is schedule_verify() with the DeviceFacts that
- * caps_to_device_facts() makes of a capability probe (igb_caps.c): whatever
+ * caps_to_device_facts() makes of a capability probe (caps-probe.c): whatever
  * the daemon refuses on this machine, the checks refuse too, with the same
  * line. What this file adds is probing each interface once, and the warning
  * for an interface that cannot be probed (it may not exist yet: interfaces
@@ -13,7 +13,7 @@
 #include <net/if.h>
 
 #include "diag.h"
-#include "igb_caps.h"
+#include "caps-probe.h"
 #include "schedule.h"
 
 /** Check s against a device as the daemon does before applying it: every

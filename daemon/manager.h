@@ -8,9 +8,9 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
-#include "caps_cache.h"
+#include "caps-cache.h"
 #include "link.h"
-#include "nl_qdisc.h"
+#include "nl-qdisc.h"
 
 /* Without a metrics file the statistics sampler stops this many sampling
  * intervals after the last bus read of statistics. */

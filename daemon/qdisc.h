@@ -5,7 +5,7 @@
  * parses a dumped TCA_OPTIONS back into the same model, and compares two
  * models. This file also builds the RTM_NEWQDISC/RTM_DELQDISC requests
  * themselves, so the golden-bytes unit tests see exactly what the engine
- * (nl_qdisc.c) sends. Nothing here logs or talks to the kernel. */
+ * (nl-qdisc.c) sends. Nothing here logs or talks to the kernel. */
 #pragma once
 
 #include <stdbool.h>

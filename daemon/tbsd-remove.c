@@ -8,7 +8,7 @@
 #include "bus-names.h"
 #include "diag.h"
 #include "log.h"
-#include "nl_qdisc.h"
+#include "nl-qdisc.h"
 #include "schedule-dir.h"
 #include "sd-cleanup.h"
 #include "tbsd-remove.h"

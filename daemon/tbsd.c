@@ -14,7 +14,7 @@
 #include "diag.h"
 #include "log.h"
 #include "manager.h"
-#include "nl_qdisc.h"
+#include "nl-qdisc.h"
 #include "parse-number.h"
 #include "schedule-dir.h"
 #include "schedule-verify.h"

@@ -57,7 +57,7 @@ for f in AF_UNIX AF_NETLINK; do
 done
 directive DeviceAllow | grep -qx 'char-ptp r' || fail "no DeviceAllow=char-ptp r for /dev/ptp*"
 [ "$(directive RuntimeDirectory)" = tbsd ] || fail "RuntimeDirectory is not tbsd"
-grep -q 'PMC_DEFAULT_RUNTIME_DIR "/run/tbsd"' "$SRC/daemon/pmc_client.h" ||
+grep -q 'PMC_DEFAULT_RUNTIME_DIR "/run/tbsd"' "$SRC/daemon/pmc-client.h" ||
         fail "pmc_client's runtime folder moved: RuntimeDirectory= must follow it"
 pass "CAP_NET_ADMIN only; AF_UNIX AF_NETLINK; char-ptp r; /run/tbsd for the ptp4l client socket"
 if grep -q 'adjtimex(' "$SRC"/daemon/*.c; then
@@ -78,6 +78,6 @@ if grep -q '/proc/sys/' "$SRC"/daemon/*.c; then
         pass "/proc/sys stays readable"
 fi
 if grep -q 'socket(AF_INET' "$SRC"/daemon/*.c; then
-        [[ $families == *" AF_INET "* ]] || grep -q 'socket(AF_UNIX' "$SRC/daemon/igb_caps.c" ||
+        [[ $families == *" AF_INET "* ]] || grep -q 'socket(AF_UNIX' "$SRC/daemon/caps-probe.c" ||
                 fail "the daemon opens AF_INET sockets without an AF_UNIX fallback"
 fi

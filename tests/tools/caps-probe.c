@@ -13,7 +13,7 @@
 
 #include <json-c/json.h>
 
-#include "igb_caps.h"
+#include "caps-probe.h"
 
 static void usage(FILE *f) {
         fprintf(f, "usage: caps-probe [--sysfs ROOT] [--pretty] IFACE...\n");

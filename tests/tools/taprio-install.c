@@ -24,7 +24,7 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
-#include "nl_qdisc.h"
+#include "nl-qdisc.h"
 #include "qdisc.h"
 
 static int err_errno;

@@ -9,7 +9,7 @@
 #include <linux/ethtool.h>
 #include <net/if.h>
 
-#include "igb_caps.h"
+#include "caps-probe.h"
 
 #define FIXTURES TBS_SOURCE_DIR "/tests/unit/fixtures/caps"
 

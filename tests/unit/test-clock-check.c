@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/clock_check.c: the rules that turn one check's figures into a
+/* daemon/clock-check.c: the rules that turn one check's figures into a
  * state and reason, the JSON contract of `tbsctl clock --json`, and whole
  * checks run from an event loop against a stand-in ptp4l that answers with
  * the replies recorded from ptp4l (tests/unit/fixtures/ptp). */
@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "clock_check.h"
+#include "clock-check.h"
 
 static ClockSpec spec(void) {
         return (ClockSpec) {
@@ -418,7 +418,7 @@ static void fake_start(FakePtp4l *f, sd_event *e) {
 
         strcpy(f->dir, "/tmp/tbs-clock-test.XXXXXX");
         assert_non_null(mkdtemp(f->dir));
-        /* the client's own socket goes here too (pmc_client.h) */
+        /* the client's own socket goes here too (pmc-client.h) */
         assert_int_equal(setenv("RUNTIME_DIRECTORY", f->dir, 1), 0);
         snprintf(f->path, sizeof(f->path), "%s/ptp4l", f->dir);
         f->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);

@@ -20,8 +20,8 @@
 #include <json-c/json.h>
 
 #include "caps-replay.h"
-#include "caps_cache.h"
-#include "igb_caps.h"
+#include "caps-cache.h"
+#include "caps-probe.h"
 
 /* What "auto" picks on each queue, as a bit mask of the queues that get
  * hardware; also checks that no known device asks for a trial. */

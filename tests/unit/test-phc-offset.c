@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/phc_offset.c: the PHC - CLOCK_TAI arithmetic on ioctl answers, and
+/* daemon/phc-offset.c: the PHC - CLOCK_TAI arithmetic on ioctl answers, and
  * the PRECISE -> EXTENDED -> BASIC fallback through the ioctl seam.
  *
  * test_recorded_*: answers recorded from the 82576 (igb) PHC of the NIC test
@@ -24,7 +24,7 @@
 #include <linux/seccomp.h>
 #include <cmocka.h>
 
-#include "phc_offset.h"
+#include "phc-offset.h"
 
 #define NS 1000000000LL
 

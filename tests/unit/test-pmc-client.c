@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/pmc_client.c over real Unix datagram sockets: the test stands in
+/* daemon/pmc-client.c over real Unix datagram sockets: the test stands in
  * for ptp4l on a socket in a temporary folder and answers with the replies
  * recorded from ptp4l (tests/unit/fixtures/ptp), re-stamped with the
  * request's sequenceId. Covers matching by sequenceId, answers out of order,
@@ -17,7 +17,7 @@
 #include <sys/un.h>
 #include <cmocka.h>
 
-#include "pmc_client.h"
+#include "pmc-client.h"
 
 typedef struct Fixture {
         char dir[64];

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/ptp_mgmt.c against datagrams recorded from ptp4l 3.1.1 and pmc
+/* daemon/ptp-mgmt.c against datagrams recorded from ptp4l 3.1.1 and pmc
  * (tests/unit/fixtures/ptp/README.md says how). Every decode runs on a heap
  * copy of exactly the bytes given, so ASan sees any read past the end. */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ptp_mgmt.h"
+#include "ptp-mgmt.h"
 
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
 

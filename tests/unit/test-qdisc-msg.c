@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nl_qdisc.h"
+#include "nl-qdisc.h"
 #include "qdisc.h"
 
 #include "qdisc-fixture-roots.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nl_qdisc.h"
+#include "nl-qdisc.h"
 #include "qdisc-owner.h"
 
 #include "qdisc-fixture-roots.h"

@@ -32,8 +32,8 @@
 #include <systemd/sd-event.h>
 
 #include "macro.h"
-#include "phc_offset.h"
-#include "ptp_mgmt.h"
+#include "phc-offset.h"
+#include "ptp-mgmt.h"
 #include "schedule.h"
 
 typedef enum ClockState {

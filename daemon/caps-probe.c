@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The launch-time capability probe (see igb_caps.h). Three steps, never
+/* The launch-time capability probe (see caps-probe.h). Three steps, never
  * mixed: gather the driver's answers (ethtool ioctls through CapsIO, PCI
  * ids and queue directories from sysfs), look the driver up in one table,
  * and derive the per-queue verdict from the table entry. */
@@ -17,7 +17,7 @@
 
 #include <json-c/json.h>
 
-#include "igb_caps.h"
+#include "caps-probe.h"
 #include "macro.h"
 
 /* ---- The driver table ------------------------------------------------

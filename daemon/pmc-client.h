@@ -25,7 +25,7 @@
 #include <systemd/sd-event.h>
 
 #include "macro.h"
-#include "ptp_mgmt.h"
+#include "ptp-mgmt.h"
 
 /* ptp4l's default uds_address: linuxptp 3.x/4.x, then newer releases. */
 #define PMC_DEFAULT_SOCKET "/var/run/ptp4l"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A small cache of capability probe results, keyed by ifindex. The probe
- * itself (igb_caps.c) stays pure; the daemon keeps one CapsCache and calls
+ * itself (caps-probe.c) stays pure; the daemon keeps one CapsCache and calls
  * caps_cache_invalidate() when rtnetlink reports a link change (new or
  * removed link, rename, queue count change), so the next caps_cache_get()
  * probes again. An entry also goes stale by itself when the name stored
@@ -8,7 +8,7 @@
  * index). Not thread-safe; the daemon has one event loop. */
 #pragma once
 
-#include "igb_caps.h"
+#include "caps-probe.h"
 #include "macro.h"
 
 typedef struct CapsCache CapsCache;

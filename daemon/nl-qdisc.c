@@ -17,7 +17,7 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
-#include "nl_qdisc.h"
+#include "nl-qdisc.h"
 #include "qdisc-owner.h"
 #include "qdisc.h"
 

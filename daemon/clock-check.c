@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The per-interface clock state machine; see clock_check.h for the rules. */
+/* The per-interface clock state machine; see clock-check.h for the rules. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "clock_check.h"
+#include "clock-check.h"
 #include "log.h"
-#include "pmc_client.h"
+#include "pmc-client.h"
 #include "saturate.h"
 
 #define USEC_PER_SEC 1000000ULL
@@ -277,7 +277,7 @@ struct ClockCheck {
 };
 
 /* Port-level ids first: their answers (one per port) all arrive before the
- * clock-level ones (see pmc_client.h). */
+ * clock-level ones (see pmc-client.h). */
 static const uint16_t query_ids[] = {
         PTP_MID_PORT_DATA_SET,
         PTP_MID_PORT_PROPERTIES_NP,

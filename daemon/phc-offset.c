@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* PHC - CLOCK_TAI measurements; see phc_offset.h for the method and the
+/* PHC - CLOCK_TAI measurements; see phc-offset.h for the method and the
  * REALTIME-to-TAI conversion. */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
-#include "phc_offset.h"
+#include "phc-offset.h"
 #include "saturate.h"
 
 #define NSEC_PER_SEC 1000000000LL

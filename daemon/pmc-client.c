@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ptp4l management client over its Unix datagram socket; see pmc_client.h. */
+/* ptp4l management client over its Unix datagram socket; see pmc-client.h. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -7,7 +7,7 @@
 #include <sys/un.h>
 
 #include "log.h"
-#include "pmc_client.h"
+#include "pmc-client.h"
 
 typedef struct PmcSlot {
         uint16_t sequence_id;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "macro.h"
-#include "ptp_mgmt.h"
+#include "ptp-mgmt.h"
 
 #define _packed_ __attribute__((packed))
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "caps_cache.h"
+#include "caps-cache.h"
 
 /* A probe result, shared by the cache and every link that keeps it
  * (caps_cache_ref()): one copy per distinct result, not one in the cache

@@ -26,7 +26,7 @@ typedef enum CapsConfidence {
         _CAPS_CONFIDENCE_INVALID = -EINVAL,
 } CapsConfidence;
 
-/* caps_cache.c compares results field by field (caps_equal()): a new field
+/* caps-cache.c compares results field by field (caps_equal()): a new field
  * goes there too. */
 typedef struct LinkCaps {
         /* ETHTOOL_GDRVINFO; empty strings when the device does not say */
