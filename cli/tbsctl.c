@@ -6,17 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "client.h"
 #include "log.h"
 #include "parse-number.h"
 #include "verbs.h"
-
-/* Exit codes: part of the public contract. */
-enum {
-        EXIT_OK = 0,
-        EXIT_FAILED = 1,
-        EXIT_USAGE = 2,
-        EXIT_NO_DAEMON = 3,
-};
 
 bool arg_json;
 unsigned arg_count = 20;
@@ -104,10 +97,10 @@ int main(int argc, char *argv[]) {
                 switch (c) {
                 case 'h':
                         help();
-                        return EXIT_OK;
+                        return TBSCTL_EXIT_OK;
                 case ARG_VERSION:
                         printf("tbsctl %s\n", TBS_VERSION);
-                        return EXIT_OK;
+                        return TBSCTL_EXIT_OK;
                 case 'j':
                         arg_json = true;
                         break;
@@ -119,7 +112,7 @@ int main(int argc, char *argv[]) {
                                 break;
                         }
                         if (parse_seconds_arg("--watch", optarg, false, WATCH_MIN_NS, WATCH_MAX_NS, &ns) < 0)
-                                return EXIT_USAGE;
+                                return TBSCTL_EXIT_USAGE;
                         arg_watch = (double) ns / 1e9;
                         break;
                 }
@@ -127,7 +120,7 @@ int main(int argc, char *argv[]) {
                         uint64_t v;
 
                         if (parse_uint_arg("--count", optarg, 1, 100000, &v) < 0)
-                                return EXIT_USAGE;
+                                return TBSCTL_EXIT_USAGE;
                         arg_count = (unsigned) v;
                         break;
                 }
@@ -135,12 +128,12 @@ int main(int argc, char *argv[]) {
                         arg_device = optarg;
                         break;
                 default:
-                        return EXIT_USAGE;
+                        return TBSCTL_EXIT_USAGE;
                 }
 
         if (optind >= argc) {
                 help();
-                return EXIT_USAGE;
+                return TBSCTL_EXIT_USAGE;
         }
         for (const Verb *v = verbs; v->name; v++) {
                 int n = argc - optind - 1;
@@ -149,14 +142,14 @@ int main(int argc, char *argv[]) {
                         continue;
                 if (arg_device && v->run != verb_validate) {
                         log_error("--device is only for validate; see 'tbsctl --help'");
-                        return EXIT_USAGE;
+                        return TBSCTL_EXIT_USAGE;
                 }
                 if (n < v->min_args || (v->max_args >= 0 && n > v->max_args)) {
                         log_error("%s: wrong number of arguments; see 'tbsctl --help'", v->name);
-                        return EXIT_USAGE;
+                        return TBSCTL_EXIT_USAGE;
                 }
                 return v->run(n, argv + optind + 1);
         }
         log_error("unknown command '%s'; see 'tbsctl --help'", argv[optind]);
-        return EXIT_USAGE;
+        return TBSCTL_EXIT_USAGE;
 }

@@ -18,7 +18,9 @@
 #include <json-c/json.h>
 
 #include "caps-probe.h"
+#include "json-util.h"
 #include "macro.h"
+#include "string-table.h"
 
 /* ---- The driver table ------------------------------------------------
  *
@@ -566,32 +568,7 @@ static const char *const caps_confidence_table[_CAPS_CONFIDENCE_MAX] = {
         [CAPS_UNKNOWN] = "unknown",
 };
 
-const char *caps_confidence_to_string(CapsConfidence c) {
-        if (c < 0 || c >= _CAPS_CONFIDENCE_MAX)
-                return NULL;
-        return caps_confidence_table[c];
-}
-
-CapsConfidence caps_confidence_from_string(const char *s) {
-        if (!s)
-                return _CAPS_CONFIDENCE_INVALID;
-        for (int i = 0; i < _CAPS_CONFIDENCE_MAX; i++)
-                if (strcmp(caps_confidence_table[i], s) == 0)
-                        return (CapsConfidence) i;
-        return _CAPS_CONFIDENCE_INVALID;
-}
-
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct json_object *, json_object_put);
-
-static int json_add(struct json_object *o, const char *key, struct json_object *v, bool may_be_null) {
-        if (!v && !may_be_null)
-                return -ENOMEM;
-        if (json_object_object_add(o, key, v) < 0) {
-                json_object_put(v);
-                return -ENOMEM;
-        }
-        return 0;
-}
+DEFINE_STRING_TABLE_LOOKUP(caps_confidence, CapsConfidence, caps_confidence_table, _CAPS_CONFIDENCE_INVALID)
 
 static struct json_object *json_hex16(uint16_t v) {
         char buf[8];
@@ -601,7 +578,7 @@ static struct json_object *json_hex16(uint16_t v) {
 }
 
 struct json_object *caps_to_json(const LinkCaps *c) {
-        _cleanup_(json_object_putp) struct json_object *o = NULL, *queues = NULL;
+        _cleanup_json_ struct json_object *o = NULL, *queues = NULL;
 
         if (!c)
                 return NULL;
@@ -620,10 +597,10 @@ struct json_object *caps_to_json(const LinkCaps *c) {
                 }
         }
 
-        if (json_add(o, "driver", json_object_new_string(c->driver), false) < 0 ||
-            json_add(o, "driver_version", json_object_new_string(c->version), false) < 0 ||
-            json_add(o, "firmware_version", json_object_new_string(c->fw_version), false) < 0 ||
-            json_add(o, "bus_info", json_object_new_string(c->bus_info), false) < 0)
+        if (json_add_made(o, "driver", json_object_new_string(c->driver)) < 0 ||
+            json_add_made(o, "driver_version", json_object_new_string(c->version)) < 0 ||
+            json_add_made(o, "firmware_version", json_object_new_string(c->fw_version)) < 0 ||
+            json_add_made(o, "bus_info", json_object_new_string(c->bus_info)) < 0)
                 return NULL;
         const struct {
                 const char *key;
@@ -635,17 +612,17 @@ struct json_object *caps_to_json(const LinkCaps *c) {
                 { "pci_subsystem_device", c->pci_subsystem_device },
         };
         for (size_t i = 0; i < ELEMENTSOF(pci); i++)
-                if (json_add(o, pci[i].key, c->pci_known ? json_hex16(pci[i].value) : NULL, !c->pci_known) < 0)
+                if ((c->pci_known ? json_add_made(o, pci[i].key, json_hex16(pci[i].value)) : json_add(o, pci[i].key, NULL)) < 0)
                         return NULL;
-        if (json_add(o, "tx_queues", json_object_new_int((int) c->tx_queues), false) < 0 ||
-            json_add(o, "launch_time_queues", TAKE_PTR(queues), false) < 0 ||
-            json_add(o, "hw_timestamping", json_object_new_boolean(c->hw_timestamping), false) < 0 ||
-            json_add(o, "sw_timestamping", json_object_new_boolean(c->sw_timestamping), false) < 0 ||
-            json_add(o, "phc_index", json_object_new_int(c->phc_index), false) < 0 ||
-            json_add(o, "taprio_full_offload", json_object_new_boolean(c->taprio_full_offload), false) < 0 ||
-            json_add(o, "taprio_txtime_assist", json_object_new_boolean(c->taprio_txtime_assist), false) < 0 ||
-            json_add(o, "confidence", json_object_new_string(caps_confidence_to_string(c->confidence) ?: "unknown"), false) < 0 ||
-            json_add(o, "reason", json_object_new_string(c->reason), false) < 0)
+        if (json_add_made(o, "tx_queues", json_object_new_int((int) c->tx_queues)) < 0 ||
+            json_add_made(o, "launch_time_queues", TAKE_PTR(queues)) < 0 ||
+            json_add_made(o, "hw_timestamping", json_object_new_boolean(c->hw_timestamping)) < 0 ||
+            json_add_made(o, "sw_timestamping", json_object_new_boolean(c->sw_timestamping)) < 0 ||
+            json_add_made(o, "phc_index", json_object_new_int(c->phc_index)) < 0 ||
+            json_add_made(o, "taprio_full_offload", json_object_new_boolean(c->taprio_full_offload)) < 0 ||
+            json_add_made(o, "taprio_txtime_assist", json_object_new_boolean(c->taprio_txtime_assist)) < 0 ||
+            json_add_made(o, "confidence", json_object_new_string(caps_confidence_to_string(c->confidence) ?: "unknown")) < 0 ||
+            json_add_made(o, "reason", json_object_new_string(c->reason)) < 0)
                 return NULL;
 
         return TAKE_PTR(o);

@@ -7,9 +7,11 @@
 #include <time.h>
 
 #include "clock-check.h"
+#include "json-util.h"
 #include "log.h"
 #include "pmc-client.h"
 #include "saturate.h"
+#include "string-table.h"
 
 #define USEC_PER_SEC 1000000ULL
 #define USEC_PER_MSEC 1000ULL
@@ -26,20 +28,7 @@ static const char *const clock_state_table[_CLOCK_STATE_MAX] = {
         [CLOCK_STATE_NOT_CONFIGURED] = "not-configured",
 };
 
-const char *clock_state_to_string(ClockState s) {
-        if (s < 0 || s >= _CLOCK_STATE_MAX)
-                return NULL;
-        return clock_state_table[s];
-}
-
-ClockState clock_state_from_string(const char *s) {
-        if (!s)
-                return _CLOCK_STATE_INVALID;
-        for (int i = 0; i < _CLOCK_STATE_MAX; i++)
-                if (strcmp(clock_state_table[i], s) == 0)
-                        return (ClockState) i;
-        return _CLOCK_STATE_INVALID;
-}
+DEFINE_STRING_TABLE_LOOKUP(clock_state, ClockState, clock_state_table, _CLOCK_STATE_INVALID)
 
 static void set_state(ClockStatus *st, ClockState state, const char *fmt, ...) _printf_(3, 4);
 static void set_state(ClockStatus *st, ClockState state, const char *fmt, ...) {
@@ -212,12 +201,6 @@ static struct json_object *json_int_or_null(bool has, int64_t v) {
         return has ? json_object_new_int64(v) : NULL;
 }
 
-static int json_add(struct json_object *o, const char *key, struct json_object *v, bool allow_null) {
-        if (!v && !allow_null)
-                return -ENOMEM;
-        return json_object_object_add(o, key, v) < 0 ? -ENOMEM : 0;
-}
-
 struct json_object *clock_status_to_json(const ClockStatus *s) {
         struct json_object *o = json_object_new_object();
         char when[40] = "";
@@ -237,20 +220,20 @@ struct json_object *clock_status_to_json(const ClockStatus *s) {
                 }
         }
 
-        r |= json_add(o, "state", json_object_new_string(clock_state_to_string(s->state) ?: "unsynced"), false);
-        r |= json_add(o, "reason", json_object_new_string(s->reason), false);
-        r |= json_add(o, "port_state", s->has_port_state ? json_object_new_string(s->port_state) : NULL, true);
-        r |= json_add(o, "master_offset_ns", json_int_or_null(s->has_time_status, s->master_offset_ns), true);
-        r |= json_add(o, "mean_path_delay_ns", json_int_or_null(s->has_current_ds, s->mean_path_delay_ns), true);
-        r |= json_add(o, "gm_present", s->has_time_status ? json_object_new_boolean(s->gm_present) : NULL, true);
-        r |= json_add(o, "gm_identity", s->has_time_status ? json_object_new_string(s->gm_identity) : NULL, true);
-        r |= json_add(o, "steps_removed", json_int_or_null(s->has_current_ds, s->steps_removed), true);
-        r |= json_add(o, "phc_sys_offset_ns", json_int_or_null(s->has_phc_offset, s->phc_sys_offset_ns), true);
+        r |= json_add_made(o, "state", json_object_new_string(clock_state_to_string(s->state) ?: "unsynced"));
+        r |= json_add_made(o, "reason", json_object_new_string(s->reason));
+        r |= json_add(o, "port_state", s->has_port_state ? json_object_new_string(s->port_state) : NULL);
+        r |= json_add(o, "master_offset_ns", json_int_or_null(s->has_time_status, s->master_offset_ns));
+        r |= json_add(o, "mean_path_delay_ns", json_int_or_null(s->has_current_ds, s->mean_path_delay_ns));
+        r |= json_add(o, "gm_present", s->has_time_status ? json_object_new_boolean(s->gm_present) : NULL);
+        r |= json_add(o, "gm_identity", s->has_time_status ? json_object_new_string(s->gm_identity) : NULL);
+        r |= json_add(o, "steps_removed", json_int_or_null(s->has_current_ds, s->steps_removed));
+        r |= json_add(o, "phc_sys_offset_ns", json_int_or_null(s->has_phc_offset, s->phc_sys_offset_ns));
         r |= json_add(o, "phc_offset_method",
                       s->has_phc_offset ? json_object_new_string(phc_offset_method_to_string(s->phc_offset_method))
-                                        : NULL, true);
-        r |= json_add(o, "tai_offset_s", json_int_or_null(s->has_tai_offset, s->tai_offset_s), true);
-        r |= json_add(o, "checked_at", when[0] ? json_object_new_string(when) : NULL, true);
+                                        : NULL);
+        r |= json_add(o, "tai_offset_s", json_int_or_null(s->has_tai_offset, s->tai_offset_s));
+        r |= json_add(o, "checked_at", when[0] ? json_object_new_string(when) : NULL);
         if (r != 0) {
                 json_object_put(o);
                 return NULL;

@@ -9,6 +9,7 @@
 
 #include "phc-offset.h"
 #include "saturate.h"
+#include "string-table.h"
 
 #define NSEC_PER_SEC 1000000000LL
 
@@ -26,11 +27,7 @@ static const char *const method_table[_PHC_OFFSET_METHOD_MAX] = {
         [PHC_OFFSET_BASIC] = "basic",
 };
 
-const char *phc_offset_method_to_string(PhcOffsetMethod m) {
-        if (m < 0 || m >= _PHC_OFFSET_METHOD_MAX)
-                return NULL;
-        return method_table[m];
-}
+DEFINE_STRING_TABLE_TO_STRING(phc_offset_method, PhcOffsetMethod, method_table)
 
 /* ptp_clock_time -> ns since the epoch; false for nsec out of range or a
  * time that does not fit in int64_t ns (about year 2262): such a sample is

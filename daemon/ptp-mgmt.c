@@ -8,6 +8,7 @@
 
 #include "macro.h"
 #include "ptp-mgmt.h"
+#include "string-table.h"
 
 #define _packed_ __attribute__((packed))
 
@@ -179,20 +180,8 @@ static const char *const port_state_table[_PTP_PORT_STATE_MAX] = {
         [PTP_PORT_GRAND_MASTER] = "GRAND_MASTER",
 };
 
-const char *ptp_port_state_to_string(int state) {
-        if (state < 0 || state >= _PTP_PORT_STATE_MAX)
-                return NULL;
-        return port_state_table[state];
-}
-
-PtpPortState ptp_port_state_from_string(const char *s) {
-        if (!s)
-                return _PTP_PORT_STATE_INVALID;
-        for (int i = 0; i < _PTP_PORT_STATE_MAX; i++)
-                if (port_state_table[i] && strcmp(port_state_table[i], s) == 0)
-                        return (PtpPortState) i;
-        return _PTP_PORT_STATE_INVALID;
-}
+DEFINE_STRING_TABLE_TO_STRING(ptp_port_state, int, port_state_table)
+DEFINE_STRING_TABLE_FROM_STRING(ptp_port_state, PtpPortState, port_state_table, _PTP_PORT_STATE_INVALID)
 
 const char *ptp_mgmt_error_to_string(uint16_t error_code) {
         switch (error_code) {

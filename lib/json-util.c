@@ -47,6 +47,12 @@ int json_add(struct json_object *o, const char *key, struct json_object *value) 
         return 0;
 }
 
+int json_add_made(struct json_object *o, const char *key, struct json_object *value) {
+        if (!value)
+                return -ENOMEM;
+        return json_add(o, key, value);
+}
+
 int json_add_string(struct json_object *o, const char *key, const char *value) {
         return json_add(o, key, value ? json_object_new_string(value) : NULL);
 }

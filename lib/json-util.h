@@ -24,6 +24,9 @@ int json_get_bool(struct json_object *o, const char *key, int def);
 /** Add key: value to an object, taking ownership of value (may be NULL = JSON null).
  *  Returns 0 or -ENOMEM. */
 int json_add(struct json_object *o, const char *key, struct json_object *value);
+/** json_add() of a value just made, where NULL means that making it failed:
+ * -ENOMEM then, instead of a null member. */
+int json_add_made(struct json_object *o, const char *key, struct json_object *value);
 /** Add a string member; NULL becomes JSON null. */
 int json_add_string(struct json_object *o, const char *key, const char *value);
 /** Replace every string value inside o (keys are left alone) that is not

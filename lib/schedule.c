@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "schedule.h"
+#include "string-table.h"
 
 #ifndef CLOCK_TAI
 #define CLOCK_TAI 11
@@ -138,47 +139,11 @@ static const char *const drift_policy_table[_DRIFT_POLICY_MAX] = {
         [DRIFT_REPORT] = "report",
 };
 
-static const char *table_to_string(const char *const *table, size_t n, int v) {
-        if (v < 0 || (size_t) v >= n)
-                return NULL;
-        return table[v];
-}
-
-static int table_from_string(const char *const *table, size_t n, const char *s) {
-        if (!s)
-                return -EINVAL;
-        for (size_t i = 0; i < n; i++)
-                if (table[i] && strcmp(table[i], s) == 0)
-                        return (int) i;
-        return -EINVAL;
-}
-
-#define DEFINE_STRING_TABLE(name, type, table)                                          \
-        const char *name##_to_string(type v) {                                          \
-                return table_to_string(table, ELEMENTSOF(table), (int) v);              \
-        }
-
-DEFINE_STRING_TABLE(root_kind, RootKind, root_kind_table)
-DEFINE_STRING_TABLE(taprio_mode, TaprioMode, taprio_mode_table)
-DEFINE_STRING_TABLE(gate_command, GateCommand, gate_command_table)
-DEFINE_STRING_TABLE(offload_mode, OffloadMode, offload_mode_table)
-DEFINE_STRING_TABLE(drift_policy, DriftPolicy, drift_policy_table)
-
-DriftPolicy drift_policy_from_string(const char *s) {
-        return table_from_string(drift_policy_table, ELEMENTSOF(drift_policy_table), s);
-}
-
-RootKind root_kind_from_string(const char *s) {
-        return table_from_string(root_kind_table, ELEMENTSOF(root_kind_table), s);
-}
-
-TaprioMode taprio_mode_from_string(const char *s) {
-        return table_from_string(taprio_mode_table, ELEMENTSOF(taprio_mode_table), s);
-}
-
-GateCommand gate_command_from_string(const char *s) {
-        return table_from_string(gate_command_table, ELEMENTSOF(gate_command_table), s);
-}
+DEFINE_STRING_TABLE_LOOKUP(root_kind, RootKind, root_kind_table, -EINVAL)
+DEFINE_STRING_TABLE_LOOKUP(taprio_mode, TaprioMode, taprio_mode_table, -EINVAL)
+DEFINE_STRING_TABLE_LOOKUP(gate_command, GateCommand, gate_command_table, -EINVAL)
+DEFINE_STRING_TABLE_TO_STRING(offload_mode, OffloadMode, offload_mode_table)
+DEFINE_STRING_TABLE_LOOKUP(drift_policy, DriftPolicy, drift_policy_table, -EINVAL)
 
 static const struct {
         clockid_t id;
