@@ -23,6 +23,7 @@
 #include "sd-cleanup.h"
 #include "txtime-probe.h"
 #include "verbs.h"
+#include "time-util.h"
 
 #define SELFTEST_MARGIN_NS  50000000u       /* first launch time: now + delta + this */
 #define SELFTEST_SPACING_NS 1000000u        /* between launch times */
@@ -73,13 +74,6 @@ static int64_t queue_counter(struct json_object *doc, uint32_t queue, const char
         return json_get_int(json_get(find_queue(doc, queue), "stats"), key, 0);
 }
 
-static uint64_t now_ns(clockid_t c) {
-        struct timespec ts;
-
-        clock_gettime(c, &ts);
-        return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
 static void sleep_until(clockid_t c, uint64_t t) {
         struct timespec ts = { .tv_sec = (time_t) (t / 1000000000u), .tv_nsec = (long) (t % 1000000000u) };
 
@@ -111,7 +105,7 @@ static int probe_queue(sd_bus *bus, const char *ifname, int ifindex, uint32_t qu
         if (r < 0)
                 return log_error_errno(r, "%s: cannot open the probe socket: %m", ifname);
 
-        t0 = now_ns(p->clockid);
+        t0 = now_nsec(p->clockid);
         for (unsigned i = 0; i < arg_count; i++) {
                 probes[i] = (TxtimeProbe) {
                         .seq = i,
@@ -145,7 +139,7 @@ static int probe_queue(sd_bus *bus, const char *ifname, int ifindex, uint32_t qu
                             queue_counter(before, queue, "packets") - queue_counter(before, queue, "drops") >=
                     (int64_t) arg_count || waited >= SELFTEST_COUNTERS_WAIT_MS)
                         break;
-                sleep_until(CLOCK_MONOTONIC, now_ns(CLOCK_MONOTONIC) + 100000000u);
+                sleep_until(CLOCK_MONOTONIC, now_nsec(CLOCK_MONOTONIC) + 100000000u);
         }
 
         o = json_object_new_object();

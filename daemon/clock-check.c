@@ -12,8 +12,8 @@
 #include "pmc-client.h"
 #include "saturate.h"
 #include "string-table.h"
+#include "time-util.h"
 
-#define USEC_PER_SEC 1000000ULL
 #define USEC_PER_MSEC 1000ULL
 #define PHC_SAMPLES 9
 /* A grandmaster's currentUtcOffset counts only on the PTP timescale and when
@@ -270,13 +270,6 @@ static const uint16_t query_ids[] = {
         PTP_MID_TIME_PROPERTIES_DATA_SET,
 };
 
-static uint64_t now_realtime_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_REALTIME, &ts);
-        return (uint64_t) ts.tv_sec * USEC_PER_SEC + (uint64_t) ts.tv_nsec / 1000;
-}
-
 static void measure_local(ClockCheck *cc, ClockInputs *in) {
         int r;
 
@@ -306,7 +299,7 @@ static void finish_check(ClockCheck *cc, ClockInputs *in) {
         memcpy(old_reason, cc->status.reason, sizeof(old_reason));
         if (cc->spec.configured)
                 measure_local(cc, in);
-        in->now_usec = now_realtime_usec();
+        in->now_usec = now_usec(CLOCK_REALTIME);
         clock_evaluate(&cc->spec, in, &cc->status);
 
         if (cc->status.state != old)

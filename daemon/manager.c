@@ -18,6 +18,7 @@
 #include "schedule-dir.h"
 #include "sd-cleanup.h"
 #include "utf8.h"
+#include "time-util.h"
 
 static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
         Manager *m = userdata;
@@ -139,13 +140,6 @@ static void on_watch_event(const LinkWatchEvent *ev, void *userdata) {
         default:
                 break;
         }
-}
-
-static uint64_t now_usec(clockid_t clock) {
-        struct timespec ts;
-
-        clock_gettime(clock, &ts);
-        return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
 }
 
 int manager_sample_stats(Manager *m) {

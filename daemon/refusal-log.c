@@ -8,8 +8,7 @@
 
 #include "log.h"
 #include "refusal-log.h"
-
-#define USEC_PER_SEC 1000000ULL
+#include "time-util.h"
 
 void refusal_limiter_init(RefusalLimiter *l, uint64_t window_usec, unsigned burst) {
         *l = (RefusalLimiter) {
