@@ -23,13 +23,16 @@ struct NlQdisc {
         char ext_ack[256];              /* NLMSGERR_ATTR_MSG of the last failed request or dump */
 };
 
-/* One receive: room for every ACK of a send (with NETLINK_CAP_ACK an error
- * ACK is small; without it it echoes a request, at most a few hundred
- * bytes), and for one datagram of a dump (the kernel fills dump skbs up to
- * about 32 KiB, more only for a single larger message, which then arrives
- * truncated: -EMSGSIZE). libnl receives into a buffer of this size without
- * peeking first, one recvmsg() per datagram. */
-#define RECV_SIZE (64 * 1024)
+/* One receive, one datagram: an ACK (each is a datagram of its own; with
+ * NETLINK_CAP_ACK an error ACK is its header, the kernel's text and an
+ * offset) or a part of a dump (the kernel fills dump skbs up to 32 KiB less
+ * its overhead, SKB_WITH_OVERHEAD(32768) in netlink_recvmsg(); a qdisc too
+ * large for that is left out of the dump, qdisc_dump_judge()). A datagram
+ * that does not fit is reported, not cut: -EMSGSIZE. libnl receives into a
+ * buffer of this size without peeking first, one recvmsg() per datagram;
+ * below the daemon's mmap threshold (tbsd.c) it comes from the heap, not
+ * from an mmap() and munmap() per receive. */
+#define RECV_SIZE (32 * 1024)
 
 /* Requests of one send: the kernel takes a send up to its socket buffer
  * (~200 KiB by default), and each refused request queues an error answer in
@@ -270,8 +273,9 @@ int nl_transport_request(NlQdisc *nl, struct nl_msg *m) {
         return k;
 }
 
-/* Room kept free in the dump buffer for the next datagram. */
-#define DUMP_ROOM RECV_SIZE
+/* The dump buffer's first size: a dump of a few hundred interfaces' trees
+ * fits without growing. */
+#define DUMP_FIRST_SIZE (256 * 1024)
 
 /* The dump's RTM_NEWQDISC messages are copied out of each datagram into one
  * growing buffer, back to back; the others are left out. */
@@ -310,7 +314,7 @@ int nl_qdisc_dump_raw(NlQdisc *nl, void **ret_buf, size_t *ret_len) {
                 if (rem < 0)
                         return rem;
                 if (size - len < (size_t) rem) {
-                        size_t n = size ? size * 2 : 4 * DUMP_ROOM;
+                        size_t n = size ? size * 2 : DUMP_FIRST_SIZE;
                         uint8_t *p;
 
                         while (n - len < (size_t) rem)
