@@ -134,10 +134,6 @@ NlQdisc *nl_qdisc_free(NlQdisc *nl) {
         return NULL;
 }
 
-struct nl_sock *nl_transport_sock(NlQdisc *nl) {
-        return nl->sk;
-}
-
 const char *nl_transport_ext_ack(const NlQdisc *nl) {
         return nl->ext_ack;
 }

@@ -3,8 +3,7 @@
  * libnl-3 (struct nl_sock) with extended ACKs, one sequence-number space
  * (libnl's own, nl_socket_use_seq()), requests sent in batches (several in
  * one sendmsg(), one ACK to wait for) and dumps read into one buffer.
- * Everything the engine sends and receives goes through here; libnl-route
- * requests made on nl_transport_sock() share the socket and the numbers.
+ * Everything the engine sends and receives goes through here.
  *
  * Nothing here logs above debug. */
 #pragma once
@@ -16,7 +15,6 @@
 #include "macro.h"
 
 struct nl_msg;
-struct nl_sock;
 struct nlmsghdr;
 
 /* The engine's netlink socket (the name is the one callers have always used). */
@@ -30,10 +28,6 @@ int nl_qdisc_new(NlQdisc **ret);
 NlQdisc *nl_qdisc_free(NlQdisc *nl);
 DEFINE_TRIVIAL_CLEANUP_FUNC(NlQdisc *, nl_qdisc_free);
 #define _cleanup_nl_qdisc_ _cleanup_(nl_qdisc_freep)
-
-/** The libnl socket underneath, for libnl-route requests (rtnl_*) on the
- *  same socket and sequence numbers. Owned by nl. */
-struct nl_sock *nl_transport_sock(NlQdisc *nl);
 
 /* One request of an exchange and the kernel's answer to it. */
 typedef struct NlRequest {
