@@ -4,7 +4,7 @@
  * what to send, so a tree tbsd itself installed never counts as drift. */
 #pragma once
 
-#include "nl-qdisc.h"
+#include "qdisc-tree.h"
 #include "schedule.h"
 
 /** Compare tree t with schedule s (offload "auto" decided with facts, NULL:

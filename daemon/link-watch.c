@@ -3,9 +3,13 @@
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+
+#include <netlink/msg.h>
+#include <netlink/route/link.h>
 
 #include "link-watch.h"
 #include "log.h"
@@ -21,21 +25,36 @@ struct LinkWatch {
         void *userdata;
 };
 
+/* What libnl-route's link object says of the message: index and name. */
+static void link_object_cb(struct nl_object *o, void *userdata) {
+        LinkWatchEvent *ev = userdata;
+        struct rtnl_link *l = (struct rtnl_link *) o;
+        const char *name = rtnl_link_get_name(l);
+
+        ev->ifindex = rtnl_link_get_ifindex(l);
+        if (name)
+                snprintf(ev->ifname, sizeof(ev->ifname), "%s", name);
+}
+
+/* Index and name of a link notification, read by libnl-route (struct
+ * rtnl_link). A message its parser refuses (the kernel always names the
+ * link; a message without IFLA_IFNAME is refused) still reports the index
+ * of its header, with no name. */
 static void event_from_link(const struct nlmsghdr *h, LinkWatchEvent *ev) {
         const struct ifinfomsg *ifi = NLMSG_DATA(h);
-        size_t len = h->nlmsg_len - NLMSG_LENGTH(sizeof(*ifi));
-        const struct rtattr *a = IFLA_RTA(ifi);
+        struct nl_msg *m;
 
         ev->ifindex = ifi->ifi_index;
-        for (; RTA_OK(a, len); a = RTA_NEXT(a, len))
-                if (a->rta_type == IFLA_IFNAME) {
-                        size_t n = RTA_PAYLOAD(a);
-                        if (n >= IFNAMSIZ)
-                                n = IFNAMSIZ - 1;
-                        memcpy(ev->ifname, RTA_DATA(a), n);
-                        ev->ifname[n] = 0;
-                        ev->ifname[strnlen(ev->ifname, IFNAMSIZ - 1)] = 0;
-                }
+        ev->ifname[0] = 0;
+        m = nlmsg_convert((struct nlmsghdr *) h);
+        if (!m)
+                return;
+        nlmsg_set_proto(m, NETLINK_ROUTE);
+        if (nl_msg_parse(m, link_object_cb, ev) < 0) {
+                ev->ifindex = ifi->ifi_index;
+                ev->ifname[0] = 0;
+        }
+        nlmsg_free(m);
 }
 
 int link_watch_parse(const void *buf, size_t len, link_watch_fn cb, void *userdata) {

@@ -1,22 +1,63 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* mqprio: TCA_OPTIONS carries a struct tc_mqprio_qopt directly (not a nest),
- * as sch_mqprio.c reads and dumps it; the kernel dumps it padded to
- * NLA_ALIGN(sizeof) bytes and iproute2 sends the same length, so we do too. */
+/* mqprio: libnl-route 3.7 knows this kind, so the request is its object
+ * (struct rtnl_qdisc with rtnl_qdisc_mqprio_*()) and its encoder. The
+ * TCA_OPTIONS it sends carries a struct tc_mqprio_qopt directly, padded to
+ * NLA_ALIGN(sizeof) bytes, as sch_mqprio.c reads and dumps it; libnl marks
+ * the attribute NLA_F_NESTED, which the kernel ignores for TCA_OPTIONS (the
+ * only difference from iproute2's bytes, tests/unit/test-qdisc-msg.c).
+ * The dump is parsed here: the model's comparison needs only the struct. */
 #include <linux/pkt_sched.h>
 #include <string.h>
 
+#include <netlink/route/qdisc.h>
+#include <netlink/route/qdisc/mqprio.h>
+#include <netlink/route/tc.h>
+
+#include "nl-transport.h"
 #include "qdisc.h"
 
-static int mqprio_fill_options(struct nl_msg *m, const void *spec) {
-        const RootSpec *r = spec;
-        uint8_t buf[NLA_ALIGN(sizeof(struct tc_mqprio_qopt))] = {};
+static void rtnl_qdisc_putp(struct rtnl_qdisc **q) {
+        if (*q)
+                rtnl_qdisc_put(*q);
+}
 
-        if (r->kind != ROOT_MQPRIO)
+static int mqprio_build_request(int ifindex, const void *spec, struct nl_msg **ret) {
+        _cleanup_(rtnl_qdisc_putp) struct rtnl_qdisc *q = NULL;
+        const RootSpec *r = spec;
+        uint8_t map[TC_QOPT_BITMASK + 1];
+        uint16_t count[TC_QOPT_MAX_QUEUE] = {}, offset[TC_QOPT_MAX_QUEUE] = {};
+        int k;
+
+        if (r->kind != ROOT_MQPRIO || r->num_tc > TC_QOPT_MAX_QUEUE)
                 return -EINVAL;
-        qdisc_qopt_from_root(r, buf);
-        if (nla_put(m, TCA_OPTIONS, sizeof(buf), buf) < 0)
+        for (unsigned i = 0; i < r->num_tc; i++) {
+                count[i] = r->queues[i].count;
+                offset[i] = r->queues[i].offset;
+        }
+        memcpy(map, r->priority_map, sizeof(map));
+
+        /* libnl-route allocates its request at libnl's default size, a page:
+         * hundreds of interfaces planned at once would touch a page each.
+         * tbsd's other messages are sized where they are built. */
+        nlmsg_set_default_size(QDISC_REQUEST_SIZE);
+        q = rtnl_qdisc_alloc();
+        if (!q)
                 return -ENOMEM;
-        return 0;
+        rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+        rtnl_tc_set_handle(TC_CAST(q), r->handle);
+        rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+        k = rtnl_tc_set_kind(TC_CAST(q), qdisc_mqprio_vtable.kind);
+        if (k >= 0)
+                k = rtnl_qdisc_mqprio_set_num_tc(q, r->num_tc);
+        if (k >= 0)
+                k = rtnl_qdisc_mqprio_set_priomap(q, map, (int) sizeof(map));
+        if (k >= 0)
+                k = rtnl_qdisc_mqprio_set_queue(q, count, offset, TC_QOPT_MAX_QUEUE);
+        if (k >= 0)
+                k = rtnl_qdisc_mqprio_hw_offload(q, r->hw_offload ? TC_MQPRIO_HW_OFFLOAD_TCS : 0);
+        if (k >= 0)
+                k = rtnl_qdisc_build_add_request(q, NLM_F_CREATE | NLM_F_REPLACE, ret);
+        return nl_errno(k);
 }
 
 static int mqprio_parse_options(const struct nlattr *options, void *ret_spec) {
@@ -42,7 +83,7 @@ const QDiscVTable qdisc_mqprio_vtable = {
         .kind = "mqprio",
         .root = true,
         .default_child = NULL,
-        .fill_options = mqprio_fill_options,
+        .build_request = mqprio_build_request,
         .parse_options = mqprio_parse_options,
         .equal = mqprio_equal,
 };

@@ -8,7 +8,7 @@
  * would adopt such a tree unchanged, and re-create it, anyway. */
 #pragma once
 
-#include "nl-qdisc.h"
+#include "qdisc-tree.h"
 #include "schedule.h"
 
 typedef enum RootOwner {

@@ -40,7 +40,7 @@ static void nlmsg_freep(struct nl_msg **m) {
  * times five requests turn into megabytes of touched memory. Requests
  * without a gate list are below 300 bytes; libnl messages do not grow, so
  * a taprio root gets room for each entry on top. */
-#define REQUEST_SIZE 512
+#define REQUEST_SIZE QDISC_REQUEST_SIZE
 #define REQUEST_SIZE_PER_ENTRY 32
 
 static int request_new_sized(int type, int flags, int ifindex, uint32_t handle, uint32_t parent,
@@ -104,6 +104,15 @@ int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret) {
         vt = qdisc_vtable_for_root(r->kind);
         if (!vt)
                 return -EINVAL;
+        if (vt->build_request) {
+                k = vt->build_request(ifindex, r, &m);
+                if (k < 0)
+                        return k;
+                if (nlmsg_hdr(m)->nlmsg_len > QDISC_REQUEST_MAX)
+                        return -EMSGSIZE;
+                *ret = TAKE_PTR(m);
+                return 0;
+        }
         k = request_new_sized(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex, r->handle, TC_H_ROOT,
                               vt->kind, REQUEST_SIZE + r->n_entries * REQUEST_SIZE_PER_ENTRY, &m);
         if (k < 0)

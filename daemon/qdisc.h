@@ -23,8 +23,13 @@ typedef struct QDiscVTable {
          * is created. NULL: the system default (net.core.default_qdisc). */
         const char *default_child;
         /* Append TCA_OPTIONS for spec to m. An EtfSpec's offload must be
-         * resolved to OFFLOAD_ON or OFFLOAD_OFF. Returns 0 or -errno. */
+         * resolved to OFFLOAD_ON or OFFLOAD_OFF. Returns 0 or -errno. For
+         * the kinds libnl-route 3.7 lacks (taprio, etf). */
         int (*fill_options)(struct nl_msg *m, const void *spec);
+        /* Root kinds libnl-route knows (mqprio): build the whole request
+         * (RTM_NEWQDISC, NLM_F_CREATE|NLM_F_REPLACE, spec's handle on
+         * TC_H_ROOT) with libnl-route's object and encoder instead. */
+        int (*build_request)(int ifindex, const void *spec, struct nl_msg **ret);
         /* Parse a dumped TCA_OPTIONS attribute (NULL when the dump had none)
          * into *ret_spec (a RootSpec or EtfSpec; the caller sets handle or
          * queue). Returns 0, or -EBADMSG for a malformed payload, or -ENOMEM.
@@ -88,6 +93,10 @@ struct nlattr *qdisc_request_options(struct nl_msg *m);
  *  (which would send the request without it). Returns 0, or -EMSGSIZE when
  *  the nest overflowed (the message must not be sent). */
 int qdisc_nest_end(struct nl_msg *m, struct nlattr *start);
+
+/* Room of a request without a gate list (they are below 300 bytes); libnl
+ * messages do not grow, a taprio root gets room per entry on top. */
+#define QDISC_REQUEST_SIZE 512
 
 /* The largest request qdisc_root_request() builds: the kernel refuses a
  * send above the socket's send buffer less 32 bytes (netlink_sendmsg()),

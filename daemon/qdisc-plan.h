@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The plan of an apply, as a pure function: an interface's kernel tree, its
+ * schedule and what is known of the device go in; the list of requests that
+ * make the tree carry the schedule comes out, each with what it does (for
+ * the report and error texts), before anything is sent. No socket, no
+ * logging: unit tests call it with recorded trees (tests/unit/test-qdisc-plan.c).
+ *
+ * Also here: the report an apply fills (ApplyReport), which the plan starts
+ * (one entry per etf queue of the schedule, the reason of each queue kept as
+ * installed). */
+#pragma once
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qdisc-tree.h"
+#include "qdisc.h"
+#include "schedule.h"
+
+struct nl_msg;
+
+/* What one etf queue of an apply ended with. */
+typedef struct QueueApplyResult {
+        uint32_t queue;
+        OffloadMode requested;          /* as the schedule said */
+        bool offload;                   /* installed (or kept) in launch-time offload mode */
+        bool changed;                   /* this apply created it; false: kept as installed */
+        const char *reason;             /* why offload is on or off, e.g. "offload refused by
+                                         * the kernel (Specified device does not support ETF
+                                         * offload): software mode"; a literal or reason_buf */
+        char *reason_buf;               /* owned text of reason, or NULL */
+} QueueApplyResult;
+
+/* The report of one nl_qdisc_apply(), filled on success and on failure. */
+typedef struct ApplyReport {
+        bool root_replaced;             /* the root was (re)created */
+        unsigned n_messages;            /* changes the kernel accepted, 0 when unchanged */
+        QueueApplyResult *queues;       /* one per txqueue of the schedule, in its order; after a
+                                         * failure they tell which of the batch's requests the
+                                         * kernel accepted (undone by the rollback; the kernel goes
+                                         * on after a refused request of a batch); reason NULL:
+                                         * not installed */
+        size_t n_queues;
+        char *error;                    /* failure: "STEP: kernel's message" */
+        bool rolled_back;               /* failure: the snapshot was restored */
+        char *rollback_error;           /* failure: restoring failed too, or NULL */
+} ApplyReport;
+
+/** Free what a report owns; it is zeroed afterwards. Accepts NULL. */
+void apply_report_done(ApplyReport *r);
+
+/** Start a report for schedule s: one entry per txqueue, in its order.
+ *  Returns 0 or -ENOMEM (the report then has no entries). */
+int apply_report_init(const Schedule *s, ApplyReport *rep);
+
+/** Set q's reason: a literal is pointed to, any other text copied (a
+ *  report outlives the probe result a device's reason comes from).
+ *  Returns 0 or -ENOMEM. */
+int queue_result_set_reason(QueueApplyResult *q, const char *reason, bool literal);
+
+/** "STEP: what the kernel said" (ext_ack, or strerror(-error) when it is
+ *  ""), malloc'ed; NULL when out of memory. */
+char *qdisc_step_error(const char *ext_ack, int error, const char *step);
+
+/* What one request of a plan does. */
+typedef enum PlanStepKind {
+        PLAN_DELETE_ROOT,               /* delete the root in place (same handle as the new one) */
+        PLAN_ROOT,                      /* create or replace the root, with its default children */
+        PLAN_ETF,                       /* graft an etf on a TX queue */
+        PLAN_RESET_CHILD,               /* put the root's default child back on a queue */
+        _PLAN_STEP_KIND_MAX,
+        _PLAN_STEP_KIND_INVALID = -EINVAL,
+} PlanStepKind;
+
+typedef struct PlanStep {
+        PlanStepKind kind;
+        struct nl_msg *msg;             /* the request (owned) */
+        size_t txq;                     /* PLAN_ETF: index in the schedule's txqueues */
+        EtfOffloadPlan plan;            /* PLAN_ETF */
+        const char *why;                /* PLAN_ETF: reason of the plan */
+        bool why_literal;               /* PLAN_ETF: why is a literal, not the device's reason */
+        uint32_t handle;                /* PLAN_ETF, PLAN_RESET_CHILD: the new qdisc's handle */
+        bool hw;                        /* PLAN_ETF: sent in offload mode */
+        char name[96];                  /* "txqueue 1 (etf on 100:2)", for errors */
+} PlanStep;
+
+/* The system's default qdisc kind (net.core.default_qdisc) in buf, or a
+ * literal; asked only when a queue gets its default child back under a
+ * root whose kind has no fixed one. */
+typedef const char *(*default_qdisc_fn)(char buf[static IFNAMSIZ]);
+
+/* The requests of one interface's apply, in the order they must be sent. */
+typedef struct QDiscPlan {
+        uint32_t root_handle;           /* the schedule's root handle (0 made the default) */
+        PlanStep *steps;
+        size_t n;                       /* 0: the tree already carries the schedule */
+        ApplyReport report;             /* started: entries per queue, reasons of kept queues;
+                                         * on failure the error */
+} QDiscPlan;
+
+/** Plan what makes tree (ifindex's current tree, with a root) carry s:
+ *  nothing when it already does (handles and counters stay); when the root
+ *  is the schedule's, only the etf children that differ (and the default
+ *  child back where an etf is no longer declared); otherwise the root with
+ *  all etf children (the old root deleted first when it has the same
+ *  handle). A root that a rollback could not put back exactly is not
+ *  replaced (qdisc_root_replaceable()). offload "auto" is decided with
+ *  facts (NULL: unknown, then offload is tried: ETF_PLAN_TRY_HARDWARE).
+ *  default_qdisc (NULL: "pfifo_fast") names the system's default child.
+ *  Returns 0 (ret->n may be 0), or -errno with ret->report.error saying
+ *  why; *ret is filled in both cases: free it with qdisc_plan_done(). */
+int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, const DeviceFacts *facts,
+                     default_qdisc_fn default_qdisc, QDiscPlan *ret);
+
+/** Free a plan (its requests and its report). Accepts NULL. */
+void qdisc_plan_done(QDiscPlan *p);
+
+/** Whether a refusal (-errno) of step st lets the apply fall back to
+ *  software: an etf whose offload was only tried (ETF_PLAN_TRY_HARDWARE). */
+bool plan_step_may_fall_back(const PlanStep *st, int error);

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netlink/msg.h>
+
+#include "qdisc-rollback.h"
+#include "qdisc.h"
+
+static void nlmsg_freep(struct nl_msg **m) {
+        if (*m)
+                nlmsg_free(*m);
+}
+#define _cleanup_nlmsg_ _cleanup_(nlmsg_freep)
+
+/* "STEP: what the kernel said" for the last failure of nl_transport_request(). */
+static char *step_error(const NlQdisc *nl, int error, const char *step) {
+        return qdisc_step_error(nl_transport_ext_ack(nl), error, step);
+}
+
+/* Recreate a dumped qdisc as it was: kind and raw options, on its parent,
+ * with the given handle (0: the kernel picks one). */
+static int create_from_installed(NlQdisc *nl, int ifindex, const InstalledQDisc *q, uint32_t handle,
+                                 int flags) {
+        _cleanup_nlmsg_ struct nl_msg *m = NULL;
+        int k;
+
+        /* Sized for the payload: a foreign taprio's options run to kilobytes. */
+        k = qdisc_request_with_options(RTM_NEWQDISC, flags, ifindex, handle, q->parent, q->kind,
+                                       q->options, q->options ? q->options_len : 0, q->options_nested, &m);
+        if (k < 0)
+                return k;
+        return nl_transport_request(nl, m);
+}
+
+/* With the kind and handle dumped: the kernel refuses the request ("Invalid
+ * handle", "Invalid qdisc name") when another root took the place since. */
+int qdisc_delete_root(NlQdisc *nl, int ifindex, const InstalledQDisc *root) {
+        _cleanup_nlmsg_ struct nl_msg *m = NULL;
+        int k;
+
+        k = qdisc_request_new(RTM_DELQDISC, 0, ifindex, root->handle, TC_H_ROOT, root->kind, &m);
+        if (k < 0)
+                return k;
+        return nl_transport_request(nl, m);
+}
+
+static const char *handle_str(uint32_t h, char buf[static 16]) {
+        return tc_handle_to_string(h, buf);
+}
+
+static bool root_intact(const QDiscTree *snap, const QDiscTree *cur) {
+        const QDiscVTable *vt;
+
+        if (!cur->has_root || cur->root.handle != snap->root.handle ||
+            strcmp(cur->root.kind, snap->root.kind) != 0)
+                return false;
+        if (snap->root_known && cur->root_known) {
+                vt = qdisc_vtable_for_root(snap->root_spec.kind);
+                return vt && vt->equal(&snap->root_spec, &cur->root_spec);
+        }
+        return cur->root.options_len == snap->root.options_len &&
+               (cur->root.options_len == 0 ||
+                memcmp(cur->root.options, snap->root.options, cur->root.options_len) == 0);
+}
+
+/* Recreate one dumped child, with its old handle when it had one (falling
+ * back to a fresh handle if that one is taken). A fresh explicit handle is
+ * what makes the kernel graft rather than try to change the present child. */
+static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, HandlePool *pool,
+                         char **ret_error) {
+        char step[96], hb[16];
+        uint32_t h = sq->qdisc.handle;
+        int k = 0;
+
+        if (h != 0)
+                k = create_from_installed(nl, ifindex, &sq->qdisc, h, NLM_F_CREATE | NLM_F_REPLACE);
+        if (h == 0 || k < 0) {
+                k = handle_pool_next(pool, &h);
+                if (k >= 0)
+                        k = create_from_installed(nl, ifindex, &sq->qdisc, h,
+                                                  NLM_F_CREATE | NLM_F_REPLACE);
+        }
+        if (k < 0) {
+                snprintf(step, sizeof(step), "rollback: txqueue %u (%s on %s)", sq->queue,
+                         sq->qdisc.kind, handle_str(sq->qdisc.parent, hb));
+                *ret_error = step_error(nl, k, step);
+        }
+        return k;
+}
+
+/* Put back the tree dumped before the apply. Qdiscs that have to be
+ * re-created get their old handles where the kernel allows it; a default
+ * child (handle 0) can only be re-created with a kernel-chosen handle, so
+ * after a rollback such a queue has the same kind and options but another
+ * handle. Kinds the engine does not model are re-sent with the options the
+ * kernel dumped; qdiscs that dump rounded values come back within that
+ * rounding (fq_codel's target and interval, dumped in whole microseconds,
+ * can lose 1 us: tests/kernel/test-nl-taprio-rollback.sh). */
+int qdisc_restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, RootKind made_kind,
+                            uint32_t made_handle, char **ret_error) {
+        _cleanup_(qdisc_tree_done) QDiscTree cur = {};
+        const QDiscVTable *made_vt;
+        _cleanup_nlmsg_ struct nl_msg *m = NULL;
+        char step[96], hb[16];
+        HandlePool pool;
+        int k;
+
+        k = nl_qdisc_dump(nl, ifindex, &cur);
+        if (k < 0) {
+                if (asprintf(ret_error, "rollback: reading the qdisc tree: %s", strerror(-k)) < 0)
+                        *ret_error = NULL;
+                return k;
+        }
+        pool = (HandlePool) { .tree = &cur, .next_major = TC_H_MAJ(snap->root.handle) >> 16 };
+        if (pool.next_major == 0)
+                pool.next_major = 1;
+
+        /* Only the root found before and the one this apply made are the
+         * rollback's to take off: a root someone else put there meanwhile
+         * stays (tbsd removes only what it owns). */
+        made_vt = qdisc_vtable_for_root(made_kind);
+        if (cur.has_root && cur.root.handle != 0 && !root_intact(snap, &cur) &&
+            !(made_vt && strcmp(cur.root.kind, made_vt->kind) == 0 && cur.root.handle == made_handle)) {
+                if (asprintf(ret_error, "rollback: root %s %s is neither the previous one nor the one "
+                             "this apply made; left in place", cur.root.kind,
+                             handle_str(cur.root.handle, hb)) < 0)
+                        *ret_error = NULL;
+                return -EEXIST;
+        }
+
+        if (!snap->has_root || snap->root.handle == 0) {
+                if (!cur.has_root || cur.root.handle == 0)
+                        return 0;
+                k = qdisc_delete_root(nl, ifindex, &cur.root);
+                if (k < 0) {
+                        snprintf(step, sizeof(step), "rollback: removing root %s",
+                                 handle_str(cur.root.handle, hb));
+                        *ret_error = step_error(nl, k, step);
+                }
+                return k;
+        }
+
+        if (root_intact(snap, &cur)) {
+                for (size_t i = 0; i < snap->n_queues; i++) {
+                        const InstalledQueue *sq = &snap->queues[i];
+                        const InstalledQueue *cq = qdisc_tree_find_queue(&cur, sq->queue);
+
+                        if (cq && cq->qdisc.handle == sq->qdisc.handle &&
+                            strcmp(cq->qdisc.kind, sq->qdisc.kind) == 0)
+                                continue;
+                        k = restore_child(nl, ifindex, sq, &pool, ret_error);
+                        if (k < 0)
+                                return k;
+                }
+                return 0;
+        }
+
+        if (cur.has_root && cur.root.handle != 0 && cur.root.handle == snap->root.handle) {
+                k = qdisc_delete_root(nl, ifindex, &cur.root);
+                if (k < 0) {
+                        snprintf(step, sizeof(step), "rollback: removing root %s",
+                                 handle_str(cur.root.handle, hb));
+                        *ret_error = step_error(nl, k, step);
+                        return k;
+                }
+        }
+        if (snap->root_known) {
+                k = qdisc_root_request(ifindex, &snap->root_spec, &m);
+                if (k >= 0)
+                        k = nl_transport_request(nl, m);
+        } else
+                k = create_from_installed(nl, ifindex, &snap->root, snap->root.handle,
+                                          NLM_F_CREATE | NLM_F_REPLACE);
+        if (k < 0) {
+                snprintf(step, sizeof(step), "rollback: root (%s %s)", snap->root.kind,
+                         handle_str(snap->root.handle, hb));
+                *ret_error = step_error(nl, k, step);
+                return k;
+        }
+        /* The new root came with default children; put back the others. */
+        for (size_t i = 0; i < snap->n_queues; i++) {
+                if (snap->queues[i].qdisc.handle == 0)
+                        continue;
+                k = restore_child(nl, ifindex, &snap->queues[i], &pool, ret_error);
+                if (k < 0)
+                        return k;
+        }
+        return 0;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Putting a tree back: the rollback of a failed apply (the tree dumped
+ * before it is restored) and the deletion of a root. Part of the engine
+ * (nl-qdisc.c); callers outside it use nl_qdisc_apply*() and
+ * nl_qdisc_remove(). */
+#pragma once
+
+#include "nl-qdisc.h"
+
+/** Delete root (as dumped: its kind and handle) from ifindex. The kernel
+ *  refuses ("Invalid handle", "Invalid qdisc name") when another root took
+ *  the place since. Returns 0 or -errno; the kernel's text is then
+ *  nl_transport_ext_ack(nl). */
+int qdisc_delete_root(NlQdisc *nl, int ifindex, const InstalledQDisc *root);
+
+/** Put back snap, the tree dumped before an apply, on ifindex: dumps the
+ *  current tree, takes off only the root found before or the one the
+ *  apply made (made_kind, made_handle; any other root is left: -EEXIST),
+ *  re-creates the root and the children that differ (old handles where
+ *  the kernel allows, default children get kernel-chosen ones). Returns 0,
+ *  or -errno with *ret_error naming the step and what the kernel said. */
+int qdisc_restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, RootKind made_kind,
+                           uint32_t made_handle, char **ret_error);

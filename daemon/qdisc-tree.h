@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* An interface's qdisc tree as the kernel dumped it, in the schedule model:
+ * the root and the etf children parse into the same RootSpec/EtfSpec the
+ * schedule parser fills, so desired and actual compare field by field. One
+ * dump of every interface splits into a QDiscTreeSet in one pass. Pure
+ * parsing (no socket); the seam the unit tests and fuzzers replay recorded
+ * kernel answers through. */
+#pragma once
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedule.h"
+
+/* Counters of one qdisc, from TCA_STATS2 (TCA_STATS_BASIC, TCA_STATS_QUEUE). */
+typedef struct QDiscStats {
+        uint64_t bytes;
+        uint64_t packets;
+        uint32_t drops;
+        uint32_t overlimits;
+        uint32_t requeues;
+        uint32_t backlog_bytes;
+        uint32_t qlen;                  /* backlog in packets */
+} QDiscStats;
+
+/* One qdisc as the kernel dumped it. */
+typedef struct InstalledQDisc {
+        char kind[IFNAMSIZ];            /* TCA_KIND ("mqprio", "etf", "pfifo_fast", ...) */
+        uint32_t handle;                /* 0: a default qdisc the kernel created */
+        uint32_t parent;                /* TC_H_ROOT for the root */
+        QDiscStats stats;
+        void *options;                  /* raw TCA_OPTIONS payload, NULL if none */
+        size_t options_len;
+        bool options_nested;            /* the dump set NLA_F_NESTED on TCA_OPTIONS */
+} InstalledQDisc;
+
+/* The qdisc on one TX queue of the root (its parent is ROOT_MAJOR:(queue+1)). */
+typedef struct InstalledQueue {
+        uint32_t queue;                 /* 0-based TX queue */
+        InstalledQDisc qdisc;
+        bool is_etf;
+        EtfSpec etf;                    /* when is_etf; offload is OFFLOAD_ON or OFFLOAD_OFF */
+        uint64_t deadline_misses;       /* etf: overlimits (txtime passed at dequeue) */
+        uint64_t invalid;               /* etf: drops - overlimits (refused at enqueue) */
+} InstalledQueue;
+
+/* An interface's qdisc tree. */
+typedef struct QDiscTree {
+        int ifindex;
+        bool has_root;                  /* false: the dump had no root (should not happen) */
+        InstalledQDisc root;            /* handle 0: the kernel's default root */
+        bool root_known;                /* root is mqprio/taprio: root_spec holds it */
+        RootSpec root_spec;             /* handle included */
+        InstalledQueue *queues;         /* children of the root, sorted by queue */
+        size_t n_queues;
+        uint32_t *handles;              /* every non-zero handle on the device (all qdiscs dumped) */
+        size_t n_handles;
+        bool pooled;                    /* a tree of a QDiscTreeSet: its arrays and option payloads
+                                         * belong to the set, only root_spec to the tree */
+} QDiscTree;
+
+/** Judge what a dump says about one interface, before anything is done
+ *  on it. Linux ends a qdisc dump without any error at a qdisc whose
+ *  message does not fit a dump buffer (a taprio of some 880 entries, see
+ *  docs/schedule-format.md): every qdisc after it, of that interface and of
+ *  the interfaces dumped later, is silently missing. Only the absence of a
+ *  root gives it away: an interface that is up always has one.
+ *  @t            the interface's tree from the dump, NULL when it had none
+ *  @iface_flags  the interface's IFF_* flags, or -ENODEV when it is gone
+ *  Returns 0 when the dump can be trusted for it (a root was dumped, or
+ *  the interface is down and may well have none), -ENODEV when the
+ *  interface is gone, -EAGAIN when the dump is incomplete: nothing may be
+ *  concluded about the interface's qdiscs from it. */
+int qdisc_dump_judge(const QDiscTree *t, int iface_flags);
+
+/** qdisc_dump_judge() with the flags of interface ifindex read here (only
+ *  when t has no root). */
+int qdisc_dump_judge_ifindex(const QDiscTree *t, int ifindex);
+
+/** Every interface's tree from one dump, sorted by ifindex. The trees'
+ *  arrays come from a few blocks of the set and their option payloads point
+ *  into the dump itself, which the set keeps: parsing hundreds of
+ *  interfaces makes a handful of allocations, not thousands of small ones
+ *  spread over the heap between what the daemon keeps. */
+typedef struct QDiscTreeSet {
+        QDiscTree *trees;
+        size_t n;
+        void *dump;                     /* the raw messages when the set owns them
+                                         * (nl_qdisc_dump_all()), else NULL */
+        InstalledQueue *queue_pool;
+        uint32_t *handle_pool;
+} QDiscTreeSet;
+
+/** Split raw dump bytes (as nl_qdisc_dump_raw() returns them) into one tree
+ *  per interface in a single pass: O(messages), where calling
+ *  qdisc_tree_parse_dump() once per interface reads the whole dump each
+ *  time. The trees' option payloads point into buf: keep it until
+ *  qdisc_tree_set_done(). Returns 0, -EBADMSG for a malformed message, or
+ *  -ENOMEM. Free with qdisc_tree_set_done(). */
+int qdisc_tree_set_parse(const void *buf, size_t len, QDiscTreeSet *ret);
+
+/** The tree of ifindex in set, or NULL when the dump had no qdisc of it
+ *  (binary search). */
+const QDiscTree *qdisc_tree_set_find(const QDiscTreeSet *set, int ifindex);
+
+/** The tree of ifindex as a tree of its own in *ret, without the option
+ *  payloads and the handle list (what a statistics sample keeps: counters
+ *  and parsed settings); the root's parsed settings move over, the set
+ *  keeps an empty tree in its place, still found by qdisc_tree_set_find().
+ *  Returns 0, -ENOENT when the dump had no qdisc of ifindex (*ret
+ *  untouched), or -ENOMEM. */
+int qdisc_tree_set_take_slim(QDiscTreeSet *set, int ifindex, QDiscTree *ret);
+
+/** Free every tree of the set; it is zeroed afterwards. Accepts NULL. */
+void qdisc_tree_set_done(QDiscTreeSet *set);
+
+/** Parse recorded dump bytes (a sequence of netlink messages as received:
+ *  RTM_NEWQDISC, other types and other interfaces are skipped) into *ret.
+ *  The seam the unit tests replay recorded kernel answers through.
+ *  Returns 0, -EBADMSG for a malformed message, or -ENOMEM. */
+int qdisc_tree_parse_dump(const void *buf, size_t len, int ifindex, QDiscTree *ret);
+
+/** Free what a tree owns; it is zeroed afterwards. Accepts NULL. */
+void qdisc_tree_done(QDiscTree *t);
+
+/** The installed queue of t for TX queue q, or NULL. */
+const InstalledQueue *qdisc_tree_find_queue(const QDiscTree *t, uint32_t queue);
+
+/* Handles an apply hands out: majors the dumped tree does not use, below
+ * the kernel's automatic range (8000: and up), counting up from next_major. */
+typedef struct HandlePool {
+        const QDiscTree *tree;
+        uint32_t next_major;
+} HandlePool;
+
+/** The next free handle (major only) of the pool in *ret. Returns 0, or
+ *  -ENOSPC when no major below 8000: is free. */
+int handle_pool_next(HandlePool *p, uint32_t *ret);

@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The plan of an apply as a pure function (daemon/qdisc-plan.c): kernel
+ * trees recorded in the test kernel (tests/unit/fixtures/qdisc/, parsed
+ * with qdisc_tree_parse_dump()) and a schedule go in, the list of requests
+ * comes out; no socket is opened. Each request is checked against the
+ * builder of its kind (qdisc.c, pinned byte for byte by test-qdisc-msg)
+ * and by its header: type, flags, handle, parent. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nl-qdisc.h"
+#include "qdisc-plan.h"
+#include "qdisc.h"
+
+#include "qdisc-fixture-roots.h"
+
+#define FIXTURES TBS_SOURCE_DIR "/tests/unit/fixtures/qdisc/"
+#define IFINDEX 3                       /* the recorded veth's */
+
+static void *read_fixture(const char *name, size_t *ret_len) {
+        FILE *f = fopen(name, "re");
+        uint8_t *buf;
+        long n;
+
+        assert_non_null(f);
+        assert_int_equal(fseek(f, 0, SEEK_END), 0);
+        n = ftell(f);
+        assert_true(n > 0);
+        rewind(f);
+        buf = malloc((size_t) n);
+        assert_non_null(buf);
+        assert_int_equal(fread(buf, 1, (size_t) n, f), (size_t) n);
+        fclose(f);
+        *ret_len = (size_t) n;
+        return buf;
+}
+
+static void load_tree(const char *name, QDiscTree *ret) {
+        _cleanup_free_ void *buf = NULL;
+        size_t len;
+
+        buf = read_fixture(name, &len);
+        assert_int_equal(qdisc_tree_parse_dump(buf, len, IFINDEX, ret), 0);
+        assert_true(ret->has_root);
+}
+
+/* The schedule of mqprio-etf.bin: mqprio 100: with etf on queues 0 and 1. */
+static EtfSpec recorded_etfs[] = {
+        { .queue = 0, .clockid = CLOCK_TAI, .delta_ns = 300000, .offload = OFFLOAD_OFF },
+        { .queue = 1, .clockid = CLOCK_TAI, .delta_ns = 500000, .offload = OFFLOAD_OFF,
+          .deadline_mode = true, .skip_sock_check = true },
+};
+
+static Schedule recorded_schedule(EtfSpec *etfs, size_t n) {
+        return (Schedule) {
+                .root = mqprio_root,
+                .txqueues = etfs,
+                .n_txqueues = n,
+        };
+}
+
+static unsigned default_qdisc_calls;
+
+static const char *test_default_qdisc(char buf[static IFNAMSIZ]) {
+        default_qdisc_calls++;
+        snprintf(buf, IFNAMSIZ, "fq_codel");
+        return buf;
+}
+
+static const struct tcmsg *step_tcmsg(const PlanStep *st) {
+        return nlmsg_data(nlmsg_hdr(st->msg));
+}
+
+static void assert_header(const PlanStep *st, int type, int flags, uint32_t handle, uint32_t parent) {
+        const struct nlmsghdr *h = nlmsg_hdr(st->msg);
+        const struct tcmsg *t = step_tcmsg(st);
+
+        assert_int_equal(h->nlmsg_type, type);
+        assert_int_equal(h->nlmsg_flags, flags);
+        assert_int_equal(t->tcm_ifindex, IFINDEX);
+        assert_int_equal(t->tcm_handle, handle);
+        assert_int_equal(t->tcm_parent, parent);
+}
+
+/* The request equals what the builder of its kind makes for the same qdisc. */
+static void assert_same_bytes(struct nl_msg *a, struct nl_msg *b) {
+        assert_int_equal(nlmsg_hdr(a)->nlmsg_len, nlmsg_hdr(b)->nlmsg_len);
+        assert_memory_equal(nlmsg_hdr(a), nlmsg_hdr(b), nlmsg_hdr(a)->nlmsg_len);
+}
+
+static void assert_etf_step(const PlanStep *st, const EtfSpec *e, uint32_t handle, bool hw) {
+        struct nl_msg *m = NULL;
+
+        assert_int_equal(st->kind, PLAN_ETF);
+        assert_int_equal(st->handle, handle);
+        assert_int_equal(st->hw, hw);
+        assert_header(st, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, handle,
+                      TC_H_MAKE(mqprio_root.handle, e->queue + 1));
+        assert_int_equal(qdisc_etf_request(IFINDEX, mqprio_root.handle, handle, e, hw, &m), 0);
+        assert_same_bytes(st->msg, m);
+        nlmsg_free(m);
+}
+
+static void assert_root_step(const PlanStep *st, const RootSpec *r) {
+        struct nl_msg *m = NULL;
+
+        assert_int_equal(st->kind, PLAN_ROOT);
+        assert_header(st, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, r->handle, TC_H_ROOT);
+        assert_int_equal(qdisc_root_request(IFINDEX, r, &m), 0);
+        assert_same_bytes(st->msg, m);
+        nlmsg_free(m);
+}
+
+/* From the kernel's default root: the root, then every etf, nothing deleted. */
+static void test_fresh_install(void **state) {
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
+
+        load_tree(FIXTURES "default.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.root_handle, 0x01000000);
+        assert_int_equal(p.n, 3);
+        assert_root_step(&p.steps[0], &mqprio_root);
+        assert_string_equal(p.steps[0].name, "root (mqprio 100:)");
+        /* fresh handles above the root's, none of them in use */
+        assert_etf_step(&p.steps[1], &recorded_etfs[0], 0x01010000, false);
+        assert_etf_step(&p.steps[2], &recorded_etfs[1], 0x01020000, false);
+        assert_string_equal(p.steps[2].name, "txqueue 1 (etf on 100:2)");
+        /* the report has one entry per declared queue, nothing decided yet */
+        assert_int_equal(p.report.n_queues, 2);
+        assert_int_equal(p.report.queues[1].queue, 1);
+        assert_false(p.report.queues[1].changed);
+        assert_null(p.report.error);
+        assert_int_equal(default_qdisc_calls, 0);
+        qdisc_plan_done(&p);
+
+        /* A schedule without a root handle gets tbsd's default one. */
+        s.root.handle = 0;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.root_handle, TBS_DEFAULT_ROOT_HANDLE);
+        assert_int_equal(step_tcmsg(&p.steps[0])->tcm_handle, TBS_DEFAULT_ROOT_HANDLE);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+/* The tree already carries the schedule: no request, and each queue's
+ * report says why it is kept as it is. */
+static void test_no_op(void **state) {
+        EtfSpec auto_etfs[ELEMENTSOF(recorded_etfs)];
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
+
+        load_tree(FIXTURES "mqprio-etf.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.n, 0);
+        assert_null(p.steps);
+        assert_int_equal(p.report.n_queues, 2);
+        assert_false(p.report.queues[0].offload);
+        assert_false(p.report.queues[0].changed);
+        assert_non_null(p.report.queues[0].reason);
+        qdisc_plan_done(&p);
+
+        /* offload auto without facts accepts the software etf installed earlier */
+        memcpy(auto_etfs, recorded_etfs, sizeof(auto_etfs));
+        for (size_t i = 0; i < ELEMENTSOF(auto_etfs); i++)
+                auto_etfs[i].offload = OFFLOAD_AUTO;
+        s.txqueues = auto_etfs;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.n, 0);
+        assert_string_equal(p.report.queues[1].reason, "installed earlier in software mode");
+        qdisc_plan_done(&p);
+
+        /* offload true is not satisfied by a software etf: both are replaced */
+        auto_etfs[0].offload = auto_etfs[1].offload = OFFLOAD_ON;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.n, 2);
+        assert_int_equal(p.steps[0].plan, ETF_PLAN_HARDWARE);
+        assert_true(p.steps[0].hw);
+        qdisc_plan_done(&p);
+        assert_int_equal(default_qdisc_calls, 0);
+        qdisc_tree_done(&t);
+}
+
+/* One etf's delta differs: only that queue gets a new etf, with a handle
+ * the device does not use (100:, 101: and 102: are taken). */
+static void test_changed_etf_delta(void **state) {
+        EtfSpec etfs[ELEMENTSOF(recorded_etfs)];
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s;
+
+        memcpy(etfs, recorded_etfs, sizeof(etfs));
+        etfs[1].delta_ns = 600000;
+        s = recorded_schedule(etfs, ELEMENTSOF(etfs));
+        load_tree(FIXTURES "mqprio-etf.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.n, 1);
+        assert_etf_step(&p.steps[0], &etfs[1], 0x01030000, false);
+        assert_int_equal(p.steps[0].txq, 1);
+        assert_string_equal(p.steps[0].name, "txqueue 1 (etf on 100:2)");
+        /* the unchanged queue is reported as kept */
+        assert_non_null(p.report.queues[0].reason);
+        assert_null(p.report.queues[1].reason);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+/* The root's settings differ, same handle: the old root is deleted first
+ * (the kernel would try to change it in place), then the root and every
+ * etf are created again. */
+static void test_changed_root(void **state) {
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
+        RootSpec want = mqprio_root;
+
+        want.priority_map[15] = 1;
+        s.root = want;
+        load_tree(FIXTURES "mqprio-etf.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.n, 4);
+        assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_header(&p.steps[0], RTM_DELQDISC, 0, 0x01000000, TC_H_ROOT);
+        assert_string_equal(p.steps[0].name, "removing the old root (mqprio 100:)");
+        assert_root_step(&p.steps[1], &want);
+        assert_etf_step(&p.steps[2], &recorded_etfs[0], 0x01030000, false);
+        assert_etf_step(&p.steps[3], &recorded_etfs[1], 0x01040000, false);
+        qdisc_plan_done(&p);
+
+        /* Another handle: the new root replaces the old one in one step. */
+        s.root.handle = 0x02000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.n, 3);
+        assert_int_equal(p.steps[0].kind, PLAN_ROOT);
+        assert_int_equal(step_tcmsg(&p.steps[1])->tcm_parent, 0x02000001);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+/* An administrator's root: an mqprio with other settings can be put back
+ * exactly, so it is replaced; an htb cannot (its classes are not in a
+ * qdisc dump), so nothing is planned and the report says why. */
+static void test_foreign_root(void **state) {
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
+
+        load_tree(FIXTURES "mqprio-foreign.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.n, 4);
+        assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_root_step(&p.steps[1], &mqprio_root);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+
+        load_tree(FIXTURES "htb.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), -EEXIST);
+        assert_int_equal(p.n, 0);
+        assert_non_null(p.report.error);
+        assert_non_null(strstr(p.report.error, "root qdisc htb 1: is not tbsd's"));
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+/* offload auto: tried in hardware without facts (and may fall back to
+ * software when refused), software at once on a device known to lack it,
+ * hardware on a queue that has launch time. */
+static void test_fallback(void **state) {
+        EtfSpec etfs[ELEMENTSOF(recorded_etfs)];
+        DeviceFacts veth = { .tx_queues = 4, .offload_known = true, .offload_reason = "veth: no launch time" };
+        DeviceFacts i210 = { .tx_queues = 4, .offload_known = true, .launch_time_mask = 0x1 };
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s;
+
+        memcpy(etfs, recorded_etfs, sizeof(etfs));
+        etfs[0].offload = etfs[1].offload = OFFLOAD_AUTO;
+        s = recorded_schedule(etfs, ELEMENTSOF(etfs));
+        load_tree(FIXTURES "default.bin", &t);
+
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.n, 3);
+        for (size_t i = 1; i < 3; i++) {
+                assert_int_equal(p.steps[i].plan, ETF_PLAN_TRY_HARDWARE);
+                assert_true(p.steps[i].hw);
+                assert_true(p.steps[i].why_literal);
+                assert_true(plan_step_may_fall_back(&p.steps[i], -EOPNOTSUPP));
+                assert_true(plan_step_may_fall_back(&p.steps[i], -EINVAL));
+                assert_false(plan_step_may_fall_back(&p.steps[i], -EBUSY));
+        }
+        assert_etf_step(&p.steps[1], &etfs[0], 0x01010000, true);
+        /* a refused root never falls back */
+        assert_false(plan_step_may_fall_back(&p.steps[0], -EOPNOTSUPP));
+        qdisc_plan_done(&p);
+
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, &p), 0);
+        assert_int_equal(p.n, 3);
+        assert_int_equal(p.steps[1].plan, ETF_PLAN_SOFTWARE);
+        assert_false(p.steps[1].hw);
+        assert_false(p.steps[1].why_literal);           /* the device's own text: copied */
+        assert_string_equal(p.steps[1].why, "veth: no launch time");
+        assert_false(plan_step_may_fall_back(&p.steps[1], -EOPNOTSUPP));
+        qdisc_plan_done(&p);
+
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &i210, test_default_qdisc, &p), 0);
+        assert_int_equal(p.steps[1].plan, ETF_PLAN_HARDWARE);
+        assert_etf_step(&p.steps[1], &etfs[0], 0x01010000, true);
+        assert_int_equal(p.steps[2].plan, ETF_PLAN_SOFTWARE);
+        assert_false(plan_step_may_fall_back(&p.steps[1], -EOPNOTSUPP));
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+
+        /* an invalid offload mode is refused before anything is planned to be sent */
+        etfs[1].offload = (OffloadMode) 7;
+        load_tree(FIXTURES "mqprio-etf.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), -EINVAL);
+        assert_string_equal(p.report.error, "txqueue 1: invalid offload mode");
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+/* An etf no longer declared gets the root's default child back: for mqprio
+ * the system's default qdisc, asked for only then. */
+static void test_reset_child(void **state) {
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(recorded_etfs, 1);
+        const struct nlattr *kind;
+
+        default_qdisc_calls = 0;
+        load_tree(FIXTURES "mqprio-etf.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.n, 1);
+        assert_int_equal(p.steps[0].kind, PLAN_RESET_CHILD);
+        assert_header(&p.steps[0], RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, 0x01030000, 0x01000002);
+        kind = nlmsg_find_attr(nlmsg_hdr(p.steps[0].msg), sizeof(struct tcmsg), TCA_KIND);
+        assert_non_null(kind);
+        assert_string_equal(nla_data(kind), "fq_codel");
+        assert_null(nlmsg_find_attr(nlmsg_hdr(p.steps[0].msg), sizeof(struct tcmsg), TCA_OPTIONS));
+        assert_string_equal(p.steps[0].name, "txqueue 1 (fq_codel on 100:2)");
+        assert_int_equal(default_qdisc_calls, 1);
+        qdisc_plan_done(&p);
+
+        /* without a way to ask, the kernel's own default */
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, NULL, &p), 0);
+        kind = nlmsg_find_attr(nlmsg_hdr(p.steps[0].msg), sizeof(struct tcmsg), TCA_KIND);
+        assert_string_equal(nla_data(kind), "pfifo_fast");
+        qdisc_plan_done(&p);
+
+        /* no etf declared at all: both go back */
+        s.n_txqueues = 0;
+        s.txqueues = NULL;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.n, 2);
+        assert_int_equal(p.report.n_queues, 0);
+        assert_int_equal(step_tcmsg(&p.steps[0])->tcm_parent, 0x01000001);
+        assert_int_equal(step_tcmsg(&p.steps[1])->tcm_parent, 0x01000002);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+/* A taprio root is planned with the same steps; a gate list too large for
+ * one request is refused by the plan, naming the step. */
+static void test_taprio_root(void **state) {
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        EtfSpec etf = { .queue = 0, .clockid = CLOCK_TAI, .delta_ns = 300000, .offload = OFFLOAD_OFF,
+                        .skip_sock_check = true };
+        Schedule s = recorded_schedule(&etf, 1);
+        _cleanup_free_ GateEntry *many = NULL;
+        RootSpec big;
+
+        s.root = taprio_root_cycle(0);
+        load_tree(FIXTURES "taprio-txtime.bin", &t);
+        /* the recorded taprio reports the effective cycle time */
+        s.root.cycle_time_ns = 1000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(p.n, 0);
+        qdisc_plan_done(&p);
+
+        many = calloc(4000, sizeof(GateEntry));
+        assert_non_null(many);
+        for (size_t i = 0; i < 4000; i++)
+                many[i] = (GateEntry) { GATE_SET_GATES, 0x1, 1000 };
+        big = s.root;
+        big.entries = many;
+        big.n_entries = 4000;
+        big.cycle_time_ns = 4000 * 1000;
+        s.root = big;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), -EMSGSIZE);
+        assert_non_null(strstr(p.report.error, "root (taprio 100:): the request is larger than one netlink"));
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_fresh_install),
+                cmocka_unit_test(test_no_op),
+                cmocka_unit_test(test_changed_etf_delta),
+                cmocka_unit_test(test_changed_root),
+                cmocka_unit_test(test_foreign_root),
+                cmocka_unit_test(test_fallback),
+                cmocka_unit_test(test_reset_child),
+                cmocka_unit_test(test_taprio_root),
+        };
+
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
