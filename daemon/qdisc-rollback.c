@@ -10,12 +10,6 @@
 #include "qdisc-rollback.h"
 #include "qdisc.h"
 
-static void nlmsg_freep(struct nl_msg **m) {
-        if (*m)
-                nlmsg_free(*m);
-}
-#define _cleanup_nlmsg_ _cleanup_(nlmsg_freep)
-
 /* "STEP: what the kernel said" for the last failure of nl_transport_request(). */
 static char *step_error(const NlQdisc *nl, int error, const char *step) {
         return qdisc_step_error(nl_transport_ext_ack(nl), error, step);

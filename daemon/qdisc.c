@@ -31,11 +31,6 @@ const QDiscVTable *qdisc_vtable_for_root(RootKind k) {
         return root_vtables[k];
 }
 
-static void nlmsg_freep(struct nl_msg **m) {
-        if (*m)
-                nlmsg_free(*m);
-}
-
 /* libnl's own default is a page per message, which hundreds of interfaces
  * times five requests turn into megabytes of touched memory. Requests
  * without a gate list are below 300 bytes; libnl messages do not grow, so

@@ -16,6 +16,12 @@
 
 #include "schedule.h"
 
+static inline void nlmsg_freep(struct nl_msg **m) {
+        if (*m)
+                nlmsg_free(*m);
+}
+#define _cleanup_nlmsg_ _cleanup_(nlmsg_freep)
+
 typedef struct QDiscVTable {
         const char *kind;                /* TCA_KIND */
         bool root;                       /* spec is a RootSpec; otherwise an EtfSpec */

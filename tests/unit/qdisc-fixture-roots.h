@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The roots of the recorded dumps in tests/unit/fixtures/qdisc/ as
- * RootSpecs, shared by the tests that build or judge them. */
+/* The recorded dumps of tests/unit/fixtures/qdisc/: a reader, and their
+ * roots as RootSpecs, shared by the tests that build, plan or judge them.
+ * Include after cmocka.h. */
 #pragma once
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "macro.h"
@@ -40,4 +43,23 @@ static inline RootSpec taprio_root_cycle(int64_t cycle_time_ns) {
                 .entries = taprio_entries,
                 .n_entries = ELEMENTSOF(taprio_entries),
         };
+}
+
+/* The whole file at path (malloc'ed; the test fails when it cannot be read). */
+static inline void *read_fixture(const char *path, size_t *ret_len) {
+        FILE *f = fopen(path, "re");
+        uint8_t *buf;
+        long n;
+
+        assert_non_null(f);
+        assert_int_equal(fseek(f, 0, SEEK_END), 0);
+        n = ftell(f);
+        assert_true(n > 0);
+        rewind(f);
+        buf = malloc((size_t) n);
+        assert_non_null(buf);
+        assert_int_equal(fread(buf, 1, (size_t) n, f), (size_t) n);
+        fclose(f);
+        *ret_len = (size_t) n;
+        return buf;
 }

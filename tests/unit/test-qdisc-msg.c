@@ -280,24 +280,6 @@ static void test_taprio_round_trip(void **state) {
         nlmsg_free(m);
 }
 
-static void *read_fixture(const char *name, size_t *ret_len) {
-        FILE *f = fopen(name, "re");
-        uint8_t *buf;
-        long n;
-
-        assert_non_null(f);
-        assert_int_equal(fseek(f, 0, SEEK_END), 0);
-        n = ftell(f);
-        assert_true(n > 0);
-        rewind(f);
-        buf = malloc((size_t) n);
-        assert_non_null(buf);
-        assert_int_equal(fread(buf, 1, (size_t) n, f), (size_t) n);
-        fclose(f);
-        *ret_len = (size_t) n;
-        return buf;
-}
-
 /* Recorded in the test kernel: mqprio 100: with etf 101: on 100:1 (delta
  * 300000) and etf 102: on 100:2 (delta 500000, deadline_mode,
  * skip_sock_check), after 5 datagrams to queue 0 (dropped by etf: no

@@ -26,22 +26,12 @@ static RootSpec taprio_root(void) {
 
 static void load(const char *name, QDiscTree *ret) {
         char path[512];
-        FILE *f;
         uint8_t *buf;
-        long n;
+        size_t n;
 
         snprintf(path, sizeof(path), FIXTURES "%s", name);
-        f = fopen(path, "re");
-        assert_non_null(f);
-        assert_int_equal(fseek(f, 0, SEEK_END), 0);
-        n = ftell(f);
-        assert_true(n > 0);
-        rewind(f);
-        buf = malloc((size_t) n);
-        assert_non_null(buf);
-        assert_int_equal(fread(buf, 1, (size_t) n, f), (size_t) n);
-        fclose(f);
-        assert_int_equal(qdisc_tree_parse_dump(buf, (size_t) n, 3, ret), 0);
+        buf = read_fixture(path, &n);
+        assert_int_equal(qdisc_tree_parse_dump(buf, n, 3, ret), 0);
         free(buf);
 }
 

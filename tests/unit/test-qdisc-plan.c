@@ -26,24 +26,6 @@
 #define FIXTURES TBS_SOURCE_DIR "/tests/unit/fixtures/qdisc/"
 #define IFINDEX 3                       /* the recorded veth's */
 
-static void *read_fixture(const char *name, size_t *ret_len) {
-        FILE *f = fopen(name, "re");
-        uint8_t *buf;
-        long n;
-
-        assert_non_null(f);
-        assert_int_equal(fseek(f, 0, SEEK_END), 0);
-        n = ftell(f);
-        assert_true(n > 0);
-        rewind(f);
-        buf = malloc((size_t) n);
-        assert_non_null(buf);
-        assert_int_equal(fread(buf, 1, (size_t) n, f), (size_t) n);
-        fclose(f);
-        *ret_len = (size_t) n;
-        return buf;
-}
-
 static void load_tree(const char *name, QDiscTree *ret) {
         _cleanup_free_ void *buf = NULL;
         size_t len;
