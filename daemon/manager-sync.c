@@ -171,14 +171,15 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                 else
                         manager_emit_event(m, l->name, "removed", "%s was removed; no schedule declares %s any more",
                                            l->schedule_file ?: "its file", l->name);
-                link_free(l);
+                manager_free_link(m, l);
         }
 
         for (size_t j = 0; j < dir->n; j++) {
                 ScheduleFile *f = &dir->files[j];
                 Link *l;
 
-                log_file_diagnostics(f);
+                if (!m->one_shot) /* tbsd --once prints the first error itself */
+                        log_file_diagnostics(f);
                 l = f->ifname[0] ? manager_find_link(m, f->ifname) : NULL;
                 if (!file_valid(f)) {
                         _cleanup_free_ char *line = NULL;
@@ -193,7 +194,7 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                          * a new interface gets a failed link that says why. */
                         if (!f->ifname[0] || l)
                                 continue;
-                        r = link_new(m, f->ifname, &l);
+                        r = manager_new_link(m, f->ifname, &l);
                         if (r < 0)
                                 return r;
                         r = link_keep(m, l, f);
@@ -210,7 +211,7 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                 }
 
                 if (!l) {
-                        r = link_new(m, f->ifname, &l);
+                        r = manager_new_link(m, f->ifname, &l);
                         if (r < 0)
                                 return r;
                 }
@@ -229,6 +230,18 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         if (ret_error)
                 *ret_error = TAKE_PTR(errors);
         return n_invalid > 0 ? -EINVAL : 0;
+}
+
+const DeviceFacts *manager_facts_for(const char *ifname, void *userdata) {
+        Manager *m = userdata;
+        const LinkCaps *c;
+        int ifindex;
+
+        ifindex = manager_ifindex(m, ifname);
+        if (ifindex <= 0 || caps_cache_get(m->caps, ifindex, ifname, &c) < 0)
+                return NULL;
+        caps_to_device_facts(c, &m->load_facts);
+        return &m->load_facts;
 }
 
 int manager_load_dir(Manager *m, ScheduleDir *ret, char **ret_error) {

@@ -13,6 +13,7 @@
 #include "device-check.h"
 #include "diag.h"
 #include "log.h"
+#include "manager-bus.h"
 #include "manager.h"
 #include "nl-qdisc.h"
 #include "parse-number.h"
@@ -408,6 +409,24 @@ static int run_once(const char *dir) {
         return failed ? 1 : 0;
 }
 
+/* The daemon: the Manager with its bus, until SIGTERM. Returns 0 on a clean
+ * exit or -errno. */
+static int run_daemon(const ManagerConfig *config) {
+        Manager *m = NULL;
+        int r;
+
+        r = manager_new(config, &m);
+        if (r < 0)
+                return r;
+        r = manager_connect_bus(m);
+        if (r >= 0)
+                r = manager_start(m);
+        if (r >= 0)
+                r = manager_run(m);
+        manager_free(m);
+        return r;
+}
+
 int main(int argc, char *argv[]) {
         int r;
 
@@ -431,11 +450,10 @@ int main(int argc, char *argv[]) {
         (void) mallopt(M_MMAP_THRESHOLD, DAEMON_MMAP_THRESHOLD);
         (void) mallopt(M_TRIM_THRESHOLD, DAEMON_TRIM_THRESHOLD);
 
-        r = manager_main(&(ManagerConfig) {
+        r = run_daemon(&(ManagerConfig) {
                 .config_dir = arg_config_dir,
                 .admin_group = arg_admin_group,
                 .clock_interval_usec = arg_clock_interval_usec,
-                .use_bus = true,
                 .stats_interval_usec = arg_stats_interval_usec,
                 .metrics_file = arg_metrics_file,
         });
