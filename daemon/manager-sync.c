@@ -124,12 +124,28 @@ static int errors_add(char **errors, const char *line) {
         return 0;
 }
 
+/* Add l to the links to apply (once). */
+static int apply_list_add(Link ***list, size_t *n, Link *l) {
+        Link **v;
+
+        for (size_t i = 0; i < *n; i++)
+                if ((*list)[i] == l)
+                        return 0;
+        v = reallocarray(*list, *n + 1, sizeof(Link *));
+        if (!v)
+                return -ENOMEM;
+        v[(*n)++] = l;
+        *list = v;
+        return 0;
+}
+
 /* The rule: a file that cannot be taken for any reason never removes a
  * tree; only a link that no file keeps any more goes. */
 int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         _cleanup_(shared_dump_done) SharedDump dump = {};
         _cleanup_free_ char *errors = NULL;
-        size_t n_invalid = 0;
+        _cleanup_free_ Link **apply = NULL;
+        size_t n_invalid = 0, n_apply = 0;
         int r;
 
         /* A file not read again whose version its link does not hold (any
@@ -206,7 +222,8 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         /* Not read again: the version this link carries. */
                         if (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED)
                                 continue;
-                        (void) link_apply_from(l, shared_dump_get(m, &dump), NULL);
+                        if (apply_list_add(&apply, &n_apply, l) < 0)
+                                return -ENOMEM;
                         continue;
                 }
 
@@ -221,10 +238,15 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         return r;
                 if (r == 0 && (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED))
                         continue; /* unchanged and in place */
-                /* One dump for every apply of this pass (after the removals
-                 * above; each apply changes only its own interface). */
-                (void) link_apply_from(l, shared_dump_get(m, &dump), NULL);
+                if (apply_list_add(&apply, &n_apply, l) < 0)
+                        return -ENOMEM;
         }
+
+        /* Every link to apply in one batch, planned against one dump taken
+         * after the removals above (each apply changes only its own
+         * interface): the requests of all go out in few sends. */
+        if (n_apply > 0)
+                (void) links_apply(apply, n_apply, shared_dump_get(m, &dump), NULL);
 
         manager_notify_status(m);
         if (ret_error)
