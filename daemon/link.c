@@ -124,6 +124,8 @@ void link_forget_installed_root(Link *l) {
 }
 
 int link_lookup_ifindex(Link *l) {
+        if (l->ctx->ifindex_of)
+                return l->ctx->ifindex_of(l->name, l->ctx->userdata);
         return (int) caps_system_ifindex(l->ctx->sock, l->name);
 }
 

@@ -89,6 +89,9 @@ typedef struct LinkContext {
         NlQdisc *nl;                    /* qdisc dumps and changes */
         CapsCache *caps;                /* capability probe results, shared between links */
         const CapsSystemSocket *sock;   /* interface index lookups; NULL: if_nametoindex() */
+        /** Interface index lookups instead of asking on sock (NULL: ask):
+         *  the index of name, 0 when there is none. Called with userdata. */
+        int (*ifindex_of)(const char *name, void *userdata);
         uint64_t clock_interval_usec;   /* period of the clock checks */
         bool one_shot;                  /* tbsd --once: no clock check, no retry, state
                                          * changes logged at debug (the caller prints) */

@@ -160,6 +160,14 @@ static void on_link_state_changed(Link *l, LinkState old_state, void *userdata) 
         manager_notify_status(userdata);
 }
 
+/* tbsd --once: the index an interface had when its file was checked
+ * (manager_facts_for() probed it a moment ago), else asked now. */
+static int one_shot_ifindex_of(const char *name, void *userdata) {
+        Manager *m = userdata;
+
+        return caps_cache_ifindex_of(m->caps, name) ?: manager_ifindex(m, name);
+}
+
 static int on_link_statistics_read(Link *l, uint64_t *ret_sampled_usec, void *userdata) {
         return manager_stats_read(userdata, l, ret_sampled_usec);
 }
@@ -216,6 +224,7 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
                 .on_statistics_read = on_link_statistics_read,
         };
         if (m->one_shot) {
+                m->link_ctx.ifindex_of = one_shot_ifindex_of;
                 *ret = m;
                 return 0;
         }
@@ -322,6 +331,9 @@ void manager_emit_event(Manager *m, const char *link, const char *kind, const ch
         va_list ap;
         int r;
 
+        /* Nobody would see it (tbsd --once below --log-level debug). */
+        if (level > log_get_max_level() && !(m->observer && m->observer->event))
+                return;
         va_start(ap, fmt);
         r = vasprintf(&msg, fmt, ap);
         va_end(ap);
