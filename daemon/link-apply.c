@@ -54,6 +54,7 @@ static int link_start_clock(Link *l) {
 
 static void link_probe(Link *l) {
         const LinkCaps *c;
+        bool same;
         int r;
 
         r = caps_cache_get(l->ctx->caps, l->ifindex, l->name, &c);
@@ -63,11 +64,15 @@ static void link_probe(Link *l) {
                 l->rt->facts = (DeviceFacts) {};
                 return;
         }
+        /* The properties the probe gives, reported when they change. */
+        same = l->rt->caps && strcmp(l->rt->caps->driver, c->driver) == 0 &&
+               l->rt->caps->launch_time_mask == c->launch_time_mask && l->rt->caps->phc_index == c->phc_index;
         c = caps_cache_ref(c);
         caps_cache_unref(l->rt->caps);
         l->rt->caps = c;
         caps_to_device_facts(l->rt->caps, &l->rt->facts);
-        link_emit_changed(l, "Driver", "LaunchTimeQueues", "PhcIndex", NULL);
+        if (!same)
+                link_emit_changed(l, "Driver", "LaunchTimeQueues", "PhcIndex", NULL);
 }
 
 static int on_retry(sd_event_source *s, uint64_t usec, void *userdata) {
@@ -230,9 +235,14 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         char *error = NULL;
         int r;
 
+        /* What the apply changes is reported at its end, in one signal. */
+        link_hold_changes(l);
         r = apply_prepare(l, &error);
-        if (r < 0)
-                return apply_end(l, r, error, NULL, ret_error);
+        if (r < 0) {
+                r = apply_end(l, r, error, NULL, ret_error);
+                link_release_changes(l);
+                return r;
+        }
         if (set) {
                 const QDiscTree *t = qdisc_tree_set_find(set, l->ifindex);
 
@@ -240,7 +250,9 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
                                              t ?: &(QDiscTree) { .ifindex = l->ifindex }, &report);
         } else
                 r = nl_qdisc_apply(l->ctx->nl, l->ifindex, l->schedule, link_facts(l), &report);
-        return apply_finish(l, r, &report, ret_error);
+        r = apply_finish(l, r, &report, ret_error);
+        link_release_changes(l);
+        return r;
 }
 
 int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_results) {
@@ -275,9 +287,11 @@ int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_result
                 char *error = NULL;
                 int r;
 
+                link_hold_changes(l);
                 r = apply_prepare(l, &error);
                 if (r < 0) {
                         r = apply_end(l, r, error, NULL, NULL);
+                        link_release_changes(l);
                         if (ret_results)
                                 ret_results[i] = r;
                         continue;
@@ -296,6 +310,7 @@ int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_result
         for (size_t j = 0; j < n_jobs; j++) {
                 int r = apply_finish(links[link_of[j]], results[j], &reports[j], NULL);
 
+                link_release_changes(links[link_of[j]]);
                 if (ret_results)
                         ret_results[link_of[j]] = r;
                 n_ok += r >= 0;
@@ -322,6 +337,7 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
                 link_set_error(ret_error, "removing the root qdisc failed: %s", err ?: strerror(-r));
                 return r;
         }
+        link_hold_changes(l);   /* ClockState with State and StateReason */
         l->rt->applied = false;
         l->removed = true;
         l->rt->drift = mfree(l->rt->drift);
@@ -335,9 +351,11 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
                                "the schedule over it", err ?: "the root qdisc is not tbsd's");
                 link_emit_event(l, "foreign", "%s, left in place", err ?: "the root qdisc is not tbsd's");
                 link_set_error(ret_error, "%s, left in place", err ?: "the root qdisc is not tbsd's");
+                link_release_changes(l);
                 return r;
         }
         link_set_state(l, LINK_STATE_PENDING, "qdiscs removed; Apply() or a reload installs them again");
+        link_release_changes(l);
         link_emit_event(l, "removed", "%s",
                         r > 0 ? "default root qdisc restored" : "nothing installed, default root in place");
         return r;

@@ -75,6 +75,16 @@ Link *link_free(Link *l) {
         return NULL;
 }
 
+/* The properties a link reports, in the order a held change names them. */
+static const char *const link_property_table[] = {
+        "Index", "State", "StateReason", "ClockState", "Driver", "LaunchTimeQueues", "PhcIndex",
+};
+
+static void link_send_changed(Link *l, char **names) {
+        if (l->ctx->on_properties_changed && names[0])
+                l->ctx->on_properties_changed(l, names, l->ctx->bus_userdata);
+}
+
 void link_emit_changed(Link *l, const char *first, ...) {
         char *names[16];
         size_t n = 0;
@@ -83,11 +93,41 @@ void link_emit_changed(Link *l, const char *first, ...) {
         if (!l->ctx->on_properties_changed)
                 return;
         va_start(ap, first);
-        for (const char *p = first; p && n < ELEMENTSOF(names) - 1; p = va_arg(ap, const char *))
+        for (const char *p = first; p && n < ELEMENTSOF(names) - 1; p = va_arg(ap, const char *)) {
+                if (l->hold_changes > 0) {
+                        bool known = false;
+
+                        for (size_t i = 0; i < ELEMENTSOF(link_property_table); i++)
+                                if (strcmp(p, link_property_table[i]) == 0) {
+                                        l->pending_changes |= 1u << i;
+                                        known = true;
+                                }
+                        if (known)
+                                continue;
+                }
                 names[n++] = (char *) p;
+        }
         va_end(ap);
         names[n] = NULL;
-        l->ctx->on_properties_changed(l, names, l->ctx->bus_userdata);
+        link_send_changed(l, names);
+}
+
+void link_hold_changes(Link *l) {
+        l->hold_changes++;
+}
+
+void link_release_changes(Link *l) {
+        char *names[ELEMENTSOF(link_property_table) + 1];
+        size_t n = 0;
+
+        if (l->hold_changes == 0 || --l->hold_changes > 0)
+                return;
+        for (size_t i = 0; i < ELEMENTSOF(link_property_table); i++)
+                if (l->pending_changes & (1u << i))
+                        names[n++] = (char *) link_property_table[i];
+        names[n] = NULL;
+        l->pending_changes = 0;
+        link_send_changed(l, names);
 }
 
 void link_emit_event(Link *l, const char *kind, const char *fmt, ...) {

@@ -140,6 +140,8 @@ struct Link {
 
         LinkRuntime *rt;             /* probe, clock check, last apply result (link-internal.h) */
         LinkSamples stats;           /* statistics samples (link-stats.c) */
+        unsigned hold_changes;       /* > 0: properties changed are reported at link_release_changes() */
+        uint32_t pending_changes;    /* which, while held (link.c's property table) */
         bool dirty;                  /* something changed: look again (manager_mark_dirty) */
         bool removed;                /* Remove() was called: do not re-install on drift */
 };
@@ -161,6 +163,14 @@ void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) _prin
  *  StateReason (after "; ") until it is cleared (note NULL), whatever the
  *  state changes to meanwhile. */
 void link_set_kept_note(Link *l, const char *note);
+
+/** Hold back the reports of changed properties until the matching
+ *  link_release_changes(), which reports all of them in one call of
+ *  on_properties_changed (one PropertiesChanged signal): an apply changes
+ *  Index, Driver, LaunchTimeQueues, PhcIndex, State and StateReason one
+ *  after the other. Calls nest. */
+void link_hold_changes(Link *l);
+void link_release_changes(Link *l);
 
 /** Take a newly loaded schedule (or, with s NULL, the errors that made its
  *  file invalid). Does not apply. Returns 1 when it differs from the one

@@ -167,22 +167,47 @@ static void test_apply_outcome_reaches_callbacks(void **state) {
         assert_int_equal(link_apply(l, &error), -ENODEV);
         assert_string_equal(error, "interface tbs-none0 does not exist");
         error = mfree(error);
-        assert_seen(&seen, 5, "event tbs-none0 absent: interface tbs-none0 does not exist", "props Index",
-                    "props State,StateReason",
+        /* The properties the apply changed come at its end, in one report. */
+        assert_seen(&seen, 4, "event tbs-none0 absent: interface tbs-none0 does not exist",
                     "state pending->absent: interface tbs-none0 does not exist; waiting for it",
-                    "applied -19: interface tbs-none0 does not exist");
+                    "applied -19: interface tbs-none0 does not exist", "props Index,State,StateReason");
         assert_int_equal(l->state, LINK_STATE_ABSENT);
 
         /* Still absent: no second event, no state change; the apply is told. */
         assert_int_equal(link_apply(l, NULL), -ENODEV);
-        assert_seen(&seen, 2, "props Index", "applied -19: interface tbs-none0 does not exist");
+        assert_seen(&seen, 2, "applied -19: interface tbs-none0 does not exist", "props Index");
 
         /* A batch of one takes the same way (no dump: one by one). */
         assert_int_equal(links_apply(&l, 1, NULL, NULL), 0);
-        assert_seen(&seen, 2, "props Index", "applied -19: interface tbs-none0 does not exist");
+        assert_seen(&seen, 2, "applied -19: interface tbs-none0 does not exist", "props Index");
 
         link_free(l);
         diag_list_clear(&d);
+}
+
+/* Held changes are reported once, named in a fixed order, when the
+ * outermost hold ends; nothing when nothing changed. */
+static void test_held_changes(void **state) {
+        Seen seen = {};
+        LinkContext ctx = test_context(&seen);
+        Link *l = NULL;
+
+        assert_int_equal(link_new(&ctx, "t3", &l), 0);
+        link_hold_changes(l);
+        link_hold_changes(l);
+        link_set_state(l, LINK_STATE_FAILED, "a");
+        l->ifindex = 4;
+        link_vanished(l);
+        link_release_changes(l);
+        assert_seen(&seen, 3, "state pending->failed: a", "event t3 vanished: interface t3 is gone",
+                    "state failed->absent: interface t3 is gone; waiting for it to return");
+        link_release_changes(l);
+        assert_seen(&seen, 1, "props Index,State,StateReason");
+        link_release_changes(l);        /* not held: nothing */
+        link_hold_changes(l);
+        link_release_changes(l);
+        assert_seen(&seen, 0);
+        link_free(l);
 }
 
 /* Statistics reads go to the context's sampler; the link answers from
@@ -227,6 +252,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_state_reaches_callbacks),
                 cmocka_unit_test(test_apply_outcome_reaches_callbacks),
+                cmocka_unit_test(test_held_changes),
                 cmocka_unit_test(test_statistics_read),
                 cmocka_unit_test(test_no_callbacks),
         };
