@@ -136,3 +136,16 @@ int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *ref
                           "%s is privileged: uid 0 or the tbsd admin group only", method);
         return 0;
 }
+
+int bus_access_require(sd_bus_message *m, const char *admin_group, RefusalLog *refusals, const char *method,
+                       sd_bus_error *ret_error) {
+        int r = bus_access_check(m, admin_group, refusals, method, ret_error);
+
+        if (r == 0)
+                return -EACCES;
+        return r < 0 ? r : 0;
+}
+
+int bus_method_failed(sd_bus_error *error, int r, const char *what) {
+        return sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: %s", what, strerror(r < 0 ? -r : r));
+}

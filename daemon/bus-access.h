@@ -24,3 +24,15 @@ bool bus_access_decide(uid_t euid, const gid_t *gids, int n_gids, bool gids_vouc
  *  as well). */
 int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *refusals, const char *method,
                      sd_bus_error *ret_error);
+
+/** bus_access_check() for a method handler: 0 when the caller may call
+ *  method, else -EACCES or -errno with ret_error set. */
+int bus_access_require(sd_bus_message *m, const char *admin_group, RefusalLog *refusals, const char *method,
+                       sd_bus_error *ret_error);
+
+/** An internal failure of a method (out of memory, a reply that could not
+ *  be built, a dump that failed) as org.tsn.Tbs.Error.Failed with "WHAT:
+ *  errno text", never the errno-mapped generic name sd-bus would pick:
+ *  every error a tbsd method answers is an org.tsn.Tbs.Error.*. Returns
+ *  what sd_bus_error_setf() returns. */
+int bus_method_failed(sd_bus_error *error, int r, const char *what);

@@ -110,6 +110,13 @@ static CapsCacheEntry *cache_find(CapsCache *cache, int ifindex) {
         return NULL;
 }
 
+int caps_cache_ifindex_of(const CapsCache *cache, const char *ifname) {
+        for (size_t i = 0; cache && i < cache->n_entries; i++)
+                if (strcmp(cache->entries[i].ifname, ifname) == 0)
+                        return cache->entries[i].ifindex;
+        return 0;
+}
+
 int caps_cache_get(CapsCache *cache, int ifindex, const char *ifname, const LinkCaps **ret) {
         CapsCacheEntry *e;
         SharedCaps *shared;

@@ -124,12 +124,28 @@ static int errors_add(char **errors, const char *line) {
         return 0;
 }
 
+/* Add l to the links to apply (once). */
+static int apply_list_add(Link ***list, size_t *n, Link *l) {
+        Link **v;
+
+        for (size_t i = 0; i < *n; i++)
+                if ((*list)[i] == l)
+                        return 0;
+        v = reallocarray(*list, *n + 1, sizeof(Link *));
+        if (!v)
+                return -ENOMEM;
+        v[(*n)++] = l;
+        *list = v;
+        return 0;
+}
+
 /* The rule: a file that cannot be taken for any reason never removes a
  * tree; only a link that no file keeps any more goes. */
 int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         _cleanup_(shared_dump_done) SharedDump dump = {};
         _cleanup_free_ char *errors = NULL;
-        size_t n_invalid = 0;
+        _cleanup_free_ Link **apply = NULL;
+        size_t n_invalid = 0, n_apply = 0;
         int r;
 
         /* A file not read again whose version its link does not hold (any
@@ -171,14 +187,15 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                 else
                         manager_emit_event(m, l->name, "removed", "%s was removed; no schedule declares %s any more",
                                            l->schedule_file ?: "its file", l->name);
-                link_free(l);
+                manager_free_link(m, l);
         }
 
         for (size_t j = 0; j < dir->n; j++) {
                 ScheduleFile *f = &dir->files[j];
                 Link *l;
 
-                log_file_diagnostics(f);
+                if (!m->one_shot) /* tbsd --once prints the first error itself */
+                        log_file_diagnostics(f);
                 l = f->ifname[0] ? manager_find_link(m, f->ifname) : NULL;
                 if (!file_valid(f)) {
                         _cleanup_free_ char *line = NULL;
@@ -193,7 +210,7 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                          * a new interface gets a failed link that says why. */
                         if (!f->ifname[0] || l)
                                 continue;
-                        r = link_new(m, f->ifname, &l);
+                        r = manager_new_link(m, f->ifname, &l);
                         if (r < 0)
                                 return r;
                         r = link_keep(m, l, f);
@@ -205,12 +222,13 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         /* Not read again: the version this link carries. */
                         if (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED)
                                 continue;
-                        (void) link_apply_from(l, shared_dump_get(m, &dump), NULL);
+                        if (apply_list_add(&apply, &n_apply, l) < 0)
+                                return -ENOMEM;
                         continue;
                 }
 
                 if (!l) {
-                        r = link_new(m, f->ifname, &l);
+                        r = manager_new_link(m, f->ifname, &l);
                         if (r < 0)
                                 return r;
                 }
@@ -220,15 +238,32 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         return r;
                 if (r == 0 && (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED))
                         continue; /* unchanged and in place */
-                /* One dump for every apply of this pass (after the removals
-                 * above; each apply changes only its own interface). */
-                (void) link_apply_from(l, shared_dump_get(m, &dump), NULL);
+                if (apply_list_add(&apply, &n_apply, l) < 0)
+                        return -ENOMEM;
         }
+
+        /* Every link to apply in one batch, planned against one dump taken
+         * after the removals above (each apply changes only its own
+         * interface): the requests of all go out in few sends. */
+        if (n_apply > 0)
+                (void) links_apply(apply, n_apply, shared_dump_get(m, &dump), NULL);
 
         manager_notify_status(m);
         if (ret_error)
                 *ret_error = TAKE_PTR(errors);
         return n_invalid > 0 ? -EINVAL : 0;
+}
+
+const DeviceFacts *manager_facts_for(const char *ifname, void *userdata) {
+        Manager *m = userdata;
+        const LinkCaps *c;
+        int ifindex;
+
+        ifindex = manager_ifindex(m, ifname);
+        if (ifindex <= 0 || caps_cache_get(m->caps, ifindex, ifname, &c) < 0)
+                return NULL;
+        caps_to_device_facts(c, &m->load_facts);
+        return &m->load_facts;
 }
 
 int manager_load_dir(Manager *m, ScheduleDir *ret, char **ret_error) {

@@ -9,9 +9,7 @@
 #include <time.h>
 #include <systemd/sd-daemon.h>
 
-#include "bus-manager.h"
 #include "link-watch.h"
-#include "metrics-file.h"
 #include "refusal-log.h"
 #include "log.h"
 #include "manager.h"
@@ -142,36 +140,11 @@ static void on_watch_event(const LinkWatchEvent *ev, void *userdata) {
         }
 }
 
-int manager_sample_stats(Manager *m) {
-        _cleanup_(qdisc_tree_set_done) QDiscTreeSet set = {};
-        uint64_t mono, real;
-        int r;
-
-        r = nl_qdisc_dump_all(m->nl, &set);
-        if (r < 0)
-                return log_debug_errno(r, "statistics dump failed: %m");
-        mono = now_usec(CLOCK_MONOTONIC);
-        real = now_usec(CLOCK_REALTIME);
-
-        for (size_t i = 0; i < m->n_links; i++) {
-                Link *l = m->links[i];
-                QDiscTree t = {};
-
-                if (l->ifindex <= 0 || qdisc_tree_set_take_slim(&set, l->ifindex, &t) < 0)
-                        continue;
-                link_take_sample(l, &t, mono, real);
-        }
-        m->stats_sampled_usec = mono;
-        if (m->metrics_file)
-                metrics_file_update(m);
-        return 0;
-}
-
 /* Loading and applying every schedule, or a spell of statistics reads,
  * leaves free memory spread over the heap between what stays (links,
  * schedules): hand its whole free pages back to the kernel, glibc only
  * trims the heap's top by itself. */
-static void release_free_memory(void) {
+void manager_release_free_memory(void) {
         struct mallinfo2 mi;
 
         (void) malloc_trim(0);
@@ -180,55 +153,24 @@ static void release_free_memory(void) {
                   mi.uordblks / 1024, mi.fordblks / 1024, mi.arena / 1024, mi.hblkhd / 1024);
 }
 
-/* Nobody reads statistics any more: the samples are not needed until the
- * next read, which takes a fresh one. Only the counters the first rate
- * after the pause starts from are kept. */
-static void drop_samples(Manager *m) {
-        links_drop_samples(m->links, m->n_links, &m->kept_counters);
-        m->stats_sampled_usec = 0;
-        release_free_memory();
+static void on_link_event(Link *l, const char *kind, const char *message, void *userdata) {
+        manager_emit_event(userdata, l->name, kind, "%s", message);
 }
 
-static uint64_t stats_linger_usec(Manager *m) {
-        return MANAGER_STATS_LINGER_INTERVALS * m->stats_interval_usec;
+static void on_link_state_changed(Link *l, LinkState old_state, void *userdata) {
+        manager_notify_status(userdata);
 }
 
-static int on_stats_timer(sd_event_source *s, uint64_t usec, void *userdata) {
+/* tbsd --once: the index an interface had when its file was checked
+ * (manager_facts_for() probed it a moment ago), else asked now. */
+static int one_shot_ifindex_of(const char *name, void *userdata) {
         Manager *m = userdata;
 
-        /* The metrics file is a consumer that never stops reading; without
-         * one, nobody has read for a while: sleep until the next read. */
-        if (!m->metrics_file && usec >= m->stats_read_usec + stats_linger_usec(m)) {
-                log_debug("nobody reads statistics: sampling paused");
-                drop_samples(m);
-                return sd_event_source_set_enabled(s, SD_EVENT_OFF);
-        }
-        (void) manager_sample_stats(m);
-        (void) sd_event_source_set_time(s, usec + m->stats_interval_usec);
-        return 0;
+        return caps_cache_ifindex_of(m->caps, name) ?: manager_ifindex(m, name);
 }
 
-int manager_stats_read(Manager *m) {
-        int enabled = SD_EVENT_OFF, r = 0;
-        uint64_t now;
-
-        if (m->stats_interval_usec == 0 || !m->stats_timer)
-                return 0;
-        now = now_usec(CLOCK_MONOTONIC);
-        m->stats_read_usec = now;
-        (void) sd_event_source_get_enabled(m->stats_timer, &enabled);
-        if (m->stats_sampled_usec == 0 || now - m->stats_sampled_usec >= m->stats_interval_usec) {
-                r = manager_sample_stats(m);
-                r = r < 0 ? r : 1;
-                /* The next sample one interval after this one, not at once. */
-                (void) sd_event_source_set_time(m->stats_timer, now + m->stats_interval_usec);
-        } else if (enabled == SD_EVENT_OFF)
-                (void) sd_event_source_set_time(m->stats_timer, m->stats_sampled_usec + m->stats_interval_usec);
-        if (enabled == SD_EVENT_OFF) {
-                log_debug("statistics read: sampling every %.3g s", (double) m->stats_interval_usec / 1e6);
-                (void) sd_event_source_set_enabled(m->stats_timer, SD_EVENT_ON);
-        }
-        return r;
+static int on_link_statistics_read(Link *l, uint64_t *ret_sampled_usec, void *userdata) {
+        return manager_stats_read(userdata, l, ret_sampled_usec);
 }
 
 int manager_new(const ManagerConfig *config, Manager **ret) {
@@ -239,6 +181,7 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
         m = calloc(1, sizeof(*m));
         if (!m)
                 return -ENOMEM;
+        m->one_shot = config->one_shot;
         m->clock_interval_usec = config->clock_interval_usec;
         m->stats_interval_usec = config->stats_interval_usec;
         if (config->metrics_file && !(m->metrics_file = strdup(config->metrics_file))) {
@@ -270,10 +213,27 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
         r = caps_cache_new(&m->probe_io, &m->caps);
         if (r < 0)
                 goto fail;
+        m->link_ctx = (LinkContext) {
+                .nl = m->nl,
+                .caps = m->caps,
+                .sock = &m->probe_sock,
+                .clock_interval_usec = m->clock_interval_usec,
+                .one_shot = m->one_shot,
+                .userdata = m,
+                .on_event = on_link_event,
+                .on_state_changed = on_link_state_changed,
+                .on_statistics_read = on_link_statistics_read,
+        };
+        if (m->one_shot) {
+                m->link_ctx.ifindex_of = one_shot_ifindex_of;
+                *ret = m;
+                return 0;
+        }
 
         r = sd_event_default(&m->event);
         if (r < 0)
                 goto fail;
+        m->link_ctx.event = m->event;
         sigemptyset(&mask);
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);
@@ -288,29 +248,12 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
                 log_error_errno(r, "cannot watch rtnetlink for link and qdisc changes: %m");
                 goto fail;
         }
-        if (m->stats_interval_usec > 0) {
-                uint64_t now;
-
-                r = sd_event_now(m->event, CLOCK_MONOTONIC, &now);
-                if (r >= 0)
-                        /* Accuracy of 1 % of the period lets the loop batch wakeups. */
-                        r = sd_event_add_time(m->event, &m->stats_timer, CLOCK_MONOTONIC,
-                                              now + m->stats_interval_usec, m->stats_interval_usec / 100,
-                                              on_stats_timer, m);
-                if (r < 0)
-                        goto fail;
-                /* With a metrics file, sample all the time; else the first
-                 * read starts the sampler (manager_stats_read()). */
-                (void) sd_event_source_set_enabled(m->stats_timer, m->metrics_file ? SD_EVENT_ON : SD_EVENT_OFF);
-        }
+        r = manager_stats_setup(m);
+        if (r < 0)
+                goto fail;
         /* Sends WATCHDOG=1 on its own when WatchdogSec= is set. */
         (void) sd_event_set_watchdog(m->event, true);
 
-        if (config->use_bus) {
-                r = manager_connect_bus(m);
-                if (r < 0)
-                        goto fail;
-        }
         *ret = m;
         return 0;
 fail:
@@ -322,7 +265,7 @@ void manager_free(Manager *m) {
         if (!m)
                 return;
         while (m->n_links > 0)
-                link_free(m->links[m->n_links - 1]);
+                manager_free_link(m, m->links[m->n_links - 1]);
         free(m->links);
         free(m->kept_counters);
         sd_event_source_disable_unref(m->reconcile);
@@ -353,29 +296,45 @@ int manager_ifindex(Manager *m, const char *name) {
         return (int) caps_system_ifindex(m->probe_sock_open ? &m->probe_sock : NULL, name);
 }
 
-int manager_add_link(Manager *m, Link *l) {
-        Link **n = reallocarray(m->links, m->n_links + 1, sizeof(Link *));
+int manager_new_link(Manager *m, const char *name, Link **ret) {
+        Link **n, *l;
+        int r;
+
+        n = reallocarray(m->links, m->n_links + 1, sizeof(Link *));
         if (!n)
                 return -ENOMEM;
         m->links = n;
+        r = link_new(&m->link_ctx, name, &l);
+        if (r < 0)
+                return r;
         m->links[m->n_links++] = l;
+        if (m->observer && m->observer->link_added)
+                m->observer->link_added(m, l);
+        *ret = l;
         return 0;
 }
 
-void manager_drop_link(Manager *m, Link *l) {
+void manager_free_link(Manager *m, Link *l) {
+        if (m->observer && m->observer->link_removed)
+                m->observer->link_removed(m, l);
         for (size_t i = 0; i < m->n_links; i++)
                 if (m->links[i] == l) {
                         memmove(m->links + i, m->links + i + 1, (m->n_links - i - 1) * sizeof(Link *));
                         m->n_links--;
-                        return;
+                        break;
                 }
+        link_free(l);
 }
 
 void manager_emit_event(Manager *m, const char *link, const char *kind, const char *fmt, ...) {
         _cleanup_free_ char *msg = NULL;
+        int level = m->one_shot ? LOG_DEBUG : LOG_INFO;
         va_list ap;
         int r;
 
+        /* Nobody would see it (tbsd --once below --log-level debug). */
+        if (level > log_get_max_level() && !(m->observer && m->observer->event))
+                return;
         va_start(ap, fmt);
         r = vasprintf(&msg, fmt, ap);
         va_end(ap);
@@ -391,17 +350,18 @@ void manager_emit_event(Manager *m, const char *link, const char *kind, const ch
                         return;
         }
         if (strcmp(link, "*") == 0)
-                log_info("%s: %s", kind, msg);
+                log_full_errno(level, 0, "%s: %s", kind, msg);
         else
-                log_link_info(link, "%s: %s", kind, msg);
-        if (m->bus)
-                (void) sd_bus_emit_signal(m->bus, TBS_MANAGER_PATH, TBS_MANAGER_IFACE, "Event", "sss",
-                                          link, kind, msg);
+                log_link_full_errno(link, level, 0, "%s: %s", kind, msg);
+        if (m->observer && m->observer->event)
+                m->observer->event(m, link, kind, msg);
 }
 
 void manager_notify_status(Manager *m) {
         size_t count[_LINK_STATE_MAX] = {};
 
+        if (m->one_shot)
+                return;
         for (size_t i = 0; i < m->n_links; i++)
                 count[m->links[i]->state]++;
         (void) sd_notifyf(false, "STATUS=%zu links configured, %zu degraded, %zu failed, %zu absent",
@@ -418,7 +378,7 @@ int manager_start(Manager *m) {
                 return r;
         (void) manager_sync_dir(m, &dir, NULL);
         schedule_dir_done(&dir);
-        release_free_memory();
+        manager_release_free_memory();
         if (m->n_links == 0)
                 log_notice("no schedules in %s", m->config_dir);
         return 0;
@@ -433,7 +393,7 @@ int manager_reload(Manager *m, char **ret_error) {
         if (r >= 0) {
                 r = manager_sync_dir(m, &dir, ret_error);
                 schedule_dir_done(&dir);
-                release_free_memory();
+                manager_release_free_memory();
         }
         manager_emit_event(m, "*", "reloaded", "configuration folder %s re-read%s", m->config_dir,
                            r < 0 ? " (with errors)" : "");
@@ -448,18 +408,4 @@ int manager_run(Manager *m) {
         (void) sd_notify(false, "READY=1");
         manager_notify_status(m);
         return sd_event_loop(m->event);
-}
-
-int manager_main(const ManagerConfig *config) {
-        Manager *m = NULL;
-        int r;
-
-        r = manager_new(config, &m);
-        if (r < 0)
-                return r;
-        r = manager_start(m);
-        if (r >= 0)
-                r = manager_run(m);
-        manager_free(m);
-        return r;
 }

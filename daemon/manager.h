@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The Manager owns the event loop, the bus connection and the links. */
+/* The Manager owns the event loop, the netlink socket, the capability cache
+ * and the links; it brings the links in line with the schedules folder
+ * (manager-sync.c) and samples their statistics (manager-stats.c). It does
+ * not know the bus: the bus layer (manager-bus.c, link-bus.c) installs an
+ * observer and the links' property callback. tbsd --once is a Manager in
+ * one-shot mode. */
 #pragma once
 
 #include <stdbool.h>
@@ -16,19 +21,33 @@
  * intervals after the last bus read of statistics. */
 #define MANAGER_STATS_LINGER_INTERVALS 3
 
+typedef struct Manager Manager;
+
 typedef struct ManagerConfig {
         const char *config_dir;
         const char *admin_group;        /* group whose members may call privileged methods */
         uint64_t clock_interval_usec;   /* period of the clock checks */
-        bool use_bus;                   /* false: no D-Bus (tests, --once style runs) */
         uint64_t stats_interval_usec;   /* statistics sampling period while sampling; 0: never
                                          * sample, every read dumps */
         const char *metrics_file;       /* Prometheus text file written on every sample, or NULL */
+        bool one_shot;                  /* tbsd --once: load, apply and stop; no event loop,
+                                         * signals, link watch, sampler or clock checks */
 } ManagerConfig;
 
+/* What a layer above the manager is told (the bus, manager-bus.c, installs
+ * it). Every member may be NULL. */
+typedef struct ManagerObserver {
+        void (*link_added)(Manager *m, Link *l);
+        void (*link_removed)(Manager *m, Link *l);
+        /** An Event (link "*" for the manager itself), message escaped. */
+        void (*event)(Manager *m, const char *link, const char *kind, const char *message);
+} ManagerObserver;
+
 struct Manager {
-        sd_event *event;
-        sd_bus *bus;
+        sd_event *event;                /* NULL when one_shot */
+        sd_bus *bus;                    /* set by the bus layer (manager_connect_bus()), or NULL */
+        const ManagerObserver *observer;
+        bool one_shot;
         char *config_dir;
         char *admin_group;              /* may call privileged methods; NULL: root only */
         struct RefusalLog *refusals;    /* refused privileged calls, logged per caller with a limit */
@@ -38,6 +57,8 @@ struct Manager {
         CapsSystemSocket probe_sock;    /* the probes' ioctls and index lookups go through it */
         CapsIO probe_io;                /* the probes' system calls, on probe_sock */
         bool probe_sock_open;           /* false in a Manager not made by manager_new() */
+        DeviceFacts load_facts;         /* manager_facts_for()'s answer */
+        LinkContext link_ctx;           /* what every link works with and reports to */
         struct LinkWatch *watch;        /* rtnetlink link and qdisc notifications */
         uint64_t stats_interval_usec;
         char *metrics_file;
@@ -53,18 +74,16 @@ struct Manager {
         size_t n_links;
 };
 
-/** Create the manager: event loop, signal handlers (SIGTERM/SIGINT exit,
- *  SIGHUP reloads), and the bus connection with its objects. */
+/** Create the manager: netlink socket, capability cache, and unless
+ *  config->one_shot the event loop, signal handlers (SIGTERM/SIGINT exit,
+ *  SIGHUP reloads), link watch and statistics sampler. The bus is the
+ *  caller's (manager_connect_bus(), manager-bus.h). */
 int manager_new(const ManagerConfig *config, Manager **ret);
 void manager_free(Manager *m);
 
 /** The index of the interface called name, 0 when there is none. Asks on
  *  the manager's socket: if_nametoindex() opens and closes one per call. */
 int manager_ifindex(Manager *m, const char *name);
-
-/** The whole daemon: create, load and apply, serve until SIGTERM, tear down.
- *  Returns 0 on a clean exit or -errno. */
-int manager_main(const ManagerConfig *config);
 
 /** Load the configuration folder and apply every schedule. */
 int manager_start(Manager *m);
@@ -105,23 +124,40 @@ int manager_load_dir(Manager *m, struct ScheduleDir *ret, char **ret_error);
  *  (*ret_error, when not NULL: a line per invalid file), or -ENOMEM. */
 int manager_sync_dir(Manager *m, struct ScheduleDir *dir, char **ret_error);
 
+/** schedule_dir_load()'s facts_for (userdata: the Manager): the facts of
+ *  the interface's probe through the manager's capability cache, NULL when
+ *  there is no such interface or the probe failed. Valid until the next
+ *  call. */
+const DeviceFacts *manager_facts_for(const char *ifname, void *userdata);
+
 Link *manager_find_link(Manager *m, const char *name);
-int manager_add_link(Manager *m, Link *l);
-void manager_drop_link(Manager *m, Link *l);
+/** A new link of m (working with m->link_ctx), announced to the observer. */
+int manager_new_link(Manager *m, const char *name, Link **ret);
+/** Forget and free l, announced to the observer. */
+void manager_free_link(Manager *m, Link *l);
+
+/** Set up the statistics sampler (a timer, off until the first read
+ *  unless there is a metrics file; none with --stats-interval 0). */
+int manager_stats_setup(Manager *m);
 
 /** Take a statistics sample of every link (one dump for all of them) and
  *  write the metrics file when one is configured. Returns 0 or -errno. */
 int manager_sample_stats(Manager *m);
 
-/** A bus client reads statistics (the Statistics property, Describe()):
- *  take a fresh sample first when the newest one is older than the
- *  sampling interval, and keep the sampler running for
- *  MANAGER_STATS_LINGER_INTERVALS intervals after this read (without a
- *  metrics file nobody else consumes the samples, so the sampler stops
- *  then). Returns 1 when it took a sample, 0 when the newest one is recent
- *  enough or sampling is off (--stats-interval 0), or -errno when the dump
- *  failed. */
-int manager_stats_read(Manager *m);
+/** A bus client reads the statistics of l (the Statistics property,
+ *  Describe(); the links' statistics_read callback): take a fresh sample
+ *  first when the newest one is older than the sampling interval or l has
+ *  none, and keep the sampler running for MANAGER_STATS_LINGER_INTERVALS
+ *  intervals after this read (without a metrics file nobody else consumes
+ *  the samples, so the sampler stops then). With sampling off
+ *  (--stats-interval 0) every read takes a sample of l alone, without
+ *  rates. Returns 1 and *ret_sampled_usec (the sample's CLOCK_MONOTONIC
+ *  time) when it took a sample, 0 when the newest one is recent enough, or
+ *  -errno when the dump failed. */
+int manager_stats_read(Manager *m, Link *l, uint64_t *ret_sampled_usec);
+
+/** Hand the heap's free pages back to the kernel (after a burst of work). */
+void manager_release_free_memory(void);
 
 /** Look at l again soon (coalesced): re-apply when it (re)appeared, check
  *  for drift when it is configured. */

@@ -3,12 +3,12 @@
 #include <stdlib.h>
 
 #include "json-util.h"
-#include "link.h"
 #include "log.h"
 #include "metrics-file.h"
 #include "metrics.h"
+#include "nl-qdisc.h"
 
-int metrics_file_write(Manager *m, const char *path) {
+int metrics_file_write(Link **links, size_t n, const char *path) {
         MetricsWriter *w = NULL;
         int r;
 
@@ -17,8 +17,8 @@ int metrics_file_write(Manager *m, const char *path) {
                 return r;
         /* One link's status document at a time: all of them at once would
          * be megabytes with hundreds of links, every sampling interval. */
-        for (size_t i = 0; i < m->n_links; i++) {
-                Link *l = m->links[i];
+        for (size_t i = 0; i < n; i++) {
+                Link *l = links[i];
                 const QDiscTree *t = link_last_sample(l, NULL);
                 struct json_object *doc = NULL;
 
@@ -34,15 +34,14 @@ int metrics_file_write(Manager *m, const char *path) {
         return r < 0 ? r : 0;
 }
 
-void metrics_file_update(Manager *m) {
-        int r = metrics_file_write(m, m->metrics_file);
+void metrics_file_update(Link **links, size_t n, const char *path, int *last_error) {
+        int r = metrics_file_write(links, n, path);
 
         /* Every sampling interval would repeat the same line: say it when
          * the error starts or changes, and once when writing works again. */
-        if (r < 0 && r != m->metrics_file_error)
-                log_warning_errno(r, "cannot write the metrics file %s: %m (not repeated while it persists)",
-                                  m->metrics_file);
-        else if (r >= 0 && m->metrics_file_error < 0)
-                log_info("metrics file %s written again", m->metrics_file);
-        m->metrics_file_error = r < 0 ? r : 0;
+        if (r < 0 && r != *last_error)
+                log_warning_errno(r, "cannot write the metrics file %s: %m (not repeated while it persists)", path);
+        else if (r >= 0 && *last_error < 0)
+                log_info("metrics file %s written again", path);
+        *last_error = r < 0 ? r : 0;
 }

@@ -4,13 +4,14 @@
  * textfile collector. */
 #pragma once
 
-#include "manager.h"
+#include "link.h"
 
-/** Render every link's last sample (lib/metrics.h) into PATH: written to a
- *  temporary file in the same folder, then renamed over PATH, so a reader
- *  never sees half a file. Returns 0 or -errno. */
-int metrics_file_write(Manager *m, const char *path);
+/** Render the last sample of links[0..n) (lib/metrics.h) into path:
+ *  written to a temporary file in the same folder, then renamed over path,
+ *  so a reader never sees half a file. Returns 0 or -errno. */
+int metrics_file_write(Link **links, size_t n, const char *path);
 
-/** metrics_file_write() of m->metrics_file, logging a failure when it
- *  starts or its errno changes, and the recovery once: not every sample. */
-void metrics_file_update(Manager *m);
+/** metrics_file_write(), logging a failure when it starts or its errno
+ *  changes, and the recovery once: not every sample. *last_error keeps the
+ *  -errno of the last write (0 when it worked) from call to call. */
+void metrics_file_update(Link **links, size_t n, const char *path, int *last_error);

@@ -22,19 +22,10 @@
 #include <stdint.h>
 
 #include "nl-transport.h"
+#include "qdisc-dump.h"
 #include "qdisc-plan.h"
 #include "qdisc-tree.h"
 #include "schedule.h"
-
-/** Read the qdiscs of ifindex (one RTM_GETQDISC dump) into *ret, with
- *  statistics. Returns 0, or -ENODEV when the interface vanished, -EAGAIN
- *  when the dump left the interface out (qdisc_dump_judge()), or another
- *  -errno. Free with qdisc_tree_done(). */
-int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret);
-
-/** One dump of every interface (nl_qdisc_dump_raw()) split into *ret
- *  (qdisc_tree_set_parse()). Returns 0 or -errno. */
-int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret);
 
 /** Make ifindex carry schedule s: one dump, then nothing is sent when the
  *  tree already matches (handles and counters stay); when only etf children

@@ -7,6 +7,8 @@
 
 #include <netlink/msg.h>
 
+#include "qdisc-dump.h"
+#include "qdisc-plan.h"
 #include "qdisc-rollback.h"
 #include "qdisc.h"
 

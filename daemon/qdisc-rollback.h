@@ -5,7 +5,8 @@
  * nl_qdisc_remove(). */
 #pragma once
 
-#include "nl-qdisc.h"
+#include "nl-transport.h"
+#include "qdisc-tree.h"
 
 /** Delete root (as dumped: its kind and handle) from ifindex. The kernel
  *  refuses ("Invalid handle", "Invalid qdisc name") when another root took

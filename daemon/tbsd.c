@@ -13,6 +13,7 @@
 #include "device-check.h"
 #include "diag.h"
 #include "log.h"
+#include "manager-bus.h"
 #include "manager.h"
 #include "nl-qdisc.h"
 #include "parse-number.h"
@@ -268,25 +269,74 @@ static double once_ms_since(const struct timespec *t0) {
         return (double) (t.tv_sec - t0->tv_sec) * 1e3 + (double) (t.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* tbsd --once: apply every valid schedule of the folder, one line per
- * interface on stdout ("IFACE: applied", "IFACE: unchanged", "IFACE: failed:
- * REASON"). A failed interface does not stop the others. One qdisc dump
- * serves every interface (the kernel dumps all of them anyway); each
- * interface's changes go out in one batch. Returns the exit code: 0 when
- * every interface succeeded, 1 otherwise. */
+/* What the apply of one link ended with. */
+typedef struct OnceOutcome {
+        const Link *link;
+        int result;
+        char *error;
+} OnceOutcome;
+
+typedef struct OnceRun {
+        OnceOutcome *outcomes;
+        size_t n;
+} OnceRun;
+
+static void once_run_done(OnceRun *o) {
+        for (size_t i = 0; i < o->n; i++)
+                free(o->outcomes[i].error);
+        free(o->outcomes);
+}
+
+/* LinkContext.applied: keep the outcome for the line, log what the
+ * engine decided per queue (the reason for software or offload mode). */
+static void once_on_applied(Link *l, int r, const char *error, const ApplyReport *rep, void *userdata) {
+        _cleanup_free_ char *name_buf = NULL;
+        const char *name = text_safe(l->name, &name_buf);
+        OnceRun *o = userdata;
+        OnceOutcome *v;
+
+        for (size_t j = 0; r >= 0 && rep && j < rep->n_queues; j++)
+                if (rep->queues[j].reason)
+                        log_info("%s: txqueue %u: etf %s (%s)", name, rep->queues[j].queue,
+                                 rep->queues[j].offload ? "offload" : "software", rep->queues[j].reason);
+        if (r < 0 && rep && rep->rollback_error)
+                log_error("%s: rollback failed: %s", name, rep->rollback_error);
+
+        v = reallocarray(o->outcomes, o->n + 1, sizeof(OnceOutcome));
+        if (!v)
+                return;
+        o->outcomes = v;
+        o->outcomes[o->n++] = (OnceOutcome) {
+                .link = l,
+                .result = r,
+                .error = error ? strdup(error) : NULL,
+        };
+}
+
+static const OnceOutcome *once_outcome(const OnceRun *o, const Link *l) {
+        /* The last apply of the link counts. */
+        for (size_t i = o->n; l && i > 0; i--)
+                if (o->outcomes[i - 1].link == l)
+                        return &o->outcomes[i - 1];
+        return NULL;
+}
+
+/* tbsd --once: the Manager in one-shot mode (no bus, event loop, clock
+ * checks or drift watching): it loads the folder, checking each file
+ * against its interface's probe, and applies every valid schedule through
+ * the daemon's own sync (manager_sync_dir()): one qdisc dump serves every
+ * interface, the requests of all go out in one batch. One line per file on
+ * stdout ("IFACE: applied", "IFACE: unchanged", "IFACE: failed: REASON"),
+ * in file order; a failed interface does not stop the others. Returns the
+ * exit code: 0 when every interface succeeded, 1 otherwise. */
 static int run_once(const char *dir) {
-        _cleanup_(device_probes_done) DeviceProbes caps = { .sock.fd = -1 };
         _cleanup_(schedule_dir_done) ScheduleDir d = {};
-        _cleanup_(qdisc_tree_set_done) QDiscTreeSet trees = {};
-        _cleanup_nl_qdisc_ NlQdisc *nl = NULL;
-        _cleanup_free_ ApplyJob *jobs = NULL;
-        _cleanup_free_ int *results = NULL;
-        _cleanup_free_ ssize_t *job_of = NULL;
-        ApplyReport *reports = NULL;
-        size_t n_jobs = 0;
+        _cleanup_(once_run_done) OnceRun run = {};
+        _cleanup_free_ bool *valid = NULL;
+        Manager *m = NULL;
         struct timespec t0;
-        bool failed = false, have_trees = false, progress;
-        int r;
+        bool failed = false, progress;
+        int r, sync_r;
 
         /* On a terminal each line shows up as it is done; into a pipe or a
          * file the lines go out in few writes (a line per queue and
@@ -294,77 +344,40 @@ static int run_once(const char *dir) {
         progress = isatty(STDOUT_FILENO) > 0;
         (void) setvbuf(stderr, NULL, isatty(STDERR_FILENO) > 0 ? _IOLBF : _IOFBF, 0);
 
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        device_probes_init(&caps, NULL);
-        r = schedule_dir_load(dir, device_probes_facts_for, &caps, &d);
+        r = manager_new(&(ManagerConfig) { .config_dir = dir, .one_shot = true }, &m);
         if (r < 0)
-                return log_folder_error(dir, r);
-        log_debug("%zu schedule file(s) read and checked, %zu interface(s) probed: %.1f ms",
-                  d.n, caps.n, once_ms_since(&t0));
-        r = nl_qdisc_new(&nl);
-        if (r < 0) {
-                log_error_errno(r, "cannot open a netlink socket: %m");
                 return 1;
-        }
-        /* Every interface's tree before any change; an interface's own
-         * apply does not touch the others' trees. */
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        r = nl_qdisc_dump_all(nl, &trees);
-        if (r < 0)
-                log_debug_errno(r, "qdisc dump of all interfaces failed, dumping per interface: %m");
-        else {
-                have_trees = true;
-                log_debug("qdisc trees of %zu interface(s) read in one dump: %.1f ms", trees.n,
-                          once_ms_since(&t0));
-        }
+        m->link_ctx.on_applied = once_on_applied;
+        m->link_ctx.applied_userdata = &run;
 
-        /* Every valid schedule with its interface goes into one apply
-         * (all requests in few sends); the lines come out in file order. */
-        jobs = calloc(d.n ?: 1, sizeof(ApplyJob));
-        reports = calloc(d.n ?: 1, sizeof(ApplyReport));
-        results = calloc(d.n ?: 1, sizeof(int));
-        job_of = calloc(d.n ?: 1, sizeof(ssize_t));
-        if (!jobs || !reports || !results || !job_of) {
-                free(reports);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        r = schedule_dir_load(dir, manager_facts_for, m, &d);
+        if (r < 0) {
+                manager_free(m);
+                return log_folder_error(dir, r);
+        }
+        log_debug("%zu schedule file(s) read and checked: %.1f ms", d.n, once_ms_since(&t0));
+        valid = calloc(d.n ?: 1, sizeof(bool));
+        if (!valid) {
+                manager_free(m);
                 log_error("out of memory");
                 return 1;
         }
-        for (size_t i = 0; i < d.n; i++) {
-                const ScheduleFile *f = &d.files[i];
-                unsigned ifindex;
+        for (size_t i = 0; i < d.n; i++)
+                valid[i] = d.files[i].schedule;
 
-                job_of[i] = -1;
-                if (!f->schedule)
-                        continue;
-                ifindex = device_probes_ifindex(&caps, f->schedule->ifname);
-                if (ifindex == 0)
-                        continue;
-                jobs[n_jobs] = (ApplyJob) {
-                        .ifindex = (int) ifindex,
-                        .schedule = f->schedule,
-                        .facts = device_probes_facts_for(f->schedule->ifname, &caps),
-                };
-                if (have_trees)   /* NULL when not in the dump: the kernel's default */
-                        jobs[n_jobs].tree = qdisc_tree_set_find(&trees, (int) ifindex);
-                job_of[i] = (ssize_t) n_jobs++;
-        }
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        if (have_trees)
-                (void) nl_qdisc_apply_many(nl, jobs, n_jobs, reports, results);
-        else
-                for (size_t j = 0; j < n_jobs; j++)
-                        results[j] = nl_qdisc_apply(nl, jobs[j].ifindex, jobs[j].schedule, jobs[j].facts,
-                                                    &reports[j]);
-        log_debug("%zu interface(s) applied: %.1f ms", n_jobs, once_ms_since(&t0));
+        sync_r = manager_sync_dir(m, &d, NULL);
+        log_debug("%zu interface(s) dumped and applied: %.1f ms", m->n_links, once_ms_since(&t0));
 
         for (size_t i = 0; i < d.n; i++) {
                 const ScheduleFile *f = &d.files[i];
                 _cleanup_free_ char *name_buf = NULL;
                 /* names and paths come from the folder: one line, escaped */
                 const char *name = text_safe(f->ifname[0] ? f->ifname : f->path, &name_buf);
-                ApplyReport *rep;
+                const OnceOutcome *out;
 
-                if (!f->schedule) {
+                if (!valid[i]) {
                         _cleanup_free_ char *line = NULL;
 
                         for (size_t j = 0; j < f->diags.n; j++)
@@ -376,36 +389,42 @@ static int run_once(const char *dir) {
                         failed = true;
                         continue;
                 }
-                if (job_of[i] < 0) {
+                out = once_outcome(&run, manager_find_link(m, f->ifname));
+                if (!out) /* not tried: the sync stopped short (out of memory) */
+                        printf("%s: failed: %s\n", name, strerror(sync_r < 0 ? -sync_r : ENOMEM));
+                else if (out->result == -ENODEV)
                         printf("%s: failed: no such interface\n", name);
-                        failed = true;
-                        continue;
-                }
-                rep = &reports[job_of[i]];
-                r = results[job_of[i]];
-                for (size_t j = 0; r >= 0 && j < rep->n_queues; j++)
-                        if (rep->queues[j].reason)
-                                log_info("%s: txqueue %u: etf %s (%s)", name, rep->queues[j].queue,
-                                         rep->queues[j].offload ? "offload" : "software",
-                                         rep->queues[j].reason);
-                if (r < 0) {
-                        printf("%s: failed: %s\n", name, rep->error ?: strerror(-r));
-                        if (rep->rollback_error)
-                                log_error("%s: rollback failed: %s", name, rep->rollback_error);
-                        failed = true;
-                } else
-                        printf("%s: %s\n", name, r > 0 ? "applied" : "unchanged");
+                else if (out->result < 0)
+                        printf("%s: failed: %s\n", name, out->error ?: strerror(-out->result));
+                else
+                        printf("%s: %s\n", name, out->result > 0 ? "applied" : "unchanged");
+                failed = failed || !out || out->result < 0;
                 if (progress) {
                         fflush(stderr);
                         fflush(stdout);
                 }
         }
         fflush(stderr);
-
-        for (size_t j = 0; j < n_jobs; j++)
-                apply_report_done(&reports[j]);
-        free(reports);
+        manager_free(m);
         return failed ? 1 : 0;
+}
+
+/* The daemon: the Manager with its bus, until SIGTERM. Returns 0 on a clean
+ * exit or -errno. */
+static int run_daemon(const ManagerConfig *config) {
+        Manager *m = NULL;
+        int r;
+
+        r = manager_new(config, &m);
+        if (r < 0)
+                return r;
+        r = manager_connect_bus(m);
+        if (r >= 0)
+                r = manager_start(m);
+        if (r >= 0)
+                r = manager_run(m);
+        manager_free(m);
+        return r;
 }
 
 int main(int argc, char *argv[]) {
@@ -431,11 +450,10 @@ int main(int argc, char *argv[]) {
         (void) mallopt(M_MMAP_THRESHOLD, DAEMON_MMAP_THRESHOLD);
         (void) mallopt(M_TRIM_THRESHOLD, DAEMON_TRIM_THRESHOLD);
 
-        r = manager_main(&(ManagerConfig) {
+        r = run_daemon(&(ManagerConfig) {
                 .config_dir = arg_config_dir,
                 .admin_group = arg_admin_group,
                 .clock_interval_usec = arg_clock_interval_usec,
-                .use_bus = true,
                 .stats_interval_usec = arg_stats_interval_usec,
                 .metrics_file = arg_metrics_file,
         });

@@ -82,6 +82,23 @@ static int to_journal(int level, int error, const char *ifname, const char *mess
 }
 
 static void to_stderr(int level, const char *ifname, const char *message) {
+        char prio[16] = "";
+        char *line = NULL;
+        int n;
+
+        /* The whole line in one write: stderr is unbuffered, and a line
+         * written piece by piece costs a system call per piece (the
+         * daemon logs a few lines per link it applies) and may be cut by
+         * another writer's. */
+        if (prefix_priority)
+                snprintf(prio, sizeof(prio), "<%d>", level);
+        n = asprintf(&line, "%s%s%s%s%s%s\n", prio, program_name ?: "", program_name ? ": " : "",
+                     ifname ?: "", ifname ? ": " : "", message);
+        if (n >= 0) {
+                fwrite(line, 1, (size_t) n, stderr);
+                free(line);
+                return;
+        }
         flockfile(stderr);
         if (prefix_priority)
                 fprintf(stderr, "<%d>", level);

@@ -536,6 +536,10 @@ static void test_cache(void **state) {
         assert_int_equal(rec.calls, 2);
         assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &c), 0);   /* cached */
         assert_int_equal(rec.calls, 2);
+        /* the index it was probed with, by name (tbsd --once) */
+        assert_int_equal(caps_cache_ifindex_of(cache, "enp3s0"), 3);
+        assert_int_equal(caps_cache_ifindex_of(cache, "enp3s1"), 0);
+        assert_int_equal(caps_cache_ifindex_of(NULL, "enp3s0"), 0);
 
         /* the link changed: the daemon invalidates, the next get probes */
         rec.channels.combined_count = 1;
@@ -553,6 +557,7 @@ static void test_cache(void **state) {
                 assert_int_equal(caps_cache_get(cache, i, "enp3s0", &c), 1);
         assert_int_equal(caps_cache_get(cache, 15, "enp3s0", &c), 0);
         assert_int_equal(caps_cache_invalidate(cache, 0), 1);
+        assert_int_equal(caps_cache_ifindex_of(cache, "enp3s0"), 0);  /* forgotten */
         assert_int_equal(caps_cache_get(cache, 15, "enp3s0", &c), 1);
 
         assert_int_equal(caps_cache_get(cache, 0, "enp3s0", &c), -EINVAL);

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Installing a link's schedule: find the interface, probe it, check the
+ * schedule against it, hand it to the netlink engine (alone or batched
+ * with other links), take the outcome (state, events, clock check, retry
+ * timer); and removing tbsd's tree again. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "caps-cache.h"
+#include "device-check.h"
+#include "link-internal.h"
+#include "log.h"
+#include "nl-qdisc.h"
+
+#define RETRY_FIRST_USEC (1000 * 1000ULL)
+#define RETRY_MAX_USEC (60 * 1000 * 1000ULL)
+
+/* Failures worth another try later: the device was busy, went away midway
+ * or the kernel was short of memory. A refused configuration is not. */
+static bool error_may_pass(int r) {
+        return r == -EBUSY || r == -EAGAIN || r == -ENOBUFS || r == -ENOMEM || r == -ENETDOWN ||
+               r == -ETIMEDOUT || r == -EINTR;
+}
+
+/* Every check whose state or reason changed: the link's StateReason quotes
+ * the clock's reason, so it follows at once, in the same signal as
+ * ClockState when that changed too. */
+static void on_clock_changed(ClockCheck *cc, ClockState old_state, const ClockStatus *status, void *userdata) {
+        Link *l = userdata;
+        bool state_changed = old_state != status->state;
+
+        if (state_changed && old_state != _CLOCK_STATE_INVALID)
+                link_emit_event(l, "clock", "%s -> %s: %s", clock_state_to_string(old_state),
+                                clock_state_to_string(status->state), status->reason);
+        link_update_installed_state_also(l, state_changed ? "ClockState" : NULL);
+}
+
+static int link_start_clock(Link *l) {
+        int phc = l->rt->caps ? l->rt->caps->phc_index : -1;
+        int r;
+
+        l->rt->clock = clock_check_free(l->rt->clock);
+        if (!l->schedule->clock.configured || l->ctx->one_shot)
+                return 0;
+        r = clock_check_new(l->ctx->event, l->name, &l->schedule->clock, phc, on_clock_changed, l, &l->rt->clock);
+        if (r < 0)
+                return log_link_warning_errno(l->name, r, "cannot start the clock check: %m");
+        r = clock_check_start(l->rt->clock, l->ctx->clock_interval_usec);
+        if (r < 0)
+                return log_link_warning_errno(l->name, r, "cannot start the clock check: %m");
+        return 0;
+}
+
+static void link_probe(Link *l) {
+        const LinkCaps *c;
+        bool same;
+        int r;
+
+        r = caps_cache_get(l->ctx->caps, l->ifindex, l->name, &c);
+        if (r < 0) {
+                log_link_debug_errno(l->name, r, "capability probe failed: %m");
+                l->rt->caps = caps_cache_unref(l->rt->caps);
+                l->rt->facts = (DeviceFacts) {};
+                return;
+        }
+        /* The properties the probe gives, reported when they change. */
+        same = l->rt->caps && strcmp(l->rt->caps->driver, c->driver) == 0 &&
+               l->rt->caps->launch_time_mask == c->launch_time_mask && l->rt->caps->phc_index == c->phc_index;
+        c = caps_cache_ref(c);
+        caps_cache_unref(l->rt->caps);
+        l->rt->caps = c;
+        caps_to_device_facts(l->rt->caps, &l->rt->facts);
+        if (!same)
+                link_emit_changed(l, "Driver", "LaunchTimeQueues", "PhcIndex", NULL);
+}
+
+static int on_retry(sd_event_source *s, uint64_t usec, void *userdata) {
+        Link *l = userdata;
+
+        log_link_info(l->name, "retrying the apply (attempt %u)", l->rt->retries + 1);
+        (void) link_apply(l, NULL);
+        return 0;
+}
+
+/* Exponential backoff: 1 s, 2 s, 4 s, ... 60 s. */
+void link_schedule_retry(Link *l) {
+        uint64_t delay = RETRY_FIRST_USEC << (l->rt->retries < 6 ? l->rt->retries : 6), now;
+        int r;
+
+        if (l->ctx->one_shot || !l->ctx->event)
+                return;
+        if (delay > RETRY_MAX_USEC)
+                delay = RETRY_MAX_USEC;
+        l->rt->retries++;
+        if (sd_event_now(l->ctx->event, CLOCK_MONOTONIC, &now) < 0)
+                return;
+        l->rt->retry = sd_event_source_disable_unref(l->rt->retry);
+        r = sd_event_add_time(l->ctx->event, &l->rt->retry, CLOCK_MONOTONIC, now + delay, 0, on_retry, l);
+        if (r < 0)
+                log_link_warning_errno(l->name, r, "cannot schedule a retry: %m");
+        else
+                log_link_info(l->name, "will retry in %llu s", (unsigned long long) (delay / 1000000));
+}
+
+bool link_retry_pending(Link *l) {
+        int enabled = SD_EVENT_OFF;
+
+        if (l->rt->retry)
+                (void) sd_event_source_get_enabled(l->rt->retry, &enabled);
+        return enabled != SD_EVENT_OFF;
+}
+
+/* The end of every apply: tell the context (tbsd --once prints it), hand
+ * the reason on. Takes error over. Returns r. */
+static int apply_end(Link *l, int r, char *error, const ApplyReport *report, char **ret_error) {
+        if (l->ctx->on_applied)
+                l->ctx->on_applied(l, r, error, report, l->ctx->applied_userdata);
+        if (ret_error)
+                *ret_error = error;
+        else
+                free(error);
+        return r;
+}
+
+/* What comes before the engine: the interface's index, the probe, the
+ * checks that need the device. Returns 0 when the link may go to the
+ * engine, else its result (state, events and *ret_error taken care of). */
+static int apply_prepare(Link *l, char **ret_error) {
+        DiagList diags = {};
+        int ifindex, r;
+
+        if (!l->schedule) {
+                link_set_error(ret_error, "%s", l->state_reason);
+                return -EINVAL;
+        }
+        ifindex = link_lookup_ifindex(l);
+        if (ifindex <= 0) {
+                if (l->ifindex != 0 || l->state != LINK_STATE_ABSENT)
+                        link_emit_event(l, "absent", "interface %s does not exist", l->name);
+                l->ifindex = 0;
+                l->rt->applied = false;
+                link_emit_changed(l, "Index", NULL);
+                link_set_state(l, LINK_STATE_ABSENT, "interface %s does not exist; waiting for it", l->name);
+                link_set_error(ret_error, "interface %s does not exist", l->name);
+                return -ENODEV;
+        }
+        if (ifindex != l->ifindex) {
+                l->ifindex = ifindex;
+                link_emit_changed(l, "Index", NULL);
+        }
+        link_probe(l);
+
+        /* Checks that need the device: queue ranges, offload on queues
+         * without launch time. Nothing is changed when they fail. The same
+         * function makes them for tbsd --check and tbsctl validate --device. */
+        l->schedule->source = l->schedule->source ?: (l->schedule_file ? strdup(l->schedule_file) : NULL);
+        r = device_verify(l->schedule, l->rt->caps, &diags);
+        if (r < 0) {
+                _cleanup_free_ char *line = NULL;
+
+                for (size_t i = 0; i < diags.n && !line; i++)
+                        if (diags.items[i].severity == DIAG_ERROR)
+                                line = diag_format(&diags.items[i]);
+                diag_list_clear(&diags);
+                link_set_state(l, LINK_STATE_FAILED, "%s", line ?: "schedule does not fit the device");
+                link_emit_event(l, "failed", "%s", l->state_reason);
+                link_set_error(ret_error, "%s", l->state_reason);
+                return -EINVAL;
+        }
+        diag_list_clear(&diags);
+        return 0;
+}
+
+static const DeviceFacts *link_facts(Link *l) {
+        return l->rt->caps ? &l->rt->facts : NULL;
+}
+
+/* The engine's outcome r with its report (taken over): state, events,
+ * clock check, retry. Returns r. */
+static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
+        char *error = NULL;
+
+        if (r == -EAGAIN && report->n_messages == 0 && !report->rolled_back) {
+                /* The kernel's dump left the interface out: nothing is known
+                 * about its tree and nothing was sent. Not a failure of the
+                 * schedule: the state stays, the apply is tried again. */
+                if (!l->ctx->one_shot)
+                        log_link_warning(l->name, "%s; trying again later", report->error ?: strerror(-r));
+                link_set_error(&error, "%s", report->error ?: strerror(-r));
+                link_schedule_retry(l);
+                r = apply_end(l, r, error, report, ret_error);
+                apply_report_done(report);
+                return r;
+        }
+        if (r < 0) {
+                link_set_state(l, LINK_STATE_FAILED, "%s%s%s", report->error ?: strerror(-r),
+                               report->rolled_back ? " (previous qdiscs restored)" : "",
+                               report->rollback_error ? "; restoring failed too" : "");
+                link_emit_event(l, "failed", "%s", l->state_reason);
+                link_set_error(&error, "%s", report->error ?: strerror(-r));
+                l->rt->applied = false;
+                if (error_may_pass(r))
+                        link_schedule_retry(l);
+                r = apply_end(l, r, error, report, ret_error);
+                apply_report_done(report);
+                return r;
+        }
+        l->rt->retries = 0;
+        l->removed = false;
+        l->rt->drift = mfree(l->rt->drift);
+        apply_report_done(&l->rt->last);
+        l->rt->last = *report;
+        *report = (ApplyReport) {};
+        l->rt->applied = true;
+        link_forget_installed_root(l);
+        if (r > 0)
+                link_emit_event(l, "applied", "%u change(s) sent%s", l->rt->last.n_messages,
+                                l->rt->last.root_replaced ? ", root replaced" : "");
+        else
+                log_link_debug(l->name, "unchanged");
+
+        if (!l->rt->clock || r > 0)
+                (void) link_start_clock(l);
+        link_update_installed_state(l);
+        return apply_end(l, r, NULL, &l->rt->last, ret_error);
+}
+
+int link_apply(Link *l, char **ret_error) {
+        return link_apply_from(l, NULL, ret_error);
+}
+
+int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
+        ApplyReport report = {};
+        char *error = NULL;
+        int r;
+
+        /* What the apply changes is reported at its end, in one signal. */
+        link_hold_changes(l);
+        r = apply_prepare(l, &error);
+        if (r < 0) {
+                r = apply_end(l, r, error, NULL, ret_error);
+                link_release_changes(l);
+                return r;
+        }
+        if (set) {
+                const QDiscTree *t = qdisc_tree_set_find(set, l->ifindex);
+
+                r = nl_qdisc_apply_with_tree(l->ctx->nl, l->ifindex, l->schedule, link_facts(l),
+                                             t ?: &(QDiscTree) { .ifindex = l->ifindex }, &report);
+        } else
+                r = nl_qdisc_apply(l->ctx->nl, l->ifindex, l->schedule, link_facts(l), &report);
+        r = apply_finish(l, r, &report, ret_error);
+        link_release_changes(l);
+        return r;
+}
+
+int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_results) {
+        _cleanup_free_ ApplyJob *jobs = NULL;
+        _cleanup_free_ size_t *link_of = NULL;
+        _cleanup_free_ int *results = NULL;
+        ApplyReport *reports = NULL;
+        size_t n_jobs = 0;
+        int n_ok = 0;
+
+        if (n == 0)
+                return 0;
+        jobs = calloc(n, sizeof(ApplyJob));
+        link_of = calloc(n, sizeof(size_t));
+        results = calloc(n, sizeof(int));
+        reports = calloc(n, sizeof(ApplyReport));
+        if (!set || !jobs || !link_of || !results || !reports) {
+                /* Without a shared dump (or memory for a batch): one by one. */
+                free(reports);
+                for (size_t i = 0; i < n; i++) {
+                        int r = link_apply_from(links[i], set, NULL);
+
+                        if (ret_results)
+                                ret_results[i] = r;
+                        n_ok += r >= 0;
+                }
+                return n_ok;
+        }
+
+        for (size_t i = 0; i < n; i++) {
+                Link *l = links[i];
+                char *error = NULL;
+                int r;
+
+                link_hold_changes(l);
+                r = apply_prepare(l, &error);
+                if (r < 0) {
+                        r = apply_end(l, r, error, NULL, NULL);
+                        link_release_changes(l);
+                        if (ret_results)
+                                ret_results[i] = r;
+                        continue;
+                }
+                jobs[n_jobs] = (ApplyJob) {
+                        .ifindex = l->ifindex,
+                        .schedule = l->schedule,
+                        .facts = link_facts(l),
+                        /* NULL when the dump had none: dumped again and judged */
+                        .tree = qdisc_tree_set_find(set, l->ifindex),
+                };
+                link_of[n_jobs++] = i;
+        }
+        if (n_jobs > 0)
+                (void) nl_qdisc_apply_many(links[0]->ctx->nl, jobs, n_jobs, reports, results);
+        for (size_t j = 0; j < n_jobs; j++) {
+                int r = apply_finish(links[link_of[j]], results[j], &reports[j], NULL);
+
+                link_release_changes(links[link_of[j]]);
+                if (ret_results)
+                        ret_results[link_of[j]] = r;
+                n_ok += r >= 0;
+        }
+        free(reports);
+        return n_ok;
+}
+
+int link_remove_qdiscs(Link *l, char **ret_error) {
+        _cleanup_free_ char *err = NULL;
+        const RootSpec *ours[2] = {
+                l->schedule ? &l->schedule->root : NULL,
+                l->rt->installed_root,
+        };
+        int ifindex, r;
+
+        ifindex = link_lookup_ifindex(l);
+        if (ifindex <= 0) {
+                link_set_error(ret_error, "interface %s does not exist", l->name);
+                return -ENODEV;
+        }
+        r = nl_qdisc_remove(l->ctx->nl, ifindex, ours, ELEMENTSOF(ours), &err);
+        if (r < 0 && r != -EEXIST) {
+                link_set_error(ret_error, "removing the root qdisc failed: %s", err ?: strerror(-r));
+                return r;
+        }
+        link_hold_changes(l);   /* ClockState with State and StateReason */
+        l->rt->applied = false;
+        l->removed = true;
+        l->rt->drift = mfree(l->rt->drift);
+        l->rt->clock = clock_check_free(l->rt->clock);
+        link_forget_installed_root(l);
+        link_emit_changed(l, "ClockState", NULL);
+        if (r == -EEXIST) {
+                /* Nothing of tbsd's is installed: the link is set aside all
+                 * the same, and the administrator's tree stays. */
+                link_set_state(l, LINK_STATE_PENDING, "%s, left in place; Apply() or a reload installs "
+                               "the schedule over it", err ?: "the root qdisc is not tbsd's");
+                link_emit_event(l, "foreign", "%s, left in place", err ?: "the root qdisc is not tbsd's");
+                link_set_error(ret_error, "%s, left in place", err ?: "the root qdisc is not tbsd's");
+                link_release_changes(l);
+                return r;
+        }
+        link_set_state(l, LINK_STATE_PENDING, "qdiscs removed; Apply() or a reload installs them again");
+        link_release_changes(l);
+        link_emit_event(l, "removed", "%s",
+                        r > 0 ? "default root qdisc restored" : "nothing installed, default root in place");
+        return r;
+}

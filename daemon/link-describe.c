@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The link's status document: Describe(), `tbsctl status --json`, and
+ * what the metrics are rendered from. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "caps-probe.h"
+#include "json-util.h"
+#include "link-internal.h"
+#include "nl-qdisc.h"
+#include "schedule-json.h"
+#include "utf8.h"
+
+static struct json_object *stats_json(const QDiscStats *st, const InstalledQueue *q) {
+        struct json_object *o = json_object_new_object();
+
+        json_add(o, "packets", json_object_new_int64((int64_t) st->packets));
+        json_add(o, "bytes", json_object_new_int64((int64_t) st->bytes));
+        json_add(o, "drops", json_object_new_int64(st->drops));
+        json_add(o, "overlimits", json_object_new_int64(st->overlimits));
+        json_add(o, "requeues", json_object_new_int64(st->requeues));
+        json_add(o, "backlog_bytes", json_object_new_int64(st->backlog_bytes));
+        json_add(o, "backlog_packets", json_object_new_int64(st->qlen));
+        if (q) {
+                json_add(o, "deadline_misses", json_object_new_int64((int64_t) (q->is_etf ? q->deadline_misses : 0)));
+                json_add(o, "invalid", json_object_new_int64((int64_t) (q->is_etf ? q->invalid : 0)));
+        }
+        return o;
+}
+
+static struct json_object *offload_requested_json(OffloadMode m) {
+        if (m == OFFLOAD_AUTO)
+                return json_object_new_string("auto");
+        return json_object_new_boolean(m == OFFLOAD_ON);
+}
+
+static struct json_object *root_json(const QDiscTree *t) {
+        _cleanup_json_ struct json_object *o = NULL;
+        struct json_object *spec = NULL;
+        char h[16];
+
+        if (!t->has_root)
+                return NULL;
+        if (t->root_known) {
+                /* The schedule format's own view of the root, as installed. */
+                Schedule tmp = { .root = t->root_spec };
+                _cleanup_json_ struct json_object *full = NULL;
+
+                /* Report the effective cycle time, given or derived. */
+                tmp.root.cycle_time_given = true;
+                full = schedule_to_json(&tmp);
+                spec = json_get(full, "root");
+                o = spec ? json_object_get(spec) : json_object_new_object();
+        } else
+                o = json_object_new_object();
+        json_add_string(o, "qdisc", t->root.kind);
+        json_add_string(o, "handle", tc_handle_to_string(t->root.handle, h));
+        json_add(o, "stats", stats_json(&t->root.stats, NULL));
+        return TAKE_PTR(o);
+}
+
+static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscTree *t) {
+        const InstalledQueue *q = t ? qdisc_tree_find_queue(t, want->queue) : NULL;
+        const QueueApplyResult *res = link_last_result(l, want->queue);
+        const EtfSpec *e = q && q->is_etf ? &q->etf : want;
+        struct json_object *o = json_object_new_object();
+        QueueRates rates;
+        char h[16];
+
+        json_add(o, "queue", json_object_new_int64(want->queue));
+        json_add_string(o, "qdisc", q ? q->qdisc.kind : NULL);
+        json_add(o, "installed", json_object_new_boolean(q && q->is_etf));
+        json_add_string(o, "handle", q ? tc_handle_to_string(q->qdisc.handle, h) : NULL);
+        json_add_string(o, "parent", q ? tc_handle_to_string(q->qdisc.parent, h) : NULL);
+        json_add_string(o, "clockid", clockid_to_string(e->clockid));
+        json_add(o, "delta_ns", json_object_new_int64(e->delta_ns));
+        json_add(o, "offload", json_object_new_boolean(q && q->is_etf && q->etf.offload == OFFLOAD_ON));
+        json_add(o, "offload_requested", offload_requested_json(want->offload));
+        /* offload_requested is true, false or "auto" (the schedule's own
+         * spelling, kept for compatibility); this one is always a string. */
+        json_add_string(o, "offload_requested_mode",
+                        want->offload == OFFLOAD_AUTO ? "auto" : want->offload == OFFLOAD_ON ? "on" : "off");
+        json_add_string(o, "offload_reason", res ? res->reason : NULL);
+        json_add(o, "deadline_mode", json_object_new_boolean(e->deadline_mode));
+        json_add(o, "skip_sock_check", json_object_new_boolean(e->skip_sock_check));
+        if (q)
+                json_add(o, "stats", stats_json(&q->qdisc.stats, q));
+        else
+                json_add(o, "stats", NULL);
+        if (link_queue_rates(l, want->queue, &rates) >= 0) {
+                struct json_object *r = json_object_new_object();
+                json_add(r, "interval_s", json_object_new_double(rates.interval_s));
+                json_add(r, "packets_per_second", json_object_new_double(rates.packets_per_second));
+                json_add(r, "bytes_per_second", json_object_new_double(rates.bytes_per_second));
+                json_add(r, "drops_per_second", json_object_new_double(rates.drops_per_second));
+                json_add(r, "deadline_misses_per_second", json_object_new_double(rates.deadline_misses_per_second));
+                json_add(r, "invalid_per_second", json_object_new_double(rates.invalid_per_second));
+                json_add(o, "rates", r);
+        } else
+                json_add(o, "rates", NULL);
+        return o;
+}
+
+int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret) {
+        _cleanup_json_ struct json_object *o = json_object_new_object();
+        struct json_object *qs;
+        QDiscTree own = {};
+        const QDiscTree *tree = given;
+        bool have_tree = given;
+        ClockStatus clock;
+
+        if (!o)
+                return -ENOMEM;
+        if (!given && l->ifindex > 0 && nl_qdisc_dump(l->ctx->nl, l->ifindex, &own) >= 0) {
+                tree = &own;
+                have_tree = true;
+        }
+
+        json_add_string(o, "interface", l->name);
+        json_add(o, "ifindex", json_object_new_int(l->ifindex));
+        json_add_string(o, "state", link_state_to_string(l->state));
+        json_add_string(o, "state_reason", l->state_reason);
+        {
+                _cleanup_free_ char *f = NULL;
+
+                /* A folder entry's name need not be UTF-8; D-Bus needs it. */
+                json_add_string(o, "schedule_file", l->schedule_file ? text_safe(l->schedule_file, &f) : NULL);
+        }
+        json_add(o, "root", have_tree ? root_json(tree) : NULL);
+        qs = json_object_new_array();
+        for (size_t i = 0; l->schedule && i < l->schedule->n_txqueues; i++)
+                json_object_array_add(qs, queue_json(l, &l->schedule->txqueues[i], have_tree ? tree : NULL));
+        json_add(o, "txqueues", qs);
+        json_add(o, "capabilities", l->rt->caps ? caps_to_json(l->rt->caps) : NULL);
+        json_add(o, "clock", clock_status_to_json(link_clock_status(l, &clock)));
+        qdisc_tree_done(&own);
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
+int link_describe(Link *l, struct json_object **ret) {
+        return link_describe_tree(l, NULL, ret);
+}

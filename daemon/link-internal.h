@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What the link-*.c files share and nobody else uses. */
+#pragma once
+
+#include "clock-check.h"
+#include "link.h"
+#include "nl-qdisc.h"
+
+struct LinkRuntime {
+        const LinkCaps *caps;           /* the last probe's result (shared with the cache), or NULL */
+        DeviceFacts facts;
+        ClockCheck *clock;
+        ApplyReport last;               /* of the last successful apply */
+        bool applied;
+        /* The root tbsd installed when it is not the schedule's: the
+         * previous schedule's, kept when a new one replaced it and has not
+         * been installed yet. Still tbsd's to remove (qdisc-owner.h). NULL
+         * when the tree, if any, is the schedule's (nearly always). */
+        RootSpec *installed_root;
+        char *drift;                    /* the drift being reported (policy "report"), or NULL */
+        char *base_reason;              /* StateReason as last set, without the kept note */
+        sd_event_source *retry;         /* re-apply after a failure that may pass */
+        unsigned retries;
+};
+
+/* Report properties of l as changed (NULL-terminated names). */
+void link_emit_changed(Link *l, const char *first, ...) __attribute__((sentinel));
+/* Report an Event of l (printf format). */
+void link_emit_event(Link *l, const char *kind, const char *fmt, ...) _printf_(3, 4);
+
+/* link_set_state(), with also (NULL: none): another property that changed
+ * with it, reported with State and StateReason. */
+void link_set_state_also(Link *l, const char *also, LinkState state, const char *reason_fmt, ...)
+        _printf_(4, 5);
+/* configured or degraded, from drift and the clock; only for an installed
+ * schedule. also as for link_set_state_also(). */
+void link_update_installed_state_also(Link *l, const char *also);
+static inline void link_update_installed_state(Link *l) {
+        link_update_installed_state_also(l, NULL);
+}
+
+/* The clock as the link shows it (the check's status, or what stands in
+ * for one); buf holds it when there is no check. */
+const ClockStatus *link_clock_status(Link *l, ClockStatus *buf);
+/* The last apply's result for TX queue q, or NULL. */
+const QueueApplyResult *link_last_result(Link *l, uint32_t queue);
+/* Forget the previous schedule's root (installed_root). */
+void link_forget_installed_root(Link *l);
+/* The interface's index now, 0 when there is none. */
+int link_lookup_ifindex(Link *l);
+
+/* Start the retry timer (exponential back-off); whether one is pending. */
+void link_schedule_retry(Link *l);
+bool link_retry_pending(Link *l);
+
+/* *ret_error = the formatted text, when ret_error is not NULL. */
+void link_set_error(char **ret_error, const char *fmt, ...) _printf_(2, 3);

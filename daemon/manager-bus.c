@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bus-access.h"
+#include "diag.h"
+#include "link-bus.h"
+#include "log.h"
+#include "manager-bus.h"
+#include "schedule-parse.h"
+#include "schedule-verify.h"
+#include "sd-cleanup.h"
+#include "utf8.h"
+
+/* The Manager object on the bus (/org/tsn/Tbs), the bus connection, and
+ * the filter that keeps every answer of a tbsd method an
+ * org.tsn.Tbs.Error.*. The Link objects are link-bus.c's. */
+
+/* sd-bus refuses callers without CAP_SYS_ADMIN on methods not marked
+ * unprivileged. Every method is open at that level: tbsd decides itself
+ * who may call the privileged ones (bus-access.c). */
+#define UNPRIVILEGED SD_BUS_VTABLE_UNPRIVILEGED
+
+/* Upper bound for a schedule handed to Validate(); files have the same. */
+#define VALIDATE_MAX_BYTES (1024 * 1024)
+
+/* ---- Manager ---- */
+
+static int method_list_links(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        Manager *m = userdata;
+        int r;
+
+        r = sd_bus_message_new_method_return(msg, &reply);
+        if (r < 0)
+                return bus_method_failed(error, r, "ListLinks");
+        r = sd_bus_message_open_container(reply, 'a', "(sos)");
+        if (r < 0)
+                return bus_method_failed(error, r, "ListLinks");
+        for (size_t i = 0; i < m->n_links; i++) {
+                _cleanup_free_ char *path = NULL;
+                Link *l = m->links[i];
+
+                r = link_object_path(l->name, &path);
+                if (r >= 0)
+                        r = sd_bus_message_append(reply, "(sos)", l->name, path, link_state_to_string(l->state));
+                if (r < 0)
+                        return bus_method_failed(error, r, "ListLinks");
+        }
+        r = sd_bus_message_close_container(reply);
+        if (r < 0)
+                return bus_method_failed(error, r, "ListLinks");
+        return sd_bus_send(NULL, reply, NULL);
+}
+
+static int method_get_link(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_free_ char *path = NULL;
+        Manager *m = userdata;
+        const char *name;
+        Link *l;
+        int r;
+
+        r = sd_bus_message_read(msg, "s", &name);
+        if (r < 0)
+                return bus_method_failed(error, r, "GetLink");
+        l = manager_find_link(m, name);
+        if (!l)
+                /* cut at a character boundary: the error must stay UTF-8 */
+                return sd_bus_error_setf(error, TBS_ERROR_NO_SUCH_LINK, "no link named '%.*s'",
+                                         (int) utf8_cut(name, 64), name);
+        r = link_object_path(l->name, &path);
+        if (r < 0)
+                return bus_method_failed(error, r, "GetLink");
+        return sd_bus_reply_method_return(msg, "o", path);
+}
+
+static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_free_ char *errors = NULL;
+        Manager *m = userdata;
+        int r;
+
+        r = bus_access_require(msg, m->admin_group, m->refusals, "Reload", error);
+        if (r < 0)
+                return r;
+        r = manager_reload(m, &errors);
+        if (r < 0 && errors) /* a line per invalid file, or why the folder is refused */
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s", errors);
+        if (r == -EINVAL)
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s",
+                                         errors ?: "invalid schedule");
+        if (r < 0)
+                return bus_method_failed(error, r, "reload failed");
+        return sd_bus_reply_method_return(msg, NULL);
+}
+
+static int method_validate(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        _cleanup_schedule_ Schedule *s = NULL;
+        DiagList diags = {};
+        const char *text;
+        int r;
+
+        r = sd_bus_message_read(msg, "s", &text);
+        if (r < 0)
+                return bus_method_failed(error, r, "Validate");
+        if (strlen(text) > VALIDATE_MAX_BYTES)
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
+                                         "schedule is larger than %d bytes", VALIDATE_MAX_BYTES);
+        r = schedule_parse_json("<Validate>", text, strlen(text), &diags, &s);
+        if (r >= 0)
+                (void) schedule_verify(s, NULL, &diags);
+
+        r = sd_bus_message_new_method_return(msg, &reply);
+        if (r >= 0)
+                r = sd_bus_message_append(reply, "b", diag_errors(&diags) == 0);
+        if (r >= 0)
+                r = sd_bus_message_open_container(reply, 'a', "s");
+        for (size_t i = 0; r >= 0 && i < diags.n; i++) {
+                _cleanup_free_ char *line = diag_format(&diags.items[i]);
+                r = line ? sd_bus_message_append(reply, "s", line) : -ENOMEM;
+        }
+        if (r >= 0)
+                r = sd_bus_message_close_container(reply);
+        diag_list_clear(&diags);
+        if (r < 0)
+                return bus_method_failed(error, r, "Validate");
+        return sd_bus_send(NULL, reply, NULL);
+}
+
+static int property_version(sd_bus *bus, const char *path, const char *interface, const char *property,
+                            sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+        return sd_bus_message_append(reply, "s", TBS_VERSION);
+}
+
+static const sd_bus_vtable manager_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("Version", "s", property_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("ConfigDirectory", "s", NULL, offsetof(Manager, config_dir),
+                        SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_METHOD_WITH_ARGS("ListLinks", SD_BUS_NO_ARGS, SD_BUS_RESULT("a(sos)", links),
+                                method_list_links, UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("GetLink", SD_BUS_ARGS("s", name), SD_BUS_RESULT("o", path),
+                                method_get_link, UNPRIVILEGED),
+        SD_BUS_METHOD("Reload", NULL, NULL, method_reload, UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("Validate", SD_BUS_ARGS("s", schedule_json),
+                                SD_BUS_RESULT("b", ok, "as", errors), method_validate, UNPRIVILEGED),
+        SD_BUS_SIGNAL_WITH_ARGS("Event", SD_BUS_ARGS("s", link, "s", kind, "s", message), 0),
+        SD_BUS_VTABLE_END,
+};
+
+/* The input signature of member in vtable; false when it has no such method. */
+static bool vtable_method(const sd_bus_vtable *vt, const char *member, const char **ret_signature) {
+        for (; vt->type != _SD_BUS_VTABLE_END; vt++)
+                if (vt->type == _SD_BUS_VTABLE_METHOD && strcmp(vt->x.method.member, member) == 0) {
+                        *ret_signature = vt->x.method.signature ?: "";
+                        return true;
+                }
+        return false;
+}
+
+/* Runs before sd-bus dispatches a message. Two checks sd-bus would answer
+ * with generic names are made here, so that every answer of a tbsd method
+ * is an org.tsn.Tbs.Error.*: a call on the link of a name that has none
+ * (sd-bus: UnknownObject) is NoSuchLink, and arguments of the wrong types
+ * (sd-bus: InvalidArgs) are InvalidArguments. Unknown methods and the
+ * standard interfaces (Properties, Introspectable, Peer, ObjectManager)
+ * keep the standard org.freedesktop.DBus.Error.* names. */
+static int on_bus_filter(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_free_ char *name = NULL;
+        const char *iface, *member, *path, *want = NULL;
+        const sd_bus_vtable *vt;
+        Manager *m = userdata;
+        int r;
+
+        if (!sd_bus_message_is_method_call(msg, NULL, NULL))
+                return 0;
+        iface = sd_bus_message_get_interface(msg);
+        member = sd_bus_message_get_member(msg);
+        path = sd_bus_message_get_path(msg);
+        if (!member || !path)
+                return 0;
+
+        if (strcmp(path, TBS_MANAGER_PATH) == 0 && (!iface || strcmp(iface, TBS_MANAGER_IFACE) == 0))
+                vt = manager_vtable;
+        else if (!iface || strcmp(iface, TBS_LINK_IFACE) == 0) {
+                r = sd_bus_path_decode(path, TBS_LINK_PATH_PREFIX, &name);
+                if (r <= 0)
+                        return 0;
+                vt = link_bus_vtable;
+        } else
+                return 0;
+        if (!vtable_method(vt, member, &want))
+                return 0;         /* not ours: sd-bus answers (UnknownMethod, or another interface's) */
+        if (name && !manager_find_link(m, name))
+                r = sd_bus_reply_method_errorf(msg, TBS_ERROR_NO_SUCH_LINK, "no link named '%.64s'", name);
+        else if (strcmp(sd_bus_message_get_signature(msg, true) ?: "", want) != 0)
+                r = sd_bus_reply_method_errorf(msg, TBS_ERROR_INVALID_ARGUMENTS,
+                                               "%s takes arguments of type '%s', not '%.32s'", member, want,
+                                               sd_bus_message_get_signature(msg, true) ?: "");
+        else
+                return 0;
+        return r < 0 ? r : 1;     /* answered: no further dispatch */
+}
+
+static void on_manager_event(Manager *m, const char *link, const char *kind, const char *message) {
+        (void) sd_bus_emit_signal(m->bus, TBS_MANAGER_PATH, TBS_MANAGER_IFACE, "Event", "sss", link, kind, message);
+}
+
+static const ManagerObserver bus_observer = {
+        .link_added = link_bus_added,
+        .link_removed = link_bus_removed,
+        .event = on_manager_event,
+};
+
+int manager_connect_bus(Manager *m) {
+        int r;
+
+        r = refusal_log_new(m->event, &m->refusals);
+        if (r < 0)
+                return log_error_errno(r, "cannot set up the refusal log: %m");
+        r = sd_bus_open_system(&m->bus);
+        if (r < 0)
+                return log_error_errno(r, "cannot connect to the system bus: %m");
+        r = sd_bus_add_filter(m->bus, NULL, on_bus_filter, m);
+        if (r < 0)
+                return log_error_errno(r, "cannot add the bus filter: %m");
+        r = sd_bus_add_object_manager(m->bus, NULL, TBS_MANAGER_PATH);
+        if (r < 0)
+                return log_error_errno(r, "cannot add the object manager: %m");
+        r = sd_bus_add_object_vtable(m->bus, NULL, TBS_MANAGER_PATH, TBS_MANAGER_IFACE, manager_vtable, m);
+        if (r < 0)
+                return log_error_errno(r, "cannot register %s: %m", TBS_MANAGER_PATH);
+        r = sd_bus_add_fallback_vtable(m->bus, NULL, TBS_LINK_PATH_PREFIX, TBS_LINK_IFACE, link_bus_vtable,
+                                       link_bus_find, m);
+        if (r < 0)
+                return log_error_errno(r, "cannot register the link objects: %m");
+        r = sd_bus_add_node_enumerator(m->bus, NULL, TBS_LINK_PATH_PREFIX, link_bus_enumerate, m);
+        if (r < 0)
+                return log_error_errno(r, "cannot register the link enumerator: %m");
+        r = sd_bus_request_name(m->bus, TBS_BUS_NAME, 0);
+        if (r < 0)
+                return log_error_errno(r, "cannot own the bus name %s: %m", TBS_BUS_NAME);
+        r = sd_bus_attach_event(m->bus, m->event, 0);
+        if (r < 0)
+                return log_error_errno(r, "cannot attach the bus to the event loop: %m");
+
+        /* From now on the manager and its links tell the bus. */
+        m->observer = &bus_observer;
+        m->link_ctx.on_properties_changed = link_bus_properties_changed;
+        m->link_ctx.bus_userdata = m->bus;
+        return 0;
+}

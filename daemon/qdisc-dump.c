@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The kernel's qdiscs as trees: one RTM_GETQDISC dump through the
+ * transport, parsed by qdisc-tree.c. */
+#include <stdlib.h>
+
+#include "macro.h"
+#include "qdisc-dump.h"
+
+int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret) {
+        _cleanup_free_ void *buf = NULL;
+        size_t len = 0;
+        int k;
+
+        k = nl_qdisc_dump_raw(nl, &buf, &len);
+        if (k < 0)
+                return k;
+        k = qdisc_tree_set_parse(buf, len, ret);
+        if (k < 0)
+                return k;
+        ret->dump = TAKE_PTR(buf);      /* the option payloads point into it */
+        return 0;
+}
+
+int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret) {
+        _cleanup_free_ void *buf = NULL;
+        size_t len = 0;
+        int k;
+
+        k = nl_qdisc_dump_raw(nl, &buf, &len);
+        if (k < 0)
+                return k;
+        k = qdisc_tree_parse_dump(buf, len, ifindex, ret);
+        if (k < 0)
+                return k;
+        /* The kernel dumps every interface and filters nothing for one that
+         * is gone; it also ends a dump without an error where one qdisc is
+         * too large for a dump message, leaving out everything after it. */
+        if (!ret->has_root) {
+                k = qdisc_dump_judge_ifindex(ret, ifindex);
+                if (k < 0) {
+                        qdisc_tree_done(ret);
+                        return k;
+                }
+        }
+        return 0;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The kernel's qdiscs as trees (qdisc-dump.c). */
+#pragma once
+
+#include "nl-transport.h"
+#include "qdisc-tree.h"
+
+/** Read the qdiscs of ifindex (one RTM_GETQDISC dump) into *ret, with
+ *  statistics. Returns 0, or -ENODEV when the interface vanished, -EAGAIN
+ *  when the dump left the interface out (qdisc_dump_judge()), or another
+ *  -errno. Free with qdisc_tree_done(). */
+int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret);
+
+/** One dump of every interface (nl_qdisc_dump_raw()) split into *ret
+ *  (qdisc_tree_set_parse()). Returns 0 or -errno. */
+int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret);

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A Link on a context of the test's own, with neither a Manager nor a bus:
+ * every change of state, every property and every event reaches the
+ * context's callbacks, once and in order; nothing is reported when nothing
+ * changed; a link without callbacks works all the same. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "link.h"
+#include "nl-qdisc.h"
+#include "schedule-parse.h"
+
+/* What the callbacks saw, one line each: "state pending->failed",
+ * "props State,StateReason", "event absent: ...", "applied -19: ...". */
+typedef struct Seen {
+        char lines[32][256];
+        size_t n;
+        uint64_t sample_at;     /* on_statistics_read: give a sample taken then (0: none) */
+} Seen;
+
+static void seen_add(Seen *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void seen_add(Seen *s, const char *fmt, ...) {
+        va_list ap;
+
+        assert_true(s->n < 32);
+        va_start(ap, fmt);
+        vsnprintf(s->lines[s->n++], sizeof(s->lines[0]), fmt, ap);
+        va_end(ap);
+}
+
+static void on_state_changed(Link *l, LinkState old, void *userdata) {
+        seen_add(userdata, "state %s->%s: %s", link_state_to_string(old), link_state_to_string(l->state),
+                 l->state_reason);
+}
+
+static void on_event(Link *l, const char *kind, const char *message, void *userdata) {
+        seen_add(userdata, "event %s %s: %s", l->name, kind, message);
+}
+
+static void on_properties_changed(Link *l, char **names, void *userdata) {
+        char buf[200] = "";
+
+        for (size_t i = 0; names[i]; i++)
+                snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? "," : "", names[i]);
+        seen_add(userdata, "props %s", buf);
+}
+
+static void on_applied(Link *l, int r, const char *error, const ApplyReport *report, void *userdata) {
+        seen_add(userdata, "applied %d%s: %s", r, report ? " with report" : "", error ?: "-");
+}
+
+static int on_statistics_read(Link *l, uint64_t *ret_sampled_usec, void *userdata) {
+        Seen *s = userdata;
+        QDiscTree t = { .ifindex = 3, .has_root = true };
+
+        seen_add(s, "statistics read %s", l->name);
+        if (s->sample_at == 0)
+                return 0;
+        link_take_sample(l, &t, s->sample_at, s->sample_at);
+        *ret_sampled_usec = s->sample_at;
+        return 1;
+}
+
+static LinkContext test_context(Seen *seen) {
+        return (LinkContext) {
+                .userdata = seen,
+                .on_event = on_event,
+                .on_state_changed = on_state_changed,
+                .on_statistics_read = on_statistics_read,
+                .bus_userdata = seen,
+                .on_properties_changed = on_properties_changed,
+                .applied_userdata = seen,
+                .on_applied = on_applied,
+        };
+}
+
+static void assert_seen(Seen *s, size_t n, ...) {
+        va_list ap;
+
+        va_start(ap, n);
+        for (size_t i = 0; i < n && i < s->n; i++)
+                assert_string_equal(s->lines[i], va_arg(ap, const char *));
+        va_end(ap);
+        assert_int_equal(s->n, n);
+        s->n = 0;
+}
+
+static void test_state_reaches_callbacks(void **state) {
+        Seen seen = {};
+        LinkContext ctx = test_context(&seen);
+        Link *l = NULL;
+
+        assert_int_equal(link_new(&ctx, "t0", &l), 0);
+        assert_int_equal(l->state, LINK_STATE_PENDING);
+        assert_string_equal(l->state_reason, "not applied yet");
+        assert_seen(&seen, 0);  /* creating reports nothing: the owner announces it */
+
+        link_set_state(l, LINK_STATE_FAILED, "bad %d", 1);
+        assert_seen(&seen, 2, "props State,StateReason", "state pending->failed: bad 1");
+
+        link_set_state(l, LINK_STATE_FAILED, "bad %d", 1);
+        assert_seen(&seen, 0);  /* nothing changed: nothing reported */
+
+        link_set_state(l, LINK_STATE_FAILED, "bad %d", 2);
+        assert_seen(&seen, 2, "props State,StateReason", "state failed->failed: bad 2");
+
+        /* The kept note ends the reason, and goes again when cleared. */
+        link_set_kept_note(l, "the new file is invalid");
+        assert_seen(&seen, 2, "props State,StateReason",
+                    "state failed->failed: bad 2; the new file is invalid");
+        link_set_kept_note(l, "the new file is invalid");
+        assert_seen(&seen, 0);
+        link_set_state(l, LINK_STATE_PENDING, "waiting");
+        assert_seen(&seen, 2, "props State,StateReason", "state failed->pending: waiting; the new file is invalid");
+        link_set_kept_note(l, NULL);
+        assert_seen(&seen, 2, "props State,StateReason", "state pending->pending: waiting");
+
+        /* A reason that is not one clean line is escaped before anyone sees it. */
+        link_set_state(l, LINK_STATE_FAILED, "file %s", "a\nb");
+        assert_seen(&seen, 2, "props State,StateReason", "state pending->failed: file a\\nb");
+
+        /* An interface that goes: Index, an event, then the state. */
+        l->ifindex = 7;
+        link_vanished(l);
+        assert_int_equal(l->ifindex, 0);
+        assert_seen(&seen, 4, "props Index", "event t0 vanished: interface t0 is gone",
+                    "props State,StateReason", "state failed->absent: interface t0 is gone; waiting for it to return");
+        link_vanished(l);
+        assert_seen(&seen, 0);
+
+        assert_null(link_free(l));
+}
+
+static const char schedule_text[] =
+        "{\"interface\": \"tbs-none0\", \"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 1,"
+        " \"priority_map\": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"
+        " \"queues\": [{\"count\": 1, \"offset\": 0}]},"
+        " \"txqueues\": [{\"queue\": 0, \"qdisc\": \"etf\", \"delta_ns\": 200000, \"offload\": false}]}";
+
+/* An apply ends in the callbacks, whatever it ends with; here before any
+ * netlink is needed: no schedule, or no such interface. */
+static void test_apply_outcome_reaches_callbacks(void **state) {
+        Seen seen = {};
+        LinkContext ctx = test_context(&seen);
+        Schedule *s = NULL;
+        char *error = NULL;
+        DiagList d = {};
+        Link *l = NULL;
+
+        assert_int_equal(link_new(&ctx, "tbs-none0", &l), 0);
+        assert_int_equal(link_apply(l, &error), -EINVAL);
+        assert_string_equal(error, "not applied yet");
+        error = mfree(error);
+        assert_seen(&seen, 1, "applied -22: not applied yet");
+
+        assert_int_equal(schedule_parse_json("tbs-none0.json", schedule_text, strlen(schedule_text), &d, &s), 0);
+        assert_int_equal(link_set_schedule(l, "/etc/tbsd/schedules.d/tbs-none0.json", s, NULL), 1);
+        assert_seen(&seen, 0);  /* taking a schedule does not apply it */
+
+        assert_int_equal(link_apply(l, &error), -ENODEV);
+        assert_string_equal(error, "interface tbs-none0 does not exist");
+        error = mfree(error);
+        /* The properties the apply changed come at its end, in one report. */
+        assert_seen(&seen, 4, "event tbs-none0 absent: interface tbs-none0 does not exist",
+                    "state pending->absent: interface tbs-none0 does not exist; waiting for it",
+                    "applied -19: interface tbs-none0 does not exist", "props Index,State,StateReason");
+        assert_int_equal(l->state, LINK_STATE_ABSENT);
+
+        /* Still absent: no second event, no state change; the apply is told. */
+        assert_int_equal(link_apply(l, NULL), -ENODEV);
+        assert_seen(&seen, 2, "applied -19: interface tbs-none0 does not exist", "props Index");
+
+        /* A batch of one takes the same way (no dump: one by one). */
+        assert_int_equal(links_apply(&l, 1, NULL, NULL), 0);
+        assert_seen(&seen, 2, "applied -19: interface tbs-none0 does not exist", "props Index");
+
+        link_free(l);
+        diag_list_clear(&d);
+}
+
+/* Held changes are reported once, named in a fixed order, when the
+ * outermost hold ends; nothing when nothing changed. */
+static void test_held_changes(void **state) {
+        Seen seen = {};
+        LinkContext ctx = test_context(&seen);
+        Link *l = NULL;
+
+        assert_int_equal(link_new(&ctx, "t3", &l), 0);
+        link_hold_changes(l);
+        link_hold_changes(l);
+        link_set_state(l, LINK_STATE_FAILED, "a");
+        l->ifindex = 4;
+        link_vanished(l);
+        link_release_changes(l);
+        assert_seen(&seen, 3, "state pending->failed: a", "event t3 vanished: interface t3 is gone",
+                    "state failed->absent: interface t3 is gone; waiting for it to return");
+        link_release_changes(l);
+        assert_seen(&seen, 1, "props Index,State,StateReason");
+        link_release_changes(l);        /* not held: nothing */
+        link_hold_changes(l);
+        link_release_changes(l);
+        assert_seen(&seen, 0);
+        link_free(l);
+}
+
+/* Statistics reads go to the context's sampler; the link answers from
+ * the sample it was given. */
+static void test_statistics_read(void **state) {
+        Seen seen = {};
+        LinkContext ctx = test_context(&seen);
+        Link *l = NULL;
+
+        assert_int_equal(link_new(&ctx, "t1", &l), 0);
+        assert_null(link_statistics_read(l));         /* the sampler had nothing new */
+        assert_seen(&seen, 1, "statistics read t1");
+        assert_null(link_last_sample(l, NULL));
+
+        seen.sample_at = 5000000;
+        assert_non_null(link_statistics_read(l));     /* taken just now: the freshest tree */
+        assert_seen(&seen, 1, "statistics read t1");
+        assert_ptr_equal(link_last_sample(l, NULL), link_sample_taken_at(l, 5000000));
+        assert_null(link_sample_taken_at(l, 4000000));
+        link_free(l);
+}
+
+/* Without callbacks (nobody listens) a link works all the same. */
+static void test_no_callbacks(void **state) {
+        LinkContext ctx = {};
+        Link *l = NULL;
+
+        assert_int_equal(link_new(&ctx, "t2", &l), 0);
+        link_set_state(l, LINK_STATE_FAILED, "x");
+        link_set_kept_note(l, "y");
+        assert_string_equal(l->state_reason, "x; y");
+        l->ifindex = 3;
+        link_vanished(l);
+        assert_int_equal(l->state, LINK_STATE_ABSENT);
+        assert_null(link_statistics_read(l));
+        assert_int_equal(link_apply(l, NULL), -EINVAL);
+        link_free(l);
+        assert_null(link_free(NULL));
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_state_reaches_callbacks),
+                cmocka_unit_test(test_apply_outcome_reaches_callbacks),
+                cmocka_unit_test(test_held_changes),
+                cmocka_unit_test(test_statistics_read),
+                cmocka_unit_test(test_no_callbacks),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
