@@ -13,6 +13,7 @@
 
 #include "bus-access.h"
 #include "json-util.h"
+#include "bus-queue.h"
 #include "link-bus.h"
 #include "nl-qdisc.h"
 #include "schedule-json.h"
@@ -260,23 +261,23 @@ const sd_bus_vtable link_bus_vtable[] = {
 
 void link_bus_properties_changed(Link *l, char **names, void *bus_userdata) {
         _cleanup_free_ char *path = NULL;
-        sd_bus *bus = bus_userdata;
+        BusQueue *q = bus_userdata;
 
-        if (!bus || link_object_path(l->name, &path) < 0)
+        if (!q || link_object_path(l->name, &path) < 0)
                 return;
-        (void) sd_bus_emit_properties_changed_strv(bus, path, TBS_LINK_IFACE, names);
+        bus_queue_properties_changed(q, path, TBS_LINK_IFACE, names);
 }
 
 void link_bus_added(Manager *m, Link *l) {
         _cleanup_free_ char *path = NULL;
 
-        if (m->bus && link_object_path(l->name, &path) >= 0)
-                (void) sd_bus_emit_object_added(m->bus, path);
+        if (m->bus_queue && link_object_path(l->name, &path) >= 0)
+                bus_queue_object_added(m->bus_queue, path);
 }
 
 void link_bus_removed(Manager *m, Link *l) {
         _cleanup_free_ char *path = NULL;
 
-        if (m->bus && link_object_path(l->name, &path) >= 0)
-                (void) sd_bus_emit_object_removed(m->bus, path);
+        if (m->bus_queue && link_object_path(l->name, &path) >= 0)
+                bus_queue_object_removed(m->bus_queue, path);
 }

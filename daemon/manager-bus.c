@@ -5,6 +5,7 @@
 
 #include "bus-access.h"
 #include "diag.h"
+#include "bus-queue.h"
 #include "link-bus.h"
 #include "log.h"
 #include "manager-bus.h"
@@ -204,7 +205,7 @@ static int on_bus_filter(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 }
 
 static void on_manager_event(Manager *m, const char *link, const char *kind, const char *message) {
-        (void) sd_bus_emit_signal(m->bus, TBS_MANAGER_PATH, TBS_MANAGER_IFACE, "Event", "sss", link, kind, message);
+        bus_queue_signal_sss(m->bus_queue, TBS_MANAGER_PATH, TBS_MANAGER_IFACE, "Event", link, kind, message);
 }
 
 static const ManagerObserver bus_observer = {
@@ -244,10 +245,13 @@ int manager_connect_bus(Manager *m) {
         r = sd_bus_attach_event(m->bus, m->event, 0);
         if (r < 0)
                 return log_error_errno(r, "cannot attach the bus to the event loop: %m");
+        r = bus_queue_new(m->bus, m->event, &m->bus_queue);
+        if (r < 0)
+                return log_error_errno(r, "cannot set up the bus signal queue: %m");
 
         /* From now on the manager and its links tell the bus. */
         m->observer = &bus_observer;
         m->link_ctx.on_properties_changed = link_bus_properties_changed;
-        m->link_ctx.bus_userdata = m->bus;
+        m->link_ctx.bus_userdata = m->bus_queue;
         return 0;
 }

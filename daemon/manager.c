@@ -12,6 +12,7 @@
 #include "link-watch.h"
 #include "refusal-log.h"
 #include "log.h"
+#include "bus-queue.h"
 #include "manager.h"
 #include "schedule-dir.h"
 #include "sd-cleanup.h"
@@ -277,6 +278,7 @@ void manager_free(Manager *m) {
         if (m->probe_sock_open)
                 caps_system_socket_close(&m->probe_sock);
         schedule_dir_stamps_free(m->dir_stamps);
+        bus_queue_free(m->bus_queue);   /* sends what the links' removal queued */
         sd_bus_flush_close_unref(m->bus);
         refusal_log_free(m->refusals);
         sd_event_unref(m->event);

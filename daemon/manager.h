@@ -46,6 +46,7 @@ typedef struct ManagerObserver {
 struct Manager {
         sd_event *event;                /* NULL when one_shot */
         sd_bus *bus;                    /* set by the bus layer (manager_connect_bus()), or NULL */
+        struct BusQueue *bus_queue;     /* the bus layer's signals, sent when the loop is idle */
         const ManagerObserver *observer;
         bool one_shot;
         char *config_dir;
