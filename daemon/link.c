@@ -667,7 +667,7 @@ void link_reconcile(Link *l, const QDiscTreeSet *set) {
  * clock section; a declared clock that nobody checks (the schedule is not
  * installed: failed, pending after Remove(), absent) is "unsynced" with the
  * reason, as before a first check. */
-static const ClockStatus *link_clock_status(Link *l, ClockStatus *buf) {
+const ClockStatus *link_clock_status(Link *l, ClockStatus *buf) {
         if (l->rt->clock)
                 return clock_check_status(l->rt->clock);
         *buf = (ClockStatus) { .phc_offset_method = _PHC_OFFSET_METHOD_INVALID };
