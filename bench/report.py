@@ -250,7 +250,7 @@ def main():
     w(f"| the same with `--metrics-file` (then statistics are sampled every 1 s), % | "
       f"{'–' if idle2 is None else f'{idle2:.3f}'} | | |")
     rss3 = med(runs, "vmrss_metrics_kib", nd, "tbsd")
-    w(f"| resident memory with `--metrics-file` (it builds every link's status document each second), KiB | "
+    w(f"| resident memory with `--metrics-file` (it renders every link's typed samples each second), KiB | "
       f"{'–' if rss3 is None else f'{rss3:.0f}'} | | |")
     w("")
     idle_ticks = runs.get(("idle_cpu_ticks", nd, "tbsd")) or []

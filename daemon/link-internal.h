@@ -41,7 +41,6 @@ static inline void link_update_installed_state(Link *l) {
 
 /* The clock as the link shows it (the check's status, or what stands in
  * for one); buf holds it when there is no check. */
-const ClockStatus *link_clock_status(Link *l, ClockStatus *buf);
 /* The last apply's result for TX queue q, or NULL. */
 const QueueApplyResult *link_last_result(Link *l, uint32_t queue);
 /* Forget the previous schedule's root (installed_root). */

@@ -27,6 +27,7 @@
 #include "diag.h"
 #include "schedule.h"
 
+typedef struct ClockStatus ClockStatus;
 typedef struct NlQdisc NlQdisc;
 typedef struct QDiscTree QDiscTree;
 typedef struct QDiscTreeSet QDiscTreeSet;
@@ -262,6 +263,9 @@ uint32_t link_kind_hash(const char *kind);
 int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
                        bool *ret_deadline, uint32_t *ret_delta, bool *ret_offload);
 
+/** The clock as the link shows it (Describe()'s "clock"): the running
+ *  check's status, or one filled into *buf that says why there is none. */
+const ClockStatus *link_clock_status(Link *l, ClockStatus *buf);
 /** Name of the clock state ("not-configured" when there is no check). */
 const char *link_clock_state(Link *l);
 /** The capability probe's driver ("" before probing), launch-time queues

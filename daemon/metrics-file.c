@@ -1,37 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include <errno.h>
-#include <stdlib.h>
-
-#include "json-util.h"
+#include "link-metrics.h"
 #include "log.h"
 #include "metrics-file.h"
-#include "metrics.h"
-#include "nl-qdisc.h"
 
 int metrics_file_write(Link **links, size_t n, const char *path) {
-        MetricsWriter *w = NULL;
-        int r;
-
-        r = metrics_writer_new(&w);
-        if (r < 0)
-                return r;
-        /* One link's status document at a time: all of them at once would
-         * be megabytes with hundreds of links, every sampling interval. */
-        for (size_t i = 0; i < n; i++) {
-                Link *l = links[i];
-                const QDiscTree *t = link_last_sample(l, NULL);
-                struct json_object *doc = NULL;
-
-                /* A link without a sample (absent) is still described: its
-                 * state is a metric too. */
-                if (link_describe_tree(l, t ?: &(QDiscTree) {}, &doc) >= 0) {
-                        metrics_writer_add(w, doc);
-                        json_object_put(doc);
-                }
-        }
-        r = metrics_writer_write_file(w, path);
-        metrics_writer_free(w);
-        return r < 0 ? r : 0;
+        /* Typed samples read from each link (link-metrics.c); a link
+         * without a sample (absent) is still there: its state is a metric
+         * too. */
+        return links_write_metrics_file(links, n, path);
 }
 
 void metrics_file_update(Link **links, size_t n, const char *path, int *last_error) {

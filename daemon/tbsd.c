@@ -23,12 +23,6 @@
 #include "utf8.h"
 
 #define DAEMON_MMAP_THRESHOLD (64 * 1024)
-/* High: free() does not shrink the heap while the daemon works (the
- * metrics file's documents of 256 links are about 10 MiB, freed and built
- * again every second: shrinking and regrowing the heap each time costs a
- * page fault per page, ten times the CPU); the daemon trims it itself when
- * it falls idle (manager.c, release_free_memory()). */
-#define DAEMON_TRIM_THRESHOLD (64 * 1024 * 1024)
 
 static const char *arg_config_dir = TBS_CONFIG_DIR;
 static bool arg_check;
@@ -448,7 +442,6 @@ int main(int argc, char *argv[]) {
          * is mapped on its own and goes back to the kernel when freed
          * instead of growing the heap for good. */
         (void) mallopt(M_MMAP_THRESHOLD, DAEMON_MMAP_THRESHOLD);
-        (void) mallopt(M_TRIM_THRESHOLD, DAEMON_TRIM_THRESHOLD);
 
         r = run_daemon(&(ManagerConfig) {
                 .config_dir = arg_config_dir,

@@ -18,80 +18,81 @@
 static const char *const link_states[] = { "pending", "configured", "degraded", "failed", "absent", NULL };
 static const char *const clock_states[] = { "synced", "unsynced", "no-ptp4l", "no-phc", "not-configured", NULL };
 
-typedef enum ValueKind {
-        VALUE_INT,      /* a JSON integer, written as is */
-        VALUE_NS,       /* a JSON integer of nanoseconds, written as seconds */
-        VALUE_S,        /* a JSON integer of seconds */
-        VALUE_BOOL,     /* a JSON boolean, written as 1 or 0 */
-        VALUE_FLOAT,    /* a JSON number, written as a float */
-} ValueKind;
+/* Where a family's samples come from in a MetricsLink. */
+typedef enum Source {
+        SOURCE_LINK_STATE,
+        SOURCE_CLOCK_STATE,
+        SOURCE_CLOCK_SYNCED,
+        SOURCE_CLOCK_NS,        /* clock_values[index], ns written as seconds */
+        SOURCE_CLOCK_S,         /* clock_values[index], seconds */
+        SOURCE_QUEUE_OFFLOAD,
+        SOURCE_QUEUE_INSTALLED,
+        SOURCE_QUEUE_COUNTER,   /* counters[index] */
+        SOURCE_QUEUE_RATE,      /* rates[index] */
+} Source;
 
-/* A per-link gauge from a member of one of the document's objects. */
-typedef struct LinkFamily {
-        const char *name;
-        const char *help;
-        const char *object;     /* member of the document holding the value */
-        const char *key;
-        ValueKind kind;
-} LinkFamily;
+typedef struct Family {
+        const char *name, *type, *help;
+        Source source;
+        unsigned index;
+} Family;
 
-static const LinkFamily clock_families[] = {
-        { "tbs_clock_master_offset_seconds", "Offset of the PTP port's clock from its master, as ptp4l reports it.",
-          "clock", "master_offset_ns", VALUE_NS },
-        { "tbs_clock_mean_path_delay_seconds", "Mean path delay to the PTP master, as ptp4l reports it.",
-          "clock", "mean_path_delay_ns", VALUE_NS },
-        { "tbs_clock_phc_offset_seconds", "Offset of the NIC's PTP hardware clock from CLOCK_TAI.",
-          "clock", "phc_sys_offset_ns", VALUE_NS },
-        { "tbs_clock_tai_offset_seconds", "The kernel's TAI - UTC offset.",
-          "clock", "tai_offset_s", VALUE_S },
-};
-
-/* A per-queue value; object NULL means a member of the queue itself. */
-typedef struct QueueFamily {
-        const char *name;
-        const char *type;
-        const char *help;
-        const char *object;
-        const char *key;
-        ValueKind kind;
-} QueueFamily;
-
-static const QueueFamily queue_families[] = {
+/* The families in output order. */
+static const Family families[] = {
+        { "tbs_link_state", "gauge", "State of the link: 1 for the current state.", SOURCE_LINK_STATE, 0 },
+        { "tbs_clock_state", "gauge", "State of the link's clock check: 1 for the current state.",
+          SOURCE_CLOCK_STATE, 0 },
+        { "tbs_clock_synced", "gauge", "1 when the link's clock check finds the clocks in sync.",
+          SOURCE_CLOCK_SYNCED, 0 },
+        { "tbs_clock_master_offset_seconds", "gauge",
+          "Offset of the PTP port's clock from its master, as ptp4l reports it.",
+          SOURCE_CLOCK_NS, METRICS_CLOCK_MASTER_OFFSET_NS },
+        { "tbs_clock_mean_path_delay_seconds", "gauge", "Mean path delay to the PTP master, as ptp4l reports it.",
+          SOURCE_CLOCK_NS, METRICS_CLOCK_MEAN_PATH_DELAY_NS },
+        { "tbs_clock_phc_offset_seconds", "gauge", "Offset of the NIC's PTP hardware clock from CLOCK_TAI.",
+          SOURCE_CLOCK_NS, METRICS_CLOCK_PHC_OFFSET_NS },
+        { "tbs_clock_tai_offset_seconds", "gauge", "The kernel's TAI - UTC offset.",
+          SOURCE_CLOCK_S, METRICS_CLOCK_TAI_OFFSET_S },
         { "tbs_launch_time_offload", "gauge", "1 when the queue's etf qdisc runs with launch-time offload in the NIC.",
-          NULL, "offload", VALUE_BOOL },
+          SOURCE_QUEUE_OFFLOAD, 0 },
         { "tbs_queue_installed", "gauge", "1 when the queue's declared etf qdisc is installed.",
-          NULL, "installed", VALUE_BOOL },
+          SOURCE_QUEUE_INSTALLED, 0 },
         { "tbs_queue_packets_total", "counter", "Packets the queue's qdisc sent.",
-          "stats", "packets", VALUE_INT },
+          SOURCE_QUEUE_COUNTER, METRICS_PACKETS },
         { "tbs_queue_bytes_total", "counter", "Bytes the queue's qdisc sent.",
-          "stats", "bytes", VALUE_INT },
-        { "tbs_queue_drops_total", "counter", "Packets the queue's qdisc dropped (deadline misses and invalid included).",
-          "stats", "drops", VALUE_INT },
+          SOURCE_QUEUE_COUNTER, METRICS_BYTES },
+        { "tbs_queue_drops_total", "counter",
+          "Packets the queue's qdisc dropped (deadline misses and invalid included).",
+          SOURCE_QUEUE_COUNTER, METRICS_DROPS },
         { "tbs_queue_overlimits_total", "counter", "Overlimit events of the queue's qdisc.",
-          "stats", "overlimits", VALUE_INT },
+          SOURCE_QUEUE_COUNTER, METRICS_OVERLIMITS },
         { "tbs_queue_requeues_total", "counter", "Packets the driver handed back to the queue's qdisc.",
-          "stats", "requeues", VALUE_INT },
-        { "tbs_queue_deadline_misses_total", "counter", "etf: packets dropped because their launch time passed in the queue.",
-          "stats", "deadline_misses", VALUE_INT },
+          SOURCE_QUEUE_COUNTER, METRICS_REQUEUES },
+        { "tbs_queue_deadline_misses_total", "counter",
+          "etf: packets dropped because their launch time passed in the queue.",
+          SOURCE_QUEUE_COUNTER, METRICS_DEADLINE_MISSES },
         { "tbs_queue_invalid_total", "counter",
           "etf: packets refused at enqueue (launch time in the past, wrong clock, no SO_TXTIME).",
-          "stats", "invalid", VALUE_INT },
+          SOURCE_QUEUE_COUNTER, METRICS_INVALID },
         { "tbs_queue_backlog_bytes", "gauge", "Bytes waiting in the queue's qdisc.",
-          "stats", "backlog_bytes", VALUE_INT },
+          SOURCE_QUEUE_COUNTER, METRICS_BACKLOG_BYTES },
         { "tbs_queue_backlog_packets", "gauge", "Packets waiting in the queue's qdisc.",
-          "stats", "backlog_packets", VALUE_INT },
+          SOURCE_QUEUE_COUNTER, METRICS_BACKLOG_PACKETS },
         { "tbs_queue_packets_per_second", "gauge", "Packets per second over tbsd's last sampling interval.",
-          "rates", "packets_per_second", VALUE_FLOAT },
+          SOURCE_QUEUE_RATE, METRICS_PACKETS_PER_SECOND },
         { "tbs_queue_bytes_per_second", "gauge", "Bytes per second over tbsd's last sampling interval.",
-          "rates", "bytes_per_second", VALUE_FLOAT },
+          SOURCE_QUEUE_RATE, METRICS_BYTES_PER_SECOND },
         { "tbs_queue_drops_per_second", "gauge", "Drops per second over tbsd's last sampling interval.",
-          "rates", "drops_per_second", VALUE_FLOAT },
+          SOURCE_QUEUE_RATE, METRICS_DROPS_PER_SECOND },
         { "tbs_queue_deadline_misses_per_second", "gauge",
           "Deadline misses per second over tbsd's last sampling interval.",
-          "rates", "deadline_misses_per_second", VALUE_FLOAT },
+          SOURCE_QUEUE_RATE, METRICS_DEADLINE_MISSES_PER_SECOND },
         { "tbs_queue_invalid_per_second", "gauge", "Invalid packets per second over tbsd's last sampling interval.",
-          "rates", "invalid_per_second", VALUE_FLOAT },
+          SOURCE_QUEUE_RATE, METRICS_INVALID_PER_SECOND },
 };
+
+_Static_assert(ELEMENTSOF(families) == 3 + _METRICS_CLOCK_VALUE_MAX + 2 + _METRICS_COUNTER_MAX + _METRICS_RATE_MAX,
+               "one family per typed value");
 
 char *metrics_format_seconds(int64_t ns, char buf[static 32]) {
         uint64_t a = u64_magnitude(ns);
@@ -107,54 +108,12 @@ char *metrics_format_seconds(int64_t ns, char buf[static 32]) {
         return buf;
 }
 
-/* The families in output order: the three fixed ones, then the tables. */
-enum {
-        FAMILY_LINK_STATE,
-        FAMILY_CLOCK_STATE,
-        FAMILY_CLOCK_SYNCED,
-        FAMILY_CLOCK_FIRST,
-        FAMILY_QUEUE_FIRST = FAMILY_CLOCK_FIRST + ELEMENTSOF(clock_families),
-        N_FAMILIES = FAMILY_QUEUE_FIRST + ELEMENTSOF(queue_families),
-};
-
-typedef struct FamilyInfo {
-        const char *name, *type, *help;
-} FamilyInfo;
-
-static FamilyInfo family_info(size_t i) {
-        switch (i) {
-        case FAMILY_LINK_STATE:
-                return (FamilyInfo) { "tbs_link_state", "gauge", "State of the link: 1 for the current state." };
-        case FAMILY_CLOCK_STATE:
-                return (FamilyInfo) { "tbs_clock_state", "gauge",
-                                      "State of the link's clock check: 1 for the current state." };
-        case FAMILY_CLOCK_SYNCED:
-                return (FamilyInfo) { "tbs_clock_synced", "gauge",
-                                      "1 when the link's clock check finds the clocks in sync." };
-        default:
-                if (i < FAMILY_QUEUE_FIRST) {
-                        const LinkFamily *f = &clock_families[i - FAMILY_CLOCK_FIRST];
-
-                        return (FamilyInfo) { f->name, "gauge", f->help };
-                } else {
-                        const QueueFamily *f = &queue_families[i - FAMILY_QUEUE_FIRST];
-
-                        return (FamilyInfo) { f->name, f->type, f->help };
-                }
-        }
-}
-
-/* Each family's samples collect in a buffer of their own (text) or an
- * array (JSON) while the links come one by one; the exposition is the
- * families one after the other. */
-struct MetricsWriter {
-        bool json;
-        FILE *family[N_FAMILIES];
-        char *text[N_FAMILIES];
-        size_t size[N_FAMILIES];
-        struct json_object *samples[N_FAMILIES];
-        bool failed;
-};
+/* Where one family's samples go: a text stream, or a JSON array. */
+typedef struct Sink {
+        FILE *out;                      /* NULL: JSON */
+        struct json_object *samples;
+        int error;                      /* the first -errno (text) or -ENOMEM (JSON) */
+} Sink;
 
 typedef struct Label {
         const char *name;
@@ -203,225 +162,172 @@ static struct json_object *value_to_json(const Value *v) {
         }
 }
 
-static void sample_json(MetricsWriter *w, size_t family, const Label *labels, size_t n, const Value *v) {
+static void sample_json(Sink *s, const Label *labels, size_t n, const Value *v) {
         struct json_object *o = json_object_new_object(), *l = json_object_new_object();
 
-        if (!o || !l || !w->samples[family]) {
+        if (!o || !l) {
                 json_object_put(o);
                 json_object_put(l);
-                w->failed = true;
+                s->error = -ENOMEM;
                 return;
         }
         for (size_t i = 0; i < n; i++)
                 if (json_add_string(l, labels[i].name, labels[i].value) < 0)
-                        w->failed = true;
+                        s->error = -ENOMEM;
         if (json_add(o, "labels", l) < 0 || json_add(o, "value", value_to_json(v)) < 0 ||
-            json_object_array_add(w->samples[family], o) < 0) {
+            json_object_array_add(s->samples, o) < 0) {
                 json_object_put(o);
-                w->failed = true;
+                s->error = -ENOMEM;
         }
 }
 
-/* One sample of family: "NAME{LABELS} VALUE" or a JSON object. */
-static void sample(MetricsWriter *w, size_t family, const Label *labels, size_t n, const Value *v) {
-        FILE *out = w->family[family];
+/* One sample of family f: "NAME{LABELS} VALUE" or a JSON object. */
+static void sample(Sink *s, const Family *f, const Label *labels, size_t n, const Value v) {
+        FILE *out = s->out;
 
-        if (w->json) {
-                sample_json(w, family, labels, n, v);
+        if (!out) {
+                sample_json(s, labels, n, &v);
                 return;
         }
-        fprintf(out, "%s{", family_info(family).name);
+        fprintf(out, "%s{", f->name);
         for (size_t i = 0; i < n; i++)
                 put_label(out, i == 0, labels[i].name, labels[i].value);
-        switch (v->kind) {
+        switch (v.kind) {
         case NUM_INT:
-                fprintf(out, "} %" PRId64 "\n", v->i);
+                fprintf(out, "} %" PRId64 "\n", v.i);
                 break;
         case NUM_DECIMAL:
-                fprintf(out, "} %s\n", v->text);
+                fprintf(out, "} %s\n", v.text);
                 break;
         default:
-                fprintf(out, "} %.15g\n", v->d);
+                fprintf(out, "} %.15g\n", v.d);
         }
+        /* A write error's errno (ENOSPC, EDQUOT, EIO) is what the caller
+         * reports: take it where it happens (errno was cleared before). */
+        if (s->error == 0 && ferror(out))
+                s->error = errno > 0 ? -errno : -EIO;
 }
 
-static void header(FILE *out, const char *name, const char *type, const char *help) {
-        /* The help texts are ours: no backslash or newline to escape. */
-        fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
-static bool is_object(struct json_object *o) {
-        return o && json_object_is_type(o, json_type_object);
-}
-
-static const char *interface_of(struct json_object *d) {
-        return json_get_string(d, "interface") ?: "";
-}
-
-/* The value of member key of o; false when it is absent, null or of the
- * wrong type. */
-static bool get_value(struct json_object *o, const char *key, ValueKind kind, Value *ret) {
-        struct json_object *v = json_get(o, key);
-
-        if (!v)
-                return false;
-        switch (kind) {
-        case VALUE_BOOL:
-                if (!json_object_is_type(v, json_type_boolean))
-                        return false;
-                *ret = (Value) { .kind = NUM_INT, .i = json_object_get_boolean(v) ? 1 : 0 };
-                return true;
-        case VALUE_FLOAT:
-                if (json_object_is_type(v, json_type_int))
-                        *ret = (Value) { .kind = NUM_INT, .i = json_object_get_int64(v) };
-                else if (json_object_is_type(v, json_type_double))
-                        *ret = (Value) { .kind = NUM_FLOAT, .d = json_object_get_double(v) };
-                else
-                        return false;
-                return true;
-        case VALUE_INT:
-        case VALUE_NS:
-        case VALUE_S:
-                if (!json_object_is_type(v, json_type_int))
-                        return false;
-                if (kind == VALUE_NS) {
-                        *ret = (Value) { .kind = NUM_DECIMAL };
-                        metrics_format_seconds(json_object_get_int64(v), ret->text);
-                } else
-                        *ret = (Value) { .kind = NUM_INT, .i = json_object_get_int64(v) };
-                return true;
-        }
-        return false;
+static Value int_value(int64_t i) {
+        return (Value) { .kind = NUM_INT, .i = i };
 }
 
 /* The enum pattern: one series per known state, 1 for the current one; a
  * state the table does not know gets a series of its own. */
-static void render_state(MetricsWriter *w, size_t family, struct json_object *d, const char *object,
+static void render_state(Sink *s, const Family *f, const char *interface, const char *cur,
                          const char *const *states) {
-        struct json_object *o = object ? json_get(d, object) : d;
-        const char *cur;
         bool known = false;
 
-        if (!is_object(d) || !is_object(o))
-                return;
-        cur = json_get_string(o, "state");
-        for (const char *const *s = states; *s; s++) {
-                bool is = cur && strcmp(cur, *s) == 0;
-                Label l[] = { { "interface", interface_of(d) }, { "state", *s } };
+        for (const char *const *st = states; *st; st++) {
+                bool is = cur && strcmp(cur, *st) == 0;
+                Label l[] = { { "interface", interface }, { "state", *st } };
 
                 known = known || is;
-                sample(w, family, l, ELEMENTSOF(l), &(Value) { .kind = NUM_INT, .i = is ? 1 : 0 });
+                sample(s, f, l, ELEMENTSOF(l), int_value(is ? 1 : 0));
         }
         if (cur && !known) {
-                Label l[] = { { "interface", interface_of(d) }, { "state", cur } };
+                Label l[] = { { "interface", interface }, { "state", cur } };
 
-                sample(w, family, l, ELEMENTSOF(l), &(Value) { .kind = NUM_INT, .i = 1 });
+                sample(s, f, l, ELEMENTSOF(l), int_value(1));
         }
 }
 
-static void render_clock_synced(MetricsWriter *w, struct json_object *d) {
-        struct json_object *c = json_get(d, "clock");
-        Label l[] = { { "interface", interface_of(d) } };
-        const char *s;
-
-        if (!is_object(d) || !is_object(c))
-                return;
-        s = json_get_string(c, "state");
-        sample(w, FAMILY_CLOCK_SYNCED, l, ELEMENTSOF(l),
-               &(Value) { .kind = NUM_INT, .i = s && strcmp(s, "synced") == 0 ? 1 : 0 });
+/* The value family f takes from queue q; false when q has none. */
+static bool queue_value(const Family *f, const MetricsQueue *q, Value *ret) {
+        switch (f->source) {
+        case SOURCE_QUEUE_OFFLOAD:
+                if (q->offload < 0)
+                        return false;
+                *ret = int_value(q->offload > 0);
+                return true;
+        case SOURCE_QUEUE_INSTALLED:
+                if (q->installed < 0)
+                        return false;
+                *ret = int_value(q->installed > 0);
+                return true;
+        case SOURCE_QUEUE_COUNTER:
+                if (!(q->has_counters & (1u << f->index)))
+                        return false;
+                *ret = int_value(q->counters[f->index]);
+                return true;
+        case SOURCE_QUEUE_RATE:
+                if (!(q->has_rates & (1u << f->index)))
+                        return false;
+                *ret = (Value) { .kind = NUM_FLOAT, .d = q->rates[f->index] };
+                return true;
+        default:
+                return false;
+        }
 }
 
-static void render_link_family(MetricsWriter *w, size_t family, const LinkFamily *f, struct json_object *d) {
-        struct json_object *o = json_get(d, f->object);
-        Label l[] = { { "interface", interface_of(d) } };
-        Value v;
-
-        if (!is_object(d) || !get_value(o, f->key, f->kind, &v))
-                return;
-        sample(w, family, l, ELEMENTSOF(l), &v);
-}
-
-static void render_queue_family(MetricsWriter *w, size_t family, const QueueFamily *f, struct json_object *d) {
-        struct json_object *qs = json_get(d, "txqueues");
-
-        if (!is_object(d) || !qs || !json_object_is_type(qs, json_type_array))
-                return;
-        for (size_t j = 0; j < json_object_array_length(qs); j++) {
-                struct json_object *q = json_object_array_get_idx(qs, j);
-                struct json_object *o = f->object ? json_get(q, f->object) : q;
+static void render_queues(Sink *s, const Family *f, const MetricsLink *l, const char *interface) {
+        for (size_t j = 0; j < l->n_queues; j++) {
+                const MetricsQueue *q = &l->queues[j];
                 char queue[24];
                 Value v;
 
-                if (!is_object(q) || !get_value(o, f->key, f->kind, &v))
+                if (!queue_value(f, q, &v))
                         continue;
-                snprintf(queue, sizeof(queue), "%" PRId64, json_get_int(q, "queue", -1));
-                Label l[] = { { "interface", interface_of(d) }, { "queue", queue },
-                              { "qdisc", json_get_string(q, "qdisc") ?: "none" } };
-                sample(w, family, l, ELEMENTSOF(l), &v);
+                snprintf(queue, sizeof(queue), "%" PRId64, q->queue);
+                Label lb[] = { { "interface", interface }, { "queue", queue }, { "qdisc", q->qdisc ?: "none" } };
+                sample(s, f, lb, ELEMENTSOF(lb), v);
         }
 }
 
-MetricsWriter *metrics_writer_free(MetricsWriter *w) {
-        if (!w)
-                return NULL;
-        for (size_t i = 0; i < N_FAMILIES; i++) {
-                if (w->family[i])
-                        fclose(w->family[i]);
-                free(w->text[i]);
-                json_object_put(w->samples[i]);
+/* Family f's samples of link l. */
+static void render_family(Sink *s, const Family *f, const MetricsLink *l) {
+        const char *interface = l->interface ?: "";
+        Label li[] = { { "interface", interface } };
+        Value v;
+
+        switch (f->source) {
+        case SOURCE_LINK_STATE:
+                render_state(s, f, interface, l->state, link_states);
+                return;
+        case SOURCE_CLOCK_STATE:
+                if (l->has_clock)
+                        render_state(s, f, interface, l->clock_state, clock_states);
+                return;
+        case SOURCE_CLOCK_SYNCED:
+                if (l->has_clock)
+                        sample(s, f, li, ELEMENTSOF(li),
+                               int_value(l->clock_state && strcmp(l->clock_state, "synced") == 0));
+                return;
+        case SOURCE_CLOCK_NS:
+        case SOURCE_CLOCK_S:
+                if (!(l->has_clock_values & (1u << f->index)))
+                        return;
+                if (f->source == SOURCE_CLOCK_NS) {
+                        v = (Value) { .kind = NUM_DECIMAL };
+                        metrics_format_seconds(l->clock_values[f->index], v.text);
+                } else
+                        v = int_value(l->clock_values[f->index]);
+                sample(s, f, li, ELEMENTSOF(li), v);
+                return;
+        default:
+                render_queues(s, f, l, interface);
         }
-        free(w);
-        return NULL;
 }
 
-static int writer_new(bool json, MetricsWriter **ret) {
-        MetricsWriter *w = calloc(1, sizeof(MetricsWriter));
+static void header(FILE *out, const Family *f) {
+        /* The help texts are ours: no backslash or newline to escape. */
+        fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", f->name, f->help, f->name, f->type);
+}
 
-        if (!w)
-                return -ENOMEM;
-        w->json = json;
-        for (size_t i = 0; i < N_FAMILIES; i++) {
-                if (json)
-                        w->samples[i] = json_object_new_array();
-                else
-                        w->family[i] = open_memstream(&w->text[i], &w->size[i]);
-                if (json ? !w->samples[i] : !w->family[i]) {
-                        metrics_writer_free(w);
-                        return -ENOMEM;
-                }
+int metrics_render_links(const MetricsLink *links, size_t n, FILE *out) {
+        Sink s = { .out = out };
+
+        /* Family by family, straight into out: no copy of the text. */
+        errno = 0;
+        for (size_t i = 0; i < ELEMENTSOF(families) && s.error == 0; i++) {
+                header(out, &families[i]);
+                for (size_t j = 0; j < n && s.error == 0; j++)
+                        render_family(&s, &families[i], &links[j]);
+                if (s.error == 0 && ferror(out))
+                        s.error = errno > 0 ? -errno : -EIO;
         }
-        *ret = w;
-        return 0;
-}
-
-int metrics_writer_new(MetricsWriter **ret) {
-        return writer_new(false, ret);
-}
-
-void metrics_writer_add(MetricsWriter *w, struct json_object *link) {
-        render_state(w, FAMILY_LINK_STATE, link, NULL, link_states);
-        render_state(w, FAMILY_CLOCK_STATE, link, "clock", clock_states);
-        render_clock_synced(w, link);
-        for (size_t i = 0; i < ELEMENTSOF(clock_families); i++)
-                render_link_family(w, FAMILY_CLOCK_FIRST + i, &clock_families[i], link);
-        for (size_t i = 0; i < ELEMENTSOF(queue_families); i++)
-                render_queue_family(w, FAMILY_QUEUE_FIRST + i, &queue_families[i], link);
-}
-
-int metrics_writer_finish(MetricsWriter *w, FILE *out) {
-        if (w->json)
-                return -EINVAL;
-        for (size_t i = 0; i < N_FAMILIES; i++) {
-                FamilyInfo f = family_info(i);
-
-                if (fflush(w->family[i]) != 0 || ferror(w->family[i]))
-                        return -ENOMEM;
-                header(out, f.name, f.type, f.help);
-                /* A write error's errno (ENOSPC, EDQUOT, EIO) is what the
-                 * caller reports: take it where it happens. */
-                if (w->size[i] > 0 && fwrite(w->text[i], 1, w->size[i], out) != w->size[i])
-                        return negative_errno();
-        }
+        if (s.error < 0)
+                return s.error;
         if (fflush(out) != 0)
                 return negative_errno();
         if (ferror(out))
@@ -429,83 +335,34 @@ int metrics_writer_finish(MetricsWriter *w, FILE *out) {
         return 0;
 }
 
-int metrics_render_json(struct json_object *const *links, size_t n, struct json_object **ret) {
-        _cleanup_json_ struct json_object *all = NULL;
-        MetricsWriter *w = NULL;
-        int r;
+int metrics_render_links_json(const MetricsLink *links, size_t n, struct json_object **ret) {
+        _cleanup_json_ struct json_object *all = json_object_new_array();
 
-        r = writer_new(true, &w);
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < n; i++)
-                metrics_writer_add(w, links[i]);
-        all = json_object_new_array();
-        if (!all || w->failed) {
-                metrics_writer_free(w);
+        if (!all)
                 return -ENOMEM;
-        }
-        for (size_t i = 0; i < N_FAMILIES; i++) {
+        for (size_t i = 0; i < ELEMENTSOF(families); i++) {
+                const Family *fi = &families[i];
                 struct json_object *f = json_object_new_object();
-                FamilyInfo fi = family_info(i);
+                Sink s = { .samples = json_object_new_array() };
 
                 if (!f || json_object_array_add(all, f) < 0) {
                         json_object_put(f);
-                        metrics_writer_free(w);
+                        json_object_put(s.samples);
                         return -ENOMEM;
                 }
-                if (json_add_string(f, "name", fi.name) < 0 || json_add_string(f, "type", fi.type) < 0 ||
-                    json_add_string(f, "help", fi.help) < 0 || json_add(f, "samples", TAKE_PTR(w->samples[i])) < 0) {
-                        metrics_writer_free(w);
+                if (json_add_string(f, "name", fi->name) < 0 || json_add_string(f, "type", fi->type) < 0 ||
+                    json_add_string(f, "help", fi->help) < 0 || !s.samples || json_add(f, "samples", s.samples) < 0)
                         return -ENOMEM;
-                }
+                for (size_t j = 0; j < n && s.error == 0; j++)
+                        render_family(&s, fi, &links[j]);
+                if (s.error < 0)
+                        return s.error;
         }
-        metrics_writer_free(w);
         *ret = TAKE_PTR(all);
         return 0;
 }
 
-/* A writer with links added. */
-static int writer_of(struct json_object *const *links, size_t n, MetricsWriter **ret) {
-        int r = metrics_writer_new(ret);
-
-        for (size_t i = 0; r >= 0 && i < n; i++)
-                metrics_writer_add(*ret, links[i]);
-        return r;
-}
-
-int metrics_render(struct json_object *const *links, size_t n, FILE *out) {
-        MetricsWriter *w = NULL;
-        int r;
-
-        r = writer_of(links, n, &w);
-        if (r < 0)
-                return r;
-        r = metrics_writer_finish(w, out);
-        metrics_writer_free(w);
-        return r;
-}
-
-int metrics_render_string(struct json_object *const *links, size_t n, char **ret) {
-        char *buf = NULL;
-        size_t size = 0;
-        FILE *f;
-        int r;
-
-        f = open_memstream(&buf, &size);
-        if (!f)
-                return -ENOMEM;
-        r = metrics_render(links, n, f);
-        if (fclose(f) != 0 && r >= 0)
-                r = -ENOMEM;
-        if (r < 0) {
-                free(buf);
-                return r;
-        }
-        *ret = buf;
-        return 0;
-}
-
-int metrics_writer_write_file(MetricsWriter *w, const char *path) {
+int metrics_write_links_file(const MetricsLink *links, size_t n, const char *path) {
         _cleanup_free_ char *tmp = NULL;
         FILE *f;
         int fd, r;
@@ -526,7 +383,7 @@ int metrics_writer_write_file(MetricsWriter *w, const char *path) {
                 close(fd);
                 goto fail;
         }
-        r = metrics_writer_finish(w, f);
+        r = metrics_render_links(links, n, f);
         if (r >= 0 && fsync(fileno(f)) < 0)
                 r = negative_errno();
         if (fclose(f) != 0 && r >= 0)
@@ -544,14 +401,3 @@ fail:
         return r;
 }
 
-int metrics_write_file(struct json_object *const *links, size_t n, const char *path) {
-        MetricsWriter *w = NULL;
-        int r;
-
-        r = writer_of(links, n, &w);
-        if (r < 0)
-                return r;
-        r = metrics_writer_write_file(w, path);
-        metrics_writer_free(w);
-        return r;
-}

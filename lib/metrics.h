@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Prometheus text exposition (format 0.0.4, what node_exporter's textfile
- * collector reads and what a scrape answers with) of tbsd's link status
- * documents, the JSON that Describe() returns. Used by `tbsctl metrics`
- * and by tbsd's --metrics-file.
+ * collector reads and what a scrape answers with) of tbsd's links, rendered
+ * from typed samples (MetricsLink below): tbsd's --metrics-file fills them
+ * from its links (daemon/link-metrics.c), `tbsctl metrics` from the status
+ * documents Describe() returns (metrics_link_from_json(), lib/metrics-json.c).
  *
  * Families (HELP and TYPE lines are always written, in this order, each
  * family's samples grouped under them; labels always in this order):
@@ -25,20 +26,114 @@
  *   tbs_queue_invalid_per_second {interface,queue,qdisc}
  *                        gauges from the queue's optional "rates" object
  * A queue whose "stats" is null (nothing installed) has no counter samples;
- * a counter whose key is missing from "stats" is left out. The "qdisc" label
- * is the installed kind, or "none". Times are in seconds, written as exact
+ * a counter whose key is missing from "stats" is left out (in the typed
+ * sample: a value whose bit is not set). The "qdisc" label is the
+ * installed kind, or "none". Times are in seconds, written as exact
  * decimals of the nanosecond values. Label values are escaped (\\, \", \n).
  * No "# EOF" line: the output is the Prometheus text format, not OpenMetrics. */
 #pragma once
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+/* ---- The typed samples ---- */
+
+/* The clock values of a link, in the order of their families. */
+typedef enum MetricsClockValue {
+        METRICS_CLOCK_MASTER_OFFSET_NS,         /* tbs_clock_master_offset_seconds */
+        METRICS_CLOCK_MEAN_PATH_DELAY_NS,       /* tbs_clock_mean_path_delay_seconds */
+        METRICS_CLOCK_PHC_OFFSET_NS,            /* tbs_clock_phc_offset_seconds */
+        METRICS_CLOCK_TAI_OFFSET_S,             /* tbs_clock_tai_offset_seconds */
+        _METRICS_CLOCK_VALUE_MAX,
+} MetricsClockValue;
+
+/* The counters and gauges of a queue's qdisc (the document's "stats"). */
+typedef enum MetricsCounter {
+        METRICS_PACKETS,
+        METRICS_BYTES,
+        METRICS_DROPS,
+        METRICS_OVERLIMITS,
+        METRICS_REQUEUES,
+        METRICS_DEADLINE_MISSES,
+        METRICS_INVALID,
+        METRICS_BACKLOG_BYTES,
+        METRICS_BACKLOG_PACKETS,
+        _METRICS_COUNTER_MAX,
+} MetricsCounter;
+
+/* Per-second rates over the last sampling interval (the document's "rates"). */
+typedef enum MetricsRate {
+        METRICS_PACKETS_PER_SECOND,
+        METRICS_BYTES_PER_SECOND,
+        METRICS_DROPS_PER_SECOND,
+        METRICS_DEADLINE_MISSES_PER_SECOND,
+        METRICS_INVALID_PER_SECOND,
+        _METRICS_RATE_MAX,
+} MetricsRate;
+
+/* One declared TX queue. A value is there when its bit ((1u << index)) is
+ * set in the mask beside it; the others are left out of the exposition. */
+typedef struct MetricsQueue {
+        int64_t queue;                          /* the "queue" label */
+        const char *qdisc;                      /* installed kind; NULL: "none" */
+        int8_t offload;                         /* 1, 0, or -1: unknown (no sample) */
+        int8_t installed;                       /* 1, 0, or -1: unknown */
+        uint16_t has_counters;                  /* bit per MetricsCounter */
+        uint8_t has_rates;                      /* bit per MetricsRate */
+        int64_t counters[_METRICS_COUNTER_MAX];
+        double rates[_METRICS_RATE_MAX];
+} MetricsQueue;
+
+/* One link. The strings are borrowed: they must live until it is rendered. */
+typedef struct MetricsLink {
+        const char *interface;
+        const char *state;                      /* the D-Bus State name; NULL: none is 1 */
+        bool has_clock;                         /* the clock families get samples */
+        const char *clock_state;                /* the clock check's state name; NULL: none is 1 */
+        uint8_t has_clock_values;               /* bit per MetricsClockValue */
+        int64_t clock_values[_METRICS_CLOCK_VALUE_MAX]; /* ns, or s for the TAI offset */
+        MetricsQueue *queues;
+        size_t n_queues;
+} MetricsLink;
+
+/** Write the exposition of links[0..n) (in the order given) to out.
+ *  Returns 0, or the -errno of the failed write (-EIO when the stream
+ *  failed without one). */
+int metrics_render_links(const MetricsLink *links, size_t n, FILE *out);
+
+/** The same samples as JSON (the format of metrics_render_json() below).
+ *  Returns 0 and *ret, or -ENOMEM. */
+int metrics_render_links_json(const MetricsLink *links, size_t n, struct json_object **ret);
+
+/** metrics_render_links() into path atomically, as metrics_write_file()
+ *  below. Returns 0 or -errno. Does not log. */
+int metrics_write_links_file(const MetricsLink *links, size_t n, const char *path);
+
+/** Read a status document (a Describe() JSON object) into *ret: the values
+ *  the exposition shows, with the rules above (a value of the wrong JSON
+ *  type counts as missing). The strings of *ret point into doc, which must
+ *  outlive it; its queues are allocated (metrics_link_done()).
+ *  Returns 0, -EINVAL when doc is not an object, or -ENOMEM; *ret untouched
+ *  on failure. */
+int metrics_link_from_json(struct json_object *doc, MetricsLink *ret);
+
+/** Free what metrics_link_from_json() allocated. Accepts a zeroed link. */
+void metrics_link_done(MetricsLink *l);
+
+/** metrics_link_from_json() of docs[0..n) into a new array (*ret, *ret_n;
+ *  free with metrics_links_free()); NULL entries and non-objects are
+ *  skipped. Returns 0 or -ENOMEM. */
+int metrics_links_from_json(struct json_object *const *docs, size_t n, MetricsLink **ret, size_t *ret_n);
+MetricsLink *metrics_links_free(MetricsLink *links, size_t n);
+
+/* ---- The same from status documents (lib/metrics-json.c) ---- */
+
 /** Write the exposition of n link status documents (Describe() JSON
  *  objects, in the order given; NULL entries and non-objects are skipped)
- *  to out. Returns 0, or -EIO when writing failed. */
+ *  to out. Returns 0, -ENOMEM or -EIO. */
 int metrics_render(struct json_object *const *links, size_t n, FILE *out);
 
 /** Same as metrics_render() into a new NUL-terminated string (*ret, to be
@@ -62,13 +157,13 @@ int metrics_render_json(struct json_object *const *links, size_t n, struct json_
  *  Returns 0 or -errno. Does not log. */
 int metrics_write_file(struct json_object *const *links, size_t n, const char *path);
 
-/* The same, one document at a time: each link's samples are rendered when
- * it is added, so the caller can build a document, add it and free it
- * before the next (the documents of hundreds of links take megabytes, their
- * samples tens of KiB per link). */
+/* The same, one document at a time: the caller can build a document, add
+ * it and free it before the next (each is read into a typed sample that
+ * owns copies of its strings). */
 typedef struct MetricsWriter MetricsWriter;
 int metrics_writer_new(MetricsWriter **ret);
-/** Render link (a status document; NULL and non-objects add nothing). */
+/** Take the samples of link (a status document; NULL and non-objects add
+ *  nothing). */
 void metrics_writer_add(MetricsWriter *w, struct json_object *link);
 /** Write every family's header and samples to out. Returns 0, -ENOMEM, or
  *  the -errno of the failed write (-EIO when the stream failed earlier

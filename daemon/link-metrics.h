@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The typed metrics samples (lib/metrics.h) of tbsd's links, read from
+ * each link's fields and last statistics sample: no status document. */
+#pragma once
+
+#include <stddef.h>
+
+#include "link.h"
+#include "metrics.h"
+
+/** Fill *ret with what the metrics show of l: its state, its clock check
+ *  (state and the values it has), and per TX queue its schedule declares,
+ *  the qdisc of l's last statistics sample with its counters and rates
+ *  (no sample: every queue "none", without counters). queues must have
+ *  room for the schedule's queues (link_metrics_n_queues()). The strings
+ *  of *ret point into l and its sample, which must outlive it. */
+void link_metrics(Link *l, MetricsQueue *queues, MetricsLink *ret);
+
+/** The number of queues link_metrics() fills for l. */
+size_t link_metrics_n_queues(Link *l);
+
+/** metrics_write_links_file() of links[0..n), each as link_metrics() reads
+ *  it. Returns 0 or -errno. Does not log. */
+int links_write_metrics_file(Link **links, size_t n, const char *path);

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The metrics of status documents (Describe() JSON, what tbsctl has from the
+ * bus): each document is read once into a MetricsLink and rendered by the
+ * same code as the daemon's typed samples (lib/metrics.c). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json-util.h"
+#include "macro.h"
+#include "metrics.h"
+
+/* The document's keys of the typed values, indexed by their enums. */
+static const char *const clock_keys[_METRICS_CLOCK_VALUE_MAX] = {
+        [METRICS_CLOCK_MASTER_OFFSET_NS] = "master_offset_ns",
+        [METRICS_CLOCK_MEAN_PATH_DELAY_NS] = "mean_path_delay_ns",
+        [METRICS_CLOCK_PHC_OFFSET_NS] = "phc_sys_offset_ns",
+        [METRICS_CLOCK_TAI_OFFSET_S] = "tai_offset_s",
+};
+
+static const char *const counter_keys[_METRICS_COUNTER_MAX] = {
+        [METRICS_PACKETS] = "packets",
+        [METRICS_BYTES] = "bytes",
+        [METRICS_DROPS] = "drops",
+        [METRICS_OVERLIMITS] = "overlimits",
+        [METRICS_REQUEUES] = "requeues",
+        [METRICS_DEADLINE_MISSES] = "deadline_misses",
+        [METRICS_INVALID] = "invalid",
+        [METRICS_BACKLOG_BYTES] = "backlog_bytes",
+        [METRICS_BACKLOG_PACKETS] = "backlog_packets",
+};
+
+static const char *const rate_keys[_METRICS_RATE_MAX] = {
+        [METRICS_PACKETS_PER_SECOND] = "packets_per_second",
+        [METRICS_BYTES_PER_SECOND] = "bytes_per_second",
+        [METRICS_DROPS_PER_SECOND] = "drops_per_second",
+        [METRICS_DEADLINE_MISSES_PER_SECOND] = "deadline_misses_per_second",
+        [METRICS_INVALID_PER_SECOND] = "invalid_per_second",
+};
+
+static bool is_object(struct json_object *o) {
+        return o && json_object_is_type(o, json_type_object);
+}
+
+/* Member key of o when it is a JSON integer (absent, null or another type:
+ * false). */
+static bool get_int(struct json_object *o, const char *key, int64_t *ret) {
+        struct json_object *v = json_get(o, key);
+
+        if (!v || !json_object_is_type(v, json_type_int))
+                return false;
+        *ret = json_object_get_int64(v);
+        return true;
+}
+
+/* A boolean member as 1 or 0, -1 when it is not a boolean. */
+static int8_t get_tristate(struct json_object *o, const char *key) {
+        struct json_object *v = json_get(o, key);
+
+        if (!v || !json_object_is_type(v, json_type_boolean))
+                return -1;
+        return json_object_get_boolean(v) ? 1 : 0;
+}
+
+static bool get_number(struct json_object *o, const char *key, double *ret) {
+        struct json_object *v = json_get(o, key);
+
+        if (v && json_object_is_type(v, json_type_int))
+                *ret = (double) json_object_get_int64(v);
+        else if (v && json_object_is_type(v, json_type_double))
+                *ret = json_object_get_double(v);
+        else
+                return false;
+        return true;
+}
+
+static void queue_from_json(struct json_object *q, MetricsQueue *ret) {
+        struct json_object *stats = json_get(q, "stats"), *rates = json_get(q, "rates");
+
+        *ret = (MetricsQueue) {
+                .queue = json_get_int(q, "queue", -1),
+                .qdisc = json_get_string(q, "qdisc"),
+                .offload = get_tristate(q, "offload"),
+                .installed = get_tristate(q, "installed"),
+        };
+        for (unsigned i = 0; i < _METRICS_COUNTER_MAX; i++)
+                if (get_int(stats, counter_keys[i], &ret->counters[i]))
+                        ret->has_counters |= 1u << i;
+        for (unsigned i = 0; i < _METRICS_RATE_MAX; i++)
+                if (get_number(rates, rate_keys[i], &ret->rates[i]))
+                        ret->has_rates |= 1u << i;
+}
+
+int metrics_link_from_json(struct json_object *doc, MetricsLink *ret) {
+        struct json_object *clock, *qs;
+        MetricsLink l;
+        size_t n = 0;
+
+        if (!is_object(doc))
+                return -EINVAL;
+        clock = json_get(doc, "clock");
+        l = (MetricsLink) {
+                .interface = json_get_string(doc, "interface"),
+                .state = json_get_string(doc, "state"),
+                .has_clock = is_object(clock),
+                .clock_state = json_get_string(clock, "state"),
+        };
+        for (unsigned i = 0; i < _METRICS_CLOCK_VALUE_MAX; i++)
+                if (get_int(clock, clock_keys[i], &l.clock_values[i]))
+                        l.has_clock_values |= 1u << i;
+
+        qs = json_get(doc, "txqueues");
+        if (qs && json_object_is_type(qs, json_type_array)) {
+                size_t len = json_object_array_length(qs);
+
+                for (size_t j = 0; j < len; j++)
+                        n += is_object(json_object_array_get_idx(qs, j));
+                if (n > 0) {
+                        l.queues = calloc(n, sizeof(MetricsQueue));
+                        if (!l.queues)
+                                return -ENOMEM;
+                }
+                for (size_t j = 0; j < len; j++) {
+                        struct json_object *q = json_object_array_get_idx(qs, j);
+
+                        if (is_object(q))
+                                queue_from_json(q, &l.queues[l.n_queues++]);
+                }
+        }
+        *ret = l;
+        return 0;
+}
+
+void metrics_link_done(MetricsLink *l) {
+        l->queues = mfree(l->queues);
+        l->n_queues = 0;
+}
+
+MetricsLink *metrics_links_free(MetricsLink *links, size_t n) {
+        for (size_t i = 0; links && i < n; i++)
+                metrics_link_done(&links[i]);
+        free(links);
+        return NULL;
+}
+
+int metrics_links_from_json(struct json_object *const *docs, size_t n, MetricsLink **ret, size_t *ret_n) {
+        MetricsLink *v = calloc(n ?: 1, sizeof(MetricsLink));
+        size_t k = 0;
+
+        if (!v)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                int r;
+
+                if (!is_object(docs[i]))
+                        continue;
+                r = metrics_link_from_json(docs[i], &v[k]);
+                if (r < 0) {
+                        metrics_links_free(v, k);
+                        return r;
+                }
+                k++;
+        }
+        *ret = v;
+        *ret_n = k;
+        return 0;
+}
+
+int metrics_render(struct json_object *const *docs, size_t n, FILE *out) {
+        MetricsLink *v = NULL;
+        size_t k = 0;
+        int r;
+
+        r = metrics_links_from_json(docs, n, &v, &k);
+        if (r < 0)
+                return r;
+        r = metrics_render_links(v, k, out);
+        metrics_links_free(v, k);
+        return r;
+}
+
+int metrics_render_string(struct json_object *const *docs, size_t n, char **ret) {
+        char *buf = NULL;
+        size_t size = 0;
+        FILE *f;
+        int r;
+
+        f = open_memstream(&buf, &size);
+        if (!f)
+                return -ENOMEM;
+        r = metrics_render(docs, n, f);
+        if (fclose(f) != 0 && r >= 0)
+                r = -ENOMEM;
+        if (r < 0) {
+                free(buf);
+                return r;
+        }
+        *ret = buf;
+        return 0;
+}
+
+int metrics_render_json(struct json_object *const *docs, size_t n, struct json_object **ret) {
+        MetricsLink *v = NULL;
+        size_t k = 0;
+        int r;
+
+        r = metrics_links_from_json(docs, n, &v, &k);
+        if (r < 0)
+                return r;
+        r = metrics_render_links_json(v, k, ret);
+        metrics_links_free(v, k);
+        return r;
+}
+
+int metrics_write_file(struct json_object *const *docs, size_t n, const char *path) {
+        MetricsLink *v = NULL;
+        size_t k = 0;
+        int r;
+
+        r = metrics_links_from_json(docs, n, &v, &k);
+        if (r < 0)
+                return r;
+        r = metrics_write_links_file(v, k, path);
+        metrics_links_free(v, k);
+        return r;
+}
+
+/* The writer keeps each added document's typed sample, with its strings
+ * copied into one block per link (the document may be freed at once). */
+struct MetricsWriter {
+        MetricsLink *links;
+        char **strings;
+        size_t n, allocated;
+        bool failed;
+};
+
+int metrics_writer_new(MetricsWriter **ret) {
+        MetricsWriter *w = calloc(1, sizeof(MetricsWriter));
+
+        if (!w)
+                return -ENOMEM;
+        *ret = w;
+        return 0;
+}
+
+MetricsWriter *metrics_writer_free(MetricsWriter *w) {
+        if (!w)
+                return NULL;
+        for (size_t i = 0; i < w->n; i++)
+                free(w->strings[i]);
+        metrics_links_free(w->links, w->n);
+        free(w->strings);
+        free(w);
+        return NULL;
+}
+
+static size_t string_size(const char *s) {
+        return s ? strlen(s) + 1 : 0;
+}
+
+/* Copy *s to *at and point it there. */
+static void move_string(const char **s, char **at) {
+        size_t n = string_size(*s);
+
+        if (n == 0)
+                return;
+        memcpy(*at, *s, n);
+        *s = *at;
+        *at += n;
+}
+
+/* Copy l's strings into one new block (*ret) and point l at the copies. */
+static int own_strings(MetricsLink *l, char **ret) {
+        size_t size = string_size(l->interface) + string_size(l->state) + string_size(l->clock_state);
+        char *block, *at;
+
+        for (size_t i = 0; i < l->n_queues; i++)
+                size += string_size(l->queues[i].qdisc);
+        block = at = malloc(size ?: 1);
+        if (!block)
+                return -ENOMEM;
+        move_string(&l->interface, &at);
+        move_string(&l->state, &at);
+        move_string(&l->clock_state, &at);
+        for (size_t i = 0; i < l->n_queues; i++)
+                move_string(&l->queues[i].qdisc, &at);
+        *ret = block;
+        return 0;
+}
+
+void metrics_writer_add(MetricsWriter *w, struct json_object *doc) {
+        MetricsLink l;
+
+        if (!is_object(doc))
+                return;
+        if (w->n == w->allocated) {
+                size_t a = w->allocated ? 2 * w->allocated : 8;
+                MetricsLink *links = reallocarray(w->links, a, sizeof(MetricsLink));
+                char **strings;
+
+                if (links)
+                        w->links = links;
+                strings = links ? reallocarray(w->strings, a, sizeof(char *)) : NULL;
+                if (!strings) {
+                        w->failed = true;
+                        return;
+                }
+                w->strings = strings;
+                w->allocated = a;
+        }
+        if (metrics_link_from_json(doc, &l) < 0) {
+                w->failed = true;
+                return;
+        }
+        if (own_strings(&l, &w->strings[w->n]) < 0) {
+                metrics_link_done(&l);
+                w->failed = true;
+                return;
+        }
+        w->links[w->n++] = l;
+}
+
+int metrics_writer_finish(MetricsWriter *w, FILE *out) {
+        if (w->failed)
+                return -ENOMEM;
+        return metrics_render_links(w->links, w->n, out);
+}
+
+int metrics_writer_write_file(MetricsWriter *w, const char *path) {
+        if (w->failed)
+                return -ENOMEM;
+        return metrics_write_links_file(w->links, w->n, path);
+}
