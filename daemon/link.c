@@ -13,6 +13,7 @@
 #include "link-internal.h"
 #include "log.h"
 #include "schedule-json.h"
+#include "string-table.h"
 #include "utf8.h"
 
 static const char *const link_state_table[_LINK_STATE_MAX] = {
@@ -23,11 +24,7 @@ static const char *const link_state_table[_LINK_STATE_MAX] = {
         [LINK_STATE_ABSENT] = "absent",
 };
 
-const char *link_state_to_string(LinkState s) {
-        if (s < 0 || s >= _LINK_STATE_MAX)
-                return NULL;
-        return link_state_table[s];
-}
+DEFINE_STRING_TABLE_TO_STRING(link_state, LinkState, link_state_table)
 
 int link_new(const LinkContext *ctx, const char *name, Link **ret) {
         Link *l;

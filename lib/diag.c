@@ -9,14 +9,22 @@
 
 int diag_add(DiagList *l, DiagSeverity severity, const char *file, const char *path,
              const char *format, ...) {
-        _cleanup_free_ char *f = NULL, *p = NULL, *reason = NULL;
         va_list ap;
-        Diag *items;
         int r;
 
         va_start(ap, format);
-        r = vasprintf(&reason, format, ap);
+        r = diag_addv(l, severity, file, path, format, ap);
         va_end(ap);
+        return r;
+}
+
+int diag_addv(DiagList *l, DiagSeverity severity, const char *file, const char *path, const char *format,
+              va_list ap) {
+        _cleanup_free_ char *f = NULL, *p = NULL, *reason = NULL;
+        Diag *items;
+        int r;
+
+        r = vasprintf(&reason, format, ap);
         if (r < 0) {
                 reason = NULL;
                 return -ENOMEM;

@@ -5,6 +5,8 @@
  *   "schedules.d/eth0.json: txqueues[1].delta_ns: must be between 0 and 2147483647, got -5". */
 #pragma once
 
+#include <stdarg.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -33,6 +35,9 @@ typedef struct DiagList {
 /** Append a diagnostic. file and path may be NULL. Returns 0 or -ENOMEM. */
 int diag_add(DiagList *l, DiagSeverity severity, const char *file, const char *path,
              const char *format, ...) _printf_(5, 6);
+/** diag_add() with the arguments as a va_list. */
+int diag_addv(DiagList *l, DiagSeverity severity, const char *file, const char *path, const char *format,
+              va_list ap) _printf_(5, 0);
 
 #define diag_error(l, file, path, ...) diag_add(l, DIAG_ERROR, file, path, __VA_ARGS__)
 #define diag_warning(l, file, path, ...) diag_add(l, DIAG_WARNING, file, path, __VA_ARGS__)

@@ -31,20 +31,12 @@ typedef struct Parser {
 
 static void perr(Parser *p, const char *path, const char *format, ...) _printf_(3, 4);
 static void perr(Parser *p, const char *path, const char *format, ...) {
-        _cleanup_free_ char *reason = NULL;
         va_list ap;
-        int r;
 
         va_start(ap, format);
-        r = vasprintf(&reason, format, ap);
+        if (diag_addv(p->diags, DIAG_ERROR, p->file, path, format, ap) < 0)
+                p->oom = true;
         va_end(ap);
-        if (r < 0) {
-                reason = NULL;
-                p->oom = true;
-                return;
-        }
-        if (diag_error(p->diags, p->file, path, "%s", reason) < 0)
-                p->oom = true;
 }
 
 /* Append s to buf[*at..JPATH_MAX), cutting it if need be (never in

@@ -27,20 +27,12 @@ typedef struct Verifier {
 
 static void vdiag(Verifier *v, DiagSeverity sev, const char *path, const char *format, ...) _printf_(4, 5);
 static void vdiag(Verifier *v, DiagSeverity sev, const char *path, const char *format, ...) {
-        _cleanup_free_ char *reason = NULL;
         va_list ap;
-        int r;
 
         va_start(ap, format);
-        r = vasprintf(&reason, format, ap);
+        if (diag_addv(v->diags, sev, v->file, path, format, ap) < 0)
+                v->oom = true;
         va_end(ap);
-        if (r < 0) {
-                reason = NULL;
-                v->oom = true;
-                return;
-        }
-        if (diag_add(v->diags, sev, v->file, path, "%s", reason) < 0)
-                v->oom = true;
 }
 
 #define verr(v, path, ...) vdiag(v, DIAG_ERROR, path, __VA_ARGS__)
