@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json-strict.h"
+#include "json-util.h"
+#include "macro.h"
+#include "schedule-fields.h"
+#include "utf8.h"
+
+void perr(Parser *p, const char *path, const char *format, ...) {
+        va_list ap;
+
+        va_start(ap, format);
+        if (diag_addv(p->diags, DIAG_ERROR, p->file, path, format, ap) < 0)
+                p->oom = true;
+        va_end(ap);
+}
+
+/* Append s to buf[*at..JPATH_MAX), cutting it if need be (never in
+ * practice: keys are known or checked to be short). A path is built for
+ * every value parsed, so this stays clear of printf. */
+void jpath_put(char buf[static JPATH_MAX], size_t *at, const char *s) {
+        size_t n = strlen(s);
+
+        if (n > JPATH_MAX - 1 - *at)
+                n = JPATH_MAX - 1 - *at;
+        memcpy(buf + *at, s, n);
+        *at += n;
+        buf[*at] = 0;
+}
+
+/* "prefix.key", or "key" at the top level. */
+const char *jpath_key(char buf[static JPATH_MAX], const char *prefix, const char *key) {
+        size_t at = 0;
+
+        buf[0] = 0;
+        if (prefix) {
+                jpath_put(buf, &at, prefix);
+                jpath_put(buf, &at, ".");
+        }
+        jpath_put(buf, &at, key);
+        return buf;
+}
+
+/* "prefix[i]" */
+const char *jpath_index(char buf[static JPATH_MAX], const char *prefix, size_t i) {
+        char num[24], *d = num + sizeof(num) - 1;
+        size_t at = 0;
+
+        *d = 0;
+        do
+                *--d = (char) ('0' + i % 10);
+        while ((i /= 10) > 0);
+        buf[0] = 0;
+        jpath_put(buf, &at, prefix);
+        jpath_put(buf, &at, "[");
+        jpath_put(buf, &at, d);
+        jpath_put(buf, &at, "]");
+        return buf;
+}
+
+/* Length of a JSON string, which may hold NUL characters. */
+size_t str_len(json_object *v) {
+        int n = json_object_get_string_len(v);
+
+        return n < 0 ? 0 : (size_t) n;
+}
+
+/* The JSON string holds a NUL character ("\u0000") before its end. */
+bool has_nul(json_object *v) {
+        return strlen(json_object_get_string(v)) != str_len(v);
+}
+
+/* How a JSON value appears in messages: scalars as their JSON text (long
+ * strings cut short), containers as "an object" / "an array". */
+const char *show(json_object *v, char buf[static SHOW_MAX]) {
+        const char *t;
+
+        switch (json_object_get_type(v)) {
+        case json_type_null:
+                return "null";
+        case json_type_object:
+                return "an object";
+        case json_type_array:
+                return "an array";
+        default:
+                break;
+        }
+        t = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+        if (!t)
+                return "?";
+        return show_json_text(t, buf);
+}
+
+const char *type_with_article(json_type t) {
+        switch (t) {
+        case json_type_boolean:
+                return "a boolean";
+        case json_type_int:
+                return "an integer";
+        case json_type_string:
+                return "a string";
+        case json_type_object:
+                return "an object";
+        case json_type_array:
+                return "an array";
+        default:
+                return "?";
+        }
+}
+
+bool expect_type(Parser *p, const char *path, json_object *v, json_type t) {
+        char s[SHOW_MAX];
+
+        if (json_object_is_type(v, t))
+                return true;
+        perr(p, path, "must be %s, got %s", type_with_article(t), show(v, s));
+        return false;
+}
+
+/* Looks up prefix.key in o. Returns the value, or NULL when it is absent
+ * (an error when required) or null (always an error). */
+json_object *member(Parser *p, const char *prefix, json_object *o, const char *key,
+                           bool required) {
+        char path[JPATH_MAX];
+        json_object *v;
+
+        if (json_object_object_get_ex(o, key, &v)) {
+                /* json-c represents a JSON null as NULL */
+                if (!v)
+                        perr(p, jpath_key(path, prefix, key), "must not be null%s",
+                             required ? "" : "; leave the key out to get the default");
+                return v;
+        }
+        if (required)
+                perr(p, jpath_key(path, prefix, key), "required key is missing");
+        return NULL;
+}
+
+/* Checks that v is an integer in [min, max]. Returns 0 and *ret, or -EINVAL
+ * (reported). */
+int as_int(Parser *p, const char *path, json_object *v, int64_t min, int64_t max,
+                  int64_t *ret) {
+        char s[SHOW_MAX];
+        int64_t x;
+
+        if (!expect_type(p, path, v, json_type_int))
+                return -EINVAL;
+        x = json_object_get_int64(v);
+        /* Beyond 64 bits the value is saturated: out of every range, and
+         * show() gives the number as written. */
+        if (json_strict_int_overflowed(v) ||
+            (x == INT64_MAX && json_object_get_uint64(v) > (uint64_t) INT64_MAX) ||
+            x < min || x > max) {
+                perr(p, path, "must be between %" PRIi64 " and %" PRIi64 ", got %s",
+                     min, max, show(v, s));
+                return -EINVAL;
+        }
+        *ret = x;
+        return 0;
+}
+
+/* Optional or required integer member. Returns 1 when set, 0 when absent,
+ * -EINVAL on a reported error. */
+int get_int(Parser *p, const char *prefix, json_object *o, const char *key, bool required,
+                   int64_t min, int64_t max, int64_t *ret) {
+        char path[JPATH_MAX];
+        json_object *v;
+
+        v = member(p, prefix, o, key, required);
+        if (!v)
+                return required ? -EINVAL : 0;
+        if (as_int(p, jpath_key(path, prefix, key), v, min, max, ret) < 0)
+                return -EINVAL;
+        return 1;
+}
+
+int get_bool(Parser *p, const char *prefix, json_object *o, const char *key, bool *ret) {
+        char path[JPATH_MAX];
+        json_object *v;
+
+        v = member(p, prefix, o, key, false);
+        if (!v)
+                return 0;
+        if (!expect_type(p, jpath_key(path, prefix, key), v, json_type_boolean))
+                return -EINVAL;
+        *ret = json_object_get_boolean(v);
+        return 1;
+}
+
+/* Returns the string (owned by v) or NULL when absent or reported. A NUL
+ * character is always refused; control characters unless controls_ok. */
+const char *get_string_full(Parser *p, const char *prefix, json_object *o, const char *key,
+                                   bool required, bool controls_ok, json_object **ret_value) {
+        char path[JPATH_MAX], s[SHOW_MAX];
+        json_object *v;
+
+        v = member(p, prefix, o, key, required);
+        if (!v)
+                return NULL;
+        if (!expect_type(p, jpath_key(path, prefix, key), v, json_type_string))
+                return NULL;
+        /* No string field has a use for these; refusing them here keeps
+         * every comparison below from stopping at a NUL, and every name
+         * and path free of characters that would break a message. */
+        if (has_nul(v)) {
+                perr(p, path, "must not contain a NUL character, got %s", show(v, s));
+                return NULL;
+        }
+        if (!controls_ok && !text_is_safe(json_object_get_string(v))) {
+                perr(p, path, "must not contain control characters, got %s", show(v, s));
+                return NULL;
+        }
+        if (ret_value)
+                *ret_value = v;
+        return json_object_get_string(v);
+}
+
+const char *get_string(Parser *p, const char *prefix, json_object *o, const char *key,
+                              bool required, json_object **ret_value) {
+        return get_string_full(p, prefix, o, key, required, false, ret_value);
+}
+
+json_object *get_container(Parser *p, const char *prefix, json_object *o, const char *key,
+                                  bool required, json_type t) {
+        char path[JPATH_MAX];
+        json_object *v;
+
+        v = member(p, prefix, o, key, required);
+        if (!v)
+                return NULL;
+        if (!expect_type(p, jpath_key(path, prefix, key), v, t))
+                return NULL;
+        return v;
+}
+
+bool key_is_simple(const char *k) {
+        size_t n = 0;
+
+        for (; k[n]; n++)
+                if (!((k[n] >= 'a' && k[n] <= 'z') || (k[n] >= 'A' && k[n] <= 'Z') ||
+                      (k[n] >= '0' && k[n] <= '9') || k[n] == '_' || k[n] == '-'))
+                        return false;
+        return n > 0 && n <= 64;
+}
+
+/* Reports every key of o that is not in keys (or not for the active kinds). */
+void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
+                       size_t n_keys, unsigned active) {
+        char known[512] = "", path[JPATH_MAX], s[SHOW_MAX];
+
+        for (size_t i = 0; i < n_keys; i++)
+                if (keys[i].kinds & active) {
+                        if (known[0])
+                                strcat(known, ", ");
+                        strcat(known, keys[i].name);
+                }
+
+        json_object_object_foreach(o, key, val) {
+                const KeySpec *k = NULL;
+
+                (void) val;
+                for (size_t i = 0; i < n_keys; i++)
+                        if (strcmp(keys[i].name, key) == 0)
+                                k = &keys[i];
+
+                if (k && (k->kinds & active))
+                        continue;
+                if (k) {
+                        perr(p, jpath_key(path, prefix, key), "only valid for a%s %s root",
+                             k->kinds & K_MQPRIO ? "n" : "",
+                             k->kinds & K_MQPRIO ? "mqprio" : "taprio");
+                        continue;
+                }
+                if (key_is_simple(key))
+                        perr(p, jpath_key(path, prefix, key), "unknown key; known keys: %s", known);
+                else {
+                        _cleanup_json_ json_object *ks = json_object_new_string(key);
+
+                        if (!ks) {
+                                p->oom = true;
+                                return;
+                        }
+                        perr(p, prefix, "unknown key %s; known keys: %s", show(ks, s), known);
+                }
+        }
+}

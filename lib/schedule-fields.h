@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The typed member readers of the schedule parser (schedule-fields.c):
+ * each reads one JSON member, checks its type and range, and on a problem
+ * adds a one-line diagnostic with the member's JSON path. Internal to
+ * lib/schedule-parse.c. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "diag.h"
+#include "schedule.h"
+#include "show.h"
+
+#define JPATH_MAX 256   /* longest JSON path we build ("root.entries[123].interval_ns") */
+
+typedef struct Parser {
+        const char *file;
+        DiagList *diags;
+        bool oom;
+} Parser;
+
+/* Key tables: which keys an object may have, and for the root, with which
+ * qdisc kind. */
+enum {
+        K_MQPRIO = 1U << ROOT_MQPRIO,
+        K_TAPRIO = 1U << ROOT_TAPRIO,
+        K_ANY = K_MQPRIO | K_TAPRIO,
+};
+
+typedef struct KeySpec {
+        const char *name;
+        unsigned kinds;
+} KeySpec;
+
+void perr(Parser *p, const char *path, const char *format, ...) _printf_(3, 4);
+void jpath_put(char buf[static JPATH_MAX], size_t *at, const char *s);
+const char *jpath_key(char buf[static JPATH_MAX], const char *prefix, const char *key);
+const char *jpath_index(char buf[static JPATH_MAX], const char *prefix, size_t i);
+size_t str_len(json_object *v);
+bool has_nul(json_object *v);
+const char *show(json_object *v, char buf[static SHOW_MAX]);
+const char *type_with_article(json_type t);
+bool expect_type(Parser *p, const char *path, json_object *v, json_type t);
+json_object *member(Parser *p, const char *prefix, json_object *o, const char *key,
+        bool required);
+int as_int(Parser *p, const char *path, json_object *v, int64_t min, int64_t max,
+                  int64_t *ret);
+int get_int(Parser *p, const char *prefix, json_object *o, const char *key, bool required,
+                   int64_t min, int64_t max, int64_t *ret);
+int get_bool(Parser *p, const char *prefix, json_object *o, const char *key, bool *ret);
+const char *get_string_full(Parser *p, const char *prefix, json_object *o, const char *key,
+        bool required, bool controls_ok, json_object **ret_value);
+const char *get_string(Parser *p, const char *prefix, json_object *o, const char *key,
+        bool required, json_object **ret_value);
+json_object *get_container(Parser *p, const char *prefix, json_object *o, const char *key,
+        bool required, json_type t);
+bool key_is_simple(const char *k);
+void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
+        size_t n_keys, unsigned active);
