@@ -21,6 +21,7 @@
 #include "metrics.h"
 #include "nl-qdisc.h"
 #include "schedule-parse.h"
+#include "read-all.h"
 
 static const char schedule_text[] =
         "{\"interface\": \"lm0\","
@@ -107,22 +108,6 @@ static char *render_typed(Link **links, size_t n, struct json_object **ret_json)
         assert_int_equal(fclose(f), 0);
         assert_int_equal(metrics_render_links_json(v, n, ret_json), 0);
         return s;
-}
-
-static char *read_all(const char *path) {
-        FILE *f = fopen(path, "re");
-        char *buf;
-        long size;
-
-        assert_non_null(f);
-        assert_int_equal(fseek(f, 0, SEEK_END), 0);
-        size = ftell(f);
-        rewind(f);
-        buf = calloc(1, (size_t) size + 1);
-        assert_non_null(buf);
-        assert_int_equal(fread(buf, 1, (size_t) size, f), (size_t) size);
-        fclose(f);
-        return buf;
 }
 
 static void assert_same(Link **links, size_t n) {

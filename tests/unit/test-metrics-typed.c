@@ -20,6 +20,7 @@
 
 #include "json-util.h"
 #include "metrics.h"
+#include "read-all.h"
 
 #define FIXTURES TBS_SOURCE_DIR "/tests/unit/fixtures/metrics/"
 
@@ -75,23 +76,6 @@ static const MetricsLink fixture_links[] = {
                 .queues = veth1_queues, .n_queues = 1,
         },
 };
-
-static char *read_all(const char *path) {
-        FILE *f = fopen(path, "re");
-        char *buf;
-        long size;
-
-        assert_non_null(f);
-        assert_int_equal(fseek(f, 0, SEEK_END), 0);
-        size = ftell(f);
-        assert_true(size >= 0);
-        rewind(f);
-        buf = calloc(1, (size_t) size + 1);
-        assert_non_null(buf);
-        assert_int_equal(fread(buf, 1, (size_t) size, f), (size_t) size);
-        fclose(f);
-        return buf;
-}
 
 static char *render_links(const MetricsLink *links, size_t n) {
         char *s = NULL;
