@@ -235,12 +235,40 @@ static int apply_plan_prepare(NlQdisc *nl, const ApplyJob *job, ApplyPlan *p) {
                                 &p->plan);
 }
 
+/* Send the requests of plans[0..n) (total of them) in as few sends as the
+ * transport makes, or, after an earlier failed exchange (*failed < 0),
+ * mark them with that failure unsent. Returns the array of the requests
+ * (the plans point into it until they are done; free it then), NULL
+ * without memory (then *failed is -ENOMEM). */
+static NlRequest *apply_group_send(NlQdisc *nl, ApplyPlan *plans, const int *built, size_t n, size_t total,
+                                   int *failed) {
+        NlRequest *reqs;
+
+        reqs = calloc(total ?: 1, sizeof(NlRequest));
+        if (!reqs) {
+                *failed = *failed ?: -ENOMEM;
+                return NULL;
+        }
+        for (size_t i = 0, j = 0; i < n; i++) {
+                if (built[i] < 0)
+                        continue;
+                plans[i].reqs = reqs + j;
+                for (size_t q = 0; q < plans[i].plan.n; q++, j++) {
+                        reqs[j].msg = plans[i].plan.steps[q].msg;
+                        reqs[j].exchange_error = *failed;
+                }
+        }
+        if (*failed >= 0)
+                *failed = nl_transport_exchange(nl, reqs, total);
+        return reqs;
+}
+
 int nl_qdisc_apply_many(NlQdisc *nl, const ApplyJob *jobs, size_t n, ApplyReport *ret_reports,
                         int *ret_results) {
         _cleanup_free_ ApplyPlan *plans = NULL;
-        _cleanup_free_ NlRequest *reqs = NULL;
         _cleanup_free_ int *built = NULL;
-        size_t total = 0;
+        size_t planned = 0;
+        int failed = 0;
 
         if (n == 0)
                 return 0;
@@ -254,39 +282,46 @@ int nl_qdisc_apply_many(NlQdisc *nl, const ApplyJob *jobs, size_t n, ApplyReport
                 return -ENOMEM;
         }
 
-        for (size_t i = 0; i < n; i++) {
-                built[i] = apply_plan_prepare(nl, &jobs[i], &plans[i]);
-                if (built[i] >= 0)
-                        total += plans[i].plan.n;
-        }
+        /* In groups of about one send's worth of requests: planned, sent
+         * and judged before the next group is planned. Hundreds of
+         * interfaces planned at once hold a megabyte of requests for a
+         * moment, and what the apply keeps (the reports) would stay
+         * scattered through heap that can then not be given back. The
+         * kernel handles every request on its own, so one interface's
+         * refused request does not stop the next interface's; after a
+         * failed exchange nothing more is sent, and the interfaces not
+         * reached roll back (a no-op). */
+        for (size_t g0 = 0; g0 < n;) {
+                _cleanup_free_ NlRequest *reqs = NULL;
+                size_t g1 = g0, total = 0;
 
-        /* Every interface's requests in one array, in order: the transport
-         * sends them in as few sends as it can. The kernel handles every
-         * request on its own, so one interface's refused request does not
-         * stop the next interface's. After a failed exchange nothing more
-         * is sent: the interfaces not reached roll back (a no-op). */
-        reqs = calloc(total ?: 1, sizeof(NlRequest));
-        if (reqs) {
-                for (size_t i = 0, j = 0; i < n; i++) {
-                        if (built[i] < 0)
-                                continue;
-                        plans[i].reqs = reqs + j;
-                        for (size_t q = 0; q < plans[i].plan.n; q++, j++)
-                                reqs[j].msg = plans[i].plan.steps[q].msg;
+                while (g1 < n) {
+                        size_t c;
+
+                        if (g1 == planned) {
+                                built[g1] = apply_plan_prepare(nl, &jobs[g1], &plans[g1]);
+                                planned++;
+                        }
+                        c = built[g1] >= 0 ? plans[g1].plan.n : 0;
+                        if (g1 > g0 && total + c > NL_TRANSPORT_SEND_MAX)
+                                break;  /* the first of the next group */
+                        total += c;
+                        g1++;
                 }
-                (void) nl_transport_exchange(nl, reqs, total);
-        }
+                reqs = apply_group_send(nl, plans + g0, built + g0, g1 - g0, total, &failed);
 
-        for (size_t i = 0; i < n; i++) {
-                if (built[i] < 0) {
-                        ret_reports[i] = plans[i].plan.report;
-                        plans[i].plan.report = (ApplyReport) {};
-                        ret_results[i] = built[i];
-                } else
-                        ret_results[i] = apply_plan_finish(nl, &plans[i],
-                                                           reqs ? apply_plan_send_result(&plans[i]) : -ENOMEM,
-                                                           &ret_reports[i]);
-                apply_plan_done(&plans[i]);
+                for (size_t i = g0; i < g1; i++) {
+                        if (built[i] < 0) {
+                                ret_reports[i] = plans[i].plan.report;
+                                plans[i].plan.report = (ApplyReport) {};
+                                ret_results[i] = built[i];
+                        } else
+                                ret_results[i] = apply_plan_finish(nl, &plans[i],
+                                                                   reqs ? apply_plan_send_result(&plans[i]) : -ENOMEM,
+                                                                   &ret_reports[i]);
+                        apply_plan_done(&plans[i]);
+                }
+                g0 = g1;
         }
         return 0;
 }

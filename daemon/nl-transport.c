@@ -39,7 +39,7 @@ struct NlQdisc {
  * our receive buffer before the send's ACK: 128 of them stay well inside
  * its default size. */
 #define SEND_BYTES (32 * 1024)
-#define SEND_MAX 128
+#define SEND_MAX NL_TRANSPORT_SEND_MAX
 
 #define EXT_ACK_MAX 256                 /* room for the kernel's message of a refused request */
 

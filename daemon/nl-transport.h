@@ -41,8 +41,12 @@ typedef struct NlRequest {
 /** Free what the requests own (the ext_ack texts, not the messages). */
 void nl_requests_done(NlRequest *reqs, size_t n);
 
+/* The most requests one sendmsg() of nl_transport_exchange() carries. */
+#define NL_TRANSPORT_SEND_MAX 128
+
 /** Send n requests and learn the kernel's answer to each. They go out in
- *  order, as many per sendmsg() as fit (at most 128 and 32 KiB), and only
+ *  order, as many per sendmsg() as fit (at most NL_TRANSPORT_SEND_MAX and
+ *  32 KiB), and only
  *  the last of each send asks for an ACK: the kernel handles a send's
  *  messages in order, goes on after a refused one and answers a refused
  *  request whatever its flags, so the last ACK comes after every error of
