@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,68 +16,136 @@ typedef enum QueuedKind {
         QUEUED_SIGNAL,
 } QueuedKind;
 
+/* Where no string is: an offset past any text. */
+#define NONE SIZE_MAX
+
+/* An entry refers to its strings by offset into the queue's one text
+ * buffer, and to its property names through a chain in the queue's one
+ * name array: a burst of hundreds of links then takes three growing blocks
+ * that go back whole at the flush, not thousands of small allocations
+ * between the links' lasting ones, whose holes would keep the heap's pages
+ * resident (measured: a Reload() of 256 links). */
 typedef struct Queued {
         QueuedKind kind;
-        char *path;
-        char *interface;                /* CHANGED, SIGNAL */
-        char *member;                   /* SIGNAL */
-        char *args[3];                  /* SIGNAL */
-        char **names;                   /* CHANGED: NULL-terminated */
+        size_t path;
+        size_t interface;               /* CHANGED, SIGNAL */
+        size_t member;                  /* SIGNAL */
+        size_t args[3];                 /* SIGNAL */
+        size_t first_name, last_name;   /* CHANGED: chain in BusQueue.names, NONE when empty */
         size_t n_names;
 } Queued;
+
+typedef struct QueuedName {
+        size_t text;
+        size_t next;                    /* the entry's next name, NONE at its end */
+} QueuedName;
 
 struct BusQueue {
         sd_bus *bus;
         sd_event_source *idle;
         Queued *items;
         size_t n, allocated;
+        char *text;
+        size_t text_len, text_allocated;
+        QueuedName *names;
+        size_t n_names, names_allocated;
+        bool flushing;                  /* sending: what is queued meanwhile goes at once */
         bool failed;                    /* out of memory once: logged */
 };
 
-static void queued_done(Queued *x) {
-        free(x->path);
-        free(x->interface);
-        free(x->member);
-        for (size_t i = 0; i < ELEMENTSOF(x->args); i++)
-                free(x->args[i]);
-        for (size_t i = 0; i < x->n_names; i++)
-                free(x->names[i]);
-        free(x->names);
+/* Make room for one more element in *array (n used of *allocated). */
+static int grow(void **array, size_t n, size_t *allocated, size_t size, size_t first) {
+        void *a;
+        size_t want;
+
+        if (n < *allocated)
+                return 0;
+        want = *allocated ? *allocated * 2 : first;
+        a = reallocarray(*array, want, size);
+        if (!a)
+                return -ENOMEM;
+        *array = a;
+        *allocated = want;
+        return 0;
 }
 
-static void send_one(sd_bus *bus, Queued *x) {
+/* Copy s into the text buffer. Returns its offset, NONE without memory. */
+static size_t text_add(BusQueue *q, const char *s) {
+        size_t l = strlen(s) + 1, at = q->text_len;
+
+        if (at + l > q->text_allocated) {
+                size_t want = q->text_allocated ? q->text_allocated : 1024;
+                char *t;
+
+                while (want < at + l)
+                        want *= 2;
+                t = realloc(q->text, want);
+                if (!t)
+                        return NONE;
+                q->text = t;
+                q->text_allocated = want;
+        }
+        memcpy(q->text + at, s, l);
+        q->text_len += l;
+        return at;
+}
+
+static const char *text_at(const BusQueue *q, size_t at) {
+        return q->text + at;
+}
+
+/* Send x. Its strings are resolved here, after every append of the burst:
+ * the buffers do not move any more. */
+static void send_one(BusQueue *q, const Queued *x) {
         switch (x->kind) {
         case QUEUED_ADDED:
-                (void) sd_bus_emit_object_added(bus, x->path);
+                (void) sd_bus_emit_object_added(q->bus, text_at(q, x->path));
                 break;
         case QUEUED_REMOVED:
-                (void) sd_bus_emit_object_removed(bus, x->path);
+                (void) sd_bus_emit_object_removed(q->bus, text_at(q, x->path));
                 break;
-        case QUEUED_CHANGED:
-                if (x->interface && x->names)   /* else left incomplete by an allocation failure */
-                        (void) sd_bus_emit_properties_changed_strv(bus, x->path, x->interface, x->names);
+        case QUEUED_CHANGED: {
+                _cleanup_free_ char **v = NULL;
+                size_t i = 0;
+
+                if (x->n_names == 0)
+                        break;          /* an entry left as a no-op (see bus_queue_signal_sss()) */
+                v = calloc(x->n_names + 1, sizeof(char *));
+                if (!v) {
+                        log_warning("out of memory sending a bus signal; PropertiesChanged of %s dropped",
+                                    text_at(q, x->path));
+                        break;
+                }
+                for (size_t k = x->first_name; k != NONE; k = q->names[k].next)
+                        v[i++] = (char *) text_at(q, q->names[k].text);
+                (void) sd_bus_emit_properties_changed_strv(q->bus, text_at(q, x->path), text_at(q, x->interface),
+                                                           v);
                 break;
+        }
         case QUEUED_SIGNAL:
-                (void) sd_bus_emit_signal(bus, x->path, x->interface, x->member, "sss", x->args[0], x->args[1],
-                                          x->args[2]);
+                (void) sd_bus_emit_signal(q->bus, text_at(q, x->path), text_at(q, x->interface),
+                                          text_at(q, x->member), "sss", text_at(q, x->args[0]),
+                                          text_at(q, x->args[1]), text_at(q, x->args[2]));
                 break;
         }
 }
 
 void bus_queue_flush(BusQueue *q) {
-        size_t n;
-
-        if (!q)
+        if (!q || q->flushing)
                 return;
-        /* Sending may run no callback of ours, but take the list first so
-         * that whatever is queued meanwhile waits for the next round. */
-        n = q->n;
-        for (size_t i = 0; i < n; i++) {
-                send_one(q->bus, &q->items[i]);
-                queued_done(&q->items[i]);
-        }
-        memmove(q->items, q->items + n, (q->n - n) * sizeof(*q->items));
-        q->n -= n;
+        /* Sending runs the property getters, none of which queues; should
+         * one ever, its signal goes at once rather than into buffers that
+         * are being read. */
+        q->flushing = true;
+        for (size_t i = 0; i < q->n; i++)
+                send_one(q, &q->items[i]);
+        q->flushing = false;
+        q->items = mfree(q->items);
+        q->text = mfree(q->text);
+        q->names = mfree(q->names);
+        q->n = q->allocated = 0;
+        q->text_len = q->text_allocated = 0;
+        q->n_names = q->names_allocated = 0;
 }
 
 static int on_idle(sd_event_source *s, void *userdata) {
@@ -110,62 +179,74 @@ BusQueue *bus_queue_free(BusQueue *q) {
                 return NULL;
         bus_queue_flush(q);
         sd_event_source_disable_unref(q->idle);
-        free(q->items);
         free(q);
         return NULL;
 }
 
+/* A new entry for path, NULL without memory (or while flushing). */
 static Queued *append(BusQueue *q, QueuedKind kind, const char *path) {
-        Queued *x;
+        size_t at;
 
-        if (q->n == q->allocated) {
-                size_t a = q->allocated ? q->allocated * 2 : 16;
-                Queued *n = reallocarray(q->items, a, sizeof(*n));
-
-                if (!n)
-                        return NULL;
-                q->items = n;
-                q->allocated = a;
-        }
-        x = &q->items[q->n];
-        *x = (Queued) { .kind = kind, .path = strdup(path) };
-        if (!x->path)
+        if (q->flushing || grow((void **) &q->items, q->n, &q->allocated, sizeof(Queued), 16) < 0)
                 return NULL;
-        q->n++;
+        at = text_add(q, path);
+        if (at == NONE)
+                return NULL;
+        q->items[q->n] = (Queued) {
+                .kind = kind,
+                .path = at,
+                .interface = NONE,
+                .member = NONE,
+                .args = { NONE, NONE, NONE },
+                .first_name = NONE,
+                .last_name = NONE,
+        };
         (void) sd_event_source_set_enabled(q->idle, SD_EVENT_ONESHOT);
-        return x;
+        return &q->items[q->n++];
 }
 
 /* Out of memory: what cannot be queued is sent at once (order may then
  * differ, nothing is lost). */
-static void send_now(BusQueue *q, Queued *x) {
-        if (!q->failed)
+static void send_now(BusQueue *q, QueuedKind kind, const char *path, const char *interface, const char *member,
+                     char **names, const char *a, const char *b, const char *c) {
+        if (!q->flushing && !q->failed) {
                 log_warning("out of memory queueing a bus signal; sending it at once");
-        q->failed = true;
-        send_one(q->bus, x);
+                q->failed = true;
+        }
+        switch (kind) {
+        case QUEUED_ADDED:
+                (void) sd_bus_emit_object_added(q->bus, path);
+                break;
+        case QUEUED_REMOVED:
+                (void) sd_bus_emit_object_removed(q->bus, path);
+                break;
+        case QUEUED_CHANGED:
+                (void) sd_bus_emit_properties_changed_strv(q->bus, path, interface, names);
+                break;
+        case QUEUED_SIGNAL:
+                (void) sd_bus_emit_signal(q->bus, path, interface, member, "sss", a, b, c);
+                break;
+        }
 }
 
 void bus_queue_object_added(BusQueue *q, const char *path) {
-        Queued now = { .kind = QUEUED_ADDED, .path = (char *) path };
-
         if (!append(q, QUEUED_ADDED, path))
-                send_now(q, &now);
+                send_now(q, QUEUED_ADDED, path, NULL, NULL, NULL, NULL, NULL, NULL);
 }
 
+/* Take entry i out of the list (its text stays until the flush). */
 static void drop_at(BusQueue *q, size_t i) {
-        queued_done(&q->items[i]);
         memmove(q->items + i, q->items + i + 1, (q->n - i - 1) * sizeof(*q->items));
         q->n--;
 }
 
 void bus_queue_object_removed(BusQueue *q, const char *path) {
-        Queued now = { .kind = QUEUED_REMOVED, .path = (char *) path };
         bool added_unsent = false;
 
         for (size_t i = q->n; i > 0; i--) {
                 Queued *x = &q->items[i - 1];
 
-                if (x->kind == QUEUED_SIGNAL || strcmp(x->path, path) != 0)
+                if (x->kind == QUEUED_SIGNAL || strcmp(text_at(q, x->path), path) != 0)
                         continue;
                 if (x->kind == QUEUED_REMOVED)
                         break;          /* an earlier life of the same path */
@@ -178,38 +259,43 @@ void bus_queue_object_removed(BusQueue *q, const char *path) {
         if (added_unsent)
                 return;         /* never announced: nothing to take back */
         if (!append(q, QUEUED_REMOVED, path))
-                send_now(q, &now);
+                send_now(q, QUEUED_REMOVED, path, NULL, NULL, NULL, NULL, NULL, NULL);
 }
 
-static bool has_name(const Queued *x, const char *name) {
-        for (size_t i = 0; i < x->n_names; i++)
-                if (strcmp(x->names[i], name) == 0)
+static bool has_name(const BusQueue *q, const Queued *x, const char *name) {
+        for (size_t k = x->first_name; k != NONE; k = q->names[k].next)
+                if (strcmp(text_at(q, q->names[k].text), name) == 0)
                         return true;
         return false;
 }
 
-/* Add names to x's list. Returns 0 or -ENOMEM. */
-static int merge_names(Queued *x, char **names) {
+/* Add names to x's list (x is q->items[i]: the text buffer may move, the
+ * entry does not). Returns 0 or -ENOMEM. */
+static int merge_names(BusQueue *q, size_t i, char **names) {
         for (char **n = names; *n; n++) {
-                char **grown;
+                Queued *x = &q->items[i];
+                size_t at, k;
 
-                if (has_name(x, *n))
+                if (has_name(q, x, *n))
                         continue;
-                grown = reallocarray(x->names, x->n_names + 2, sizeof(char *));
-                if (!grown)
+                if (grow((void **) &q->names, q->n_names, &q->names_allocated, sizeof(QueuedName), 64) < 0)
                         return -ENOMEM;
-                x->names = grown;
-                x->names[x->n_names] = strdup(*n);
-                if (!x->names[x->n_names])
+                at = text_add(q, *n);
+                if (at == NONE)
                         return -ENOMEM;
-                x->names[++x->n_names] = NULL;
+                k = q->n_names++;
+                q->names[k] = (QueuedName) { .text = at, .next = NONE };
+                if (x->last_name == NONE)
+                        x->first_name = k;
+                else
+                        q->names[x->last_name].next = k;
+                x->last_name = k;
+                x->n_names++;
         }
         return 0;
 }
 
 void bus_queue_properties_changed(BusQueue *q, const char *path, const char *interface, char **names) {
-        Queued now = { .kind = QUEUED_CHANGED, .path = (char *) path, .interface = (char *) interface,
-                       .names = names };
         Queued *x = NULL;
 
         if (!names || !names[0])
@@ -220,38 +306,43 @@ void bus_queue_properties_changed(BusQueue *q, const char *path, const char *int
         for (size_t i = q->n; i > 0; i--) {
                 Queued *y = &q->items[i - 1];
 
-                if (y->kind == QUEUED_SIGNAL || strcmp(y->path, path) != 0)
+                if (y->kind == QUEUED_SIGNAL || strcmp(text_at(q, y->path), path) != 0)
                         continue;
-                if (y->kind == QUEUED_CHANGED && y->interface && strcmp(y->interface, interface) == 0)
+                if (y->kind == QUEUED_CHANGED && y->interface != NONE &&
+                    strcmp(text_at(q, y->interface), interface) == 0)
                         x = y;
                 break;
         }
         if (!x) {
                 x = append(q, QUEUED_CHANGED, path);
-                if (x && !(x->interface = strdup(interface)))
-                        x = NULL;       /* freed with the rest at the flush */
+                if (x && (x->interface = text_add(q, interface)) == NONE)
+                        x = NULL;       /* left without names: a no-op at the flush */
         }
-        if (!x || merge_names(x, names) < 0)
-                send_now(q, &now);
+        if (!x || merge_names(q, (size_t) (x - q->items), names) < 0)
+                send_now(q, QUEUED_CHANGED, path, interface, NULL, names, NULL, NULL, NULL);
 }
 
 void bus_queue_signal_sss(BusQueue *q, const char *path, const char *interface, const char *member,
                           const char *a, const char *b, const char *c) {
-        Queued now = { .kind = QUEUED_SIGNAL, .path = (char *) path, .interface = (char *) interface,
-                       .member = (char *) member, .args = { (char *) a, (char *) b, (char *) c } };
         Queued *x = append(q, QUEUED_SIGNAL, path);
 
         if (x) {
-                x->interface = strdup(interface);
-                x->member = strdup(member);
-                x->args[0] = strdup(a);
-                x->args[1] = strdup(b);
-                x->args[2] = strdup(c);
-                if (x->interface && x->member && x->args[0] && x->args[1] && x->args[2])
+                size_t i = (size_t) (x - q->items);
+
+                /* Offsets: the entry is found again by index after each
+                 * text_add() (the items do not move, the text may). */
+                q->items[i].interface = text_add(q, interface);
+                q->items[i].member = text_add(q, member);
+                q->items[i].args[0] = text_add(q, a);
+                q->items[i].args[1] = text_add(q, b);
+                q->items[i].args[2] = text_add(q, c);
+                x = &q->items[i];
+                if (x->interface != NONE && x->member != NONE && x->args[0] != NONE && x->args[1] != NONE &&
+                    x->args[2] != NONE)
                         return;
                 /* Incomplete: sent now instead; the entry becomes a no-op
                  * change with no names, which send_one() skips. */
                 x->kind = QUEUED_CHANGED;
         }
-        send_now(q, &now);
+        send_now(q, QUEUED_SIGNAL, path, interface, member, NULL, a, b, c);
 }
