@@ -22,6 +22,13 @@ static const struct {
         { "ApplyFailed", EIO },
         { "NotOwned", EBUSY },
         { "Failed", EIO },
+        /* OpenTxtimeSocket(), GetTxtimeWindow() */
+        { "NotConfigured", ENETDOWN },
+        { "NoEtf", EOPNOTSUPP },
+        { "UnknownKind", EINVAL },
+        { "ProtocolMissing", EINVAL },
+        { "InvalidOption", EINVAL },
+        { "NotSupported", EOPNOTSUPP },
 };
 
 int tbs_errno_from_bus_error(const char *name) {

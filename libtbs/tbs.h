@@ -92,8 +92,11 @@ struct tbs_socket_info {
  * (may be NULL) says to what. Returns the descriptor (close-on-exec, the
  * caller's to close) or -errno: -EINVAL for bad arguments, -EACCES when the
  * caller is neither root, nor in tbsd's admin group, nor in the schedule's
- * sockets.group, -ENODEV for an interface tbsd does not manage, and others
- * (libtbs(3)). ret_error (may be NULL) gets the reason in one line. */
+ * sockets.group, -ENODEV for an interface tbsd does not manage, -ENETDOWN
+ * for a link whose schedule is not installed, -EOPNOTSUPP for a queue
+ * without etf (unless TBS_OPEN_ALLOW_NO_ETF), and others (libtbs(3)).
+ * ret_error (may be NULL) gets the D-Bus error name and the reason in one
+ * line. */
 int tbs_open_txtime_socket(const char *ifname, enum tbs_target target, uint32_t value,
                            enum tbs_socket_kind kind, uint16_t protocol, unsigned flags,
                            struct tbs_socket_info *ret_info, struct tbs_error *ret_error);
@@ -116,8 +119,9 @@ struct tbs_window {
  * *ret_cycle_time_ns (either may be NULL), and the class's open windows in
  * windows[], which the caller owns, up to n_windows of them (windows may be
  * NULL when n_windows is 0). Returns the number of windows the class has,
- * which may exceed n_windows (call again with a larger array), or -errno.
- * For an mqprio root there are no gates: 0, with base and cycle time 0. */
+ * which may exceed n_windows (call again with a larger array), or -errno
+ * (the array's contents are then unspecified). For an mqprio root there
+ * are no gates: 0, with base and cycle time 0. */
 int tbs_get_txtime_window(const char *ifname, uint32_t tc, uint64_t *ret_base_time_ns,
                           uint64_t *ret_cycle_time_ns, struct tbs_window *windows, size_t n_windows,
                           struct tbs_error *ret_error);

@@ -64,6 +64,7 @@ $3/dbus-1/interfaces/org.tsn.Tbs.xml
 $4/man8/tbsd.8
 $4/man8/tbsctl.8
 $4/man5/tbsd.schedule.5
+$4/man3/libtbs.3
 $3/bash-completion/completions/tbsctl
 $5/tbsd/schedules.d/
 EOL

@@ -40,6 +40,12 @@ static void test_errno_from_bus_error(void **state) {
                 { "org.tsn.Tbs.Error.ApplyFailed", -EIO },
                 { "org.tsn.Tbs.Error.NotOwned", -EBUSY },
                 { "org.tsn.Tbs.Error.Failed", -EIO },
+                { "org.tsn.Tbs.Error.NotConfigured", -ENETDOWN },
+                { "org.tsn.Tbs.Error.NoEtf", -EOPNOTSUPP },
+                { "org.tsn.Tbs.Error.UnknownKind", -EINVAL },
+                { "org.tsn.Tbs.Error.ProtocolMissing", -EINVAL },
+                { "org.tsn.Tbs.Error.InvalidOption", -EINVAL },
+                { "org.tsn.Tbs.Error.NotSupported", -EOPNOTSUPP },
                 /* A name a later tbsd may add: still an error, never 0. */
                 { "org.tsn.Tbs.Error.SomethingNew", -EIO },
                 { "org.tsn.Tbs.Error.", -EIO },
