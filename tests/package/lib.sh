@@ -116,6 +116,10 @@ check_libtbs_user() {
         [ "$out" = "packet: tbs_open_txtime_socket: a packet socket needs a protocol (an EtherType such as 0x22f0)" ] ||
                 fail "the program built against libtbs printed: $out"
         pass "a program built with pkg-config --cflags --libs libtbs links libtbs.so.0 and runs"
+        # shellcheck disable=SC2086
+        cc -Wall -Werror -o "$WORK/txtime-sender" "$SRC/examples/txtime-sender.c" $flags ||
+                fail "examples/txtime-sender.c does not build with pkg-config --cflags --libs libtbs"
+        pass "examples/txtime-sender.c builds with pkg-config --cflags --libs libtbs"
 }
 
 # check_libtbs_so ROOT LIBDIR: the library's SONAME, links and exports.

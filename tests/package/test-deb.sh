@@ -72,6 +72,9 @@ done < <(expected_files_in /usr/bin /usr/sbin /usr/share /usr/share/man /etc /li
 [ "$missing" = 0 ] || { head -n 100 "$WORK"/contents.*; fail "files missing from the packages"; }
 grep -q 'libtbs' "$WORK/contents.tbsd" && fail "tbsd's package holds libtbs files: $(grep libtbs "$WORK/contents.tbsd")"
 pass "tbsd's package holds none of libtbs"
+grep -qx /usr/share/doc/libtbs-dev/examples/txtime-sender.c "$WORK/contents.libtbs-dev" ||
+        fail "libtbs-dev does not ship examples/txtime-sender.c"
+pass "libtbs-dev ships the example's source"
 
 # Control fields: every library the binaries link comes from a package in
 # Depends (dpkg-shlibdeps did its job), and the system bus is there.
