@@ -82,7 +82,8 @@ static void usage(void) {
                "                            udp4: A.B.C.D:PORT; udp6: [ADDR]:PORT (required)\n"
                "  --cycle NS                cycle time (default 1000000; taprio's with --class)\n"
                "  --offset NS               launch time into the cycle, or into the class's first\n"
-               "                            gate window on a taprio link with --class (default 0)\n"
+               "                            gate window on a taprio link with --class (default 0;\n"
+               "                            above 0 in a window)\n"
                "  --lead NS                 send this long before the launch time (default: the\n"
                "                            etf's delta + 500000)\n"
                "  --count N                 frames to send\n"
@@ -369,6 +370,12 @@ int main(int argc, char *argv[]) {
                         if (o.cycle_set && o.cycle_ns != tap_cycle) {
                                 fprintf(stderr, "txtime-sender: --cycle %" PRIu64 " is not taprio's cycle %" PRIu64
                                         " ns\n", o.cycle_ns, tap_cycle);
+                                return 2;
+                        }
+                        /* taprio passes a launch time strictly after the window's start. */
+                        if (o.offset_ns == 0) {
+                                fprintf(stderr, "txtime-sender: --offset must be above 0 on a taprio link: taprio "
+                                        "drops a launch time at a window's very start\n");
                                 return 2;
                         }
                         if (o.offset_ns >= windows[0].length_ns) {
