@@ -5,7 +5,9 @@
 # reports them sent, none invalid or missed; etf's own counters (tc -s, the
 # independent oracle) count the same frames. With every 5th launch time put
 # in the past, the sender's error queue reports exactly those as invalid and
-# etf counts them as drops. Without the group the same user is refused,
+# etf counts them as drops. By traffic class and by priority it reaches
+# the same queue; with --timestamps each frame comes back as a software TX
+# time stamp. Without the group the same user is refused,
 # with tbsd's error name. On a taprio link with --class the sender reads the
 # class's gate window (GetTxtimeWindow()) and places its launch times in it.
 SENDER=$TBS_BUILD_DIR/examples/txtime-sender
@@ -87,8 +89,12 @@ assert_eq "$(( $(etf_stat drops) - d0 ))" 4 "etf drops (the refused launch times
 out=$(as_member --interface lx0 --class 0 --count 3 --cycle 20000000 --lead 400000000) || fail "by class: $out"
 assert_contains "$out" "priority 3 clockid 11" "class 0's socket"
 assert_eq "$(total "$out" sent)" 3 "frames sent by class"
-out=$(as_member --interface lx0 --priority 3 --count 3 --cycle 20000000 --lead 400000000) || fail "by priority: $out"
+out=$(as_member --interface lx0 --priority 3 --count 3 --cycle 20000000 --lead 400000000 --timestamps) ||
+        fail "by priority: $out"
+echo "$out"
 assert_eq "$(total "$out" sent)" 3 "frames sent by priority"
+# veth stamps in software what it transmits: one TX time stamp per frame.
+assert_eq "$(total "$out" timestamps)" 3 "TX time stamps (option tx_timestamps)"
 
 # 4. Not in the group: refused by tbsd, and the sender says why.
 set +e
