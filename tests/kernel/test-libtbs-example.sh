@@ -86,6 +86,7 @@ wait_until 5 sh -c "[ \$(( \$(tc -j -s qdisc show dev lx0 | jq -r '.[] | select(
 assert_eq "$(( $(etf_stat drops) - d0 ))" 4 "etf drops (the refused launch times)"
 
 # 3. By traffic class and by priority: class 0 and priority 3 reach queue 0.
+p0=$(etf_stat packets)
 out=$(as_member --interface lx0 --class 0 --count 3 --cycle 20000000 --lead 400000000) || fail "by class: $out"
 assert_contains "$out" "priority 3 clockid 11" "class 0's socket"
 assert_eq "$(total "$out" sent)" 3 "frames sent by class"
@@ -95,6 +96,9 @@ echo "$out"
 assert_eq "$(total "$out" sent)" 3 "frames sent by priority"
 # veth stamps in software what it transmits: one TX time stamp per frame.
 assert_eq "$(total "$out" timestamps)" 3 "TX time stamps (option tx_timestamps)"
+wait_until 5 sh -c "[ \$(( \$(tc -j -s qdisc show dev lx0 | jq -r '.[] | select(.parent == \"100:1\") | .packets') - $p0 )) -eq 6 ]" ||
+        fail "etf on queue 0 sent $(( $(etf_stat packets) - p0 )) frames by class and priority, not 6"
+pass "by class and by priority, the frames went through queue 0's etf"
 
 # 4. Not in the group: refused by tbsd, and the sender says why.
 set +e
