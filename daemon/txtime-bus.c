@@ -188,8 +188,7 @@ static int reply_socket_failed(sd_bus_error *error, const char *ifname, TxtimeSo
                                  txtime_socket_kind_to_string(kind), step, strerror(-r));
 }
 
-static void log_handed_out(Link *l, const TxtimeRequest *req, const TxtimeTarget *t, const TxtimeSocketSpec *spec,
-                           const BusCaller *caller) {
+static void log_handed_out(Link *l, const TxtimeTarget *t, const TxtimeSocketSpec *spec, const BusCaller *caller) {
         char queue[16], tc[16], prio[16], uid[16], pid[16], proto[32] = "";
         const char *kind = txtime_socket_kind_to_string(spec->kind);
         const JournalField fields[] = {
@@ -283,7 +282,7 @@ int txtime_bus_open_socket(sd_bus_message *msg, void *userdata, sd_bus_error *er
                                        etf.has_etf ? etf.delta_ns : 0);
         if (r < 0)
                 return bus_method_failed(error, r, l->name);
-        log_handed_out(l, &req, &t, &spec, &caller);
+        log_handed_out(l, &t, &spec, &caller);
         return r;
 }
 

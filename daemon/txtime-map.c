@@ -143,10 +143,15 @@ uint32_t txtime_flags_for(const TxtimeEtf *etf) {
  * that holds the launch time (base_time + k * cycle_time), lays the entries
  * end to end from its start, cuts each at the cycle's end
  * (get_interval_end_time()); an entry that starts at the cycle's end or
- * later holds no launch time of that cycle. The packet passes when an entry opening its class holds it: the launch
- * time strictly after the entry's start, launch time plus the frame's
- * transmission time at link speed strictly before its end; otherwise
- * taprio drops it. So, by the cycle time against the sum of the intervals:
+ * later holds no launch time of that cycle. The packet passes when one
+ * entry opening its class holds it whole: the launch time strictly after
+ * the entry's start, launch time plus the frame's transmission time at link
+ * speed strictly before the entry's end; otherwise taprio drops it (the
+ * send fails with ENOBUFS, nothing comes on the error queue). Hence one
+ * window per entry, never merged with the next even when that opens the
+ * class too: a frame across their boundary, or launched exactly on it, is
+ * dropped (kernel-daemon-txtime-window sends such frames). By the cycle
+ * time against the sum of the intervals:
  *  - shorter: the entry across the cycle's end is cut there, the entries
  *    after it never open (tbsd's own files cannot say this: the validator
  *    wants the cycle at least the sum, but a root may be dumped so);
@@ -158,7 +163,7 @@ uint32_t txtime_flags_for(const TxtimeEtf *etf) {
  * leaves when those gates open, the launch-time check stays the one above.
  * In txtime-assist mode the gates are not consulted at dequeue: the etf
  * children send at the launch time, so the windows below are exactly when
- * the socket's packets leave. cycle_time_extension only matters at a
+ * the socket's packets may leave. cycle_time_extension only matters at a
  * schedule change and is left out. */
 int txtime_windows(const RootSpec *root, unsigned tc, TxtimeWindow **ret) {
         _cleanup_free_ TxtimeWindow *w = NULL;
@@ -175,16 +180,12 @@ int txtime_windows(const RootSpec *root, unsigned tc, TxtimeWindow **ret) {
                 if (end > cycle)
                         end = cycle;
                 if ((e->gate_mask & (UINT32_C(1) << tc)) && end > start) {
-                        if (n > 0 && w[n - 1].offset_ns + w[n - 1].length_ns == start)
-                                w[n - 1].length_ns += end - start;
-                        else {
-                                TxtimeWindow *nw = reallocarray(w, n + 1, sizeof(*w));
+                        TxtimeWindow *nw = reallocarray(w, n + 1, sizeof(*w));
 
-                                if (!nw)
-                                        return -ENOMEM;
-                                w = nw;
-                                w[n++] = (TxtimeWindow) { .offset_ns = start, .length_ns = end - start };
-                        }
+                        if (!nw)
+                                return -ENOMEM;
+                        w = nw;
+                        w[n++] = (TxtimeWindow) { .offset_ns = start, .length_ns = end - start };
                 }
                 start = end;
         }

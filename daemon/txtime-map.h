@@ -78,10 +78,11 @@ int txtime_class_etf(const Schedule *s, const TxtimeTarget *t, TxtimeEtf *ret, c
 uint32_t txtime_flags_for(const TxtimeEtf *etf);
 
 /** The open windows of traffic class tc within one cycle of a taprio root,
- *  as the kernel checks a packet's launch time against them: the entries
- *  laid end to end from the cycle's start, each cut at the cycle's end (an
- *  entry that starts at or after it never opens); adjacent entries that
- *  both open tc make one window. *ret is NULL when there is none. Returns
- *  their number, -EINVAL when root is no taprio or tc is not below its
- *  num_tc, or -ENOMEM. */
+ *  as the kernel checks a packet's launch time against them: one per gate
+ *  entry that opens tc, the entries laid end to end from the cycle's start,
+ *  each cut at the cycle's end (an entry that starts at or after it never
+ *  opens). Adjacent entries that both open tc stay two windows: the kernel
+ *  wants a frame inside one entry (txtime-map.c says why). *ret is NULL
+ *  when there is none. Returns their number, -EINVAL when root is no
+ *  taprio or tc is not below its num_tc, or -ENOMEM. */
 int txtime_windows(const RootSpec *root, unsigned tc, TxtimeWindow **ret);

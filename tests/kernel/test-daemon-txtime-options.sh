@@ -140,7 +140,9 @@ echo "$out"
 assert_eq "$(jq -r '[.domain, .type, .bound_device, .recverr, .so_priority, .so_txtime_clockid, .so_txtime_flags] | join(",")' <<<"$out")" \
         "AF_INET,SOCK_DGRAM,to0,1,3,11,2" "udp4 socket as the kernel holds it"
 
-# udp4 traffic: 20 datagrams, 5 already past, shuffled.
+# udp4 traffic: 20 datagrams, 5 already past, shuffled. Nobody listens on
+# port 9 at the peer: its ICMP port-unreachable answers (rate-limited) come
+# back on the error queue too, as reports of kind "other", not counted here.
 ON=15 BAD=5
 ip netns exec peer "$CLIENT" recv to0p 0x0800 "$ON" 15000 > "$TMPDIR/recv.json" 2> "$TMPDIR/recv.err" &
 recv_pid=$!

@@ -12,13 +12,16 @@
  *     bound_device, bound_ifindex, bound_protocol, recverr).
  *   txtime-client send IFACE QUEUE KIND [OPTION...] [--count N] [--invalid N]
  *                  [--lead-ns NS] [--spacing-ns NS] [--dest IPV4] [--seed S]
+ *                  [--cycle-offset NS]
  *     N frames through the socket with tbs_send_at() (libtbs): COUNT-INVALID
  *     on time (now + lead + k * spacing) and INVALID already past, all in a
  *     shuffled order; waits past the last launch time, reads the error queue
  *     with tbs_tx_report_read() until it stays quiet, and prints {"sent",
  *     "enobufs", "invalid", "missed", "other", "on_time_seqs" (the frames
  *     without a report, in launch-time order), "invalid_seqs",
- *     "missed_seqs"}. Packet sockets send raw Ethernet frames (broadcast,
+ *     "missed_seqs"}. With --cycle-offset, the on-time frame k is sent at NS
+ *     into the k-th taprio cycle (base and cycle from GetTxtimeWindow())
+ *     that starts after now + lead. Packet sockets send raw Ethernet frames (broadcast,
  *     EtherType of --protocol), UDP sockets datagrams to DEST port 9.
  *   txtime-client window IFACE TC
  *     GetTxtimeWindow(): {"base_time_ns", "cycle_time_ns", "windows": [[offset, length], ...]}.
@@ -314,9 +317,35 @@ static void print_seqs(const char *key, const Frame *f, size_t n, int report) {
         printf("]");
 }
 
+/* GetTxtimeWindow(tc)'s base and cycle time. */
+static int get_window(const char *ifname, uint32_t tc, uint64_t *ret_base, uint64_t *ret_cycle) {
+        sd_bus_error e = SD_BUS_ERROR_NULL;
+        sd_bus_message *reply = NULL;
+        sd_bus *bus = NULL;
+        char *path = NULL;
+        int r;
+
+        r = sd_bus_open_system(&bus);
+        if (r >= 0)
+                r = link_path(ifname, &path);
+        if (r >= 0)
+                r = sd_bus_call_method(bus, "org.tsn.Tbs", path, "org.tsn.Tbs.Link", "GetTxtimeWindow", &e, &reply,
+                                       "u", tc);
+        if (r >= 0)
+                r = sd_bus_message_read(reply, "tt", ret_base, ret_cycle);
+        if (r < 0)
+                (void) bus_error(&e, r);
+        sd_bus_error_free(&e);
+        sd_bus_message_unref(reply);
+        sd_bus_flush_close_unref(bus);
+        free(path);
+        return r;
+}
+
 static int do_send(int argc, char *argv[]) {
         unsigned long count = 40, invalid = 0, seed = 1, quiet_ms = 500;
-        uint64_t lead = 300000000, spacing = 1000000, t0;
+        uint64_t lead = 300000000, spacing = 1000000, t0, first = 0;
+        int64_t cycle_offset = -1;
         const char *dest = "192.0.2.2";
         struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(9) };
         Frame *frames;
@@ -344,6 +373,8 @@ static int do_send(int argc, char *argv[]) {
                         dest = v;
                 else if (strcmp(argv[i], "--seed") == 0)
                         seed = strtoul(v, NULL, 10);
+                else if (strcmp(argv[i], "--cycle-offset") == 0)
+                        cycle_offset = strtoll(v, NULL, 10);
                 else
                         return usage();
         }
@@ -362,12 +393,22 @@ static int do_send(int argc, char *argv[]) {
         if (!frames)
                 return 1;
         t0 = now_tai();
+        if (cycle_offset >= 0) {
+                uint64_t base, cycle;
+
+                if (get_window(q.ifname, 0, &base, &cycle) < 0 || cycle == 0)
+                        return 1;
+                /* The first cycle that starts after now + lead. */
+                first = base + ((t0 + lead - base) / cycle + 1) * cycle + (uint64_t) cycle_offset;
+                spacing = cycle;
+        } else
+                first = t0 + lead;
         for (size_t k = 0; k < count; k++) {
                 bool bad = k < invalid;
 
                 frames[k] = (Frame) {
                         .seq = (uint32_t) k,
-                        .txtime = bad ? t0 - 1000000000u - k : t0 + lead + (k - invalid) * spacing,
+                        .txtime = bad ? t0 - 1000000000u - k : first + (k - invalid) * spacing,
                         .invalid_expected = bad,
                 };
         }
@@ -410,7 +451,7 @@ static int do_send(int argc, char *argv[]) {
                 }
         }
         /* Past the last launch time, then the error queue until quiet. */
-        while (now_tai() < t0 + lead + count * spacing + 20000000) {
+        while (now_tai() < first + count * spacing + 20000000) {
                 struct timespec ts = { 0, 5000000 };
                 nanosleep(&ts, NULL);
         }

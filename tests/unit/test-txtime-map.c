@@ -4,7 +4,7 @@
  * socket must have and when no one setting fits; the SO_TXTIME flags; the
  * open windows of a taprio class as the kernel checks launch times
  * against them (cut at the cycle's end, gap after the last entry, adjacent
- * entries merged); daemon/txtime-socket.c's kind names and time-stamping
+ * entries kept apart); daemon/txtime-socket.c's kind names and time-stamping
  * flags. */
 #include <errno.h>
 #include <setjmp.h>
@@ -182,12 +182,12 @@ static void test_windows(void **state) {
         _cleanup_schedule_ Schedule *s = taprio(entries, 0);
 
         assert_int_equal(s->root.cycle_time_ns, 1000000);
-        /* Class 0: entries 0 and 1 make one window, entry 3 another. */
+        /* Class 0: entries 0, 1 and 3; 0 and 1 are adjacent but stay two
+         * windows, since the kernel wants a frame inside one entry. */
         expect_windows(&s->root, 0,
-                       (const TxtimeWindow[]) { { 0, 500000 }, { 900000, 100000 } }, 2);
+                       (const TxtimeWindow[]) { { 0, 300000 }, { 300000, 200000 }, { 900000, 100000 } }, 3);
         expect_windows(&s->root, 1, (const TxtimeWindow[]) { { 300000, 200000 } }, 1);
-        /* Entries 2 and 3 are adjacent and both open class 2. */
-        expect_windows(&s->root, 2, (const TxtimeWindow[]) { { 500000, 500000 } }, 1);
+        expect_windows(&s->root, 2, (const TxtimeWindow[]) { { 500000, 400000 }, { 900000, 100000 } }, 2);
         assert_int_equal(txtime_windows(&s->root, 3, &(TxtimeWindow *) { NULL }), -EINVAL);
 }
 
@@ -213,7 +213,7 @@ static void test_windows_cycle_shorter(void **state) {
          * still have it shorter, so set it here: entry 1 is cut at 500000,
          * entry 2 never opens. */
         s->root.cycle_time_ns = 500000;
-        expect_windows(&s->root, 0, (const TxtimeWindow[]) { { 0, 500000 } }, 1);
+        expect_windows(&s->root, 0, (const TxtimeWindow[]) { { 0, 300000 }, { 300000, 200000 } }, 2);
         expect_windows(&s->root, 1, (const TxtimeWindow[]) { { 300000, 200000 } }, 1);
         /* A cycle that ends exactly where an entry starts: that entry never opens. */
         s->root.cycle_time_ns = 600000;
