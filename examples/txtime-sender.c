@@ -4,10 +4,11 @@
  * It asks tbsd for a socket that reaches an etf queue (by queue, traffic
  * class or priority), then sends one frame every cycle with the launch
  * time base + k * cycle + offset, reads the socket's error queue and prints
- * each second how many frames were sent and how many launch times etf
- * refused (invalid) or missed. With --class on a taprio link the offset
- * counts from the start of the class's first gate window (GetTxtimeWindow),
- * so every frame leaves inside it.
+ * each second how many frames were sent, how many launch times etf
+ * refused (invalid) or missed, and how many taprio dropped because they
+ * were outside the class's gate windows. With --class on a taprio link the
+ * offset counts from the start of the class's first gate window
+ * (GetTxtimeWindow), so every frame leaves inside it.
  *
  *   txtime-sender --interface eth0 --class 0 --cycle 1000000 --offset 100000 --duration 10
  *
@@ -50,8 +51,11 @@ typedef struct Options {
         bool timestamps;
 } Options;
 
+/* refused: sends that failed with ENOBUFS, the qdisc's refusal: etf's of a
+ * past launch time (also an invalid report on the error queue), or
+ * taprio's of a launch time outside the class's gate windows (no report). */
 typedef struct Counts {
-        uint64_t sent, invalid, missed, timestamps, send_errors;
+        uint64_t sent, invalid, missed, timestamps, refused, send_errors;
 } Counts;
 
 static volatile sig_atomic_t stop;
@@ -319,6 +323,9 @@ static void print_counts(const char *what, const Counts *c, bool timestamps) {
         printf("%s: sent %" PRIu64 " invalid %" PRIu64 " missed %" PRIu64, what, c->sent, c->invalid, c->missed);
         if (timestamps)
                 printf(" timestamps %" PRIu64, c->timestamps);
+        /* Refusals without an invalid report: taprio's, outside a window. */
+        if (c->refused > c->invalid)
+                printf(" dropped %" PRIu64, c->refused - c->invalid);
         if (c->send_errors)
                 printf(" send-errors %" PRIu64, c->send_errors);
         printf("\n");
@@ -431,7 +438,9 @@ int main(int argc, char *argv[]) {
                                 dest_len, 0);
                 if (r >= 0)
                         total.sent++;
-                else if (r != -ENOBUFS)  /* ENOBUFS: refused, and reported on the error queue */
+                else if (r == -ENOBUFS)
+                        total.refused++;
+                else
                         total.send_errors++;
                 drain_error_queue(fd, &total);
 
@@ -441,6 +450,7 @@ int main(int argc, char *argv[]) {
                                 .invalid = total.invalid - last.invalid,
                                 .missed = total.missed - last.missed,
                                 .timestamps = total.timestamps - last.timestamps,
+                                .refused = total.refused - last.refused,
                                 .send_errors = total.send_errors - last.send_errors,
                         };
                         char what[32];

@@ -149,7 +149,8 @@ int tbs_next_launch_time(uint64_t base_ns, uint64_t cycle_ns, uint64_t offset_ns
  * -ENOBUFS on a packet socket and on a UDP socket with IP_RECVERR or
  * IPV6_RECVERR set (without it, UDP counts the drop and returns the bytes);
  * either way the refusal is reported on the error queue
- * (tbs_tx_report_read()). */
+ * (tbs_tx_report_read()). A launch time that taprio refuses (outside the
+ * class's gate windows) is -ENOBUFS too, without a report. */
 ssize_t tbs_send_at(int fd, const void *buf, size_t len, uint64_t txtime_ns, const struct sockaddr *dest,
                     socklen_t dest_len, int flags);
 

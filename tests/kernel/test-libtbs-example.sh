@@ -9,7 +9,8 @@
 # the same queue; with --timestamps each frame comes back as a software TX
 # time stamp. Without the group the same user is refused,
 # with tbsd's error name. On a taprio link with --class the sender reads the
-# class's gate window (GetTxtimeWindow()) and places its launch times in it.
+# class's gate window (GetTxtimeWindow()) and places its launch times in it;
+# launch times outside it are dropped by taprio, and the sender counts them.
 SENDER=$TBS_BUILD_DIR/examples/txtime-sender
 [ -x "$SENDER" ] || fail "no $SENDER (meson compile)"
 
@@ -145,5 +146,14 @@ assert_eq "$(total "$out" invalid)" 0 "invalid launch times on taprio"
 wait_until 5 sh -c "[ \$(( \$(tc -j -s qdisc show dev lx1 | jq -r '.[] | select(.parent == \"100:2\" and .kind == \"etf\") | .packets') - $p0 )) -eq 5 ]" ||
         fail "the etf under taprio passed $(( $(tc -j -s qdisc show dev lx1 | jq -r '.[] | select(.parent == "100:2" and .kind == "etf") | .packets') - p0 )) frames, not 5"
 pass "taprio passed all 5 frames to the etf of queue 1"
+# By queue the sender does not look at the windows: 100 us into the cycle
+# class 1's gate is closed, taprio drops every frame (the send fails with
+# ENOBUFS, nothing on the error queue), and its root counts the drops.
+d0=$(tc -j -s qdisc show dev lx1 | jq -r '.[] | select(.root) | .drops')
+out=$(as_member --interface lx1 --queue 1 --cycle 1000000 --offset 100000 --count 3 --lead 400000000) ||
+        fail "taprio by queue: $out"
+echo "$out"
+assert_contains "$out" "total: sent 0 invalid 0 missed 0 dropped 3" "frames outside the window"
+assert_eq "$(( $(tc -j -s qdisc show dev lx1 | jq -r '.[] | select(.root) | .drops') - d0 ))" 3 "taprio's drops"
 out=$(as_member --interface lx1 --class 1 --offset 300000 --count 1 2>&1) && fail "an offset past the window was taken: $out"
 assert_contains "$out" "is outside class 1's first window" "an offset outside the window"
