@@ -54,6 +54,12 @@ int verb_reload(int argc, char *argv[]) {
         return client_exit_status(r);
 }
 
+/* SO_TXTIME on CLOCK_TAI and SO_PRIORITY above 6 need CAP_NET_ADMIN (a
+ * packet socket CAP_NET_RAW): an application without them asks tbsd. */
+#define UNPRIVILEGED_HINT                                                                               \
+        "SO_TXTIME with CLOCK_TAI needs CAP_NET_ADMIN; applications without it get a socket set up "  \
+        "like this from libtbs(3) or the bus method org.tsn.Tbs.Link.OpenTxtimeSocket()"
+
 int verb_txtime_params(int argc, char *argv[]) {
         _cleanup_bus_ sd_bus *bus = NULL;
         _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
@@ -87,6 +93,7 @@ int verb_txtime_params(int argc, char *argv[]) {
                 json_add(o, "deadline_mode", json_object_new_boolean(deadline));
                 json_add(o, "delta_ns", json_object_new_int64(delta));
                 json_add(o, "offload", json_object_new_boolean(offload));
+                json_add_string(o, "unprivileged", UNPRIVILEGED_HINT);
                 puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
         } else {
                 printf("SO_PRIORITY:    %" PRIu32 "\n", prio);
@@ -94,6 +101,7 @@ int verb_txtime_params(int argc, char *argv[]) {
                        clockid, deadline ? "SOF_TXTIME_DEADLINE_MODE" : "0");
                 printf("etf delta:      %" PRIu32 " ns (set txtime at least this far ahead)\n", delta);
                 printf("offload:        %s\n", offload ? "hardware launch time" : "software");
+                printf("unprivileged:   %s\n", UNPRIVILEGED_HINT);
         }
         return TBSCTL_EXIT_OK;
 }

@@ -24,11 +24,11 @@ bool bus_access_decide(uid_t euid, const gid_t *gids, int n_gids, bool gids_vouc
  * sender from SO_PEERCRED/SO_PEERGROUPS: the user id, and the groups when
  * it can tell them all. sd-bus would fill missing groups in from /proc,
  * which the caller can race, so only the bus's own answer is used. */
-static int bus_creds(sd_bus_message *m, uid_t *ret_uid, gid_t **ret_gids, int *ret_n_gids) {
+static int bus_creds(sd_bus_message *m, uid_t *ret_uid, pid_t *ret_pid, gid_t **ret_gids, int *ret_n_gids) {
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
         _cleanup_free_ gid_t *gids = NULL;
         bool have_uid = false, have_gids = false;
-        uint32_t uid = 0;
+        uint32_t uid = 0, pid = 0;
         int n = 0, r;
 
         r = sd_bus_call_method(sd_bus_message_get_bus(m), "org.freedesktop.DBus", "/org/freedesktop/DBus",
@@ -48,6 +48,8 @@ static int bus_creds(sd_bus_message *m, uid_t *ret_uid, gid_t **ret_gids, int *r
                 if (strcmp(key, "UnixUserID") == 0) {
                         r = sd_bus_message_read(reply, "v", "u", &uid);
                         have_uid = r >= 0;
+                } else if (strcmp(key, "ProcessID") == 0) {
+                        r = sd_bus_message_read(reply, "v", "u", &pid);
                 } else if (strcmp(key, "UnixGroupIDs") == 0) {
                         const void *a;
                         size_t sz;
@@ -78,13 +80,14 @@ static int bus_creds(sd_bus_message *m, uid_t *ret_uid, gid_t **ret_gids, int *r
         if (!have_uid)
                 return -EPERM;
         *ret_uid = (uid_t) uid;
+        *ret_pid = (pid_t) pid;
         *ret_n_gids = have_gids ? n : -1;
         *ret_gids = TAKE_PTR(gids);
         return 0;
 }
 
-/* The admin group's id, or false when there is none (the refusal says
- * so). Looked up per call, not once at start: a lookup may load NSS
+/* A group's id (the admin group's, a schedule's sockets group), or false
+ * when there is none (the refusal says so). Looked up per call, not once at start: a lookup may load NSS
  * modules (nss_systemd and libm, 0.6 MiB resident) that a daemon only root
  * talks to never needs, and a group created after the start counts. */
 static bool admin_group_gid(const char *name, gid_t *ret) {
@@ -99,15 +102,17 @@ static bool admin_group_gid(const char *name, gid_t *ret) {
         return true;
 }
 
-int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *refusals, const char *method,
-                     sd_bus_error *ret_error) {
+int bus_access_check_groups(sd_bus_message *m, const char *admin_group, const char *extra_group,
+                            RefusalLog *refusals, const char *method, BusCaller *ret_caller,
+                            sd_bus_error *ret_error) {
         _cleanup_free_ gid_t *gids = NULL;
-        gid_t admin_gid = 0;
-        bool have_admin_gid = false;
+        gid_t admin_gid = 0, extra_gid = 0;
+        bool have_admin_gid = false, have_extra_gid = false, extra = extra_group && *extra_group;
         uid_t euid;
+        pid_t pid = 0;
         int n_gids = -1, r;
 
-        r = bus_creds(m, &euid, &gids, &n_gids);
+        r = bus_creds(m, &euid, &pid, &gids, &n_gids);
         if (r < 0) {
                 refusal_log_note(refusals, (uid_t) -1, "%s to %s: the bus did not vouch for its user id: %s", method,
                                  sd_bus_message_get_sender(m) ?: "an unnamed caller", strerror(-r));
@@ -115,15 +120,26 @@ int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *ref
                                          "%s: the bus did not vouch for the caller's user id: %s", method,
                                          strerror(-r));
         }
-        if (euid != 0 && n_gids >= 0)
+        if (euid != 0 && n_gids >= 0) {
                 have_admin_gid = admin_group_gid(admin_group, &admin_gid);
-        if (bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, admin_gid, have_admin_gid))
+                if (extra)
+                        have_extra_gid = admin_group_gid(extra_group, &extra_gid);
+        }
+        if (bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, admin_gid, have_admin_gid) ||
+            bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, extra_gid, have_extra_gid)) {
+                if (ret_caller)
+                        *ret_caller = (BusCaller) { .uid = euid, .pid = pid };
                 return 1;
+        }
 
         /* One line per refusal, where it is decided, limited per caller. */
         if (n_gids < 0)
                 refusal_log_note(refusals, euid, "%s to uid %u (the bus did not report its groups)", method,
                                  (unsigned) euid);
+        else if (extra)
+                refusal_log_note(refusals, euid, "%s to uid %u (in neither the admin group nor group '%s'%s)",
+                                 method, (unsigned) euid, extra_group,
+                                 have_extra_gid ? "" : ", which does not exist");
         else if (!admin_group || !*admin_group)
                 refusal_log_note(refusals, euid, "%s to uid %u (no admin group is configured)", method,
                                  (unsigned) euid);
@@ -132,9 +148,18 @@ int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *ref
                                  (unsigned) euid, admin_group);
         else
                 refusal_log_note(refusals, euid, "%s to uid %u (not in the admin group)", method, (unsigned) euid);
-        sd_bus_error_setf(ret_error, TBS_ERROR_ACCESS_DENIED,
-                          "%s is privileged: uid 0 or the tbsd admin group only", method);
+        if (extra)
+                sd_bus_error_setf(ret_error, TBS_ERROR_ACCESS_DENIED,
+                                  "%s is for uid 0, the tbsd admin group and group '%s' only", method, extra_group);
+        else
+                sd_bus_error_setf(ret_error, TBS_ERROR_ACCESS_DENIED,
+                                  "%s is privileged: uid 0 or the tbsd admin group only", method);
         return 0;
+}
+
+int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *refusals, const char *method,
+                     sd_bus_error *ret_error) {
+        return bus_access_check_groups(m, admin_group, NULL, refusals, method, NULL, ret_error);
 }
 
 int bus_access_require(sd_bus_message *m, const char *admin_group, RefusalLog *refusals, const char *method,

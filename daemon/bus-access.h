@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Who may call tbsd's privileged methods (Reload, Apply, Remove). */
+/* Who may call tbsd's privileged methods (Reload, Apply, Remove,
+ * OpenTxtimeSocket). */
 #pragma once
 
 #include <stdbool.h>
@@ -24,6 +25,20 @@ bool bus_access_decide(uid_t euid, const gid_t *gids, int n_gids, bool gids_vouc
  *  as well). */
 int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *refusals, const char *method,
                      sd_bus_error *ret_error);
+
+/* Who called, as the bus vouches for it. */
+typedef struct BusCaller {
+        uid_t uid;
+        pid_t pid;              /* 0: the bus did not say */
+} BusCaller;
+
+/** bus_access_check() where the members of extra_group (a group name;
+ *  NULL or "": nobody more) may call too, and with the caller: when allowed,
+ *  *ret_caller (may be NULL) gets its uid and pid. A refusal names both
+ *  groups. Returns as bus_access_check(). */
+int bus_access_check_groups(sd_bus_message *m, const char *admin_group, const char *extra_group,
+                            RefusalLog *refusals, const char *method, BusCaller *ret_caller,
+                            sd_bus_error *ret_error);
 
 /** bus_access_check() for a method handler: 0 when the caller may call
  *  method, else -EACCES or -errno with ret_error set. */

@@ -17,6 +17,7 @@
 #include "link-bus.h"
 #include "nl-qdisc.h"
 #include "schedule-json.h"
+#include "txtime-bus.h"
 
 #define UNPRIVILEGED SD_BUS_VTABLE_UNPRIVILEGED
 
@@ -254,6 +255,15 @@ const sd_bus_vtable link_bus_vtable[] = {
                                 SD_BUS_RESULT("u", socket_priority, "i", clockid, "b", deadline_mode,
                                               "u", delta_ns, "b", offload),
                                 method_get_txtime_params, UNPRIVILEGED),
+        /* Checks its callers itself (bus-access.c): root, the admin group
+         * and the schedule's sockets.group. */
+        SD_BUS_METHOD_WITH_ARGS("OpenTxtimeSocket", SD_BUS_ARGS("u", queue, "s", kind, "a{sv}", options),
+                                SD_BUS_RESULT("h", fd, "u", priority, "i", clockid, "u", txtime_flags,
+                                              "u", delta_ns),
+                                txtime_bus_open_socket, UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("GetTxtimeWindow", SD_BUS_ARGS("u", traffic_class),
+                                SD_BUS_RESULT("t", base_time_ns, "t", cycle_time_ns, "a(tt)", windows),
+                                txtime_bus_get_window, UNPRIVILEGED),
         SD_BUS_VTABLE_END,
 };
 

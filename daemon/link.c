@@ -376,6 +376,23 @@ uint64_t link_launch_time_mask(Link *l) {
         return l->rt->caps ? l->rt->caps->launch_time_mask : 0;
 }
 
+const LinkCaps *link_caps(Link *l) {
+        return l->rt->caps;
+}
+
+const char *link_tree_missing(Link *l) {
+        if (!l->schedule)
+                return "its schedule file is invalid";
+        if (l->ifindex <= 0 || l->state == LINK_STATE_ABSENT)
+                return "the interface does not exist";
+        if (l->state != LINK_STATE_CONFIGURED && l->state != LINK_STATE_DEGRADED)
+                return l->state == LINK_STATE_FAILED ? "its schedule could not be installed"
+                                                     : "its schedule is not installed";
+        if (l->rt->drift)
+                return "its tree was changed outside tbsd (drift policy report)";
+        return NULL;
+}
+
 int link_phc_index(Link *l) {
         return l->rt->caps ? l->rt->caps->phc_index : -1;
 }

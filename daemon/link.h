@@ -273,3 +273,10 @@ const char *link_clock_state(Link *l);
 const char *link_driver(Link *l);
 uint64_t link_launch_time_mask(Link *l);
 int link_phc_index(Link *l);
+/** The last capability probe's result, or NULL before the first. */
+const LinkCaps *link_caps(Link *l);
+/** Why the link's schedule is not what the kernel has now (no valid
+ *  schedule, interface absent, not installed, drifted), as a phrase for a
+ *  message; NULL when the declared tree is in place (configured, or
+ *  degraded by the clock alone). */
+const char *link_tree_missing(Link *l);

@@ -17,3 +17,10 @@
 #define TBS_ERROR_INVALID_QUEUE     "org.tsn.Tbs.Error.InvalidQueue"
 #define TBS_ERROR_INVALID_ARGUMENTS "org.tsn.Tbs.Error.InvalidArguments"
 #define TBS_ERROR_FAILED            "org.tsn.Tbs.Error.Failed"
+/* OpenTxtimeSocket(), GetTxtimeWindow() */
+#define TBS_ERROR_NOT_CONFIGURED    "org.tsn.Tbs.Error.NotConfigured"
+#define TBS_ERROR_NO_ETF            "org.tsn.Tbs.Error.NoEtf"
+#define TBS_ERROR_UNKNOWN_KIND      "org.tsn.Tbs.Error.UnknownKind"
+#define TBS_ERROR_PROTOCOL_MISSING  "org.tsn.Tbs.Error.ProtocolMissing"
+#define TBS_ERROR_INVALID_OPTION    "org.tsn.Tbs.Error.InvalidOption"
+#define TBS_ERROR_NOT_SUPPORTED     "org.tsn.Tbs.Error.NotSupported"

@@ -63,9 +63,10 @@ static bool use_journal(void) {
         return journal_state > 0;
 }
 
-static int to_journal(int level, int error, const char *ifname, const char *message) {
+static int to_journal(int level, int error, const char *ifname, const JournalField *extra, size_t n_extra,
+                      const char *message) {
         char priority[2] = { (char) ('0' + (level & 7)), '\0' }, errno_str[16];
-        JournalField fields[5];
+        JournalField fields[5 + LOG_EXTRA_FIELDS_MAX];
         size_t n = 0;
 
         fields[n++] = (JournalField) { "MESSAGE", message };
@@ -78,6 +79,8 @@ static int to_journal(int level, int error, const char *ifname, const char *mess
                 snprintf(errno_str, sizeof(errno_str), "%d", error);
                 fields[n++] = (JournalField) { "ERRNO", errno_str };
         }
+        for (size_t i = 0; i < n_extra && i < LOG_EXTRA_FIELDS_MAX; i++)
+                fields[n++] = extra[i];
         return journal_send(journal_socket, fields, n);
 }
 
@@ -111,7 +114,8 @@ static void to_stderr(int level, const char *ifname, const char *message) {
         funlockfile(stderr);
 }
 
-static int log_dispatch(int level, int error, const char *ifname, const char *format, va_list ap) {
+static int log_dispatch(int level, int error, const char *ifname, const JournalField *extra, size_t n_extra,
+                        const char *format, va_list ap) {
         int saved = errno;
         char *message = NULL;
 
@@ -132,8 +136,16 @@ static int log_dispatch(int level, int error, const char *ifname, const char *fo
                 _cleanup_free_ char *m = NULL, *i = NULL;
                 const char *safe = text_safe(message, &m), *safe_ifname = ifname ? text_safe(ifname, &i) : NULL;
 
-                if (!use_journal() || to_journal(level, error, safe_ifname, safe) < 0)
+                JournalField safe_extra[LOG_EXTRA_FIELDS_MAX];
+                char *owned[LOG_EXTRA_FIELDS_MAX] = {};
+                size_t n = n_extra < LOG_EXTRA_FIELDS_MAX ? n_extra : LOG_EXTRA_FIELDS_MAX;
+
+                for (size_t k = 0; k < n; k++)
+                        safe_extra[k] = (JournalField) { extra[k].name, text_safe(extra[k].value, &owned[k]) };
+                if (!use_journal() || to_journal(level, error, safe_ifname, safe_extra, n, safe) < 0)
                         to_stderr(level, safe_ifname, safe);
+                for (size_t k = 0; k < n; k++)
+                        free(owned[k]);
         }
         free(message);
         errno = saved;
@@ -145,7 +157,7 @@ int log_internal(int level, int error, const char *format, ...) {
         int r;
 
         va_start(ap, format);
-        r = log_dispatch(level, error, NULL, format, ap);
+        r = log_dispatch(level, error, NULL, NULL, 0, format, ap);
         va_end(ap);
         return r;
 }
@@ -155,7 +167,18 @@ int log_link_internal(int level, int error, const char *ifname, const char *form
         int r;
 
         va_start(ap, format);
-        r = log_dispatch(level, error, ifname, format, ap);
+        r = log_dispatch(level, error, ifname, NULL, 0, format, ap);
+        va_end(ap);
+        return r;
+}
+
+int log_link_fields(int level, const char *ifname, const JournalField *extra, size_t n_extra, const char *format,
+                    ...) {
+        va_list ap;
+        int r;
+
+        va_start(ap, format);
+        r = log_dispatch(level, 0, ifname, extra, n_extra, format, ap);
         va_end(ap);
         return r;
 }

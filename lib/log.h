@@ -10,7 +10,11 @@
 
 #include <syslog.h>
 
+#include "log-journal.h"
 #include "macro.h"
+
+/* Most extra journal fields one message may carry (log_link_fields()). */
+#define LOG_EXTRA_FIELDS_MAX 8
 
 /** Set the highest priority that is printed (LOG_ERR..LOG_DEBUG). */
 void log_set_max_level(int level);
@@ -32,6 +36,13 @@ int log_internal(int level, int error, const char *format, ...) _printf_(3, 4);
  *  TBS_LINK=IFNAME, so `journalctl TBS_LINK=eth0` finds it. Returns
  *  -abs(error) like log_internal(). */
 int log_link_internal(int level, int error, const char *ifname, const char *format, ...) _printf_(4, 5);
+
+/** log_link_internal() with up to LOG_EXTRA_FIELDS_MAX more fields for the
+ *  journal (names as journal_encode() takes them: "TBS_QUEUE", values
+ *  escaped here like the message); on stderr only the message is printed,
+ *  so it should say what the fields hold. Returns 0. */
+int log_link_fields(int level, const char *ifname, const JournalField *extra, size_t n_extra, const char *format,
+                    ...) _printf_(5, 6);
 
 /** Where the journal's native socket is (NULL: /run/systemd/journal/socket),
  *  and look at $JOURNAL_STREAM again on the next message. For tests. */

@@ -143,6 +143,14 @@ static json_object *clock_to_json(const ClockSpec *c) {
         return TAKE_PTR(o);
 }
 
+static json_object *sockets_to_json(const SocketsSpec *k) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+
+        if (!o || add_str(o, "group", k->group) < 0)
+                return NULL;
+        return TAKE_PTR(o);
+}
+
 json_object *schedule_to_json(const Schedule *s) {
         _cleanup_json_ json_object *o = json_object_new_object(), *tx = json_object_new_array();
 
@@ -160,7 +168,8 @@ json_object *schedule_to_json(const Schedule *s) {
             add_owned(o, "root", root_to_json(&s->root)) < 0 ||
             json_add(o, "txqueues", TAKE_PTR(tx)) < 0 ||
             (s->clock.configured && add_owned(o, "clock", clock_to_json(&s->clock)) < 0) ||
-            (s->drift != DRIFT_ENFORCE && add_str(o, "drift", drift_policy_to_string(s->drift)) < 0))
+            (s->drift != DRIFT_ENFORCE && add_str(o, "drift", drift_policy_to_string(s->drift)) < 0) ||
+            (s->sockets.group && add_owned(o, "sockets", sockets_to_json(&s->sockets)) < 0))
                 return NULL;
         return TAKE_PTR(o);
 }

@@ -457,6 +457,32 @@ static void parse_drift(Parser *p, json_object *top, Schedule *s) {
         s->drift = d;
 }
 
+/* "sockets": who else may open SO_TXTIME sockets on the interface through
+ * tbsd. Whether the group exists is asked at each call, not here: a file
+ * may be checked on another machine, and a group created later counts. */
+static void parse_sockets(Parser *p, json_object *top, SocketsSpec *k) {
+        static const KeySpec keys[] = { { "group", K_ANY } };
+        char sh[SHOW_MAX];
+        json_object *o, *v = NULL;
+        const char *t;
+
+        o = get_container(p, NULL, top, "sockets", false, json_type_object);
+        if (!o)
+                return;
+        check_keys(p, "sockets", o, keys, ELEMENTSOF(keys), K_ANY);
+        t = get_string(p, "sockets", o, "group", true, &v);
+        if (!t)
+                return;
+        if (!group_name_is_valid(t)) {
+                perr(p, "sockets.group",
+                     "must be a group name (1 to %d bytes: a letter or '_', then letters, digits, '_', '-' "
+                     "or '.'), got %s", TBS_GROUP_NAME_MAX, show(v, sh));
+                return;
+        }
+        if (!(k->group = strdup(t)))
+                p->oom = true;
+}
+
 static void parse_top(Parser *p, json_object *top, Schedule *s) {
         static const KeySpec keys[] = {
                 { "interface", K_ANY },
@@ -464,6 +490,7 @@ static void parse_top(Parser *p, json_object *top, Schedule *s) {
                 { "txqueues", K_ANY },
                 { "clock", K_ANY },
                 { "drift", K_ANY },
+                { "sockets", K_ANY },
         };
 
         check_keys(p, NULL, top, keys, ELEMENTSOF(keys), K_ANY);
@@ -472,6 +499,7 @@ static void parse_top(Parser *p, json_object *top, Schedule *s) {
         parse_txqueues(p, top, s);
         parse_clock(p, top, &s->clock);
         parse_drift(p, top, s);
+        parse_sockets(p, top, &s->sockets);
 }
 
 static void line_col(const char *text, size_t off, unsigned *ret_line, unsigned *ret_col) {

@@ -25,6 +25,7 @@ void schedule_free(Schedule *s) {
         root_spec_done(&s->root);
         free(s->txqueues);
         free(s->clock.ptp4l_socket);
+        free(s->sockets.group);
         free(s);
 }
 
@@ -39,6 +40,7 @@ int schedule_copy(const Schedule *s, Schedule **ret) {
         c->root.entries = NULL;
         c->txqueues = NULL;
         c->clock.ptp4l_socket = NULL;
+        c->sockets.group = NULL;
 
         if (s->source && !(c->source = strdup(s->source)))
                 return -ENOMEM;
@@ -56,9 +58,33 @@ int schedule_copy(const Schedule *s, Schedule **ret) {
         }
         if (s->clock.ptp4l_socket && !(c->clock.ptp4l_socket = strdup(s->clock.ptp4l_socket)))
                 return -ENOMEM;
+        if (s->sockets.group && !(c->sockets.group = strdup(s->sockets.group)))
+                return -ENOMEM;
 
         *ret = TAKE_PTR(c);
         return 0;
+}
+
+bool group_name_is_valid(const char *name) {
+        size_t n;
+
+        if (!name)
+                return false;
+        n = strlen(name);
+        if (n == 0 || n > TBS_GROUP_NAME_MAX)
+                return false;
+        if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_'))
+                return false;
+        for (size_t i = 1; i < n; i++) {
+                char c = name[i];
+
+                if (c == '$' && i == n - 1)
+                        break;
+                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                      c == '-' || c == '.'))
+                        return false;
+        }
+        return true;
 }
 
 const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue) {

@@ -129,6 +129,16 @@ typedef struct ClockSpec {
         int64_t max_phc_offset_ns;            /* default 1000 */
 } ClockSpec;
 
+/* Who, besides root and the admin group, may ask tbsd for a ready
+ * SO_TXTIME socket on this interface (Link.OpenTxtimeSocket()). */
+typedef struct SocketsSpec {
+        char *group;                          /* a group name; NULL: nobody else */
+} SocketsSpec;
+
+/* Longest group name the "sockets.group" key takes (LOGIN_NAME_MAX is 256,
+ * but useradd and systemd stop at 32). */
+#define TBS_GROUP_NAME_MAX 32
+
 typedef struct Schedule {
         char *source;                         /* file it came from, for messages; may be NULL */
         char ifname[IFNAMSIZ];
@@ -137,6 +147,7 @@ typedef struct Schedule {
         size_t n_txqueues;
         ClockSpec clock;
         DriftPolicy drift;
+        SocketsSpec sockets;
 } Schedule;
 
 /* What is known about the device a schedule is checked against. Zeroed means
@@ -160,6 +171,12 @@ void root_spec_done(RootSpec *r);
 
 /** Deep copy. Returns 0 and *ret, or -ENOMEM. */
 int schedule_copy(const Schedule *s, Schedule **ret);
+
+/** Whether name is a group name the "sockets.group" key takes: 1 to
+ *  TBS_GROUP_NAME_MAX bytes, a letter or '_' first, then letters, digits,
+ *  '_', '-' or '.', optionally a final '$' (the portable set of POSIX and
+ *  the shadow tools). */
+bool group_name_is_valid(const char *name);
 
 /** Find the etf spec for a TX queue, or NULL. */
 const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue);

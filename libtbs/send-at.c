@@ -4,9 +4,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "tbs.h"
-
-#define TBS_PUBLIC __attribute__((visibility("default")))
+#include "tbs-internal.h"
 
 #ifndef SCM_TXTIME
 #define SCM_TXTIME 61 /* SO_TXTIME, the kernel's ABI */

@@ -9,9 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "tbs.h"
-
-#define TBS_PUBLIC __attribute__((visibility("default")))
+#include "tbs-internal.h"
 
 /* Not in every libc's headers; the values are the kernel's ABI. */
 #ifndef SO_EE_ORIGIN_TXTIME

@@ -84,6 +84,11 @@ assert_eq "$off" false "txtime offload"
 tp=$("$TBSCTL" txtime-params tbs0 1 --json)
 assert_eq "$(jq -r .socket_priority <<<"$tp")" "$prio" "tbsctl txtime-params priority"
 assert_eq "$(jq -r .clockid <<<"$tp")" CLOCK_TAI "tbsctl txtime-params clockid"
+assert_contains "$(jq -r .unprivileged <<<"$tp")" "OpenTxtimeSocket()" "tbsctl txtime-params --json: what unprivileged applications use"
+tp=$("$TBSCTL" txtime-params tbs0 1)
+assert_contains "$tp" "SO_PRIORITY:    $prio" "tbsctl txtime-params: priority line kept"
+assert_contains "$tp" "unprivileged:   SO_TXTIME with CLOCK_TAI needs CAP_NET_ADMIN; applications without it get a socket set up like this from libtbs(3) or the bus method org.tsn.Tbs.Link.OpenTxtimeSocket()" \
+        "tbsctl txtime-params: what unprivileged applications use"
 
 # An unprivileged caller reads everything and is refused the rest.
 before=$(handles tbs0)

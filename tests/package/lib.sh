@@ -16,6 +16,11 @@ pass() {
         echo "ok: $*"
 }
 
+# libtbs's full version (the file name of libtbs.so.0's target), as
+# libtbs/meson.build sets it.
+LIBTBS_VERSION=$(sed -n "s/^ *version : '\([0-9.]*\)',\$/\1/p" "$SRC/libtbs/meson.build")
+[ -n "$LIBTBS_VERSION" ] || { echo "FAIL: no version of libtbs in libtbs/meson.build" >&2; exit 1; }
+
 # A scratch folder removed on exit.
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tbs-pkg.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -40,11 +45,16 @@ abs_dir() {
         esac
 }
 
-# expected_files_in BINDIR SBINDIR DATADIR MANDIR SYSCONFDIR UNITDIR: every
-# path an install must create, one a line, sorted; folders end in "/" (only
-# the empty schedules folder).
+# expected_files_in BINDIR SBINDIR DATADIR MANDIR SYSCONFDIR UNITDIR LIBDIR
+# INCLUDEDIR: every path an install must create, one a line, sorted; folders
+# end in "/" (only the empty schedules folder).
 expected_files_in() {
         LC_ALL=C sort <<EOL
+$7/libtbs.so
+$7/libtbs.so.0
+$7/libtbs.so.$LIBTBS_VERSION
+$7/pkgconfig/libtbs.pc
+$8/tbs/tbs.h
 $1/tbsctl
 $2/tbsd
 $6/tbsd.service
@@ -54,6 +64,7 @@ $3/dbus-1/interfaces/org.tsn.Tbs.xml
 $4/man8/tbsd.8
 $4/man8/tbsctl.8
 $4/man5/tbsd.schedule.5
+$4/man3/libtbs.3
 $3/bash-completion/completions/tbsctl
 $5/tbsd/schedules.d/
 EOL
@@ -65,7 +76,8 @@ expected_files() {
         unitdir=$(build_option systemdsystemunitdir)
         [ -n "$unitdir" ] || unitdir=$(build_option prefix)/lib/systemd/system
         expected_files_in "$(abs_dir bindir)" "$(abs_dir sbindir)" "$(abs_dir datadir)" \
-                "$(abs_dir mandir)" "$(abs_dir sysconfdir)" "$unitdir"
+                "$(abs_dir mandir)" "$(abs_dir sysconfdir)" "$unitdir" "$(abs_dir libdir)" \
+                "$(abs_dir includedir)"
 }
 
 # install_to DIR: meson install of the build folder into DESTDIR=DIR.
@@ -80,4 +92,47 @@ installed_files() {
                 while read -r type path; do
                         if [ "$type" = d ]; then echo "/$path/"; else echo "/$path"; fi
                 done | LC_ALL=C sort
+}
+
+# check_libtbs_user ROOT LIBDIR INCLUDEDIR: tests/package/libtbs-user.c
+# compiles and links against `pkg-config --cflags --libs libtbs` of the files
+# installed under ROOT (LIBDIR and INCLUDEDIR as the installed system has
+# them; PKG_CONFIG_SYSROOT_DIR puts ROOT in front), needs libtbs.so.0, and
+# runs with that library.
+check_libtbs_user() {
+        local root=$1 libdir=$2 includedir=$3 flags out
+        command -v cc >/dev/null || fail "no C compiler"
+        command -v pkg-config >/dev/null || fail "pkg-config not found"
+        flags=$(PKG_CONFIG_LIBDIR=$root$libdir/pkgconfig PKG_CONFIG_PATH='' PKG_CONFIG_SYSROOT_DIR=$root \
+                pkg-config --cflags --libs libtbs) || fail "pkg-config --cflags --libs libtbs failed"
+        grep -qF -- "-I$root$includedir/tbs" <<<"$flags" || fail "libtbs.pc's Cflags miss $includedir/tbs: $flags"
+        pass "pkg-config --cflags --libs libtbs: $flags"
+        # shellcheck disable=SC2086 # the flags are words
+        cc -Wall -Werror -o "$WORK/libtbs-user" "$SRC/tests/package/libtbs-user.c" $flags ||
+                fail "a program does not build with pkg-config --cflags --libs libtbs"
+        readelf -d "$WORK/libtbs-user" | grep -q 'NEEDED.*\[libtbs\.so\.0\]' ||
+                fail "the program does not need libtbs.so.0: $(readelf -d "$WORK/libtbs-user" | grep NEEDED)"
+        out=$(LD_LIBRARY_PATH=$root$libdir "$WORK/libtbs-user") || fail "the program built against libtbs failed"
+        [ "$out" = "packet: tbs_open_txtime_socket: a packet socket needs a protocol (an EtherType such as 0x22f0)" ] ||
+                fail "the program built against libtbs printed: $out"
+        pass "a program built with pkg-config --cflags --libs libtbs links libtbs.so.0 and runs"
+        # shellcheck disable=SC2086
+        cc -Wall -Werror -o "$WORK/txtime-sender" "$SRC/examples/txtime-sender.c" $flags ||
+                fail "examples/txtime-sender.c does not build with pkg-config --cflags --libs libtbs"
+        pass "examples/txtime-sender.c builds with pkg-config --cflags --libs libtbs"
+}
+
+# check_libtbs_so ROOT LIBDIR: the library's SONAME, links and exports.
+check_libtbs_so() {
+        local so=$1$2/libtbs.so.$LIBTBS_VERSION exported wanted
+        [ "$(readlink "$1$2/libtbs.so.0")" = "libtbs.so.$LIBTBS_VERSION" ] || fail "libtbs.so.0 does not point to libtbs.so.$LIBTBS_VERSION"
+        [ "$(readlink "$1$2/libtbs.so")" = libtbs.so.0 ] || fail "libtbs.so does not point to libtbs.so.0"
+        readelf -d "$so" | grep -q 'SONAME.*\[libtbs\.so\.0\]' || fail "libtbs's SONAME is not libtbs.so.0"
+        # Exactly the functions of libtbs.sym, all in version LIBTBS_0.
+        exported=$(objdump -T "$so" | awk '$2 == "g" && $NF ~ /^tbs_/ { print $(NF-1), $NF }' | LC_ALL=C sort)
+        wanted=$(sed -n 's/^ *\(tbs_[a-z0-9_]*\);$/LIBTBS_0 \1/p' "$SRC/libtbs/libtbs.sym" | LC_ALL=C sort)
+        [ "$exported" = "$wanted" ] || { diff <(echo "$wanted") <(echo "$exported") || true; fail "libtbs.so exports other symbols than libtbs/libtbs.sym"; }
+        objdump -T "$so" | awk '$2 == "g" && $4 != "*UND*"' | grep -qv ' tbs_\| LIBTBS_0$' &&
+                fail "libtbs.so exports more than tbs_*: $(objdump -T "$so" | awk '$2 == "g" && $4 != "*UND*"')"
+        pass "libtbs.so.0 -> libtbs.so.$LIBTBS_VERSION, SONAME libtbs.so.0, exports the $(wc -l <<<"$wanted") functions of libtbs.sym"
 }

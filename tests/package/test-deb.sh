@@ -2,8 +2,11 @@
 # dpkg-buildpackage -us -uc -b builds the .deb from the committed tree (git
 # archive HEAD, in a scratch folder: never the shared build folders), with
 # DEB_BUILD_OPTIONS=nocheck (the unit suite runs in its own test). The
-# package holds every file meson installs, with the Debian 12 unit folder,
-# and declares its dependencies. Nothing is installed on this machine.
+# packages (tbsd, and libtbs0 + libtbs-dev as Debian's library policy has
+# them) hold every file meson installs, each in its package, with the Debian
+# 12 unit folder and the multiarch library folder, and declare their
+# dependencies; a program builds against the unpacked libtbs-dev. Nothing is
+# installed on this machine.
 . "$(dirname "$0")/lib.sh"
 
 for p in dpkg-buildpackage dh fakeroot; do
@@ -28,26 +31,50 @@ if ! (cd "$src" && DEB_BUILD_OPTIONS="nocheck${DEB_BUILD_OPTIONS:+ $DEB_BUILD_OP
         fail "dpkg-buildpackage failed"
 fi
 version=$(cd "$src" && dpkg-parsechangelog -S Version)
-deb=$WORK/tbsd_${version}_$(dpkg --print-architecture).deb
-[ -f "$deb" ] || { ls "$WORK"; fail "no $deb"; }
-pass "dpkg-buildpackage -us -uc -b: $(basename "$deb") in $(( $(date +%s) - start )) s"
+arch=$(dpkg --print-architecture)
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+deb=$WORK/tbsd_${version}_$arch.deb
+libdeb=$WORK/libtbs0_${version}_$arch.deb
+devdeb=$WORK/libtbs-dev_${version}_$arch.deb
+for d in "$deb" "$libdeb" "$devdeb"; do
+        [ -f "$d" ] || { ls "$WORK"; fail "no $d"; }
+done
+pass "dpkg-buildpackage -us -uc -b: $(basename "$deb") $(basename "$libdeb") $(basename "$devdeb") in $(( $(date +%s) - start )) s"
 
-# The package's files: what meson installs, in the folders of a Debian 12
-# package (debian/rules puts the unit in /lib/systemd/system).
-dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' > "$WORK/contents"
+# The packages' files: what meson installs, in the folders of Debian 12
+# packages (debian/rules puts the unit in /lib/systemd/system; the library
+# goes to the multiarch folder), each in the package it belongs to.
+for d in "$deb" "$libdeb" "$devdeb"; do
+        pkg=$(dpkg-deb -f "$d" Package)
+        dpkg-deb -c "$d" | awk '{ print $6 }' | sed 's|^\./|/|' > "$WORK/contents.$pkg"
+done
+package_of() {
+        case $1 in
+        */libtbs.so.*) echo libtbs0 ;;
+        */libtbs.so | */libtbs.pc | */tbs.h | */man3/*) echo libtbs-dev ;;
+        *) echo tbsd ;;
+        esac
+}
 missing=0
 while read -r path; do
         case $path in
         /usr/share/man/*) path=$path.gz ;;           # dh_installman compresses
         esac
-        if grep -qxF "$path" "$WORK/contents"; then
-                pass "in the .deb: $path"
+        pkg=$(package_of "$path")
+        if grep -qxF "$path" "$WORK/contents.$pkg"; then
+                pass "in $pkg: $path"
         else
-                echo "FAIL: not in the .deb: $path" >&2
+                echo "FAIL: not in $pkg: $path" >&2
                 missing=1
         fi
-done < <(expected_files_in /usr/bin /usr/sbin /usr/share /usr/share/man /etc /lib/systemd/system)
-[ "$missing" = 0 ] || { cat "$WORK/contents"; fail "files missing from the .deb"; }
+done < <(expected_files_in /usr/bin /usr/sbin /usr/share /usr/share/man /etc /lib/systemd/system \
+        "/usr/lib/$multiarch" /usr/include)
+[ "$missing" = 0 ] || { head -n 100 "$WORK"/contents.*; fail "files missing from the packages"; }
+grep -q 'libtbs' "$WORK/contents.tbsd" && fail "tbsd's package holds libtbs files: $(grep libtbs "$WORK/contents.tbsd")"
+pass "tbsd's package holds none of libtbs"
+grep -qx /usr/share/doc/libtbs-dev/examples/txtime-sender.c "$WORK/contents.libtbs-dev" ||
+        fail "libtbs-dev does not ship examples/txtime-sender.c"
+pass "libtbs-dev ships the example's source"
 
 # Control fields: every library the binaries link comes from a package in
 # Depends (dpkg-shlibdeps did its job), and the system bus is there.
@@ -79,7 +106,38 @@ grep -q "ReloadConfig" "$WORK/control/postinst" || fail "postinst does not have 
 grep -q "deb-systemd-invoke stop 'tbsd.service'" "$WORK/control/prerm" || fail "prerm does not stop tbsd.service"
 pass "maintainer scripts enable and start tbsd.service after reloading the bus policy, stop it on remove"
 
+# The library's packages as Debian's policy has them: the runtime package
+# named after the SONAME, both Multi-Arch: same, the -dev package tied to
+# its exact version, a symbols file with every exported function, and the
+# library's own dependencies (libsystemd0) found by dpkg-shlibdeps.
+libfield() { dpkg-deb -f "$libdeb" "$1"; }
+devfield() { dpkg-deb -f "$devdeb" "$1"; }
+[ "$(libfield Section)" = libs ] || fail "libtbs0's Section is '$(libfield Section)', not libs"
+[ "$(devfield Section)" = libdevel ] || fail "libtbs-dev's Section is '$(devfield Section)', not libdevel"
+[ "$(libfield Multi-Arch)" = same ] || fail "libtbs0 is not Multi-Arch: same"
+[ "$(devfield Multi-Arch)" = same ] || fail "libtbs-dev is not Multi-Arch: same"
+grep -qF "libtbs0 (= $version)" <<<"$(devfield Depends)" || fail "libtbs-dev does not depend on libtbs0 (= $version): $(devfield Depends)"
+grep -q '\blibsystemd0\b' <<<"$(libfield Depends)" || fail "libtbs0 does not depend on libsystemd0: $(libfield Depends)"
+pass "libtbs0 (libs, Multi-Arch: same, Depends: $(libfield Depends)); libtbs-dev (libdevel, Multi-Arch: same, Depends: $(devfield Depends))"
+mkdir -p "$WORK/libcontrol"
+dpkg-deb -e "$libdeb" "$WORK/libcontrol"
+[ -f "$WORK/libcontrol/symbols" ] || fail "libtbs0 has no symbols file"
+grep -qx 'libtbs.so.0 libtbs0 #MINVER#' "$WORK/libcontrol/symbols" || fail "libtbs0's symbols file does not name libtbs.so.0 libtbs0"
+while read -r sym; do
+        grep -q "^ $sym@LIBTBS_0 " "$WORK/libcontrol/symbols" || fail "libtbs0's symbols file lacks $sym"
+done < <(sed -n 's/^ *\(tbs_[a-z0-9_]*\);$/\1/p' "$SRC/libtbs/libtbs.sym")
+pass "libtbs0's symbols file lists every function of libtbs/libtbs.sym"
+grep -q '^activate-noawait ldconfig$' "$WORK/libcontrol/triggers" || fail "libtbs0 does not trigger ldconfig"
+pass "libtbs0 triggers ldconfig"
+
+# The unpacked libtbs0 and libtbs-dev are enough to build and run a program.
+mkdir -p "$WORK/dev"
+dpkg-deb -x "$libdeb" "$WORK/dev"
+dpkg-deb -x "$devdeb" "$WORK/dev"
+check_libtbs_so "$WORK/dev" "/usr/lib/$multiarch"
+check_libtbs_user "$WORK/dev" "/usr/lib/$multiarch" /usr/include
+
 if command -v lintian >/dev/null; then
-        lintian --fail-on error "$deb" || fail "lintian reports errors"
+        lintian --fail-on error "$deb" "$libdeb" "$devdeb" || fail "lintian reports errors"
         pass "lintian: no errors"
 fi

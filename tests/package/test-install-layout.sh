@@ -2,7 +2,8 @@
 # meson install into a DESTDIR puts exactly the expected files in place, and
 # the installed files agree with each other: the activation file names the
 # unit and the bus name the unit declares, the unit starts the installed
-# tbsd, the policy lets root own the name.
+# tbsd, the policy lets root own the name; a program builds against libtbs
+# with its pkg-config file and runs.
 . "$(dirname "$0")/lib.sh"
 
 root=$WORK/root
@@ -46,3 +47,6 @@ cmp -s "$root$datadir/dbus-1/interfaces/org.tsn.Tbs.xml" "$SRC/dbus/org.tsn.Tbs.
 pass "introspection XML installed as in the source"
 bash -n "$root$datadir/bash-completion/completions/tbsctl" || fail "completion script has a syntax error"
 pass "completion script parses"
+
+check_libtbs_so "$root" "$(abs_dir libdir)"
+check_libtbs_user "$root" "$(abs_dir libdir)" "$(abs_dir includedir)"

@@ -4,7 +4,9 @@
 # $JOURNAL_STREAM names it; tbsd then sends each message over the native
 # protocol: _TRANSPORT=journal, PRIORITY=, SYSLOG_IDENTIFIER=tbsd, ERRNO=,
 # and TBS_LINK= on messages about an interface (the daemon logs them with
-# log_link_*()). journalctl is the oracle.
+# log_link_*()); a socket handed out by OpenTxtimeSocket() carries the
+# queue, kind, priority and caller as fields of their own. journalctl is
+# the oracle.
 mount -t cgroup2 cgroup2 /sys/fs/cgroup      # journald wants its cgroup
 mkdir -p /run/systemd/journal /run/log/journal
 /lib/systemd/systemd-journald >"$TBS_OUT/journald.log" 2>&1 &
@@ -56,4 +58,12 @@ linked=$(entries TBS_LINK=jl0 | wc -l)
 repeated=$(entries TBS_LINK=jl0 | jq -r .m | grep -c '^jl0' || true)
 assert_eq "$repeated" 0 "TBS_LINK=jl0 messages that repeat the interface name"
 pass "$linked entries with TBS_LINK=jl0 (journalctl TBS_LINK=jl0)"
+
+# A socket for an application (asked for by root).
+out=$("$TBS_BUILD_DIR/tests/tools/txtime-client" open jl0 1 packet --protocol 0x88b5) || fail "OpenTxtimeSocket: $out"
+wait_until 5 sh -c 'journalctl -D /run/log/journal -o json --no-pager TBS_SOCKET_KIND=packet | grep -q TBS_CALLER_UID' ||
+        fail "no journal entry for the socket handed out"
+sock=$(journalctl -D /run/log/journal -o json --no-pager SYSLOG_IDENTIFIER=tbsd TBS_SOCKET_KIND=packet | tail -1 |
+        jq -c '{l: .TBS_LINK, q: .TBS_QUEUE, c: .TBS_TRAFFIC_CLASS, k: .TBS_SOCKET_KIND, p: .TBS_SOCKET_PRIORITY, u: .TBS_CALLER_UID, pid: (.TBS_CALLER_PID | test("^[1-9][0-9]*$"))}')
+assert_eq "$sock" '{"l":"jl0","q":"1","c":"1","k":"packet","p":"2","u":"0","pid":true}' "journal fields of the socket handed out"
 kill -TERM "$tbsd_pid" 2>/dev/null || true

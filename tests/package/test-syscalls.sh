@@ -3,9 +3,11 @@
 # would answer EPERM and break it), and tbsd opens only the socket families
 # RestrictAddressFamilies= allows. tbsd runs under strace through a start
 # with a schedule that has a clock section (clock checks: adjtimex, the ptp4l
-# client socket), tbsctl queries, a privileged apply, a SIGHUP reload, a
-# remove and SIGTERM. AF_INET and AF_INET6 sockets are refused the way the
-# unit refuses them (tests/package/deny-inet.c, preloaded).
+# client socket), tbsctl queries, OpenTxtimeSocket() of a packet and a udp4
+# socket (socket, bind, setsockopt, the descriptor passed over the bus), a
+# privileged apply, a SIGHUP reload, a remove and SIGTERM. Socket families
+# the unit's RestrictAddressFamilies= leaves out are refused the way the
+# kernel refuses them then (tests/package/restrict-families.c, preloaded).
 unit=$TBS_BUILD_DIR/units/tbsd.service
 allowed=$TMPDIR/allowed
 python3 "$TBS_SOURCE_DIR/tests/package/syscall-allowed.py" "$unit" > "$allowed"
@@ -24,8 +26,11 @@ ptp4l -i sc0 -S -2 --uds_address=/run/ptp4l-sc0 -m >>"$TBS_OUT/ptp4l.log" 2>&1 &
 PTP4L_PID=$!
 
 trace=$TMPDIR/trace
-# deny-inet.so refuses AF_INET/AF_INET6 sockets as RestrictAddressFamilies= would.
-strace -f -qq -o "$trace" -E LD_PRELOAD="$TBS_BUILD_DIR/tests/package/deny-inet.so" "$TBSD" --config-dir "$conf" --log-prefix --clock-interval 0.2 \
+unit_families=$(sed -n "s/^RestrictAddressFamilies=//p" "$unit")
+[ -n "$unit_families" ] || fail "the unit has no RestrictAddressFamilies="
+# restrict-families.so refuses the other families as RestrictAddressFamilies= would.
+strace -f -qq -o "$trace" -E LD_PRELOAD="$TBS_BUILD_DIR/tests/package/restrict-families.so" \
+        -E TBS_ALLOWED_FAMILIES="$unit_families" "$TBSD" --config-dir "$conf" --log-prefix --clock-interval 0.2 \
         >>"$TBS_OUT/tbsd.log" 2>&1 &
 TBSD_PID=$!
 wait_until 20 busctl --system get-property org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Version ||
@@ -33,9 +38,8 @@ wait_until 20 busctl --system get-property org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.
 wait_until 10 sh -c "\"$TBSCTL\" --json status sc0 | jq -e '.state == \"configured\" or .state == \"degraded\"'" ||
         { cat "$TBS_OUT/tbsd.log"; fail "sc0 not installed"; }
 [ "$(tc -j qdisc show dev sc0 | jq -r '.[] | select(.root) | .kind')" = mqprio ] || fail "no mqprio root on sc0"
-# The capability probe's ethtool ioctls work over the AF_UNIX fallback.
 caps=$("$TBSCTL" --json caps sc0)
-assert_eq "$(jq -r .driver <<<"$caps")" veth "driver from ETHTOOL_GDRVINFO without AF_INET"
+assert_eq "$(jq -r .driver <<<"$caps")" veth "driver from ETHTOOL_GDRVINFO"
 # ptp4l answers: the clock check gets past "no-ptp4l" to its own measurements.
 wait_until 30 sh -c "\"$TBSCTL\" --json clock sc0 | jq -e '.state != \"no-ptp4l\"'" ||
         fail "clock state stays $("$TBSCTL" --json clock sc0 | jq -r .state)"
@@ -44,6 +48,12 @@ for verb in "list" "status sc0" "caps sc0" "clock sc0" "stats sc0" "metrics" "tx
         # shellcheck disable=SC2086
         "$TBSCTL" $verb >/dev/null 2>&1 || true
 done
+# Sockets for applications: AF_PACKET and AF_INET, set up and passed on.
+client=$TBS_BUILD_DIR/tests/tools/txtime-client
+out=$("$client" open sc0 0 packet --protocol 0x88b5 --timestamps) || fail "OpenTxtimeSocket (packet) under strace: $out"
+assert_eq "$(jq -r .so_txtime_clockid <<<"$out")" 11 "packet socket with SO_TXTIME under the unit's families"
+out=$("$client" open sc0 0 udp4) || fail "OpenTxtimeSocket (udp4) under strace: $out"
+assert_eq "$(jq -r .bound_device <<<"$out")" sc0 "udp4 socket under the unit's families"
 sleep 1                           # some clock checks
 kill -HUP "$(pgrep -P "$TBSD_PID" -x tbsd || echo "$TBSD_PID")"
 sleep 0.5

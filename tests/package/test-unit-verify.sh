@@ -43,23 +43,37 @@ score=$(sed -n 's/.*Overall exposure level for tbsd.service: \([0-9.]*\).*/\1/p'
 [ -n "$score" ] || { echo "$out"; fail "no exposure level in systemd-analyze security's output"; }
 echo "$out" | grep '✗' || true
 documented=$(sed -n 's/.*exposure level \*\*\([0-9.]*\)\*\*.*/\1/p' "$SRC/docs/service.md" | head -1)
-assert_le=$(python3 -c 'import sys; print(float(sys.argv[1]) <= 2.0)' "$score")
-[ "$assert_le" = True ] || fail "exposure $score is above 2.0, the goal"
+# The goal was 2.0 until tbsd began to hand applications their sockets
+# (OpenTxtimeSocket): AF_PACKET, AF_INET/AF_INET6, CAP_NET_RAW and no IP
+# address filter cost 0.8 before scaling (docs/service.md).
+assert_le=$(python3 -c 'import sys; print(float(sys.argv[1]) <= 2.5)' "$score")
+[ "$assert_le" = True ] || fail "exposure $score is above 2.5, the goal"
 [ "$score" = "$documented" ] || fail "exposure is $score but docs/service.md says ${documented:-nothing}"
 pass "exposure level $score, as docs/service.md states"
 
 # What the daemon's code needs is left to it.
 directive() { sed -n "s/^$1=//p" "$unit"; }
-[ "$(directive CapabilityBoundingSet)" = CAP_NET_ADMIN ] || fail "CapabilityBoundingSet is not exactly CAP_NET_ADMIN"
+[ "$(directive CapabilityBoundingSet)" = "CAP_NET_ADMIN CAP_NET_RAW" ] ||
+        fail "CapabilityBoundingSet is not exactly CAP_NET_ADMIN CAP_NET_RAW"
 families=" $(directive RestrictAddressFamilies) "
 for f in AF_UNIX AF_NETLINK; do
         [[ $families == *" $f "* ]] || fail "RestrictAddressFamilies lacks $f"
 done
+# The sockets handed to applications (daemon/txtime-socket.c).
+grep -q 'socket(AF_PACKET' "$SRC/daemon/txtime-socket.c" && [[ $families != *" AF_PACKET "* ]] &&
+        fail "the daemon creates AF_PACKET sockets for applications, RestrictAddressFamilies lacks it"
+if grep -q 'AF_INET6 : AF_INET' "$SRC/daemon/txtime-socket.c"; then
+        [[ $families == *" AF_INET "* && $families == *" AF_INET6 "* ]] ||
+                fail "the daemon creates AF_INET/AF_INET6 sockets for applications, RestrictAddressFamilies lacks them"
+fi
+# A socket belongs to the cgroup that created it: an IP filter on the unit
+# would drop the datagrams applications send on the UDP sockets tbsd made.
+[ -z "$(directive IPAddressDeny)" ] || fail "IPAddressDeny= would filter the applications' UDP sockets"
 directive DeviceAllow | grep -qx 'char-ptp r' || fail "no DeviceAllow=char-ptp r for /dev/ptp*"
 [ "$(directive RuntimeDirectory)" = tbsd ] || fail "RuntimeDirectory is not tbsd"
 grep -q 'PMC_DEFAULT_RUNTIME_DIR "/run/tbsd"' "$SRC/daemon/pmc-client.h" ||
         fail "pmc_client's runtime folder moved: RuntimeDirectory= must follow it"
-pass "CAP_NET_ADMIN only; AF_UNIX AF_NETLINK; char-ptp r; /run/tbsd for the ptp4l client socket"
+pass "CAP_NET_ADMIN and CAP_NET_RAW only; AF_UNIX AF_NETLINK AF_PACKET AF_INET AF_INET6; no IP filter; char-ptp r; /run/tbsd"
 if grep -q 'adjtimex(' "$SRC"/daemon/*.c; then
         # ProtectClock= and @system-service both block adjtimex(), even a read.
         grep -q '^ProtectClock=yes' "$unit" && fail "ProtectClock=yes blocks the adjtimex() the daemon calls"

@@ -199,6 +199,39 @@ static void test_journal_fields(void **state) {
         sink_close(&k);
 }
 
+/* log_link_fields(): the extra fields follow the usual ones, their values
+ * escaped like the message; on stderr only the message. */
+static void test_journal_extra_fields(void **state) {
+        const JournalField extra[] = {
+                { "TBS_QUEUE", "1" },
+                { "TBS_SOCKET_KIND", "packet" },
+                { "TBS_CALLER_UID", "65534\n" },
+        };
+        Sink k;
+        const char *d;
+
+        sink_open(&k, true, true);
+        log_set_program_name("tbsd");
+        assert_int_equal(log_link_fields(LOG_INFO, "eth0", extra, ELEMENTSOF(extra), "socket to uid %d", 65534), 0);
+        d = sink_datagram(&k, NULL);
+        assert_non_null(d);
+        assert_string_equal(d, "MESSAGE=socket to uid 65534\n"
+                               "PRIORITY=6\n"
+                               "SYSLOG_IDENTIFIER=tbsd\n"
+                               "TBS_LINK=eth0\n"
+                               "TBS_QUEUE=1\n"
+                               "TBS_SOCKET_KIND=packet\n"
+                               "TBS_CALLER_UID=65534\\n\n");
+        sink_close(&k);
+
+        sink_open(&k, false, true);
+        log_set_program_name("tbsd");
+        assert_int_equal(log_link_fields(LOG_INFO, "eth0", extra, ELEMENTSOF(extra), "socket"), 0);
+        assert_null(sink_datagram(&k, NULL));
+        assert_string_equal(sink_stderr(&k), "tbsd: eth0: socket\n");
+        sink_close(&k);
+}
+
 static void test_stderr_when_not_journal(void **state) {
         Sink k;
 
@@ -248,6 +281,7 @@ int main(void) {
                 cmocka_unit_test(test_encode_invalid),
                 cmocka_unit_test(test_stream_is),
                 cmocka_unit_test(test_journal_fields),
+                cmocka_unit_test(test_journal_extra_fields),
                 cmocka_unit_test(test_stderr_when_not_journal),
                 cmocka_unit_test(test_stderr_when_journal_missing),
                 cmocka_unit_test(test_message_escaped),

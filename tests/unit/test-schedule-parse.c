@@ -148,7 +148,7 @@ static const BadCase bad_cases[] = {
         { NULL, "{'interface': 01}", F ": line 1, column 16: syntax error: a number must not have leading zeros" },
         { NULL, "{}", F ": interface: required key is missing\n" F ": root: required key is missing" },
         /* Unknown keys, with the list of known ones */
-        { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock, drift" },
+        { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock, drift, sockets" },
         { MQ, "{'root': {'hw_ofload': true}}",
           F ": root.hw_ofload: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, hw_offload" },
         { MQ, "{'root': {'base_time_ns': 0}}", F ": root.base_time_ns: only valid for a taprio root" },
@@ -160,6 +160,25 @@ static const BadCase bad_cases[] = {
           F ": clock: unknown key \"max offset\"; known keys: ptp4l_socket, domain, transport_specific, max_master_offset_ns, max_phc_offset_ns" },
         { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 5, 'cmd': 'x'}]}}",
           F ": root.entries[0].cmd: unknown key; known keys: command, gate_mask, interval_ns" },
+        /* sockets */
+        { MQ, "{'sockets': {'group': 'ctrl', 'mode': 432}}", F ": sockets.mode: unknown key; known keys: group" },
+        { MQ, "{'sockets': 'ctrl-apps'}", F ": sockets: must be an object, got \"ctrl-apps\"" },
+        { MQ, "{'sockets': {}}", F ": sockets.group: required key is missing" },
+        { MQ, "{'sockets': {'group': 1000}}", F ": sockets.group: must be a string, got 1000" },
+        { MQ, "{'sockets': {'group': ''}}",
+          F ": sockets.group: must be a group name (1 to 32 bytes: a letter or '_', then letters, digits, '_', '-' "
+            "or '.'), got \"\"" },
+        { MQ, "{'sockets': {'group': '1000'}}",
+          F ": sockets.group: must be a group name (1 to 32 bytes: a letter or '_', then letters, digits, '_', '-' "
+            "or '.'), got \"1000\"" },
+        { MQ, "{'sockets': {'group': 'ctrl apps'}}",
+          F ": sockets.group: must be a group name (1 to 32 bytes: a letter or '_', then letters, digits, '_', '-' "
+            "or '.'), got \"ctrl apps\"" },
+        { MQ, "{'sockets': {'group': 'a23456789012345678901234567890123'}}",
+          F ": sockets.group: must be a group name (1 to 32 bytes: a letter or '_', then letters, digits, '_', '-' "
+            "or '.'), got \"a23456789012345678901234567890123\"" },
+        { MQ, "{'sockets': {'group': 'ctrl\\napps'}}",
+          F ": sockets.group: must not contain control characters, got \"ctrl\\napps\"" },
         /* interface */
         { MQ, "{'interface': 5}", F ": interface: must be a string, got 5" },
         { MQ, "{'interface': ''}", F ": interface: must not be empty, got \"\"" },
@@ -350,7 +369,7 @@ static void test_all_errors_reported(void **state) {
                 "               'skip_sock_check': true}]}");
 
         assert_string_equal(parse_errors,
-                F ": colour: unknown key; known keys: interface, root, txqueues, clock, drift\n"
+                F ": colour: unknown key; known keys: interface, root, txqueues, clock, drift, sockets\n"
                 F ": interface: must not contain '/', got \"a/b\"\n"
                 F ": root.num_tc: must be between 1 and 16, got 99\n"
                 F ": root.hw_offload: must be a boolean, got 0\n"
@@ -589,7 +608,9 @@ static bool schedules_equal(const Schedule *a, const Schedule *b) {
                                       : !b->clock.ptp4l_socket) &&
                a->clock.domain == b->clock.domain && a->clock.transport_specific == b->clock.transport_specific &&
                a->clock.max_master_offset_ns == b->clock.max_master_offset_ns &&
-               a->clock.max_phc_offset_ns == b->clock.max_phc_offset_ns;
+               a->clock.max_phc_offset_ns == b->clock.max_phc_offset_ns &&
+               (a->sockets.group ? b->sockets.group && strcmp(a->sockets.group, b->sockets.group) == 0
+                                 : !b->sockets.group);
 }
 
 /* parse -> verify clean -> to_json -> parse again -> equal model. */
@@ -621,6 +642,8 @@ static void test_round_trip_cases(void **state) {
                 "           'max_master_offset_ns': 50, 'max_phc_offset_ns': 500}}",
                 "{'txqueues': [{'queue': 3, 'qdisc': 'etf', 'clockid': 'TAI', 'delta_ns': 0, 'offload': true,"
                 "               'deadline_mode': true, 'skip_sock_check': true}]}",
+                "{'sockets': {'group': 'ctrl-apps'}}",
+                "{'sockets': {'group': '_tsn.app$'}}",
         };
         static const char *const taprio_patches[] = {
                 "{}",

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What a socket handed out by OpenTxtimeSocket() must be set to, and when
+ * a taprio root lets its packets go (GetTxtimeWindow()), worked out from
+ * the schedule alone: pure functions, no socket, so the unit tests run
+ * them on parsed schedules (tests/unit/test-txtime-map.c). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedule.h"
+
+/* The queue argument of OpenTxtimeSocket() that means "take the traffic
+ * class or the priority from the options". */
+#define TXTIME_QUEUE_FROM_OPTIONS UINT32_MAX
+
+/* Room for a one-line reason (without the interface name). */
+#define TXTIME_WHY_MAX 200
+
+typedef enum TxtimeSelect {
+        TXTIME_BY_QUEUE,
+        TXTIME_BY_CLASS,
+        TXTIME_BY_PRIORITY,
+        _TXTIME_SELECT_MAX,
+        _TXTIME_SELECT_INVALID = -EINVAL,
+} TxtimeSelect;
+
+/* Where the socket's packets go. mqprio and taprio send a packet to the
+ * traffic class priority_map[skb->priority & 15]; a class of several TX
+ * queues spreads its flows over them by hash (skb_tx_hash()), so a socket
+ * can be pinned to a class, never to one queue of a larger class. */
+typedef struct TxtimeTarget {
+        uint32_t priority;      /* SO_PRIORITY, 0 to 15 */
+        unsigned tc;            /* its traffic class */
+        uint32_t first_queue;   /* the class's TX queues: first_queue .. +n_queues-1 */
+        uint32_t n_queues;
+        uint32_t queue;         /* the queue the caller named, else first_queue */
+} TxtimeTarget;
+
+/* The etf settings every TX queue of a class has, which the socket's
+ * SO_TXTIME must match (etf drops packets of a socket whose clock or
+ * deadline mode differ from its own). */
+typedef struct TxtimeEtf {
+        bool has_etf;           /* false: no queue of the class has an etf */
+        clockid_t clockid;
+        bool deadline_mode;
+        uint32_t delta_ns;      /* the largest delta of the class's etfs */
+} TxtimeEtf;
+
+/* One open window of a traffic class within a taprio cycle. */
+typedef struct TxtimeWindow {
+        uint64_t offset_ns;     /* from the start of the cycle */
+        uint64_t length_ns;
+} TxtimeWindow;
+
+/** Resolve what the caller named (a TX queue, a traffic class or a socket
+ *  priority, by by) through root's map to the priority to set and the
+ *  class's queues.
+ *  For a queue or a class, the priority is the lowest p of 0..15 that the
+ *  map sends to its class; a priority given is kept.
+ *  Returns 0 and *ret, -ERANGE when value names no queue of a class, no
+ *  class or no priority of 0..15, -ENODATA when no priority reaches the
+ *  class; why (TXTIME_WHY_MAX bytes, may be NULL) gets a one-line reason. */
+int txtime_target_resolve(const RootSpec *root, TxtimeSelect by, uint32_t value, TxtimeTarget *ret,
+                          char *why);
+
+/** The etf settings of the target's class in schedule s: every queue of the
+ *  class has an etf and all agree on clock and deadline mode (*ret with
+ *  has_etf, delta the largest), or none has one (*ret without has_etf,
+ *  -ENOENT), or they differ, so the kernel's choice of queue would decide
+ *  whether a packet is dropped (-ENOTUNIQ). why as for
+ *  txtime_target_resolve(). */
+int txtime_class_etf(const Schedule *s, const TxtimeTarget *t, TxtimeEtf *ret, char *why);
+
+/** The SOF_TXTIME_* flags of a socket for an etf: errors always reported,
+ *  deadline mode exactly when the etf has it. */
+uint32_t txtime_flags_for(const TxtimeEtf *etf);
+
+/** The open windows of traffic class tc within one cycle of a taprio root,
+ *  as the kernel checks a packet's launch time against them: one per gate
+ *  entry that opens tc, the entries laid end to end from the cycle's start,
+ *  each cut at the cycle's end (an entry that starts at or after it never
+ *  opens). Adjacent entries that both open tc stay two windows: the kernel
+ *  wants a frame inside one entry (txtime-map.c says why). *ret is NULL
+ *  when there is none. Returns their number, -EINVAL when root is no
+ *  taprio or tc is not below its num_tc, or -ENOMEM. */
+int txtime_windows(const RootSpec *root, unsigned tc, TxtimeWindow **ret);
