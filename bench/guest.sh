@@ -341,6 +341,12 @@ all_up || fail "links not applied after Reload(): $("$TBSCTL" list | grep -v con
 
 echo "R vmrss_kib $nmax tbsd 1 $(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)"
 echo "R vmhwm_kib $nmax tbsd 1 $(awk '/^VmHWM/ { print $2 }' /proc/$TBSD_PID/status)"
+# Where the resident memory is, per mapping (S lines: for the log, not the
+# table): resident KiB, anonymous (written) KiB, the mapping.
+awk '/^[0-9a-f]+-[0-9a-f]+ / { name = $6 == "" ? "[anon]" : $6 }
+     /^Rss:/ { rss[name] += $2 } /^Anonymous:/ { anon[name] += $2 }
+     END { for (n in rss) if (rss[n] >= 8) printf "S smaps %6d %6d %s\n", rss[n], anon[n], n }' \
+        "/proc/$TBSD_PID/smaps" | sort -k3 -n -r
 
 # Idle: nothing asks, so with the defaults the daemon takes no statistics
 # samples (it samples only while someone reads them, for 3 intervals after
