@@ -112,8 +112,11 @@ EtfOffloadPlan etf_offload_plan(const EtfSpec *e, const DeviceFacts *f, const ch
 }
 
 bool etf_matches_plan(const EtfSpec *installed, const EtfSpec *e, EtfOffloadPlan p) {
+        const QDiscVTable *vt = qdisc_vtable_for_child(e->kind);
         EtfSpec want = *e;
 
+        if (!vt || installed->kind != e->kind)
+                return false;
         switch (p) {
         case ETF_PLAN_SOFTWARE:
                 want.offload = OFFLOAD_OFF;
@@ -127,5 +130,5 @@ bool etf_matches_plan(const EtfSpec *installed, const EtfSpec *e, EtfOffloadPlan
         default:
                 return false;
         }
-        return etf_spec_equal(installed, &want);
+        return vt->equal(installed, &want);
 }

@@ -228,21 +228,25 @@ static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret)
                         *iq = (InstalledQueue) { .queue = TC_H_MIN(q->parent) - 1, .qdisc = *q };
                         *q = (InstalledQDisc) {};
 
-                        if (strcmp(iq->qdisc.kind, qdisc_etf_vtable.kind) == 0) {
-                                k = parse_known(&qdisc_etf_vtable, &iq->qdisc, &iq->etf);
+                        /* The kinds a schedule declares on a queue parse into
+                         * the same EtfSpec the parser fills. */
+                        for (TxqKind kk = 0; kk < _TXQ_KIND_MAX; kk++) {
+                                const QDiscVTable *cvt = qdisc_vtable_for_child(kk);
+
+                                if (strcmp(iq->qdisc.kind, cvt->kind) != 0)
+                                        continue;
+                                k = parse_known(cvt, &iq->qdisc, &iq->etf);
                                 if (k < 0)
                                         goto fail;
                                 iq->etf.queue = iq->queue;
-                                iq->is_etf = true;
+                                iq->is_etf = kk == TXQ_ETF;
+                                iq->is_cbs = kk == TXQ_CBS;
+                                break;
+                        }
+                        if (iq->is_etf) {
                                 iq->deadline_misses = iq->qdisc.stats.overlimits;
                                 iq->invalid = iq->qdisc.stats.drops > iq->qdisc.stats.overlimits ?
                                         iq->qdisc.stats.drops - iq->qdisc.stats.overlimits : 0;
-                        } else if (strcmp(iq->qdisc.kind, qdisc_cbs_vtable.kind) == 0) {
-                                k = parse_known(&qdisc_cbs_vtable, &iq->qdisc, &iq->etf);
-                                if (k < 0)
-                                        goto fail;
-                                iq->etf.queue = iq->queue;
-                                iq->is_cbs = true;
                         }
                 }
                 if (t.n_queues > 1)
