@@ -99,6 +99,12 @@ assert_eq "$("$TBSCTL" --json caps cb0 | jq -c '[.link_speed_mbps, .cbs_offload_
         fail "tbsctl status does not show the cbs values: $("$TBSCTL" status cb0)"
 pass "tbsctl status shows the cbs values"
 
+# A cbs queue takes no launch times: the txtime calls say it has no etf.
+rc=0
+out=$("$TBSCTL" txtime-params cb0 0 2>&1) || rc=$?
+[ "$rc" != 0 ] || fail "txtime-params on a cbs queue succeeded: $out"
+assert_contains "$out" "no etf qdisc is declared on TX queue 0" "txtime-params on a cbs queue"
+
 # 5. Drift: a cbs changed with tc is put back, and the log says what differed.
 tc qdisc replace dev cb0 parent 100:1 handle 999: cbs idleslope 1000 sendslope -9999000 hicredit 1 locredit -1
 wait_until 2 sh -c "[ \"\$(tc -j qdisc show dev cb0 | jq -r '.[] | select(.parent == \"100:1\") | .options.idleslope')\" = 20000 ]" ||
