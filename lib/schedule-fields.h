@@ -65,3 +65,6 @@ void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *ke
  * only[b] (b: the lowest bit of its kinds) instead of the roots' text. */
 void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
         size_t n_keys, unsigned active, const char *const *only);
+
+/* A cbs queue's keys into c (lib/schedule-parse-cbs.c). */
+void parse_cbs(Parser *p, const char *path, json_object *e, CbsSpec *c);
