@@ -79,6 +79,18 @@ assert_eq "$(cbs_opts ifb0 100:1)" '["cbs",20000,-980000,30,-1470,0]' "ifb0 queu
 assert_contains "$(cat "$TMPDIR/err")" "offload refused by the kernel (Specified device does not support cbs offload): software mode" "fallback reason"
 out=$("$TBSD" --once --config-dir "$TMPDIR/ifb")
 assert_eq "$out" "ifb0: unchanged" "ifb0 second --once keeps the software fallback"
+#    A failed apply puts a changed cbs back as it was: queue 0 gets other
+#    values, then queue 1 (an etf with offload true now) is refused.
+before=$(qdisc_json ifb0 | jq -c '[.[] | {kind, handle, parent, options}] | sort_by(.parent)')
+write_cbs "$TMPDIR/ifb/ifb0.json" ifb0 false ', "link_speed_mbps": 100'
+jq '.txqueues[1] = {"queue": 1, "qdisc": "etf", "delta_ns": 500000, "offload": true}' "$TMPDIR/ifb/ifb0.json" > "$TMPDIR/x" &&
+        mv "$TMPDIR/x" "$TMPDIR/ifb/ifb0.json"
+rc=0
+out=$("$TBSD" --once --config-dir "$TMPDIR/ifb") || rc=$?
+assert_eq "$rc" 1 "--once with a refused etf after a changed cbs"
+assert_eq "$out" "ifb0: failed: txqueue 1 (etf on 100:2): Specified device does not support ETF offload" "refused child message"
+after=$(qdisc_json ifb0 | jq -c '[.[] | {kind, handle, parent, options}] | sort_by(.parent)')
+assert_eq "$after" "$before" "ifb0 tree after the rollback (cbs values and handles)"
 #    Without link_speed_mbps ifb0 has no speed: refused, naming the queue.
 write_cbs "$TMPDIR/ifb/ifb0.json" ifb0 '"auto"'
 rc=0
