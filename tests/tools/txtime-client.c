@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* txtime-client: an application's side of Link.OpenTxtimeSocket(), for the
  * kernel tests (tests/kernel/test-daemon-txtime-socket.sh). It asks tbsd
- * over the system bus, receives the descriptor, and reads the socket back
+ * through libtbs as an application does (tbs_open_txtime_socket()), or with
+ * the raw bus call for requests the library cannot express (the malformed
+ * options of the error tests), receives the descriptor, and reads the socket back
  * with getsockopt() so the test sees what the kernel holds, not what tbsd
  * says it set.
  *
@@ -138,13 +140,93 @@ static int append_option(sd_bus_message *m, const Option *o) {
         return r;
 }
 
+static int open_socket_raw(const Request *q, Answer *ret);
+
 static int link_path(const char *ifname, char **ret) {
         return sd_bus_path_encode("/org/tsn/Tbs/link", ifname, ret);
 }
 
+/* The request through libtbs, as an application makes it, when the
+ * library can express it (a known kind, only the library's options): 0
+ * with *ret, 1 when tbsd answered with an error (printed), -errno, or
+ * -ENOTSUP when the request needs the raw call (malformed options are
+ * what the daemon's error tests send). */
+static int open_socket_libtbs(const Request *q, Answer *ret) {
+        struct tbs_error e = {};
+        struct tbs_socket_info info = {};
+        enum tbs_target target = TBS_TARGET_QUEUE;
+        enum tbs_socket_kind kind;
+        uint32_t value = q->queue;
+        uint16_t protocol = 0;
+        unsigned flags = 0;
+        int fd;
+
+        if (strcmp(q->kind, "packet") == 0)
+                kind = TBS_SOCKET_PACKET;
+        else if (strcmp(q->kind, "udp4") == 0)
+                kind = TBS_SOCKET_UDP4;
+        else if (strcmp(q->kind, "udp6") == 0)
+                kind = TBS_SOCKET_UDP6;
+        else
+                return -ENOTSUP;
+        for (size_t i = 0; i < q->n_opts; i++) {
+                const Option *o = &q->opts[i];
+                bool by_option = q->queue == UINT32_MAX;
+
+                for (size_t j = 0; j < i; j++)
+                        if (strcmp(q->opts[j].name, o->name) == 0)
+                                return -ENOTSUP;        /* given twice */
+
+                if (strcmp(o->name, "tx_timestamps") == 0 && o->sig == 'b')
+                        flags |= TBS_OPEN_TX_TIMESTAMPS;
+                else if (strcmp(o->name, "allow_no_etf") == 0 && o->sig == 'b')
+                        flags |= TBS_OPEN_ALLOW_NO_ETF;
+                else if (strcmp(o->name, "protocol") == 0 && o->sig == 'q')
+                        protocol = (uint16_t) strtoul(o->value, NULL, 0);
+                else if (by_option && target == TBS_TARGET_QUEUE && strcmp(o->name, "traffic_class") == 0 &&
+                         o->sig == 'u') {
+                        target = TBS_TARGET_TRAFFIC_CLASS;
+                        value = (uint32_t) strtoul(o->value, NULL, 0);
+                } else if (by_option && target == TBS_TARGET_QUEUE && strcmp(o->name, "priority") == 0 &&
+                           o->sig == 'u') {
+                        target = TBS_TARGET_PRIORITY;
+                        value = (uint32_t) strtoul(o->value, NULL, 0);
+                } else
+                        return -ENOTSUP;
+        }
+        if (value == UINT32_MAX || (kind == TBS_SOCKET_PACKET) != (protocol != 0))
+                return -ENOTSUP;        /* a malformed request: the raw call sends it as it is */
+
+        fd = tbs_open_txtime_socket(q->ifname, target, value, kind, protocol, flags, &info, &e);
+        if (fd < 0) {
+                if (e.name[0] == 0)
+                        return fd;
+                printf("ERROR %s: %s\n", e.name, e.message);
+                return 1;
+        }
+        *ret = (Answer) {
+                .fd = fd,
+                .priority = info.priority,
+                .clockid = info.clockid,
+                .txtime_flags = info.txtime_flags,
+                .delta_ns = info.delta_ns,
+        };
+        return 0;
+}
+
 /* OpenTxtimeSocket(); 0 with *ret (a descriptor of our own), 1 when tbsd
- * answered with an error (printed), or -errno. */
+ * answered with an error (printed), or -errno. Through libtbs where it can
+ * express the request, else the raw call. */
 static int open_socket(const Request *q, Answer *ret) {
+        int k = open_socket_libtbs(q, ret);
+
+        if (k != -ENOTSUP)
+                return k;
+        return open_socket_raw(q, ret);
+}
+
+/* OpenTxtimeSocket() as a raw bus call. */
+static int open_socket_raw(const Request *q, Answer *ret) {
         sd_bus_error e = SD_BUS_ERROR_NULL;
         sd_bus_message *m = NULL, *reply = NULL;
         sd_bus *bus = NULL;
