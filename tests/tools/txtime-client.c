@@ -13,7 +13,7 @@
  *     so_txtime_clockid, so_txtime_flags, so_timestamping, domain, type,
  *     bound_device, bound_ifindex, bound_protocol, recverr).
  *   txtime-client send IFACE QUEUE KIND [OPTION...] [--count N] [--invalid N]
- *                  [--lead-ns NS] [--spacing-ns NS] [--dest IPV4] [--seed S]
+ *                  [--lead-ns NS] [--spacing-ns NS] [--dest IPV4|IPV6] [--seed S]
  *                  [--cycle-offset NS]
  *     N frames through the socket with tbs_send_at() (libtbs): COUNT-INVALID
  *     on time (now + lead + k * spacing) and INVALID already past, all in a
@@ -429,7 +429,12 @@ static int do_send(int argc, char *argv[]) {
         uint64_t lead = 300000000, spacing = 1000000, t0, first = 0;
         int64_t cycle_offset = -1;
         const char *dest = "192.0.2.2";
-        struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(9) };
+        union {
+                struct sockaddr sa;
+                struct sockaddr_in in;
+                struct sockaddr_in6 in6;
+        } to = {};
+        socklen_t to_len;
         Frame *frames;
         uint16_t proto = 0;
         uint8_t mac[6];
@@ -460,7 +465,18 @@ static int do_send(int argc, char *argv[]) {
                 else
                         return usage();
         }
-        if (count == 0 || count > MAX_FRAMES || invalid > count || inet_pton(AF_INET, dest, &to.sin_addr) != 1)
+        if (count == 0 || count > MAX_FRAMES || invalid > count)
+                return usage();
+        /* UDP to DEST port 9, an IPv4 or an IPv6 address. */
+        if (inet_pton(AF_INET, dest, &to.in.sin_addr) == 1) {
+                to.in.sin_family = AF_INET;
+                to.in.sin_port = htons(9);
+                to_len = sizeof(to.in);
+        } else if (inet_pton(AF_INET6, dest, &to.in6.sin6_addr) == 1) {
+                to.in6.sin6_family = AF_INET6;
+                to.in6.sin6_port = htons(9);
+                to_len = sizeof(to.in6);
+        } else
                 return usage();
         for (size_t i = 0; i < q.n_opts; i++)
                 if (strcmp(q.opts[i].name, "protocol") == 0)
@@ -522,7 +538,7 @@ static int do_send(int argc, char *argv[]) {
                 } else {
                         txtime_probe_payload(buf, frames[k].seq, frames[k].txtime);
                         len = TXTIME_PROBE_PAYLOAD;
-                        n = tbs_send_at(a.fd, data, len, frames[k].txtime, (struct sockaddr *) &to, sizeof(to), 0);
+                        n = tbs_send_at(a.fd, data, len, frames[k].txtime, &to.sa, to_len, 0);
                 }
                 if (n == -ENOBUFS) {
                         frames[k].enobufs = true;
