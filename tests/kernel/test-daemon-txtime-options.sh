@@ -13,13 +13,7 @@
 # kernel) sends udp6 end to end.
 CLIENT=$TBS_BUILD_DIR/tests/tools/txtime-client
 
-make_veth to0 to0p 10
-ip netns add peer
-ip link set to0p netns peer
-ip -n peer link set to0p up
-ip -n peer link set lo up
-ip addr add 192.0.2.1/24 dev to0
-ip -n peer addr add 192.0.2.2/24 dev to0p
+make_veth_to_peer to0 to0p 10
 # No ARP on the way: the first datagram would wait for the answer.
 ip neigh replace 192.0.2.2 lladdr "$(ip netns exec peer cat /sys/class/net/to0p/address)" dev to0 nud permanent
 
