@@ -154,12 +154,58 @@ static const BadCase bad_cases[] = {
         { MQ, "{'root': {'base_time_ns': 0}}", F ": root.base_time_ns: only valid for a taprio root" },
         { TA, "{'root': {'hw_offload': false}}", F ": root.hw_offload: only valid for an mqprio root" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta': 5}]}",
-          F ": txqueues[0].delta: unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check\n"
+          F ": txqueues[0].delta: unknown key (tc's notation; write \"delta_ns\")\n"
           F ": txqueues[0].delta_ns: required key is missing" },
         { MQ, "{'clock': {'max offset': 5}}",
           F ": clock: unknown key \"max offset\"; known keys: ptp4l_socket, domain, transport_specific, max_master_offset_ns, max_phc_offset_ns" },
         { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 5, 'cmd': 'x'}]}}",
-          F ": root.entries[0].cmd: unknown key; known keys: command, gate_mask, interval_ns" },
+          F ": root.entries[0].cmd: unknown key (tc's notation; write \"command\")" },
+        { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 5, 'cnd': 'x'}]}}",
+          F ": root.entries[0].cnd: unknown key; known keys: command, gate_mask, interval_ns" },
+        /* tc's notation: the error ends with what the format says instead */
+        { MQ, "{'root': {'queues': ['1@0', {'count': 1, 'offset': 1}, '2@2']}}",
+          F ": root.queues[0]: must be an object, got \"1@0\" (tc's notation; write {\"count\": 1, \"offset\": 0})\n"
+          F ": root.queues[2]: must be an object, got \"2@2\" (tc's notation; write {\"count\": 2, \"offset\": 2})" },
+        { MQ, "{'root': {'queues': '1@0 1@1  2@2'}}",
+          F ": root.queues: must be an array, got \"1@0 1@1  2@2\" (tc's notation; write [{\"count\": 1, \"offset\": 0}, "
+            "{\"count\": 1, \"offset\": 1}, {\"count\": 2, \"offset\": 2}])" },
+        /* not tc's notation: the plain error */
+        { MQ, "{'root': {'queues': ['1@', {'count': 1, 'offset': 1}, '0@2']}}",
+          F ": root.queues[0]: must be an object, got \"1@\"\n"
+          F ": root.queues[2]: must be an object, got \"0@2\"" },
+        { MQ, "{'root': {'queues': '1@0,1@1'}}", F ": root.queues: must be an array, got \"1@0,1@1\"" },
+        { MQ, "{'root': {'priority_map': '2 2 1 0 2 2 2 2 2 2 2 2 2 2 2 2'}}",
+          F ": root.priority_map: must be an array, got \"2 2 1 0 2 2 2 2 2 2 2 2 2 2 2 2\" (tc's notation; write "
+            "[2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2])" },
+        { MQ, "{'root': {'priority_map': '1 0'}}",
+          F ": root.priority_map: must be an array, got \"1 0\" (tc's notation; write "
+            "[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])" },
+        { TA, "{'root': {'entries': [{'command': 'S', 'gate_mask': 1, 'interval_ns': 5},"
+              " {'command': 'H', 'gate_mask': 1, 'interval_ns': 5},"
+              " {'command': 'R', 'gate_mask': 1, 'interval_ns': 5},"
+              " {'command': 's', 'gate_mask': 1, 'interval_ns': 5}]}}",
+          F ": root.entries[0].command: unknown command \"S\" (tc's notation; write \"set-gates\")\n"
+          F ": root.entries[1].command: unknown command \"H\" (tc's notation; write \"set-and-hold\")\n"
+          F ": root.entries[2].command: unknown command \"R\" (tc's notation; write \"set-and-release\")\n"
+          F ": root.entries[3].command: unknown command \"s\"; expected \"set-gates\", \"set-and-hold\" or \"set-and-release\"" },
+        { TA, "{'root': {'entries': [{'gate_mask': '01', 'interval_ns': 300000}, {'gate_mask': 'x1', 'interval_ns': 5}]}}",
+          F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got \"01\" (tc's notation; write \"0x01\")\n"
+          F ": root.entries[1].gate_mask: must be an integer or a hex string such as \"0x3\", got \"x1\"" },
+        { TA, "{'root': {'flags': '0x1'}}", F ": root.flags: unknown key (tc's notation; write \"mode\": \"txtime-assist\")" },
+        { TA, "{'root': {'flags': 2}}", F ": root.flags: unknown key (tc's notation; write \"mode\": \"full-offload\")" },
+        { TA, "{'root': {'flags': 0}}", F ": root.flags: unknown key (tc's notation; write \"mode\": \"software\")" },
+        { TA, "{'root': {'flags': 7}}", F ": root.flags: unknown key (tc's notation; write \"mode\")" },
+        { MQ, "{'root': {'hw': 0}}", F ": root.hw: unknown key (tc's notation; write \"hw_offload\": false)" },
+        { MQ, "{'root': {'hw': 1}}", F ": root.hw: unknown key (tc's notation; write \"hw_offload\": true)" },
+        /* a tc name whose key the object does not take: the plain error */
+        { TA, "{'root': {'hw': 0}}",
+          F ": root.hw: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, clockid, base_time_ns, "
+            "cycle_time_ns, cycle_time_extension_ns, mode, txtime_delay_ns, entries" },
+        { TA, "{'root': {'base-time': 0, 'cycle_time': 5, 'txtime-delay': 5, 'sched-entry': []}}",
+          F ": root.base-time: unknown key (tc's notation; write \"base_time_ns\")\n"
+          F ": root.cycle_time: unknown key (tc's notation; write \"cycle_time_ns\")\n"
+          F ": root.txtime-delay: unknown key (tc's notation; write \"txtime_delay_ns\")\n"
+          F ": root.sched-entry: unknown key (tc's notation; write \"entries\")" },
         /* sockets */
         { MQ, "{'sockets': {'group': 'ctrl', 'mode': 432}}", F ": sockets.mode: unknown key; known keys: group" },
         { MQ, "{'sockets': 'ctrl-apps'}", F ": sockets: must be an object, got \"ctrl-apps\"" },
@@ -276,7 +322,7 @@ static const BadCase bad_cases[] = {
         { TA, "{'root': {'entries': [{'gate_mask': '0x', 'interval_ns': 5}]}}",
           F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got \"0x\"" },
         { TA, "{'root': {'entries': [{'gate_mask': '3', 'interval_ns': 5}]}}",
-          F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got \"3\"" },
+          F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got \"3\" (tc's notation; write \"0x3\")" },
         { TA, "{'root': {'entries': [{'gate_mask': true, 'interval_ns': 5}]}}",
           F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got true" },
         { TA, "{'root': {'entries': [{'gate_mask': '0x100000000', 'interval_ns': 5}]}}",
