@@ -11,6 +11,7 @@
 #include "schedule-json.h"
 #include "schedule-parse.h"
 #include "schedule-verify.h"
+#include "utf8.h"
 
 /* Set *ret_reason to a formatted one-line text; returns -EOPNOTSUPP, or
  * -ENOMEM when the text cannot be made. */
@@ -52,6 +53,7 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                            Schedule **ret, char **ret_reason) {
         _cleanup_schedule_ Schedule *s = NULL;
         const QDiscVTable *vt;
+        _cleanup_free_ char *kb = NULL;
         const char *what, *child_kind;
         char hb[16], pb[16];
         int k;
@@ -61,10 +63,10 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                 return refuse(ret_reason, "no root qdisc in the kernel's dump (is the interface up?)");
         if (t->root.handle == 0)
                 return refuse(ret_reason, "the root is the kernel's default qdisc (%s), not an mqprio or "
-                              "taprio tree: nothing to import", t->root.kind);
+                              "taprio tree: nothing to import", text_safe(t->root.kind, &kb));
         if (!t->root_known)
                 return refuse(ret_reason, "root qdisc %s %s is neither mqprio nor taprio, the roots a schedule declares",
-                              t->root.kind, tc_handle_to_string(t->root.handle, hb));
+                              text_safe(t->root.kind, &kb), tc_handle_to_string(t->root.handle, hb));
         k = installed_qdisc_unexpressed(&t->root, &what);
         if (k < 0)
                 return k;
@@ -93,7 +95,7 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                         if (strcmp(iq->qdisc.kind, child_kind) == 0)
                                 continue;       /* the root's own default child */
                         return refuse(ret_reason, "txqueue %u: %s %s on %s: a schedule puts etf or the "
-                                      "root's default (%s) on a TX queue", iq->queue, iq->qdisc.kind,
+                                      "root's default (%s) on a TX queue", iq->queue, text_safe(iq->qdisc.kind, &kb),
                                       tc_handle_to_string(iq->qdisc.handle, hb),
                                       tc_handle_to_string(iq->qdisc.parent, pb), child_kind);
                 }
