@@ -87,7 +87,7 @@ static int apply_plan_fall_back(NlQdisc *nl, ApplyPlan *p, size_t n_refused, App
                 fsteps[nf].hw = false;
                 fsteps[nf].msg = NULL;
                 k = qdisc_etf_request(p->ifindex, p->plan.root_handle, steps[i].handle,
-                                      &p->s->txqueues[steps[i].txq], false, &fsteps[nf].msg);
+                                      &steps[i].spec, false, &fsteps[nf].msg);
                 if (k < 0)
                         goto out;
                 freqs[nf].msg = fsteps[nf].msg;

@@ -270,6 +270,12 @@ static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret)
                                 iq->deadline_misses = iq->qdisc.stats.overlimits;
                                 iq->invalid = iq->qdisc.stats.drops > iq->qdisc.stats.overlimits ?
                                         iq->qdisc.stats.drops - iq->qdisc.stats.overlimits : 0;
+                        } else if (strcmp(iq->qdisc.kind, qdisc_cbs_vtable.kind) == 0) {
+                                k = parse_known(&qdisc_cbs_vtable, &iq->qdisc, &iq->etf);
+                                if (k < 0)
+                                        goto fail;
+                                iq->etf.queue = iq->queue;
+                                iq->is_cbs = true;
                         }
                 }
                 if (t.n_queues > 1)

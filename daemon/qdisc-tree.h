@@ -41,7 +41,9 @@ typedef struct InstalledQueue {
         uint32_t queue;                 /* 0-based TX queue */
         InstalledQDisc qdisc;
         bool is_etf;
-        EtfSpec etf;                    /* when is_etf; offload is OFFLOAD_ON or OFFLOAD_OFF */
+        bool is_cbs;
+        EtfSpec etf;                    /* when is_etf or is_cbs (etf.kind says which); offload is
+                                         * OFFLOAD_ON or OFFLOAD_OFF */
         uint64_t deadline_misses;       /* etf: overlimits (txtime passed at dequeue) */
         uint64_t invalid;               /* etf: drops - overlimits (refused at enqueue) */
 } InstalledQueue;
@@ -124,6 +126,12 @@ int qdisc_tree_parse_dump(const void *buf, size_t len, int ifindex, QDiscTree *r
 
 /** Free what a tree owns; it is zeroed afterwards. Accepts NULL. */
 void qdisc_tree_done(QDiscTree *t);
+
+/** Whether iq holds a child of a kind a schedule declares (etf or cbs),
+ *  parsed into iq->etf. */
+static inline bool installed_queue_is_declarable(const InstalledQueue *iq) {
+        return iq->is_etf || iq->is_cbs;
+}
 
 /** The installed queue of t for TX queue q, or NULL. */
 const InstalledQueue *qdisc_tree_find_queue(const QDiscTree *t, uint32_t queue);

@@ -253,6 +253,11 @@ bool key_is_simple(const char *k) {
 /* Reports every key of o that is not in keys (or not for the active kinds). */
 void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
                        size_t n_keys, unsigned active) {
+        check_keys_only(p, prefix, o, keys, n_keys, active, NULL);
+}
+
+void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
+                     size_t n_keys, unsigned active, const char *const *only) {
         char known[512] = "", path[JPATH_MAX], s[SHOW_MAX], hint[TC_HINT_MAX];
 
         for (size_t i = 0; i < n_keys; i++)
@@ -271,6 +276,10 @@ void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *ke
 
                 if (k && (k->kinds & active))
                         continue;
+                if (k && only) {
+                        perr(p, jpath_key(path, prefix, key), "%s", only[__builtin_ctz(k->kinds)]);
+                        continue;
+                }
                 if (k) {
                         perr(p, jpath_key(path, prefix, key), "only valid for a%s %s root",
                              k->kinds & K_MQPRIO ? "n" : "",

@@ -292,7 +292,7 @@ static const BadCase bad_cases[] = {
         { MQ, "{'txqueues': [{'delta_ns': 5}]}", F ": txqueues[0].queue: required key is missing" },
         { MQ, "{'txqueues': [{'queue': 65535, 'delta_ns': 5}]}", F ": txqueues[0].queue: must be between 0 and 65534, got 65535" },
         { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'fq', 'delta_ns': 5}]}",
-          F ": txqueues[0].qdisc: unknown qdisc \"fq\"; expected \"etf\" (or its old name \"tbs\")" },
+          F ": txqueues[0].qdisc: unknown qdisc \"fq\"; expected \"etf\" (or its old name \"tbs\") or \"cbs\"" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5}, {'queue': 1, 'delta_ns': 2147483648}]}",
           F ": txqueues[1].delta_ns: must be between 0 and 2147483647, got 2147483648" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 99999999999999999999}]}",
@@ -358,6 +358,49 @@ static const BadCase bad_cases[] = {
               " 'txqueues': [{'queue': 0, 'delta_ns': 5, 'skip_sock_check': true}]}",
           F ": root.clockid: must be CLOCK_TAI in txtime-assist mode: taprio stamps launch times for its etf "
           "children, and the kernel's etf accepts only CLOCK_TAI; got CLOCK_REALTIME" },
+        /* cbs */
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs'}]}",
+          F ": txqueues[0]: a cbs queue needs bandwidth_kbps and max_frame_bytes, or idle_slope_kbps, "
+          "send_slope_kbps, hi_credit_bytes and lo_credit_bytes" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 20000, 'max_frame_bytes': 1500,"
+              " 'idle_slope_kbps': 20000}]}",
+          F ": txqueues[0].bandwidth_kbps: give either bandwidth_kbps (with max_frame_bytes) or the four values "
+          "idle_slope_kbps, send_slope_kbps, hi_credit_bytes and lo_credit_bytes, not both" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 20000, 'max_frame_bytes': 1500,"
+              " 'delta_ns': 5}]}",
+          F ": txqueues[0].delta_ns: only valid for an etf queue (\"qdisc\": \"etf\")" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'bandwidth_kbps': 20000}]}",
+          F ": txqueues[0].bandwidth_kbps: only valid for a cbs queue (\"qdisc\": \"cbs\")" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 20000}]}",
+          F ": txqueues[0].max_frame_bytes: required key is missing" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'idle_slope_kbps': 20000, 'send_slope_kbps': 980000,"
+              " 'hi_credit_bytes': 30, 'lo_credit_bytes': -1470}]}",
+          F ": txqueues[0].send_slope_kbps: must be between -2147483648 and -1, got 980000" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'idle_slope_kbps': 20000, 'send_slope_kbps': -980000,"
+              " 'hi_credit_bytes': 30}]}",
+          F ": txqueues[0].lo_credit_bytes: required key is missing" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'idle_slope_kbps': 0, 'send_slope_kbps': -980000,"
+              " 'hi_credit_bytes': 30, 'lo_credit_bytes': -1470, 'max_frame_bytes': 1500}]}",
+          F ": txqueues[0].max_frame_bytes: only valid with bandwidth_kbps (the raw values need no frame sizes)\n"
+          F ": txqueues[0].idle_slope_kbps: must be between 1 and 2147483647, got 0" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 1000000, 'max_frame_bytes': 1500,"
+              " 'link_speed_mbps': 1000}]}",
+          F ": txqueues[0].bandwidth_kbps: must be below the link's rate of 1000000 kbit/s (link speed 1000 Mbit/s), "
+          "got 1000000" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 600000, 'max_frame_bytes': 1500,"
+              " 'link_speed_mbps': 1000},"
+              " {'queue': 1, 'qdisc': 'cbs', 'idle_slope_kbps': 500000, 'send_slope_kbps': -500000,"
+              " 'hi_credit_bytes': 750, 'lo_credit_bytes': -750}]}",
+          F ": txqueues: the cbs queues reserve 1100000 kbit/s in all (the sum of their idle slopes), more than the "
+          "link's 1000000 kbit/s (1000 Mbit/s)" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 100, 'max_frame_bytes': 1500,"
+              " 'link_speed_mbps': 1000},"
+              " {'queue': 1, 'qdisc': 'cbs', 'bandwidth_kbps': 100, 'max_frame_bytes': 1500,"
+              " 'link_speed_mbps': 100}]}",
+          F ": txqueues[1].link_speed_mbps: is 100, but txqueues[0] says 1000: a link has one speed" },
+        { TA, "{'root': {'mode': 'txtime-assist'}, 'txqueues': [{'queue': 0, 'qdisc': 'cbs',"
+              " 'bandwidth_kbps': 100, 'max_frame_bytes': 1500}]}",
+          F ": root.mode: txtime-assist needs an etf qdisc on at least one TX queue, but txqueues has only cbs queues" },
         /* clock */
         { MQ, "{'clock': 'ptp4l'}", F ": clock: must be an object, got \"ptp4l\"" },
         { MQ, "{'clock': {'domain': 256}}", F ": clock.domain: must be between 0 and 255, got 256" },
@@ -744,6 +787,7 @@ static void test_to_json_form(void **state) {
 static void test_examples(void **state) {
         static const char *const names[] = {
                 "i210-mqprio-launchtime.json",
+                "i210-mqprio-cbs.json",
                 "i225-taprio-txtime-assist.json",
                 "veth-software.json",
         };
@@ -787,7 +831,8 @@ static void test_doc_example(void **state) {
  * diagnostic, every diagnostic is one line, and what parses round-trips. */
 static void test_mutations(void **state) {
         static const char *const names[] = {
-                "i210-mqprio-launchtime.json", "i225-taprio-txtime-assist.json", "veth-software.json",
+                "i210-mqprio-launchtime.json", "i210-mqprio-cbs.json", "i225-taprio-txtime-assist.json",
+                "veth-software.json",
         };
         static const char *const tokens[] = {
                 "\"", "{", "}", "[", "]", ",", ":", "0", "-1", "99999999999", "null", "true", "\"0x\"",
