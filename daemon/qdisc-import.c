@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <linux/pkt_sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,10 +92,10 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
         for (size_t i = 0; i < t->n_queues; i++) {
                 const InstalledQueue *iq = &t->queues[i];
 
-                if (!iq->is_etf) {
+                if (!installed_queue_is_declarable(iq)) {
                         if (strcmp(iq->qdisc.kind, child_kind) == 0)
                                 continue;       /* the root's own default child */
-                        return refuse(ret_reason, "txqueue %u: %s %s on %s: a schedule puts etf or the "
+                        return refuse(ret_reason, "txqueue %u: %s %s on %s: a schedule puts etf, cbs or the "
                                       "root's default (%s) on a TX queue", iq->queue, text_safe(iq->qdisc.kind, &kb),
                                       tc_handle_to_string(iq->qdisc.handle, hb),
                                       tc_handle_to_string(iq->qdisc.parent, pb), child_kind);
@@ -106,8 +107,24 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                         return refuse(ret_reason, "txqueue %u: %s, which a schedule cannot express", iq->queue, what);
         }
 
+        /* Every named qdisc of the device must be the root or a TX queue's
+         * child: one inside a child (cbs's inner qdisc replaced) has no key.
+         * The kernel's own defaults have handle 0 and are not listed;
+         * ingress and clsact (ffff:) are no part of the egress tree. */
+        for (size_t i = 0; i < t->n_handles; i++) {
+                uint32_t h = t->handles[i];
+                bool known = h == t->root.handle || TC_H_MAJ(h) == TC_H_MAJ(TC_H_INGRESS);
+
+                for (size_t j = 0; !known && j < t->n_queues; j++)
+                        known = t->queues[j].qdisc.handle == h;
+                if (!known)
+                        return refuse(ret_reason, "qdisc %s is neither the root nor on a TX queue of it "
+                                      "(a qdisc inside a TX queue's qdisc, such as cbs's), which a schedule "
+                                      "cannot express", tc_handle_to_string(h, hb));
+        }
+
         for (size_t i = 0; i < t->n_queues; i++)
-                if (t->queues[i].is_etf)
+                if (installed_queue_is_declarable(&t->queues[i]))
                         s->n_txqueues++;
         if (s->n_txqueues > 0) {
                 size_t j = 0;
@@ -115,8 +132,9 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                 s->txqueues = calloc(s->n_txqueues, sizeof(EtfSpec));
                 if (!s->txqueues)
                         return -ENOMEM;
+                /* cbs: the four kernel values as they are (raw keys, not a bandwidth) */
                 for (size_t i = 0; i < t->n_queues; i++)
-                        if (t->queues[i].is_etf) {
+                        if (installed_queue_is_declarable(&t->queues[i])) {
                                 s->txqueues[j] = t->queues[i].etf;
                                 s->txqueues[j].queue = t->queues[i].queue;
                                 s->txqueues[j].spelled_tbs = false;

@@ -16,6 +16,7 @@
  *                 (net.core.default_qdisc, qdisc_system_default_kind());
  *                 taprio's own default child is "pfifo". A child of that
  *                 kind is the root's own and needs no declaration.
+ *  etf and cbs children are declared (cbs with its four kernel values).
  *  Returns 0 and *ret; -EOPNOTSUPP with *ret_reason (a one-line text to
  *  free, naming what a schedule cannot express) when the tree holds
  *  something the file format lacks; -ENOMEM. */

@@ -1,5 +1,5 @@
-# tbsctl import: trees installed by hand with tc (mqprio + etf, taprio
-# txtime-assist + etf) come back as schedule files that validate and that
+# tbsctl import: trees installed by hand with tc (mqprio + etf, mqprio + cbs,
+# taprio txtime-assist + etf) come back as schedule files that validate and that
 # `tbsd --once` finds already in place ("unchanged", no handle changes);
 # trees a schedule cannot express (htb root, a child of another kind) are
 # refused with one line naming what. -o writes atomically and replaces an
@@ -7,6 +7,7 @@
 set +e
 modprobe -d /run/modroot sch_htb || fail "modprobe sch_htb"
 modprobe -d /run/modroot sch_fq_codel || fail "modprobe sch_fq_codel"
+modprobe -d /run/modroot sch_ingress || fail "modprobe sch_ingress"
 set -e
 make_veth va vb 4
 conf=$TMPDIR/schedules.d
@@ -65,6 +66,28 @@ assert_eq "$(stat -c %a "$conf/other.txt")" 644 "the written file's mode"
 assert_eq "$(find "$conf" -name '.tbsctl-import.*' | wc -l)" 0 "no temporary file left"
 rm -f "$conf/other.txt"
 
+# mqprio + cbs (with the etf children): a credit-based shaper on queue 2.
+tc qdisc replace dev va parent 100:3 handle 103: cbs idleslope 20000 sendslope -980000 \
+        hicredit 30 locredit -1470 offload 0
+import_case "mqprio+cbs"
+assert_eq "$(jq -c '[.txqueues[] | select(.qdisc == "cbs") | [.queue, .idle_slope_kbps, .send_slope_kbps, .hi_credit_bytes, .lo_credit_bytes, .offload]]' "$conf/va.json")" \
+        '[[2,20000,-980000,30,-1470,false]]' "cbs child"
+assert_eq "$(jq -c '[.txqueues[] | .qdisc]' "$conf/va.json")" '["etf","etf","cbs"]' "children of mqprio+cbs"
+# cbs's inner qdisc replaced: the format has no key for it. An ingress
+# qdisc is no part of the egress tree and is not in the way.
+tc qdisc add dev va ingress
+"$TBSCTL" import va >/dev/null || fail "an ingress qdisc stopped the import"
+pass "an ingress qdisc does not stop the import"
+tc qdisc replace dev va parent 103:1 handle 203: fq_codel
+set +e
+err=$("$TBSCTL" import va 2>&1 >/dev/null)
+rc=$?
+set -e
+assert_eq "$rc" 1 "a qdisc inside cbs: exit status"
+assert_eq "$err" "tbsctl: va: cannot import: qdisc 203: is neither the root nor on a TX queue of it (a qdisc inside a TX queue's qdisc, such as cbs's), which a schedule cannot express" \
+        "a qdisc inside cbs refused"
+tc qdisc del dev va ingress
+
 # taprio txtime-assist + etf, cycle time not the sum, with an extension.
 tc qdisc del dev va root
 tc qdisc add dev va root handle 100: taprio num_tc 3 map 2 2 1 0 2 2 2 2 2 2 2 2 2 2 2 2 \
@@ -89,7 +112,7 @@ err=$("$TBSCTL" import va -o "$conf/va.json" 2>&1)
 rc=$?
 set -e
 assert_eq "$rc" 1 "fq_codel child: exit status"
-assert_eq "$err" "tbsctl: va: cannot import: txqueue 2: fq_codel 103: on 100:3: a schedule puts etf or the root's default (pfifo) on a TX queue" \
+assert_eq "$err" "tbsctl: va: cannot import: txqueue 2: fq_codel 103: on 100:3: a schedule puts etf, cbs or the root's default (pfifo) on a TX queue" \
         "fq_codel child refused"
 [ ! -e "$conf/va.json" ] || fail "a refused import wrote a file"
 pass "a refused import writes nothing"
