@@ -228,6 +228,30 @@ static void test_taprio_cycle_and_commands(void **state) {
         qdisc_tree_done(&t);
 }
 
+/* Full offload: the kernel dumps no clock (the NIC's runs the schedule)
+ * and no txtime delay. */
+static void test_taprio_full_offload(void **state) {
+        QDiscTree t = {};
+        char *text = NULL, *why = NULL;
+        json_object *o, *root, *v;
+
+        load("taprio-txtime.bin", &t);
+        t.root_spec.mode = TAPRIO_MODE_FULL_OFFLOAD;
+        t.root_spec.txtime_delay_ns = 0;
+        t.root_spec.clockid = CLOCK_TAI;        /* the parser's default when the dump has none */
+        assert_int_equal(qdisc_tree_import(&t, "va", "pfifo_fast", &text, &why), 0);
+        assert_null(why);
+        o = json_tokener_parse(text);
+        assert_non_null(o);
+        assert_true(json_object_object_get_ex(o, "root", &root));
+        assert_true(json_object_object_get_ex(root, "mode", &v));
+        assert_string_equal(json_object_get_string(v), "full-offload");
+        assert_false(json_object_object_get_ex(root, "txtime_delay_ns", &v));
+        json_object_put(o);
+        free(text);
+        qdisc_tree_done(&t);
+}
+
 static void test_mqprio_offloads(void **state) {
         QDiscTree t = {};
 
@@ -334,6 +358,7 @@ int main(void) {
                 cmocka_unit_test(test_refused_etf_clock),
                 cmocka_unit_test(test_refused_mqprio_shaper),
                 cmocka_unit_test(test_taprio_cycle_and_commands),
+                cmocka_unit_test(test_taprio_full_offload),
                 cmocka_unit_test(test_mqprio_offloads),
                 cmocka_unit_test(test_mqprio_cbs),
                 cmocka_unit_test(test_to_schedule),
