@@ -37,8 +37,9 @@ static int write_all(int fd, const char *p, size_t n) {
 }
 
 /* Write text to path atomically: a temporary file beside it, then renamed
- * over it (force) or linked to it, which fails when path exists, so an
- * existing file is never replaced without --force, not even by a race.
+ * over it (force) or renamed with RENAME_NOREPLACE (or linked), which fails
+ * when path exists, so an existing file is never replaced without --force,
+ * not even by a race.
  * Returns 0 or -errno (-EEXIST: path exists). */
 static int write_file_atomic(const char *path, const char *text, bool force) {
         _cleanup_free_ char *tmp = NULL, *dir_copy = NULL;
@@ -62,9 +63,13 @@ static int write_file_atomic(const char *path, const char *text, bool force) {
                 if (force)
                         k = rename(tmp, path) < 0 ? -errno : 0;
                 else {
-                        k = link(tmp, path) < 0 ? -errno : 0;
-                        (void) unlink(tmp);
-                        return k;
+                        k = renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) < 0 ? -errno : 0;
+                        if (k == -EINVAL || k == -ENOSYS) {
+                                /* a file system without RENAME_NOREPLACE: link() also fails on an existing path */
+                                k = link(tmp, path) < 0 ? -errno : 0;
+                                (void) unlink(tmp);
+                                return k;
+                        }
                 }
         }
         if (k < 0)
