@@ -328,6 +328,22 @@ static void test_mqprio_cbs(void **state) {
         qdisc_tree_done(&t);
 }
 
+/* The recorded mqprio+cbs dump (mqprio-cbs.tc.json): two cbs children
+ * with their own pfifo 0: inside. */
+static void test_recorded_cbs(void **state) {
+        check_fixture("mqprio-cbs.bin",
+                "{ \"interface\": \"va\", \"root\": { \"qdisc\": \"mqprio\", \"handle\": \"100:\","
+                "  \"num_tc\": 3, \"priority_map\": [2,2,1,0,2,2,2,2,2,2,2,2,2,2,2,2],"
+                "  \"queues\": [ {\"count\": 1, \"offset\": 0}, {\"count\": 1, \"offset\": 1},"
+                "                {\"count\": 2, \"offset\": 2} ], \"hw_offload\": false },"
+                "  \"txqueues\": ["
+                "   { \"queue\": 0, \"qdisc\": \"cbs\", \"offload\": false, \"idle_slope_kbps\": 20000,"
+                "     \"send_slope_kbps\": -980000, \"hi_credit_bytes\": 30, \"lo_credit_bytes\": -1470 },"
+                "   { \"queue\": 1, \"qdisc\": \"cbs\", \"offload\": false, \"idle_slope_kbps\": 98688,"
+                "     \"send_slope_kbps\": -901312, \"hi_credit_bytes\": 153, \"lo_credit_bytes\": -1390 } ] }",
+                NULL);
+}
+
 /* The Schedule itself, before rendering: defaults the parser fills are the
  * ones the kernel showed. */
 static void test_to_schedule(void **state) {
@@ -361,6 +377,7 @@ int main(void) {
                 cmocka_unit_test(test_taprio_full_offload),
                 cmocka_unit_test(test_mqprio_offloads),
                 cmocka_unit_test(test_mqprio_cbs),
+                cmocka_unit_test(test_recorded_cbs),
                 cmocka_unit_test(test_to_schedule),
         };
 
