@@ -29,6 +29,10 @@ static const struct {
         { "gatemask", "gate_mask" },
         { "interval", "interval_ns" },
         { "delta", "delta_ns" },
+        { "idleslope", "idle_slope_kbps" },
+        { "sendslope", "send_slope_kbps" },
+        { "hicredit", "hi_credit_bytes" },
+        { "locredit", "lo_credit_bytes" },
         { "flags", "mode" },
         { "hw", "hw_offload" },
 };
@@ -199,5 +203,18 @@ bool tc_hint_gate_mask(json_object *v, char buf[static TC_HINT_MAX]) {
         if (has_nul(v) || n == 0 || n > 8 || strspn(s, "0123456789abcdefABCDEF") != n)
                 return false;
         snprintf(buf, TC_HINT_MAX, HINT_PREFIX "\"0x%s\")", s);
+        return true;
+}
+
+bool tc_hint_bool(json_object *v, char buf[static TC_HINT_MAX]) {
+        int64_t x;
+
+        buf[0] = 0;
+        if (!json_object_is_type(v, json_type_int))
+                return false;
+        x = json_object_get_int64(v);
+        if (x != 0 && x != 1)
+                return false;
+        snprintf(buf, TC_HINT_MAX, HINT_PREFIX "%s)", x ? "true" : "false");
         return true;
 }

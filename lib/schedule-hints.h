@@ -20,7 +20,8 @@
 
 /** An unknown key that is tc's name of a key the object takes (active in
  *  keys): "flags" (with its value: "mode": "txtime-assist"), "hw" ("hw_offload":
- *  false), "delta", "base-time", "sched-entry", "cmd", ... */
+ *  false), "delta", "base-time", "sched-entry", "cmd", cbs's "idleslope",
+ *  ... */
 bool tc_hint_key(const char *key, json_object *val, const KeySpec *keys, size_t n_keys, unsigned active,
                  char buf[static TC_HINT_MAX]);
 
@@ -37,3 +38,7 @@ bool tc_hint_command(const char *s, char buf[static TC_HINT_MAX]);
 
 /** A gate mask in tc's hex without "0x" ("01", "ff") as "0x01". */
 bool tc_hint_gate_mask(json_object *v, char buf[static TC_HINT_MAX]);
+
+/** tc's 0 and 1 for a switch (cbs's offload, mqprio's hw) as false and
+ *  true. */
+bool tc_hint_bool(json_object *v, char buf[static TC_HINT_MAX]);

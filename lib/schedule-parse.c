@@ -303,7 +303,7 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
                 { "txtime_delay_ns", K_TAPRIO },
                 { "entries", K_TAPRIO },
         };
-        char sh[SHOW_MAX];
+        char sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *root, *v = NULL;
         RootKind kind = _ROOT_KIND_INVALID;
         bool num_tc_ok = false;
@@ -333,14 +333,16 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
         parse_priority_map(p, root, r);
         parse_queues(p, root, r, num_tc_ok);
 
-        if (kind == ROOT_MQPRIO)
+        if (kind == ROOT_MQPRIO && json_object_object_get_ex(root, "hw_offload", &v) && tc_hint_bool(v, hint))
+                perr(p, "root.hw_offload", "must be a boolean, got %s%s", show(v, sh), hint);
+        else if (kind == ROOT_MQPRIO)
                 (void) get_bool(p, "root", root, "hw_offload", &r->hw_offload);
         else if (kind == ROOT_TAPRIO)
                 parse_taprio(p, root, r);
 }
 
 static void parse_offload(Parser *p, const char *prefix, json_object *e, OffloadMode *ret) {
-        char path[JPATH_MAX], sh[SHOW_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *v;
 
         v = member(p, prefix, e, "offload", false);
@@ -355,7 +357,8 @@ static void parse_offload(Parser *p, const char *prefix, json_object *e, Offload
                 *ret = OFFLOAD_AUTO;
                 return;
         }
-        perr(p, jpath_key(path, prefix, "offload"), "must be true, false or \"auto\", got %s", show(v, sh));
+        (void) tc_hint_bool(v, hint);
+        perr(p, jpath_key(path, prefix, "offload"), "must be true, false or \"auto\", got %s%s", show(v, sh), hint);
 }
 
 enum {

@@ -197,6 +197,19 @@ static const BadCase bad_cases[] = {
         { TA, "{'root': {'flags': 7}}", F ": root.flags: unknown key (tc's notation; write \"mode\")" },
         { MQ, "{'root': {'hw': 0}}", F ": root.hw: unknown key (tc's notation; write \"hw_offload\": false)" },
         { MQ, "{'root': {'hw': 1}}", F ": root.hw: unknown key (tc's notation; write \"hw_offload\": true)" },
+        { MQ, "{'root': {'hw_offload': 0}}", F ": root.hw_offload: must be a boolean, got 0 (tc's notation; write false)" },
+        { MQ, "{'root': {'hw_offload': 2}}", F ": root.hw_offload: must be a boolean, got 2" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'offload': 1}]}",
+          F ": txqueues[0].offload: must be true, false or \"auto\", got 1 (tc's notation; write true)" },
+        { MQ, "{'txqueues': [{'queue': 2, 'qdisc': 'cbs', 'idleslope': 20000, 'sendslope': -980000,"
+              " 'hicredit': 30, 'locredit': -1470, 'offload': 0}]}",
+          F ": txqueues[0].idleslope: unknown key (tc's notation; write \"idle_slope_kbps\")\n"
+          F ": txqueues[0].sendslope: unknown key (tc's notation; write \"send_slope_kbps\")\n"
+          F ": txqueues[0].hicredit: unknown key (tc's notation; write \"hi_credit_bytes\")\n"
+          F ": txqueues[0].locredit: unknown key (tc's notation; write \"lo_credit_bytes\")\n"
+          F ": txqueues[0].offload: must be true, false or \"auto\", got 0 (tc's notation; write false)\n"
+          F ": txqueues[0]: a cbs queue needs bandwidth_kbps and max_frame_bytes, or idle_slope_kbps, "
+            "send_slope_kbps, hi_credit_bytes and lo_credit_bytes" },
         /* a tc name whose key the object does not take: the plain error */
         { TA, "{'root': {'hw': 0}}",
           F ": root.hw: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, clockid, base_time_ns, "
@@ -300,7 +313,7 @@ static const BadCase bad_cases[] = {
         { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'offload': 'yes'}]}",
           F ": txqueues[0].offload: must be true, false or \"auto\", got \"yes\"" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'offload': 1}]}",
-          F ": txqueues[0].offload: must be true, false or \"auto\", got 1" },
+          F ": txqueues[0].offload: must be true, false or \"auto\", got 1 (tc's notation; write true)" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'clockid': 'CLOCK_FOO'}]}",
           F ": txqueues[0].clockid: unknown clock \"CLOCK_FOO\"; expected \"CLOCK_TAI\", \"CLOCK_REALTIME\", "
           "\"CLOCK_MONOTONIC\" or \"CLOCK_BOOTTIME\"" },
@@ -461,7 +474,7 @@ static void test_all_errors_reported(void **state) {
                 F ": colour: unknown key; known keys: interface, root, txqueues, clock, drift, sockets\n"
                 F ": interface: must not contain '/', got \"a/b\"\n"
                 F ": root.num_tc: must be between 1 and 16, got 99\n"
-                F ": root.hw_offload: must be a boolean, got 0\n"
+                F ": root.hw_offload: must be a boolean, got 0 (tc's notation; write false)\n"
                 F ": txqueues[0].queue: must be between 0 and 65534, got -1\n"
                 F ": txqueues[0].delta_ns: must be between 0 and 2147483647, got -5\n"
                 F ": txqueues[0].offload: must be true, false or \"auto\", got \"maybe\"\n"
