@@ -70,6 +70,7 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
 
         json_add(o, "queue", json_object_new_int64(want->queue));
         json_add_string(o, "qdisc", q ? q->qdisc.kind : NULL);
+        json_add_string(o, "declared_qdisc", txq_kind_to_string(want->kind));
         json_add(o, "installed", json_object_new_boolean(installed));
         json_add_string(o, "handle", q ? tc_handle_to_string(q->qdisc.handle, h) : NULL);
         json_add_string(o, "parent", q ? tc_handle_to_string(q->qdisc.parent, h) : NULL);

@@ -32,6 +32,7 @@ int apply_report_init(const Schedule *s, ApplyReport *rep) {
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 rep->queues[i].queue = s->txqueues[i].queue;
                 rep->queues[i].requested = s->txqueues[i].offload;
+                rep->queues[i].kind = s->txqueues[i].kind;
         }
         return 0;
 }

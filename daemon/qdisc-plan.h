@@ -24,6 +24,7 @@ struct nl_msg;
 /* What one etf queue of an apply ended with. */
 typedef struct QueueApplyResult {
         uint32_t queue;
+        TxqKind kind;                   /* etf or cbs, as the schedule said */
         OffloadMode requested;          /* as the schedule said */
         bool offload;                   /* installed (or kept) in launch-time offload mode */
         bool changed;                   /* this apply created it; false: kept as installed */
