@@ -66,8 +66,8 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                 return refuse(ret_reason, "the root is the kernel's default qdisc (%s), not an mqprio or "
                               "taprio tree: nothing to import", text_safe(t->root.kind, &kb));
         if (!t->root_known)
-                return refuse(ret_reason, "root qdisc %s %s is neither mqprio nor taprio, the roots a schedule declares",
-                              text_safe(t->root.kind, &kb), tc_handle_to_string(t->root.handle, hb));
+                return refuse(ret_reason, "root qdisc %s %s is neither mqprio nor taprio, the roots a "
+                              "schedule declares", text_safe(t->root.kind, &kb), tc_handle_to_string(t->root.handle, hb));
         k = installed_qdisc_unexpressed(&t->root, &what);
         if (k < 0)
                 return k;

@@ -19,7 +19,8 @@
  *  etf and cbs children are declared (cbs with its four kernel values).
  *  Returns 0 and *ret; -EOPNOTSUPP with *ret_reason (a one-line text to
  *  free, naming what a schedule cannot express) when the tree holds
- *  something the file format lacks; -ENOMEM. */
+ *  something the file format lacks; -EINVAL for an ifname of IFNAMSIZ
+ *  bytes or more; -ENOMEM. */
 int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *default_kind,
                            Schedule **ret, char **ret_reason);
 

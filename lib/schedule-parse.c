@@ -333,7 +333,8 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
         parse_priority_map(p, root, r);
         parse_queues(p, root, r, num_tc_ok);
 
-        if (kind == ROOT_MQPRIO && json_object_object_get_ex(root, "hw_offload", &v) && tc_hint_bool(v, hint))
+        if (kind == ROOT_MQPRIO && json_object_object_get_ex(root, "hw_offload", &v) &&
+            tc_hint_bool(v, hint))
                 perr(p, "root.hw_offload", "must be a boolean, got %s%s", show(v, sh), hint);
         else if (kind == ROOT_MQPRIO)
                 (void) get_bool(p, "root", root, "hw_offload", &r->hw_offload);

@@ -321,7 +321,8 @@ static void test_mqprio_cbs(void **state) {
                 assert_int_equal(qdisc_tree_import(&t, "va", "pfifo_fast", &text, &why), -EOPNOTSUPP);
                 assert_null(text);
                 assert_non_null(why);
-                assert_non_null(strstr(why, "the installed tree is not a valid schedule: txqueues[2].send_slope_kbps: "));
+                assert_non_null(strstr(why, "the installed tree is not a valid schedule: "
+                                            "txqueues[2].send_slope_kbps: "));
                 assert_null(strchr(why, '\n'));
                 free(why);
         }
