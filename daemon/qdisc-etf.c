@@ -84,9 +84,15 @@ EtfOffloadPlan etf_offload_plan(const EtfSpec *e, const DeviceFacts *f, const ch
                 break;
         case OFFLOAD_AUTO:
                 if (f && f->offload_known) {
-                        if (e->queue < 64 && (f->launch_time_mask & (UINT64_C(1) << e->queue))) {
+                        uint64_t mask = e->kind == TXQ_CBS ? f->cbs_offload_mask : f->launch_time_mask;
+
+                        if (e->queue < 64 && (mask & (UINT64_C(1) << e->queue))) {
                                 p = ETF_PLAN_HARDWARE;
-                                reason = "the device supports launch time on this queue";
+                                reason = e->kind == TXQ_CBS ? "the device shapes this queue itself (cbs offload)"
+                                                            : "the device supports launch time on this queue";
+                        } else if (e->kind == TXQ_CBS) {
+                                p = ETF_PLAN_SOFTWARE;
+                                reason = "no cbs offload on this queue of the device";
                         } else {
                                 p = ETF_PLAN_SOFTWARE;
                                 reason = f->offload_reason ?: "no launch-time support on this queue";

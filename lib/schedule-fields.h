@@ -61,3 +61,7 @@ json_object *get_container(Parser *p, const char *prefix, json_object *o, const 
 bool key_is_simple(const char *k);
 void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
         size_t n_keys, unsigned active);
+/* check_keys() where a key of another kind than active is refused with
+ * only[b] (b: the lowest bit of its kinds) instead of the roots' text. */
+void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
+        size_t n_keys, unsigned active, const char *const *only);

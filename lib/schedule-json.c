@@ -108,6 +108,31 @@ static json_object *root_to_json(const RootSpec *r) {
         return TAKE_PTR(o);
 }
 
+/* A cbs queue in the form its file gave it: a bandwidth (and what it is
+ * computed with) or the four kernel values, so the output reads back. */
+static json_object *cbs_to_json(json_object *obj, const EtfSpec *q, json_object *offload) {
+        _cleanup_json_ json_object *o = obj;
+        const CbsSpec *c = &q->cbs;
+
+        if (add_int(o, "queue", q->queue) < 0 ||
+            add_str(o, "qdisc", "cbs") < 0 ||
+            add_owned(o, "offload", offload) < 0)
+                return NULL;
+        if (c->from_bandwidth) {
+                if (add_int(o, "bandwidth_kbps", c->bandwidth_kbps) < 0 ||
+                    add_int(o, "max_frame_bytes", c->max_frame_bytes) < 0 ||
+                    add_int(o, "max_interference_bytes", c->max_interference_bytes) < 0)
+                        return NULL;
+        } else if (add_int(o, "idle_slope_kbps", c->idle_slope_kbps) < 0 ||
+                   add_int(o, "send_slope_kbps", c->send_slope_kbps) < 0 ||
+                   add_int(o, "hi_credit_bytes", c->hi_credit_bytes) < 0 ||
+                   add_int(o, "lo_credit_bytes", c->lo_credit_bytes) < 0)
+                return NULL;
+        if (c->link_speed_mbps != 0 && add_int(o, "link_speed_mbps", c->link_speed_mbps) < 0)
+                return NULL;
+        return TAKE_PTR(o);
+}
+
 static json_object *etf_to_json(const EtfSpec *q) {
         _cleanup_json_ json_object *o = json_object_new_object();
         json_object *offload;
@@ -118,6 +143,8 @@ static json_object *etf_to_json(const EtfSpec *q) {
                 offload = json_object_new_string("auto");
         else
                 offload = json_object_new_boolean(q->offload == OFFLOAD_ON);
+        if (q->kind == TXQ_CBS)
+                return cbs_to_json(TAKE_PTR(o), q, offload);
         if (add_int(o, "queue", q->queue) < 0 ||
             add_str(o, "qdisc", q->spelled_tbs ? "tbs" : "etf") < 0 ||
             add_str(o, "clockid", clockid_to_string(q->clockid)) < 0 ||

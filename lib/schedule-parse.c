@@ -12,6 +12,7 @@
 
 #include "json-strict.h"
 #include "json-util.h"
+#include "schedule-cbs.h"
 #include "schedule-parse.h"
 #include "show.h"
 #include "utf8.h"
@@ -22,6 +23,7 @@
 #endif
 
 #include "schedule-fields.h"
+#include "schedule-hints.h"
 
 static void parse_clockid(Parser *p, const char *prefix, json_object *o, clockid_t *ret) {
         char path[JPATH_MAX], s[SHOW_MAX];
@@ -89,10 +91,14 @@ static void parse_handle(Parser *p, json_object *root, RootSpec *r) {
 }
 
 static void parse_priority_map(Parser *p, json_object *root, RootSpec *r) {
-        char path[JPATH_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *a;
         size_t n;
 
+        if (json_object_object_get_ex(root, "priority_map", &a) && tc_hint_priority_map(a, hint)) {
+                perr(p, "root.priority_map", "must be an array, got %s%s", show(a, sh), hint);
+                return;
+        }
         a = get_container(p, "root", root, "priority_map", true, json_type_array);
         if (!a)
                 return;
@@ -114,10 +120,14 @@ static void parse_priority_map(Parser *p, json_object *root, RootSpec *r) {
 
 static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_ok) {
         static const KeySpec keys[] = { { "count", K_ANY }, { "offset", K_ANY } };
-        char path[JPATH_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *a;
         size_t n;
 
+        if (json_object_object_get_ex(root, "queues", &a) && tc_hint_queues(a, true, hint)) {
+                perr(p, "root.queues", "must be an array, got %s%s", show(a, sh), hint);
+                return;
+        }
         a = get_container(p, "root", root, "queues", true, json_type_array);
         if (!a)
                 return;
@@ -135,6 +145,10 @@ static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_
                 int64_t x;
 
                 jpath_index(path, "root.queues", i);
+                if (tc_hint_queues(e, false, hint)) {
+                        perr(p, path, "must be an object, got %s%s", show(e, sh), hint);
+                        continue;
+                }
                 if (!expect_type(p, path, e, json_type_object))
                         continue;
                 check_keys(p, path, e, keys, ELEMENTSOF(keys), K_ANY);
@@ -146,7 +160,7 @@ static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_
 }
 
 static int parse_gate_mask(Parser *p, const char *prefix, json_object *e, uint32_t *ret) {
-        char path[JPATH_MAX], sh[SHOW_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *v;
         const char *t;
         int64_t x;
@@ -179,7 +193,8 @@ static int parse_gate_mask(Parser *p, const char *prefix, json_object *e, uint32
                         return -EINVAL;
                 }
         }
-        perr(p, path, "must be an integer or a hex string such as \"0x3\", got %s", show(v, sh));
+        (void) tc_hint_gate_mask(v, hint);
+        perr(p, path, "must be an integer or a hex string such as \"0x3\", got %s%s", show(v, sh), hint);
         return -EINVAL;
 }
 
@@ -187,7 +202,7 @@ static void parse_entries(Parser *p, json_object *root, RootSpec *r) {
         static const KeySpec keys[] = {
                 { "command", K_ANY }, { "gate_mask", K_ANY }, { "interval_ns", K_ANY },
         };
-        char path[JPATH_MAX], cpath[JPATH_MAX], sh[SHOW_MAX];
+        char path[JPATH_MAX], cpath[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *a;
         size_t n;
 
@@ -218,7 +233,10 @@ static void parse_entries(Parser *p, json_object *root, RootSpec *r) {
                 if (t) {
                         GateCommand c = gate_command_from_string(t);
 
-                        if (c < 0 || has_nul(cv))
+                        if (c < 0 && !has_nul(cv) && tc_hint_command(t, hint))
+                                perr(p, jpath_key(cpath, path, "command"), "unknown command %s%s",
+                                     show(cv, sh), hint);
+                        else if (c < 0 || has_nul(cv))
                                 perr(p, jpath_key(cpath, path, "command"),
                                      "unknown command %s; expected \"set-gates\", \"set-and-hold\" "
                                      "or \"set-and-release\"", show(cv, sh));
@@ -285,7 +303,7 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
                 { "txtime_delay_ns", K_TAPRIO },
                 { "entries", K_TAPRIO },
         };
-        char sh[SHOW_MAX];
+        char sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *root, *v = NULL;
         RootKind kind = _ROOT_KIND_INVALID;
         bool num_tc_ok = false;
@@ -315,14 +333,17 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
         parse_priority_map(p, root, r);
         parse_queues(p, root, r, num_tc_ok);
 
-        if (kind == ROOT_MQPRIO)
+        if (kind == ROOT_MQPRIO && json_object_object_get_ex(root, "hw_offload", &v) &&
+            tc_hint_bool(v, hint))
+                perr(p, "root.hw_offload", "must be a boolean, got %s%s", show(v, sh), hint);
+        else if (kind == ROOT_MQPRIO)
                 (void) get_bool(p, "root", root, "hw_offload", &r->hw_offload);
         else if (kind == ROOT_TAPRIO)
                 parse_taprio(p, root, r);
 }
 
 static void parse_offload(Parser *p, const char *prefix, json_object *e, OffloadMode *ret) {
-        char path[JPATH_MAX], sh[SHOW_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *v;
 
         v = member(p, prefix, e, "offload", false);
@@ -337,18 +358,95 @@ static void parse_offload(Parser *p, const char *prefix, json_object *e, Offload
                 *ret = OFFLOAD_AUTO;
                 return;
         }
-        perr(p, jpath_key(path, prefix, "offload"), "must be true, false or \"auto\", got %s", show(v, sh));
+        (void) tc_hint_bool(v, hint);
+        perr(p, jpath_key(path, prefix, "offload"), "must be true, false or \"auto\", got %s%s", show(v, sh), hint);
+}
+
+enum {
+        TXK_ETF = 1U << TXQ_ETF,
+        TXK_CBS = 1U << TXQ_CBS,
+        TXK_ANY = TXK_ETF | TXK_CBS,
+};
+
+/* A cbs queue: the four kernel parameters, or bandwidth_kbps and
+ * max_frame_bytes (plus optionally max_interference_bytes and
+ * link_speed_mbps) to compute them from (lib/schedule-cbs.c). */
+static void parse_cbs(Parser *p, const char *path, json_object *e, CbsSpec *c) {
+        static const char *const raw[] = { "idle_slope_kbps", "send_slope_kbps", "hi_credit_bytes",
+                                           "lo_credit_bytes" };
+        char kpath[JPATH_MAX];
+        bool have_raw = false, have_bw;
+        int64_t x;
+
+        for (size_t i = 0; i < ELEMENTSOF(raw); i++)
+                if (json_object_object_get_ex(e, raw[i], NULL))
+                        have_raw = true;
+        have_bw = json_object_object_get_ex(e, "bandwidth_kbps", NULL);
+        if (have_raw && have_bw) {
+                perr(p, jpath_key(kpath, path, "bandwidth_kbps"),
+                     "give either bandwidth_kbps (with max_frame_bytes) or the four values idle_slope_kbps, "
+                     "send_slope_kbps, hi_credit_bytes and lo_credit_bytes, not both");
+                return;
+        }
+        if (!have_raw && !have_bw) {
+                perr(p, path, "a cbs queue needs bandwidth_kbps and max_frame_bytes, or idle_slope_kbps, "
+                     "send_slope_kbps, hi_credit_bytes and lo_credit_bytes");
+                return;
+        }
+        if (have_raw) {
+                static const char *const bw_keys[] = { "max_frame_bytes", "max_interference_bytes" };
+
+                for (size_t i = 0; i < ELEMENTSOF(bw_keys); i++)
+                        if (json_object_object_get_ex(e, bw_keys[i], NULL))
+                                perr(p, jpath_key(kpath, path, bw_keys[i]),
+                                     "only valid with bandwidth_kbps (the raw values need no frame sizes)");
+                if (get_int(p, path, e, "idle_slope_kbps", true, 1, INT32_MAX, &x) > 0)
+                        c->idle_slope_kbps = (int32_t) x;
+                if (get_int(p, path, e, "send_slope_kbps", true, INT32_MIN, -1, &x) > 0)
+                        c->send_slope_kbps = (int32_t) x;
+                if (get_int(p, path, e, "hi_credit_bytes", true, 1, INT32_MAX, &x) > 0)
+                        c->hi_credit_bytes = (int32_t) x;
+                if (get_int(p, path, e, "lo_credit_bytes", true, INT32_MIN, -1, &x) > 0)
+                        c->lo_credit_bytes = (int32_t) x;
+        } else {
+                c->from_bandwidth = true;
+                c->max_interference_bytes = TBS_CBS_DEFAULT_INTERFERENCE_BYTES;
+                if (get_int(p, path, e, "bandwidth_kbps", true, 1, TBS_CBS_MAX_RATE_KBPS, &x) > 0)
+                        c->bandwidth_kbps = (uint32_t) x;
+                if (get_int(p, path, e, "max_frame_bytes", true, 1, TBS_CBS_MAX_FRAME_BYTES, &x) > 0)
+                        c->max_frame_bytes = (uint32_t) x;
+                if (get_int(p, path, e, "max_interference_bytes", false, 1, TBS_CBS_MAX_FRAME_BYTES, &x) > 0)
+                        c->max_interference_bytes = (uint32_t) x;
+        }
+        if (get_int(p, path, e, "link_speed_mbps", false, 1, TBS_CBS_MAX_RATE_KBPS / 1000, &x) > 0)
+                c->link_speed_mbps = (uint32_t) x;
+        /* With the speed in the file the values are known now (and shown
+         * by --json); a bandwidth above it is left for the validator. */
+        if (c->from_bandwidth && c->link_speed_mbps > 0)
+                (void) cbs_spec_resolve(c, 0, c);
 }
 
 static void parse_txqueue(Parser *p, const char *path, json_object *e, EtfSpec *q) {
         static const KeySpec keys[] = {
-                { "queue", K_ANY },
-                { "qdisc", K_ANY },
-                { "clockid", K_ANY },
-                { "delta_ns", K_ANY },
-                { "offload", K_ANY },
-                { "deadline_mode", K_ANY },
-                { "skip_sock_check", K_ANY },
+                { "queue", TXK_ANY },
+                { "qdisc", TXK_ANY },
+                { "clockid", TXK_ETF },
+                { "delta_ns", TXK_ETF },
+                { "offload", TXK_ANY },
+                { "deadline_mode", TXK_ETF },
+                { "skip_sock_check", TXK_ETF },
+                { "idle_slope_kbps", TXK_CBS },
+                { "send_slope_kbps", TXK_CBS },
+                { "hi_credit_bytes", TXK_CBS },
+                { "lo_credit_bytes", TXK_CBS },
+                { "bandwidth_kbps", TXK_CBS },
+                { "max_frame_bytes", TXK_CBS },
+                { "max_interference_bytes", TXK_CBS },
+                { "link_speed_mbps", TXK_CBS },
+        };
+        static const char *const only[_TXQ_KIND_MAX] = {
+                [TXQ_ETF] = "only valid for an etf queue (\"qdisc\": \"etf\")",
+                [TXQ_CBS] = "only valid for a cbs queue (\"qdisc\": \"cbs\")",
         };
         char qpath[JPATH_MAX], sh[SHOW_MAX];
         json_object *v = NULL;
@@ -357,7 +455,11 @@ static void parse_txqueue(Parser *p, const char *path, json_object *e, EtfSpec *
 
         if (!expect_type(p, path, e, json_type_object))
                 return;
-        check_keys(p, path, e, keys, ELEMENTSOF(keys), K_ANY);
+        /* The kind decides which keys are known: look before checking them. */
+        if (json_object_object_get_ex(e, "qdisc", &v) && json_object_is_type(v, json_type_string) &&
+            strcmp(json_object_get_string(v), "cbs") == 0 && str_len(v) == 3)
+                q->kind = TXQ_CBS;
+        check_keys_only(p, path, e, keys, ELEMENTSOF(keys), 1U << q->kind, only);
 
         if (get_int(p, path, e, "queue", true, 0, TBS_MAX_QUEUE, &x) > 0)
                 q->queue = (uint32_t) x;
@@ -365,9 +467,15 @@ static void parse_txqueue(Parser *p, const char *path, json_object *e, EtfSpec *
         if (t) {
                 if (strcmp(t, "tbs") == 0 && str_len(v) == 3)
                         q->spelled_tbs = true;
-                else if (strcmp(t, "etf") != 0 || str_len(v) != 3)
+                else if (q->kind != TXQ_CBS && (strcmp(t, "etf") != 0 || str_len(v) != 3))
                         perr(p, jpath_key(qpath, path, "qdisc"),
-                             "unknown qdisc %s; expected \"etf\" (or its old name \"tbs\")", show(v, sh));
+                             "unknown qdisc %s; expected \"etf\" (or its old name \"tbs\") or \"cbs\"",
+                             show(v, sh));
+        }
+        if (q->kind == TXQ_CBS) {
+                parse_offload(p, path, e, &q->offload);
+                parse_cbs(p, path, e, &q->cbs);
+                return;
         }
         parse_clockid(p, path, e, &q->clockid);
         if (get_int(p, path, e, "delta_ns", true, 0, INT32_MAX, &x) > 0)
