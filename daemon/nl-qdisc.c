@@ -23,24 +23,6 @@ static const char *dump_error_text(int k) {
         return strerror(-k);
 }
 
-/* net.core.default_qdisc: what the kernel puts on a queue of a root whose
- * kind has no default child of its own. */
-static const char *system_default_qdisc(char buf[static IFNAMSIZ]) {
-        FILE *f;
-
-        f = fopen("/proc/sys/net/core/default_qdisc", "re");
-        if (f) {
-                if (fgets(buf, IFNAMSIZ, f)) {
-                        buf[strcspn(buf, "\n")] = 0;
-                        fclose(f);
-                        if (buf[0])
-                                return buf;
-                } else
-                        fclose(f);
-        }
-        return "pfifo_fast";
-}
-
 /* Record what an etf request that the kernel accepted did. */
 static int etf_done(QueueApplyResult *q, bool hw, const char *refused, const char *why, bool why_literal) {
         _cleanup_free_ char *t = NULL;
@@ -231,7 +213,7 @@ static int apply_plan_prepare(NlQdisc *nl, const ApplyJob *job, ApplyPlan *p) {
                         return k;
                 }
         }
-        return qdisc_plan_build(job->ifindex, job->schedule, p->snap, job->facts, system_default_qdisc,
+        return qdisc_plan_build(job->ifindex, job->schedule, p->snap, job->facts, qdisc_system_default_kind,
                                 &p->plan);
 }
 

@@ -4,6 +4,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -167,6 +168,38 @@ static int parse_known(const QDiscVTable *vt, const InstalledQDisc *q, void *ret
                         return -ENOMEM;
         }
         return vt->parse_options(a, ret_spec);
+}
+
+int installed_qdisc_unexpressed(const InstalledQDisc *q, const char **ret) {
+        _cleanup_free_ struct nlattr *a = NULL;
+        const QDiscVTable *vt = qdisc_vtable_by_kind(q->kind);
+
+        *ret = NULL;
+        if (!vt || !vt->unexpressed)
+                return 0;
+        if (q->options) {
+                a = options_attr(q);
+                if (!a)
+                        return -ENOMEM;
+        }
+        *ret = vt->unexpressed(a);
+        return 0;
+}
+
+const char *qdisc_system_default_kind(char buf[static IFNAMSIZ]) {
+        FILE *f;
+
+        f = fopen("/proc/sys/net/core/default_qdisc", "re");
+        if (f) {
+                if (fgets(buf, IFNAMSIZ, f)) {
+                        buf[strcspn(buf, "\n")] = 0;
+                        fclose(f);
+                        if (buf[0])
+                                return buf;
+                } else
+                        fclose(f);
+        }
+        return "pfifo_fast";
 }
 
 /* Turn the collected qdiscs into a tree; takes ownership of b's items.

@@ -136,6 +136,17 @@ static inline bool installed_queue_is_declarable(const InstalledQueue *iq) {
 /** The installed queue of t for TX queue q, or NULL. */
 const InstalledQueue *qdisc_tree_find_queue(const QDiscTree *t, uint32_t queue);
 
+/** What the options of q (a root or child of a kind with a vtable) hold
+ *  beyond the schedule model (QDiscVTable.unexpressed): a static phrase in
+ *  *ret, or NULL. Returns 0 or -ENOMEM. */
+int installed_qdisc_unexpressed(const InstalledQDisc *q, const char **ret);
+
+/** The system's default qdisc kind (net.core.default_qdisc) in buf: what
+ *  the kernel puts on a TX queue of a root whose kind has no default child
+ *  of its own (mqprio). "pfifo_fast" when it cannot be read. Returns buf or
+ *  that literal. */
+const char *qdisc_system_default_kind(char buf[static IFNAMSIZ]);
+
 /* Handles an apply hands out: majors the dumped tree does not use, below
  * the kernel's automatic range (8000: and up), counting up from next_major. */
 typedef struct HandlePool {

@@ -43,6 +43,12 @@ typedef struct QDiscVTable {
         int (*parse_options)(const struct nlattr *options, void *ret_spec);
         /* Whether two specs describe the same installed qdisc. */
         bool (*equal)(const void *a, const void *b);
+        /* What a dumped TCA_OPTIONS (NULL when none) holds beyond the
+         * model, which a schedule therefore cannot declare: a static phrase
+         * such as "mqprio shaper bw_rlimit", or NULL when the model holds
+         * it all. NULL op: the model holds every option of the kind. For
+         * tbsctl import; the engine does not compare what it cannot set. */
+        const char *(*unexpressed)(const struct nlattr *options);
 } QDiscVTable;
 
 extern const QDiscVTable qdisc_mqprio_vtable;

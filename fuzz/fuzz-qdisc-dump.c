@@ -4,7 +4,8 @@
  * and qdisc_tree_set_parse() (daemon/qdisc-tree.c, with the kinds'
  * parse_options() in qdisc-*.c), then
  * what tbsd does with the tree: find queues, compare specs, and render the
- * root the way `tbsctl status` shows it (schedule_to_json()).
+ * root the way `tbsctl status` shows it (schedule_to_json()), and import
+ * the tree as `tbsctl import` does (a schedule file, or one line why not).
  *
  * A dump holds every interface's qdiscs (the recorded dumps under
  * tests/unit/fixtures/qdisc are seeds as they are), so the input is parsed
@@ -26,6 +27,7 @@
 #include "fuzz.h"
 #include "json-util.h"
 #include "nl-qdisc.h"
+#include "qdisc-import.h"
 #include "qdisc.h"
 #include "schedule-json.h"
 #include "schedule.h"
@@ -100,6 +102,15 @@ static void use_tree(const QDiscTree *t) {
                 }
         }
         fuzz_check(!qdisc_tree_find_queue(t, UINT32_MAX) || t->n_queues > 0, "phantom queue");
+
+        {
+                _cleanup_free_ char *text = NULL, *why = NULL;
+                int k = qdisc_tree_import(t, "eth0", "pfifo_fast", &text, &why);
+
+                fuzz_check(k == 0 || k == -EOPNOTSUPP || k == -ENOMEM, "import returned %d", k);
+                fuzz_check(k != 0 || (text && !why), "import: no text");
+                fuzz_check(k != -EOPNOTSUPP || (why && !text && !strchr(why, '\n')), "import: no one-line reason");
+        }
 }
 
 static bool installed_equal(const InstalledQDisc *a, const InstalledQDisc *b) {

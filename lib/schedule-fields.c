@@ -10,6 +10,7 @@
 #include "json-util.h"
 #include "macro.h"
 #include "schedule-fields.h"
+#include "schedule-hints.h"
 #include "utf8.h"
 
 void perr(Parser *p, const char *path, const char *format, ...) {
@@ -257,7 +258,7 @@ void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *ke
 
 void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
                      size_t n_keys, unsigned active, const char *const *only) {
-        char known[512] = "", path[JPATH_MAX], s[SHOW_MAX];
+        char known[512] = "", path[JPATH_MAX], s[SHOW_MAX], hint[TC_HINT_MAX];
 
         for (size_t i = 0; i < n_keys; i++)
                 if (keys[i].kinds & active) {
@@ -269,7 +270,6 @@ void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpe
         json_object_object_foreach(o, key, val) {
                 const KeySpec *k = NULL;
 
-                (void) val;
                 for (size_t i = 0; i < n_keys; i++)
                         if (strcmp(keys[i].name, key) == 0)
                                 k = &keys[i];
@@ -286,7 +286,9 @@ void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpe
                              k->kinds & K_MQPRIO ? "mqprio" : "taprio");
                         continue;
                 }
-                if (key_is_simple(key))
+                if (key_is_simple(key) && tc_hint_key(key, val, keys, n_keys, active, hint))
+                        perr(p, jpath_key(path, prefix, key), "unknown key%s", hint);
+                else if (key_is_simple(key))
                         perr(p, jpath_key(path, prefix, key), "unknown key; known keys: %s", known);
                 else {
                         _cleanup_json_ json_object *ks = json_object_new_string(key);

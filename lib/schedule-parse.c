@@ -22,6 +22,7 @@
 #endif
 
 #include "schedule-fields.h"
+#include "schedule-hints.h"
 
 static void parse_clockid(Parser *p, const char *prefix, json_object *o, clockid_t *ret) {
         char path[JPATH_MAX], s[SHOW_MAX];
@@ -89,10 +90,14 @@ static void parse_handle(Parser *p, json_object *root, RootSpec *r) {
 }
 
 static void parse_priority_map(Parser *p, json_object *root, RootSpec *r) {
-        char path[JPATH_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *a;
         size_t n;
 
+        if (json_object_object_get_ex(root, "priority_map", &a) && tc_hint_priority_map(a, hint)) {
+                perr(p, "root.priority_map", "must be an array, got %s%s", show(a, sh), hint);
+                return;
+        }
         a = get_container(p, "root", root, "priority_map", true, json_type_array);
         if (!a)
                 return;
@@ -114,10 +119,14 @@ static void parse_priority_map(Parser *p, json_object *root, RootSpec *r) {
 
 static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_ok) {
         static const KeySpec keys[] = { { "count", K_ANY }, { "offset", K_ANY } };
-        char path[JPATH_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *a;
         size_t n;
 
+        if (json_object_object_get_ex(root, "queues", &a) && tc_hint_queues(a, true, hint)) {
+                perr(p, "root.queues", "must be an array, got %s%s", show(a, sh), hint);
+                return;
+        }
         a = get_container(p, "root", root, "queues", true, json_type_array);
         if (!a)
                 return;
@@ -135,6 +144,10 @@ static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_
                 int64_t x;
 
                 jpath_index(path, "root.queues", i);
+                if (tc_hint_queues(e, false, hint)) {
+                        perr(p, path, "must be an object, got %s%s", show(e, sh), hint);
+                        continue;
+                }
                 if (!expect_type(p, path, e, json_type_object))
                         continue;
                 check_keys(p, path, e, keys, ELEMENTSOF(keys), K_ANY);
@@ -146,7 +159,7 @@ static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_
 }
 
 static int parse_gate_mask(Parser *p, const char *prefix, json_object *e, uint32_t *ret) {
-        char path[JPATH_MAX], sh[SHOW_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *v;
         const char *t;
         int64_t x;
@@ -179,7 +192,8 @@ static int parse_gate_mask(Parser *p, const char *prefix, json_object *e, uint32
                         return -EINVAL;
                 }
         }
-        perr(p, path, "must be an integer or a hex string such as \"0x3\", got %s", show(v, sh));
+        (void) tc_hint_gate_mask(v, hint);
+        perr(p, path, "must be an integer or a hex string such as \"0x3\", got %s%s", show(v, sh), hint);
         return -EINVAL;
 }
 
@@ -187,7 +201,7 @@ static void parse_entries(Parser *p, json_object *root, RootSpec *r) {
         static const KeySpec keys[] = {
                 { "command", K_ANY }, { "gate_mask", K_ANY }, { "interval_ns", K_ANY },
         };
-        char path[JPATH_MAX], cpath[JPATH_MAX], sh[SHOW_MAX];
+        char path[JPATH_MAX], cpath[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *a;
         size_t n;
 
@@ -218,7 +232,10 @@ static void parse_entries(Parser *p, json_object *root, RootSpec *r) {
                 if (t) {
                         GateCommand c = gate_command_from_string(t);
 
-                        if (c < 0 || has_nul(cv))
+                        if (c < 0 && !has_nul(cv) && tc_hint_command(t, hint))
+                                perr(p, jpath_key(cpath, path, "command"), "unknown command %s%s",
+                                     show(cv, sh), hint);
+                        else if (c < 0 || has_nul(cv))
                                 perr(p, jpath_key(cpath, path, "command"),
                                      "unknown command %s; expected \"set-gates\", \"set-and-hold\" "
                                      "or \"set-and-release\"", show(cv, sh));
@@ -285,7 +302,7 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
                 { "txtime_delay_ns", K_TAPRIO },
                 { "entries", K_TAPRIO },
         };
-        char sh[SHOW_MAX];
+        char sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *root, *v = NULL;
         RootKind kind = _ROOT_KIND_INVALID;
         bool num_tc_ok = false;
@@ -315,14 +332,17 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
         parse_priority_map(p, root, r);
         parse_queues(p, root, r, num_tc_ok);
 
-        if (kind == ROOT_MQPRIO)
+        if (kind == ROOT_MQPRIO && json_object_object_get_ex(root, "hw_offload", &v) &&
+            tc_hint_bool(v, hint))
+                perr(p, "root.hw_offload", "must be a boolean, got %s%s", show(v, sh), hint);
+        else if (kind == ROOT_MQPRIO)
                 (void) get_bool(p, "root", root, "hw_offload", &r->hw_offload);
         else if (kind == ROOT_TAPRIO)
                 parse_taprio(p, root, r);
 }
 
 static void parse_offload(Parser *p, const char *prefix, json_object *e, OffloadMode *ret) {
-        char path[JPATH_MAX], sh[SHOW_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *v;
 
         v = member(p, prefix, e, "offload", false);
@@ -337,7 +357,8 @@ static void parse_offload(Parser *p, const char *prefix, json_object *e, Offload
                 *ret = OFFLOAD_AUTO;
                 return;
         }
-        perr(p, jpath_key(path, prefix, "offload"), "must be true, false or \"auto\", got %s", show(v, sh));
+        (void) tc_hint_bool(v, hint);
+        perr(p, jpath_key(path, prefix, "offload"), "must be true, false or \"auto\", got %s%s", show(v, sh), hint);
 }
 
 enum {

@@ -13,11 +13,7 @@
 # on an AF_PACKET socket at all. Every socket handed out is logged.
 CLIENT=$TBS_BUILD_DIR/tests/tools/txtime-client
 
-make_veth ts0 ts0p 4
-ip netns add peer
-ip link set ts0p netns peer
-ip -n peer link set ts0p up
-ip -n peer link set lo up
+make_veth_to_peer ts0 ts0p
 
 conf=$TMPDIR/conf
 mkdir -p "$conf"
