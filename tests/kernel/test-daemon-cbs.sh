@@ -47,6 +47,15 @@ out=$("$TBSD" --check --config-dir "$TMPDIR/hw" 2>&1) || rc=$?
 assert_eq "$rc" 1 "--check exit status with offload true on veth"
 assert_contains "$out" "txqueues[0].offload: cbs offload is not available on queue 0 of this device" "offload true refused"
 
+# The device's speed bounds the reservations: 6 + 5 Gbit/s on 10 Gbit/s.
+mkdir -p "$TMPDIR/over"
+jq '.txqueues[0].bandwidth_kbps = 6000000 | .txqueues[1].idle_slope_kbps = 5000000 | .txqueues[1].send_slope_kbps = -5000000' \
+        "$conf/cb0.json" > "$TMPDIR/over/cb0.json"
+rc=0
+out=$("$TBSD" --check --config-dir "$TMPDIR/over" 2>&1) || rc=$?
+assert_eq "$rc" 1 "--check exit status with 11 Gbit/s reserved"
+assert_contains "$out" "txqueues: the cbs queues reserve 11000000 kbit/s in all (the sum of their idle slopes), more than the link's 10000000 kbit/s (10000 Mbit/s)" "reservation above the device's speed"
+
 # 2. --once installs: queue 0 from 20000 kbit/s on 10000 Mbit/s
 #    (rate 10000000 kbit/s: sendslope -9980000, hicredit 1500 * 20000 /
 #    10000000 = 3, locredit 1500 * -9980000 / 10000000 = -1497), queue 1 as given.
