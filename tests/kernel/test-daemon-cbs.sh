@@ -1,10 +1,13 @@
 # cbs children (credit-based shaper) with `tc -j` as the oracle: a bandwidth
 # computed with the link speed the device reports (veth: 10000 Mbit/s) and
 # raw kernel values install field for field; a second --once changes
-# nothing; offload true is refused on veth (no cbs offload) and "auto"
-# stays in software; on a device the probe does not know (ifb) "auto" tries
-# offload, the kernel refuses it and software is kept; the daemon repairs a
-# cbs changed with tc and counts its packets.
+# nothing; the device's speed bounds the reservations; offload true is
+# refused on veth (no cbs offload) and "auto" stays in software; on a
+# device the probe does not know (ifb) "auto" tries offload, the kernel
+# refuses it and software is kept, a failed apply puts a changed cbs back,
+# and a bandwidth without any link speed is refused; the daemon shows the
+# values, offers no launch times on a cbs queue, repairs a cbs changed with
+# tc and counts its packets.
 modprobe -d /run/modroot ifb
 make_veth_to_peer cb0 cb0p
 conf=$TMPDIR/conf
