@@ -33,7 +33,7 @@ cat > "$conf/to0.json" <<EOJ
                 {"count": 2, "offset": 4}, {"count": 2, "offset": 6}, {"count": 2, "offset": 8} ]
   },
   "txqueues": [
-    {"queue": 0, "delta_ns": 5000000, "offload": false},
+    {"queue": 0, "delta_ns": 200000000, "offload": false},
     {"queue": 1, "delta_ns": 1000000, "offload": false, "deadline_mode": true},
     {"queue": 2, "delta_ns": 300000, "offload": false},
     {"queue": 3, "delta_ns": 400000, "offload": false},
@@ -142,7 +142,7 @@ ON=15 BAD=5
 ip netns exec peer "$CLIENT" recv to0p 0x0800 "$ON" 15000 > "$TMPDIR/recv.json" 2> "$TMPDIR/recv.err" &
 recv_pid=$!
 wait_until 5 grep -q listening "$TMPDIR/recv.err" || fail "receiver did not start"
-"$CLIENT" send to0 0 udp4 --count $((ON + BAD)) --invalid $BAD --dest 192.0.2.2 --seed 11 > "$TMPDIR/send.json" ||
+"$CLIENT" send to0 0 udp4 --count $((ON + BAD)) --invalid $BAD --dest 192.0.2.2 --seed 11 --lead-ns 600000000 > "$TMPDIR/send.json" ||
         fail "udp4 send failed"
 wait "$recv_pid" || fail "receiver failed"
 cat "$TMPDIR/send.json" "$TMPDIR/recv.json"
