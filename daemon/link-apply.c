@@ -155,6 +155,7 @@ static int apply_prepare(Link *l, char **ret_error) {
          * without launch time. Nothing is changed when they fail. The same
          * function makes them for tbsd --check and tbsctl validate --device. */
         l->schedule->source = l->schedule->source ?: (l->schedule_file ? strdup(l->schedule_file) : NULL);
+        link_resolve_streams(l);
         r = device_verify(l->schedule, l->rt->caps, &diags);
         if (r < 0) {
                 _cleanup_free_ char *line = NULL;

@@ -45,6 +45,10 @@ static inline void link_update_installed_state(Link *l) {
 const QueueApplyResult *link_last_result(Link *l, uint32_t queue);
 /* Forget the previous schedule's root (installed_root). */
 void link_forget_installed_root(Link *l);
+
+/** Compute the gate list of the link's schedule from its streams, if it
+ *  has streams, with the file's link speed or the probed one. */
+void link_resolve_streams(Link *l);
 /* The interface's index now, 0 when there is none. */
 int link_lookup_ifindex(Link *l);
 

@@ -13,6 +13,7 @@
 #include "link-internal.h"
 #include "log.h"
 #include "schedule-json.h"
+#include "schedule-streams.h"
 #include "string-table.h"
 #include "utf8.h"
 
@@ -305,7 +306,18 @@ int link_set_schedule(Link *l, const char *file, Schedule *s, const DiagList *er
         }
         schedule_free(l->schedule);
         l->schedule = s;
+        link_resolve_streams(l);
         return changed;
+}
+
+void link_resolve_streams(Link *l) {
+        _cleanup_free_ char *why = NULL;
+
+        if (!l->schedule || l->schedule->streams.n == 0)
+                return;
+        /* A failure leaves no entries; device_verify() reports it, with
+         * the same line, before anything is applied. */
+        (void) schedule_resolve_streams(l->schedule, l->rt->caps ? l->rt->facts.link_speed_mbps : 0, &why);
 }
 
 static bool clock_degrades(ClockState s) {

@@ -9,6 +9,7 @@
 
 #include "qdisc-owner.h"
 #include "qdisc-plan.h"
+#include "schedule-streams.h"
 #include "schedule-cbs.h"
 
 void apply_report_done(ApplyReport *r) {
@@ -283,6 +284,13 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                 goto out;
         }
 
+        if (schedule_streams_pending(s)) {
+                k = -ENODATA;
+                if (asprintf(&p.report.error, "root: the streams' gate list needs the link speed, which the "
+                             "device does not report (is the link down?); give root.link_speed_mbps") < 0)
+                        p.report.error = NULL;
+                goto out;
+        }
         max = 2 + s->n_txqueues + tree->n_queues;
         pool = (HandlePool) { .tree = tree, .next_major = (TC_H_MAJ(want.handle) >> 16) + 1 };
         root_same = tree->has_root && tree->root_known && tree->root.handle == want.handle &&

@@ -68,3 +68,7 @@ void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpe
 
 /* A cbs queue's keys into c (lib/schedule-parse-cbs.c). */
 void parse_cbs(Parser *p, const char *path, json_object *e, CbsSpec *c);
+
+/* A taprio root's "streams" and the keys that go with them, into s
+ * (lib/schedule-parse-streams.c); after parse_root(). */
+void parse_streams(Parser *p, json_object *top, Schedule *s);

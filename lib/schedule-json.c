@@ -178,6 +178,47 @@ static json_object *sockets_to_json(const SocketsSpec *k) {
         return TAKE_PTR(o);
 }
 
+static json_object *streams_to_json(const StreamsSpec *t) {
+        _cleanup_json_ json_object *a = json_object_new_array();
+
+        if (!a)
+                return NULL;
+        for (size_t i = 0; i < t->n; i++) {
+                const StreamSpec *st = &t->items[i];
+                json_object *o = json_object_new_object();
+
+                if (!o || json_object_array_add(a, o) < 0) {
+                        json_object_put(o);
+                        return NULL;
+                }
+                if (add_str(o, "name", st->name) < 0 || add_int(o, "traffic_class", st->traffic_class) < 0 ||
+                    add_int(o, "period_ns", st->period_ns) < 0 ||
+                    (st->offset_given && add_int(o, "offset_ns", st->offset_ns) < 0) ||
+                    add_int(o, "max_frame_bytes", st->max_frame_bytes) < 0 ||
+                    add_int(o, "frames_per_period", st->frames_per_period) < 0)
+                        return NULL;
+        }
+        return TAKE_PTR(a);
+}
+
+/* A root given by streams shows them instead of the entries computed from
+ * them (which depend on the link speed; tbsctl schedule shows those), so
+ * that the text parses back to the same schedule. */
+static json_object *root_with_streams(const Schedule *s) {
+        _cleanup_json_ json_object *o = root_to_json(&s->root);
+
+        if (!o)
+                return NULL;
+        if (s->streams.n == 0)
+                return TAKE_PTR(o);
+        json_object_object_del(o, "entries");
+        if ((s->streams.link_speed_mbps && add_int(o, "link_speed_mbps", s->streams.link_speed_mbps) < 0) ||
+            add_int(o, "guard_frame_bytes", s->streams.guard_frame_bytes) < 0 ||
+            add_owned(o, "streams", streams_to_json(&s->streams)) < 0)
+                return NULL;
+        return TAKE_PTR(o);
+}
+
 json_object *schedule_to_json(const Schedule *s) {
         _cleanup_json_ json_object *o = json_object_new_object(), *tx = json_object_new_array();
 
@@ -192,7 +233,7 @@ json_object *schedule_to_json(const Schedule *s) {
                 }
         }
         if (add_str(o, "interface", s->ifname) < 0 ||
-            add_owned(o, "root", root_to_json(&s->root)) < 0 ||
+            add_owned(o, "root", root_with_streams(s)) < 0 ||
             json_add(o, "txqueues", TAKE_PTR(tx)) < 0 ||
             (s->clock.configured && add_owned(o, "clock", clock_to_json(&s->clock)) < 0) ||
             (s->drift != DRIFT_ENFORCE && add_str(o, "drift", drift_policy_to_string(s->drift)) < 0) ||

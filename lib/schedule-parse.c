@@ -275,7 +275,8 @@ static void parse_taprio(Parser *p, json_object *root, RootSpec *r) {
         }
         if (get_int(p, "root", root, "txtime_delay_ns", false, 0, UINT32_MAX, &x) > 0)
                 r->txtime_delay_ns = (uint32_t) x;
-        parse_entries(p, root, r);
+        if (!json_object_object_get_ex(root, "streams", NULL))
+                parse_entries(p, root, r);      /* else parse_streams() */
 
         if (!r->cycle_time_given) {
                 int64_t sum = 0;
@@ -301,6 +302,9 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
                 { "mode", K_TAPRIO },
                 { "txtime_delay_ns", K_TAPRIO },
                 { "entries", K_TAPRIO },
+                { "streams", K_TAPRIO },
+                { "link_speed_mbps", K_TAPRIO },
+                { "guard_frame_bytes", K_TAPRIO },
         };
         char sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *root, *v = NULL;
@@ -545,6 +549,7 @@ static void parse_top(Parser *p, json_object *top, Schedule *s) {
         check_keys(p, NULL, top, keys, ELEMENTSOF(keys), K_ANY);
         parse_interface(p, top, s);
         parse_root(p, top, &s->root);
+        parse_streams(p, top, s);
         parse_txqueues(p, top, s);
         parse_clock(p, top, &s->clock);
         parse_drift(p, top, s);

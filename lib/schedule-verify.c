@@ -10,6 +10,7 @@
 
 #include "json-util.h"
 #include "schedule-cbs.h"
+#include "schedule-streams.h"
 #include "schedule-verify.h"
 #include "show.h"
 #include "utf8.h"
@@ -211,6 +212,8 @@ static void verify_taprio(Verifier *v, const Schedule *s) {
                      "txtime-assist needs an etf qdisc on at least one TX queue, but txqueues %s",
                      s->n_txqueues == 0 ? "is empty" : "has only cbs queues");
 
+        if (r->n_entries == 0 && s->streams.n > 0)
+                return;         /* computed from the streams once the link speed is known */
         if (r->n_entries == 0) {
                 verr(v, "root.entries", "must have at least one entry");
                 return;
@@ -454,9 +457,41 @@ static void verify_clock(Verifier *v, const ClockSpec *c) {
                      INT64_MAX, c->max_phc_offset_ns);
 }
 
+/* Streams whose gate list waits for the device's link speed: computed
+ * here with facts' speed into *ret (its entries are then checked like any
+ * others), or a line why not. Returns 1 with *ret, else 0. */
+static int verify_pending_streams(Verifier *v, const Schedule *s, const DeviceFacts *facts, StreamSchedule *ret) {
+        _cleanup_free_ char *why = NULL;
+        int k;
+
+        if (!facts) {
+                vwarn(v, "root.streams", "the gate list is computed with the device's link speed when the schedule "
+                      "is applied; give root.link_speed_mbps, or check against the device, to see it now");
+                return 0;
+        }
+        k = schedule_streams_compute(s, facts->link_speed_mbps, ret, &why);
+        if (k == -ENOMEM)
+                v->oom = true;
+        else if (k == -ENODATA)
+                verr(v, "root.link_speed_mbps", "%s", why ?: "the link speed is unknown");
+        else if (k < 0)
+                verr(v, "root.streams", "%s", why ?: "cannot be scheduled");
+        return k == 0;
+}
+
 int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags) {
         Verifier v = { .file = s->source, .diags = diags };
         size_t errors = diag_errors(diags);
+        _cleanup_(stream_schedule_done) StreamSchedule computed = {};
+        Schedule with;
+
+        if (schedule_streams_pending(s) && verify_pending_streams(&v, s, facts, &computed) > 0) {
+                with = *s;
+                with.root.entries = computed.entries;
+                with.root.n_entries = computed.n_entries;
+                with.root.cycle_time_ns = (int64_t) computed.cycle_ns;
+                s = &with;
+        }
 
         verify_ifname(&v, s);
         verify_root(&v, s, facts);

@@ -18,9 +18,17 @@ void root_spec_done(RootSpec *r) {
         *r = (RootSpec) {};
 }
 
+static void streams_spec_done(StreamsSpec *t) {
+        for (size_t i = 0; i < t->n; i++)
+                free(t->items[i].name);
+        free(t->items);
+        *t = (StreamsSpec) {};
+}
+
 void schedule_free(Schedule *s) {
         if (!s)
                 return;
+        streams_spec_done(&s->streams);
         free(s->source);
         root_spec_done(&s->root);
         free(s->txqueues);
@@ -41,6 +49,8 @@ int schedule_copy(const Schedule *s, Schedule **ret) {
         c->txqueues = NULL;
         c->clock.ptp4l_socket = NULL;
         c->sockets.group = NULL;
+        c->streams.items = NULL;
+        c->streams.n = 0;
 
         if (s->source && !(c->source = strdup(s->source)))
                 return -ENOMEM;
@@ -60,6 +70,18 @@ int schedule_copy(const Schedule *s, Schedule **ret) {
                 return -ENOMEM;
         if (s->sockets.group && !(c->sockets.group = strdup(s->sockets.group)))
                 return -ENOMEM;
+        if (s->streams.n > 0) {
+                c->streams.items = calloc(s->streams.n, sizeof(StreamSpec));
+                if (!c->streams.items)
+                        return -ENOMEM;
+                for (size_t i = 0; i < s->streams.n; i++) {
+                        c->streams.items[i] = s->streams.items[i];
+                        c->streams.items[i].name = NULL;
+                        c->streams.n = i + 1;
+                        if (!(c->streams.items[i].name = strdup(s->streams.items[i].name)))
+                                return -ENOMEM;
+                }
+        }
 
         *ret = TAKE_PTR(c);
         return 0;

@@ -176,6 +176,31 @@ typedef struct SocketsSpec {
  * but useradd and systemd stop at 32). */
 #define TBS_GROUP_NAME_MAX 32
 
+/* One stream of a taprio root given by "streams" (docs/streams.md): a
+ * talker sending frames_per_period frames of at most max_frame_bytes (from
+ * the destination address to the end of the payload, no FCS) every
+ * period_ns, in traffic class traffic_class. */
+typedef struct StreamSpec {
+        char *name;
+        uint8_t traffic_class;
+        uint32_t period_ns;                   /* > 0 */
+        uint32_t offset_ns;                   /* with offset_given: the window's start in the period */
+        bool offset_given;
+        uint32_t max_frame_bytes;
+        uint32_t frames_per_period;
+} StreamSpec;
+
+/* A taprio root's streams: its entries are computed from them
+ * (schedule_resolve_streams(), lib/schedule-streams.h) with the file's
+ * link speed or, without one, the device's. */
+typedef struct StreamsSpec {
+        StreamSpec *items;
+        size_t n;                             /* 0: the root gives "entries" */
+        uint32_t link_speed_mbps;             /* root.link_speed_mbps; 0: the device's */
+        uint32_t guard_frame_bytes;           /* root.guard_frame_bytes (default 1518) */
+        uint32_t resolved_speed_mbps;         /* root.entries were computed at this speed; 0: not yet */
+} StreamsSpec;
+
 typedef struct Schedule {
         char *source;                         /* file it came from, for messages; may be NULL */
         char ifname[IFNAMSIZ];
@@ -185,6 +210,7 @@ typedef struct Schedule {
         ClockSpec clock;
         DriftPolicy drift;
         SocketsSpec sockets;
+        StreamsSpec streams;                  /* taprio root given by streams */
 } Schedule;
 
 /* What is known about the device a schedule is checked against. Zeroed means

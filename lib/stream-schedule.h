@@ -32,19 +32,7 @@
 /* Stream occurrences per cycle the computation takes (the kernel's limit
  * on entries, TBS_TAPRIO_MAX_ENTRIES, is far lower and checked later). */
 #define TBS_STREAM_MAX_OCCURRENCES 4096
-#define TBS_STREAM_NAME_MAX 64
-
-/* One stream: a talker sending frames_per_period frames of at most
- * max_frame_bytes every period_ns, in traffic class traffic_class. */
-typedef struct StreamSpec {
-        char *name;
-        uint8_t traffic_class;
-        uint32_t period_ns;                   /* > 0, at most TBS_STREAM_MAX_CYCLE_NS */
-        uint32_t offset_ns;                   /* with offset_given: window start in the period */
-        bool offset_given;
-        uint32_t max_frame_bytes;
-        uint32_t frames_per_period;
-} StreamSpec;
+#define TBS_STREAM_NAME_MAX 64             /* longest stream name, bytes */
 
 /* What the computation needs besides the streams. */
 typedef struct StreamScheduleParams {

@@ -213,7 +213,8 @@ static const BadCase bad_cases[] = {
         /* a tc name whose key the object does not take: the plain error */
         { TA, "{'root': {'hw': 0}}",
           F ": root.hw: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, clockid, base_time_ns, "
-            "cycle_time_ns, cycle_time_extension_ns, mode, txtime_delay_ns, entries" },
+            "cycle_time_ns, cycle_time_extension_ns, mode, txtime_delay_ns, entries, streams, link_speed_mbps, "
+            "guard_frame_bytes" },
         { TA, "{'root': {'base-time': 0, 'cycle_time': 5, 'txtime-delay': 5, 'sched-entry': []}}",
           F ": root.base-time: unknown key (tc's notation; write \"base_time_ns\")\n"
           F ": root.cycle_time: unknown key (tc's notation; write \"cycle_time_ns\")\n"
@@ -414,6 +415,45 @@ static const BadCase bad_cases[] = {
         { TA, "{'root': {'mode': 'txtime-assist'}, 'txqueues': [{'queue': 0, 'qdisc': 'cbs',"
               " 'bandwidth_kbps': 100, 'max_frame_bytes': 1500}]}",
           F ": root.mode: txtime-assist needs an etf qdisc on at least one TX queue, but txqueues has only cbs queues" },
+        /* streams (docs/streams.md) */
+#define ST_A "{'name': 'a', 'traffic_class': 0, 'period_ns': 1000000, 'offset_ns': 0, 'max_frame_bytes': 128}"
+        { TA, "{'root': {'streams': [" ST_A "]}}", F ": root.entries: give either entries or streams, not both" },
+        { TA, "{'root': {'entries': null, 'cycle_time_ns': 1000000, 'streams': [" ST_A "]}}",
+          F ": root.cycle_time_ns: is computed from the streams (the least common multiple of their periods): "
+          "leave it out" },
+        { TA, "{'root': {'link_speed_mbps': 1000}}",
+          F ": root.link_speed_mbps: only valid with \"streams\" (the gate list is computed from them)" },
+        { TA, "{'root': {'entries': null, 'guard_frame_bytes': 0, 'streams': [" ST_A "]}}",
+          F ": root.guard_frame_bytes: must be between 1 and 65535, got 0" },
+        { MQ, "{'root': {'streams': [" ST_A "]}}", F ": root.streams: only valid for a taprio root" },
+        { TA, "{'root': {'entries': null, 'streams': []}}", F ": root.streams: must have at least one stream" },
+        { TA, "{'root': {'entries': null, 'streams': {}}}", F ": root.streams: must be an array, got an object" },
+        { TA, "{'root': {'entries': null, 'streams': [" ST_A ", {'name': 'a b', 'traffic_class': 3,"
+              " 'period_ns': 0, 'offset_ns': 5, 'frames_per_period': 0, 'size': 1}]}}",
+          F ": root.streams[1].size: unknown key; known keys: name, traffic_class, period_ns, offset_ns, "
+          "max_frame_bytes, frames_per_period\n"
+          F ": root.streams[1].name: must be 1 to 64 letters, digits, '_', '-' or '.', got \"a b\"\n"
+          F ": root.streams[1].traffic_class: must be below num_tc (3), got 3\n"
+          F ": root.streams[1].period_ns: must be between 1 and 2147483647, got 0\n"
+          F ": root.streams[1].max_frame_bytes: required key is missing\n"
+          F ": root.streams[1].frames_per_period: must be between 1 and 65535, got 0" },
+        { TA, "{'root': {'entries': null, 'streams': [" ST_A ", {'name': 'a', 'traffic_class': 1,"
+              " 'period_ns': 1000, 'offset_ns': 1000, 'max_frame_bytes': 64}]}}",
+          F ": root.streams[1].offset_ns: must be below period_ns (1000): it is the window's start in its period, "
+          "got 1000\n"
+          F ": root.streams[1].name: \"a\" is also the name of root.streams[0]" },
+        /* software mode: windows of at least 100 us, so b at 50 us runs into a */
+        { TA, "{'root': {'entries': null, 'link_speed_mbps': 1000, 'streams': [" ST_A ", {'name': 'b',"
+              " 'traffic_class': 1, 'period_ns': 2000000, 'offset_ns': 50000, 'max_frame_bytes': 64}]}}",
+          F ": root.streams: streams \"a\" and \"b\" overlap at 50000 ns of the cycle, for 50000 ns" },
+        { TA, "{'root': {'entries': null, 'link_speed_mbps': 10, 'streams': [{'name': 'v', 'traffic_class': 1,"
+              " 'period_ns': 1000000, 'max_frame_bytes': 1500, 'frames_per_period': 10}]}}",
+          F ": root.streams: the streams' windows take 1219.2 % of the cycle of 1000000 ns (above 100 % at "
+          "10 Mbit/s)" },
+        { TA, "{'root': {'entries': null, 'streams': [" ST_A "]}}",
+          F ": root.streams: warning: the gate list is computed with the device's link speed when the schedule "
+          "is applied; give root.link_speed_mbps, or check against the device, to see it now" },
+#undef ST_A
         /* clock */
         { MQ, "{'clock': 'ptp4l'}", F ": clock: must be an object, got \"ptp4l\"" },
         { MQ, "{'clock': {'domain': 256}}", F ": clock.domain: must be between 0 and 255, got 256" },

@@ -11,6 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
+#include "json-util.h"
+#include "schedule-json.h"
+#include "schedule-parse.h"
+#include "schedule-streams.h"
+#include "schedule-verify.h"
 #include "stream-schedule.h"
 
 /* At 1 Gbit/s a byte takes 8 ns. A 128-byte frame: (128 + 24) * 8 = 1216 ns.
@@ -366,6 +372,83 @@ static void test_random_sets(void **state) {
         assert_true(refused > 100);
 }
 
+/* A file with streams: parsed, computed at once with the file's link speed
+ * (or later with the device's), shown as streams, parsed back the same. */
+#define STREAMS_FILE(speed) \
+        "{\"interface\": \"eth1\", \"root\": {\"qdisc\": \"taprio\", \"num_tc\": 3," \
+        " \"priority_map\": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]," \
+        " \"queues\": [{\"count\": 1, \"offset\": 0}, {\"count\": 1, \"offset\": 1}, {\"count\": 2, \"offset\": 2}]," \
+        " \"mode\": \"full-offload\"" speed ", \"streams\": [{\"name\": \"a\", \"traffic_class\": 0," \
+        " \"period_ns\": 1000000, \"offset_ns\": 0, \"max_frame_bytes\": 128}]}, \"txqueues\": []}"
+
+static Schedule *parse_ok(const char *text) {
+        DiagList d = {};
+        Schedule *s = NULL;
+
+        assert_int_equal(schedule_parse_json("t.json", text, strlen(text), &d, &s), 0);
+        assert_int_equal(diag_errors(&d), 0);
+        diag_list_clear(&d);
+        return s;
+}
+
+static void test_schedule_file(void **state) {
+        /* The single-stream example with PTP's class 2 (priority 0's) and
+         * best effort 0x6. */
+        static const uint32_t want[][2] = { { 0x1, W128 }, { 0x6, 987664 - W128 }, { 0x0, GUARD } };
+        _cleanup_schedule_ Schedule *s = parse_ok(STREAMS_FILE(", \"link_speed_mbps\": 1000"));
+        _cleanup_schedule_ Schedule *back = NULL, *copy = NULL, *later = NULL;
+        _cleanup_json_ json_object *o = NULL;
+        _cleanup_free_ char *why = NULL;
+        DeviceFacts facts = { .link_speed_mbps = 0 };
+        DiagList d = {};
+        const char *text;
+
+        assert_int_equal(s->streams.n, 1);
+        assert_string_equal(s->streams.items[0].name, "a");
+        assert_int_equal(s->streams.resolved_speed_mbps, 1000);
+        assert_int_equal(s->root.n_entries, ELEMENTSOF(want));
+        for (size_t i = 0; i < ELEMENTSOF(want); i++) {
+                assert_int_equal(s->root.entries[i].gate_mask, want[i][0]);
+                assert_int_equal(s->root.entries[i].interval_ns, want[i][1]);
+        }
+        assert_int_equal(s->root.cycle_time_ns, 1000000);
+        assert_int_equal(schedule_verify(s, NULL, &d), 0);
+        assert_int_equal(d.n, 0);
+
+        /* Shown as streams (no entries), and that parses back the same. */
+        o = schedule_to_json(s);
+        assert_non_null(o);
+        assert_false(json_object_object_get_ex(json_object_object_get(o, "root"), "entries", NULL));
+        text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+        back = parse_ok(text);
+        assert_int_equal(back->root.n_entries, s->root.n_entries);
+        assert_memory_equal(back->root.entries, s->root.entries, s->root.n_entries * sizeof(GateEntry));
+        assert_int_equal(schedule_copy(s, &copy), 0);
+        assert_string_equal(copy->streams.items[0].name, "a");
+        assert_ptr_not_equal(copy->streams.items[0].name, s->streams.items[0].name);
+
+        /* Without the speed in the file: nothing yet; a device without a
+         * speed is refused; with the device's speed the same gate list. */
+        later = parse_ok(STREAMS_FILE(""));
+        assert_true(schedule_streams_pending(later));
+        assert_int_equal(later->root.n_entries, 0);
+        assert_int_equal(schedule_verify(later, &facts, &d), -EINVAL);
+        assert_int_equal(d.n, 1);
+        diag_list_clear(&d);
+        facts.link_speed_mbps = 1000;
+        assert_int_equal(schedule_verify(later, &facts, &d), 0);
+        assert_int_equal(d.n, 0);
+        assert_int_equal(schedule_resolve_streams(later, 1000, &why), 0);
+        assert_false(schedule_streams_pending(later));
+        assert_memory_equal(later->root.entries, s->root.entries, s->root.n_entries * sizeof(GateEntry));
+        /* At 1 Mbit/s the guard band alone takes 12.3 ms: refused, and
+         * no gate list of the other speed stays behind. */
+        assert_int_equal(schedule_resolve_streams(later, 1, &why), -ENOSPC);
+        assert_non_null(why);
+        assert_true(schedule_streams_pending(later));
+        assert_null(later->root.entries);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_wire_time),
@@ -375,6 +458,7 @@ int main(void) {
                 cmocka_unit_test(test_guard_bands),
                 cmocka_unit_test(test_refusals),
                 cmocka_unit_test(test_random_sets),
+                cmocka_unit_test(test_schedule_file),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
