@@ -172,6 +172,10 @@ static int apply_plan_finish(NlQdisc *nl, ApplyPlan *p, int send_result, ApplyRe
                 rep.n_messages++;
                 if (steps[i].kind == PLAN_ROOT)
                         rep.root_replaced = true;
+                else if (steps[i].kind == PLAN_CHANGE_ROOT) {
+                        rep.root_changed_in_place = true;
+                        rep.admin_base_time_ns = p->plan.base_time_ns;
+                }
                 else if (steps[i].kind == PLAN_ETF) {
                         k = etf_done(&rep.queues[steps[i].txq], steps[i].hw, NULL, steps[i].why,
                                      steps[i].why_literal);
@@ -231,8 +235,11 @@ static int apply_plan_prepare(NlQdisc *nl, const ApplyJob *job, ApplyPlan *p) {
                         return k;
                 }
         }
-        return qdisc_plan_build(job->ifindex, job->schedule, p->snap, job->facts, system_default_qdisc,
-                                &p->plan);
+        k = qdisc_plan_build(job->ifindex, job->schedule, p->snap, job->facts, system_default_qdisc, NULL,
+                             &p->plan);
+        if (k >= 0 && job->planned)
+                job->planned(&p->plan, job->userdata);
+        return k;
 }
 
 /* Send the requests of plans[0..n) (total of them) in as few sends as the

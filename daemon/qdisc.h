@@ -79,6 +79,14 @@ int qdisc_request_with_options(int type, int flags, int ifindex, uint32_t handle
  *  ifindex with handle r->handle. Returns 0 and *ret, or -errno. */
 int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret);
 
+/** Request that changes the running root r->handle on ifindex in place
+ *  (RTM_NEWQDISC with NLM_F_REPLACE, without NLM_F_CREATE: what `tc qdisc
+ *  replace` sends for the root's own handle). taprio takes the gate list,
+ *  base, cycle and extension times as a new admin schedule and the max
+ *  SDUs at once. Returns 0 and *ret, -EOPNOTSUPP for a kind that libnl-route
+ *  encodes (mqprio: Linux 6.1's cannot change), or -errno. */
+int qdisc_root_change_request(int ifindex, const RootSpec *r, struct nl_msg **ret);
+
 /** Request that grafts a new etf qdisc with handle `handle` (major only, not
  *  in use on the device) on TX queue e->queue under the root with handle
  *  root_handle, replacing whatever child is there (NLM_F_CREATE|NLM_F_REPLACE).

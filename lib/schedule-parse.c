@@ -231,6 +231,55 @@ static void parse_entries(Parser *p, json_object *root, RootSpec *r) {
         }
 }
 
+/* base_time_ns: nanoseconds of the schedule's clock, or "now". */
+static void parse_base_time(Parser *p, json_object *root, RootSpec *r) {
+        char sh[SHOW_MAX];
+        json_object *v;
+        int64_t x;
+
+        v = member(p, "root", root, "base_time_ns", false);
+        if (!v)
+                return;
+        if (json_object_is_type(v, json_type_string)) {
+                if (strcmp(json_object_get_string(v), "now") != 0 || has_nul(v))
+                        perr(p, "root.base_time_ns", "must be a time in nanoseconds or \"now\", got %s",
+                             show(v, sh));
+                else
+                        r->base_time_now = true;
+                return;
+        }
+        if (as_int(p, "root.base_time_ns", v, 0, INT64_MAX, &x) >= 0)
+                r->base_time_ns = x;
+}
+
+/* max_sdu: bytes per traffic class (the count is checked against num_tc by
+ * the validator); 0 is no limit. ETH_MAX_MTU is the largest MTU any device
+ * has; the kernel refuses more than the device's own. */
+static void parse_max_sdu(Parser *p, json_object *root, RootSpec *r) {
+        char path[JPATH_MAX];
+        json_object *a;
+        size_t n;
+
+        a = get_container(p, "root", root, "max_sdu", false, json_type_array);
+        if (!a)
+                return;
+        n = json_object_array_length(a);
+        if (n == 0 || n > TBS_MAX_TC) {
+                perr(p, "root.max_sdu", "must have one entry per traffic class (1 to %u), got %zu",
+                     TBS_MAX_TC, n);
+                return;
+        }
+        r->max_sdu_given = true;
+        r->n_max_sdu = (uint8_t) n;
+        for (size_t i = 0; i < n; i++) {
+                int64_t x;
+
+                if (as_int(p, jpath_index(path, "root.max_sdu", i), json_object_array_get_idx(a, i),
+                           0, TBS_MAX_SDU, &x) >= 0)
+                        r->max_sdu[i] = (uint32_t) x;
+        }
+}
+
 static void parse_taprio(Parser *p, json_object *root, RootSpec *r) {
         char sh[SHOW_MAX];
         json_object *v = NULL;
@@ -238,8 +287,12 @@ static void parse_taprio(Parser *p, json_object *root, RootSpec *r) {
         int64_t x;
 
         parse_clockid(p, "root", root, &r->clockid);
-        if (get_int(p, "root", root, "base_time_ns", false, 0, INT64_MAX, &x) > 0)
-                r->base_time_ns = x;
+        parse_base_time(p, root, r);
+        r->change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
+        if (get_int(p, "root", root, "change_margin_ns", false, TBS_TAPRIO_CHANGE_MARGIN_MIN_NS,
+                    TBS_TAPRIO_CHANGE_MARGIN_MAX_NS, &x) > 0)
+                r->change_margin_ns = x;
+        parse_max_sdu(p, root, r);
         if (get_int(p, "root", root, "cycle_time_ns", false, 1, INT64_MAX, &x) > 0) {
                 r->cycle_time_ns = x;
                 r->cycle_time_given = true;
@@ -279,6 +332,8 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
                 { "hw_offload", K_MQPRIO },
                 { "clockid", K_TAPRIO },
                 { "base_time_ns", K_TAPRIO },
+                { "change_margin_ns", K_TAPRIO },
+                { "max_sdu", K_TAPRIO },
                 { "cycle_time_ns", K_TAPRIO },
                 { "cycle_time_extension_ns", K_TAPRIO },
                 { "mode", K_TAPRIO },

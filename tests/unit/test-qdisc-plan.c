@@ -58,6 +58,13 @@ static const char *test_default_qdisc(char buf[static IFNAMSIZ]) {
         return buf;
 }
 
+/* A fixed "now" for base times left to tbsd. */
+static int64_t test_now_ns = 1000000000000;
+
+static int64_t test_clock(clockid_t clock) {
+        return test_now_ns;
+}
+
 static const struct tcmsg *step_tcmsg(const PlanStep *st) {
         return nlmsg_data(nlmsg_hdr(st->msg));
 }
@@ -109,7 +116,7 @@ static void test_fresh_install(void **state) {
         Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
 
         load_tree(FIXTURES "default.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_handle, 0x01000000);
         assert_int_equal(p.n, 3);
         assert_root_step(&p.steps[0], &mqprio_root);
@@ -128,7 +135,7 @@ static void test_fresh_install(void **state) {
 
         /* A schedule without a root handle gets tbsd's default one. */
         s.root.handle = 0;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_handle, TBS_DEFAULT_ROOT_HANDLE);
         assert_int_equal(step_tcmsg(&p.steps[0])->tcm_handle, TBS_DEFAULT_ROOT_HANDLE);
         qdisc_plan_done(&p);
@@ -144,7 +151,7 @@ static void test_no_op(void **state) {
         Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
 
         load_tree(FIXTURES "mqprio-etf.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 0);
         assert_null(p.steps);
         assert_int_equal(p.report.n_queues, 2);
@@ -158,14 +165,14 @@ static void test_no_op(void **state) {
         for (size_t i = 0; i < ELEMENTSOF(auto_etfs); i++)
                 auto_etfs[i].offload = OFFLOAD_AUTO;
         s.txqueues = auto_etfs;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 0);
         assert_string_equal(p.report.queues[1].reason, "installed earlier in software mode");
         qdisc_plan_done(&p);
 
         /* offload true is not satisfied by a software etf: both are replaced */
         auto_etfs[0].offload = auto_etfs[1].offload = OFFLOAD_ON;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 2);
         assert_int_equal(p.steps[0].plan, ETF_PLAN_HARDWARE);
         assert_true(p.steps[0].hw);
@@ -186,7 +193,7 @@ static void test_changed_etf_delta(void **state) {
         etfs[1].delta_ns = 600000;
         s = recorded_schedule(etfs, ELEMENTSOF(etfs));
         load_tree(FIXTURES "mqprio-etf.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 1);
         assert_etf_step(&p.steps[0], &etfs[1], 0x01030000, false);
         assert_int_equal(p.steps[0].txq, 1);
@@ -210,7 +217,7 @@ static void test_changed_root(void **state) {
         want.priority_map[15] = 1;
         s.root = want;
         load_tree(FIXTURES "mqprio-etf.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 4);
         assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
         assert_header(&p.steps[0], RTM_DELQDISC, 0, 0x01000000, TC_H_ROOT);
@@ -222,7 +229,7 @@ static void test_changed_root(void **state) {
 
         /* Another handle: the new root replaces the old one in one step. */
         s.root.handle = 0x02000000;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 3);
         assert_int_equal(p.steps[0].kind, PLAN_ROOT);
         assert_int_equal(step_tcmsg(&p.steps[1])->tcm_parent, 0x02000001);
@@ -239,7 +246,7 @@ static void test_foreign_root(void **state) {
         Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
 
         load_tree(FIXTURES "mqprio-foreign.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 4);
         assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
         assert_root_step(&p.steps[1], &mqprio_root);
@@ -247,7 +254,7 @@ static void test_foreign_root(void **state) {
         qdisc_tree_done(&t);
 
         load_tree(FIXTURES "htb.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), -EEXIST);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -EEXIST);
         assert_int_equal(p.n, 0);
         assert_non_null(p.report.error);
         assert_non_null(strstr(p.report.error, "root qdisc htb 1: is not tbsd's"));
@@ -271,7 +278,7 @@ static void test_fallback(void **state) {
         s = recorded_schedule(etfs, ELEMENTSOF(etfs));
         load_tree(FIXTURES "default.bin", &t);
 
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 3);
         for (size_t i = 1; i < 3; i++) {
                 assert_int_equal(p.steps[i].plan, ETF_PLAN_TRY_HARDWARE);
@@ -286,7 +293,7 @@ static void test_fallback(void **state) {
         assert_false(plan_step_may_fall_back(&p.steps[0], -EOPNOTSUPP));
         qdisc_plan_done(&p);
 
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 3);
         assert_int_equal(p.steps[1].plan, ETF_PLAN_SOFTWARE);
         assert_false(p.steps[1].hw);
@@ -295,7 +302,7 @@ static void test_fallback(void **state) {
         assert_false(plan_step_may_fall_back(&p.steps[1], -EOPNOTSUPP));
         qdisc_plan_done(&p);
 
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &i210, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &i210, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.steps[1].plan, ETF_PLAN_HARDWARE);
         assert_etf_step(&p.steps[1], &etfs[0], 0x01010000, true);
         assert_int_equal(p.steps[2].plan, ETF_PLAN_SOFTWARE);
@@ -306,7 +313,7 @@ static void test_fallback(void **state) {
         /* an invalid offload mode is refused before anything is planned to be sent */
         etfs[1].offload = (OffloadMode) 7;
         load_tree(FIXTURES "mqprio-etf.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), -EINVAL);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -EINVAL);
         assert_string_equal(p.report.error, "txqueue 1: invalid offload mode");
         qdisc_plan_done(&p);
         qdisc_tree_done(&t);
@@ -322,7 +329,7 @@ static void test_reset_child(void **state) {
 
         default_qdisc_calls = 0;
         load_tree(FIXTURES "mqprio-etf.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 1);
         assert_int_equal(p.steps[0].kind, PLAN_RESET_CHILD);
         assert_header(&p.steps[0], RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, 0x01030000, 0x01000002);
@@ -335,7 +342,7 @@ static void test_reset_child(void **state) {
         qdisc_plan_done(&p);
 
         /* without a way to ask, the kernel's own default */
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, NULL, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, NULL, test_clock, &p), 0);
         kind = nlmsg_find_attr(nlmsg_hdr(p.steps[0].msg), sizeof(struct tcmsg), TCA_KIND);
         assert_string_equal(nla_data(kind), "pfifo_fast");
         qdisc_plan_done(&p);
@@ -343,7 +350,7 @@ static void test_reset_child(void **state) {
         /* no etf declared at all: both go back */
         s.n_txqueues = 0;
         s.txqueues = NULL;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 2);
         assert_int_equal(p.report.n_queues, 0);
         assert_int_equal(step_tcmsg(&p.steps[0])->tcm_parent, 0x01000001);
@@ -367,7 +374,7 @@ static void test_taprio_root(void **state) {
         load_tree(FIXTURES "taprio-txtime.bin", &t);
         /* the recorded taprio reports the effective cycle time */
         s.root.cycle_time_ns = 1000000;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 0);
         qdisc_plan_done(&p);
 
@@ -380,8 +387,9 @@ static void test_taprio_root(void **state) {
         big.n_entries = 4000;
         big.cycle_time_ns = 4000 * 1000;
         s.root = big;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), -EMSGSIZE);
-        assert_non_null(strstr(p.report.error, "root (taprio 100:): the request is larger than one netlink"));
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -EMSGSIZE);
+        /* same traffic classes and mode: a change in place, refused all the same */
+        assert_non_null(strstr(p.report.error, "root (taprio 100:, new schedule in place): the request is larger than one netlink"));
         qdisc_plan_done(&p);
         qdisc_tree_done(&t);
 }

@@ -298,7 +298,7 @@ static const BadCase bad_cases[] = {
         { TA, "{'root': {'cycle_time_extension_ns': -1}}",
           F ": root.cycle_time_extension_ns: must be between 0 and 9223372036854775807, got -1" },
         { TA, "{'root': {'base_time_ns': -1}}", F ": root.base_time_ns: must be between 0 and 9223372036854775807, got -1" },
-        { TA, "{'root': {'base_time_ns': '2024-01-01'}}", F ": root.base_time_ns: must be an integer, got \"2024-01-01\"" },
+        { TA, "{'root': {'base_time_ns': '2024-01-01'}}", F ": root.base_time_ns: must be a time in nanoseconds or \"now\", got \"2024-01-01\"" },
         { TA, "{'root': {'mode': 'fast'}}",
           F ": root.mode: unknown mode \"fast\"; expected \"software\", \"txtime-assist\" or \"full-offload\"" },
         { TA, "{'root': {'clockid': 'CLOCK_PTP'}}",
