@@ -235,18 +235,6 @@ static int plan_root(QDiscPlan *p, int ifindex, const QDiscTree *tree, const Roo
         return plan_add(p, max, &st, m);
 }
 
-int64_t plan_clock_now(clockid_t clock) {
-        struct timespec ts;
-
-        if (clock_gettime(clock, &ts) < 0)
-                return 0;
-        return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-clockid_t taprio_time_clock(const RootSpec *r) {
-        return r->mode == TAPRIO_MODE_FULL_OFFLOAD ? CLOCK_TAI : r->clockid;
-}
-
 int64_t taprio_next_cycle_start(int64_t base, int64_t cycle, int64_t t) {
         int64_t n, off, start;
 
@@ -308,6 +296,12 @@ const char *taprio_in_place_blocker(const RootSpec *installed, const RootSpec *w
         return buf;
 }
 
+static bool same_gate_schedule(const RootSpec *a, const RootSpec *b) {
+        return a->cycle_time_ns == b->cycle_time_ns && a->cycle_time_extension_ns == b->cycle_time_extension_ns &&
+               a->n_entries == b->n_entries &&
+               (a->n_entries == 0 || memcmp(a->entries, b->entries, a->n_entries * sizeof(GateEntry)) == 0);
+}
+
 /* The in-place change of a running taprio: the schedule with its base time
  * settled, TC entries always (a class left out keeps its old max SDU). */
 static int plan_root_change(QDiscPlan *p, int ifindex, const QDiscTree *tree, const RootSpec *want,
@@ -318,7 +312,14 @@ static int plan_root_change(QDiscPlan *p, int ifindex, const QDiscTree *tree, co
         char hb[16];
         int k;
 
-        r.base_time_ns = taprio_change_base_time(&tree->root_spec, want, now_ns);
+        /* Only the max SDUs differ: the same schedule goes again with the
+         * installed base time (the kernel starts it on a cycle boundary of
+         * the running one, which it is). */
+        if (same_gate_schedule(&tree->root_spec, want) &&
+            taprio_base_time_satisfied(want, tree->root_spec.base_time_ns, now_ns))
+                r.base_time_ns = tree->root_spec.base_time_ns;
+        else
+                r.base_time_ns = taprio_change_base_time(&tree->root_spec, want, now_ns);
         r.max_sdu_given = r.max_sdu_given || tree->root_spec.max_sdu_dumped;
         p->base_time_ns = r.base_time_ns;
         snprintf(st.name, sizeof(st.name), "root (taprio %s, new schedule in place)",
@@ -362,16 +363,15 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
         max = 2 + s->n_txqueues + tree->n_queues;
         pool = (HandlePool) { .tree = tree, .next_major = (TC_H_MAJ(want.handle) >> 16) + 1 };
         if (want.kind == ROOT_TAPRIO) {
-                now_ns = (now ?: plan_clock_now)(taprio_time_clock(&want));
+                now_ns = (now ?: qdisc_clock_now_ns)(taprio_time_clock(&want));
                 if (want.base_time_now)
                         want.base_time_ns = now_ns;     /* a new root: from its next cycle on */
         }
 
         /* A base time left to tbsd is satisfied by the one it installed. */
         cmp = want;
-        if (want.kind == ROOT_TAPRIO && tree->root_known && tree->root_spec.kind == ROOT_TAPRIO &&
-            taprio_base_time_satisfied(&s->root, tree->root_spec.base_time_ns, now_ns))
-                cmp.base_time_ns = tree->root_spec.base_time_ns;
+        if (tree->root_known)
+                taprio_settle_base_time(&cmp, &tree->root_spec, now_ns);
         root_same = tree->has_root && tree->root_known && tree->root.handle == want.handle &&
                     tree->root_spec.kind == want.kind && vt->equal(&cmp, &tree->root_spec);
 

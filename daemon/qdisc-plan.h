@@ -136,13 +136,6 @@ typedef struct QDiscPlan {
 int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, const DeviceFacts *facts,
                      default_qdisc_fn default_qdisc, plan_clock_fn now, QDiscPlan *ret);
 
-/** The real clock (clock_gettime()) in ns, for plan_clock_fn. */
-int64_t plan_clock_now(clockid_t clock);
-
-/** The clock a taprio's times count in: its clockid, CLOCK_TAI for full
- *  offload (the NIC's PHC, kept on TAI by phc2sys). */
-clockid_t taprio_time_clock(const RootSpec *r);
-
 /** Why installed (a taprio root) cannot take want's schedule in place
  *  (Linux refuses to change a running taprio's traffic classes, flags or
  *  clock; tbsd also re-creates it for another txtime delay, which the

@@ -15,6 +15,7 @@
 #include <linux/pkt_sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "qdisc.h"
 
@@ -303,6 +304,24 @@ static bool taprio_equal(const void *a, const void *b) {
                 return root_spec_equal(&xx, &yy);
         }
         return root_spec_equal(x, y);
+}
+
+int64_t qdisc_clock_now_ns(clockid_t clock) {
+        struct timespec ts;
+
+        if (clock_gettime(clock, &ts) < 0)
+                return 0;
+        return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+clockid_t taprio_time_clock(const RootSpec *r) {
+        return r->mode == TAPRIO_MODE_FULL_OFFLOAD ? CLOCK_TAI : r->clockid;
+}
+
+void taprio_settle_base_time(RootSpec *want, const RootSpec *installed, int64_t now_ns) {
+        if (want->kind == ROOT_TAPRIO && installed->kind == ROOT_TAPRIO &&
+            taprio_base_time_satisfied(want, installed->base_time_ns, now_ns))
+                want->base_time_ns = installed->base_time_ns;
 }
 
 const QDiscVTable qdisc_taprio_vtable = {

@@ -124,6 +124,20 @@ void qdisc_qopt_from_root(const RootSpec *r, void *buf);
  *  bytes. Returns 0, or -EBADMSG when too short or num_tc is out of range. */
 int qdisc_qopt_to_root(const void *buf, size_t len, RootSpec *r);
 
+/** The current time of clock in ns (clock_gettime()), 0 when it cannot be read. */
+int64_t qdisc_clock_now_ns(clockid_t clock);
+
+/** The clock a taprio's times count in: its clockid, CLOCK_TAI for full
+ *  offload (the NIC's PHC, kept on TAI by phc2sys). */
+clockid_t taprio_time_clock(const RootSpec *r);
+
+/** Before comparing want (a shallow copy of a schedule's root) with the
+ *  installed root: a taprio base time the schedule leaves to tbsd that the
+ *  installed one satisfies at now_ns (taprio_base_time_satisfied()) takes
+ *  the installed value, so that equal() compares the rest. Other kinds and
+ *  other base times are left alone. */
+void taprio_settle_base_time(RootSpec *want, const RootSpec *installed, int64_t now_ns);
+
 /** How an etf queue's offload is decided before anything is sent. */
 typedef enum EtfOffloadPlan {
         ETF_PLAN_SOFTWARE,        /* offload false, or auto on a queue without launch time */

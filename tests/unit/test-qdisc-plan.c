@@ -394,6 +394,220 @@ static void test_taprio_root(void **state) {
         qdisc_tree_done(&t);
 }
 
+/* The recorded taprio (txtime-assist, base 1000, cycle 1 ms) with the
+ * schedule s as declared: the plan in *p. */
+static EtfSpec taprio_etf = { .queue = 0, .clockid = CLOCK_TAI, .delta_ns = 300000, .offload = OFFLOAD_OFF,
+                              .skip_sock_check = true };
+
+static void assert_change_step(const PlanStep *st, const RootSpec *want, int64_t base, bool tc_entries) {
+        RootSpec r = *want;
+        struct nl_msg *m = NULL;
+
+        assert_int_equal(st->kind, PLAN_CHANGE_ROOT);
+        /* tc qdisc replace on the root's own handle: no NLM_F_CREATE */
+        assert_header(st, RTM_NEWQDISC, NLM_F_REPLACE, 0x01000000, TC_H_ROOT);
+        r.base_time_ns = base;
+        r.max_sdu_given = tc_entries;
+        assert_int_equal(qdisc_root_change_request(IFINDEX, &r, &m), 0);
+        assert_same_bytes(st->msg, m);
+        nlmsg_free(m);
+}
+
+/* Only the gate list differs: one request that changes the running root,
+ * the etf child and every handle stay; a past base time becomes the next
+ * cycle start of the running schedule after now + the margin. */
+static void test_taprio_in_place(void **state) {
+        GateEntry entries[3];
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(&taprio_etf, 1);
+
+        load_tree(FIXTURES "taprio-txtime.bin", &t);
+        /* Linux 6.1 dumps one TC entry per class: it knows max SDU */
+        assert_true(t.root_spec.max_sdu_dumped);
+        assert_false(t.root_spec.admin_pending);
+        s.root = taprio_root_cycle(0);
+        memcpy(entries, taprio_entries, sizeof(entries));
+        entries[1].interval_ns = 350000;
+        s.root.entries = entries;
+        s.root.cycle_time_ns = 1050000;
+        s.root.change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
+
+        test_now_ns = 1000000000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.n, 1);
+        /* oper: base 1000, cycle 1 ms; now + 100 ms = 1000100000000 -> the
+         * cycle that starts at 1000 + 1000100 * 1 ms */
+        assert_int_equal(p.base_time_ns, 1000100001000);
+        assert_change_step(&p.steps[0], &s.root, 1000100001000, true);
+        assert_false(p.report.queues[0].changed);
+        qdisc_plan_done(&p);
+
+        /* A margin of its own */
+        s.root.change_margin_ns = 2500000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.base_time_ns, 1002500001000);
+        qdisc_plan_done(&p);
+
+        /* "now": the same rule */
+        s.root.change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
+        s.root.base_time_now = true;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.base_time_ns, 1000100001000);
+        qdisc_plan_done(&p);
+
+        /* A base time still ahead is sent as it is */
+        s.root.base_time_now = false;
+        s.root.base_time_ns = 1005000000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.base_time_ns, 1005000000000);
+        assert_change_step(&p.steps[0], &s.root, 1005000000000, true);
+        qdisc_plan_done(&p);
+
+        /* With a change pending, the running (oper) schedule's cycles count */
+        t.root_spec.admin_pending = true;
+        t.root_spec.oper = (GateSchedule) { .base_time_ns = 500, .cycle_time_ns = 3000000,
+                                            .entries = taprio_entries, .n_entries = 1 };
+        s.root.base_time_ns = 0;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.base_time_ns, 500 + 333367 * 3000000LL);
+        qdisc_plan_done(&p);
+        t.root_spec.oper = (GateSchedule) {};
+        t.root_spec.admin_pending = false;
+        qdisc_tree_done(&t);
+}
+
+/* A base time left to tbsd: the one it installed later satisfies it (an
+ * unchanged file stays unchanged after an in-place change); an earlier one
+ * or another future one does not. */
+static void test_taprio_base_time_kept(void **state) {
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(&taprio_etf, 1);
+
+        load_tree(FIXTURES "taprio-txtime.bin", &t);
+        s.root = taprio_root_cycle(1000000);
+        test_now_ns = 1000000000000;
+        for (int i = 0; i < 3; i++) {
+                /* installed 1000: file 1000, file 0 (past, earlier), "now" */
+                s.root.base_time_ns = i == 1 ? 0 : 1000;
+                s.root.base_time_now = i == 2;
+                assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+                assert_int_equal(p.root_change, ROOT_KEEP);
+                assert_int_equal(p.n, 0);
+                qdisc_plan_done(&p);
+        }
+        /* past but later than the installed one: changed */
+        s.root.base_time_now = false;
+        s.root.base_time_ns = 2000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        qdisc_plan_done(&p);
+        /* a base time still ahead of now must be the installed one */
+        test_now_ns = 500;
+        s.root.base_time_ns = 800;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        qdisc_plan_done(&p);
+        test_now_ns = 1000000000000;
+        qdisc_tree_done(&t);
+}
+
+/* What a running taprio cannot take in place: the root is re-created (the
+ * old one deleted first: same handle), with why, and the etf child again. */
+static void test_taprio_recreate(void **state) {
+        static const struct {
+                void (*change)(RootSpec *r);
+                const char *why;
+        } cases[] = {
+                { NULL, "mode txtime-assist instead of software" },
+                { NULL, "txtime_delay_ns 200000 instead of 300000" },
+                { NULL, "clockid CLOCK_TAI instead of CLOCK_REALTIME" },
+                { NULL, "priority_map differs" },
+                { NULL, "queues differ" },
+        };
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(&taprio_etf, 1);
+
+        load_tree(FIXTURES "taprio-txtime.bin", &t);
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                s.root = taprio_root_cycle(1000000);
+                switch (i) {
+                case 0: s.root.mode = TAPRIO_MODE_SOFTWARE; s.root.txtime_delay_ns = 0; break;
+                case 1: s.root.txtime_delay_ns = 300000; break;
+                case 2: s.root.clockid = CLOCK_REALTIME; break;
+                case 3: s.root.priority_map[0] = 1; break;
+                case 4: s.root.queues[2] = (QueueRange) { 1, 2 }; break;
+                }
+                assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+                assert_int_equal(p.root_change, ROOT_RECREATE);
+                assert_string_equal(p.root_why, cases[i].why);
+                assert_int_equal(p.n, 3);
+                assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+                assert_root_step(&p.steps[1], &s.root);
+                assert_int_equal(p.steps[2].kind, PLAN_ETF);
+                qdisc_plan_done(&p);
+        }
+        /* taprio to mqprio */
+        s.root = mqprio_root;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_string_equal(p.root_why, "root kind taprio instead of mqprio");
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+
+        /* From the kernel's default root: created, nothing to say */
+        load_tree(FIXTURES "default.bin", &t);
+        s.root = taprio_root_cycle(1000000);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CREATE);
+        assert_int_equal(p.steps[0].kind, PLAN_ROOT);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+/* max_sdu: changed in place on a kernel whose taprio dumps TC entries;
+ * refused before anything is sent on one whose taprio dumps none. */
+static void test_taprio_max_sdu(void **state) {
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(&taprio_etf, 1);
+
+        load_tree(FIXTURES "taprio-txtime.bin", &t);
+        for (unsigned tc = 0; tc < TBS_MAX_TC; tc++)
+                assert_int_equal(t.root_spec.max_sdu[tc], 0);
+        s.root = taprio_root_cycle(1000000);
+        s.root.max_sdu_given = true;
+        s.root.n_max_sdu = 3;
+        s.root.max_sdu[1] = 1500;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.n, 1);
+        /* base 1000 is satisfied by the installed one: sent unchanged */
+        assert_int_equal(p.base_time_ns, 1000);
+        assert_change_step(&p.steps[0], &s.root, 1000, true);
+        qdisc_plan_done(&p);
+
+        /* all zero, as installed: nothing to do */
+        s.root.max_sdu[1] = 0;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 0);
+        qdisc_plan_done(&p);
+
+        /* a kernel before per-class max SDU: its dump has no TC entries */
+        t.root_spec.max_sdu_dumped = false;
+        s.root.max_sdu[1] = 1500;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -EOPNOTSUPP);
+        assert_int_equal(p.n, 0);
+        assert_string_equal(p.report.error, "root.max_sdu: this kernel does not support a per-class max SDU "
+                            "(its taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY); nothing changed");
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_fresh_install),
@@ -404,6 +618,10 @@ int main(void) {
                 cmocka_unit_test(test_fallback),
                 cmocka_unit_test(test_reset_child),
                 cmocka_unit_test(test_taprio_root),
+                cmocka_unit_test(test_taprio_in_place),
+                cmocka_unit_test(test_taprio_base_time_kept),
+                cmocka_unit_test(test_taprio_recreate),
+                cmocka_unit_test(test_taprio_max_sdu),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
