@@ -334,6 +334,34 @@ static int plan_root_change(QDiscPlan *p, int ifindex, const QDiscTree *tree, co
         return plan_add(p, max, &st, m);
 }
 
+/* Linux 6.1 (sch_taprio.c): grafting a child deactivates the device,
+ * which resets the root, and a software taprio's reset cancels the timer
+ * that runs its gate schedule, for good: the schedule of a new root never
+ * starts (no oper schedule: every SO_TXTIME packet is dropped at enqueue),
+ * a running one stops where it was. The same schedule sent once more as a
+ * change after the children starts the timer again (from the schedule's
+ * next cycle). */
+static int plan_restart_schedule(QDiscPlan *p, int ifindex, const RootSpec *sent, size_t max) {
+        PlanStep st = { .kind = PLAN_RESTART_ROOT };
+        struct nl_msg *m = NULL;
+        bool grafts = false;
+        char hb[16];
+        int k;
+
+        for (size_t i = 0; i < p->n; i++)
+                grafts = grafts || p->steps[i].kind == PLAN_ETF || p->steps[i].kind == PLAN_RESET_CHILD;
+        if (!grafts)
+                return 0;
+        snprintf(st.name, sizeof(st.name), "root (taprio %s, schedule restarted after grafting children)",
+                 tc_handle_to_string(sent->handle, hb));
+        k = qdisc_root_change_request(ifindex, sent, &m);
+        if (k < 0) {
+                p->report.error = qdisc_step_error("", k, st.name);
+                return k;
+        }
+        return plan_add(p, max, &st, m);
+}
+
 int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, const DeviceFacts *facts,
                      default_qdisc_fn default_qdisc, plan_clock_fn now, QDiscPlan *ret) {
         QDiscPlan p = {};
@@ -360,7 +388,7 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                 goto out;
         }
 
-        max = 2 + s->n_txqueues + tree->n_queues;
+        max = 3 + s->n_txqueues + tree->n_queues;
         pool = (HandlePool) { .tree = tree, .next_major = (TC_H_MAJ(want.handle) >> 16) + 1 };
         if (want.kind == ROOT_TAPRIO) {
                 now_ns = (now ?: qdisc_clock_now_ns)(taprio_time_clock(&want));
@@ -411,6 +439,14 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                 goto out;
         if (children_stay)
                 k = plan_reset_children(&p, ifindex, s, tree, vt, default_qdisc, &pool, max);
+        if (k >= 0 && want.kind == ROOT_TAPRIO && want.mode == TAPRIO_MODE_SOFTWARE) {
+                RootSpec sent = p.root_change == ROOT_KEEP ? cmp : want;
+
+                if (p.root_change == ROOT_CHANGE_IN_PLACE)
+                        sent.base_time_ns = p.base_time_ns;
+                sent.max_sdu_given = want.max_sdu_given || (children_stay && tree->root_spec.max_sdu_dumped);
+                k = plan_restart_schedule(&p, ifindex, &sent, max);
+        }
 out:
         *ret = p;
         return k < 0 ? k : 0;

@@ -72,6 +72,8 @@ typedef enum PlanStepKind {
         PLAN_DELETE_ROOT,               /* delete the root in place (same handle as the new one) */
         PLAN_ROOT,                      /* create or replace the root, with its default children */
         PLAN_CHANGE_ROOT,               /* taprio: a new (admin) schedule for the running root */
+        PLAN_RESTART_ROOT,              /* software taprio: its schedule again after children were
+                                         * grafted (Linux 6.1 stops it then) */
         PLAN_ETF,                       /* graft an etf on a TX queue */
         PLAN_RESET_CHILD,               /* put the root's default child back on a queue */
         _PLAN_STEP_KIND_MAX,

@@ -399,11 +399,12 @@ static void test_taprio_root(void **state) {
 static EtfSpec taprio_etf = { .queue = 0, .clockid = CLOCK_TAI, .delta_ns = 300000, .offload = OFFLOAD_OFF,
                               .skip_sock_check = true };
 
-static void assert_change_step(const PlanStep *st, const RootSpec *want, int64_t base, bool tc_entries) {
+static void assert_change_step_kind(const PlanStep *st, PlanStepKind kind, const RootSpec *want, int64_t base,
+                                    bool tc_entries) {
         RootSpec r = *want;
         struct nl_msg *m = NULL;
 
-        assert_int_equal(st->kind, PLAN_CHANGE_ROOT);
+        assert_int_equal(st->kind, kind);
         /* tc qdisc replace on the root's own handle: no NLM_F_CREATE */
         assert_header(st, RTM_NEWQDISC, NLM_F_REPLACE, 0x01000000, TC_H_ROOT);
         r.base_time_ns = base;
@@ -411,6 +412,10 @@ static void assert_change_step(const PlanStep *st, const RootSpec *want, int64_t
         assert_int_equal(qdisc_root_change_request(IFINDEX, &r, &m), 0);
         assert_same_bytes(st->msg, m);
         nlmsg_free(m);
+}
+
+static void assert_change_step(const PlanStep *st, const RootSpec *want, int64_t base, bool tc_entries) {
+        assert_change_step_kind(st, PLAN_CHANGE_ROOT, want, base, tc_entries);
 }
 
 /* Only the gate list differs: one request that changes the running root,
@@ -545,10 +550,16 @@ static void test_taprio_recreate(void **state) {
                 assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
                 assert_int_equal(p.root_change, ROOT_RECREATE);
                 assert_string_equal(p.root_why, cases[i].why);
-                assert_int_equal(p.n, 3);
                 assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
                 assert_root_step(&p.steps[1], &s.root);
                 assert_int_equal(p.steps[2].kind, PLAN_ETF);
+                if (s.root.mode == TAPRIO_MODE_SOFTWARE) {
+                        /* the software schedule once more after the graft */
+                        assert_int_equal(p.n, 4);
+                        assert_int_equal(p.steps[3].kind, PLAN_RESTART_ROOT);
+                        assert_header(&p.steps[3], RTM_NEWQDISC, NLM_F_REPLACE, 0x01000000, TC_H_ROOT);
+                } else
+                        assert_int_equal(p.n, 3);
                 qdisc_plan_done(&p);
         }
         /* taprio to mqprio */
@@ -564,7 +575,26 @@ static void test_taprio_recreate(void **state) {
         s.root = taprio_root_cycle(1000000);
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_change, ROOT_CREATE);
+        assert_int_equal(p.n, 2);
         assert_int_equal(p.steps[0].kind, PLAN_ROOT);
+        qdisc_plan_done(&p);
+
+        /* in software mode the schedule goes again after the etf graft,
+         * as a change with the same base time */
+        s.root.mode = TAPRIO_MODE_SOFTWARE;
+        s.root.txtime_delay_ns = 0;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 3);
+        assert_root_step(&p.steps[0], &s.root);
+        assert_int_equal(p.steps[1].kind, PLAN_ETF);
+        assert_int_equal(p.steps[2].kind, PLAN_RESTART_ROOT);
+        assert_change_step_kind(&p.steps[2], PLAN_RESTART_ROOT, &s.root, 1000, false);
+        qdisc_plan_done(&p);
+
+        /* without children to graft nothing more */
+        s.n_txqueues = 0;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 1);
         qdisc_plan_done(&p);
         qdisc_tree_done(&t);
 }
