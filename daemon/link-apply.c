@@ -216,7 +216,7 @@ static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
         l->rt->applied = true;
         link_forget_installed_root(l);
         if (r > 0 && l->rt->last.root_changed_in_place)
-                link_emit_event(l, "applied", "%u change(s) sent, gate schedule changed in place (from base "
+                link_emit_event(l, "applied", "%u change(s) sent, root changed in place (schedule from base "
                                 "time %" PRIi64 ")", l->rt->last.n_messages, l->rt->last.admin_base_time_ns);
         else if (r > 0)
                 link_emit_event(l, "applied", "%u change(s) sent%s", l->rt->last.n_messages,

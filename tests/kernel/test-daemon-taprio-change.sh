@@ -100,7 +100,7 @@ oper_base=$(jq '.oper_schedule.base_time_ns' <<<"$st")
 assert_eq "$(( (admin_base - oper_base) % 2000000 ))" 0 "the admin base time is a cycle start of the running schedule"
 [ "$admin_base" -gt "$oper_base" ] || fail "admin base time $admin_base is not after the running one's"
 assert_contains "$(cat "$TBS_OUT/tbsd.log")" "changing the gate schedule in place" "the apply log"
-assert_contains "$(cat "$TBS_OUT/tbsd.log")" "gate schedule changed in place" "the applied event"
+assert_contains "$(cat "$TBS_OUT/tbsd.log")" "root changed in place" "the applied event"
 
 # The new schedule takes over at its base time; the file is then unchanged.
 wait_until 15 sh -c "\"$TBSCTL\" --json status tc0 | jq -e '.root.change_pending == false'" ||
