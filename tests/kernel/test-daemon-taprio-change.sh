@@ -36,7 +36,7 @@ write_schedule() {
     "qdisc": "taprio", "handle": "100:", "num_tc": 3,
     "priority_map": [0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
     "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2} ],
-    "mode": "${2:-software}", "base_time_ns": 0, "change_margin_ns": 3000000000,
+    "mode": "${2:-software}", "base_time_ns": 0, "change_margin_ns": 5000000000,
     "entries": [
       {"gate_mask": "0x7", "interval_ns": 1000000},
       {"gate_mask": "0x5", "interval_ns": $1}
@@ -67,10 +67,10 @@ assert_eq "$("$TBSCTL" --json status tc0 | jq -c '.root | [.change_pending, .adm
 assert_eq "$("$TBSCTL" --json status tc0 | jq -c '.root.max_sdu')" "[0,0,0]" \
         "status: the kernel's max SDUs (Linux 6.1 dumps them)"
 
-# The stream: 6000 datagrams, one per millisecond (or slower), 400 ms
-# ahead: it outlasts the change's margin of 3 s. etf's delta of 200 ms
+# The stream: 9000 datagrams, one per millisecond (or slower), 400 ms
+# ahead: it outlasts the change's margin of 5 s. etf's delta of 200 ms
 # keeps the guest's timer lag under load from turning into deadline misses.
-COUNT=6000
+COUNT=9000
 ip netns exec peer "$STREAM" recv 7777 "$COUNT" 4000 > "$TMPDIR/recv.json" 2> "$TMPDIR/recv.err" &
 recv_pid=$!
 wait_until 5 grep -q listening "$TMPDIR/recv.err" || fail "receiver did not start"
