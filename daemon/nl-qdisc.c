@@ -141,6 +141,23 @@ out:
         return k;
 }
 
+/* A kernel without per-class max SDU ignores TCA_TAPRIO_ATTR_TC_ENTRY; its
+ * taprio then dumps none. Read a new taprio back when the plan could not
+ * tell beforehand. Returns 0, or -EOPNOTSUPP with rep->error set. */
+static int check_max_sdu(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
+        _cleanup_(qdisc_tree_done) QDiscTree t = {};
+
+        if (!p->plan.check_max_sdu)
+                return 0;
+        if (nl_qdisc_dump(nl, p->ifindex, &t) < 0 || !t.root_known || t.root_spec.kind != ROOT_TAPRIO ||
+            t.root_spec.max_sdu_dumped)
+                return 0;
+        if (asprintf(&rep->error, "root.max_sdu: this kernel does not support a per-class max SDU (its "
+                     "taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY after they were set)") < 0)
+                rep->error = NULL;
+        return -EOPNOTSUPP;
+}
+
 /* Judge the kernel's answers to a sent plan, fall back to software where
  * offload was only tried, and roll back on failure. Returns like
  * nl_qdisc_apply(); the report moves to *ret. */
@@ -197,6 +214,9 @@ static int apply_plan_finish(NlQdisc *nl, ApplyPlan *p, int send_result, ApplyRe
                         goto fail;
         }
 
+        k = check_max_sdu(nl, p, &rep);
+        if (k < 0)
+                goto fail;
         k = rep.n_messages > 0;
         goto out;
 

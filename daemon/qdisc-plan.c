@@ -429,6 +429,8 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                             tree->root_spec.kind == ROOT_MQPRIO)
                                 snprintf(p.root_why, sizeof(p.root_why), "mqprio cannot change in place");
                         k = plan_root(&p, ifindex, tree, &want, vt, max);
+                        p.check_max_sdu = want.kind == ROOT_TAPRIO && root_has_max_sdu(&want) &&
+                                          !(tree->root_known && tree->root_spec.max_sdu_dumped);
                 }
                 if (k < 0)
                         goto out;

@@ -118,6 +118,9 @@ typedef struct QDiscPlan {
         char root_why[160];             /* ROOT_RECREATE: what differs, "mode software instead of
                                          * txtime-assist" ("requires re-creating the root: ...") */
         int64_t base_time_ns;           /* ROOT_CHANGE_IN_PLACE: the admin schedule's base time */
+        bool check_max_sdu;             /* max SDUs go to a new taprio on a kernel not known to
+                                         * take them: read the root back after the apply (a
+                                         * kernel without them ignores the attribute) */
         PlanStep *steps;
         size_t n;                       /* 0: the tree already carries the schedule */
         ApplyReport report;             /* started: entries per queue, reasons of kept queues;

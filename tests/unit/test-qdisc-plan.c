@@ -627,6 +627,27 @@ static void test_taprio_max_sdu(void **state) {
         assert_int_equal(p.n, 0);
         qdisc_plan_done(&p);
 
+        /* a new root where nothing tells whether the kernel takes them:
+         * read back after the apply */
+        s.root.mode = TAPRIO_MODE_SOFTWARE;
+        s.root.txtime_delay_ns = 0;
+        s.root.max_sdu[1] = 1500;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_false(p.check_max_sdu);        /* the old taprio dumped TC entries */
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+        load_tree(FIXTURES "default.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CREATE);
+        assert_true(p.check_max_sdu);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+        s.root = taprio_root_cycle(1000000);
+        s.root.max_sdu_given = true;
+        s.root.n_max_sdu = 3;
+        load_tree(FIXTURES "taprio-txtime.bin", &t);
+
         /* a kernel before per-class max SDU: its dump has no TC entries */
         t.root_spec.max_sdu_dumped = false;
         s.root.max_sdu[1] = 1500;
