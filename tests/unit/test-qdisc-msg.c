@@ -412,6 +412,40 @@ static void test_parse_taprio_admin_dump(void **state) {
         }
 }
 
+/* Recorded in the test kernel while a change was pending
+ * (fixtures/qdisc/README, taprio-admin.tc.json): the admin schedule is the
+ * RootSpec's own, the running one its oper; the max SDUs as set. */
+static void test_parse_taprio_admin_recorded(void **state) {
+        _cleanup_free_ void *buf = NULL;
+        QDiscTree t = {};
+        size_t len;
+
+        buf = read_fixture(FIXTURES "taprio-admin.bin", &len);
+        assert_int_equal(qdisc_tree_parse_dump(buf, len, 3, &t), 0);
+        assert_true(t.root_known);
+        assert_int_equal(t.root_spec.kind, ROOT_TAPRIO);
+        assert_true(t.root_spec.admin_pending);
+        assert_int_equal(t.root_spec.base_time_ns, 1796398211245000000);
+        assert_int_equal(t.root_spec.cycle_time_ns, 1100000);
+        assert_int_equal(t.root_spec.n_entries, 3);
+        assert_int_equal(t.root_spec.entries[2].interval_ns, 500000);
+        assert_int_equal(t.root_spec.oper.base_time_ns, 0);
+        assert_int_equal(t.root_spec.oper.cycle_time_ns, 1000000);
+        assert_int_equal(t.root_spec.oper.n_entries, 3);
+        assert_int_equal(t.root_spec.oper.entries[2].interval_ns, 400000);
+        assert_int_equal(t.root_spec.oper.entries[2].gate_mask, 0x4);
+        /* tbsd put the admin base time on a cycle start of the running one */
+        assert_int_equal(t.root_spec.base_time_ns % t.root_spec.oper.cycle_time_ns, 0);
+        assert_true(t.root_spec.max_sdu_dumped);
+        assert_int_equal(t.root_spec.max_sdu[0], 0);
+        assert_int_equal(t.root_spec.max_sdu[1], 1000);
+        assert_int_equal(t.root_spec.max_sdu[2], 300);
+        assert_int_equal(t.root_spec.mode, TAPRIO_MODE_SOFTWARE);
+        assert_non_null(qdisc_tree_find_queue(&t, 0));
+        assert_true(qdisc_tree_find_queue(&t, 0)->is_etf);
+        qdisc_tree_done(&t);
+}
+
 /* Recorded in the test kernel: mqprio 100: with etf 101: on 100:1 (delta
  * 300000) and etf 102: on 100:2 (delta 500000, deadline_mode,
  * skip_sock_check), after 5 datagrams to queue 0 (dropped by etf: no
@@ -828,6 +862,7 @@ int main(void) {
                 cmocka_unit_test(test_taprio_round_trip),
                 cmocka_unit_test(test_taprio_change_max_sdu),
                 cmocka_unit_test(test_parse_taprio_admin_dump),
+                cmocka_unit_test(test_parse_taprio_admin_recorded),
                 cmocka_unit_test(test_parse_mqprio_dump),
                 cmocka_unit_test(test_parse_taprio_dump),
                 cmocka_unit_test(test_parse_default_dump),

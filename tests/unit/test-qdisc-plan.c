@@ -484,6 +484,50 @@ static void test_taprio_in_place(void **state) {
         qdisc_tree_done(&t);
 }
 
+/* The recorded pending change (taprio-admin.bin): the file that made it
+ * is unchanged while it waits; going back to the running schedule is a new
+ * change in place, timed on the running (oper) schedule's cycles. */
+static void test_taprio_pending_recorded(void **state) {
+        GateEntry entries[3];
+        EtfSpec etf = taprio_etf;
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(&etf, 1);
+
+        load_tree(FIXTURES "taprio-admin.bin", &t);
+        assert_true(t.root_spec.admin_pending);
+        s.root = taprio_root_cycle(0);
+        s.root.mode = TAPRIO_MODE_SOFTWARE;
+        s.root.txtime_delay_ns = 0;
+        s.root.base_time_ns = 0;
+        s.root.change_margin_ns = 600000000000;
+        s.root.max_sdu_given = true;
+        s.root.n_max_sdu = 3;
+        s.root.max_sdu[1] = 1000;
+        s.root.max_sdu[2] = 300;
+        memcpy(entries, taprio_entries, sizeof(entries));
+        entries[2].interval_ns = 500000;
+        s.root.entries = entries;
+        s.root.cycle_time_ns = 1100000;
+        test_now_ns = 1796398000000000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_KEEP);
+        assert_int_equal(p.n, 0);
+        qdisc_plan_done(&p);
+
+        entries[2].interval_ns = 400000;
+        s.root.cycle_time_ns = 1000000;
+        s.root.change_margin_ns = 100000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.n, 1);
+        assert_int_equal(p.base_time_ns, 1796398000100000000);
+        assert_change_step(&p.steps[0], &s.root, 1796398000100000000, true);
+        qdisc_plan_done(&p);
+        test_now_ns = 1000000000000;
+        qdisc_tree_done(&t);
+}
+
 /* A base time left to tbsd: the one it installed later satisfies it (an
  * unchanged file stays unchanged after an in-place change); an earlier one
  * or another future one does not. */
@@ -671,6 +715,7 @@ int main(void) {
                 cmocka_unit_test(test_taprio_root),
                 cmocka_unit_test(test_taprio_in_place),
                 cmocka_unit_test(test_taprio_base_time_kept),
+                cmocka_unit_test(test_taprio_pending_recorded),
                 cmocka_unit_test(test_taprio_recreate),
                 cmocka_unit_test(test_taprio_max_sdu),
         };
