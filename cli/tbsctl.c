@@ -15,6 +15,8 @@ bool arg_json;
 unsigned arg_count = 20;
 double arg_watch = -1;
 const char *arg_device;
+const char *arg_output;
+bool arg_force;
 
 typedef struct Verb {
         const char *name;
@@ -44,6 +46,8 @@ static const Verb verbs[] = {
           "Re-read the configuration folder (privileged)" },
         { "validate",      1, -1, verb_validate,      "validate FILE...",
           "Check schedule files without a daemon" },
+        { "import",        1,  1, verb_import,        "import IFACE [-o FILE]",
+          "Write the schedule of IFACE's installed qdiscs" },
         { "txtime-params", 2,  2, verb_txtime_params, "txtime-params IFACE QUEUE",
           "Socket settings (SO_PRIORITY, SO_TXTIME) for a queue" },
         { "monitor",       0,  0, verb_monitor,       "monitor",
@@ -68,6 +72,8 @@ static void help(void) {
                "     --count=N   selftest: probe frames per queue (1-100000, default 20)\n"
                "     --device=IFACE  validate: also check against IFACE of this machine, as\n"
                "                 tbsd would before applying (\".\": each file's own interface)\n"
+               "  -o --output=FILE  import: write the schedule to FILE instead of stdout\n"
+               "     --force     import: replace FILE when it exists\n"
                "\n"
                "Commands:\n");
         for (const Verb *v = verbs; v->name; v++)
@@ -79,7 +85,7 @@ static void help(void) {
 }
 
 int main(int argc, char *argv[]) {
-        enum { ARG_VERSION = 0x100, ARG_WATCH, ARG_COUNT, ARG_DEVICE };
+        enum { ARG_VERSION = 0x100, ARG_WATCH, ARG_COUNT, ARG_DEVICE, ARG_FORCE };
         static const struct option options[] = {
                 { "help",    no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, ARG_VERSION },
@@ -87,13 +93,15 @@ int main(int argc, char *argv[]) {
                 { "watch",   optional_argument, NULL, ARG_WATCH },
                 { "count",   required_argument, NULL, ARG_COUNT },
                 { "device",  required_argument, NULL, ARG_DEVICE },
+                { "output",  required_argument, NULL, 'o' },
+                { "force",   no_argument, NULL, ARG_FORCE },
                 {}
         };
         int c;
 
         log_set_program_name("tbsctl");
         /* "+" would stop at the first non-option; we allow --json after the command. */
-        while ((c = getopt_long(argc, argv, "hj", options, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, "hjo:", options, NULL)) >= 0)
                 switch (c) {
                 case 'h':
                         help();
@@ -127,6 +135,12 @@ int main(int argc, char *argv[]) {
                 case ARG_DEVICE:
                         arg_device = optarg;
                         break;
+                case 'o':
+                        arg_output = optarg;
+                        break;
+                case ARG_FORCE:
+                        arg_force = true;
+                        break;
                 default:
                         return TBSCTL_EXIT_USAGE;
                 }
@@ -142,6 +156,14 @@ int main(int argc, char *argv[]) {
                         continue;
                 if (arg_device && v->run != verb_validate) {
                         log_error("--device is only for validate; see 'tbsctl --help'");
+                        return TBSCTL_EXIT_USAGE;
+                }
+                if ((arg_output || arg_force) && v->run != verb_import) {
+                        log_error("--output and --force are only for import; see 'tbsctl --help'");
+                        return TBSCTL_EXIT_USAGE;
+                }
+                if (arg_force && !arg_output) {
+                        log_error("--force needs --output; see 'tbsctl --help'");
                         return TBSCTL_EXIT_USAGE;
                 }
                 if (n < v->min_args || (v->max_args >= 0 && n > v->max_args)) {

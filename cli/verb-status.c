@@ -57,6 +57,12 @@ static void render_caps(struct json_object *c) {
         field("TX queues", "%" PRId64, json_get_int(c, "tx_queues", 0));
         field("Launch time", "queues %s (%s%s%s)", queues, str_or(c, "confidence", "unknown"),
               json_get_string(c, "reason") ? ": " : "", str_or(c, "reason", ""));
+        if (json_get(c, "cbs_offload_queues")) {
+                int_list(queues, sizeof(queues), json_get(c, "cbs_offload_queues"));
+                field("CBS offload", "queues %s", queues);
+        }
+        if (json_get_int(c, "link_speed_mbps", 0) > 0)
+                field("Link speed", "%" PRId64 " Mbit/s", json_get_int(c, "link_speed_mbps", 0));
         if (json_get_int(c, "phc_index", -1) >= 0)
                 field("Time stamping", "%s, PHC /dev/ptp%" PRId64,
                       json_get_bool(c, "hw_timestamping", 0) ? "hardware" : "software",
@@ -119,10 +125,22 @@ static const char *offload_requested(struct json_object *q) {
         return str_or(q, "offload_requested", "?");
 }
 
+/* A cbs queue's four values, as installed (or declared when not). */
+static void cbs_values(struct json_object *q, char buf[static 128]) {
+        snprintf(buf, 128, "idleslope %" PRId64 " kbit/s, sendslope %" PRId64 " kbit/s, hicredit %" PRId64
+                 " B, locredit %" PRId64 " B", json_get_int(q, "idle_slope_kbps", 0),
+                 json_get_int(q, "send_slope_kbps", 0), json_get_int(q, "hi_credit_bytes", 0),
+                 json_get_int(q, "lo_credit_bytes", 0));
+}
+
 static void render_queue(struct json_object *q) {
-        char label[32];
+        const char *declared = str_or(q, "declared_qdisc", "etf");
+        bool cbs = strcmp(declared, "cbs") == 0;
+        char label[32], values[128];
 
         snprintf(label, sizeof(label), "Queue %" PRId64, json_get_int(q, "queue", -1));
+        if (cbs)
+                cbs_values(q, values);
         if (!json_get_bool(q, "installed", 1)) {
                 /* Not in the kernel: what is there instead, and what the
                  * schedule declares for it (the state says why). */
@@ -133,13 +151,26 @@ static void render_queue(struct json_object *q) {
                                  str_or(q, "handle", "-"), str_or(q, "parent", "-"));
                 else
                         snprintf(kernel, sizeof(kernel), "no qdisc");
-                field(label, "not installed (kernel: %s); declared etf, %s, delta %" PRId64
-                      " ns, offload requested %s%s%s", kernel, str_or(q, "clockid", "?"),
-                      json_get_int(q, "delta_ns", 0), offload_requested(q),
-                      json_get_bool(q, "deadline_mode", 0) ? ", deadline_mode" : "",
-                      json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
+                if (cbs)
+                        field(label, "not installed (kernel: %s); declared cbs, %s, offload requested %s",
+                              kernel, values, offload_requested(q));
+                else
+                        field(label, "not installed (kernel: %s); declared etf, %s, delta %" PRId64
+                              " ns, offload requested %s%s%s", kernel, str_or(q, "clockid", "?"),
+                              json_get_int(q, "delta_ns", 0), offload_requested(q),
+                              json_get_bool(q, "deadline_mode", 0) ? ", deadline_mode" : "",
+                              json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
                 if (json_get_string(q, "offload_reason"))
                         printf("%19s%s\n", "", json_get_string(q, "offload_reason"));
+                return;
+        }
+        if (cbs) {
+                field(label, "cbs %s parent %s, %s, offload %s (requested %s)", str_or(q, "handle", "-"),
+                      str_or(q, "parent", "-"), values, json_get_bool(q, "offload", 0) ? "on" : "off",
+                      offload_requested(q));
+                if (json_get_string(q, "offload_reason"))
+                        printf("%19s%s\n", "", json_get_string(q, "offload_reason"));
+                render_stats_line("                  ", json_get(q, "stats"));
                 return;
         }
         field(label, "%s %s parent %s, %s, delta %" PRId64 " ns, offload %s (requested %s)%s%s",

@@ -21,6 +21,17 @@ extern double arg_watch;
  * ("." each file's own interface); NULL: not given. */
 extern const char *arg_device;
 
+/* -o/--output=FILE, --force: where import writes the schedule (NULL:
+ * stdout), and whether it may replace an existing file. */
+extern const char *arg_output;
+extern bool arg_force;
+
+/** tbsctl import IFACE [-o FILE [--force]]: the schedule file that declares
+ *  IFACE's installed qdisc tree (mqprio or taprio root, etf children), read
+ *  from the kernel without a daemon. A tree a schedule cannot express is
+ *  refused with one line naming what. Returns 0, or 1 on refusal or error. */
+int verb_import(int argc, char *argv[]);
+
 /** tbsctl validate [--device IFACE] FILE...: read, parse and verify schedule
  *  files without a daemon; with --device also against that interface of this
  *  machine, as the daemon does before an apply. Prints each problem as

@@ -88,7 +88,8 @@ static bool caps_equal(const LinkCaps *a, const LinkCaps *b) {
                a->hw_timestamping == b->hw_timestamping && a->sw_timestamping == b->sw_timestamping &&
                a->so_timestamping == b->so_timestamping && a->tx_types == b->tx_types &&
                a->rx_filters == b->rx_filters && a->phc_index == b->phc_index &&
-               a->launch_time_mask == b->launch_time_mask &&
+               a->launch_time_mask == b->launch_time_mask && a->cbs_offload_mask == b->cbs_offload_mask &&
+               a->link_speed_mbps == b->link_speed_mbps &&
                a->taprio_full_offload == b->taprio_full_offload &&
                a->taprio_txtime_assist == b->taprio_txtime_assist && a->confidence == b->confidence &&
                strncmp(a->reason, b->reason, sizeof(a->reason)) == 0;

@@ -54,6 +54,8 @@ typedef struct CapsDriverEntry {
         const char *drivers[4];       /* ethtool driver names, NULL-terminated */
         CapsRule rule;
         uint64_t queue_mask;          /* RULE_QUEUES / RULE_PCI_IDS */
+        uint64_t cbs_queue_mask;      /* RULE_QUEUES / RULE_PCI_IDS: queues whose cbs the NIC runs
+                                       * (ndo_setup_tc TC_SETUP_QDISC_CBS) */
         uint16_t pci_vendor;          /* RULE_PCI_IDS */
         uint16_t pci_devices[8];      /* RULE_PCI_IDS, 0-terminated */
         const char *pci_family;       /* RULE_PCI_IDS: what the listed ids are called */
@@ -66,6 +68,8 @@ static const CapsDriverEntry caps_table[] = {
                 .drivers = { "igb" },
                 .rule = RULE_PCI_IDS,
                 .queue_mask = UINT64_C(0x3),
+                /* igb_offload_cbs(): only queues 0 and 1, only on the i210 */
+                .cbs_queue_mask = UINT64_C(0x3),
                 .pci_vendor = 0x8086,
                 /* E1000_DEV_ID_I210_{COPPER,FIBER,SERDES,SGMII,COPPER_FLASHLESS,SERDES_FLASHLESS} */
                 .pci_devices = { 0x1533, 0x1536, 0x1537, 0x1538, 0x157B, 0x157C },
@@ -77,6 +81,8 @@ static const CapsDriverEntry caps_table[] = {
                 .drivers = { "igc" },
                 .rule = RULE_QUEUES,
                 .queue_mask = UINT64_C(0xf),
+                /* igc_tsn_enable_qbv_scheduling()/igc_save_cbs_params(): any queue */
+                .cbs_queue_mask = UINT64_MAX,
                 .taprio_full_offload = true,
                 .reason = "igc: launch time on every TX queue; taprio full offload",
         },
@@ -331,6 +337,7 @@ static int probe_gather(const CapsIO *io, const char *ifname, LinkCaps *c) {
         struct ethtool_drvinfo drv = { .cmd = ETHTOOL_GDRVINFO };
         struct ethtool_ts_info ts = { .cmd = ETHTOOL_GET_TS_INFO };
         struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+        struct ethtool_cmd cmd = { .cmd = ETHTOOL_GSET };
         unsigned long flags = 0;
         unsigned n_channels = 0;
         bool is_up;
@@ -380,6 +387,20 @@ static int probe_gather(const CapsIO *io, const char *ifname, LinkCaps *c) {
         else if (n_sysfs > 0)
                 c->tx_queues = (unsigned) n_sysfs;
 
+        /* The port rate a cbs bandwidth is computed with. ETHTOOL_GSET is
+         * the legacy form of GLINKSETTINGS (no two-call handshake) and
+         * still answered through it; a link that is down says
+         * SPEED_UNKNOWN, and a driver without it EOPNOTSUPP: unknown. */
+        r = io->ethtool(io->userdata, ifname, &cmd, sizeof(cmd));
+        if (r == -ENODEV)
+                return r;
+        if (r >= 0) {
+                uint32_t speed = ethtool_cmd_speed(&cmd);
+
+                if (speed != (uint32_t) SPEED_UNKNOWN && speed > 0 && speed <= CAPS_MAX_LINK_SPEED_MBPS)
+                        c->link_speed_mbps = speed;
+        }
+
         c->phc_index = -1;
         r = io->ethtool(io->userdata, ifname, &ts, sizeof(ts));
         if (r >= 0) {
@@ -425,6 +446,7 @@ static void probe_judge(LinkCaps *c) {
         if (!e) {
                 c->confidence = CAPS_UNKNOWN;
                 c->launch_time_mask = 0;
+                c->cbs_offload_mask = 0;
                 c->taprio_full_offload = false;
                 if (c->driver[0])
                         snprintf(c->reason, sizeof(c->reason),
@@ -448,6 +470,7 @@ static void probe_judge(LinkCaps *c) {
         case RULE_QUEUES:
                 c->confidence = CAPS_KNOWN;
                 c->launch_time_mask = e->queue_mask & all_queues_mask(c->tx_queues);
+                c->cbs_offload_mask = e->cbs_queue_mask & all_queues_mask(c->tx_queues);
                 snprintf(c->reason, sizeof(c->reason), "%s", e->reason);
                 break;
 
@@ -459,6 +482,7 @@ static void probe_judge(LinkCaps *c) {
                 } else if (entry_has_pci_device(e, c->pci_vendor, c->pci_device)) {
                         c->confidence = CAPS_KNOWN;
                         c->launch_time_mask = e->queue_mask & all_queues_mask(c->tx_queues);
+                        c->cbs_offload_mask = e->cbs_queue_mask & all_queues_mask(c->tx_queues);
                         snprintf(c->reason, sizeof(c->reason), "%s", e->reason);
                 } else {
                         c->confidence = CAPS_UNSUPPORTED;
@@ -559,6 +583,8 @@ void caps_to_device_facts(const LinkCaps *c, DeviceFacts *ret) {
                 .launch_time_mask = c->launch_time_mask,
                 .offload_reason = c->reason,
                 .taprio_full_offload = c->taprio_full_offload,
+                .cbs_offload_mask = c->cbs_offload_mask,
+                .link_speed_mbps = c->link_speed_mbps,
         };
 }
 
@@ -577,25 +603,37 @@ static struct json_object *json_hex16(uint16_t v) {
         return json_object_new_string(buf);
 }
 
-struct json_object *caps_to_json(const LinkCaps *c) {
-        _cleanup_json_ struct json_object *o = NULL, *queues = NULL;
+/* The queues of a mask as a JSON array of numbers. */
+static struct json_object *queue_list_json(uint64_t mask) {
+        _cleanup_json_ struct json_object *a = json_object_new_array();
 
-        if (!c)
+        if (!a)
                 return NULL;
-        o = json_object_new_object();
-        queues = json_object_new_array();
-        if (!o || !queues)
-                return NULL;
-
         for (unsigned q = 0; q < 64; q++) {
-                if (!(c->launch_time_mask & (UINT64_C(1) << q)))
+                if (!(mask & (UINT64_C(1) << q)))
                         continue;
                 struct json_object *n = json_object_new_int((int) q);
-                if (!n || json_object_array_add(queues, n) < 0) {
+                if (!n || json_object_array_add(a, n) < 0) {
                         json_object_put(n);
                         return NULL;
                 }
         }
+        return TAKE_PTR(a);
+}
+
+struct json_object *caps_to_json(const LinkCaps *c) {
+        _cleanup_json_ struct json_object *o = NULL, *queues = NULL, *cbs_queues = NULL;
+
+        if (!c)
+                return NULL;
+        o = json_object_new_object();
+        if (!o)
+                return NULL;
+
+        queues = queue_list_json(c->launch_time_mask);
+        cbs_queues = queue_list_json(c->cbs_offload_mask);
+        if (!queues || !cbs_queues)
+                return NULL;
 
         if (json_add_made(o, "driver", json_object_new_string(c->driver)) < 0 ||
             json_add_made(o, "driver_version", json_object_new_string(c->version)) < 0 ||
@@ -616,6 +654,9 @@ struct json_object *caps_to_json(const LinkCaps *c) {
                         return NULL;
         if (json_add_made(o, "tx_queues", json_object_new_int((int) c->tx_queues)) < 0 ||
             json_add_made(o, "launch_time_queues", TAKE_PTR(queues)) < 0 ||
+            json_add_made(o, "cbs_offload_queues", TAKE_PTR(cbs_queues)) < 0 ||
+            (c->link_speed_mbps ? json_add_made(o, "link_speed_mbps", json_object_new_int64(c->link_speed_mbps))
+                                : json_add(o, "link_speed_mbps", NULL)) < 0 ||
             json_add_made(o, "hw_timestamping", json_object_new_boolean(c->hw_timestamping)) < 0 ||
             json_add_made(o, "sw_timestamping", json_object_new_boolean(c->sw_timestamping)) < 0 ||
             json_add_made(o, "phc_index", json_object_new_int(c->phc_index)) < 0 ||

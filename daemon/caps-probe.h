@@ -18,6 +18,9 @@
 
 struct json_object;
 
+/* Speeds above this (Mbit/s) are taken for garbage: 1 Tbit/s. */
+#define CAPS_MAX_LINK_SPEED_MBPS 1000000U
+
 typedef enum CapsConfidence {
         CAPS_KNOWN,         /* the driver table knows this device: launch_time_mask is a fact */
         CAPS_UNSUPPORTED,   /* the driver table says: no launch time on any queue */
@@ -58,8 +61,14 @@ typedef struct LinkCaps {
         uint32_t rx_filters;        /* bit n: HWTSTAMP_FILTER_* n */
         int phc_index;              /* /dev/ptpN, or -1 for none */
 
+        /* ETHTOOL_GSET: the link's speed in Mbit/s; 0 = unknown (link
+         * down, or the driver does not say). Changes with the link: probe
+         * again on link change. */
+        uint32_t link_speed_mbps;
+
         /* derived from the driver table */
         uint64_t launch_time_mask;  /* bit q: TX queue q has launch-time (etf offload) */
+        uint64_t cbs_offload_mask;  /* bit q: the NIC runs cbs on TX queue q (cbs offload) */
         bool taprio_full_offload;   /* taprio flags 0x2 is supported by the driver */
         bool taprio_txtime_assist;  /* taprio flags 0x1 can be installed (a software mode) */
         CapsConfidence confidence;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "drift.h"
+#include "qdisc-plan.h"
 #include "qdisc.h"
 
 static int describe(char **ret, const char *fmt, ...) _printf_(2, 3);
@@ -41,6 +42,22 @@ static const char *etf_difference(const EtfSpec *have, const EtfSpec *want, char
         return buf;
 }
 
+static const char *cbs_difference(const EtfSpec *have, const EtfSpec *want, char buf[static 96]) {
+        const CbsSpec *h = &have->cbs, *w = &want->cbs;
+
+        if (h->idle_slope_kbps != w->idle_slope_kbps)
+                snprintf(buf, 96, "idleslope %d kbit/s instead of %d", h->idle_slope_kbps, w->idle_slope_kbps);
+        else if (h->send_slope_kbps != w->send_slope_kbps)
+                snprintf(buf, 96, "sendslope %d kbit/s instead of %d", h->send_slope_kbps, w->send_slope_kbps);
+        else if (h->hi_credit_bytes != w->hi_credit_bytes)
+                snprintf(buf, 96, "hicredit %d bytes instead of %d", h->hi_credit_bytes, w->hi_credit_bytes);
+        else if (h->lo_credit_bytes != w->lo_credit_bytes)
+                snprintf(buf, 96, "locredit %d bytes instead of %d", h->lo_credit_bytes, w->lo_credit_bytes);
+        else
+                snprintf(buf, 96, "offload %s", have->offload == OFFLOAD_ON ? "on" : "off");
+        return buf;
+}
+
 int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *facts, char **ret_description) {
         const QDiscVTable *vt;
         RootSpec want = s->root;
@@ -64,24 +81,30 @@ int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *fac
                                 tc_handle_to_string(want.handle, h1));
 
         for (size_t i = 0; i < s->n_txqueues; i++) {
-                const EtfSpec *e = &s->txqueues[i];
+                EtfSpec want_q = s->txqueues[i];
+                const EtfSpec *e = &want_q;
                 const InstalledQueue *iq = qdisc_tree_find_queue(t, e->queue);
+                const char *kind = txq_kind_to_string(e->kind) ?: "?";
+                _cleanup_free_ char *why = NULL;
                 EtfOffloadPlan plan = etf_offload_plan(e, facts, NULL);
 
+                if (plan_resolve_cbs(&want_q, facts, &why) < 0)
+                        return describe(ret_description, "%s", why ?: "txqueue: cbs values unknown");
                 if (!iq)
-                        return describe(ret_description, "txqueue %u: no qdisc (etf declared)", e->queue);
-                if (!iq->is_etf)
-                        return describe(ret_description, "txqueue %u: %s %s instead of etf", e->queue,
-                                        iq->qdisc.kind, tc_handle_to_string(iq->qdisc.handle, h1));
+                        return describe(ret_description, "txqueue %u: no qdisc (%s declared)", e->queue, kind);
+                if (!installed_queue_is_declarable(iq) || iq->etf.kind != e->kind)
+                        return describe(ret_description, "txqueue %u: %s %s instead of %s", e->queue,
+                                        iq->qdisc.kind, tc_handle_to_string(iq->qdisc.handle, h1), kind);
                 if (!etf_matches_plan(&iq->etf, e, plan))
-                        return describe(ret_description, "txqueue %u: etf %s %s", e->queue,
+                        return describe(ret_description, "txqueue %u: %s %s %s", e->queue, kind,
                                         tc_handle_to_string(iq->qdisc.handle, h1),
-                                        etf_difference(&iq->etf, e, diff));
+                                        e->kind == TXQ_CBS ? cbs_difference(&iq->etf, e, diff)
+                                                           : etf_difference(&iq->etf, e, diff));
         }
         for (size_t i = 0; i < t->n_queues; i++)
-                if (t->queues[i].is_etf && !schedule_find_txqueue(s, t->queues[i].queue))
-                        return describe(ret_description, "txqueue %u: etf %s is not declared",
-                                        t->queues[i].queue,
+                if (installed_queue_is_declarable(&t->queues[i]) && !schedule_find_txqueue(s, t->queues[i].queue))
+                        return describe(ret_description, "txqueue %u: %s %s is not declared",
+                                        t->queues[i].queue, t->queues[i].qdisc.kind,
                                         tc_handle_to_string(t->queues[i].qdisc.handle, h1));
         return 0;
 }

@@ -70,6 +70,8 @@ static struct json_object *root_json(const QDiscTree *t) {
 
                 /* Report the effective cycle time, given or derived. */
                 tmp.root.cycle_time_given = true;
+                /* and the max SDUs of a kernel that reports them, 0 too */
+                tmp.root.max_sdu_given = t->root_spec.max_sdu_dumped;
                 full = schedule_to_json(&tmp);
                 spec = json_get(full, "root");
                 o = spec ? json_object_get(spec) : json_object_new_object();
@@ -86,25 +88,34 @@ static struct json_object *root_json(const QDiscTree *t) {
 static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscTree *t) {
         const InstalledQueue *q = t ? qdisc_tree_find_queue(t, want->queue) : NULL;
         const QueueApplyResult *res = link_last_result(l, want->queue);
-        const EtfSpec *e = q && q->is_etf ? &q->etf : want;
+        bool installed = q && installed_queue_is_declarable(q) && q->etf.kind == want->kind;
+        const EtfSpec *e = installed ? &q->etf : want;
         struct json_object *o = json_object_new_object();
         QueueRates rates;
         char h[16];
 
         json_add(o, "queue", json_object_new_int64(want->queue));
         json_add_string(o, "qdisc", q ? q->qdisc.kind : NULL);
-        json_add(o, "installed", json_object_new_boolean(q && q->is_etf));
+        json_add_string(o, "declared_qdisc", txq_kind_to_string(want->kind));
+        json_add(o, "installed", json_object_new_boolean(installed));
         json_add_string(o, "handle", q ? tc_handle_to_string(q->qdisc.handle, h) : NULL);
         json_add_string(o, "parent", q ? tc_handle_to_string(q->qdisc.parent, h) : NULL);
         json_add_string(o, "clockid", clockid_to_string(e->clockid));
         json_add(o, "delta_ns", json_object_new_int64(e->delta_ns));
-        json_add(o, "offload", json_object_new_boolean(q && q->is_etf && q->etf.offload == OFFLOAD_ON));
+        json_add(o, "offload", json_object_new_boolean(installed && q->etf.offload == OFFLOAD_ON));
         json_add(o, "offload_requested", offload_requested_json(want->offload));
         /* offload_requested is true, false or "auto" (the schedule's own
          * spelling, kept for compatibility); this one is always a string. */
         json_add_string(o, "offload_requested_mode",
                         want->offload == OFFLOAD_AUTO ? "auto" : want->offload == OFFLOAD_ON ? "on" : "off");
         json_add_string(o, "offload_reason", res ? res->reason : NULL);
+        if (want->kind == TXQ_CBS) {
+                /* As installed, else as declared (0 while a bandwidth waits for the link speed). */
+                json_add(o, "idle_slope_kbps", json_object_new_int64(e->cbs.idle_slope_kbps));
+                json_add(o, "send_slope_kbps", json_object_new_int64(e->cbs.send_slope_kbps));
+                json_add(o, "hi_credit_bytes", json_object_new_int64(e->cbs.hi_credit_bytes));
+                json_add(o, "lo_credit_bytes", json_object_new_int64(e->cbs.lo_credit_bytes));
+        }
         json_add(o, "deadline_mode", json_object_new_boolean(e->deadline_mode));
         json_add(o, "skip_sock_check", json_object_new_boolean(e->skip_sock_check));
         if (q)

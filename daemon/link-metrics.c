@@ -19,8 +19,9 @@ static void queue_metrics(Link *l, const EtfSpec *want, const QDiscTree *t, Metr
         *ret = (MetricsQueue) {
                 .queue = want->queue,
                 .qdisc = q ? q->qdisc.kind : NULL,
-                .offload = q && q->is_etf && q->etf.offload == OFFLOAD_ON,
-                .installed = q && q->is_etf,
+                .offload = q && installed_queue_is_declarable(q) && q->etf.kind == want->kind &&
+                           q->etf.offload == OFFLOAD_ON,
+                .installed = q && installed_queue_is_declarable(q) && q->etf.kind == want->kind,
         };
         if (q) {
                 const QDiscStats *st = &q->qdisc.stats;

@@ -413,7 +413,7 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
         if (!l->schedule)
                 return -ENOENT;
         e = schedule_find_txqueue(l->schedule, queue);
-        if (!e)
+        if (!e || e->kind != TXQ_ETF)   /* a cbs queue takes no launch times */
                 return -ENOENT;
         tc = root_tc_of_queue(&l->schedule->root, queue);
         if (tc < 0)

@@ -23,24 +23,6 @@ static const char *dump_error_text(int k) {
         return strerror(-k);
 }
 
-/* net.core.default_qdisc: what the kernel puts on a queue of a root whose
- * kind has no default child of its own. */
-static const char *system_default_qdisc(char buf[static IFNAMSIZ]) {
-        FILE *f;
-
-        f = fopen("/proc/sys/net/core/default_qdisc", "re");
-        if (f) {
-                if (fgets(buf, IFNAMSIZ, f)) {
-                        buf[strcspn(buf, "\n")] = 0;
-                        fclose(f);
-                        if (buf[0])
-                                return buf;
-                } else
-                        fclose(f);
-        }
-        return "pfifo_fast";
-}
-
 /* Record what an etf request that the kernel accepted did. */
 static int etf_done(QueueApplyResult *q, bool hw, const char *refused, const char *why, bool why_literal) {
         _cleanup_free_ char *t = NULL;
@@ -105,7 +87,7 @@ static int apply_plan_fall_back(NlQdisc *nl, ApplyPlan *p, size_t n_refused, App
                 fsteps[nf].hw = false;
                 fsteps[nf].msg = NULL;
                 k = qdisc_etf_request(p->ifindex, p->plan.root_handle, steps[i].handle,
-                                      &p->s->txqueues[steps[i].txq], false, &fsteps[nf].msg);
+                                      &steps[i].spec, false, &fsteps[nf].msg);
                 if (k < 0)
                         goto out;
                 freqs[nf].msg = fsteps[nf].msg;
@@ -255,7 +237,7 @@ static int apply_plan_prepare(NlQdisc *nl, const ApplyJob *job, ApplyPlan *p) {
                         return k;
                 }
         }
-        k = qdisc_plan_build(job->ifindex, job->schedule, p->snap, job->facts, system_default_qdisc, NULL,
+        k = qdisc_plan_build(job->ifindex, job->schedule, p->snap, job->facts, qdisc_system_default_kind, NULL,
                              &p->plan);
         if (k >= 0 && job->planned)
                 job->planned(&p->plan, job->userdata);

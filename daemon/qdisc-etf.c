@@ -84,9 +84,15 @@ EtfOffloadPlan etf_offload_plan(const EtfSpec *e, const DeviceFacts *f, const ch
                 break;
         case OFFLOAD_AUTO:
                 if (f && f->offload_known) {
-                        if (e->queue < 64 && (f->launch_time_mask & (UINT64_C(1) << e->queue))) {
+                        uint64_t mask = e->kind == TXQ_CBS ? f->cbs_offload_mask : f->launch_time_mask;
+
+                        if (e->queue < 64 && (mask & (UINT64_C(1) << e->queue))) {
                                 p = ETF_PLAN_HARDWARE;
-                                reason = "the device supports launch time on this queue";
+                                reason = e->kind == TXQ_CBS ? "the device shapes this queue itself (cbs offload)"
+                                                            : "the device supports launch time on this queue";
+                        } else if (e->kind == TXQ_CBS) {
+                                p = ETF_PLAN_SOFTWARE;
+                                reason = "no cbs offload on this queue of the device";
                         } else {
                                 p = ETF_PLAN_SOFTWARE;
                                 reason = f->offload_reason ?: "no launch-time support on this queue";
@@ -106,8 +112,11 @@ EtfOffloadPlan etf_offload_plan(const EtfSpec *e, const DeviceFacts *f, const ch
 }
 
 bool etf_matches_plan(const EtfSpec *installed, const EtfSpec *e, EtfOffloadPlan p) {
+        const QDiscVTable *vt = qdisc_vtable_for_child(e->kind);
         EtfSpec want = *e;
 
+        if (!vt || installed->kind != e->kind)
+                return false;
         switch (p) {
         case ETF_PLAN_SOFTWARE:
                 want.offload = OFFLOAD_OFF;
@@ -121,5 +130,5 @@ bool etf_matches_plan(const EtfSpec *installed, const EtfSpec *e, EtfOffloadPlan
         default:
                 return false;
         }
-        return etf_spec_equal(installed, &want);
+        return vt->equal(installed, &want);
 }

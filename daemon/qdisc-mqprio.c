@@ -75,6 +75,34 @@ static int mqprio_parse_options(const struct nlattr *options, void *ret_spec) {
         return 0;
 }
 
+/* sch_mqprio.c dumps TCA_OPTIONS as the struct (padded) followed by
+ * TCA_MQPRIO_* attributes, present only when they were configured. The
+ * defaults (mode dcb, shaper dcb) are what a schedule's mqprio is. */
+static const char *mqprio_unexpressed(const struct nlattr *options) {
+        struct nlattr *tb[TCA_MQPRIO_MAX + 1] = {};
+        const size_t head = NLA_ALIGN(sizeof(struct tc_mqprio_qopt));
+        uint16_t v;
+
+        if (!options || (size_t) nla_len(options) <= head)
+                return NULL;
+        if (nla_parse(tb, TCA_MQPRIO_MAX, (struct nlattr *) ((const uint8_t *) nla_data(options) + head),
+                      nla_len(options) - (int) head, NULL) < 0)
+                return "mqprio options after the queue map that cannot be read";
+        if (tb[TCA_MQPRIO_MODE] && nla_len(tb[TCA_MQPRIO_MODE]) >= (int) sizeof(v)) {
+                memcpy(&v, nla_data(tb[TCA_MQPRIO_MODE]), sizeof(v));
+                if (v != TC_MQPRIO_MODE_DCB)
+                        return "mqprio mode channel";
+        }
+        if (tb[TCA_MQPRIO_SHAPER] && nla_len(tb[TCA_MQPRIO_SHAPER]) >= (int) sizeof(v)) {
+                memcpy(&v, nla_data(tb[TCA_MQPRIO_SHAPER]), sizeof(v));
+                if (v != TC_MQPRIO_SHAPER_DCB)
+                        return "mqprio shaper bw_rlimit";
+        }
+        if (tb[TCA_MQPRIO_MIN_RATE64] || tb[TCA_MQPRIO_MAX_RATE64])
+                return "mqprio min_rate/max_rate";
+        return NULL;
+}
+
 static bool mqprio_equal(const void *a, const void *b) {
         return root_spec_equal(a, b);
 }
@@ -86,4 +114,5 @@ const QDiscVTable qdisc_mqprio_vtable = {
         .build_request = mqprio_build_request,
         .parse_options = mqprio_parse_options,
         .equal = mqprio_equal,
+        .unexpressed = mqprio_unexpressed,
 };

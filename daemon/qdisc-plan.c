@@ -10,6 +10,7 @@
 
 #include "qdisc-owner.h"
 #include "qdisc-plan.h"
+#include "schedule-cbs.h"
 
 void apply_report_done(ApplyReport *r) {
         if (!r)
@@ -32,6 +33,7 @@ int apply_report_init(const Schedule *s, ApplyReport *rep) {
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 rep->queues[i].queue = s->txqueues[i].queue;
                 rep->queues[i].requested = s->txqueues[i].offload;
+                rep->queues[i].kind = s->txqueues[i].kind;
         }
         return 0;
 }
@@ -106,6 +108,25 @@ static int plan_add(QDiscPlan *p, size_t max, PlanStep *st, struct nl_msg *m) {
         return 0;
 }
 
+int plan_resolve_cbs(EtfSpec *e, const DeviceFacts *facts, char **ret_error) {
+        uint32_t speed = facts ? facts->link_speed_mbps : 0;
+        int k;
+
+        if (e->kind != TXQ_CBS)
+                return 0;
+        k = cbs_spec_resolve(&e->cbs, speed, &e->cbs);
+        if (k == -ENODATA) {
+                if (asprintf(ret_error, "txqueue %u (cbs): bandwidth_kbps needs the link speed, which the "
+                             "device does not report (is the link down?); give link_speed_mbps", e->queue) < 0)
+                        *ret_error = NULL;
+        } else if (k < 0) {
+                if (asprintf(ret_error, "txqueue %u (cbs): bandwidth_kbps %u does not fit the link speed of %u Mbit/s",
+                             e->queue, e->cbs.bandwidth_kbps, cbs_link_speed(&e->cbs, speed)) < 0)
+                        *ret_error = NULL;
+        }
+        return k;
+}
+
 /* The etf requests: every declared queue whose installed child does not
  * satisfy it (all of them when the root is new). */
 static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const QDiscTree *tree,
@@ -116,11 +137,14 @@ static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const
         int k;
 
         for (size_t i = 0; i < s->n_txqueues; i++) {
-                const EtfSpec *e = &s->txqueues[i];
                 QueueApplyResult *q = &rep->queues[i];
-                PlanStep st = { .kind = PLAN_ETF, .txq = i };
+                PlanStep st = { .kind = PLAN_ETF, .txq = i, .spec = s->txqueues[i] };
+                const EtfSpec *e = &st.spec;
                 struct nl_msg *m = NULL;
 
+                k = plan_resolve_cbs(&st.spec, facts, &rep->error);
+                if (k < 0)
+                        return k;
                 st.plan = etf_offload_plan(e, facts, &st.why);
                 /* Its reasons are literals but the device's own. */
                 st.why_literal = !facts || st.why != facts->offload_reason;
@@ -132,7 +156,7 @@ static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const
                 if (root_same) {
                         const InstalledQueue *iq = qdisc_tree_find_queue(tree, e->queue);
 
-                        if (iq && iq->is_etf && etf_matches_plan(&iq->etf, e, st.plan)) {
+                        if (iq && installed_queue_is_declarable(iq) && etf_matches_plan(&iq->etf, e, st.plan)) {
                                 q->offload = iq->etf.offload == OFFLOAD_ON;
                                 if (st.plan != ETF_PLAN_TRY_HARDWARE)
                                         k = queue_result_set_reason(q, st.why, st.why_literal);
@@ -144,7 +168,7 @@ static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const
                                 continue;
                         }
                 }
-                snprintf(st.name, sizeof(st.name), "txqueue %u (etf on %s)", e->queue,
+                snprintf(st.name, sizeof(st.name), "txqueue %u (%s on %s)", e->queue, txq_kind_to_string(e->kind),
                          tc_handle_to_string(TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1), hb));
                 st.hw = st.plan != ETF_PLAN_SOFTWARE;
                 k = handle_pool_next(pool, &st.handle);
@@ -175,7 +199,7 @@ static int plan_reset_children(QDiscPlan *p, int ifindex, const Schedule *s, con
                 const char *kind;
                 struct nl_msg *m = NULL;
 
-                if (!iq->is_etf || schedule_find_txqueue(s, iq->queue))
+                if (!installed_queue_is_declarable(iq) || schedule_find_txqueue(s, iq->queue))
                         continue;
                 kind = default_child_kind(vt, default_qdisc, kb);  /* may read a sysctl: only when needed */
                 snprintf(st.name, sizeof(st.name), "txqueue %u (%s on %s)", iq->queue, kind,

@@ -25,6 +25,7 @@ struct nl_msg;
 /* What one etf queue of an apply ended with. */
 typedef struct QueueApplyResult {
         uint32_t queue;
+        TxqKind kind;                   /* etf or cbs, as the schedule said */
         OffloadMode requested;          /* as the schedule said */
         bool offload;                   /* installed (or kept) in launch-time offload mode */
         bool changed;                   /* this apply created it; false: kept as installed */
@@ -89,6 +90,7 @@ typedef struct PlanStep {
         bool why_literal;               /* PLAN_ETF: why is a literal, not the device's reason */
         uint32_t handle;                /* PLAN_ETF, PLAN_RESET_CHILD: the new qdisc's handle */
         bool hw;                        /* PLAN_ETF: sent in offload mode */
+        EtfSpec spec;                   /* PLAN_ETF: the child as sent, a cbs's values resolved */
         char name[96];                  /* "txqueue 1 (etf on 100:2)", for errors */
 } PlanStep;
 
@@ -158,6 +160,12 @@ int64_t taprio_change_base_time(const RootSpec *running, const RootSpec *want, i
 /** The first start of a cycle of (base, cycle) at or after t; t when cycle
  *  is not positive or the arithmetic would overflow. */
 int64_t taprio_next_cycle_start(int64_t base, int64_t cycle, int64_t t);
+
+/** Resolve a cbs queue's four values (cbs_spec_resolve()) with the link
+ *  speed of facts (NULL: unknown) in place; an etf queue is left as it is.
+ *  Returns 0, or -errno with *ret_error (malloc'ed, may be NULL when out of
+ *  memory) saying why, naming the queue. */
+int plan_resolve_cbs(EtfSpec *e, const DeviceFacts *facts, char **ret_error);
 
 /** Free a plan (its requests and its report). Accepts NULL. */
 void qdisc_plan_done(QDiscPlan *p);

@@ -290,6 +290,28 @@ static int taprio_parse_options(const struct nlattr *options, void *ret_spec) {
         return 0;
 }
 
+/* Per-class entries (TCA_TAPRIO_ATTR_TC_ENTRY: max_sdu; Linux 6.2 and
+ * later dump one per class, all zero by default) are not in the model. */
+static const char *taprio_unexpressed(const struct nlattr *options) {
+        struct nlattr *tb[TCA_TAPRIO_ATTR_MAX + 1], *e;
+        int rem;
+
+        if (!options || nla_parse_nested(tb, TCA_TAPRIO_ATTR_MAX, (struct nlattr *) options, NULL) < 0)
+                return NULL;
+        nla_for_each_attr(e, nla_data(options), nla_len(options), rem) {
+                struct nlattr *etb[TCA_TAPRIO_TC_ENTRY_MAX + 1];
+                uint32_t sdu = 0;
+
+                if (nla_type(e) != TCA_TAPRIO_ATTR_TC_ENTRY)
+                        continue;
+                if (nla_parse_nested(etb, TCA_TAPRIO_TC_ENTRY_MAX, e, NULL) < 0)
+                        return "taprio per-class entries that cannot be read";
+                if (get_u32(etb[TCA_TAPRIO_TC_ENTRY_MAX_SDU], &sdu) < 0 || sdu != 0)
+                        return "taprio per-class max_sdu";
+        }
+        return NULL;
+}
+
 static bool taprio_equal(const void *a, const void *b) {
         const RootSpec *x = a, *y = b;
         RootSpec xx, yy;
@@ -331,4 +353,5 @@ const QDiscVTable qdisc_taprio_vtable = {
         .fill_options = taprio_fill_options,
         .parse_options = taprio_parse_options,
         .equal = taprio_equal,
+        .unexpressed = taprio_unexpressed,
 };

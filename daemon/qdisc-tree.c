@@ -4,6 +4,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -169,6 +170,38 @@ static int parse_known(const QDiscVTable *vt, const InstalledQDisc *q, void *ret
         return vt->parse_options(a, ret_spec);
 }
 
+int installed_qdisc_unexpressed(const InstalledQDisc *q, const char **ret) {
+        _cleanup_free_ struct nlattr *a = NULL;
+        const QDiscVTable *vt = qdisc_vtable_by_kind(q->kind);
+
+        *ret = NULL;
+        if (!vt || !vt->unexpressed)
+                return 0;
+        if (q->options) {
+                a = options_attr(q);
+                if (!a)
+                        return -ENOMEM;
+        }
+        *ret = vt->unexpressed(a);
+        return 0;
+}
+
+const char *qdisc_system_default_kind(char buf[static IFNAMSIZ]) {
+        FILE *f;
+
+        f = fopen("/proc/sys/net/core/default_qdisc", "re");
+        if (f) {
+                if (fgets(buf, IFNAMSIZ, f)) {
+                        buf[strcspn(buf, "\n")] = 0;
+                        fclose(f);
+                        if (buf[0])
+                                return buf;
+                } else
+                        fclose(f);
+        }
+        return "pfifo_fast";
+}
+
 /* Turn the collected qdiscs into a tree; takes ownership of b's items.
  * With pools (a set's tree) the arrays come from them. */
 static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret) {
@@ -228,12 +261,22 @@ static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret)
                         *iq = (InstalledQueue) { .queue = TC_H_MIN(q->parent) - 1, .qdisc = *q };
                         *q = (InstalledQDisc) {};
 
-                        if (strcmp(iq->qdisc.kind, qdisc_etf_vtable.kind) == 0) {
-                                k = parse_known(&qdisc_etf_vtable, &iq->qdisc, &iq->etf);
+                        /* The kinds a schedule declares on a queue parse into
+                         * the same EtfSpec the parser fills. */
+                        for (TxqKind kk = 0; kk < _TXQ_KIND_MAX; kk++) {
+                                const QDiscVTable *cvt = qdisc_vtable_for_child(kk);
+
+                                if (strcmp(iq->qdisc.kind, cvt->kind) != 0)
+                                        continue;
+                                k = parse_known(cvt, &iq->qdisc, &iq->etf);
                                 if (k < 0)
                                         goto fail;
                                 iq->etf.queue = iq->queue;
-                                iq->is_etf = true;
+                                iq->is_etf = kk == TXQ_ETF;
+                                iq->is_cbs = kk == TXQ_CBS;
+                                break;
+                        }
+                        if (iq->is_etf) {
                                 iq->deadline_misses = iq->qdisc.stats.overlimits;
                                 iq->invalid = iq->qdisc.stats.drops > iq->qdisc.stats.overlimits ?
                                         iq->qdisc.stats.drops - iq->qdisc.stats.overlimits : 0;

@@ -41,7 +41,9 @@ typedef struct InstalledQueue {
         uint32_t queue;                 /* 0-based TX queue */
         InstalledQDisc qdisc;
         bool is_etf;
-        EtfSpec etf;                    /* when is_etf; offload is OFFLOAD_ON or OFFLOAD_OFF */
+        bool is_cbs;
+        EtfSpec etf;                    /* when is_etf or is_cbs (etf.kind says which); offload is
+                                         * OFFLOAD_ON or OFFLOAD_OFF */
         uint64_t deadline_misses;       /* etf: overlimits (txtime passed at dequeue) */
         uint64_t invalid;               /* etf: drops - overlimits (refused at enqueue) */
 } InstalledQueue;
@@ -125,8 +127,25 @@ int qdisc_tree_parse_dump(const void *buf, size_t len, int ifindex, QDiscTree *r
 /** Free what a tree owns; it is zeroed afterwards. Accepts NULL. */
 void qdisc_tree_done(QDiscTree *t);
 
+/** Whether iq holds a child of a kind a schedule declares (etf or cbs),
+ *  parsed into iq->etf. */
+static inline bool installed_queue_is_declarable(const InstalledQueue *iq) {
+        return iq->is_etf || iq->is_cbs;
+}
+
 /** The installed queue of t for TX queue q, or NULL. */
 const InstalledQueue *qdisc_tree_find_queue(const QDiscTree *t, uint32_t queue);
+
+/** What the options of q (a root or child of a kind with a vtable) hold
+ *  beyond the schedule model (QDiscVTable.unexpressed): a static phrase in
+ *  *ret, or NULL. Returns 0 or -ENOMEM. */
+int installed_qdisc_unexpressed(const InstalledQDisc *q, const char **ret);
+
+/** The system's default qdisc kind (net.core.default_qdisc) in buf: what
+ *  the kernel puts on a TX queue of a root whose kind has no default child
+ *  of its own (mqprio). "pfifo_fast" when it cannot be read. Returns buf or
+ *  that literal. */
+const char *qdisc_system_default_kind(char buf[static IFNAMSIZ]);
 
 /* Handles an apply hands out: majors the dumped tree does not use, below
  * the kernel's automatic range (8000: and up), counting up from next_major. */

@@ -14,7 +14,19 @@ static const QDiscVTable *const all_vtables[] = {
         &qdisc_mqprio_vtable,
         &qdisc_taprio_vtable,
         &qdisc_etf_vtable,
+        &qdisc_cbs_vtable,
 };
+
+static const QDiscVTable *const child_vtables[_TXQ_KIND_MAX] = {
+        [TXQ_ETF] = &qdisc_etf_vtable,
+        [TXQ_CBS] = &qdisc_cbs_vtable,
+};
+
+const QDiscVTable *qdisc_vtable_for_child(TxqKind k) {
+        if (k < 0 || k >= _TXQ_KIND_MAX)
+                return NULL;
+        return child_vtables[k];
+}
 
 const QDiscVTable *qdisc_vtable_by_kind(const char *kind) {
         if (!kind)
@@ -139,18 +151,19 @@ int qdisc_root_change_request(int ifindex, const RootSpec *r, struct nl_msg **re
 int qdisc_etf_request(int ifindex, uint32_t root_handle, uint32_t handle, const EtfSpec *e,
                       bool offload, struct nl_msg **ret) {
         _cleanup_(nlmsg_freep) struct nl_msg *m = NULL;
+        const QDiscVTable *vt = qdisc_vtable_for_child(e->kind);
         EtfSpec resolved = *e;
         int k;
 
-        if (e->queue >= 0xffff || TC_H_MIN(handle) != 0)
+        if (!vt || e->queue >= 0xffff || TC_H_MIN(handle) != 0)
                 return -EINVAL;
         resolved.offload = offload ? OFFLOAD_ON : OFFLOAD_OFF;
         k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex,
                               handle, TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1),
-                              qdisc_etf_vtable.kind, &m);
+                              vt->kind, &m);
         if (k < 0)
                 return k;
-        k = qdisc_etf_vtable.fill_options(m, &resolved);
+        k = vt->fill_options(m, &resolved);
         if (k < 0)
                 return k;
 

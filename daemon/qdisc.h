@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* One small ops table per qdisc kind tbsd installs (mqprio, taprio, etf),
+/* One small ops table per qdisc kind tbsd installs (mqprio, taprio, etf, cbs),
  * in the manner of systemd-networkd's QDiscVTable and iproute2's qdisc_util:
  * each kind fills the TCA_OPTIONS of a request from the schedule model,
  * parses a dumped TCA_OPTIONS back into the same model, and compares two
@@ -24,7 +24,7 @@ static inline void nlmsg_freep(struct nl_msg **m) {
 
 typedef struct QDiscVTable {
         const char *kind;                /* TCA_KIND */
-        bool root;                       /* spec is a RootSpec; otherwise an EtfSpec */
+        bool root;                       /* spec is a RootSpec; otherwise an EtfSpec (etf or cbs) */
         /* Root kinds: the kind the kernel puts on each TX queue when the root
          * is created. NULL: the system default (net.core.default_qdisc). */
         const char *default_child;
@@ -43,13 +43,23 @@ typedef struct QDiscVTable {
         int (*parse_options)(const struct nlattr *options, void *ret_spec);
         /* Whether two specs describe the same installed qdisc. */
         bool (*equal)(const void *a, const void *b);
+        /* What a dumped TCA_OPTIONS (NULL when none) holds beyond the
+         * model, which a schedule therefore cannot declare: a static phrase
+         * such as "mqprio shaper bw_rlimit", or NULL when the model holds
+         * it all. NULL op: the model holds every option of the kind. For
+         * tbsctl import; the engine does not compare what it cannot set. */
+        const char *(*unexpressed)(const struct nlattr *options);
 } QDiscVTable;
 
 extern const QDiscVTable qdisc_mqprio_vtable;
 extern const QDiscVTable qdisc_taprio_vtable;
 extern const QDiscVTable qdisc_etf_vtable;
+extern const QDiscVTable qdisc_cbs_vtable;
 
-/** The ops for a TCA_KIND string ("mqprio", "taprio", "etf"), or NULL. */
+/** The ops of a TX queue child kind (etf, cbs), or NULL when out of range. */
+const QDiscVTable *qdisc_vtable_for_child(TxqKind k);
+
+/** The ops for a TCA_KIND string ("mqprio", "taprio", "etf", "cbs"), or NULL. */
 const QDiscVTable *qdisc_vtable_by_kind(const char *kind);
 
 /** The ops for a root kind, or NULL when out of range. */
@@ -87,7 +97,8 @@ int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret);
  *  encodes (mqprio: Linux 6.1's cannot change), or -errno. */
 int qdisc_root_change_request(int ifindex, const RootSpec *r, struct nl_msg **ret);
 
-/** Request that grafts a new etf qdisc with handle `handle` (major only, not
+/** Request that grafts a new etf qdisc (a cbs when e->kind is TXQ_CBS, its
+ *  values resolved) with handle `handle` (major only, not
  *  in use on the device) on TX queue e->queue under the root with handle
  *  root_handle, replacing whatever child is there (NLM_F_CREATE|NLM_F_REPLACE).
  *  A fresh explicit handle is what makes the kernel graft a new qdisc: with
@@ -138,7 +149,7 @@ clockid_t taprio_time_clock(const RootSpec *r);
  *  other base times are left alone. */
 void taprio_settle_base_time(RootSpec *want, const RootSpec *installed, int64_t now_ns);
 
-/** How an etf queue's offload is decided before anything is sent. */
+/** How an etf (or cbs) queue's offload is decided before anything is sent. */
 typedef enum EtfOffloadPlan {
         ETF_PLAN_SOFTWARE,        /* offload false, or auto on a queue without launch time */
         ETF_PLAN_HARDWARE,        /* offload true, or auto on a queue the probe says supports it */
@@ -147,7 +158,8 @@ typedef enum EtfOffloadPlan {
         _ETF_PLAN_INVALID = -EINVAL,
 } EtfOffloadPlan;
 
-/** Decide the offload plan of e with the device facts f (NULL: unknown).
+/** Decide the offload plan of e with the device facts f (NULL: unknown):
+ *  launch time for an etf queue, the NIC's shaper for a cbs queue.
  *  *ret_reason (static string, may be NULL) says why, for status output. */
 EtfOffloadPlan etf_offload_plan(const EtfSpec *e, const DeviceFacts *f, const char **ret_reason);
 

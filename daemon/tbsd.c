@@ -345,8 +345,8 @@ static void once_on_applied(Link *l, int r, const char *error, const ApplyReport
 
         for (size_t j = 0; r >= 0 && rep && j < rep->n_queues; j++)
                 if (rep->queues[j].reason)
-                        log_info("%s: txqueue %u: etf %s (%s)", name, rep->queues[j].queue,
-                                 rep->queues[j].offload ? "offload" : "software", rep->queues[j].reason);
+                        log_info("%s: txqueue %u: %s %s (%s)", name, rep->queues[j].queue,
+                                 txq_kind_to_string(rep->queues[j].kind) ?: "?", rep->queues[j].offload ? "offload" : "software", rep->queues[j].reason);
         if (r < 0 && rep && rep->rollback_error)
                 log_error("%s: rollback failed: %s", name, rep->rollback_error);
 

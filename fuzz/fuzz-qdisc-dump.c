@@ -4,7 +4,8 @@
  * and qdisc_tree_set_parse() (daemon/qdisc-tree.c, with the kinds'
  * parse_options() in qdisc-*.c), then
  * what tbsd does with the tree: find queues, compare specs, and render the
- * root the way `tbsctl status` shows it (schedule_to_json()).
+ * root the way `tbsctl status` shows it (schedule_to_json()), and import
+ * the tree as `tbsctl import` does (a schedule file, or one line why not).
  *
  * A dump holds every interface's qdiscs (the recorded dumps under
  * tests/unit/fixtures/qdisc are seeds as they are), so the input is parsed
@@ -26,6 +27,7 @@
 #include "fuzz.h"
 #include "json-util.h"
 #include "nl-qdisc.h"
+#include "qdisc-import.h"
 #include "qdisc.h"
 #include "schedule-json.h"
 #include "schedule.h"
@@ -91,8 +93,24 @@ static void use_tree(const QDiscTree *t) {
                         (void) clockid_to_string(q->etf.clockid);
                         fuzz_check(q->invalid <= q->qdisc.stats.drops, "invalid > drops");
                 }
+                if (q->is_cbs) {
+                        fuzz_check(!q->is_etf && q->etf.kind == TXQ_CBS, "cbs queue %u not of kind cbs", q->queue);
+                        fuzz_check(q->etf.queue == q->queue, "cbs queue %u != %u", q->etf.queue, q->queue);
+                        fuzz_check(qdisc_cbs_vtable.equal(&q->etf, &q->etf), "cbs spec differs from itself");
+                        fuzz_check(q->etf.offload == OFFLOAD_ON || q->etf.offload == OFFLOAD_OFF,
+                                   "dumped cbs offload not resolved");
+                }
         }
         fuzz_check(!qdisc_tree_find_queue(t, UINT32_MAX) || t->n_queues > 0, "phantom queue");
+
+        {
+                _cleanup_free_ char *text = NULL, *why = NULL;
+                int k = qdisc_tree_import(t, "eth0", "pfifo_fast", &text, &why);
+
+                fuzz_check(k == 0 || k == -EOPNOTSUPP || k == -ENOMEM, "import returned %d", k);
+                fuzz_check(k != 0 || (text && !why), "import: no text");
+                fuzz_check(k != -EOPNOTSUPP || (why && !text && !strchr(why, '\n')), "import: no one-line reason");
+        }
 }
 
 static bool installed_equal(const InstalledQDisc *a, const InstalledQDisc *b) {
@@ -117,9 +135,9 @@ static void check_same_tree(const QDiscTree *a, const QDiscTree *b) {
         for (size_t i = 0; i < a->n_queues; i++) {
                 const InstalledQueue *x = &a->queues[i], *y = &b->queues[i];
 
-                fuzz_check(x->queue == y->queue && x->is_etf == y->is_etf &&
+                fuzz_check(x->queue == y->queue && x->is_etf == y->is_etf && x->is_cbs == y->is_cbs &&
                            installed_equal(&x->qdisc, &y->qdisc) &&
-                           (!x->is_etf || etf_spec_equal(&x->etf, &y->etf)) &&
+                           (!installed_queue_is_declarable(x) || etf_spec_equal(&x->etf, &y->etf)) &&
                            x->deadline_misses == y->deadline_misses && x->invalid == y->invalid,
                            "queue %zu differs", i);
         }

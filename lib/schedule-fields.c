@@ -10,6 +10,7 @@
 #include "json-util.h"
 #include "macro.h"
 #include "schedule-fields.h"
+#include "schedule-hints.h"
 #include "utf8.h"
 
 void perr(Parser *p, const char *path, const char *format, ...) {
@@ -252,7 +253,12 @@ bool key_is_simple(const char *k) {
 /* Reports every key of o that is not in keys (or not for the active kinds). */
 void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
                        size_t n_keys, unsigned active) {
-        char known[512] = "", path[JPATH_MAX], s[SHOW_MAX];
+        check_keys_only(p, prefix, o, keys, n_keys, active, NULL);
+}
+
+void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
+                     size_t n_keys, unsigned active, const char *const *only) {
+        char known[512] = "", path[JPATH_MAX], s[SHOW_MAX], hint[TC_HINT_MAX];
 
         for (size_t i = 0; i < n_keys; i++)
                 if (keys[i].kinds & active) {
@@ -264,20 +270,25 @@ void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *ke
         json_object_object_foreach(o, key, val) {
                 const KeySpec *k = NULL;
 
-                (void) val;
                 for (size_t i = 0; i < n_keys; i++)
                         if (strcmp(keys[i].name, key) == 0)
                                 k = &keys[i];
 
                 if (k && (k->kinds & active))
                         continue;
+                if (k && only) {
+                        perr(p, jpath_key(path, prefix, key), "%s", only[__builtin_ctz(k->kinds)]);
+                        continue;
+                }
                 if (k) {
                         perr(p, jpath_key(path, prefix, key), "only valid for a%s %s root",
                              k->kinds & K_MQPRIO ? "n" : "",
                              k->kinds & K_MQPRIO ? "mqprio" : "taprio");
                         continue;
                 }
-                if (key_is_simple(key))
+                if (key_is_simple(key) && tc_hint_key(key, val, keys, n_keys, active, hint))
+                        perr(p, jpath_key(path, prefix, key), "unknown key%s", hint);
+                else if (key_is_simple(key))
                         perr(p, jpath_key(path, prefix, key), "unknown key; known keys: %s", known);
                 else {
                         _cleanup_json_ json_object *ks = json_object_new_string(key);

@@ -61,3 +61,15 @@ json_object *get_container(Parser *p, const char *prefix, json_object *o, const 
 bool key_is_simple(const char *k);
 void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
         size_t n_keys, unsigned active);
+/* check_keys() where a key of another kind than active is refused with
+ * only[b] (b: the lowest bit of its kinds) instead of the roots' text. */
+void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
+        size_t n_keys, unsigned active, const char *const *only);
+
+/* taprio's "base_time_ns" (a time or "now") and "max_sdu" of root into r
+ * (lib/schedule-parse-taprio.c). */
+void parse_base_time(Parser *p, json_object *root, RootSpec *r);
+void parse_max_sdu(Parser *p, json_object *root, RootSpec *r);
+
+/* A cbs queue's keys into c (lib/schedule-parse-cbs.c). */
+void parse_cbs(Parser *p, const char *path, json_object *e, CbsSpec *c);

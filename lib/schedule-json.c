@@ -128,7 +128,7 @@ static json_object *root_to_json(const RootSpec *r) {
             (r->base_time_now ? add_str(o, "base_time_ns", "now") : add_int(o, "base_time_ns", r->base_time_ns)) < 0 ||
             (r->change_margin_ns != 0 && r->change_margin_ns != TBS_TAPRIO_CHANGE_MARGIN_NS &&
              add_int(o, "change_margin_ns", r->change_margin_ns) < 0) ||
-            ((r->max_sdu_given || r->max_sdu_dumped) && add_owned(o, "max_sdu", max_sdu_to_json(r)) < 0) ||
+            ((r->max_sdu_given || root_has_max_sdu(r)) && add_owned(o, "max_sdu", max_sdu_to_json(r)) < 0) ||
             (r->cycle_time_given && add_int(o, "cycle_time_ns", r->cycle_time_ns) < 0) ||
             (r->cycle_time_extension_ns != 0 &&
              add_int(o, "cycle_time_extension_ns", r->cycle_time_extension_ns) < 0) ||
@@ -136,6 +136,31 @@ static json_object *root_to_json(const RootSpec *r) {
             ((r->mode == TAPRIO_MODE_TXTIME_ASSIST || r->txtime_delay_ns != 0) &&
              add_int(o, "txtime_delay_ns", r->txtime_delay_ns) < 0) ||
             add_owned(o, "entries", entries_to_json(r->entries, r->n_entries)) < 0)
+                return NULL;
+        return TAKE_PTR(o);
+}
+
+/* A cbs queue in the form its file gave it: a bandwidth (and what it is
+ * computed with) or the four kernel values, so the output reads back. */
+static json_object *cbs_to_json(json_object *obj, const EtfSpec *q, json_object *offload) {
+        _cleanup_json_ json_object *o = obj;
+        const CbsSpec *c = &q->cbs;
+
+        if (add_int(o, "queue", q->queue) < 0 ||
+            add_str(o, "qdisc", "cbs") < 0 ||
+            add_owned(o, "offload", offload) < 0)
+                return NULL;
+        if (c->from_bandwidth) {
+                if (add_int(o, "bandwidth_kbps", c->bandwidth_kbps) < 0 ||
+                    add_int(o, "max_frame_bytes", c->max_frame_bytes) < 0 ||
+                    add_int(o, "max_interference_bytes", c->max_interference_bytes) < 0)
+                        return NULL;
+        } else if (add_int(o, "idle_slope_kbps", c->idle_slope_kbps) < 0 ||
+                   add_int(o, "send_slope_kbps", c->send_slope_kbps) < 0 ||
+                   add_int(o, "hi_credit_bytes", c->hi_credit_bytes) < 0 ||
+                   add_int(o, "lo_credit_bytes", c->lo_credit_bytes) < 0)
+                return NULL;
+        if (c->link_speed_mbps != 0 && add_int(o, "link_speed_mbps", c->link_speed_mbps) < 0)
                 return NULL;
         return TAKE_PTR(o);
 }
@@ -150,6 +175,8 @@ static json_object *etf_to_json(const EtfSpec *q) {
                 offload = json_object_new_string("auto");
         else
                 offload = json_object_new_boolean(q->offload == OFFLOAD_ON);
+        if (q->kind == TXQ_CBS)
+                return cbs_to_json(TAKE_PTR(o), q, offload);
         if (add_int(o, "queue", q->queue) < 0 ||
             add_str(o, "qdisc", q->spelled_tbs ? "tbs" : "etf") < 0 ||
             add_str(o, "clockid", clockid_to_string(q->clockid)) < 0 ||

@@ -22,6 +22,7 @@
 #endif
 
 #include "schedule-fields.h"
+#include "schedule-hints.h"
 
 static void parse_clockid(Parser *p, const char *prefix, json_object *o, clockid_t *ret) {
         char path[JPATH_MAX], s[SHOW_MAX];
@@ -89,10 +90,14 @@ static void parse_handle(Parser *p, json_object *root, RootSpec *r) {
 }
 
 static void parse_priority_map(Parser *p, json_object *root, RootSpec *r) {
-        char path[JPATH_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *a;
         size_t n;
 
+        if (json_object_object_get_ex(root, "priority_map", &a) && tc_hint_priority_map(a, hint)) {
+                perr(p, "root.priority_map", "must be an array, got %s%s", show(a, sh), hint);
+                return;
+        }
         a = get_container(p, "root", root, "priority_map", true, json_type_array);
         if (!a)
                 return;
@@ -114,10 +119,14 @@ static void parse_priority_map(Parser *p, json_object *root, RootSpec *r) {
 
 static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_ok) {
         static const KeySpec keys[] = { { "count", K_ANY }, { "offset", K_ANY } };
-        char path[JPATH_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *a;
         size_t n;
 
+        if (json_object_object_get_ex(root, "queues", &a) && tc_hint_queues(a, true, hint)) {
+                perr(p, "root.queues", "must be an array, got %s%s", show(a, sh), hint);
+                return;
+        }
         a = get_container(p, "root", root, "queues", true, json_type_array);
         if (!a)
                 return;
@@ -135,6 +144,10 @@ static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_
                 int64_t x;
 
                 jpath_index(path, "root.queues", i);
+                if (tc_hint_queues(e, false, hint)) {
+                        perr(p, path, "must be an object, got %s%s", show(e, sh), hint);
+                        continue;
+                }
                 if (!expect_type(p, path, e, json_type_object))
                         continue;
                 check_keys(p, path, e, keys, ELEMENTSOF(keys), K_ANY);
@@ -146,7 +159,7 @@ static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_
 }
 
 static int parse_gate_mask(Parser *p, const char *prefix, json_object *e, uint32_t *ret) {
-        char path[JPATH_MAX], sh[SHOW_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *v;
         const char *t;
         int64_t x;
@@ -179,7 +192,8 @@ static int parse_gate_mask(Parser *p, const char *prefix, json_object *e, uint32
                         return -EINVAL;
                 }
         }
-        perr(p, path, "must be an integer or a hex string such as \"0x3\", got %s", show(v, sh));
+        (void) tc_hint_gate_mask(v, hint);
+        perr(p, path, "must be an integer or a hex string such as \"0x3\", got %s%s", show(v, sh), hint);
         return -EINVAL;
 }
 
@@ -187,7 +201,7 @@ static void parse_entries(Parser *p, json_object *root, RootSpec *r) {
         static const KeySpec keys[] = {
                 { "command", K_ANY }, { "gate_mask", K_ANY }, { "interval_ns", K_ANY },
         };
-        char path[JPATH_MAX], cpath[JPATH_MAX], sh[SHOW_MAX];
+        char path[JPATH_MAX], cpath[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *a;
         size_t n;
 
@@ -218,7 +232,10 @@ static void parse_entries(Parser *p, json_object *root, RootSpec *r) {
                 if (t) {
                         GateCommand c = gate_command_from_string(t);
 
-                        if (c < 0 || has_nul(cv))
+                        if (c < 0 && !has_nul(cv) && tc_hint_command(t, hint))
+                                perr(p, jpath_key(cpath, path, "command"), "unknown command %s%s",
+                                     show(cv, sh), hint);
+                        else if (c < 0 || has_nul(cv))
                                 perr(p, jpath_key(cpath, path, "command"),
                                      "unknown command %s; expected \"set-gates\", \"set-and-hold\" "
                                      "or \"set-and-release\"", show(cv, sh));
@@ -228,55 +245,6 @@ static void parse_entries(Parser *p, json_object *root, RootSpec *r) {
                 (void) parse_gate_mask(p, path, e, &g->gate_mask);
                 if (get_int(p, path, e, "interval_ns", true, 1, UINT32_MAX, &x) > 0)
                         g->interval_ns = (uint32_t) x;
-        }
-}
-
-/* base_time_ns: nanoseconds of the schedule's clock, or "now". */
-static void parse_base_time(Parser *p, json_object *root, RootSpec *r) {
-        char sh[SHOW_MAX];
-        json_object *v;
-        int64_t x;
-
-        v = member(p, "root", root, "base_time_ns", false);
-        if (!v)
-                return;
-        if (json_object_is_type(v, json_type_string)) {
-                if (strcmp(json_object_get_string(v), "now") != 0 || has_nul(v))
-                        perr(p, "root.base_time_ns", "must be a time in nanoseconds or \"now\", got %s",
-                             show(v, sh));
-                else
-                        r->base_time_now = true;
-                return;
-        }
-        if (as_int(p, "root.base_time_ns", v, 0, INT64_MAX, &x) >= 0)
-                r->base_time_ns = x;
-}
-
-/* max_sdu: bytes per traffic class (the count is checked against num_tc by
- * the validator); 0 is no limit. ETH_MAX_MTU is the largest MTU any device
- * has; the kernel refuses more than the device's own. */
-static void parse_max_sdu(Parser *p, json_object *root, RootSpec *r) {
-        char path[JPATH_MAX];
-        json_object *a;
-        size_t n;
-
-        a = get_container(p, "root", root, "max_sdu", false, json_type_array);
-        if (!a)
-                return;
-        n = json_object_array_length(a);
-        if (n == 0 || n > TBS_MAX_TC) {
-                perr(p, "root.max_sdu", "must have one entry per traffic class (1 to %u), got %zu",
-                     TBS_MAX_TC, n);
-                return;
-        }
-        r->max_sdu_given = true;
-        r->n_max_sdu = (uint8_t) n;
-        for (size_t i = 0; i < n; i++) {
-                int64_t x;
-
-                if (as_int(p, jpath_index(path, "root.max_sdu", i), json_object_array_get_idx(a, i),
-                           0, TBS_MAX_SDU, &x) >= 0)
-                        r->max_sdu[i] = (uint32_t) x;
         }
 }
 
@@ -340,7 +308,7 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
                 { "txtime_delay_ns", K_TAPRIO },
                 { "entries", K_TAPRIO },
         };
-        char sh[SHOW_MAX];
+        char sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *root, *v = NULL;
         RootKind kind = _ROOT_KIND_INVALID;
         bool num_tc_ok = false;
@@ -370,14 +338,17 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
         parse_priority_map(p, root, r);
         parse_queues(p, root, r, num_tc_ok);
 
-        if (kind == ROOT_MQPRIO)
+        if (kind == ROOT_MQPRIO && json_object_object_get_ex(root, "hw_offload", &v) &&
+            tc_hint_bool(v, hint))
+                perr(p, "root.hw_offload", "must be a boolean, got %s%s", show(v, sh), hint);
+        else if (kind == ROOT_MQPRIO)
                 (void) get_bool(p, "root", root, "hw_offload", &r->hw_offload);
         else if (kind == ROOT_TAPRIO)
                 parse_taprio(p, root, r);
 }
 
 static void parse_offload(Parser *p, const char *prefix, json_object *e, OffloadMode *ret) {
-        char path[JPATH_MAX], sh[SHOW_MAX];
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
         json_object *v;
 
         v = member(p, prefix, e, "offload", false);
@@ -392,18 +363,37 @@ static void parse_offload(Parser *p, const char *prefix, json_object *e, Offload
                 *ret = OFFLOAD_AUTO;
                 return;
         }
-        perr(p, jpath_key(path, prefix, "offload"), "must be true, false or \"auto\", got %s", show(v, sh));
+        (void) tc_hint_bool(v, hint);
+        perr(p, jpath_key(path, prefix, "offload"), "must be true, false or \"auto\", got %s%s", show(v, sh), hint);
 }
+
+enum {
+        TXK_ETF = 1U << TXQ_ETF,
+        TXK_CBS = 1U << TXQ_CBS,
+        TXK_ANY = TXK_ETF | TXK_CBS,
+};
 
 static void parse_txqueue(Parser *p, const char *path, json_object *e, EtfSpec *q) {
         static const KeySpec keys[] = {
-                { "queue", K_ANY },
-                { "qdisc", K_ANY },
-                { "clockid", K_ANY },
-                { "delta_ns", K_ANY },
-                { "offload", K_ANY },
-                { "deadline_mode", K_ANY },
-                { "skip_sock_check", K_ANY },
+                { "queue", TXK_ANY },
+                { "qdisc", TXK_ANY },
+                { "clockid", TXK_ETF },
+                { "delta_ns", TXK_ETF },
+                { "offload", TXK_ANY },
+                { "deadline_mode", TXK_ETF },
+                { "skip_sock_check", TXK_ETF },
+                { "idle_slope_kbps", TXK_CBS },
+                { "send_slope_kbps", TXK_CBS },
+                { "hi_credit_bytes", TXK_CBS },
+                { "lo_credit_bytes", TXK_CBS },
+                { "bandwidth_kbps", TXK_CBS },
+                { "max_frame_bytes", TXK_CBS },
+                { "max_interference_bytes", TXK_CBS },
+                { "link_speed_mbps", TXK_CBS },
+        };
+        static const char *const only[_TXQ_KIND_MAX] = {
+                [TXQ_ETF] = "only valid for an etf queue (\"qdisc\": \"etf\")",
+                [TXQ_CBS] = "only valid for a cbs queue (\"qdisc\": \"cbs\")",
         };
         char qpath[JPATH_MAX], sh[SHOW_MAX];
         json_object *v = NULL;
@@ -412,7 +402,11 @@ static void parse_txqueue(Parser *p, const char *path, json_object *e, EtfSpec *
 
         if (!expect_type(p, path, e, json_type_object))
                 return;
-        check_keys(p, path, e, keys, ELEMENTSOF(keys), K_ANY);
+        /* The kind decides which keys are known: look before checking them. */
+        if (json_object_object_get_ex(e, "qdisc", &v) && json_object_is_type(v, json_type_string) &&
+            strcmp(json_object_get_string(v), "cbs") == 0 && str_len(v) == 3)
+                q->kind = TXQ_CBS;
+        check_keys_only(p, path, e, keys, ELEMENTSOF(keys), 1U << q->kind, only);
 
         if (get_int(p, path, e, "queue", true, 0, TBS_MAX_QUEUE, &x) > 0)
                 q->queue = (uint32_t) x;
@@ -420,9 +414,15 @@ static void parse_txqueue(Parser *p, const char *path, json_object *e, EtfSpec *
         if (t) {
                 if (strcmp(t, "tbs") == 0 && str_len(v) == 3)
                         q->spelled_tbs = true;
-                else if (strcmp(t, "etf") != 0 || str_len(v) != 3)
+                else if (q->kind != TXQ_CBS && (strcmp(t, "etf") != 0 || str_len(v) != 3))
                         perr(p, jpath_key(qpath, path, "qdisc"),
-                             "unknown qdisc %s; expected \"etf\" (or its old name \"tbs\")", show(v, sh));
+                             "unknown qdisc %s; expected \"etf\" (or its old name \"tbs\") or \"cbs\"",
+                             show(v, sh));
+        }
+        if (q->kind == TXQ_CBS) {
+                parse_offload(p, path, e, &q->offload);
+                parse_cbs(p, path, e, &q->cbs);
+                return;
         }
         parse_clockid(p, path, e, &q->clockid);
         if (get_int(p, path, e, "delta_ns", true, 0, INT32_MAX, &x) > 0)

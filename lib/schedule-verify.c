@@ -9,6 +9,7 @@
 #include <sys/un.h>
 
 #include "json-util.h"
+#include "schedule-cbs.h"
 #include "schedule-verify.h"
 #include "show.h"
 #include "utf8.h"
@@ -172,6 +173,13 @@ static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *fac
         }
 }
 
+static bool schedule_has_etf(const Schedule *s) {
+        for (size_t i = 0; i < s->n_txqueues; i++)
+                if (s->txqueues[i].kind == TXQ_ETF)
+                        return true;
+        return false;
+}
+
 static void verify_taprio(Verifier *v, const Schedule *s) {
         const RootSpec *r = &s->root;
         char path[JPATH_MAX], cn[32];
@@ -205,9 +213,10 @@ static void verify_taprio(Verifier *v, const Schedule *s) {
             r->change_margin_ns > TBS_TAPRIO_CHANGE_MARGIN_MAX_NS))
                 verr(v, "root.change_margin_ns", "must be between %lld and %lld, got %" PRIi64,
                      TBS_TAPRIO_CHANGE_MARGIN_MIN_NS, TBS_TAPRIO_CHANGE_MARGIN_MAX_NS, r->change_margin_ns);
-        if (r->mode == TAPRIO_MODE_TXTIME_ASSIST && s->n_txqueues == 0)
+        if (r->mode == TAPRIO_MODE_TXTIME_ASSIST && !schedule_has_etf(s))
                 verr(v, "root.mode",
-                     "txtime-assist needs an etf qdisc on at least one TX queue, but txqueues is empty");
+                     "txtime-assist needs an etf qdisc on at least one TX queue, but txqueues %s",
+                     s->n_txqueues == 0 ? "is empty" : "has only cbs queues");
 
         if (r->n_entries == 0) {
                 verr(v, "root.entries", "must have at least one entry");
@@ -279,6 +288,95 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
                      "schedule itself; use mode \"software\" or \"txtime-assist\"");
 }
 
+/* One cbs queue: signs, the port rate, offload. */
+static void verify_cbs_queue(Verifier *v, const EtfSpec *q, size_t i, const DeviceFacts *facts) {
+        uint32_t speed = cbs_link_speed(&q->cbs, facts ? facts->link_speed_mbps : 0);
+        char path[JPATH_MAX];
+        const CbsSpec c = q->cbs;
+
+        if ((unsigned) q->offload >= _OFFLOAD_MODE_MAX)
+                verr(v, pathf(path, "txqueues[%zu].offload", i), "unknown offload mode %d", (int) q->offload);
+        else if (q->offload == OFFLOAD_ON && facts && facts->offload_known &&
+                 !(q->queue < 64 && (facts->cbs_offload_mask & (UINT64_C(1) << q->queue))))
+                verr(v, pathf(path, "txqueues[%zu].offload", i),
+                     "cbs offload is not available on queue %" PRIu32 " of this device%s", q->queue,
+                     facts->cbs_offload_mask ? " (the NIC shapes only some of its queues)" : "");
+
+        /* From a bandwidth, the formulas give the right signs whenever
+         * the bandwidth is below the port rate. */
+        if (q->cbs.from_bandwidth) {
+                if (speed > 0 && (uint64_t) q->cbs.bandwidth_kbps >= (uint64_t) speed * 1000)
+                        verr(v, pathf(path, "txqueues[%zu].bandwidth_kbps", i),
+                             "must be below the link's rate of %" PRIu32 " kbit/s (link speed %" PRIu32
+                             " Mbit/s), got %" PRIu32, speed * 1000, speed, q->cbs.bandwidth_kbps);
+                return;
+        }
+        /* The standard's signs (8.6.8.2, Annex L); the kernel takes any
+         * values, and a wrong sign makes a shaper that never sends or
+         * never holds back. */
+        if (c.idle_slope_kbps <= 0)
+                verr(v, pathf(path, "txqueues[%zu].idle_slope_kbps", i), "must be above 0, got %" PRIi32,
+                     c.idle_slope_kbps);
+        if (c.send_slope_kbps >= 0)
+                verr(v, pathf(path, "txqueues[%zu].send_slope_kbps", i), "must be below 0, got %" PRIi32,
+                     c.send_slope_kbps);
+        if (c.hi_credit_bytes <= 0)
+                verr(v, pathf(path, "txqueues[%zu].hi_credit_bytes", i), "must be above 0, got %" PRIi32,
+                     c.hi_credit_bytes);
+        if (c.lo_credit_bytes >= 0)
+                verr(v, pathf(path, "txqueues[%zu].lo_credit_bytes", i), "must be below 0, got %" PRIi32,
+                     c.lo_credit_bytes);
+        if (speed == 0)
+                return;
+        if ((int64_t) c.idle_slope_kbps > (int64_t) speed * 1000)
+                verr(v, pathf(path, "txqueues[%zu].idle_slope_kbps", i),
+                     "must be at most the link's rate of %" PRIu32 " kbit/s, got %" PRIi32, speed * 1000,
+                     c.idle_slope_kbps);
+        else if ((int64_t) c.send_slope_kbps != (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000)
+                vwarn(v, pathf(path, "txqueues[%zu].send_slope_kbps", i),
+                      "is %" PRIi32 " kbit/s, but idle_slope_kbps minus the link's rate (%" PRIu32
+                      " Mbit/s) is %" PRIi64 " (IEEE 802.1Q 8.6.8.2); installed as given",
+                      c.send_slope_kbps, speed, (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000);
+}
+
+/* All cbs queues together: one link speed, and their reservations fit it. */
+static void verify_cbs_link(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
+        uint32_t speed = 0;
+        size_t first = SIZE_MAX;
+        int64_t sum = 0;
+        char path[JPATH_MAX];
+
+        for (size_t i = 0; i < s->n_txqueues; i++) {
+                const EtfSpec *q = &s->txqueues[i];
+
+                if (q->kind != TXQ_CBS || q->cbs.link_speed_mbps == 0)
+                        continue;
+                if (speed == 0) {
+                        speed = q->cbs.link_speed_mbps;
+                        first = i;
+                } else if (q->cbs.link_speed_mbps != speed)
+                        verr(v, pathf(path, "txqueues[%zu].link_speed_mbps", i),
+                             "is %" PRIu32 ", but txqueues[%zu] says %" PRIu32 ": a link has one speed",
+                             q->cbs.link_speed_mbps, first, speed);
+        }
+        if (speed == 0 && facts)
+                speed = facts->link_speed_mbps;
+        if (speed == 0)
+                return;
+        for (size_t i = 0; i < s->n_txqueues; i++) {
+                const EtfSpec *q = &s->txqueues[i];
+
+                if (q->kind == TXQ_CBS)
+                        sum += q->cbs.from_bandwidth ? (int64_t) q->cbs.bandwidth_kbps
+                                                     : (int64_t) q->cbs.idle_slope_kbps;
+        }
+        if (sum > (int64_t) speed * 1000)
+                verr(v, "txqueues",
+                     "the cbs queues reserve %" PRIi64 " kbit/s in all (the sum of their idle slopes), "
+                     "more than the link's %" PRIu32 " kbit/s (%" PRIu32 " Mbit/s)",
+                     sum, speed * 1000, speed);
+}
+
 static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
         bool tcs_ok = r->num_tc >= 1 && r->num_tc <= TBS_MAX_TC;
@@ -304,6 +402,14 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                                 verr(v, pathf(path, "txqueues[%zu].queue", i),
                                      "queue %" PRIu32 " is in no traffic class of root.queues",
                                      q->queue);
+                }
+                if (q->kind == TXQ_CBS) {
+                        verify_cbs_queue(v, q, i, facts);
+                        continue;
+                }
+                if ((unsigned) q->kind >= _TXQ_KIND_MAX) {
+                        verr(v, pathf(path, "txqueues[%zu].qdisc", i), "unknown qdisc kind %d", (int) q->kind);
+                        continue;
                 }
                 if (q->clockid != CLOCK_TAI)
                         verr(v, pathf(path, "txqueues[%zu].clockid", i),
@@ -362,6 +468,7 @@ int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags
         verify_ifname(&v, s);
         verify_root(&v, s, facts);
         verify_txqueues(&v, s, facts);
+        verify_cbs_link(&v, s, facts);
         verify_clock(&v, &s->clock);
 
         if (v.oom)

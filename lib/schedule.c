@@ -151,6 +151,14 @@ bool root_has_max_sdu(const RootSpec *r) {
 }
 
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
+        if (a->kind != b->kind)
+                return false;
+        if (a->kind == TXQ_CBS)
+                return a->queue == b->queue && a->offload == b->offload &&
+                       a->cbs.idle_slope_kbps == b->cbs.idle_slope_kbps &&
+                       a->cbs.send_slope_kbps == b->cbs.send_slope_kbps &&
+                       a->cbs.hi_credit_bytes == b->cbs.hi_credit_bytes &&
+                       a->cbs.lo_credit_bytes == b->cbs.lo_credit_bytes;
         return a->queue == b->queue && a->clockid == b->clockid &&
                a->delta_ns == b->delta_ns && a->offload == b->offload &&
                a->deadline_mode == b->deadline_mode &&
@@ -180,6 +188,11 @@ static const char *const offload_mode_table[_OFFLOAD_MODE_MAX] = {
         [OFFLOAD_AUTO] = "auto",
 };
 
+static const char *const txq_kind_table[_TXQ_KIND_MAX] = {
+        [TXQ_ETF] = "etf",
+        [TXQ_CBS] = "cbs",
+};
+
 static const char *const drift_policy_table[_DRIFT_POLICY_MAX] = {
         [DRIFT_ENFORCE] = "enforce",
         [DRIFT_REPORT] = "report",
@@ -189,6 +202,7 @@ DEFINE_STRING_TABLE_LOOKUP(root_kind, RootKind, root_kind_table, -EINVAL)
 DEFINE_STRING_TABLE_LOOKUP(taprio_mode, TaprioMode, taprio_mode_table, -EINVAL)
 DEFINE_STRING_TABLE_LOOKUP(gate_command, GateCommand, gate_command_table, -EINVAL)
 DEFINE_STRING_TABLE_TO_STRING(offload_mode, OffloadMode, offload_mode_table)
+DEFINE_STRING_TABLE_LOOKUP(txq_kind, TxqKind, txq_kind_table, -EINVAL)
 DEFINE_STRING_TABLE_LOOKUP(drift_policy, DriftPolicy, drift_policy_table, -EINVAL)
 
 static const struct {

@@ -140,8 +140,45 @@ typedef struct RootSpec {
                                                * none runs yet) */
 } RootSpec;
 
+/* The qdisc a schedule puts on one TX queue ("qdisc" of a txqueues entry). */
+typedef enum TxqKind {
+        TXQ_ETF,                              /* "etf" (or "tbs"), the default */
+        TXQ_CBS,                              /* "cbs": credit-based shaper, IEEE 802.1Q 8.6.8.2 */
+        _TXQ_KIND_MAX,
+        _TXQ_KIND_INVALID = -EINVAL,
+} TxqKind;
+
+/* The default maxInterferenceSize of a cbs queue given by bandwidth: the
+ * largest frame of other traffic that can be on the wire when a frame of
+ * this queue becomes ready (1500 bytes of payload, 14 header, 4 VLAN tag,
+ * 4 FCS). */
+#define TBS_CBS_DEFAULT_INTERFERENCE_BYTES 1522
+
+/* A cbs queue's settings. The four kernel parameters (struct tc_cbs_qopt,
+ * tc's idleslope/sendslope in kbit/s, hicredit/locredit in bytes) are given
+ * in the file, or computed from bandwidth_kbps with IEEE 802.1Q Annex L
+ * (cbs_spec_resolve(), lib/schedule-cbs.h). */
+typedef struct CbsSpec {
+        int32_t idle_slope_kbps;              /* > 0 */
+        int32_t send_slope_kbps;              /* < 0 */
+        int32_t hi_credit_bytes;              /* > 0 */
+        int32_t lo_credit_bytes;              /* < 0 */
+        bool from_bandwidth;                  /* the file gave bandwidth_kbps: the four above are
+                                               * set by cbs_spec_resolve() (at parse time when
+                                               * link_speed_mbps is given, else with the device's) */
+        uint32_t bandwidth_kbps;              /* from_bandwidth: the reserved rate (idleSlope) */
+        uint32_t max_frame_bytes;             /* from_bandwidth: largest frame of this queue */
+        uint32_t max_interference_bytes;      /* from_bandwidth: see TBS_CBS_DEFAULT_INTERFERENCE_BYTES */
+        uint32_t link_speed_mbps;             /* 0: not in the file (the device's is used) */
+} CbsSpec;
+
+/* One TX queue's child qdisc: etf (kind TXQ_ETF, the etf fields) or cbs
+ * (kind TXQ_CBS, cbs and offload). The name stays from when etf was the
+ * only kind. */
 typedef struct EtfSpec {
         uint32_t queue;                       /* 0-based TX queue; parent is MAJOR:(queue+1) */
+        TxqKind kind;
+        CbsSpec cbs;                          /* kind TXQ_CBS */
         clockid_t clockid;                    /* only CLOCK_TAI is valid */
         int64_t delta_ns;                     /* checked to fit in int32 */
         OffloadMode offload;
@@ -189,6 +226,8 @@ typedef struct DeviceFacts {
         const char *offload_reason;           /* why other queues lack it, for messages */
         bool taprio_full_offload;             /* with offload_known: the NIC can run taprio's gate
                                                * schedule itself (mode "full-offload") */
+        uint64_t cbs_offload_mask;            /* with offload_known: bit q: queue q can run cbs in the NIC */
+        uint32_t link_speed_mbps;             /* the link's speed; 0: unknown (down, or not reported) */
 } DeviceFacts;
 
 /** Free everything a schedule owns, and the schedule itself. Accepts NULL. */
@@ -228,8 +267,10 @@ bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int6
 
 /** Whether any traffic class of r has a max_sdu limit. */
 bool root_has_max_sdu(const RootSpec *r);
-/** Compare two etf specs as installed; offload compares a resolved mode
- *  (OFFLOAD_ON/OFF), so resolve "auto" before comparing. */
+/** Compare two TX queue children as installed (etf or cbs, kind first);
+ *  offload compares a resolved mode (OFFLOAD_ON/OFF), so resolve "auto"
+ *  before comparing; cbs compares the four kernel parameters, so resolve
+ *  a bandwidth (cbs_spec_resolve()) first. */
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b);
 
 /* Enum <-> string tables; *_from_string returns the value or -EINVAL. */
@@ -240,6 +281,8 @@ TaprioMode taprio_mode_from_string(const char *s);
 const char *gate_command_to_string(GateCommand c);
 GateCommand gate_command_from_string(const char *s);
 const char *offload_mode_to_string(OffloadMode m);
+const char *txq_kind_to_string(TxqKind k);
+TxqKind txq_kind_from_string(const char *s);
 const char *drift_policy_to_string(DriftPolicy p);
 DriftPolicy drift_policy_from_string(const char *s);
 

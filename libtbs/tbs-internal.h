@@ -4,6 +4,8 @@
 #define TBS_INTERNAL_H
 
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "tbs.h"
 
@@ -28,6 +30,11 @@ int tbs_errno_from_bus_error(const char *name);
 /* Fill *e (when not NULL): error r (negative), D-Bus name (may be NULL),
  * and the message, printf-style, cut to one line. Returns r. */
 int tbs_error_set(struct tbs_error *e, int r, const char *name, const char *fmt, ...) TBS_PRINTF(4, 5);
+
+/* The SCM_TXTIME control message of tbs_send_at() for txtime_ns, built in
+ * buf (size bytes, aligned for a struct cmsghdr). Returns its length (the
+ * msg_controllen to send), 0 when size is too small. */
+size_t tbs_txtime_control_build(uint64_t txtime_ns, void *buf, size_t size);
 
 /* Clear *e (when not NULL) at the start of a call. */
 void tbs_error_clear(struct tbs_error *e);

@@ -171,15 +171,16 @@ etf_delta() {
         tc_j qdisc show dev "$1" | jq -r --arg p "$2" '[.[] | select(.parent == $p and .kind == "etf") | .options.delta][0] // "none"'
 }
 
-# make_veth_to_peer NAME PEER: make_veth with the peer moved into a network
-# namespace "peer" so traffic really crosses NAME: 192.0.2.1 here,
-# 192.0.2.2 on the peer.
+# make_veth_to_peer NAME PEER [QUEUES]: make_veth (4 queues by default)
+# with the peer moved into a network namespace "peer" (its loopback up) so
+# traffic really crosses NAME: 192.0.2.1 here, 192.0.2.2 on the peer.
 make_veth_to_peer() {
-        make_veth "$1" "$2" 4
+        make_veth "$1" "$2" "${3:-4}"
         ip netns add peer
         ip link set "$2" netns peer
         ip -n peer addr add 192.0.2.2/24 dev "$2"
         ip -n peer link set "$2" up
+        ip -n peer link set lo up
         ip addr add 192.0.2.1/24 dev "$1"
 }
 

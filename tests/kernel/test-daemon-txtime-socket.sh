@@ -13,17 +13,15 @@
 # on an AF_PACKET socket at all. Every socket handed out is logged.
 CLIENT=$TBS_BUILD_DIR/tests/tools/txtime-client
 
-make_veth ts0 ts0p 4
-ip netns add peer
-ip link set ts0p netns peer
-ip -n peer link set ts0p up
-ip -n peer link set lo up
+make_veth_to_peer ts0 ts0p
 
 conf=$TMPDIR/conf
 mkdir -p "$conf"
-# Priority 3 -> class 0 (queue 0, etf delta 5 ms), 2 -> class 1 (queue 1,
-# etf delta 0: every frame misses), 1 -> class 2 (queue 2, etf in deadline
-# mode), the rest -> class 3 (queue 3, no etf).
+# Priority 3 -> class 0 (queue 0, etf delta 200 ms: the guest of a loaded
+# machine wakes late, and an on-time frame must not miss its launch time
+# there), 2 -> class 1 (queue 1, etf delta 0: every frame misses), 1 ->
+# class 2 (queue 2, etf in deadline mode), the rest -> class 3 (queue 3,
+# no etf).
 cat > "$conf/ts0.json" <<EOJ
 {
   "interface": "ts0",
@@ -34,7 +32,7 @@ cat > "$conf/ts0.json" <<EOJ
                 {"count": 1, "offset": 3} ]
   },
   "txqueues": [
-    {"queue": 0, "qdisc": "etf", "delta_ns": 5000000, "offload": false},
+    {"queue": 0, "qdisc": "etf", "delta_ns": 200000000, "offload": false},
     {"queue": 1, "qdisc": "etf", "delta_ns": 0, "offload": false},
     {"queue": 2, "qdisc": "etf", "delta_ns": 1000000, "offload": false, "deadline_mode": true}
   ],
@@ -89,7 +87,7 @@ ON=30 BAD=10
 ip netns exec peer "$CLIENT" recv ts0p 0x88b5 "$ON" 15000 > "$TMPDIR/recv.json" 2> "$TMPDIR/recv.err" &
 recv_pid=$!
 wait_until 5 grep -q listening "$TMPDIR/recv.err" || fail "receiver did not start"
-member "$CLIENT" send ts0 0 packet --protocol 0x88b5 --count $((ON + BAD)) --invalid $BAD --seed 7 \
+member "$CLIENT" send ts0 0 packet --protocol 0x88b5 --count $((ON + BAD)) --invalid $BAD --seed 7 --lead-ns 600000000 \
         > "$TMPDIR/send0.json" || fail "send on queue 0 failed"
 wait "$recv_pid" || fail "receiver failed"
 cat "$TMPDIR/send0.json" "$TMPDIR/recv.json"

@@ -42,7 +42,15 @@ check "$links" tbsctl --json caps ""
 check "" tbsctl caps lo ""
 check "lo" tbsctl stats l
 check "" tbsctl txtime-params lo ""
+check "$links" tbsctl import ""
+check "lo" tbsctl import -o /nonexistent/x.json l
+check "" tbsctl import lo ""
+check "--force" tbsctl import lo --fo
+check "-o" tbsctl import lo -o
 
 mkdir -p "$WORK/sched/sub"
 touch "$WORK/sched/eth0.json" "$WORK/sched/eth1.json" "$WORK/sched/notes.txt"
 check "$WORK/sched/eth0.json $WORK/sched/eth1.json $WORK/sched/sub" tbsctl validate "$WORK/sched/"
+# import -o FILE: any file name (the schedule is created there)
+check "$WORK/sched/eth0.json $WORK/sched/eth1.json" tbsctl import lo -o "$WORK/sched/e"
+check "$WORK/sched/notes.txt" tbsctl import --output "$WORK/sched/n"

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* txtime-client: an application's side of Link.OpenTxtimeSocket(), for the
  * kernel tests (tests/kernel/test-daemon-txtime-socket.sh). It asks tbsd
- * over the system bus, receives the descriptor, and reads the socket back
+ * through libtbs as an application does (tbs_open_txtime_socket()), or with
+ * the raw bus call for requests the library cannot express (the malformed
+ * options of the error tests), receives the descriptor, and reads the socket back
  * with getsockopt() so the test sees what the kernel holds, not what tbsd
  * says it set.
  *
@@ -11,7 +13,7 @@
  *     so_txtime_clockid, so_txtime_flags, so_timestamping, domain, type,
  *     bound_device, bound_ifindex, bound_protocol, recverr).
  *   txtime-client send IFACE QUEUE KIND [OPTION...] [--count N] [--invalid N]
- *                  [--lead-ns NS] [--spacing-ns NS] [--dest IPV4] [--seed S]
+ *                  [--lead-ns NS] [--spacing-ns NS] [--dest IPV4|IPV6] [--seed S]
  *                  [--cycle-offset NS]
  *     N frames through the socket with tbs_send_at() (libtbs): COUNT-INVALID
  *     on time (now + lead + k * spacing) and INVALID already past, all in a
@@ -138,13 +140,93 @@ static int append_option(sd_bus_message *m, const Option *o) {
         return r;
 }
 
+static int open_socket_raw(const Request *q, Answer *ret);
+
 static int link_path(const char *ifname, char **ret) {
         return sd_bus_path_encode("/org/tsn/Tbs/link", ifname, ret);
 }
 
+/* The request through libtbs, as an application makes it, when the
+ * library can express it (a known kind, only the library's options): 0
+ * with *ret, 1 when tbsd answered with an error (printed), -errno, or
+ * -ENOTSUP when the request needs the raw call (malformed options are
+ * what the daemon's error tests send). */
+static int open_socket_libtbs(const Request *q, Answer *ret) {
+        struct tbs_error e = {};
+        struct tbs_socket_info info = {};
+        enum tbs_target target = TBS_TARGET_QUEUE;
+        enum tbs_socket_kind kind;
+        uint32_t value = q->queue;
+        uint16_t protocol = 0;
+        unsigned flags = 0;
+        int fd;
+
+        if (strcmp(q->kind, "packet") == 0)
+                kind = TBS_SOCKET_PACKET;
+        else if (strcmp(q->kind, "udp4") == 0)
+                kind = TBS_SOCKET_UDP4;
+        else if (strcmp(q->kind, "udp6") == 0)
+                kind = TBS_SOCKET_UDP6;
+        else
+                return -ENOTSUP;
+        for (size_t i = 0; i < q->n_opts; i++) {
+                const Option *o = &q->opts[i];
+                bool by_option = q->queue == UINT32_MAX;
+
+                for (size_t j = 0; j < i; j++)
+                        if (strcmp(q->opts[j].name, o->name) == 0)
+                                return -ENOTSUP;        /* given twice */
+
+                if (strcmp(o->name, "tx_timestamps") == 0 && o->sig == 'b')
+                        flags |= TBS_OPEN_TX_TIMESTAMPS;
+                else if (strcmp(o->name, "allow_no_etf") == 0 && o->sig == 'b')
+                        flags |= TBS_OPEN_ALLOW_NO_ETF;
+                else if (strcmp(o->name, "protocol") == 0 && o->sig == 'q')
+                        protocol = (uint16_t) strtoul(o->value, NULL, 0);
+                else if (by_option && target == TBS_TARGET_QUEUE && strcmp(o->name, "traffic_class") == 0 &&
+                         o->sig == 'u') {
+                        target = TBS_TARGET_TRAFFIC_CLASS;
+                        value = (uint32_t) strtoul(o->value, NULL, 0);
+                } else if (by_option && target == TBS_TARGET_QUEUE && strcmp(o->name, "priority") == 0 &&
+                           o->sig == 'u') {
+                        target = TBS_TARGET_PRIORITY;
+                        value = (uint32_t) strtoul(o->value, NULL, 0);
+                } else
+                        return -ENOTSUP;
+        }
+        if (value == UINT32_MAX || (kind == TBS_SOCKET_PACKET) != (protocol != 0))
+                return -ENOTSUP;        /* a malformed request: the raw call sends it as it is */
+
+        fd = tbs_open_txtime_socket(q->ifname, target, value, kind, protocol, flags, &info, &e);
+        if (fd < 0) {
+                if (e.name[0] == 0)
+                        return fd;
+                printf("ERROR %s: %s\n", e.name, e.message);
+                return 1;
+        }
+        *ret = (Answer) {
+                .fd = fd,
+                .priority = info.priority,
+                .clockid = info.clockid,
+                .txtime_flags = info.txtime_flags,
+                .delta_ns = info.delta_ns,
+        };
+        return 0;
+}
+
 /* OpenTxtimeSocket(); 0 with *ret (a descriptor of our own), 1 when tbsd
- * answered with an error (printed), or -errno. */
+ * answered with an error (printed), or -errno. Through libtbs where it can
+ * express the request, else the raw call. */
 static int open_socket(const Request *q, Answer *ret) {
+        int k = open_socket_libtbs(q, ret);
+
+        if (k != -ENOTSUP)
+                return k;
+        return open_socket_raw(q, ret);
+}
+
+/* OpenTxtimeSocket() as a raw bus call. */
+static int open_socket_raw(const Request *q, Answer *ret) {
         sd_bus_error e = SD_BUS_ERROR_NULL;
         sd_bus_message *m = NULL, *reply = NULL;
         sd_bus *bus = NULL;
@@ -347,7 +429,12 @@ static int do_send(int argc, char *argv[]) {
         uint64_t lead = 300000000, spacing = 1000000, t0, first = 0;
         int64_t cycle_offset = -1;
         const char *dest = "192.0.2.2";
-        struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(9) };
+        union {
+                struct sockaddr sa;
+                struct sockaddr_in in;
+                struct sockaddr_in6 in6;
+        } to = {};
+        socklen_t to_len;
         Frame *frames;
         uint16_t proto = 0;
         uint8_t mac[6];
@@ -378,7 +465,18 @@ static int do_send(int argc, char *argv[]) {
                 else
                         return usage();
         }
-        if (count == 0 || count > MAX_FRAMES || invalid > count || inet_pton(AF_INET, dest, &to.sin_addr) != 1)
+        if (count == 0 || count > MAX_FRAMES || invalid > count)
+                return usage();
+        /* UDP to DEST port 9, an IPv4 or an IPv6 address. */
+        if (inet_pton(AF_INET, dest, &to.in.sin_addr) == 1) {
+                to.in.sin_family = AF_INET;
+                to.in.sin_port = htons(9);
+                to_len = sizeof(to.in);
+        } else if (inet_pton(AF_INET6, dest, &to.in6.sin6_addr) == 1) {
+                to.in6.sin6_family = AF_INET6;
+                to.in6.sin6_port = htons(9);
+                to_len = sizeof(to.in6);
+        } else
                 return usage();
         for (size_t i = 0; i < q.n_opts; i++)
                 if (strcmp(q.opts[i].name, "protocol") == 0)
@@ -440,7 +538,7 @@ static int do_send(int argc, char *argv[]) {
                 } else {
                         txtime_probe_payload(buf, frames[k].seq, frames[k].txtime);
                         len = TXTIME_PROBE_PAYLOAD;
-                        n = tbs_send_at(a.fd, data, len, frames[k].txtime, (struct sockaddr *) &to, sizeof(to), 0);
+                        n = tbs_send_at(a.fd, data, len, frames[k].txtime, &to.sa, to_len, 0);
                 }
                 if (n == -ENOBUFS) {
                         frames[k].enobufs = true;

@@ -58,7 +58,13 @@ static void recording_set(Recording *rec, const char *key, const char *value) {
                 set_str(rec->drvinfo.fw_version, sizeof(rec->drvinfo.fw_version), value);
         else if (strcmp(key, "drvinfo.bus_info") == 0)
                 set_str(rec->drvinfo.bus_info, sizeof(rec->drvinfo.bus_info), value);
-        else if (strcmp(key, "drvinfo") == 0 && strcmp(value, "EOPNOTSUPP") == 0)
+        else if (strcmp(key, "gset.speed") == 0) {
+                uint32_t v;
+
+                set_u32(&v, value);
+                ethtool_cmd_speed_set(&rec->gset, v);
+                rec->gset_known = true;
+        } else if (strcmp(key, "drvinfo") == 0 && strcmp(value, "EOPNOTSUPP") == 0)
                 rec->drvinfo_error = -EOPNOTSUPP;
         else if (strcmp(key, "ts_info") == 0 && strcmp(value, "EOPNOTSUPP") == 0)
                 rec->ts_info_error = -EOPNOTSUPP;
@@ -124,6 +130,12 @@ static int replay_ethtool(void *userdata, const char *ifname, void *cmd_buf, siz
                 if (rec->ts_info_error)
                         return rec->ts_info_error;
                 memcpy(cmd_buf, &rec->ts_info, len);
+                break;
+        case ETHTOOL_GSET:
+                assert_int_equal(len, sizeof(struct ethtool_cmd));
+                if (!rec->gset_known)
+                        return -EOPNOTSUPP;
+                memcpy(cmd_buf, &rec->gset, len);
                 break;
         case ETHTOOL_GCHANNELS:
                 assert_int_equal(len, sizeof(struct ethtool_channels));

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <linux/ethtool.h>
 #include <net/if.h>
+#include <stdbool.h>
 
 #include "caps-probe.h"
 
@@ -19,6 +20,9 @@ typedef struct Recording {
         struct ethtool_drvinfo drvinfo;
         struct ethtool_ts_info ts_info;
         struct ethtool_channels channels;
+        struct ethtool_cmd gset;        /* answered only when gset_known (recordings before
+                                         * the probe asked ETHTOOL_GSET have no speed) */
+        bool gset_known;
         int drvinfo_error, ts_info_error, channels_error;   /* -errno to answer */
         unsigned calls;
 } Recording;

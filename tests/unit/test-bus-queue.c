@@ -19,6 +19,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
+#include "bus-pair.h"
 #include "bus-queue.h"
 
 #define IFACE "org.example.Q"
@@ -45,26 +46,8 @@ static const sd_bus_vtable vtable[] = {
 };
 
 static void pair_setup(Pair *p) {
-        sd_id128_t id;
-        int fds[2];
-
         memset(p, 0, sizeof(*p));
-        assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
-        assert_int_equal(sd_id128_randomize(&id), 0);
-        assert_int_equal(sd_bus_new(&p->daemon), 0);
-        assert_int_equal(sd_bus_set_fd(p->daemon, fds[0], fds[0]), 0);
-        assert_int_equal(sd_bus_set_server(p->daemon, true, id), 0);
-        assert_int_equal(sd_bus_new(&p->client), 0);
-        assert_int_equal(sd_bus_set_fd(p->client, fds[1], fds[1]), 0);
-        assert_int_equal(sd_bus_start(p->daemon), 0);
-        assert_int_equal(sd_bus_start(p->client), 0);
-        /* The handshake: each end in turn until both are running. */
-        for (int i = 0; i < 100 && (sd_bus_is_ready(p->daemon) <= 0 || sd_bus_is_ready(p->client) <= 0); i++) {
-                (void) sd_bus_process(p->daemon, NULL);
-                (void) sd_bus_process(p->client, NULL);
-                (void) sd_bus_wait(p->client, 1000);
-        }
-        assert_true(sd_bus_is_ready(p->daemon) > 0 && sd_bus_is_ready(p->client) > 0);
+        bus_pair_open(false, &p->daemon, &p->client);
         assert_int_equal(sd_bus_add_object_manager(p->daemon, NULL, "/q"), 0);
         assert_int_equal(sd_bus_add_fallback_vtable(p->daemon, NULL, "/q", IFACE, vtable, NULL, p), 0);
         assert_int_equal(sd_event_new(&p->event), 0);

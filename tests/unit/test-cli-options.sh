@@ -85,6 +85,20 @@ expect "--config-dir not UTF-8" 2 "tbsd: --config-dir: must be valid UTF-8 witho
         "$tbsd" --check --config-dir "$tmp/"$'\xff'
 expect "good tbsd values" 0 "" "$tbsd" --check --config-dir "$tmp/conf" --clock-interval=0.1 --stats-interval=0 --log-level=7
 
+# tbsctl import's options: only for import, --force only with a file;
+# an existing file is not replaced (refused before the kernel is asked).
+expect "--output with another verb" 2 "tbsctl: --output and --force are only for import; see 'tbsctl --help'" \
+        "$tbsctl" -o "$tmp/x.json" status
+expect "--force without --output" 2 "tbsctl: --force needs --output; see 'tbsctl --help'" \
+        "$tbsctl" import lo --force
+expect "import without IFACE" 2 "tbsctl: import: wrong number of arguments; see 'tbsctl --help'" \
+        "$tbsctl" import
+echo keep > "$tmp/have.json"
+expect "import over an existing file" 1 "tbsctl: $tmp/have.json: exists; use --force to replace it" \
+        "$tbsctl" import lo -o "$tmp/have.json"
+[ "$(cat "$tmp/have.json")" = keep ] || fail "import over an existing file: the file changed"
+expect "import of a missing interface" 1 "tbsctl: nosuch0: no such interface" "$tbsctl" import nosuch0
+
 if [ "$failures" -gt 0 ]; then
         echo "$failures failure(s)"
         exit 1

@@ -154,6 +154,52 @@ static void test_drift(void **state) {
         diag_list_clear(&d);
 }
 
+/* A cbs queue given by bandwidth: compared after the link speed resolves
+ * it (1000 Mbit/s: 20000 kbit/s, 1500-byte frames give -980000, 30, -1470);
+ * which value differs is named; an etf where a cbs is declared is another
+ * kind; without any speed the four values are unknown and that is said. */
+static void test_drift_cbs(void **state) {
+        static const char text[] =
+                "{\"interface\": \"eth0\", \"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 2,"
+                " \"priority_map\": [1,1,1,0,1,1,1,1,1,1,1,1,1,1,1,1],"
+                " \"queues\": [{\"count\": 1, \"offset\": 0}, {\"count\": 3, \"offset\": 1}]},"
+                " \"txqueues\": [{\"queue\": 0, \"qdisc\": \"cbs\", \"bandwidth_kbps\": 20000,"
+                " \"max_frame_bytes\": 1500, \"max_interference_bytes\": 1500, \"offload\": false}]}";
+        _cleanup_schedule_ Schedule *s = NULL;
+        _cleanup_free_ char *a = NULL, *b = NULL, *c = NULL;
+        DeviceFacts gig = { .link_speed_mbps = 1000 };
+        DiagList d = {};
+        InstalledQueue q;
+        QDiscTree t;
+
+        assert_int_equal(schedule_parse_json("c.json", text, strlen(text), &d, &s), 0);
+        tree_for(s, &t, &q);
+        strcpy(q.qdisc.kind, "cbs");
+        q.is_etf = false;
+        q.is_cbs = true;
+        q.etf.cbs.idle_slope_kbps = 20000;
+        q.etf.cbs.send_slope_kbps = -980000;
+        q.etf.cbs.hi_credit_bytes = 30;
+        q.etf.cbs.lo_credit_bytes = -1470;
+        assert_int_equal(drift_describe(&t, s, &gig, NULL), 0);
+
+        q.etf.cbs.hi_credit_bytes = 31;
+        assert_int_equal(drift_describe(&t, s, &gig, &a), 1);
+        assert_string_equal(a, "txqueue 0: cbs 101: hicredit 31 bytes instead of 30");
+
+        q.etf.cbs.hi_credit_bytes = 30;
+        q.is_cbs = false;
+        q.is_etf = true;
+        q.etf.kind = TXQ_ETF;
+        strcpy(q.qdisc.kind, "etf");
+        assert_int_equal(drift_describe(&t, s, &gig, &b), 1);
+        assert_string_equal(b, "txqueue 0: etf 101: instead of cbs");
+
+        assert_int_equal(drift_describe(&t, s, NULL, &c), 1);
+        assert_string_equal(c, "txqueue 0 (cbs): bandwidth_kbps needs the link speed, which the device does not "
+                            "report (is the link down?); give link_speed_mbps");
+}
+
 static void test_drift_key(void **state) {
         static const char bad[] =
                 "{\"interface\": \"eth0\", \"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 1,"
@@ -249,6 +295,7 @@ int main(void) {
                 cmocka_unit_test(test_access),
                 cmocka_unit_test(test_watch_parse),
                 cmocka_unit_test(test_drift),
+                cmocka_unit_test(test_drift_cbs),
                 cmocka_unit_test(test_drift_key),
                 cmocka_unit_test(test_rates_across_pauses),
         };

@@ -88,9 +88,15 @@ static void test_i210(void **state) {
         assert_int_equal(f.launch_time_mask, 0x3);
         assert_ptr_equal(f.offload_reason, c.reason);
         assert_false(f.taprio_full_offload);
+        /* igb_offload_cbs() shapes queues 0 and 1 of an i210 */
+        assert_int_equal(c.cbs_offload_mask, 0x3);
+        assert_int_equal(f.cbs_offload_mask, 0x3);
+        /* the recording predates the speed question: unknown */
+        assert_int_equal(c.link_speed_mbps, 0);
+        assert_int_equal(f.link_speed_mbps, 0);
 
-        /* drvinfo, the sysfs queue count (no GCHANNELS needed) and ts_info */
-        assert_int_equal(rec.calls, 2);
+        /* drvinfo, the sysfs queue count (no GCHANNELS needed), GSET (the speed) and ts_info */
+        assert_int_equal(rec.calls, 3);
 }
 
 static void test_i211(void **state) {
@@ -161,7 +167,7 @@ static void test_82576_qemu(void **state) {
         assert_int_equal(c.pci_subsystem_vendor, 0x1af4);
         assert_int_equal(c.pci_subsystem_device, 0x1100);
         assert_int_equal(c.tx_queues, 2);
-        assert_int_equal(rec.calls, 3);         /* down: GCHANNELS was asked */
+        assert_int_equal(rec.calls, 4);         /* down: GCHANNELS was asked */
         assert_true(c.hw_timestamping);
         assert_int_equal(c.rx_filters, 0x1019);
         assert_int_equal(c.phc_index, 1);
@@ -190,6 +196,7 @@ static void test_i225(void **state) {
         assert_true(c.hw_timestamping);
         assert_int_equal(c.phc_index, 0);
         assert_int_equal(c.launch_time_mask, 0xf);
+        assert_int_equal(c.cbs_offload_mask, 0xf);          /* igc: cbs on every queue */
         assert_true(c.taprio_full_offload);
         assert_true(c.taprio_txtime_assist);
         assert_int_equal(c.confidence, CAPS_KNOWN);
@@ -272,6 +279,8 @@ static void test_veth(void **state) {
         assert_true(c.taprio_txtime_assist);
         assert_int_equal(c.confidence, CAPS_UNSUPPORTED);
         assert_string_equal(c.reason, "veth: no launch-time (etf) offload in this driver");
+        assert_int_equal(c.cbs_offload_mask, 0);
+        assert_int_equal(c.link_speed_mbps, 10000);
         assert_int_equal(auto_hw_mask(&c, false), 0);
         for (unsigned q = 0; q < 4; q++)
                 assert_false(caps_queue_may_offload(&c, q));
@@ -291,7 +300,7 @@ static void test_queues_from_channels(void **state) {
         io = recording_io(&rec);
         assert_int_equal(caps_probe(&io, "veth0", &c), 0);
         assert_int_equal(c.tx_queues, 4);
-        assert_int_equal(rec.calls, 3);
+        assert_int_equal(rec.calls, 4);
 
         recording_load(&rec, "i225");
         snprintf(rec.sysfs, sizeof(rec.sysfs), FIXTURES "/does-not-exist");
@@ -486,7 +495,8 @@ static void test_json(void **state) {
                             "\"firmware_version\":\"3.25, 0x800005cc\",\"bus_info\":\"0000:03:00.0\","
                             "\"pci_vendor\":\"0x8086\",\"pci_device\":\"0x1533\","
                             "\"pci_subsystem_vendor\":\"0x8086\",\"pci_subsystem_device\":\"0x0001\","
-                            "\"tx_queues\":4,\"launch_time_queues\":[0,1],\"hw_timestamping\":true,"
+                            "\"tx_queues\":4,\"launch_time_queues\":[0,1],\"cbs_offload_queues\":[0,1],"
+                            "\"link_speed_mbps\":null,\"hw_timestamping\":true,"
                             "\"sw_timestamping\":true,\"phc_index\":0,\"taprio_full_offload\":false,"
                             "\"taprio_txtime_assist\":true,\"confidence\":\"known\","
                             "\"reason\":\"igb: launch time only on i210 queues 0 and 1\"}");
@@ -533,9 +543,9 @@ static void test_cache(void **state) {
 
         assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &c), 1);   /* probed */
         assert_int_equal(c->launch_time_mask, 0x3);
-        assert_int_equal(rec.calls, 2);
+        assert_int_equal(rec.calls, 3);
         assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &c), 0);   /* cached */
-        assert_int_equal(rec.calls, 2);
+        assert_int_equal(rec.calls, 3);
         /* the index it was probed with, by name (tbsd --once) */
         assert_int_equal(caps_cache_ifindex_of(cache, "enp3s0"), 3);
         assert_int_equal(caps_cache_ifindex_of(cache, "enp3s1"), 0);
@@ -546,7 +556,7 @@ static void test_cache(void **state) {
         assert_int_equal(caps_cache_invalidate(cache, 3), 1);
         assert_int_equal(caps_cache_invalidate(cache, 3), 0);
         assert_int_equal(caps_cache_get(cache, 3, "enp3s0", &c), 1);
-        assert_int_equal(rec.calls, 4);
+        assert_int_equal(rec.calls, 6);
 
         /* a different name on the same index is a different link */
         assert_int_equal(caps_cache_get(cache, 3, "enp3s1", &c), -ENODEV);

@@ -130,6 +130,62 @@ static void test_etf_request(void **state) {
         assert_int_equal(qdisc_etf_request(3, 0x01000000, 0x01020000, &e, true, &m), -ERANGE);
 }
 
+/* Checked against strace -xx of `tc qdisc replace dev va parent 100:1
+ * handle 101: cbs idleslope 20000 sendslope -980000 hicredit 30 locredit
+ * -1470` in the test kernel: the same TCA_OPTIONS bytes (no NLA_F_NESTED,
+ * struct tc_cbs_qopt in the kernel's field order). */
+static void test_cbs_request(void **state) {
+        static const uint8_t expected[] = {
+                TCMSG(3, 0x01010000, 0x01000001),                           /* 101: on 100:1 */
+                0x08, 0x00, 0x01, 0x00, 'c', 'b', 's', 0x00,                 /* TCA_KIND */
+                0x1c, 0x00, 0x02, 0x00,                                      /* TCA_OPTIONS (nest, no flag) */
+                0x18, 0x00, 0x01, 0x00,                                      /* TCA_CBS_PARMS */
+                0x00, 0x00, 0x00, 0x00,                                      /* offload 0, pad */
+                0x1e, 0x00, 0x00, 0x00,                                      /* hicredit 30 */
+                0x42, 0xfa, 0xff, 0xff,                                      /* locredit -1470 */
+                0x20, 0x4e, 0x00, 0x00,                                      /* idleslope 20000 */
+                0xe0, 0x0b, 0xf1, 0xff,                                      /* sendslope -980000 */
+        };
+        EtfSpec e = {
+                .queue = 0, .kind = TXQ_CBS, .offload = OFFLOAD_AUTO,
+                .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
+                         .hi_credit_bytes = 30, .lo_credit_bytes = -1470 },
+        };
+        struct nl_msg *m = NULL;
+        struct nlattr *o;
+        EtfSpec back;
+
+        assert_int_equal(qdisc_etf_request(3, 0x01000000, 0x01010000, &e, false, &m), 0);
+        assert_payload(m, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, expected, sizeof(expected));
+        nlmsg_free(m);
+
+        /* offload sets the first byte; the options parse back to the spec */
+        assert_int_equal(qdisc_etf_request(3, 0x01000000, 0x01010000, &e, true, &m), 0);
+        o = qdisc_request_options(m);
+        assert_non_null(o);
+        assert_int_equal(((uint8_t *) nla_data(o))[4], 0x01);
+        assert_int_equal(qdisc_cbs_vtable.parse_options(o, &back), 0);
+        back.queue = 0;
+        e.offload = OFFLOAD_ON;
+        assert_true(qdisc_cbs_vtable.equal(&back, &e));
+        e.cbs.hi_credit_bytes = 31;
+        assert_false(qdisc_cbs_vtable.equal(&back, &e));
+        nlmsg_free(m);
+
+        /* an unresolved offload, or an etf spec, is refused by the cbs encoder */
+        e.offload = OFFLOAD_AUTO;
+        m = nlmsg_alloc();
+        assert_int_equal(qdisc_cbs_vtable.fill_options(m, &e), -EINVAL);
+        e.kind = TXQ_ETF;
+        e.offload = OFFLOAD_OFF;
+        assert_int_equal(qdisc_cbs_vtable.fill_options(m, &e), -EINVAL);
+        nlmsg_free(m);
+        assert_ptr_equal(qdisc_vtable_by_kind("cbs"), &qdisc_cbs_vtable);
+        assert_ptr_equal(qdisc_vtable_for_child(TXQ_CBS), &qdisc_cbs_vtable);
+        assert_ptr_equal(qdisc_vtable_for_child(TXQ_ETF), &qdisc_etf_vtable);
+        assert_null(qdisc_vtable_for_child(_TXQ_KIND_MAX));
+}
+
 static const uint8_t taprio_options_expected[] = {
         0xd8, 0x00, 0x02, 0x80,                                              /* TCA_OPTIONS | NLA_F_NESTED */
         0x08, 0x00, 0x05, 0x00, 0x0b, 0x00, 0x00, 0x00,                      /* SCHED_CLOCKID 11 */
@@ -443,6 +499,58 @@ static void test_parse_taprio_admin_recorded(void **state) {
         assert_int_equal(t.root_spec.mode, TAPRIO_MODE_SOFTWARE);
         assert_non_null(qdisc_tree_find_queue(&t, 0));
         assert_true(qdisc_tree_find_queue(&t, 0)->is_etf);
+        qdisc_tree_done(&t);
+}
+
+/* Recorded in the test kernel: mqprio 100: with cbs 101: on 100:1
+ * (idleslope 20000 sendslope -980000 hicredit 30 locredit -1470) and cbs
+ * 102: on 100:2 (idleslope 98688 sendslope -901312 hicredit 153 locredit
+ * -1390 offload 0); each cbs has its own pfifo (handle 0:, parent the
+ * cbs), which is no queue of the root. Expected values are what tc -j -s
+ * reported (mqprio-cbs.tc.json). */
+static void test_parse_cbs_dump(void **state) {
+        _cleanup_free_ void *buf = NULL;
+        QDiscTree t = {};
+        const InstalledQueue *q;
+        size_t len;
+
+        buf = read_fixture(FIXTURES "mqprio-cbs.bin", &len);
+        assert_int_equal(qdisc_tree_parse_dump(buf, len, 3, &t), 0);
+        assert_true(t.root_known);
+        assert_true(root_spec_equal(&t.root_spec, &mqprio_root));
+        assert_int_equal(t.n_queues, 4);
+
+        q = qdisc_tree_find_queue(&t, 0);
+        assert_non_null(q);
+        assert_true(q->is_cbs);
+        assert_false(q->is_etf);
+        assert_true(installed_queue_is_declarable(q));
+        assert_int_equal(q->qdisc.handle, 0x01010000);
+        assert_int_equal(q->etf.kind, TXQ_CBS);
+        assert_int_equal(q->etf.queue, 0);
+        assert_int_equal(q->etf.offload, OFFLOAD_OFF);
+        assert_int_equal(q->etf.cbs.idle_slope_kbps, 20000);
+        assert_int_equal(q->etf.cbs.send_slope_kbps, -980000);
+        assert_int_equal(q->etf.cbs.hi_credit_bytes, 30);
+        assert_int_equal(q->etf.cbs.lo_credit_bytes, -1470);
+
+        q = qdisc_tree_find_queue(&t, 1);
+        assert_non_null(q);
+        assert_true(q->is_cbs);
+        assert_int_equal(q->qdisc.handle, 0x01020000);
+        /* what a schedule declares (from 98688 kbit/s, see test-schedule-cbs.c)
+         * equals what the kernel reports */
+        assert_true(etf_spec_equal(&q->etf, &(EtfSpec) {
+                .queue = 1, .kind = TXQ_CBS, .offload = OFFLOAD_OFF,
+                .cbs = { .idle_slope_kbps = 98688, .send_slope_kbps = -901312,
+                         .hi_credit_bytes = 153, .lo_credit_bytes = -1390 } }));
+        assert_false(etf_spec_equal(&q->etf, &(EtfSpec) {
+                .queue = 1, .kind = TXQ_ETF, .offload = OFFLOAD_OFF }));
+
+        q = qdisc_tree_find_queue(&t, 2);
+        assert_non_null(q);
+        assert_false(installed_queue_is_declarable(q));
+        assert_string_equal(q->qdisc.kind, "pfifo_fast");
         qdisc_tree_done(&t);
 }
 
@@ -857,6 +965,8 @@ int main(void) {
                 cmocka_unit_test(test_mqprio_request),
                 cmocka_unit_test(test_mqprio_request_hw),
                 cmocka_unit_test(test_etf_request),
+                cmocka_unit_test(test_cbs_request),
+                cmocka_unit_test(test_parse_cbs_dump),
                 cmocka_unit_test(test_taprio_long_gate_list),
                 cmocka_unit_test(test_taprio_request),
                 cmocka_unit_test(test_taprio_round_trip),

@@ -359,6 +359,68 @@ static void test_reset_child(void **state) {
         qdisc_tree_done(&t);
 }
 
+/* cbs children (mqprio-cbs.bin: cbs 101: on 100:1 and 102: on 100:2): a
+ * bandwidth resolves with the device's link speed before it is compared,
+ * so the recorded tree is unchanged; without a speed the plan refuses,
+ * naming the queue; an etf declared where a cbs runs replaces it. */
+static void test_cbs(void **state) {
+        EtfSpec cbs[] = {
+                { .queue = 0, .kind = TXQ_CBS, .offload = OFFLOAD_AUTO,
+                  .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
+                           .hi_credit_bytes = 30, .lo_credit_bytes = -1470 } },
+                /* 98688 kbit/s on 1 Gbit/s, 1542-byte frames: 98688, -901312,
+                 * 153, -1390 (worked out in test-schedule-cbs.c) */
+                { .queue = 1, .kind = TXQ_CBS, .offload = OFFLOAD_AUTO,
+                  .cbs = { .from_bandwidth = true, .bandwidth_kbps = 98688, .max_frame_bytes = 1542,
+                           .max_interference_bytes = 1542 } },
+        };
+        DeviceFacts gig = { .offload_known = true, .link_speed_mbps = 1000 };
+        Schedule s = recorded_schedule(cbs, 2);
+        EtfSpec want;
+        QDiscTree t = {};
+        QDiscPlan p = {};
+
+        load_tree(FIXTURES "mqprio-cbs.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &gig, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 0);
+        assert_string_equal(p.report.queues[1].reason, "no cbs offload on this queue of the device");
+        qdisc_plan_done(&p);
+
+        /* 100 Mbit/s: other values, queue 1 is grafted anew in software
+         *   sendSlope 98688 - 100000 = -1312, hiCredit 1542 * 98688 / 100000
+         *   = 1521.8 -> 1522, loCredit 1542 * -1312 / 100000 = -20.2 -> -21 */
+        gig.link_speed_mbps = 100;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &gig, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 1);
+        want = cbs[1];
+        want.cbs.idle_slope_kbps = 98688;
+        want.cbs.send_slope_kbps = -1312;
+        want.cbs.hi_credit_bytes = 1522;
+        want.cbs.lo_credit_bytes = -21;
+        assert_memory_equal(&p.steps[0].spec.cbs, &want.cbs, sizeof(want.cbs));
+        assert_etf_step(&p.steps[0], &want, 0x01030000, false);
+        assert_string_equal(p.steps[0].name, "txqueue 1 (cbs on 100:2)");
+        qdisc_plan_done(&p);
+
+        /* no speed anywhere */
+        gig.link_speed_mbps = 0;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &gig, test_default_qdisc, test_clock, &p), -ENODATA);
+        assert_string_equal(p.report.error, "txqueue 1 (cbs): bandwidth_kbps needs the link speed, which the "
+                            "device does not report (is the link down?); give link_speed_mbps");
+        qdisc_plan_done(&p);
+
+        /* an etf where a cbs runs: grafted, the cbs on queue 0 kept */
+        EtfSpec mixed[2] = { cbs[0], recorded_etfs[1] };
+
+        s = recorded_schedule(mixed, 2);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 1);
+        assert_etf_step(&p.steps[0], &recorded_etfs[1], 0x01030000, false);
+        assert_string_equal(p.steps[0].name, "txqueue 1 (etf on 100:2)");
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
 /* A taprio root is planned with the same steps; a gate list too large for
  * one request is refused by the plan, naming the step. */
 static void test_taprio_root(void **state) {
@@ -712,6 +774,7 @@ int main(void) {
                 cmocka_unit_test(test_foreign_root),
                 cmocka_unit_test(test_fallback),
                 cmocka_unit_test(test_reset_child),
+                cmocka_unit_test(test_cbs),
                 cmocka_unit_test(test_taprio_root),
                 cmocka_unit_test(test_taprio_in_place),
                 cmocka_unit_test(test_taprio_base_time_kept),

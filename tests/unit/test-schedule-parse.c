@@ -154,12 +154,71 @@ static const BadCase bad_cases[] = {
         { MQ, "{'root': {'base_time_ns': 0}}", F ": root.base_time_ns: only valid for a taprio root" },
         { TA, "{'root': {'hw_offload': false}}", F ": root.hw_offload: only valid for an mqprio root" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta': 5}]}",
-          F ": txqueues[0].delta: unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check\n"
+          F ": txqueues[0].delta: unknown key (tc's notation; write \"delta_ns\")\n"
           F ": txqueues[0].delta_ns: required key is missing" },
         { MQ, "{'clock': {'max offset': 5}}",
           F ": clock: unknown key \"max offset\"; known keys: ptp4l_socket, domain, transport_specific, max_master_offset_ns, max_phc_offset_ns" },
         { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 5, 'cmd': 'x'}]}}",
-          F ": root.entries[0].cmd: unknown key; known keys: command, gate_mask, interval_ns" },
+          F ": root.entries[0].cmd: unknown key (tc's notation; write \"command\")" },
+        { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 5, 'cnd': 'x'}]}}",
+          F ": root.entries[0].cnd: unknown key; known keys: command, gate_mask, interval_ns" },
+        /* tc's notation: the error ends with what the format says instead */
+        { MQ, "{'root': {'queues': ['1@0', {'count': 1, 'offset': 1}, '2@2']}}",
+          F ": root.queues[0]: must be an object, got \"1@0\" (tc's notation; write {\"count\": 1, \"offset\": 0})\n"
+          F ": root.queues[2]: must be an object, got \"2@2\" (tc's notation; write {\"count\": 2, \"offset\": 2})" },
+        { MQ, "{'root': {'queues': '1@0 1@1  2@2'}}",
+          F ": root.queues: must be an array, got \"1@0 1@1  2@2\" (tc's notation; write [{\"count\": 1, \"offset\": 0}, "
+            "{\"count\": 1, \"offset\": 1}, {\"count\": 2, \"offset\": 2}])" },
+        /* not tc's notation: the plain error */
+        { MQ, "{'root': {'queues': ['1@', {'count': 1, 'offset': 1}, '0@2']}}",
+          F ": root.queues[0]: must be an object, got \"1@\"\n"
+          F ": root.queues[2]: must be an object, got \"0@2\"" },
+        { MQ, "{'root': {'queues': '1@0,1@1'}}", F ": root.queues: must be an array, got \"1@0,1@1\"" },
+        { MQ, "{'root': {'priority_map': '2 2 1 0 2 2 2 2 2 2 2 2 2 2 2 2'}}",
+          F ": root.priority_map: must be an array, got \"2 2 1 0 2 2 2 2 2 2 2 2 2 2 2 2\" (tc's notation; write "
+            "[2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2])" },
+        { MQ, "{'root': {'priority_map': '1 0'}}",
+          F ": root.priority_map: must be an array, got \"1 0\" (tc's notation; write "
+            "[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])" },
+        { TA, "{'root': {'entries': [{'command': 'S', 'gate_mask': 1, 'interval_ns': 5},"
+              " {'command': 'H', 'gate_mask': 1, 'interval_ns': 5},"
+              " {'command': 'R', 'gate_mask': 1, 'interval_ns': 5},"
+              " {'command': 's', 'gate_mask': 1, 'interval_ns': 5}]}}",
+          F ": root.entries[0].command: unknown command \"S\" (tc's notation; write \"set-gates\")\n"
+          F ": root.entries[1].command: unknown command \"H\" (tc's notation; write \"set-and-hold\")\n"
+          F ": root.entries[2].command: unknown command \"R\" (tc's notation; write \"set-and-release\")\n"
+          F ": root.entries[3].command: unknown command \"s\"; expected \"set-gates\", \"set-and-hold\" or \"set-and-release\"" },
+        { TA, "{'root': {'entries': [{'gate_mask': '01', 'interval_ns': 300000}, {'gate_mask': 'x1', 'interval_ns': 5}]}}",
+          F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got \"01\" (tc's notation; write \"0x01\")\n"
+          F ": root.entries[1].gate_mask: must be an integer or a hex string such as \"0x3\", got \"x1\"" },
+        { TA, "{'root': {'flags': '0x1'}}", F ": root.flags: unknown key (tc's notation; write \"mode\": \"txtime-assist\")" },
+        { TA, "{'root': {'flags': 2}}", F ": root.flags: unknown key (tc's notation; write \"mode\": \"full-offload\")" },
+        { TA, "{'root': {'flags': 0}}", F ": root.flags: unknown key (tc's notation; write \"mode\": \"software\")" },
+        { TA, "{'root': {'flags': 7}}", F ": root.flags: unknown key (tc's notation; write \"mode\")" },
+        { MQ, "{'root': {'hw': 0}}", F ": root.hw: unknown key (tc's notation; write \"hw_offload\": false)" },
+        { MQ, "{'root': {'hw': 1}}", F ": root.hw: unknown key (tc's notation; write \"hw_offload\": true)" },
+        { MQ, "{'root': {'hw_offload': 0}}", F ": root.hw_offload: must be a boolean, got 0 (tc's notation; write false)" },
+        { MQ, "{'root': {'hw_offload': 2}}", F ": root.hw_offload: must be a boolean, got 2" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'offload': 1}]}",
+          F ": txqueues[0].offload: must be true, false or \"auto\", got 1 (tc's notation; write true)" },
+        { MQ, "{'txqueues': [{'queue': 2, 'qdisc': 'cbs', 'idleslope': 20000, 'sendslope': -980000,"
+              " 'hicredit': 30, 'locredit': -1470, 'offload': 0}]}",
+          F ": txqueues[0].idleslope: unknown key (tc's notation; write \"idle_slope_kbps\")\n"
+          F ": txqueues[0].sendslope: unknown key (tc's notation; write \"send_slope_kbps\")\n"
+          F ": txqueues[0].hicredit: unknown key (tc's notation; write \"hi_credit_bytes\")\n"
+          F ": txqueues[0].locredit: unknown key (tc's notation; write \"lo_credit_bytes\")\n"
+          F ": txqueues[0].offload: must be true, false or \"auto\", got 0 (tc's notation; write false)\n"
+          F ": txqueues[0]: a cbs queue needs bandwidth_kbps and max_frame_bytes, or idle_slope_kbps, "
+            "send_slope_kbps, hi_credit_bytes and lo_credit_bytes" },
+        /* a tc name whose key the object does not take: the plain error */
+        { TA, "{'root': {'hw': 0}}",
+          F ": root.hw: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, clockid, base_time_ns, "
+            "change_margin_ns, max_sdu, cycle_time_ns, cycle_time_extension_ns, mode, txtime_delay_ns, entries" },
+        { TA, "{'root': {'base-time': 0, 'cycle_time': 5, 'txtime-delay': 5, 'sched-entry': []}}",
+          F ": root.base-time: unknown key (tc's notation; write \"base_time_ns\")\n"
+          F ": root.cycle_time: unknown key (tc's notation; write \"cycle_time_ns\")\n"
+          F ": root.txtime-delay: unknown key (tc's notation; write \"txtime_delay_ns\")\n"
+          F ": root.sched-entry: unknown key (tc's notation; write \"entries\")" },
         /* sockets */
         { MQ, "{'sockets': {'group': 'ctrl', 'mode': 432}}", F ": sockets.mode: unknown key; known keys: group" },
         { MQ, "{'sockets': 'ctrl-apps'}", F ": sockets: must be an object, got \"ctrl-apps\"" },
@@ -246,7 +305,7 @@ static const BadCase bad_cases[] = {
         { MQ, "{'txqueues': [{'delta_ns': 5}]}", F ": txqueues[0].queue: required key is missing" },
         { MQ, "{'txqueues': [{'queue': 65535, 'delta_ns': 5}]}", F ": txqueues[0].queue: must be between 0 and 65534, got 65535" },
         { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'fq', 'delta_ns': 5}]}",
-          F ": txqueues[0].qdisc: unknown qdisc \"fq\"; expected \"etf\" (or its old name \"tbs\")" },
+          F ": txqueues[0].qdisc: unknown qdisc \"fq\"; expected \"etf\" (or its old name \"tbs\") or \"cbs\"" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5}, {'queue': 1, 'delta_ns': 2147483648}]}",
           F ": txqueues[1].delta_ns: must be between 0 and 2147483647, got 2147483648" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 99999999999999999999}]}",
@@ -254,7 +313,7 @@ static const BadCase bad_cases[] = {
         { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'offload': 'yes'}]}",
           F ": txqueues[0].offload: must be true, false or \"auto\", got \"yes\"" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'offload': 1}]}",
-          F ": txqueues[0].offload: must be true, false or \"auto\", got 1" },
+          F ": txqueues[0].offload: must be true, false or \"auto\", got 1 (tc's notation; write true)" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'clockid': 'CLOCK_FOO'}]}",
           F ": txqueues[0].clockid: unknown clock \"CLOCK_FOO\"; expected \"CLOCK_TAI\", \"CLOCK_REALTIME\", "
           "\"CLOCK_MONOTONIC\" or \"CLOCK_BOOTTIME\"" },
@@ -276,7 +335,7 @@ static const BadCase bad_cases[] = {
         { TA, "{'root': {'entries': [{'gate_mask': '0x', 'interval_ns': 5}]}}",
           F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got \"0x\"" },
         { TA, "{'root': {'entries': [{'gate_mask': '3', 'interval_ns': 5}]}}",
-          F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got \"3\"" },
+          F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got \"3\" (tc's notation; write \"0x3\")" },
         { TA, "{'root': {'entries': [{'gate_mask': true, 'interval_ns': 5}]}}",
           F ": root.entries[0].gate_mask: must be an integer or a hex string such as \"0x3\", got true" },
         { TA, "{'root': {'entries': [{'gate_mask': '0x100000000', 'interval_ns': 5}]}}",
@@ -322,6 +381,49 @@ static const BadCase bad_cases[] = {
               " 'txqueues': [{'queue': 0, 'delta_ns': 5, 'skip_sock_check': true}]}",
           F ": root.clockid: must be CLOCK_TAI in txtime-assist mode: taprio stamps launch times for its etf "
           "children, and the kernel's etf accepts only CLOCK_TAI; got CLOCK_REALTIME" },
+        /* cbs */
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs'}]}",
+          F ": txqueues[0]: a cbs queue needs bandwidth_kbps and max_frame_bytes, or idle_slope_kbps, "
+          "send_slope_kbps, hi_credit_bytes and lo_credit_bytes" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 20000, 'max_frame_bytes': 1500,"
+              " 'idle_slope_kbps': 20000}]}",
+          F ": txqueues[0].bandwidth_kbps: give either bandwidth_kbps (with max_frame_bytes) or the four values "
+          "idle_slope_kbps, send_slope_kbps, hi_credit_bytes and lo_credit_bytes, not both" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 20000, 'max_frame_bytes': 1500,"
+              " 'delta_ns': 5}]}",
+          F ": txqueues[0].delta_ns: only valid for an etf queue (\"qdisc\": \"etf\")" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'bandwidth_kbps': 20000}]}",
+          F ": txqueues[0].bandwidth_kbps: only valid for a cbs queue (\"qdisc\": \"cbs\")" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 20000}]}",
+          F ": txqueues[0].max_frame_bytes: required key is missing" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'idle_slope_kbps': 20000, 'send_slope_kbps': 980000,"
+              " 'hi_credit_bytes': 30, 'lo_credit_bytes': -1470}]}",
+          F ": txqueues[0].send_slope_kbps: must be between -2147483648 and -1, got 980000" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'idle_slope_kbps': 20000, 'send_slope_kbps': -980000,"
+              " 'hi_credit_bytes': 30}]}",
+          F ": txqueues[0].lo_credit_bytes: required key is missing" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'idle_slope_kbps': 0, 'send_slope_kbps': -980000,"
+              " 'hi_credit_bytes': 30, 'lo_credit_bytes': -1470, 'max_frame_bytes': 1500}]}",
+          F ": txqueues[0].max_frame_bytes: only valid with bandwidth_kbps (the raw values need no frame sizes)\n"
+          F ": txqueues[0].idle_slope_kbps: must be between 1 and 2147483647, got 0" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 1000000, 'max_frame_bytes': 1500,"
+              " 'link_speed_mbps': 1000}]}",
+          F ": txqueues[0].bandwidth_kbps: must be below the link's rate of 1000000 kbit/s (link speed 1000 Mbit/s), "
+          "got 1000000" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 600000, 'max_frame_bytes': 1500,"
+              " 'link_speed_mbps': 1000},"
+              " {'queue': 1, 'qdisc': 'cbs', 'idle_slope_kbps': 500000, 'send_slope_kbps': -500000,"
+              " 'hi_credit_bytes': 750, 'lo_credit_bytes': -750}]}",
+          F ": txqueues: the cbs queues reserve 1100000 kbit/s in all (the sum of their idle slopes), more than the "
+          "link's 1000000 kbit/s (1000 Mbit/s)" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 100, 'max_frame_bytes': 1500,"
+              " 'link_speed_mbps': 1000},"
+              " {'queue': 1, 'qdisc': 'cbs', 'bandwidth_kbps': 100, 'max_frame_bytes': 1500,"
+              " 'link_speed_mbps': 100}]}",
+          F ": txqueues[1].link_speed_mbps: is 100, but txqueues[0] says 1000: a link has one speed" },
+        { TA, "{'root': {'mode': 'txtime-assist'}, 'txqueues': [{'queue': 0, 'qdisc': 'cbs',"
+              " 'bandwidth_kbps': 100, 'max_frame_bytes': 1500}]}",
+          F ": root.mode: txtime-assist needs an etf qdisc on at least one TX queue, but txqueues has only cbs queues" },
         /* clock */
         { MQ, "{'clock': 'ptp4l'}", F ": clock: must be an object, got \"ptp4l\"" },
         { MQ, "{'clock': {'domain': 256}}", F ": clock.domain: must be between 0 and 255, got 256" },
@@ -382,7 +484,7 @@ static void test_all_errors_reported(void **state) {
                 F ": colour: unknown key; known keys: interface, root, txqueues, clock, drift, sockets\n"
                 F ": interface: must not contain '/', got \"a/b\"\n"
                 F ": root.num_tc: must be between 1 and 16, got 99\n"
-                F ": root.hw_offload: must be a boolean, got 0\n"
+                F ": root.hw_offload: must be a boolean, got 0 (tc's notation; write false)\n"
                 F ": txqueues[0].queue: must be between 0 and 65534, got -1\n"
                 F ": txqueues[0].delta_ns: must be between 0 and 2147483647, got -5\n"
                 F ": txqueues[0].offload: must be true, false or \"auto\", got \"maybe\"\n"
@@ -712,6 +814,7 @@ static void test_to_json_form(void **state) {
 static void test_examples(void **state) {
         static const char *const names[] = {
                 "i210-mqprio-launchtime.json",
+                "i210-mqprio-cbs.json",
                 "i225-taprio-txtime-assist.json",
                 "veth-software.json",
         };
@@ -755,7 +858,8 @@ static void test_doc_example(void **state) {
  * diagnostic, every diagnostic is one line, and what parses round-trips. */
 static void test_mutations(void **state) {
         static const char *const names[] = {
-                "i210-mqprio-launchtime.json", "i225-taprio-txtime-assist.json", "veth-software.json",
+                "i210-mqprio-launchtime.json", "i210-mqprio-cbs.json", "i225-taprio-txtime-assist.json",
+                "veth-software.json",
         };
         static const char *const tokens[] = {
                 "\"", "{", "}", "[", "]", ",", ":", "0", "-1", "99999999999", "null", "true", "\"0x\"",

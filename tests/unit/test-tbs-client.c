@@ -24,6 +24,7 @@
 
 #include <systemd/sd-bus.h>
 
+#include "bus-pair.h"
 #include "macro.h"
 #include "tbs-internal.h"
 
@@ -336,27 +337,9 @@ static void *serve(void *userdata) {
 
 static int peer_setup(void **state) {
         Peer *p = calloc(1, sizeof(Peer));
-        sd_id128_t id;
-        int fds[2];
 
         assert_non_null(p);
-        assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
-        assert_int_equal(sd_id128_randomize(&id), 0);
-        assert_int_equal(sd_bus_new(&p->daemon), 0);
-        assert_int_equal(sd_bus_set_fd(p->daemon, fds[0], fds[0]), 0);
-        assert_int_equal(sd_bus_set_server(p->daemon, true, id), 0);
-        assert_int_equal(sd_bus_negotiate_fds(p->daemon, true), 0);
-        assert_int_equal(sd_bus_new(&p->client), 0);
-        assert_int_equal(sd_bus_set_fd(p->client, fds[1], fds[1]), 0);
-        assert_int_equal(sd_bus_negotiate_fds(p->client, true), 0);
-        assert_int_equal(sd_bus_start(p->daemon), 0);
-        assert_int_equal(sd_bus_start(p->client), 0);
-        for (int i = 0; i < 100 && (sd_bus_is_ready(p->daemon) <= 0 || sd_bus_is_ready(p->client) <= 0); i++) {
-                (void) sd_bus_process(p->daemon, NULL);
-                (void) sd_bus_process(p->client, NULL);
-                (void) sd_bus_wait(p->client, 1000);
-        }
-        assert_true(sd_bus_is_ready(p->daemon) > 0 && sd_bus_is_ready(p->client) > 0);
+        bus_pair_open(true, &p->daemon, &p->client);
         assert_int_equal(sd_bus_add_object_vtable(p->daemon, NULL, "/org/tsn/Tbs", "org.tsn.Tbs.Manager",
                                                   manager_vtable, p), 0);
         assert_int_equal(sd_bus_add_fallback_vtable(p->daemon, NULL, "/org/tsn/Tbs/link", "org.tsn.Tbs.Link",

@@ -137,6 +137,13 @@ static void test_class_etf(void **state) {
                                  "one of the queues per flow, so launch times would be kept on some and ignored on "
                                  "others");
 
+        /* A cbs queue takes no launch times: as if it had no qdisc. */
+        s->txqueues[1].kind = TXQ_CBS;
+        assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_QUEUE, 1, &t, why), 0);
+        assert_int_equal(txtime_class_etf(s, &t, &e, why), -ENOENT);
+        assert_string_equal(why, "TX queue 1 has no etf qdisc");
+        s->txqueues[1].kind = TXQ_ETF;
+
         /* Deadline mode differs within a class. */
         s->txqueues[3].deadline_mode = true;
         assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_CLASS, 2, &t, why), 0);

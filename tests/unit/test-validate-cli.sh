@@ -26,7 +26,8 @@ out=$("$tbsctl" validate "$src"/examples/*.json 2>"$tmp/err"); rc=$?
 expect_eq "validate examples: exit code" "$rc" 0
 expect_eq "validate examples: stderr" "$(cat "$tmp/err")" ""
 expect_eq "validate examples: stdout" "$out" \
-"$src/examples/i210-mqprio-launchtime.json: valid schedule for enp1s0
+"$src/examples/i210-mqprio-cbs.json: valid schedule for enp3s0
+$src/examples/i210-mqprio-launchtime.json: valid schedule for enp1s0
 $src/examples/i225-taprio-txtime-assist.json: valid schedule for enp2s0
 $src/examples/veth-software.json: valid schedule for veth0"
 
