@@ -857,6 +857,7 @@ static void test_examples(void **state) {
                 "i210-mqprio-cbs.json",
                 "i225-taprio-txtime-assist.json",
                 "veth-software.json",
+                "veth-streams.json",
         };
 
         for (size_t i = 0; i < ELEMENTSOF(names); i++) {
@@ -899,7 +900,7 @@ static void test_doc_example(void **state) {
 static void test_mutations(void **state) {
         static const char *const names[] = {
                 "i210-mqprio-launchtime.json", "i210-mqprio-cbs.json", "i225-taprio-txtime-assist.json",
-                "veth-software.json",
+                "veth-software.json", "veth-streams.json",
         };
         static const char *const tokens[] = {
                 "\"", "{", "}", "[", "]", ",", ":", "0", "-1", "99999999999", "null", "true", "\"0x\"",

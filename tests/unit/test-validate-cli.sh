@@ -29,7 +29,8 @@ expect_eq "validate examples: stdout" "$out" \
 "$src/examples/i210-mqprio-cbs.json: valid schedule for enp3s0
 $src/examples/i210-mqprio-launchtime.json: valid schedule for enp1s0
 $src/examples/i225-taprio-txtime-assist.json: valid schedule for enp2s0
-$src/examples/veth-software.json: valid schedule for veth0"
+$src/examples/veth-software.json: valid schedule for veth0
+$src/examples/veth-streams.json: valid schedule for veth1"
 
 # 2. A bad file: exit 1, one exact line per problem on stderr.
 cat >"$tmp/eth0.json" <<'JSON'
