@@ -48,6 +48,8 @@ static const Verb verbs[] = {
           "Check schedule files without a daemon" },
         { "import",        1,  1, verb_import,        "import IFACE [-o FILE]",
           "Write the schedule of IFACE's installed qdiscs" },
+        { "schedule",      1,  1, verb_schedule,      "schedule IFACE|FILE",
+          "Show the cycle computed from a schedule's streams" },
         { "txtime-params", 2,  2, verb_txtime_params, "txtime-params IFACE QUEUE",
           "Socket settings (SO_PRIORITY, SO_TXTIME) for a queue" },
         { "monitor",       0,  0, verb_monitor,       "monitor",

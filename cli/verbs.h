@@ -41,6 +41,13 @@ int verb_import(int argc, char *argv[]);
  *  2 for a bad --device. */
 int verb_validate(int argc, char *argv[]);
 
+/** tbsctl schedule IFACE|FILE: the cycle computed from the streams of the
+ *  configuration folder's schedule for IFACE (or of FILE), with the file's
+ *  link speed or the interface's, as a timeline (stream-timeline.h; with
+ *  --json its document). Needs no daemon. Returns 0, or 1 when the schedule
+ *  is missing, invalid, has no streams or cannot be computed. */
+int verb_schedule(int argc, char *argv[]);
+
 /** tbsctl status [IFACE...]: the Describe() document of each link (all when
  *  none is named), as a networkctl-style block or, with --json, as JSON
  *  (one object for one link, an array otherwise). */

@@ -12,13 +12,16 @@
 
 #include "device-check.h"
 #include "diag.h"
+#include "json-util.h"
 #include "log.h"
 #include "manager-bus.h"
 #include "manager.h"
 #include "nl-qdisc.h"
 #include "parse-number.h"
 #include "schedule-dir.h"
+#include "schedule-streams.h"
 #include "schedule-verify.h"
+#include "stream-timeline.h"
 #include "tbsd-remove.h"
 #include "utf8.h"
 
@@ -264,6 +267,31 @@ static int check_root_changes(ScheduleDir *d, DeviceProbes *probes) {
         return 0;
 }
 
+/* tbsd --check: the cycle computed from a valid file's streams, as
+ * `tbsctl schedule` prints it, with the link speed the file was checked
+ * with (its own, or its probed interface's). Returns 0 or -ENOMEM. */
+static int print_timeline(const Schedule *s, const DeviceProbes *probes) {
+        _cleanup_(stream_schedule_done) StreamSchedule c = {};
+        _cleanup_json_ json_object *t = NULL;
+        _cleanup_free_ char *why = NULL;
+        const DeviceProbe *dp = device_probes_find(probes, s->ifname);
+        uint32_t speed = dp && dp->error == 0 ? dp->facts.link_speed_mbps : 0;
+        int r;
+
+        if (s->streams.n == 0)
+                return 0;
+        r = schedule_streams_compute(s, speed, &c, &why);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;       /* the file's diagnostics said why */
+        t = stream_timeline_to_json(s, &c, schedule_streams_speed(s, speed));
+        if (!t)
+                return -ENOMEM;
+        (void) stream_timeline_print(stdout, t);
+        return 0;
+}
+
 /* tbsd --check: load and verify every schedule of the folder, print each
  * problem on stderr, change nothing. Unless probe is false, each interface
  * the files name is probed and the files are checked against it with the
@@ -303,6 +331,11 @@ static int run_check(const char *dir, bool probe) {
                                 n_warnings++;
                 }
         }
+        for (size_t i = 0; i < d.n; i++)
+                if (d.files[i].schedule && print_timeline(d.files[i].schedule, &probes) < 0) {
+                        log_error("out of memory");
+                        return 1;
+                }
         n_errors = schedule_dir_errors(&d);
         printf("%s: %zu schedule file%s, %zu error%s, %zu warning%s\n", dir,
                d.n, d.n == 1 ? "" : "s", n_errors, n_errors == 1 ? "" : "s",

@@ -69,6 +69,43 @@ expect_eq "validate warning: warnings" "$(jq -r '.[0].valid, (.[0].warnings | le
 "$tbsd" --check --no-probe --config-dir "$src/examples" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect_eq "check examples: exit code" "$rc" 0
 expect_eq "check examples: stderr" "$(cat "$tmp/err")" ""
+# ... and prints the cycle of the file with streams (the software mode's
+# 100 us shortest entry makes every window and guard band 100 us).
+timeline="veth1: cycle 2000000 ns at 1000 Mbit/s, guard band 100000 ns, streams' windows 15.0 % of the cycle
+  stream axis-ctrl: class 0, every 1000000 ns at 0 ns (given), window 100000 ns, from the file
+  stream vision: class 1, every 2000000 ns at 100000 ns (placed), window 100000 ns, from the file
+      START_NS    LENGTH_NS GATES  CLASSES    STREAMS
+             0       100000 0x1    0          axis-ctrl
+        100000       100000 0x2    1          vision
+        200000       700000 0x4    2          (best effort)
+        900000       100000 0x0    -          (guard band)
+       1000000       100000 0x1    0          axis-ctrl
+       1100000       800000 0x4    2          (best effort)
+       1900000       100000 0x0    -          (guard band)"
+expect_eq "check examples: stdout" "$(cat "$tmp/out")" "$timeline
+$src/examples: 5 schedule files, 0 errors, 0 warnings"
+
+# 5b. tbsctl schedule FILE: the same timeline, and as JSON.
+out=$("$tbsctl" schedule "$src/examples/veth-streams.json" 2>"$tmp/err"); rc=$?
+expect_eq "schedule: exit code" "$rc" 0
+expect_eq "schedule: stderr" "$(cat "$tmp/err")" ""
+expect_eq "schedule: stdout" "$out" "$timeline"
+out=$("$tbsctl" --json schedule "$src/examples/veth-streams.json" |
+      jq -c '[.cycle_ns, ([.entries[].interval_ns] | add), [.streams[] | [.name, .offset_ns, .window_ns]],
+              [.entries[] | [.start_ns, .gate_mask, .kind, .streams]][0:4]]')
+expect_eq "schedule --json" "$out" \
+        '[2000000,2000000,[["axis-ctrl",0,100000],["vision",100000,100000]],[[0,"0x1","window",["axis-ctrl"]],[100000,"0x2","window",["vision"]],[200000,"0x4","best-effort",[]],[900000,"0x0","guard",[]]]]'
+"$tbsctl" schedule "$src/examples/veth-software.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "schedule of entries: exit code" "$rc" 1
+expect_eq "schedule of entries: stderr" "$(cat "$tmp/err")" \
+        "tbsctl: $src/examples/veth-software.json: the schedule gives its entries itself, not streams (tbsctl status shows them)"
+# 400 frames of 1500 bytes: 1524 * 400 * 8 ns = 4876800 ns, plus two 100 us
+# windows of axis-ctrl, in 2 ms: 253.8 %.
+sed 's/"frames_per_period": 4/"frames_per_period": 400/' "$src/examples/veth-streams.json" >"$tmp/over.json"
+"$tbsctl" schedule "$tmp/over.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "schedule over 100 %: exit code" "$rc" 1
+expect_eq "schedule over 100 %: stderr" "$(cat "$tmp/err")" \
+        "tbsctl: $tmp/over.json: root.streams: the streams' windows take 253.8 % of the cycle of 2000000 ns (above 100 % at 1000 Mbit/s)"
 mkdir "$tmp/conf"
 cp "$src/examples/veth-software.json" "$tmp/conf/a.json"
 cp "$src/examples/veth-software.json" "$tmp/conf/b.json"
