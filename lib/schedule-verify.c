@@ -466,16 +466,15 @@ static void verify_clock(Verifier *v, const ClockSpec *c) {
 
 /* Streams whose gate list waits for the device's link speed: computed
  * here with facts' speed into *ret (its entries are then checked like any
- * others), or a line why not. Returns 1 with *ret, else 0. */
+ * others), or a line why not; without facts the entries' checks wait for
+ * the apply, which computes them with the probed speed. Returns 1 with
+ * *ret, else 0. */
 static int verify_pending_streams(Verifier *v, const Schedule *s, const DeviceFacts *facts, StreamSchedule *ret) {
         _cleanup_free_ char *why = NULL;
         int k;
 
-        if (!facts) {
-                vwarn(v, "root.streams", "the gate list is computed with the device's link speed when the schedule "
-                      "is applied; give root.link_speed_mbps, or check against the device, to see it now");
-                return 0;
-        }
+        if (!facts)
+                return 0;       /* nothing known (the daemon's first load, --no-probe): at apply time */
         k = schedule_streams_compute(s, facts->link_speed_mbps, ret, &why);
         if (k == -ENOMEM)
                 v->oom = true;
