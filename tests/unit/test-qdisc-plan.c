@@ -142,6 +142,25 @@ static void test_fresh_install(void **state) {
         qdisc_tree_done(&t);
 }
 
+/* A root given by streams whose gate list still waits for a link speed
+ * (none in the file, none probed) is refused before any request. */
+static void test_streams_without_speed(void **state) {
+        StreamSpec st = { .name = (char *) "a", .period_ns = 1000000, .max_frame_bytes = 128,
+                          .frames_per_period = 1 };
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
+
+        s.streams = (StreamsSpec) { .items = &st, .n = 1, .guard_frame_bytes = 1518 };
+        load_tree(FIXTURES "default.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -ENODATA);
+        assert_int_equal(p.n, 0);
+        assert_string_equal(p.report.error, "root: the streams' gate list needs the link speed, which the device "
+                            "does not report (is the link down?); give root.link_speed_mbps");
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
 /* The tree already carries the schedule: no request, and each queue's
  * report says why it is kept as it is. */
 static void test_no_op(void **state) {
@@ -768,6 +787,7 @@ static void test_taprio_max_sdu(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_fresh_install),
+                cmocka_unit_test(test_streams_without_speed),
                 cmocka_unit_test(test_no_op),
                 cmocka_unit_test(test_changed_etf_delta),
                 cmocka_unit_test(test_changed_root),
