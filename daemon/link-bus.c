@@ -17,6 +17,7 @@
 #include "link-bus.h"
 #include "nl-qdisc.h"
 #include "schedule-json.h"
+#include "stream-bus.h"
 #include "txtime-bus.h"
 
 #define UNPRIVILEGED SD_BUS_VTABLE_UNPRIVILEGED
@@ -251,6 +252,11 @@ const sd_bus_vtable link_bus_vtable[] = {
         SD_BUS_METHOD_WITH_ARGS("Describe", SD_BUS_NO_ARGS, SD_BUS_RESULT("s", json), method_describe, UNPRIVILEGED),
         SD_BUS_METHOD("Apply", NULL, NULL, method_apply, UNPRIVILEGED),
         SD_BUS_METHOD("Remove", NULL, NULL, method_remove, UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("AddStream", SD_BUS_ARGS("a{sv}", stream),
+                                SD_BUS_RESULT("t", offset_ns, "u", traffic_class, "u", priority), stream_bus_add,
+                                UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("RemoveStream", SD_BUS_ARGS("s", name), SD_BUS_NO_RESULT, stream_bus_remove,
+                                UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("GetTxtimeParams", SD_BUS_ARGS("u", queue),
                                 SD_BUS_RESULT("u", socket_priority, "i", clockid, "b", deadline_mode,
                                               "u", delta_ns, "b", offload),

@@ -14,6 +14,7 @@
 #include "log.h"
 #include "schedule-json.h"
 #include "schedule-streams.h"
+#include "stream-state.h"
 #include "string-table.h"
 #include "utf8.h"
 
@@ -282,6 +283,19 @@ int link_set_schedule(Link *l, const char *file, Schedule *s, const DiagList *er
         if (file && !(f = strdup(file))) {
                 schedule_free(s);
                 return -ENOMEM;
+        }
+        if (s && l->ctx->state_dir) {
+                _cleanup_free_ char *why = NULL;
+                int k = stream_state_merge(l->ctx->state_dir, s, &why);
+
+                if (k == -ENOMEM) {
+                        free(f);
+                        schedule_free(s);
+                        return k;
+                }
+                if (k < 0)
+                        log_link_warning(l->name, "the streams added over the bus are left out: %s",
+                                         why ?: strerror(-k));
         }
         if (s && l->schedule)
                 changed = schedule_differs(s, l->schedule);

@@ -94,6 +94,7 @@ typedef struct LinkContext {
          *  the index of name, 0 when there is none. Called with userdata. */
         int (*ifindex_of)(const char *name, void *userdata);
         uint64_t clock_interval_usec;   /* period of the clock checks */
+        const char *state_dir;          /* streams added over the bus (stream-state.h); NULL: none */
         bool one_shot;                  /* tbsd --once: no clock check, no retry, state
                                          * changes logged at debug (the caller prints) */
 

@@ -220,6 +220,7 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
                 .sock = &m->probe_sock,
                 .clock_interval_usec = m->clock_interval_usec,
                 .one_shot = m->one_shot,
+                .state_dir = config->state_dir,
                 .userdata = m,
                 .on_event = on_link_event,
                 .on_state_changed = on_link_state_changed,

@@ -30,6 +30,7 @@ typedef struct ManagerConfig {
         uint64_t stats_interval_usec;   /* statistics sampling period while sampling; 0: never
                                          * sample, every read dumps */
         const char *metrics_file;       /* Prometheus text file written on every sample, or NULL */
+        const char *state_dir;          /* where streams added over the bus are kept; NULL: nowhere */
         bool one_shot;                  /* tbsd --once: load, apply and stop; no event loop,
                                          * signals, link watch, sampler or clock checks */
 } ManagerConfig;

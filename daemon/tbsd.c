@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tbsd: installs and keeps time-based transmission qdisc trees. */
 #include <getopt.h>
+#include <limits.h>
 #include <malloc.h>
 #include <net/if.h>
 #include <stdbool.h>
@@ -21,6 +22,7 @@
 #include "schedule-dir.h"
 #include "schedule-streams.h"
 #include "schedule-verify.h"
+#include "stream-state.h"
 #include "stream-timeline.h"
 #include "tbsd-remove.h"
 #include "utf8.h"
@@ -28,6 +30,7 @@
 #define DAEMON_MMAP_THRESHOLD (64 * 1024)
 
 static const char *arg_config_dir = TBS_CONFIG_DIR;
+static const char *arg_state_dir;
 static bool arg_check;
 static bool arg_probe = true;
 static bool arg_once;
@@ -56,6 +59,8 @@ static void help(void) {
                "                          running daemon when there is one (as tbsctl remove),\n"
                "                          else only a root that IFACE's schedule in the\n"
                "                          schedules folder declares; other roots stay\n"
+               "     --state-dir DIR      Where streams added over the bus are kept (default\n"
+               "                          $STATE_DIRECTORY, else " TBS_DEFAULT_STATE_DIR ")\n"
                "     --admin-group NAME   Group allowed to call Apply/Remove/Reload (default tbs)\n"
                "     --clock-interval SEC Seconds between clock checks (default 2)\n"
                "     --stats-interval SEC Seconds between statistics samples while sampling:\n"
@@ -89,11 +94,13 @@ static int parse_argv(int argc, char *argv[]) {
                 ARG_STATS_INTERVAL,
                 ARG_METRICS_FILE,
                 ARG_ALLOW_UNSAFE_FILES,
+                ARG_STATE_DIR,
         };
         static const struct option options[] = {
                 { "help",       no_argument,       NULL, 'h' },
                 { "version",    no_argument,       NULL, ARG_VERSION },
                 { "config-dir", required_argument, NULL, ARG_CONFIG_DIR },
+                { "state-dir",  required_argument, NULL, ARG_STATE_DIR },
                 { "check",      no_argument,       NULL, ARG_CHECK },
                 { "no-probe",   no_argument,       NULL, ARG_NO_PROBE },
                 { "once",       no_argument,       NULL, ARG_ONCE },
@@ -126,6 +133,13 @@ static int parse_argv(int argc, char *argv[]) {
                                 return -EINVAL;
                         }
                         arg_config_dir = optarg;
+                        break;
+                case ARG_STATE_DIR:
+                        if (optarg[0] != '/') {
+                                log_error("--state-dir: must be an absolute path, got '%s'", optarg);
+                                return -EINVAL;
+                        }
+                        arg_state_dir = optarg;
                         break;
                 case ARG_CHECK:
                         arg_check = true;
@@ -490,6 +504,21 @@ static int run_once(const char *dir) {
         return failed ? 1 : 0;
 }
 
+/* --state-dir, else systemd's StateDirectory= (the first of
+ * $STATE_DIRECTORY's colon-separated list), else the default. */
+static const char *state_dir(void) {
+        static char env[PATH_MAX];
+        const char *e = getenv("STATE_DIRECTORY");
+
+        if (arg_state_dir)
+                return arg_state_dir;
+        if (e && e[0] == '/') {
+                snprintf(env, sizeof(env), "%.*s", (int) strcspn(e, ":"), e);
+                return env;
+        }
+        return TBS_DEFAULT_STATE_DIR;
+}
+
 /* The daemon: the Manager with its bus, until SIGTERM. Returns 0 on a clean
  * exit or -errno. */
 static int run_daemon(const ManagerConfig *config) {
@@ -532,6 +561,7 @@ int main(int argc, char *argv[]) {
 
         r = run_daemon(&(ManagerConfig) {
                 .config_dir = arg_config_dir,
+                .state_dir = state_dir(),
                 .admin_group = arg_admin_group,
                 .clock_interval_usec = arg_clock_interval_usec,
                 .stats_interval_usec = arg_stats_interval_usec,

@@ -3,6 +3,7 @@
 
 #include "json-util.h"
 #include "schedule-json.h"
+#include "schedule-streams.h"
 
 /* Adds a value that may be NULL because its allocation failed. */
 static int add_owned(json_object *o, const char *key, json_object *v) {
@@ -210,15 +211,18 @@ static json_object *sockets_to_json(const SocketsSpec *k) {
         return TAKE_PTR(o);
 }
 
-static json_object *streams_to_json(const StreamsSpec *t) {
+json_object *streams_spec_to_json(const StreamsSpec *t, bool bus_only) {
         _cleanup_json_ json_object *a = json_object_new_array();
 
         if (!a)
                 return NULL;
         for (size_t i = 0; i < t->n; i++) {
                 const StreamSpec *st = &t->items[i];
-                json_object *o = json_object_new_object();
+                json_object *o;
 
+                if (bus_only && !st->from_bus)
+                        continue;
+                o = json_object_new_object();
                 if (!o || json_object_array_add(a, o) < 0) {
                         json_object_put(o);
                         return NULL;
@@ -227,7 +231,8 @@ static json_object *streams_to_json(const StreamsSpec *t) {
                     add_int(o, "period_ns", st->period_ns) < 0 ||
                     (st->offset_given && add_int(o, "offset_ns", st->offset_ns) < 0) ||
                     add_int(o, "max_frame_bytes", st->max_frame_bytes) < 0 ||
-                    add_int(o, "frames_per_period", st->frames_per_period) < 0)
+                    add_int(o, "frames_per_period", st->frames_per_period) < 0 ||
+                    (!bus_only && st->from_bus && add_str(o, "origin", "bus") < 0))
                         return NULL;
         }
         return TAKE_PTR(a);
@@ -246,7 +251,7 @@ static json_object *root_with_streams(const Schedule *s) {
         json_object_object_del(o, "entries");
         if ((s->streams.link_speed_mbps && add_int(o, "link_speed_mbps", s->streams.link_speed_mbps) < 0) ||
             add_int(o, "guard_frame_bytes", s->streams.guard_frame_bytes) < 0 ||
-            add_owned(o, "streams", streams_to_json(&s->streams)) < 0)
+            add_owned(o, "streams", streams_spec_to_json(&s->streams, false)) < 0)
                 return NULL;
         return TAKE_PTR(o);
 }

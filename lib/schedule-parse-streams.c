@@ -63,6 +63,21 @@ static void parse_stream(Parser *p, const char *path, json_object *e, const Root
                 st->frames_per_period = (uint32_t) x;
 }
 
+int stream_parse_object(const char *source, const char *path, json_object *o, const RootSpec *r, DiagList *diags,
+                        StreamSpec *ret) {
+        Parser p = { .file = source, .diags = diags };
+        size_t errors = diags->n_errors;
+        StreamSpec st = {};
+
+        parse_stream(&p, path, o, r, &st);
+        if (p.oom || diags->n_errors > errors || !st.name) {
+                free(st.name);
+                return p.oom ? -ENOMEM : -EINVAL;
+        }
+        *ret = st;
+        return 0;
+}
+
 void parse_streams(Parser *p, json_object *top, Schedule *s) {
         static const char *const with[] = { "link_speed_mbps", "guard_frame_bytes" };
         size_t errors = p->diags->n_errors, n;

@@ -4,6 +4,9 @@
  * (docs/streams.md). */
 #pragma once
 
+#include <json-c/json.h>
+
+#include "diag.h"
 #include "schedule.h"
 #include "stream-schedule.h"
 
@@ -29,3 +32,14 @@ int schedule_resolve_streams(Schedule *s, uint32_t device_speed_mbps, char **ret
 /** Whether s gives streams whose entries are not computed yet (no link
  *  speed was known so far). */
 bool schedule_streams_pending(const Schedule *s);
+
+/** One stream object (the keys of a "streams" entry) into *ret, checked as
+ *  the parser checks a file's (r: its root, for num_tc); problems go to
+ *  diags as "SOURCE: PATH.KEY: REASON". Returns 0, -EINVAL or -ENOMEM.
+ *  (lib/schedule-parse-streams.c) */
+int stream_parse_object(const char *source, const char *path, json_object *o, const RootSpec *r, DiagList *diags,
+                        StreamSpec *ret);
+
+/** The stream objects of t as a JSON array (those from the bus only, with
+ *  bus_only), in the file's keys. NULL: no memory. (lib/schedule-json.c) */
+json_object *streams_spec_to_json(const StreamsSpec *t, bool bus_only);

@@ -218,6 +218,8 @@ typedef struct StreamSpec {
         bool offset_given;
         uint32_t max_frame_bytes;
         uint32_t frames_per_period;
+        bool from_bus;                        /* added with Link.AddStream() (kept in tbsd's state
+                                               * directory), not from the file */
 } StreamSpec;
 
 /* A taprio root's streams: its entries are computed from them

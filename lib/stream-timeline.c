@@ -27,7 +27,7 @@ static json_object *streams_json(const Schedule *s, const StreamSchedule *c) {
                     add_i(o, "period_ns", st->period_ns) < 0 || add_i(o, "offset_ns", c->offsets_ns[i]) < 0 ||
                     json_add_made(o, "offset_given", json_object_new_boolean(st->offset_given)) < 0 ||
                     add_i(o, "window_ns", (int64_t) c->window_ns[i]) < 0 ||
-                    json_add_string(o, "origin", "file") < 0)
+                    json_add_string(o, "origin", st->from_bus ? "bus" : "file") < 0)
                         return NULL;
         }
         return TAKE_PTR(a);

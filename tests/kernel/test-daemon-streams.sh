@@ -7,6 +7,10 @@
 # (tbsctl schedule --json's offset_ns) reach the peer, frames sent into
 # another stream's window are dropped by taprio; a changed stream (reload)
 # changes the installed gate list (in place: the kernel's admin schedule).
+# Link.AddStream() places a stream at run time (busctl as the client): the
+# gate list changes, the stream is kept in the state directory and is still
+# there after a restart, with its origin; RemoveStream() takes it out;
+# refusals for a duplicate, a file's stream and an unprivileged caller.
 CLIENT=$TBS_BUILD_DIR/tests/tools/txtime-client
 
 make_veth_to_peer ts0 ts0p
@@ -37,7 +41,7 @@ EOJ
 }
 streams_file 2000000
 start_system_bus
-start_tbsd "$conf"
+start_tbsd "$conf" --state-dir "$TMPDIR/state"
 wait_configured ts0
 
 # By hand, at 10000 Mbit/s: ctrl's frame takes (128 + 24) * 0.8 = 122 ns,
@@ -98,6 +102,50 @@ wait_until 10 newest_is '(.options.admin.schedule // .options.schedule)' ||
 pass "a changed stream changed the installed gate list"
 assert_eq "$(tc_j qdisc show dev ts0 | jq -r '[.[] | select(.root) | (.options.admin.cycle_time // .options.cycle_time)][0]')" \
         1000000 "tc: the new cycle time"
+wait_configured ts0
+
+# A stream over the bus: class 1 like bulk, so placed after bulk's window
+# (200 us); class 1's lowest priority is 5.
+link=/org/tsn/Tbs/link/ts0
+add() { busctl --system call org.tsn.Tbs $link org.tsn.Tbs.Link AddStream 'a{sv}' 4 name s "$1" traffic_class u 1 \
+        period_ns u 1000000 max_frame_bytes u 128; }
+assert_eq "$(add extra 2>&1)" "tuu 200000 1 5" "AddStream: offset, class, priority"
+want='[["1",100000],["2",200000],["4",600000],["0",100000]]'
+wait_until 10 newest_is '(.options.admin.schedule // .options.schedule)' ||
+        fail "AddStream did not change the gate list: $(gates)"
+pass "AddStream changed the installed gate list"
+assert_eq "$(jq -c '[.[].name]' "$TMPDIR/state/streams/ts0.json")" '["extra"]' "the state directory keeps it"
+set +e
+out=$(add extra 2>&1)
+set -e
+assert_contains "$out" 'a stream named "extra" exists already (from the bus)' "AddStream: a duplicate"
+set +e
+out=$(busctl --system call org.tsn.Tbs $link org.tsn.Tbs.Link RemoveStream s ctrl 2>&1)
+set -e
+assert_contains "$out" 'stream "ctrl" comes from the schedule file' "RemoveStream: a file's stream"
+set +e
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups busctl --system call org.tsn.Tbs $link org.tsn.Tbs.Link \
+        RemoveStream s extra 2>&1)
+set -e
+assert_contains "$out" "RemoveStream is privileged" "RemoveStream: unprivileged caller refused"
+
+# A restart keeps it: the same tree (unchanged), the stream from the bus.
+kill -TERM "$TBSD_PID"
+wait "$TBSD_PID" || fail "tbsd exited with $? on SIGTERM"
+start_tbsd "$conf" --state-dir "$TMPDIR/state"
+wait_configured ts0
+wait_until 10 newest_is '(.options.admin.schedule // .options.schedule)' || fail "after the restart: $(gates)"
+assert_eq "$("$TBSCTL" --json status ts0 | jq -c '[.declared.root.streams[] | [.name, .origin // "file"]]')" \
+        '[["ctrl","file"],["bulk","file"],["extra","bus"]]' "status: the streams and their origin after a restart"
+assert_eq "$("$TBSCTL" --json schedule "$conf/ts0.json" | jq -c '[.streams[].name]')" '["ctrl","bulk"]' \
+        "tbsctl schedule FILE: the file's streams only"
+
+assert_eq "$(busctl --system call org.tsn.Tbs $link org.tsn.Tbs.Link RemoveStream s extra 2>&1)" "" "RemoveStream"
+want='[["1",100000],["2",100000],["4",700000],["0",100000]]'
+wait_until 10 newest_is '(.options.admin.schedule // .options.schedule)' ||
+        fail "RemoveStream did not change the gate list: $(gates)"
+pass "RemoveStream changed the installed gate list"
+[ ! -e "$TMPDIR/state/streams/ts0.json" ] || fail "the state file stays after the last bus stream is removed"
 wait_configured ts0
 
 kill -TERM "$TBSD_PID"
