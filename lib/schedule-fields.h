@@ -68,3 +68,6 @@ void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpe
 
 /* A cbs queue's keys into c (lib/schedule-parse-cbs.c). */
 void parse_cbs(Parser *p, const char *path, json_object *e, CbsSpec *c);
+
+/* The top-level "allow" list into s->allow (lib/schedule-parse-allow.c). */
+void parse_allow(Parser *p, json_object *top, Schedule *s);

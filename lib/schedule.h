@@ -164,6 +164,9 @@ typedef struct ClockSpec {
         uint8_t transport_specific;
         int64_t max_master_offset_ns;         /* default 100 */
         int64_t max_phc_offset_ns;            /* default 1000 */
+        uint8_t ptp_priority;                 /* socket priority of ptp4l's frames (0-15, default 0,
+                                               * ptp4l's default): the root's priority_map gives PTP's
+                                               * traffic class (lib/schedule-safety.h) */
 } ClockSpec;
 
 /* Who, besides root and the admin group, may ask tbsd for a ready
@@ -185,6 +188,7 @@ typedef struct Schedule {
         ClockSpec clock;
         DriftPolicy drift;
         SocketsSpec sockets;
+        uint32_t allow;                       /* bit c: the file's "allow" lists SafetyCheck c */
 } Schedule;
 
 /* What is known about the device a schedule is checked against. Zeroed means
