@@ -99,7 +99,8 @@ static void test_taprio_txtime(void **state) {
         /* taprio-txtime.tc.json: flags 0x1 txtime_delay 200000 base_time
          * 1000, cycle 1000000 (the sum: not written), S 0x1 300000, S 0x2
          * 300000, S 0x4 400000; etf on 100:1 delta 300000 skip_sock_check;
-         * pfifo 0: (taprio's own default) on the other queues. */
+         * pfifo 0: (taprio's own default) on the other queues. The delay
+         * is below the etf's delta, so the file allows assist-delay. */
         check_fixture("taprio-txtime.bin",
                 "{ \"interface\": \"va\", \"root\": { \"qdisc\": \"taprio\", \"handle\": \"100:\","
                 "  \"num_tc\": 3, \"priority_map\": [2,2,1,0,2,2,2,2,2,2,2,2,2,2,2,2],"
@@ -112,7 +113,8 @@ static void test_taprio_txtime(void **state) {
                 "   { \"command\": \"set-gates\", \"gate_mask\": \"0x4\", \"interval_ns\": 400000 } ] },"
                 "  \"txqueues\": ["
                 "   { \"queue\": 0, \"qdisc\": \"etf\", \"clockid\": \"CLOCK_TAI\", \"delta_ns\": 300000,"
-                "     \"offload\": false, \"deadline_mode\": false, \"skip_sock_check\": true } ] }",
+                "     \"offload\": false, \"deadline_mode\": false, \"skip_sock_check\": true } ],"
+                "  \"allow\": [\"assist-delay\"] }",
                 NULL);
 }
 
@@ -223,7 +225,8 @@ static void test_taprio_cycle_and_commands(void **state) {
                 "   { \"command\": \"set-and-release\", \"gate_mask\": \"0x4\", \"interval_ns\": 400000 } ] },"
                 "  \"txqueues\": ["
                 "   { \"queue\": 0, \"qdisc\": \"etf\", \"clockid\": \"CLOCK_TAI\", \"delta_ns\": 300000,"
-                "     \"offload\": false, \"deadline_mode\": false, \"skip_sock_check\": true } ] }",
+                "     \"offload\": false, \"deadline_mode\": false, \"skip_sock_check\": true } ],"
+                "  \"allow\": [\"assist-delay\"] }",
                 NULL);
         qdisc_tree_done(&t);
 }
