@@ -118,7 +118,7 @@ void link_begin_ptp_relock(Link *l) {
 
         ptp_relock_begin(&l->rt->relock, now_usec(CLOCK_REALTIME));
         log_link_info(l->name, "%s resets the link when an offload is switched on: waiting for PTP to lock again",
-                      l->rt->caps->driver);
+                      l->rt->caps && l->rt->caps->driver[0] ? l->rt->caps->driver : "the driver");
         l->rt->relock_timer = sd_event_source_disable_unref(l->rt->relock_timer);
         if (!l->ctx->event)
                 return;

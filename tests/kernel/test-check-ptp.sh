@@ -48,22 +48,36 @@ assert_contains "$good" '"gatemask":"0x2"' "the good schedule is installed"
 
 # 2. The second entry opens class 0 too, never class 1: PTP starves.
 taprio_file 1
-starve="$conf/va.json: root.entries: ptp-gate: traffic class 1 carries PTP (clock.ptp_priority 0 through \
-root.priority_map), but no entry opens it; a maximum-size frame (1542 bytes on the wire) takes 12336 ns at \
-1000 Mbit/s (assumed: the link speed is not known), so ptp4l's messages would wait for a gate that never lets \
-them out; open class 1 for at least 12336 ns in one entry of every cycle; to accept it, add \"ptp-gate\" to \"allow\""
+# starve NS SPEED [NOTE]: the line, with the frame time at the link speed
+# (veth says 10000 Mbit/s; without a device 1000 is assumed).
+starve() {
+        echo "$conf/va.json: root.entries: ptp-gate: traffic class 1 carries PTP (clock.ptp_priority 0 through \
+root.priority_map), but no entry opens it; a maximum-size frame (1542 bytes on the wire) takes $1 ns at \
+$2 Mbit/s${3:-}, so ptp4l's messages would wait for a gate that never lets them out; open class 1 for at least \
+$1 ns in one entry of every cycle; to accept it, add \"ptp-gate\" to \"allow\""
+}
 check_dir
 assert_eq "$rc" 1 "check, PTP starved: exit code"
-assert_eq "$err" "$starve" "check, PTP starved: the one line"
+assert_eq "$err" "$(starve 1234 10000)" "check, PTP starved: the one line, at veth's speed"
 set +e
-vout=$("$TBSCTL" validate "$conf/va.json" 2>"$TMPDIR/validate.err"); vrc=$?
+vout=$("$TBSCTL" validate --device va "$conf/va.json" 2>"$TMPDIR/validate.err"); vrc=$?
 set -e
-assert_eq "$vrc" 1 "validate, PTP starved: exit code"
-assert_eq "$(cat "$TMPDIR/validate.err")" "$starve" "validate, PTP starved: the same line"
+assert_eq "$vrc" 1 "validate --device va, PTP starved: exit code"
+assert_eq "$(cat "$TMPDIR/validate.err")" "$(starve 1234 10000)" "validate --device va, PTP starved: the same line"
 assert_eq "$vout" "" "validate, PTP starved: nothing on stdout"
+set +e
+"$TBSCTL" validate "$conf/va.json" 2>"$TMPDIR/validate.err"; vrc=$?
+set -e
+assert_eq "$vrc" 1 "validate without a device, PTP starved: exit code"
+assert_eq "$(cat "$TMPDIR/validate.err")" "$(starve 12336 1000 " (assumed: the link speed is not known)")" \
+        "validate without a device: the line at the assumed speed"
 
-# The daemon refuses it too and keeps the tree it had.
-"$TBSCTL" reload
+# The daemon refuses it too (Reload() names it) and keeps the tree it had.
+set +e
+rout=$("$TBSCTL" reload 2>&1); rrc=$?
+set -e
+assert_eq "$rrc" 1 "reload with PTP starved: exit code"
+assert_contains "$rout" "va.json: root.entries: ptp-gate: traffic class 1 carries PTP" "reload names the check"
 wait_until 5 sh -c "\"$TBSCTL\" --json status va | jq -r .state_reason | grep -q ptp-gate" ||
         fail "no ptp-gate in va's StateReason: $("$TBSCTL" status va 2>&1)"
 assert_eq "$(tc -j qdisc show dev va | jq -c '[.[] | select(.kind == "taprio") | .options.schedule]')" "$good" \
