@@ -184,6 +184,18 @@ static void render_queue(struct json_object *q) {
         render_stats_line("                  ", json_get(q, "stats"));
 }
 
+/* One of a taprio's two schedules while a change is pending: the running
+ * one (null: none started yet) or the one waiting for its base time. */
+static void render_gate_schedule(const char *label, struct json_object *g, struct json_object *r, const char *what) {
+        if (!g || json_object_is_type(g, json_type_null)) {
+                field(label, "%s: none yet", what);
+                return;
+        }
+        field(label, "%s: %zu entries, cycle %" PRId64 " ns, base time %" PRId64 ", mode %s", what,
+              json_object_array_length(json_get(g, "entries")), json_get_int(g, "cycle_time_ns", 0),
+              json_get_int(g, "base_time_ns", 0), str_or(r, "mode", "software"));
+}
+
 static void render_root(struct json_object *r) {
         char queues[256] = "", map[128] = "";
         struct json_object *qs = json_get(r, "queues"), *m = json_get(r, "priority_map");
@@ -202,10 +214,19 @@ static void render_root(struct json_object *r) {
         field("Root", "%s %s, %" PRId64 " traffic classes, queues %s", str_or(r, "qdisc", "?"),
               str_or(r, "handle", "?"), json_get_int(r, "num_tc", 0), queues);
         field("Priority map", "%s", map);
-        if (json_get(r, "entries"))
+        if (json_get(r, "entries") && json_get_bool(r, "change_pending", 0)) {
+                render_gate_schedule("Gate schedule", json_get(r, "oper_schedule"), r, "oper");
+                render_gate_schedule("Pending schedule", json_get(r, "admin_schedule"), r, "admin");
+        } else if (json_get(r, "entries"))
                 field("Gate schedule", "%zu entries, cycle %" PRId64 " ns, mode %s",
                       json_object_array_length(json_get(r, "entries")), json_get_int(r, "cycle_time_ns", 0),
                       str_or(r, "mode", "software"));
+        if (json_get(r, "max_sdu") && json_object_is_type(json_get(r, "max_sdu"), json_type_array)) {
+                char sdu[160] = "";
+
+                int_list(sdu, sizeof(sdu), json_get(r, "max_sdu"));
+                field("Max SDU", "%s (bytes per traffic class, 0: no limit)", sdu);
+        }
 }
 
 static void render_status(struct json_object *d) {

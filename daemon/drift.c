@@ -74,6 +74,8 @@ int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *fac
                                 t->has_root ? t->root.kind : "missing",
                                 t->has_root ? tc_handle_to_string(t->root.handle, h1) : "",
                                 vt->kind, tc_handle_to_string(want.handle, h2));
+        if (want.kind == ROOT_TAPRIO)
+                taprio_settle_base_time(&want, &t->root_spec, qdisc_clock_now_ns(taprio_time_clock(&want)));
         if (!vt->equal(&want, &t->root_spec))
                 return describe(ret_description, "root %s %s has other options than declared", vt->kind,
                                 tc_handle_to_string(want.handle, h1));

@@ -4,6 +4,7 @@
  * with other links), take the outcome (state, events, clock check, retry
  * timer); and removing tbsd's tree again. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,7 +241,10 @@ static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
         *report = (ApplyReport) {};
         l->rt->applied = true;
         link_forget_installed_root(l);
-        if (r > 0)
+        if (r > 0 && l->rt->last.root_changed_in_place)
+                link_emit_event(l, "applied", "%u change(s) sent, root changed in place (schedule from base "
+                                "time %" PRIi64 ")", l->rt->last.n_messages, l->rt->last.admin_base_time_ns);
+        else if (r > 0)
                 link_emit_event(l, "applied", "%u change(s) sent%s", l->rt->last.n_messages,
                                 l->rt->last.root_replaced ? ", root replaced" : "");
         else
@@ -252,6 +256,18 @@ static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
                 link_begin_ptp_relock(l);
         link_update_installed_state(l);
         return apply_end(l, r, NULL, &l->rt->last, ret_error);
+}
+
+/* ApplyJob.planned: say what happens to the root before it happens. */
+static void apply_planned(const QDiscPlan *p, void *userdata) {
+        Link *l = userdata;
+
+        if (p->root_change == ROOT_RECREATE)
+                log_link_notice(l->name, "requires re-creating the root: %s (its children are re-created, "
+                                "packets queued in them are dropped)", p->root_why);
+        else if (p->root_change == ROOT_CHANGE_IN_PLACE)
+                log_link_info(l->name, "changing the gate schedule in place: the new schedule starts at "
+                              "base time %" PRIi64, p->base_time_ns);
 }
 
 int link_apply(Link *l, char **ret_error) {
@@ -271,13 +287,15 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
                 link_release_changes(l);
                 return r;
         }
-        if (set) {
-                const QDiscTree *t = qdisc_tree_set_find(set, l->ifindex);
-
-                r = nl_qdisc_apply_with_tree(l->ctx->nl, l->ifindex, l->schedule, link_facts(l),
-                                             t ?: &(QDiscTree) { .ifindex = l->ifindex }, &report);
-        } else
-                r = nl_qdisc_apply(l->ctx->nl, l->ifindex, l->schedule, link_facts(l), &report);
+        /* Without a tree from the set the interface is dumped first. */
+        (void) nl_qdisc_apply_many(l->ctx->nl, &(ApplyJob) {
+                        .ifindex = l->ifindex,
+                        .schedule = l->schedule,
+                        .facts = link_facts(l),
+                        .tree = set ? qdisc_tree_set_find(set, l->ifindex) : NULL,
+                        .planned = apply_planned,
+                        .userdata = l,
+                }, 1, &report, &r);
         r = apply_finish(l, r, &report, ret_error);
         link_release_changes(l);
         return r;
@@ -330,6 +348,8 @@ int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_result
                         .facts = link_facts(l),
                         /* NULL when the dump had none: dumped again and judged */
                         .tree = qdisc_tree_set_find(set, l->ifindex),
+                        .planned = apply_planned,
+                        .userdata = l,
                 };
                 link_of[n_jobs++] = i;
         }

@@ -123,6 +123,23 @@ out:
         return k;
 }
 
+/* A kernel without per-class max SDU ignores TCA_TAPRIO_ATTR_TC_ENTRY; its
+ * taprio then dumps none. Read a new taprio back when the plan could not
+ * tell beforehand. Returns 0, or -EOPNOTSUPP with rep->error set. */
+static int check_max_sdu(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
+        _cleanup_(qdisc_tree_done) QDiscTree t = {};
+
+        if (!p->plan.check_max_sdu)
+                return 0;
+        if (nl_qdisc_dump(nl, p->ifindex, &t) < 0 || !t.root_known || t.root_spec.kind != ROOT_TAPRIO ||
+            t.root_spec.max_sdu_dumped)
+                return 0;
+        if (asprintf(&rep->error, "root.max_sdu: this kernel does not support a per-class max SDU (its "
+                     "taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY after they were set)") < 0)
+                rep->error = NULL;
+        return -EOPNOTSUPP;
+}
+
 /* Judge the kernel's answers to a sent plan, fall back to software where
  * offload was only tried, and roll back on failure. Returns like
  * nl_qdisc_apply(); the report moves to *ret. */
@@ -154,6 +171,10 @@ static int apply_plan_finish(NlQdisc *nl, ApplyPlan *p, int send_result, ApplyRe
                 rep.n_messages++;
                 if (steps[i].kind == PLAN_ROOT)
                         rep.root_replaced = true;
+                else if (steps[i].kind == PLAN_CHANGE_ROOT) {
+                        rep.root_changed_in_place = true;
+                        rep.admin_base_time_ns = p->plan.base_time_ns;
+                }
                 else if (steps[i].kind == PLAN_ETF) {
                         k = etf_done(&rep.queues[steps[i].txq], steps[i].hw, NULL, steps[i].why,
                                      steps[i].why_literal);
@@ -175,6 +196,9 @@ static int apply_plan_finish(NlQdisc *nl, ApplyPlan *p, int send_result, ApplyRe
                         goto fail;
         }
 
+        k = check_max_sdu(nl, p, &rep);
+        if (k < 0)
+                goto fail;
         k = rep.n_messages > 0;
         goto out;
 
@@ -213,8 +237,11 @@ static int apply_plan_prepare(NlQdisc *nl, const ApplyJob *job, ApplyPlan *p) {
                         return k;
                 }
         }
-        return qdisc_plan_build(job->ifindex, job->schedule, p->snap, job->facts, qdisc_system_default_kind,
-                                &p->plan);
+        k = qdisc_plan_build(job->ifindex, job->schedule, p->snap, job->facts, qdisc_system_default_kind, NULL,
+                             &p->plan);
+        if (k >= 0 && job->planned)
+                job->planned(&p->plan, job->userdata);
+        return k;
 }
 
 /* Send the requests of plans[0..n) (total of them) in as few sends as the

@@ -65,6 +65,10 @@ typedef struct ApplyJob {
         const Schedule *schedule;
         const DeviceFacts *facts;       /* NULL: unknown */
         const QDiscTree *tree;          /* its current tree, as for nl_qdisc_apply_with_tree() */
+        /* Told the plan before anything of it is sent (what the apply will
+         * do to the root, for the log); may be NULL. */
+        void (*planned)(const QDiscPlan *plan, void *userdata);
+        void *userdata;
 } ApplyJob;
 
 /** nl_qdisc_apply_with_tree() for n interfaces at once: every interface's

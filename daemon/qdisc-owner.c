@@ -12,6 +12,8 @@ static bool root_is(const QDiscTree *t, const RootSpec *want) {
         RootSpec w = *want;     /* shallow: only compared */
 
         w.handle = w.handle ?: TBS_DEFAULT_ROOT_HANDLE;
+        if (w.kind == ROOT_TAPRIO && t->root_known)
+                taprio_settle_base_time(&w, &t->root_spec, qdisc_clock_now_ns(taprio_time_clock(&w)));
         return vt && t->root_known && t->root.handle == w.handle && t->root_spec.kind == w.kind &&
                vt->equal(&w, &t->root_spec);
 }

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <inttypes.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <stdio.h>
@@ -258,13 +259,141 @@ static int plan_root(QDiscPlan *p, int ifindex, const QDiscTree *tree, const Roo
         return plan_add(p, max, &st, m);
 }
 
+int64_t taprio_next_cycle_start(int64_t base, int64_t cycle, int64_t t) {
+        int64_t n, off, start;
+
+        if (cycle <= 0)
+                return t;
+        if (t <= base)
+                return base;
+        if (__builtin_sub_overflow(t, base, &off))
+                return t;
+        n = off / cycle + (off % cycle != 0);
+        if (__builtin_mul_overflow(n, cycle, &off) || __builtin_add_overflow(base, off, &start))
+                return t;
+        return start;
+}
+
+int64_t taprio_change_base_time(const RootSpec *running, const RootSpec *want, int64_t now_ns) {
+        int64_t margin = want->change_margin_ns > 0 ? want->change_margin_ns : TBS_TAPRIO_CHANGE_MARGIN_NS;
+        int64_t base, cycle, t;
+
+        if (!want->base_time_now && want->base_time_ns > now_ns)
+                return want->base_time_ns;
+        if (__builtin_add_overflow(now_ns, margin, &t))
+                return want->base_time_ns;
+        /* The running schedule: oper beside a pending admin one; a pending
+         * one that has not started yet runs next from its own base time. */
+        if (running->admin_pending && running->oper.n_entries > 0) {
+                base = running->oper.base_time_ns;
+                cycle = running->oper.cycle_time_ns;
+        } else {
+                base = running->base_time_ns;
+                cycle = running->cycle_time_ns;
+        }
+        return taprio_next_cycle_start(base, cycle, t);
+}
+
+const char *taprio_in_place_blocker(const RootSpec *installed, const RootSpec *want, char *buf, size_t size) {
+        if (installed->kind != ROOT_TAPRIO || want->kind != ROOT_TAPRIO)
+                snprintf(buf, size, "root kind %s instead of %s", root_kind_to_string(installed->kind) ?: "?",
+                         root_kind_to_string(want->kind) ?: "?");
+        else if (installed->handle != want->handle)
+                snprintf(buf, size, "handle differs");
+        else if (installed->mode != want->mode)
+                snprintf(buf, size, "mode %s instead of %s", taprio_mode_to_string(installed->mode) ?: "?",
+                         taprio_mode_to_string(want->mode) ?: "?");
+        else if (installed->num_tc != want->num_tc)
+                snprintf(buf, size, "num_tc %u instead of %u", installed->num_tc, want->num_tc);
+        else if (memcmp(installed->priority_map, want->priority_map, sizeof(want->priority_map)) != 0)
+                snprintf(buf, size, "priority_map differs");
+        else if (memcmp(installed->queues, want->queues, want->num_tc * sizeof(QueueRange)) != 0)
+                snprintf(buf, size, "queues differ");
+        else if (want->mode != TAPRIO_MODE_FULL_OFFLOAD && installed->clockid != want->clockid)
+                snprintf(buf, size, "clockid %s instead of %s", clockid_to_string(installed->clockid) ?: "?",
+                         clockid_to_string(want->clockid) ?: "?");
+        else if (want->mode == TAPRIO_MODE_TXTIME_ASSIST && installed->txtime_delay_ns != want->txtime_delay_ns)
+                snprintf(buf, size, "txtime_delay_ns %" PRIu32 " instead of %" PRIu32,
+                         installed->txtime_delay_ns, want->txtime_delay_ns);
+        else
+                return NULL;
+        return buf;
+}
+
+static bool same_gate_schedule(const RootSpec *a, const RootSpec *b) {
+        return a->cycle_time_ns == b->cycle_time_ns && a->cycle_time_extension_ns == b->cycle_time_extension_ns &&
+               a->n_entries == b->n_entries &&
+               (a->n_entries == 0 || memcmp(a->entries, b->entries, a->n_entries * sizeof(GateEntry)) == 0);
+}
+
+/* The in-place change of a running taprio: the schedule with its base time
+ * settled, TC entries always (a class left out keeps its old max SDU). */
+static int plan_root_change(QDiscPlan *p, int ifindex, const QDiscTree *tree, const RootSpec *want,
+                            int64_t now_ns, size_t max) {
+        PlanStep st = { .kind = PLAN_CHANGE_ROOT };
+        RootSpec r = *want;     /* shallow: the entries stay the schedule's */
+        struct nl_msg *m = NULL;
+        char hb[16];
+        int k;
+
+        /* Only the max SDUs differ: the same schedule goes again with the
+         * installed base time (the kernel starts it on a cycle boundary of
+         * the running one, which it is). */
+        if (same_gate_schedule(&tree->root_spec, want) &&
+            taprio_base_time_satisfied(want, tree->root_spec.base_time_ns, now_ns))
+                r.base_time_ns = tree->root_spec.base_time_ns;
+        else
+                r.base_time_ns = taprio_change_base_time(&tree->root_spec, want, now_ns);
+        r.max_sdu_given = r.max_sdu_given || tree->root_spec.max_sdu_dumped;
+        p->base_time_ns = r.base_time_ns;
+        snprintf(st.name, sizeof(st.name), "root (taprio %s, new schedule in place)",
+                 tc_handle_to_string(want->handle, hb));
+        k = qdisc_root_change_request(ifindex, &r, &m);
+        if (k < 0) {
+                p->report.error = qdisc_step_error(k == -EMSGSIZE ? "the request is larger than one netlink "
+                                                   "message can be (a gate list above the limits)" : "",
+                                                   k, st.name);
+                return k;
+        }
+        return plan_add(p, max, &st, m);
+}
+
+/* Linux 6.1 (sch_taprio.c): grafting a child deactivates the device,
+ * which resets the root, and a software taprio's reset cancels the timer
+ * that runs its gate schedule, for good: the schedule of a new root never
+ * starts (no oper schedule: every SO_TXTIME packet is dropped at enqueue),
+ * a running one stops where it was. The same schedule sent once more as a
+ * change after the children starts the timer again (from the schedule's
+ * next cycle). */
+static int plan_restart_schedule(QDiscPlan *p, int ifindex, const RootSpec *sent, size_t max) {
+        PlanStep st = { .kind = PLAN_RESTART_ROOT };
+        struct nl_msg *m = NULL;
+        bool grafts = false;
+        char hb[16];
+        int k;
+
+        for (size_t i = 0; i < p->n; i++)
+                grafts = grafts || p->steps[i].kind == PLAN_ETF || p->steps[i].kind == PLAN_RESET_CHILD;
+        if (!grafts)
+                return 0;
+        snprintf(st.name, sizeof(st.name), "root (taprio %s, schedule restarted after grafting children)",
+                 tc_handle_to_string(sent->handle, hb));
+        k = qdisc_root_change_request(ifindex, sent, &m);
+        if (k < 0) {
+                p->report.error = qdisc_step_error("", k, st.name);
+                return k;
+        }
+        return plan_add(p, max, &st, m);
+}
+
 int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, const DeviceFacts *facts,
-                     default_qdisc_fn default_qdisc, QDiscPlan *ret) {
+                     default_qdisc_fn default_qdisc, plan_clock_fn now, QDiscPlan *ret) {
         QDiscPlan p = {};
         const QDiscVTable *vt;
-        RootSpec want;
+        RootSpec want, cmp;
         HandlePool pool;
-        bool root_same;
+        bool root_same, children_stay;
+        int64_t now_ns = 0;
         size_t max;
         int k;
 
@@ -283,21 +412,67 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                 goto out;
         }
 
-        max = 2 + s->n_txqueues + tree->n_queues;
+        max = 3 + s->n_txqueues + tree->n_queues;
         pool = (HandlePool) { .tree = tree, .next_major = (TC_H_MAJ(want.handle) >> 16) + 1 };
-        root_same = tree->has_root && tree->root_known && tree->root.handle == want.handle &&
-                    tree->root_spec.kind == want.kind && vt->equal(&want, &tree->root_spec);
+        if (want.kind == ROOT_TAPRIO) {
+                now_ns = (now ?: qdisc_clock_now_ns)(taprio_time_clock(&want));
+                if (want.base_time_now)
+                        want.base_time_ns = now_ns;     /* a new root: from its next cycle on */
+        }
 
+        /* A base time left to tbsd is satisfied by the one it installed. */
+        cmp = want;
+        if (tree->root_known)
+                taprio_settle_base_time(&cmp, &tree->root_spec, now_ns);
+        root_same = tree->has_root && tree->root_known && tree->root.handle == want.handle &&
+                    tree->root_spec.kind == want.kind && vt->equal(&cmp, &tree->root_spec);
+
+        /* Refused before anything is sent: a kernel without per-class max
+         * SDU ignores the attribute, and its taprio dumps none. */
+        if (want.kind == ROOT_TAPRIO && root_has_max_sdu(&want) && tree->root_known &&
+            tree->root_spec.kind == ROOT_TAPRIO && !tree->root_spec.max_sdu_dumped) {
+                k = -EOPNOTSUPP;
+                if (asprintf(&p.report.error, "root.max_sdu: this kernel does not support a per-class max "
+                             "SDU (its taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY); nothing changed") < 0)
+                        p.report.error = NULL;
+                goto out;
+        }
+
+        p.root_change = ROOT_KEEP;
         if (!root_same) {
-                k = plan_root(&p, ifindex, tree, &want, vt, max);
+                const char *why = NULL;
+
+                if (tree->has_root && tree->root_known)
+                        why = taprio_in_place_blocker(&tree->root_spec, &want, p.root_why, sizeof(p.root_why));
+                if (tree->has_root && tree->root_known && !why) {
+                        p.root_change = ROOT_CHANGE_IN_PLACE;
+                        k = plan_root_change(&p, ifindex, tree, &want, now_ns, max);
+                } else {
+                        p.root_change = tree->has_root && tree->root_known ? ROOT_RECREATE : ROOT_CREATE;
+                        if (p.root_change == ROOT_RECREATE && want.kind == ROOT_MQPRIO &&
+                            tree->root_spec.kind == ROOT_MQPRIO)
+                                snprintf(p.root_why, sizeof(p.root_why), "mqprio cannot change in place");
+                        k = plan_root(&p, ifindex, tree, &want, vt, max);
+                        p.check_max_sdu = want.kind == ROOT_TAPRIO && root_has_max_sdu(&want) &&
+                                          !(tree->root_known && tree->root_spec.max_sdu_dumped);
+                }
                 if (k < 0)
                         goto out;
         }
-        k = plan_etf_children(&p, ifindex, s, tree, facts, want.handle, root_same, &pool, max);
+        children_stay = p.root_change == ROOT_KEEP || p.root_change == ROOT_CHANGE_IN_PLACE;
+        k = plan_etf_children(&p, ifindex, s, tree, facts, want.handle, children_stay, &pool, max);
         if (k < 0)
                 goto out;
-        if (root_same)
+        if (children_stay)
                 k = plan_reset_children(&p, ifindex, s, tree, vt, default_qdisc, &pool, max);
+        if (k >= 0 && want.kind == ROOT_TAPRIO && want.mode == TAPRIO_MODE_SOFTWARE) {
+                RootSpec sent = p.root_change == ROOT_KEEP ? cmp : want;
+
+                if (p.root_change == ROOT_CHANGE_IN_PLACE)
+                        sent.base_time_ns = p.base_time_ns;
+                sent.max_sdu_given = want.max_sdu_given || (children_stay && tree->root_spec.max_sdu_dumped);
+                k = plan_restart_schedule(&p, ifindex, &sent, max);
+        }
 out:
         *ret = p;
         return k < 0 ? k : 0;

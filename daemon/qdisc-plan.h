@@ -12,6 +12,7 @@
 
 #include <net/if.h>
 #include <stdbool.h>
+#include <time.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,8 @@ typedef struct QueueApplyResult {
 /* The report of one nl_qdisc_apply(), filled on success and on failure. */
 typedef struct ApplyReport {
         bool root_replaced;             /* the root was (re)created */
+        bool root_changed_in_place;     /* taprio: a new gate schedule went to the running root */
+        int64_t admin_base_time_ns;     /* root_changed_in_place: the base time sent */
         unsigned n_messages;            /* changes the kernel accepted, 0 when unchanged */
         QueueApplyResult *queues;       /* one per txqueue of the schedule, in its order; after a
                                          * failure they tell which of the batch's requests the
@@ -69,6 +72,9 @@ char *qdisc_step_error(const char *ext_ack, int error, const char *step);
 typedef enum PlanStepKind {
         PLAN_DELETE_ROOT,               /* delete the root in place (same handle as the new one) */
         PLAN_ROOT,                      /* create or replace the root, with its default children */
+        PLAN_CHANGE_ROOT,               /* taprio: a new (admin) schedule for the running root */
+        PLAN_RESTART_ROOT,              /* software taprio: its schedule again after children were
+                                         * grafted (Linux 6.1 stops it then) */
         PLAN_ETF,                       /* graft an etf on a TX queue */
         PLAN_RESET_CHILD,               /* put the root's default child back on a queue */
         _PLAN_STEP_KIND_MAX,
@@ -93,9 +99,30 @@ typedef struct PlanStep {
  * root whose kind has no fixed one. */
 typedef const char *(*default_qdisc_fn)(char buf[static IFNAMSIZ]);
 
+/* The current time of a clock in ns: the plan's one reading of the world
+ * (a base time left to tbsd), a fixed one in tests. */
+typedef int64_t (*plan_clock_fn)(clockid_t clock);
+
+/* What an apply does to the root. */
+typedef enum RootChange {
+        ROOT_KEEP,                      /* the installed root carries the schedule */
+        ROOT_CREATE,                    /* no root of tbsd's kinds there: created */
+        ROOT_CHANGE_IN_PLACE,           /* taprio: new gate schedule, handles and queues stay */
+        ROOT_RECREATE,                  /* replaced: children re-created, queued packets dropped */
+        _ROOT_CHANGE_MAX,
+        _ROOT_CHANGE_INVALID = -EINVAL,
+} RootChange;
+
 /* The requests of one interface's apply, in the order they must be sent. */
 typedef struct QDiscPlan {
         uint32_t root_handle;           /* the schedule's root handle (0 made the default) */
+        RootChange root_change;
+        char root_why[160];             /* ROOT_RECREATE: what differs, "mode software instead of
+                                         * txtime-assist" ("requires re-creating the root: ...") */
+        int64_t base_time_ns;           /* ROOT_CHANGE_IN_PLACE: the admin schedule's base time */
+        bool check_max_sdu;             /* max SDUs go to a new taprio on a kernel not known to
+                                         * take them: read the root back after the apply (a
+                                         * kernel without them ignores the attribute) */
         PlanStep *steps;
         size_t n;                       /* 0: the tree already carries the schedule */
         ApplyReport report;             /* started: entries per queue, reasons of kept queues;
@@ -114,7 +141,25 @@ typedef struct QDiscPlan {
  *  Returns 0 (ret->n may be 0), or -errno with ret->report.error saying
  *  why; *ret is filled in both cases: free it with qdisc_plan_done(). */
 int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, const DeviceFacts *facts,
-                     default_qdisc_fn default_qdisc, QDiscPlan *ret);
+                     default_qdisc_fn default_qdisc, plan_clock_fn now, QDiscPlan *ret);
+
+/** Why installed (a taprio root) cannot take want's schedule in place
+ *  (Linux refuses to change a running taprio's traffic classes, flags or
+ *  clock; tbsd also re-creates it for another txtime delay, which the
+ *  kernel would apply at once rather than with the new schedule), in buf:
+ *  "mode software instead of txtime-assist". Returns NULL when it can. */
+const char *taprio_in_place_blocker(const RootSpec *installed, const RootSpec *want, char *buf, size_t size);
+
+/** The base time of a schedule changed in place: want's own when it lies
+ *  after now_ns; otherwise (past, or "now") the first cycle start of the
+ *  running schedule at or after now_ns + want's change margin (so the
+ *  switch falls on a cycle boundary), or now_ns + margin when no schedule
+ *  runs. running: the installed root. */
+int64_t taprio_change_base_time(const RootSpec *running, const RootSpec *want, int64_t now_ns);
+
+/** The first start of a cycle of (base, cycle) at or after t; t when cycle
+ *  is not positive or the arithmetic would overflow. */
+int64_t taprio_next_cycle_start(int64_t base, int64_t cycle, int64_t t);
 
 /** Resolve a cbs queue's four values (cbs_spec_resolve()) with the link
  *  speed of facts (NULL: unknown) in place; an etf queue is left as it is.

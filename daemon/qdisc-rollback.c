@@ -88,6 +88,50 @@ static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, Han
         return k;
 }
 
+/* Linux 6.1 stops a software taprio's schedule when a child is grafted
+ * (qdisc-plan.c): once the children are back, its schedule goes again. */
+static int restart_software_taprio(NlQdisc *nl, int ifindex, const QDiscTree *snap, char **ret_error) {
+        _cleanup_nlmsg_ struct nl_msg *m = NULL;
+        char step[96], hb[16];
+        RootSpec r;
+        int k;
+
+        if (!snap->root_known || snap->root_spec.kind != ROOT_TAPRIO || snap->root_spec.mode != TAPRIO_MODE_SOFTWARE)
+                return 0;
+        r = snap->root_spec;
+        r.max_sdu_given = snap->root_spec.max_sdu_dumped;
+        k = qdisc_root_change_request(ifindex, &r, &m);
+        if (k >= 0)
+                k = nl_transport_request(nl, m);
+        if (k < 0) {
+                snprintf(step, sizeof(step), "rollback: restarting the schedule of root %s",
+                         handle_str(snap->root.handle, hb));
+                *ret_error = step_error(nl, k, step);
+        }
+        return k;
+}
+
+/* Under a root that stayed: every child of snap that is not there as it
+ * was. */
+static int restore_children(NlQdisc *nl, int ifindex, const QDiscTree *snap, const QDiscTree *cur,
+                            HandlePool *pool, char **ret_error) {
+        bool grafted = false;
+
+        for (size_t i = 0; i < snap->n_queues; i++) {
+                const InstalledQueue *sq = &snap->queues[i];
+                const InstalledQueue *cq = qdisc_tree_find_queue(cur, sq->queue);
+                int k;
+
+                if (cq && cq->qdisc.handle == sq->qdisc.handle && strcmp(cq->qdisc.kind, sq->qdisc.kind) == 0)
+                        continue;
+                k = restore_child(nl, ifindex, sq, pool, ret_error);
+                if (k < 0)
+                        return k;
+                grafted = true;
+        }
+        return grafted ? restart_software_taprio(nl, ifindex, snap, ret_error) : 0;
+}
+
 /* Put back the tree dumped before the apply. Qdiscs that have to be
  * re-created get their old handles where the kernel allows it; a default
  * child (handle 0) can only be re-created with a kernel-chosen handle, so
@@ -140,20 +184,28 @@ int qdisc_restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, Root
                 return k;
         }
 
-        if (root_intact(snap, &cur)) {
-                for (size_t i = 0; i < snap->n_queues; i++) {
-                        const InstalledQueue *sq = &snap->queues[i];
-                        const InstalledQueue *cq = qdisc_tree_find_queue(&cur, sq->queue);
+        /* A taprio changed in place (or one that could be) gets its
+         * schedule back the same way: handles and queued packets stay. */
+        if (snap->root_known && cur.root_known && snap->root_spec.kind == ROOT_TAPRIO &&
+            cur.root.handle == snap->root.handle && !root_intact(snap, &cur) &&
+            !taprio_in_place_blocker(&cur.root_spec, &snap->root_spec, step, sizeof(step))) {
+                RootSpec r = snap->root_spec;
 
-                        if (cq && cq->qdisc.handle == sq->qdisc.handle &&
-                            strcmp(cq->qdisc.kind, sq->qdisc.kind) == 0)
-                                continue;
-                        k = restore_child(nl, ifindex, sq, &pool, ret_error);
-                        if (k < 0)
-                                return k;
+                r.max_sdu_given = cur.root_spec.max_sdu_dumped;
+                k = qdisc_root_change_request(ifindex, &r, &m);
+                if (k >= 0)
+                        k = nl_transport_request(nl, m);
+                if (k < 0) {
+                        snprintf(step, sizeof(step), "rollback: root (%s %s, schedule in place)",
+                                 snap->root.kind, handle_str(snap->root.handle, hb));
+                        *ret_error = step_error(nl, k, step);
+                        return k;
                 }
-                return 0;
+                return restore_children(nl, ifindex, snap, &cur, &pool, ret_error);
         }
+
+        if (root_intact(snap, &cur))
+                return restore_children(nl, ifindex, snap, &cur, &pool, ret_error);
 
         if (cur.has_root && cur.root.handle != 0 && cur.root.handle == snap->root.handle) {
                 k = qdisc_delete_root(nl, ifindex, &cur.root);
@@ -165,7 +217,10 @@ int qdisc_restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, Root
                 }
         }
         if (snap->root_known) {
-                k = qdisc_root_request(ifindex, &snap->root_spec, &m);
+                RootSpec r = snap->root_spec;
+
+                r.max_sdu_given = root_has_max_sdu(&r);   /* a new root has none */
+                k = qdisc_root_request(ifindex, &r, &m);
                 if (k >= 0)
                         k = nl_transport_request(nl, m);
         } else
@@ -178,12 +233,14 @@ int qdisc_restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, Root
                 return k;
         }
         /* The new root came with default children; put back the others. */
+        bool grafted = false;
         for (size_t i = 0; i < snap->n_queues; i++) {
                 if (snap->queues[i].qdisc.handle == 0)
                         continue;
                 k = restore_child(nl, ifindex, &snap->queues[i], &pool, ret_error);
                 if (k < 0)
                         return k;
+                grafted = true;
         }
-        return 0;
+        return grafted ? restart_software_taprio(nl, ifindex, snap, ret_error) : 0;
 }

@@ -5,12 +5,17 @@
  * itself a list of TCA_TAPRIO_SCHED_ENTRY nests (command u8, gate mask u32,
  * interval u32).
  *
+ * Linux 6.1 also takes and dumps the per-class max SDU: TCA_TAPRIO_ATTR_TC_ENTRY
+ * nests (index u32, max SDU u32), repeated at the top level.
+ *
  * sch_taprio.c dumps the operational schedule at the top level and a
  * pending one inside TCA_TAPRIO_ATTR_ADMIN_SCHED; the most recently
- * configured one, the admin schedule when there is one, is what we read. */
+ * configured one, the admin schedule when there is one, is what is
+ * compared, the running one is kept beside it (RootSpec.oper). */
 #include <linux/pkt_sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "qdisc.h"
 
@@ -64,6 +69,23 @@ static int taprio_fill_options(struct nl_msg *m, const void *spec) {
             nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME_EXTENSION, r->cycle_time_extension_ns) < 0)
                 return -ENOMEM;
 
+        /* Per-class max SDU (Linux 6.1): one TCA_TAPRIO_ATTR_TC_ENTRY nest per
+         * traffic class in use, also for 0 (the kernel keeps a class's
+         * earlier value when a change leaves its entry out). Only when the
+         * schedule asks: a kernel without them ignores the attribute. */
+        for (unsigned tc = 0; r->max_sdu_given && tc < r->num_tc && tc < TBS_MAX_TC; tc++) {
+                struct nlattr *t = nla_nest_start(m, TCA_TAPRIO_ATTR_TC_ENTRY);
+
+                if (!t)
+                        return -ENOMEM;
+                t->nla_type = TCA_TAPRIO_ATTR_TC_ENTRY | NLA_F_NESTED;
+                if (nla_put_u32(m, TCA_TAPRIO_TC_ENTRY_INDEX, tc) < 0 ||
+                    nla_put_u32(m, TCA_TAPRIO_TC_ENTRY_MAX_SDU, r->max_sdu[tc]) < 0)
+                        return -ENOMEM;
+                if (qdisc_nest_end(m, t) < 0)
+                        return -EMSGSIZE;
+        }
+
         list = nla_nest_start(m, TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST);
         if (!list)
                 return -ENOMEM;
@@ -110,7 +132,7 @@ static int get_u32(const struct nlattr *a, uint32_t *ret) {
 
 /* Base time, cycle times and entries from a schedule's attributes (the top
  * level of TCA_OPTIONS, or the ADMIN_SCHED nest: the same attribute ids). */
-static int parse_schedule(struct nlattr **tb, RootSpec *r) {
+static int parse_schedule(struct nlattr **tb, GateSchedule *r) {
         _cleanup_free_ GateEntry *entries = NULL;
         struct nlattr *e;
         size_t n = 0;
@@ -161,9 +183,40 @@ static int parse_schedule(struct nlattr **tb, RootSpec *r) {
         return 0;
 }
 
+/* The TCA_TAPRIO_ATTR_TC_ENTRY nests (repeated at the top level of
+ * TCA_OPTIONS, so not through the parse table, which keeps the last). A
+ * kernel that knows them dumps one per class, 16 in all (Linux 6.1). */
+static int parse_tc_entries(const struct nlattr *options, RootSpec *r) {
+        const struct nlattr *a;
+        int rem;
+
+        nla_for_each_nested(a, (struct nlattr *) options, rem) {
+                struct nlattr *etb[TCA_TAPRIO_TC_ENTRY_MAX + 1];
+                uint32_t tc = UINT32_MAX, sdu = 0;
+                int k;
+
+                if (nla_type(a) != TCA_TAPRIO_ATTR_TC_ENTRY)
+                        continue;
+                if (nla_parse_nested(etb, TCA_TAPRIO_TC_ENTRY_MAX, (struct nlattr *) a, NULL) < 0)
+                        return -EBADMSG;
+                k = get_u32(etb[TCA_TAPRIO_TC_ENTRY_INDEX], &tc);
+                if (k >= 0)
+                        k = get_u32(etb[TCA_TAPRIO_TC_ENTRY_MAX_SDU], &sdu);
+                if (k < 0)
+                        return k;
+                if (tc == UINT32_MAX)
+                        return -EBADMSG;
+                r->max_sdu_dumped = true;
+                if (tc < TBS_MAX_TC)
+                        r->max_sdu[tc] = sdu;
+        }
+        return 0;
+}
+
 static int taprio_parse_options(const struct nlattr *options, void *ret_spec) {
         struct nlattr *tb[TCA_TAPRIO_ATTR_MAX + 1];
         RootSpec r = { .kind = ROOT_TAPRIO, .clockid = CLOCK_TAI };
+        GateSchedule g = {};
         uint32_t flags = 0;
         int32_t clockid;
         int k;
@@ -199,23 +252,47 @@ static int taprio_parse_options(const struct nlattr *options, void *ret_spec) {
         if (k < 0)
                 return k;
 
+        k = parse_tc_entries(options, &r);
+        if (k < 0)
+                return k;
+
+        /* The newest schedule goes into the RootSpec's own fields (what is
+         * compared); a running one beside a pending admin schedule into
+         * r.oper. */
         if (tb[TCA_TAPRIO_ATTR_ADMIN_SCHED]) {
                 struct nlattr *atb[TCA_TAPRIO_ATTR_MAX + 1];
 
                 if (nla_parse_nested(atb, TCA_TAPRIO_ATTR_MAX, tb[TCA_TAPRIO_ATTR_ADMIN_SCHED], NULL) < 0)
                         return -EBADMSG;
-                k = parse_schedule(atb, &r);
-        } else
-                k = parse_schedule(tb, &r);
-        if (k < 0)
-                return k;
+                k = parse_schedule(atb, &g);
+                if (k < 0)
+                        return k;
+                r.admin_pending = true;
+                if (tb[TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST]) {
+                        k = parse_schedule(tb, &r.oper);
+                        if (k < 0) {
+                                free(g.entries);
+                                return k;
+                        }
+                }
+        } else {
+                k = parse_schedule(tb, &g);
+                if (k < 0)
+                        return k;
+        }
+        r.base_time_ns = g.base_time_ns;
+        r.cycle_time_ns = g.cycle_time_ns;
+        r.cycle_time_extension_ns = g.cycle_time_extension_ns;
+        r.entries = g.entries;
+        r.n_entries = g.n_entries;
 
         *(RootSpec *) ret_spec = r;
         return 0;
 }
 
-/* Per-class entries (TCA_TAPRIO_ATTR_TC_ENTRY: max_sdu; Linux 6.2 and
- * later dump one per class, all zero by default) are not in the model. */
+/* Per-class entries (TCA_TAPRIO_ATTR_TC_ENTRY, one per class, all zero by
+ * default): their max_sdu is in the model (root.max_sdu); an entry that
+ * cannot be read is not. */
 static const char *taprio_unexpressed(const struct nlattr *options) {
         struct nlattr *tb[TCA_TAPRIO_ATTR_MAX + 1], *e;
         int rem;
@@ -230,8 +307,8 @@ static const char *taprio_unexpressed(const struct nlattr *options) {
                         continue;
                 if (nla_parse_nested(etb, TCA_TAPRIO_TC_ENTRY_MAX, e, NULL) < 0)
                         return "taprio per-class entries that cannot be read";
-                if (get_u32(etb[TCA_TAPRIO_TC_ENTRY_MAX_SDU], &sdu) < 0 || sdu != 0)
-                        return "taprio per-class max_sdu";
+                if (get_u32(etb[TCA_TAPRIO_TC_ENTRY_MAX_SDU], &sdu) < 0)
+                        return "taprio per-class entries without a max SDU";
         }
         return NULL;
 }
@@ -250,6 +327,24 @@ static bool taprio_equal(const void *a, const void *b) {
                 return root_spec_equal(&xx, &yy);
         }
         return root_spec_equal(x, y);
+}
+
+int64_t qdisc_clock_now_ns(clockid_t clock) {
+        struct timespec ts;
+
+        if (clock_gettime(clock, &ts) < 0)
+                return 0;
+        return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+clockid_t taprio_time_clock(const RootSpec *r) {
+        return r->mode == TAPRIO_MODE_FULL_OFFLOAD ? CLOCK_TAI : r->clockid;
+}
+
+void taprio_settle_base_time(RootSpec *want, const RootSpec *installed, int64_t now_ns) {
+        if (want->kind == ROOT_TAPRIO && installed->kind == ROOT_TAPRIO &&
+            taprio_base_time_satisfied(want, installed->base_time_ns, now_ns))
+                want->base_time_ns = installed->base_time_ns;
 }
 
 const QDiscVTable qdisc_taprio_vtable = {

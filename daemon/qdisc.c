@@ -103,7 +103,7 @@ int qdisc_request_with_options(int type, int flags, int ifindex, uint32_t handle
         return 0;
 }
 
-int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret) {
+static int root_request(int ifindex, const RootSpec *r, bool change, struct nl_msg **ret) {
         _cleanup_(nlmsg_freep) struct nl_msg *m = NULL;
         const QDiscVTable *vt;
         int k;
@@ -111,7 +111,9 @@ int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret) {
         vt = qdisc_vtable_for_root(r->kind);
         if (!vt)
                 return -EINVAL;
-        if (vt->build_request) {
+        if (change && !vt->fill_options)
+                return -EOPNOTSUPP;
+        if (!change && vt->build_request) {
                 k = vt->build_request(ifindex, r, &m);
                 if (k < 0)
                         return k;
@@ -120,8 +122,12 @@ int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret) {
                 *ret = TAKE_PTR(m);
                 return 0;
         }
-        k = request_new_sized(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex, r->handle, TC_H_ROOT,
-                              vt->kind, REQUEST_SIZE + r->n_entries * REQUEST_SIZE_PER_ENTRY, &m);
+        /* A change names the running root by its handle, without
+         * NLM_F_CREATE (tc qdisc replace/change): the kernel hands the
+         * options to the qdisc's change(). */
+        k = request_new_sized(RTM_NEWQDISC, change ? NLM_F_REPLACE : NLM_F_CREATE | NLM_F_REPLACE, ifindex,
+                              r->handle, TC_H_ROOT, vt->kind,
+                              REQUEST_SIZE + r->n_entries * REQUEST_SIZE_PER_ENTRY, &m);
         if (k < 0)
                 return k;
         k = vt->fill_options(m, r);
@@ -132,6 +138,14 @@ int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret) {
 
         *ret = TAKE_PTR(m);
         return 0;
+}
+
+int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret) {
+        return root_request(ifindex, r, false, ret);
+}
+
+int qdisc_root_change_request(int ifindex, const RootSpec *r, struct nl_msg **ret) {
+        return root_request(ifindex, r, true, ret);
 }
 
 int qdisc_etf_request(int ifindex, uint32_t root_handle, uint32_t handle, const EtfSpec *e,

@@ -89,6 +89,14 @@ int qdisc_request_with_options(int type, int flags, int ifindex, uint32_t handle
  *  ifindex with handle r->handle. Returns 0 and *ret, or -errno. */
 int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret);
 
+/** Request that changes the running root r->handle on ifindex in place
+ *  (RTM_NEWQDISC with NLM_F_REPLACE, without NLM_F_CREATE: what `tc qdisc
+ *  replace` sends for the root's own handle). taprio takes the gate list,
+ *  base, cycle and extension times as a new admin schedule and the max
+ *  SDUs at once. Returns 0 and *ret, -EOPNOTSUPP for a kind that libnl-route
+ *  encodes (mqprio: Linux 6.1's cannot change), or -errno. */
+int qdisc_root_change_request(int ifindex, const RootSpec *r, struct nl_msg **ret);
+
 /** Request that grafts a new etf qdisc (a cbs when e->kind is TXQ_CBS, its
  *  values resolved) with handle `handle` (major only, not
  *  in use on the device) on TX queue e->queue under the root with handle
@@ -126,6 +134,20 @@ void qdisc_qopt_from_root(const RootSpec *r, void *buf);
 /** Read num_tc, priority_map and queues from a struct tc_mqprio_qopt of len
  *  bytes. Returns 0, or -EBADMSG when too short or num_tc is out of range. */
 int qdisc_qopt_to_root(const void *buf, size_t len, RootSpec *r);
+
+/** The current time of clock in ns (clock_gettime()), 0 when it cannot be read. */
+int64_t qdisc_clock_now_ns(clockid_t clock);
+
+/** The clock a taprio's times count in: its clockid, CLOCK_TAI for full
+ *  offload (the NIC's PHC, kept on TAI by phc2sys). */
+clockid_t taprio_time_clock(const RootSpec *r);
+
+/** Before comparing want (a shallow copy of a schedule's root) with the
+ *  installed root: a taprio base time the schedule leaves to tbsd that the
+ *  installed one satisfies at now_ns (taprio_base_time_satisfied()) takes
+ *  the installed value, so that equal() compares the rest. Other kinds and
+ *  other base times are left alone. */
+void taprio_settle_base_time(RootSpec *want, const RootSpec *installed, int64_t now_ns);
 
 /** How an etf (or cbs) queue's offload is decided before anything is sent. */
 typedef enum EtfOffloadPlan {

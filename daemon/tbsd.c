@@ -214,6 +214,56 @@ static int log_folder_error(const char *dir, int r) {
         return 1;
 }
 
+/* tbsd --check: what applying each valid file would do to its root, from
+ * one dump of the kernel's qdiscs and the apply's own plan (nothing is
+ * sent): a root that must be re-created is a warning, a schedule the kernel
+ * cannot take (max_sdu) an error. A dump that cannot be taken is said once
+ * and the check goes on without it. Returns 0 or -ENOMEM. */
+static int check_root_changes(ScheduleDir *d, DeviceProbes *probes) {
+        _cleanup_(qdisc_tree_set_done) QDiscTreeSet set = {};
+        NlQdisc *nl = NULL;
+        int r;
+
+        r = nl_qdisc_new(&nl);
+        if (r >= 0)
+                r = nl_qdisc_dump_all(nl, &set);
+        nl_qdisc_free(nl);
+        if (r < 0) {
+                log_warning_errno(r, "cannot read the kernel's qdiscs, what an apply would change is not "
+                                  "checked: %m");
+                return 0;
+        }
+        for (size_t i = 0; i < d->n; i++) {
+                ScheduleFile *f = &d->files[i];
+                const DeviceProbe *dp;
+                const QDiscTree *t;
+                QDiscPlan p = {};
+                unsigned ifindex;
+
+                if (!f->schedule)
+                        continue;
+                ifindex = device_probes_ifindex(probes, f->schedule->ifname);
+                t = ifindex > 0 ? qdisc_tree_set_find(&set, (int) ifindex) : NULL;
+                if (!t || !t->has_root)
+                        continue;
+                dp = device_probes_find(probes, f->schedule->ifname);
+                r = qdisc_plan_build((int) ifindex, f->schedule, t, dp && dp->error == 0 ? &dp->facts : NULL,
+                                     NULL, NULL, &p);
+                if (r >= 0 && p.root_change == ROOT_RECREATE)
+                        r = diag_warning(&f->diags, f->path, "root", "requires re-creating the root: %s (its "
+                                         "children are re-created, packets queued in them are dropped)",
+                                         p.root_why);
+                else if (r == -EOPNOTSUPP && p.report.error)
+                        r = diag_error(&f->diags, f->path, NULL, "%s", p.report.error);
+                else
+                        r = 0;
+                qdisc_plan_done(&p);
+                if (r == -ENOMEM)
+                        return r;
+        }
+        return 0;
+}
+
 /* tbsd --check: load and verify every schedule of the folder, print each
  * problem on stderr, change nothing. Unless probe is false, each interface
  * the files name is probed and the files are checked against it with the
@@ -231,6 +281,10 @@ static int run_check(const char *dir, bool probe) {
         r = schedule_dir_load(dir, probe ? device_probes_facts_for : NULL, &probes, &d);
         if (r < 0)
                 return log_folder_error(dir, r);
+        if (probe && check_root_changes(&d, &probes) < 0) {
+                log_error("out of memory");
+                return 1;
+        }
         for (size_t i = 0; i < d.n; i++) {
                 ScheduleFile *f = &d.files[i];
                 const DeviceProbe *dp = f->schedule ? device_probes_find(&probes, f->schedule->ifname) : NULL;

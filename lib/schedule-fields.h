@@ -66,6 +66,11 @@ void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *ke
 void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
         size_t n_keys, unsigned active, const char *const *only);
 
+/* taprio's "base_time_ns" (a time or "now") and "max_sdu" of root into r
+ * (lib/schedule-parse-taprio.c). */
+void parse_base_time(Parser *p, json_object *root, RootSpec *r);
+void parse_max_sdu(Parser *p, json_object *root, RootSpec *r);
+
 /* A cbs queue's keys into c (lib/schedule-parse-cbs.c). */
 void parse_cbs(Parser *p, const char *path, json_object *e, CbsSpec *c);
 

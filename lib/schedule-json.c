@@ -46,13 +46,13 @@ static json_object *queues_to_json(const RootSpec *r) {
         return TAKE_PTR(a);
 }
 
-static json_object *entries_to_json(const RootSpec *r) {
+static json_object *entries_to_json(const GateEntry *entries, size_t n) {
         _cleanup_json_ json_object *a = json_object_new_array();
 
         if (!a)
                 return NULL;
-        for (size_t i = 0; i < r->n_entries; i++) {
-                const GateEntry *e = &r->entries[i];
+        for (size_t i = 0; i < n; i++) {
+                const GateEntry *e = &entries[i];
                 json_object *o = json_object_new_object();
                 char mask[16];
 
@@ -65,6 +65,35 @@ static json_object *entries_to_json(const RootSpec *r) {
                     add_str(o, "gate_mask", mask) < 0 ||
                     add_int(o, "interval_ns", e->interval_ns) < 0)
                         return NULL;
+        }
+        return TAKE_PTR(a);
+}
+
+json_object *gate_schedule_to_json(const GateSchedule *g) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+
+        if (!o)
+                return NULL;
+        if (add_int(o, "base_time_ns", g->base_time_ns) < 0 ||
+            add_int(o, "cycle_time_ns", g->cycle_time_ns) < 0 ||
+            add_int(o, "cycle_time_extension_ns", g->cycle_time_extension_ns) < 0 ||
+            add_owned(o, "entries", entries_to_json(g->entries, g->n_entries)) < 0)
+                return NULL;
+        return TAKE_PTR(o);
+}
+
+static json_object *max_sdu_to_json(const RootSpec *r) {
+        _cleanup_json_ json_object *a = json_object_new_array();
+
+        if (!a)
+                return NULL;
+        for (unsigned tc = 0; tc < r->num_tc && tc < TBS_MAX_TC; tc++) {
+                json_object *e = json_object_new_int64(r->max_sdu[tc]);
+
+                if (!e || json_object_array_add(a, e) < 0) {
+                        json_object_put(e);
+                        return NULL;
+                }
         }
         return TAKE_PTR(a);
 }
@@ -97,14 +126,17 @@ static json_object *root_to_json(const RootSpec *r) {
         }
 
         if (add_str(o, "clockid", clockid_to_string(r->clockid)) < 0 ||
-            add_int(o, "base_time_ns", r->base_time_ns) < 0 ||
+            (r->base_time_now ? add_str(o, "base_time_ns", "now") : add_int(o, "base_time_ns", r->base_time_ns)) < 0 ||
+            (r->change_margin_ns != 0 && r->change_margin_ns != TBS_TAPRIO_CHANGE_MARGIN_NS &&
+             add_int(o, "change_margin_ns", r->change_margin_ns) < 0) ||
+            ((r->max_sdu_given || root_has_max_sdu(r)) && add_owned(o, "max_sdu", max_sdu_to_json(r)) < 0) ||
             (r->cycle_time_given && add_int(o, "cycle_time_ns", r->cycle_time_ns) < 0) ||
             (r->cycle_time_extension_ns != 0 &&
              add_int(o, "cycle_time_extension_ns", r->cycle_time_extension_ns) < 0) ||
             add_str(o, "mode", taprio_mode_to_string(r->mode)) < 0 ||
             ((r->mode == TAPRIO_MODE_TXTIME_ASSIST || r->txtime_delay_ns != 0) &&
              add_int(o, "txtime_delay_ns", r->txtime_delay_ns) < 0) ||
-            add_owned(o, "entries", entries_to_json(r)) < 0)
+            add_owned(o, "entries", entries_to_json(r->entries, r->n_entries)) < 0)
                 return NULL;
         return TAKE_PTR(o);
 }

@@ -255,8 +255,12 @@ static void parse_taprio(Parser *p, json_object *root, RootSpec *r) {
         int64_t x;
 
         parse_clockid(p, "root", root, &r->clockid);
-        if (get_int(p, "root", root, "base_time_ns", false, 0, INT64_MAX, &x) > 0)
-                r->base_time_ns = x;
+        parse_base_time(p, root, r);
+        r->change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
+        if (get_int(p, "root", root, "change_margin_ns", false, TBS_TAPRIO_CHANGE_MARGIN_MIN_NS,
+                    TBS_TAPRIO_CHANGE_MARGIN_MAX_NS, &x) > 0)
+                r->change_margin_ns = x;
+        parse_max_sdu(p, root, r);
         if (get_int(p, "root", root, "cycle_time_ns", false, 1, INT64_MAX, &x) > 0) {
                 r->cycle_time_ns = x;
                 r->cycle_time_given = true;
@@ -296,6 +300,8 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
                 { "hw_offload", K_MQPRIO },
                 { "clockid", K_TAPRIO },
                 { "base_time_ns", K_TAPRIO },
+                { "change_margin_ns", K_TAPRIO },
+                { "max_sdu", K_TAPRIO },
                 { "cycle_time_ns", K_TAPRIO },
                 { "cycle_time_extension_ns", K_TAPRIO },
                 { "mode", K_TAPRIO },

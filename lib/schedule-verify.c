@@ -207,6 +207,13 @@ static void verify_taprio(Verifier *v, const Schedule *s) {
         if (r->txtime_delay_ns != 0 && r->mode != TAPRIO_MODE_TXTIME_ASSIST)
                 verr(v, "root.txtime_delay_ns", "only valid with mode \"txtime-assist\", got mode \"%s\"",
                      taprio_mode_to_string(r->mode) ?: "?");
+        if (r->max_sdu_given && r->num_tc >= 1 && r->n_max_sdu != r->num_tc)
+                verr(v, "root.max_sdu", "must have one entry per traffic class (num_tc is %u), got %u",
+                     r->num_tc, r->n_max_sdu);
+        if (r->change_margin_ns != 0 && (r->change_margin_ns < TBS_TAPRIO_CHANGE_MARGIN_MIN_NS ||
+            r->change_margin_ns > TBS_TAPRIO_CHANGE_MARGIN_MAX_NS))
+                verr(v, "root.change_margin_ns", "must be between %lld and %lld, got %" PRIi64,
+                     TBS_TAPRIO_CHANGE_MARGIN_MIN_NS, TBS_TAPRIO_CHANGE_MARGIN_MAX_NS, r->change_margin_ns);
         if (r->mode == TAPRIO_MODE_TXTIME_ASSIST && !schedule_has_etf(s))
                 verr(v, "root.mode",
                      "txtime-assist needs an etf qdisc on at least one TX queue, but txqueues %s",

@@ -15,6 +15,7 @@ void root_spec_done(RootSpec *r) {
         if (!r)
                 return;
         free(r->entries);
+        free(r->oper.entries);
         *r = (RootSpec) {};
 }
 
@@ -38,6 +39,7 @@ int schedule_copy(const Schedule *s, Schedule **ret) {
         *c = *s;
         c->source = NULL;
         c->root.entries = NULL;
+        c->root.oper = (GateSchedule) {};     /* only a kernel dump has one */
         c->txqueues = NULL;
         c->clock.ptp4l_socket = NULL;
         c->sockets.group = NULL;
@@ -122,12 +124,30 @@ bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
                 return false;
         if (a->mode == TAPRIO_MODE_TXTIME_ASSIST && a->txtime_delay_ns != b->txtime_delay_ns)
                 return false;
+        for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
+                if (a->max_sdu[i] != b->max_sdu[i])
+                        return false;
         for (size_t i = 0; i < a->n_entries; i++)
                 if (a->entries[i].command != b->entries[i].command ||
                     a->entries[i].gate_mask != b->entries[i].gate_mask ||
                     a->entries[i].interval_ns != b->entries[i].interval_ns)
                         return false;
         return true;
+}
+
+bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int64_t now_ns) {
+        if (want->base_time_now)
+                return true;
+        if (installed_ns == want->base_time_ns)
+                return true;
+        return want->base_time_ns <= now_ns && installed_ns > want->base_time_ns;
+}
+
+bool root_has_max_sdu(const RootSpec *r) {
+        for (unsigned i = 0; i < TBS_MAX_TC; i++)
+                if (r->max_sdu[i] != 0)
+                        return true;
+        return false;
 }
 
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {

@@ -21,6 +21,7 @@
 #define TBS_MAX_TC 16                 /* TC_QOPT_MAX_QUEUE */
 #define TBS_PRIO_MAP_LEN 16           /* TC_QOPT_BITMASK + 1 */
 #define TBS_DEFAULT_ROOT_HANDLE 0x01000000U /* "100:" */
+#define TBS_MAX_SDU 65535             /* ETH_MAX_MTU: the largest max SDU any device takes */
 #define TBS_MAX_QUEUE (UINT16_MAX - 1)  /* highest TX queue number of a schedule (an etf parent is MAJ:queue+1) */
 
 /* The kernel's limits on a taprio schedule (Linux 6.1; measured with
@@ -88,6 +89,23 @@ typedef struct GateEntry {
         uint32_t interval_ns;
 } GateEntry;
 
+/* A taprio gate schedule as a kernel dump carries it besides the one the
+ * RootSpec fields hold (the running "oper" schedule while another, newer
+ * one waits for its base time). */
+typedef struct GateSchedule {
+        int64_t base_time_ns;
+        int64_t cycle_time_ns;
+        int64_t cycle_time_extension_ns;
+        GateEntry *entries;
+        size_t n_entries;
+} GateSchedule;
+
+/* Default of root.change_margin_ns: how far after now a schedule changed
+ * in place starts at the earliest (see taprio_change_base_time()). */
+#define TBS_TAPRIO_CHANGE_MARGIN_NS 100000000LL
+#define TBS_TAPRIO_CHANGE_MARGIN_MIN_NS 1000000LL
+#define TBS_TAPRIO_CHANGE_MARGIN_MAX_NS 3600000000000LL
+
 typedef struct RootSpec {
         RootKind kind;
         uint32_t handle;                      /* major << 16, minor 0 */
@@ -108,6 +126,18 @@ typedef struct RootSpec {
         uint32_t txtime_delay_ns;             /* txtime-assist only */
         GateEntry *entries;
         size_t n_entries;
+        bool base_time_now;                   /* the file said "now": any base time satisfies it */
+        int64_t change_margin_ns;             /* an in-place change starts no earlier than now + this */
+        uint32_t max_sdu[TBS_MAX_TC];         /* bytes per traffic class, 0: no limit */
+        bool max_sdu_given;                   /* the request carries TCA_TAPRIO_ATTR_TC_ENTRY */
+        uint8_t n_max_sdu;                    /* entries the file gave (the validator wants num_tc) */
+
+        /* taprio, from a kernel dump only */
+        bool max_sdu_dumped;                  /* the dump carried TC entries: the kernel knows them */
+        bool admin_pending;                   /* the schedule above is the admin one, waiting for
+                                               * its base time */
+        GateSchedule oper;                    /* with admin_pending: the running one (no entries:
+                                               * none runs yet) */
 } RootSpec;
 
 /* The qdisc a schedule puts on one TX queue ("qdisc" of a txqueues entry). */
@@ -227,8 +257,20 @@ const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue);
 /** Traffic class that the root sends the TX queue to, or -ENOENT. */
 int root_tc_of_queue(const RootSpec *r, uint32_t queue);
 
-/** Compare the root qdisc parts that the kernel reports back. */
+/** Compare the root qdisc parts that the kernel reports back (for taprio the
+ *  newest schedule, the admin one while it is pending, and max_sdu of the
+ *  traffic classes in use). */
 bool root_spec_equal(const RootSpec *a, const RootSpec *b);
+
+/** Whether an installed taprio base time satisfies the schedule's want at
+ *  now_ns (want's clock): the same, or for a base time the schedule leaves
+ *  to tbsd ("now", or one already past at now_ns) any base time at or after
+ *  it (an in-place change moves such a base time forward to a cycle
+ *  boundary of the running schedule). */
+bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int64_t now_ns);
+
+/** Whether any traffic class of r has a max_sdu limit. */
+bool root_has_max_sdu(const RootSpec *r);
 /** Compare two TX queue children as installed (etf or cbs, kind first);
  *  offload compares a resolved mode (OFFLOAD_ON/OFF), so resolve "auto"
  *  before comparing; cbs compares the four kernel parameters, so resolve

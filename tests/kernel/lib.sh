@@ -42,9 +42,16 @@ make_veth() {
         ip link set "$2" up
 }
 
+# tc_j ARGS...: tc -j ARGS, with iproute2 6.1's one JSON mistake mended:
+# a taprio's pending (admin) schedule comes out as an object without a key
+# (",{"base_time":...}"); it gets the key "admin".
+tc_j() {
+        tc -j "$@" | sed 's/,{"base_time":/,"admin":{"base_time":/g'
+}
+
 # qdisc_json DEV: the device's qdiscs as tc -j -s reports them.
 qdisc_json() {
-        tc -j -s qdisc show dev "$1"
+        tc_j -s qdisc show dev "$1"
 }
 
 # qdisc_at DEV PARENT: the JSON object of the qdisc under PARENT ("root" for the root).
@@ -136,7 +143,7 @@ start_tbsd() {
 
 # handles DEV: "parent=handle" of every qdisc, sorted (to compare trees).
 handles() {
-        tc -j qdisc show dev "$1" | jq -r '.[] | "\(.parent // "root")=\(.handle)=\(.kind)"' | sort | tr '\n' ' '
+        tc_j qdisc show dev "$1" | jq -r '.[] | "\(.parent // "root")=\(.handle)=\(.kind)"' | sort | tr '\n' ' '
 }
 
 # start_monitor: tbsctl monitor in the background, into $TBS_OUT/monitor.log.
@@ -161,7 +168,7 @@ link_state() {
 
 # etf_delta DEV PARENT: the delta of the etf under PARENT, or "none".
 etf_delta() {
-        tc -j qdisc show dev "$1" | jq -r --arg p "$2" '[.[] | select(.parent == $p and .kind == "etf") | .options.delta][0] // "none"'
+        tc_j qdisc show dev "$1" | jq -r --arg p "$2" '[.[] | select(.parent == $p and .kind == "etf") | .options.delta][0] // "none"'
 }
 
 # make_veth_to_peer NAME PEER [QUEUES]: make_veth (4 queues by default)

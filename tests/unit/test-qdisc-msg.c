@@ -336,6 +336,172 @@ static void test_taprio_round_trip(void **state) {
         nlmsg_free(m);
 }
 
+/* root.max_sdu: one TCA_TAPRIO_ATTR_TC_ENTRY nest per traffic class (index,
+ * max SDU), after the times and before the gate list; an in-place change
+ * is RTM_NEWQDISC with NLM_F_REPLACE alone on the root's own handle. */
+static void test_taprio_change_max_sdu(void **state) {
+        static const uint8_t head[] = {
+                TCMSG(3, 0x01000000, 0xffffffff),
+                0x0b, 0x00, 0x01, 0x00, 't', 'a', 'p', 'r', 'i', 'o', 0x00, 0x00,
+                0x14, 0x01, 0x02, 0x80,                                      /* TCA_OPTIONS, 0xd8 + 3 * 20 */
+        };
+        static const uint8_t tc_entries[] = {
+                0x14, 0x00, 0x0c, 0x80,                                      /* TC_ENTRY | NLA_F_NESTED */
+                0x08, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00,              /*   INDEX 0 */
+                0x08, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00,              /*   MAX_SDU 0 */
+                0x14, 0x00, 0x0c, 0x80,
+                0x08, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00,              /*   INDEX 1 */
+                0x08, 0x00, 0x02, 0x00, 0xdc, 0x05, 0x00, 0x00,              /*   MAX_SDU 1500 */
+                0x14, 0x00, 0x0c, 0x80,
+                0x08, 0x00, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00,              /*   INDEX 2 */
+                0x08, 0x00, 0x02, 0x00, 0x00, 0x02, 0x00, 0x00,              /*   MAX_SDU 512 */
+        };
+        enum { BEFORE_LIST = 128 };     /* clockid, flags, priomap, delay, base time */
+        uint8_t expected[sizeof(head) + sizeof(taprio_options_expected) - 4 + sizeof(tc_entries)];
+        RootSpec r = taprio_root(), back = {};
+        struct nl_msg *m = NULL;
+        size_t at = 0;
+
+        memcpy(expected, head, sizeof(head));
+        at += sizeof(head);
+        memcpy(expected + at, taprio_options_expected + 4, BEFORE_LIST - 4);
+        at += BEFORE_LIST - 4;
+        memcpy(expected + at, tc_entries, sizeof(tc_entries));
+        at += sizeof(tc_entries);
+        memcpy(expected + at, taprio_options_expected + BEFORE_LIST, sizeof(taprio_options_expected) - BEFORE_LIST);
+
+        r.max_sdu_given = true;
+        r.max_sdu[1] = 1500;
+        r.max_sdu[2] = 512;
+        assert_int_equal(qdisc_root_change_request(3, &r, &m), 0);
+        assert_payload(m, RTM_NEWQDISC, NLM_F_REPLACE, expected, sizeof(expected));
+
+        /* and back: the classes in use, compared */
+        assert_int_equal(qdisc_taprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
+        assert_true(back.max_sdu_dumped);
+        assert_int_equal(back.max_sdu[1], 1500);
+        assert_int_equal(back.max_sdu[2], 512);
+        back.handle = r.handle;
+        assert_true(qdisc_taprio_vtable.equal(&r, &back));
+        back.max_sdu[2] = 0;
+        assert_false(qdisc_taprio_vtable.equal(&r, &back));
+        root_spec_done(&back);
+        nlmsg_free(m);
+
+        /* not asked for: no TC entries (what tc sends without max-sdu) */
+        r.max_sdu_given = false;
+        assert_int_equal(qdisc_root_request(3, &r, &m), 0);
+        assert_int_equal(nlmsg_hdr(m)->nlmsg_len, NLMSG_HDRLEN + 20 + 12 + sizeof(taprio_options_expected));
+        nlmsg_free(m);
+
+        /* mqprio cannot be changed in place */
+        r = mqprio_root;
+        assert_int_equal(qdisc_root_change_request(3, &r, &m), -EOPNOTSUPP);
+}
+
+static void put_schedule(struct nl_msg *m, int64_t base, int64_t cycle, const uint32_t *intervals, size_t n) {
+        struct nlattr *list;
+
+        assert_int_equal(nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_BASE_TIME, base), 0);
+        assert_int_equal(nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME, cycle), 0);
+        assert_int_equal(nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME_EXTENSION, 0), 0);
+        list = nla_nest_start(m, TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST);
+        for (size_t i = 0; i < n; i++) {
+                struct nlattr *e = nla_nest_start(m, TCA_TAPRIO_SCHED_ENTRY);
+
+                assert_int_equal(nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_INDEX, (uint32_t) i), 0);
+                assert_int_equal(nla_put_u8(m, TCA_TAPRIO_SCHED_ENTRY_CMD, 0), 0);
+                assert_int_equal(nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_GATE_MASK, 1u << i), 0);
+                assert_int_equal(nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_INTERVAL, intervals[i]), 0);
+                nla_nest_end(m, e);
+        }
+        nla_nest_end(m, list);
+}
+
+/* A dump while a change is pending, laid out as Linux 6.1's taprio_dump()
+ * writes it: PRIOMAP, CLOCKID, 16 TC entries, the oper schedule at the top
+ * level, the admin one in TCA_TAPRIO_ATTR_ADMIN_SCHED. The newest (admin)
+ * is the RootSpec's own, the running one goes to oper. A dump of a kernel
+ * without TC entries says so (max_sdu_dumped false). */
+static void test_parse_taprio_admin_dump(void **state) {
+        static const uint32_t oper_iv[] = { 300000, 700000 }, admin_iv[] = { 400000, 600000 };
+        uint8_t qopt[sizeof(struct tc_mqprio_qopt)];
+        RootSpec want = taprio_root(), r = {};
+        struct nlattr *opts, *admin;
+        struct nl_msg *m;
+
+        for (int with_tc = 1; with_tc >= 0; with_tc--) {
+                m = nlmsg_alloc_size(8192);
+                assert_non_null(m);
+                opts = nla_nest_start(m, TCA_OPTIONS);
+                qdisc_qopt_from_root(&want, qopt);
+                assert_int_equal(nla_put(m, TCA_TAPRIO_ATTR_PRIOMAP, sizeof(qopt), qopt), 0);
+                assert_int_equal(nla_put_s32(m, TCA_TAPRIO_ATTR_SCHED_CLOCKID, CLOCK_TAI), 0);
+                for (uint32_t tc = 0; with_tc && tc < 16; tc++) {
+                        struct nlattr *t = nla_nest_start(m, TCA_TAPRIO_ATTR_TC_ENTRY);
+
+                        assert_int_equal(nla_put_u32(m, TCA_TAPRIO_TC_ENTRY_INDEX, tc), 0);
+                        assert_int_equal(nla_put_u32(m, TCA_TAPRIO_TC_ENTRY_MAX_SDU, tc == 2 ? 900 : 0), 0);
+                        nla_nest_end(m, t);
+                }
+                put_schedule(m, 1000, 1000000, oper_iv, 2);
+                admin = nla_nest_start(m, TCA_TAPRIO_ATTR_ADMIN_SCHED);
+                put_schedule(m, 5000001000, 1000000, admin_iv, 2);
+                nla_nest_end(m, admin);
+                nla_nest_end(m, opts);
+
+                assert_int_equal(qdisc_taprio_vtable.parse_options(opts, &r), 0);
+                assert_true(r.admin_pending);
+                assert_int_equal(r.base_time_ns, 5000001000);
+                assert_int_equal(r.n_entries, 2);
+                assert_int_equal(r.entries[0].interval_ns, 400000);
+                assert_int_equal(r.entries[1].gate_mask, 0x2);
+                assert_int_equal(r.oper.base_time_ns, 1000);
+                assert_int_equal(r.oper.cycle_time_ns, 1000000);
+                assert_int_equal(r.oper.n_entries, 2);
+                assert_int_equal(r.oper.entries[0].interval_ns, 300000);
+                assert_int_equal(r.max_sdu_dumped, with_tc);
+                assert_int_equal(r.max_sdu[2], with_tc ? 900 : 0);
+                assert_int_equal(r.mode, TAPRIO_MODE_SOFTWARE);
+                root_spec_done(&r);
+                nlmsg_free(m);
+        }
+}
+
+/* Recorded in the test kernel while a change was pending
+ * (fixtures/qdisc/README, taprio-admin.tc.json): the admin schedule is the
+ * RootSpec's own, the running one its oper; the max SDUs as set. */
+static void test_parse_taprio_admin_recorded(void **state) {
+        _cleanup_free_ void *buf = NULL;
+        QDiscTree t = {};
+        size_t len;
+
+        buf = read_fixture(FIXTURES "taprio-admin.bin", &len);
+        assert_int_equal(qdisc_tree_parse_dump(buf, len, 3, &t), 0);
+        assert_true(t.root_known);
+        assert_int_equal(t.root_spec.kind, ROOT_TAPRIO);
+        assert_true(t.root_spec.admin_pending);
+        assert_int_equal(t.root_spec.base_time_ns, 1796398211245000000);
+        assert_int_equal(t.root_spec.cycle_time_ns, 1100000);
+        assert_int_equal(t.root_spec.n_entries, 3);
+        assert_int_equal(t.root_spec.entries[2].interval_ns, 500000);
+        assert_int_equal(t.root_spec.oper.base_time_ns, 0);
+        assert_int_equal(t.root_spec.oper.cycle_time_ns, 1000000);
+        assert_int_equal(t.root_spec.oper.n_entries, 3);
+        assert_int_equal(t.root_spec.oper.entries[2].interval_ns, 400000);
+        assert_int_equal(t.root_spec.oper.entries[2].gate_mask, 0x4);
+        /* tbsd put the admin base time on a cycle start of the running one */
+        assert_int_equal(t.root_spec.base_time_ns % t.root_spec.oper.cycle_time_ns, 0);
+        assert_true(t.root_spec.max_sdu_dumped);
+        assert_int_equal(t.root_spec.max_sdu[0], 0);
+        assert_int_equal(t.root_spec.max_sdu[1], 1000);
+        assert_int_equal(t.root_spec.max_sdu[2], 300);
+        assert_int_equal(t.root_spec.mode, TAPRIO_MODE_SOFTWARE);
+        assert_non_null(qdisc_tree_find_queue(&t, 0));
+        assert_true(qdisc_tree_find_queue(&t, 0)->is_etf);
+        qdisc_tree_done(&t);
+}
+
 /* Recorded in the test kernel: mqprio 100: with cbs 101: on 100:1
  * (idleslope 20000 sendslope -980000 hicredit 30 locredit -1470) and cbs
  * 102: on 100:2 (idleslope 98688 sendslope -901312 hicredit 153 locredit
@@ -804,6 +970,9 @@ int main(void) {
                 cmocka_unit_test(test_taprio_long_gate_list),
                 cmocka_unit_test(test_taprio_request),
                 cmocka_unit_test(test_taprio_round_trip),
+                cmocka_unit_test(test_taprio_change_max_sdu),
+                cmocka_unit_test(test_parse_taprio_admin_dump),
+                cmocka_unit_test(test_parse_taprio_admin_recorded),
                 cmocka_unit_test(test_parse_mqprio_dump),
                 cmocka_unit_test(test_parse_taprio_dump),
                 cmocka_unit_test(test_parse_default_dump),

@@ -71,6 +71,24 @@ static void test_declared_root(void **state) {
         assert_null(why);
 }
 
+/* A base time the schedule leaves to tbsd (past, or "now") is the file's
+ * at any later installed one: an in-place change moved it forward. The
+ * recorded taprio has base time 1000; 1000 ns after the epoch is long
+ * past on every clock. */
+static void test_moved_base_time(void **state) {
+        RootSpec t = taprio_root();
+
+        t.base_time_ns = 0;
+        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), ROOT_OWNER_TBSD);
+        t.base_time_ns = 500;
+        t.base_time_now = true;
+        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), ROOT_OWNER_TBSD);
+        /* past but after the installed one: not this schedule's root */
+        t.base_time_now = false;
+        t.base_time_ns = 2000;
+        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), ROOT_OWNER_FOREIGN);
+}
+
 static void test_htb_is_foreign(void **state) {
         char *why = NULL;
 
@@ -147,6 +165,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_default_root),
                 cmocka_unit_test(test_declared_root),
+                cmocka_unit_test(test_moved_base_time),
                 cmocka_unit_test(test_htb_is_foreign),
                 cmocka_unit_test(test_other_settings_are_foreign),
                 cmocka_unit_test(test_replaceable),

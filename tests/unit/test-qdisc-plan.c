@@ -58,6 +58,13 @@ static const char *test_default_qdisc(char buf[static IFNAMSIZ]) {
         return buf;
 }
 
+/* A fixed "now" for base times left to tbsd. */
+static int64_t test_now_ns = 1000000000000;
+
+static int64_t test_clock(clockid_t clock) {
+        return test_now_ns;
+}
+
 static const struct tcmsg *step_tcmsg(const PlanStep *st) {
         return nlmsg_data(nlmsg_hdr(st->msg));
 }
@@ -109,7 +116,7 @@ static void test_fresh_install(void **state) {
         Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
 
         load_tree(FIXTURES "default.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_handle, 0x01000000);
         assert_int_equal(p.n, 3);
         assert_root_step(&p.steps[0], &mqprio_root);
@@ -128,7 +135,7 @@ static void test_fresh_install(void **state) {
 
         /* A schedule without a root handle gets tbsd's default one. */
         s.root.handle = 0;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_handle, TBS_DEFAULT_ROOT_HANDLE);
         assert_int_equal(step_tcmsg(&p.steps[0])->tcm_handle, TBS_DEFAULT_ROOT_HANDLE);
         qdisc_plan_done(&p);
@@ -144,7 +151,7 @@ static void test_no_op(void **state) {
         Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
 
         load_tree(FIXTURES "mqprio-etf.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 0);
         assert_null(p.steps);
         assert_int_equal(p.report.n_queues, 2);
@@ -158,14 +165,14 @@ static void test_no_op(void **state) {
         for (size_t i = 0; i < ELEMENTSOF(auto_etfs); i++)
                 auto_etfs[i].offload = OFFLOAD_AUTO;
         s.txqueues = auto_etfs;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 0);
         assert_string_equal(p.report.queues[1].reason, "installed earlier in software mode");
         qdisc_plan_done(&p);
 
         /* offload true is not satisfied by a software etf: both are replaced */
         auto_etfs[0].offload = auto_etfs[1].offload = OFFLOAD_ON;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 2);
         assert_int_equal(p.steps[0].plan, ETF_PLAN_HARDWARE);
         assert_true(p.steps[0].hw);
@@ -186,7 +193,7 @@ static void test_changed_etf_delta(void **state) {
         etfs[1].delta_ns = 600000;
         s = recorded_schedule(etfs, ELEMENTSOF(etfs));
         load_tree(FIXTURES "mqprio-etf.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 1);
         assert_etf_step(&p.steps[0], &etfs[1], 0x01030000, false);
         assert_int_equal(p.steps[0].txq, 1);
@@ -210,7 +217,7 @@ static void test_changed_root(void **state) {
         want.priority_map[15] = 1;
         s.root = want;
         load_tree(FIXTURES "mqprio-etf.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 4);
         assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
         assert_header(&p.steps[0], RTM_DELQDISC, 0, 0x01000000, TC_H_ROOT);
@@ -222,7 +229,7 @@ static void test_changed_root(void **state) {
 
         /* Another handle: the new root replaces the old one in one step. */
         s.root.handle = 0x02000000;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 3);
         assert_int_equal(p.steps[0].kind, PLAN_ROOT);
         assert_int_equal(step_tcmsg(&p.steps[1])->tcm_parent, 0x02000001);
@@ -239,7 +246,7 @@ static void test_foreign_root(void **state) {
         Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
 
         load_tree(FIXTURES "mqprio-foreign.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 4);
         assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
         assert_root_step(&p.steps[1], &mqprio_root);
@@ -247,7 +254,7 @@ static void test_foreign_root(void **state) {
         qdisc_tree_done(&t);
 
         load_tree(FIXTURES "htb.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), -EEXIST);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -EEXIST);
         assert_int_equal(p.n, 0);
         assert_non_null(p.report.error);
         assert_non_null(strstr(p.report.error, "root qdisc htb 1: is not tbsd's"));
@@ -271,7 +278,7 @@ static void test_fallback(void **state) {
         s = recorded_schedule(etfs, ELEMENTSOF(etfs));
         load_tree(FIXTURES "default.bin", &t);
 
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 3);
         for (size_t i = 1; i < 3; i++) {
                 assert_int_equal(p.steps[i].plan, ETF_PLAN_TRY_HARDWARE);
@@ -286,7 +293,7 @@ static void test_fallback(void **state) {
         assert_false(plan_step_may_fall_back(&p.steps[0], -EOPNOTSUPP));
         qdisc_plan_done(&p);
 
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 3);
         assert_int_equal(p.steps[1].plan, ETF_PLAN_SOFTWARE);
         assert_false(p.steps[1].hw);
@@ -295,7 +302,7 @@ static void test_fallback(void **state) {
         assert_false(plan_step_may_fall_back(&p.steps[1], -EOPNOTSUPP));
         qdisc_plan_done(&p);
 
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &i210, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &i210, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.steps[1].plan, ETF_PLAN_HARDWARE);
         assert_etf_step(&p.steps[1], &etfs[0], 0x01010000, true);
         assert_int_equal(p.steps[2].plan, ETF_PLAN_SOFTWARE);
@@ -306,7 +313,7 @@ static void test_fallback(void **state) {
         /* an invalid offload mode is refused before anything is planned to be sent */
         etfs[1].offload = (OffloadMode) 7;
         load_tree(FIXTURES "mqprio-etf.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), -EINVAL);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -EINVAL);
         assert_string_equal(p.report.error, "txqueue 1: invalid offload mode");
         qdisc_plan_done(&p);
         qdisc_tree_done(&t);
@@ -322,7 +329,7 @@ static void test_reset_child(void **state) {
 
         default_qdisc_calls = 0;
         load_tree(FIXTURES "mqprio-etf.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 1);
         assert_int_equal(p.steps[0].kind, PLAN_RESET_CHILD);
         assert_header(&p.steps[0], RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, 0x01030000, 0x01000002);
@@ -335,7 +342,7 @@ static void test_reset_child(void **state) {
         qdisc_plan_done(&p);
 
         /* without a way to ask, the kernel's own default */
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, NULL, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, NULL, test_clock, &p), 0);
         kind = nlmsg_find_attr(nlmsg_hdr(p.steps[0].msg), sizeof(struct tcmsg), TCA_KIND);
         assert_string_equal(nla_data(kind), "pfifo_fast");
         qdisc_plan_done(&p);
@@ -343,7 +350,7 @@ static void test_reset_child(void **state) {
         /* no etf declared at all: both go back */
         s.n_txqueues = 0;
         s.txqueues = NULL;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 2);
         assert_int_equal(p.report.n_queues, 0);
         assert_int_equal(step_tcmsg(&p.steps[0])->tcm_parent, 0x01000001);
@@ -374,7 +381,7 @@ static void test_cbs(void **state) {
         QDiscPlan p = {};
 
         load_tree(FIXTURES "mqprio-cbs.bin", &t);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &gig, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &gig, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 0);
         assert_string_equal(p.report.queues[1].reason, "no cbs offload on this queue of the device");
         qdisc_plan_done(&p);
@@ -383,7 +390,7 @@ static void test_cbs(void **state) {
          *   sendSlope 98688 - 100000 = -1312, hiCredit 1542 * 98688 / 100000
          *   = 1521.8 -> 1522, loCredit 1542 * -1312 / 100000 = -20.2 -> -21 */
         gig.link_speed_mbps = 100;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &gig, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &gig, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 1);
         want = cbs[1];
         want.cbs.idle_slope_kbps = 98688;
@@ -397,7 +404,7 @@ static void test_cbs(void **state) {
 
         /* no speed anywhere */
         gig.link_speed_mbps = 0;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &gig, test_default_qdisc, &p), -ENODATA);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &gig, test_default_qdisc, test_clock, &p), -ENODATA);
         assert_string_equal(p.report.error, "txqueue 1 (cbs): bandwidth_kbps needs the link speed, which the "
                             "device does not report (is the link down?); give link_speed_mbps");
         qdisc_plan_done(&p);
@@ -406,7 +413,7 @@ static void test_cbs(void **state) {
         EtfSpec mixed[2] = { cbs[0], recorded_etfs[1] };
 
         s = recorded_schedule(mixed, 2);
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 1);
         assert_etf_step(&p.steps[0], &recorded_etfs[1], 0x01030000, false);
         assert_string_equal(p.steps[0].name, "txqueue 1 (etf on 100:2)");
@@ -429,7 +436,7 @@ static void test_taprio_root(void **state) {
         load_tree(FIXTURES "taprio-txtime.bin", &t);
         /* the recorded taprio reports the effective cycle time */
         s.root.cycle_time_ns = 1000000;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), 0);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 0);
         qdisc_plan_done(&p);
 
@@ -442,8 +449,318 @@ static void test_taprio_root(void **state) {
         big.n_entries = 4000;
         big.cycle_time_ns = 4000 * 1000;
         s.root = big;
-        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, &p), -EMSGSIZE);
-        assert_non_null(strstr(p.report.error, "root (taprio 100:): the request is larger than one netlink"));
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -EMSGSIZE);
+        /* same traffic classes and mode: a change in place, refused all the same */
+        assert_non_null(strstr(p.report.error, "root (taprio 100:, new schedule in place): the request is larger than one netlink"));
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+/* The recorded taprio (txtime-assist, base 1000, cycle 1 ms) with the
+ * schedule s as declared: the plan in *p. */
+static EtfSpec taprio_etf = { .queue = 0, .clockid = CLOCK_TAI, .delta_ns = 300000, .offload = OFFLOAD_OFF,
+                              .skip_sock_check = true };
+
+static void assert_change_step_kind(const PlanStep *st, PlanStepKind kind, const RootSpec *want, int64_t base,
+                                    bool tc_entries) {
+        RootSpec r = *want;
+        struct nl_msg *m = NULL;
+
+        assert_int_equal(st->kind, kind);
+        /* tc qdisc replace on the root's own handle: no NLM_F_CREATE */
+        assert_header(st, RTM_NEWQDISC, NLM_F_REPLACE, 0x01000000, TC_H_ROOT);
+        r.base_time_ns = base;
+        r.max_sdu_given = tc_entries;
+        assert_int_equal(qdisc_root_change_request(IFINDEX, &r, &m), 0);
+        assert_same_bytes(st->msg, m);
+        nlmsg_free(m);
+}
+
+static void assert_change_step(const PlanStep *st, const RootSpec *want, int64_t base, bool tc_entries) {
+        assert_change_step_kind(st, PLAN_CHANGE_ROOT, want, base, tc_entries);
+}
+
+/* Only the gate list differs: one request that changes the running root,
+ * the etf child and every handle stay; a past base time becomes the next
+ * cycle start of the running schedule after now + the margin. */
+static void test_taprio_in_place(void **state) {
+        GateEntry entries[3];
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(&taprio_etf, 1);
+
+        load_tree(FIXTURES "taprio-txtime.bin", &t);
+        /* Linux 6.1 dumps one TC entry per class: it knows max SDU */
+        assert_true(t.root_spec.max_sdu_dumped);
+        assert_false(t.root_spec.admin_pending);
+        s.root = taprio_root_cycle(0);
+        memcpy(entries, taprio_entries, sizeof(entries));
+        entries[1].interval_ns = 350000;
+        s.root.entries = entries;
+        s.root.cycle_time_ns = 1050000;
+        s.root.change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
+
+        test_now_ns = 1000000000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.n, 1);
+        /* oper: base 1000, cycle 1 ms; now + 100 ms = 1000100000000 -> the
+         * cycle that starts at 1000 + 1000100 * 1 ms */
+        assert_int_equal(p.base_time_ns, 1000100001000);
+        assert_change_step(&p.steps[0], &s.root, 1000100001000, true);
+        assert_false(p.report.queues[0].changed);
+        qdisc_plan_done(&p);
+
+        /* A margin of its own */
+        s.root.change_margin_ns = 2500000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.base_time_ns, 1002500001000);
+        qdisc_plan_done(&p);
+
+        /* "now": the same rule */
+        s.root.change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
+        s.root.base_time_now = true;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.base_time_ns, 1000100001000);
+        qdisc_plan_done(&p);
+
+        /* A base time still ahead is sent as it is */
+        s.root.base_time_now = false;
+        s.root.base_time_ns = 1005000000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.base_time_ns, 1005000000000);
+        assert_change_step(&p.steps[0], &s.root, 1005000000000, true);
+        qdisc_plan_done(&p);
+
+        /* With a change pending, the running (oper) schedule's cycles count */
+        t.root_spec.admin_pending = true;
+        t.root_spec.oper = (GateSchedule) { .base_time_ns = 500, .cycle_time_ns = 3000000,
+                                            .entries = taprio_entries, .n_entries = 1 };
+        s.root.base_time_ns = 0;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.base_time_ns, 500 + 333367 * 3000000LL);
+        qdisc_plan_done(&p);
+        t.root_spec.oper = (GateSchedule) {};
+        t.root_spec.admin_pending = false;
+        qdisc_tree_done(&t);
+}
+
+/* The recorded pending change (taprio-admin.bin): the file that made it
+ * is unchanged while it waits; going back to the running schedule is a new
+ * change in place, timed on the running (oper) schedule's cycles. */
+static void test_taprio_pending_recorded(void **state) {
+        GateEntry entries[3];
+        EtfSpec etf = taprio_etf;
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(&etf, 1);
+
+        load_tree(FIXTURES "taprio-admin.bin", &t);
+        assert_true(t.root_spec.admin_pending);
+        s.root = taprio_root_cycle(0);
+        s.root.mode = TAPRIO_MODE_SOFTWARE;
+        s.root.txtime_delay_ns = 0;
+        s.root.base_time_ns = 0;
+        s.root.change_margin_ns = 600000000000;
+        s.root.max_sdu_given = true;
+        s.root.n_max_sdu = 3;
+        s.root.max_sdu[1] = 1000;
+        s.root.max_sdu[2] = 300;
+        memcpy(entries, taprio_entries, sizeof(entries));
+        entries[2].interval_ns = 500000;
+        s.root.entries = entries;
+        s.root.cycle_time_ns = 1100000;
+        test_now_ns = 1796398000000000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_KEEP);
+        assert_int_equal(p.n, 0);
+        qdisc_plan_done(&p);
+
+        entries[2].interval_ns = 400000;
+        s.root.cycle_time_ns = 1000000;
+        s.root.change_margin_ns = 100000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.n, 1);
+        assert_int_equal(p.base_time_ns, 1796398000100000000);
+        assert_change_step(&p.steps[0], &s.root, 1796398000100000000, true);
+        qdisc_plan_done(&p);
+        test_now_ns = 1000000000000;
+        qdisc_tree_done(&t);
+}
+
+/* A base time left to tbsd: the one it installed later satisfies it (an
+ * unchanged file stays unchanged after an in-place change); an earlier one
+ * or another future one does not. */
+static void test_taprio_base_time_kept(void **state) {
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(&taprio_etf, 1);
+
+        load_tree(FIXTURES "taprio-txtime.bin", &t);
+        s.root = taprio_root_cycle(1000000);
+        test_now_ns = 1000000000000;
+        for (int i = 0; i < 3; i++) {
+                /* installed 1000: file 1000, file 0 (past, earlier), "now" */
+                s.root.base_time_ns = i == 1 ? 0 : 1000;
+                s.root.base_time_now = i == 2;
+                assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+                assert_int_equal(p.root_change, ROOT_KEEP);
+                assert_int_equal(p.n, 0);
+                qdisc_plan_done(&p);
+        }
+        /* past but later than the installed one: changed */
+        s.root.base_time_now = false;
+        s.root.base_time_ns = 2000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        qdisc_plan_done(&p);
+        /* a base time still ahead of now must be the installed one */
+        test_now_ns = 500;
+        s.root.base_time_ns = 800;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        qdisc_plan_done(&p);
+        test_now_ns = 1000000000000;
+        qdisc_tree_done(&t);
+}
+
+/* What a running taprio cannot take in place: the root is re-created (the
+ * old one deleted first: same handle), with why, and the etf child again. */
+static void test_taprio_recreate(void **state) {
+        static const struct {
+                void (*change)(RootSpec *r);
+                const char *why;
+        } cases[] = {
+                { NULL, "mode txtime-assist instead of software" },
+                { NULL, "txtime_delay_ns 200000 instead of 300000" },
+                { NULL, "clockid CLOCK_TAI instead of CLOCK_REALTIME" },
+                { NULL, "priority_map differs" },
+                { NULL, "queues differ" },
+        };
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(&taprio_etf, 1);
+
+        load_tree(FIXTURES "taprio-txtime.bin", &t);
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                s.root = taprio_root_cycle(1000000);
+                switch (i) {
+                case 0: s.root.mode = TAPRIO_MODE_SOFTWARE; s.root.txtime_delay_ns = 0; break;
+                case 1: s.root.txtime_delay_ns = 300000; break;
+                case 2: s.root.clockid = CLOCK_REALTIME; break;
+                case 3: s.root.priority_map[0] = 1; break;
+                case 4: s.root.queues[2] = (QueueRange) { 1, 2 }; break;
+                }
+                assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+                assert_int_equal(p.root_change, ROOT_RECREATE);
+                assert_string_equal(p.root_why, cases[i].why);
+                assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+                assert_root_step(&p.steps[1], &s.root);
+                assert_int_equal(p.steps[2].kind, PLAN_ETF);
+                if (s.root.mode == TAPRIO_MODE_SOFTWARE) {
+                        /* the software schedule once more after the graft */
+                        assert_int_equal(p.n, 4);
+                        assert_int_equal(p.steps[3].kind, PLAN_RESTART_ROOT);
+                        assert_header(&p.steps[3], RTM_NEWQDISC, NLM_F_REPLACE, 0x01000000, TC_H_ROOT);
+                } else
+                        assert_int_equal(p.n, 3);
+                qdisc_plan_done(&p);
+        }
+        /* taprio to mqprio */
+        s.root = mqprio_root;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_string_equal(p.root_why, "root kind taprio instead of mqprio");
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+
+        /* From the kernel's default root: created, nothing to say */
+        load_tree(FIXTURES "default.bin", &t);
+        s.root = taprio_root_cycle(1000000);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CREATE);
+        assert_int_equal(p.n, 2);
+        assert_int_equal(p.steps[0].kind, PLAN_ROOT);
+        qdisc_plan_done(&p);
+
+        /* in software mode the schedule goes again after the etf graft,
+         * as a change with the same base time */
+        s.root.mode = TAPRIO_MODE_SOFTWARE;
+        s.root.txtime_delay_ns = 0;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 3);
+        assert_root_step(&p.steps[0], &s.root);
+        assert_int_equal(p.steps[1].kind, PLAN_ETF);
+        assert_int_equal(p.steps[2].kind, PLAN_RESTART_ROOT);
+        assert_change_step_kind(&p.steps[2], PLAN_RESTART_ROOT, &s.root, 1000, false);
+        qdisc_plan_done(&p);
+
+        /* without children to graft nothing more */
+        s.n_txqueues = 0;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 1);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+/* max_sdu: changed in place on a kernel whose taprio dumps TC entries;
+ * refused before anything is sent on one whose taprio dumps none. */
+static void test_taprio_max_sdu(void **state) {
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(&taprio_etf, 1);
+
+        load_tree(FIXTURES "taprio-txtime.bin", &t);
+        for (unsigned tc = 0; tc < TBS_MAX_TC; tc++)
+                assert_int_equal(t.root_spec.max_sdu[tc], 0);
+        s.root = taprio_root_cycle(1000000);
+        s.root.max_sdu_given = true;
+        s.root.n_max_sdu = 3;
+        s.root.max_sdu[1] = 1500;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.n, 1);
+        /* base 1000 is satisfied by the installed one: sent unchanged */
+        assert_int_equal(p.base_time_ns, 1000);
+        assert_change_step(&p.steps[0], &s.root, 1000, true);
+        qdisc_plan_done(&p);
+
+        /* all zero, as installed: nothing to do */
+        s.root.max_sdu[1] = 0;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 0);
+        qdisc_plan_done(&p);
+
+        /* a new root where nothing tells whether the kernel takes them:
+         * read back after the apply */
+        s.root.mode = TAPRIO_MODE_SOFTWARE;
+        s.root.txtime_delay_ns = 0;
+        s.root.max_sdu[1] = 1500;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_false(p.check_max_sdu);        /* the old taprio dumped TC entries */
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+        load_tree(FIXTURES "default.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CREATE);
+        assert_true(p.check_max_sdu);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+        s.root = taprio_root_cycle(1000000);
+        s.root.max_sdu_given = true;
+        s.root.n_max_sdu = 3;
+        load_tree(FIXTURES "taprio-txtime.bin", &t);
+
+        /* a kernel before per-class max SDU: its dump has no TC entries */
+        t.root_spec.max_sdu_dumped = false;
+        s.root.max_sdu[1] = 1500;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -EOPNOTSUPP);
+        assert_int_equal(p.n, 0);
+        assert_string_equal(p.report.error, "root.max_sdu: this kernel does not support a per-class max SDU "
+                            "(its taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY); nothing changed");
         qdisc_plan_done(&p);
         qdisc_tree_done(&t);
 }
@@ -459,6 +776,11 @@ int main(void) {
                 cmocka_unit_test(test_reset_child),
                 cmocka_unit_test(test_cbs),
                 cmocka_unit_test(test_taprio_root),
+                cmocka_unit_test(test_taprio_in_place),
+                cmocka_unit_test(test_taprio_base_time_kept),
+                cmocka_unit_test(test_taprio_pending_recorded),
+                cmocka_unit_test(test_taprio_recreate),
+                cmocka_unit_test(test_taprio_max_sdu),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

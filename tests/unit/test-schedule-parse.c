@@ -213,7 +213,7 @@ static const BadCase bad_cases[] = {
         /* a tc name whose key the object does not take: the plain error */
         { TA, "{'root': {'hw': 0}}",
           F ": root.hw: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, clockid, base_time_ns, "
-            "cycle_time_ns, cycle_time_extension_ns, mode, txtime_delay_ns, entries" },
+            "change_margin_ns, max_sdu, cycle_time_ns, cycle_time_extension_ns, mode, txtime_delay_ns, entries" },
         { TA, "{'root': {'base-time': 0, 'cycle_time': 5, 'txtime-delay': 5, 'sched-entry': []}}",
           F ": root.base-time: unknown key (tc's notation; write \"base_time_ns\")\n"
           F ": root.cycle_time: unknown key (tc's notation; write \"cycle_time_ns\")\n"
@@ -357,7 +357,17 @@ static const BadCase bad_cases[] = {
         { TA, "{'root': {'cycle_time_extension_ns': -1}}",
           F ": root.cycle_time_extension_ns: must be between 0 and 9223372036854775807, got -1" },
         { TA, "{'root': {'base_time_ns': -1}}", F ": root.base_time_ns: must be between 0 and 9223372036854775807, got -1" },
-        { TA, "{'root': {'base_time_ns': '2024-01-01'}}", F ": root.base_time_ns: must be an integer, got \"2024-01-01\"" },
+        { TA, "{'root': {'base_time_ns': 'later'}}", F ": root.base_time_ns: must be a time in nanoseconds or \"now\", got \"later\"" },
+        { TA, "{'root': {'change_margin_ns': 999999}}",
+          F ": root.change_margin_ns: must be between 1000000 and 3600000000000, got 999999" },
+        { MQ, "{'root': {'change_margin_ns': 1000000}}", F ": root.change_margin_ns: only valid for a taprio root" },
+        { TA, "{'root': {'max_sdu': 1500}}", F ": root.max_sdu: must be an array, got 1500" },
+        { TA, "{'root': {'max_sdu': []}}", F ": root.max_sdu: must have one entry per traffic class (1 to 16), got 0" },
+        { TA, "{'root': {'max_sdu': [0, 1500]}}", F ": root.max_sdu: must have one entry per traffic class (num_tc is 3), got 2" },
+        { TA, "{'root': {'max_sdu': [0, 65536, 0]}}", F ": root.max_sdu[1]: must be between 0 and 65535, got 65536" },
+        { TA, "{'root': {'max_sdu': [0, -1, 0]}}", F ": root.max_sdu[1]: must be between 0 and 65535, got -1" },
+        { MQ, "{'root': {'max_sdu': [0, 0, 0]}}", F ": root.max_sdu: only valid for a taprio root" },
+        { TA, "{'root': {'base_time_ns': '2024-01-01'}}", F ": root.base_time_ns: must be a time in nanoseconds or \"now\", got \"2024-01-01\"" },
         { TA, "{'root': {'mode': 'fast'}}",
           F ": root.mode: unknown mode \"fast\"; expected \"software\", \"txtime-assist\" or \"full-offload\"" },
         { TA, "{'root': {'clockid': 'CLOCK_PTP'}}",
@@ -698,6 +708,9 @@ static void test_defaults(void **state) {
 }
 
 static bool schedules_equal(const Schedule *a, const Schedule *b) {
+        if (a->root.base_time_now != b->root.base_time_now || a->root.change_margin_ns != b->root.change_margin_ns ||
+            a->root.max_sdu_given != b->root.max_sdu_given)
+                return false;
         if (strcmp(a->ifname, b->ifname) != 0 || !root_spec_equal(&a->root, &b->root) ||
             a->root.cycle_time_given != b->root.cycle_time_given || a->n_txqueues != b->n_txqueues)
                 return false;
@@ -758,6 +771,7 @@ static void test_round_trip_cases(void **state) {
                 " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}],"
                 " 'allow': ['delta-cycle', 'assist-delay']}",
                 "{'root': {'mode': 'full-offload'}}",
+                "{'root': {'base_time_ns': 'now', 'change_margin_ns': 2000000000, 'max_sdu': [0, 1500, 300]}}",
         };
 
         for (size_t i = 0; i < ELEMENTSOF(patches); i++) {
