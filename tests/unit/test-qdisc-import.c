@@ -251,7 +251,8 @@ static void test_taprio_max_sdu(void **state) {
                 "   { \"command\": \"set-gates\", \"gate_mask\": \"0x4\", \"interval_ns\": 400000 } ] },"
                 "  \"txqueues\": ["
                 "   { \"queue\": 0, \"qdisc\": \"etf\", \"clockid\": \"CLOCK_TAI\", \"delta_ns\": 300000,"
-                "     \"offload\": false, \"deadline_mode\": false, \"skip_sock_check\": true } ] }",
+                "     \"offload\": false, \"deadline_mode\": false, \"skip_sock_check\": true } ],"
+                "  \"allow\": [\"assist-delay\"] }",
                 NULL);
         qdisc_tree_done(&t);
 }
