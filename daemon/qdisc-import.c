@@ -37,6 +37,9 @@ static int copy_root(const RootSpec *from, RootSpec *to) {
 
         *to = *from;
         to->entries = NULL;
+        /* The running schedule of a pending change is not the file's (and
+         * its entries are from's, not to's to free). */
+        to->oper = (GateSchedule) {};
         if (from->n_entries > 0) {
                 to->entries = calloc(from->n_entries, sizeof(GateEntry));
                 if (!to->entries)
