@@ -190,7 +190,8 @@ static void check_base_time(Checker *c, int64_t now_ns) {
         int64_t cycle = r->cycle_time_ns, n, start;
         char reason[512];
 
-        if (r->base_time_ns <= 0 || cycle <= 0 || now_ns - r->base_time_ns < TBS_SAFETY_PAST_BASE_NS)
+        /* "now" (base_time_now) starts wherever the kernel is; 0, the default, asks for nothing. */
+        if (r->base_time_now || r->base_time_ns <= 0 || cycle <= 0 || now_ns - r->base_time_ns < TBS_SAFETY_PAST_BASE_NS)
                 return;
         if (NSEC_PER_SEC % cycle == 0 || cycle % NSEC_PER_SEC == 0)
                 return;
