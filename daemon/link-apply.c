@@ -167,6 +167,7 @@ static int apply_prepare(Link *l, char **ret_error) {
                         link_emit_event(l, "absent", "interface %s does not exist", l->name);
                 l->ifindex = 0;
                 l->rt->applied = false;
+                link_end_ptp_relock(l);
                 link_emit_changed(l, "Index", NULL);
                 link_set_state(l, LINK_STATE_ABSENT, "interface %s does not exist; waiting for it", l->name);
                 link_set_error(ret_error, "interface %s does not exist", l->name);
@@ -227,6 +228,7 @@ static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
                 link_emit_event(l, "failed", "%s", l->state_reason);
                 link_set_error(&error, "%s", report->error ?: strerror(-r));
                 l->rt->applied = false;
+                link_end_ptp_relock(l);
                 if (error_may_pass(r))
                         link_schedule_retry(l);
                 r = apply_end(l, r, error, report, ret_error);
@@ -387,6 +389,7 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
         }
         link_hold_changes(l);   /* ClockState with State and StateReason */
         l->rt->applied = false;
+        link_end_ptp_relock(l);
         l->removed = true;
         l->rt->drift = mfree(l->rt->drift);
         l->rt->clock = clock_check_free(l->rt->clock);

@@ -30,6 +30,8 @@ struct LinkRuntime {
  * pending until the clock check finds the clock synced again, at most
  * TBS_PTP_RELOCK_TIMEOUT_USEC. */
 void link_begin_ptp_relock(Link *l);
+/* Stop waiting (the schedule is no longer installed). */
+void link_end_ptp_relock(Link *l);
 
 /* Report properties of l as changed (NULL-terminated names). */
 void link_emit_changed(Link *l, const char *first, ...) __attribute__((sentinel));

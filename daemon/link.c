@@ -317,6 +317,7 @@ void link_update_installed_state_also(Link *l, const char *also) {
         const ClockStatus *st;
 
         if (!l->rt->applied) {
+                link_end_ptp_relock(l);         /* nothing installed: nothing to wait for */
                 if (also)
                         link_emit_changed(l, also, NULL);
                 return;
@@ -363,9 +364,14 @@ void link_update_installed_state_also(Link *l, const char *also) {
                                     l->rt->relock.timed_out ? "; PTP has not locked since the NIC reset" : "");
 }
 
+void link_end_ptp_relock(Link *l) {
+        l->rt->relock = (PtpRelock) {};
+        l->rt->relock_timer = sd_event_source_disable_unref(l->rt->relock_timer);
+}
+
 bool link_is_installed(const Link *l) {
         return l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED ||
-               (l->state == LINK_STATE_PENDING && l->rt->relock.waiting);
+               (l->state == LINK_STATE_PENDING && l->rt->applied && l->rt->relock.waiting);
 }
 
 /* The clock as the link shows it: the running check's status, or what

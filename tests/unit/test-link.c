@@ -301,6 +301,14 @@ static void test_ptp_relock_state(void **state) {
         assert_string_equal(seen.lines[0], "event t3 clock: PTP did not lock again within 120 s of the NIC reset");
         assert_true(link_is_installed(l));
 
+        /* A wait ends with the installed schedule (failed, removed, gone). */
+        link_begin_ptp_relock(l);
+        assert_true(l->rt->relock.waiting);
+        l->rt->applied = false;
+        link_update_installed_state(l);
+        assert_false(l->rt->relock.waiting);
+        assert_null(l->rt->relock_timer);
+
         link_free(l);
         sd_event_unref(e);
         assert_int_equal(rmdir(dir), 0);
