@@ -232,6 +232,24 @@ static void test_in_verify(void **state) {
         assert_int_equal(schedule_verify(s, NULL, &l), 0);
         assert_int_equal(l.n, 0);
 
+        /* PTP's queue without skip_sock_check under txtime-assist: the
+         * ptp-etf error alone, not also the validator's general warning. */
+        {
+                _cleanup_free_ char *a = dq(ASSIST("300000", "{'queue': 2, 'delta_ns': 300000}", ""));
+                _cleanup_schedule_ Schedule *x = NULL;
+
+                assert_int_equal(schedule_parse_json(F, a, strlen(a), &l, &x), 0);
+                assert_int_equal(schedule_verify(x, NULL, &l), -EINVAL);
+                assert_int_equal(l.n, 1);
+                assert_non_null(strstr(l.items[0].reason, "ptp-etf: "));
+                diag_list_clear(&l);
+                x->allow = 1U << SAFETY_PTP_ETF;
+                assert_int_equal(schedule_verify(x, NULL, &l), 0);
+                assert_int_equal(l.n, 1);
+                assert_string_equal(l.items[0].path, "txqueues[0].skip_sock_check");
+                diag_list_clear(&l);
+        }
+
         assert_int_equal(schedule_parse_json(F, bad, strlen(bad), &l, &b), 0);
         assert_int_equal(schedule_verify(b, NULL, &l), -EINVAL);
         assert_int_equal(l.n, 1);
