@@ -90,8 +90,8 @@ static void check_ptp_gate(Checker *c, const DeviceFacts *facts, int tc) {
         if (at == SIZE_MAX)
                 snprintf(longest_text, sizeof(longest_text), "no entry opens it");
         else
-                snprintf(longest_text, sizeof(longest_text), "the longest entry that opens it, entries[%zu], is %" PRIu32
-                         " ns", at, longest);
+                snprintf(longest_text, sizeof(longest_text),
+                         "the longest entry that opens it, entries[%zu], is %" PRIu32 " ns", at, longest);
         snprintf(reason, sizeof(reason),
                  "traffic class %d carries PTP (clock.ptp_priority %u through root.priority_map), but %s; a "
                  "maximum-size frame (%u bytes on the wire) takes %" PRIu64 " ns at %" PRIu32 " Mbit/s%s, so "
@@ -191,7 +191,8 @@ static void check_base_time(Checker *c, int64_t now_ns) {
         char reason[512];
 
         /* "now" (base_time_now) starts wherever the kernel is; 0, the default, asks for nothing. */
-        if (r->base_time_now || r->base_time_ns <= 0 || cycle <= 0 || now_ns - r->base_time_ns < TBS_SAFETY_PAST_BASE_NS)
+        if (r->base_time_now || r->base_time_ns <= 0 || cycle <= 0 ||
+            now_ns - r->base_time_ns < TBS_SAFETY_PAST_BASE_NS)
                 return;
         if (NSEC_PER_SEC % cycle == 0 || cycle % NSEC_PER_SEC == 0)
                 return;
