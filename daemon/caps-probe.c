@@ -668,6 +668,7 @@ struct json_object *caps_to_json(const LinkCaps *c) {
             json_add_made(o, "phc_index", json_object_new_int(c->phc_index)) < 0 ||
             json_add_made(o, "taprio_full_offload", json_object_new_boolean(c->taprio_full_offload)) < 0 ||
             json_add_made(o, "taprio_txtime_assist", json_object_new_boolean(c->taprio_txtime_assist)) < 0 ||
+            json_add_made(o, "resets_link_on_offload", json_object_new_boolean(c->resets_link_on_offload)) < 0 ||
             json_add_made(o, "confidence", json_object_new_string(caps_confidence_to_string(c->confidence) ?: "unknown")) < 0 ||
             json_add_made(o, "reason", json_object_new_string(c->reason)) < 0)
                 return NULL;
