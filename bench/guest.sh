@@ -87,7 +87,8 @@ schedule() { # IFACE DELTA0
     {"queue": 1, "qdisc": "etf", "delta_ns": 300000, "offload": false},
     {"queue": 2, "qdisc": "etf", "delta_ns": 400000, "offload": false},
     {"queue": 3, "qdisc": "etf", "delta_ns": 500000, "offload": false}
-  ]
+  ],
+  "allow": ["ptp-etf"]
 }
 EOJ
 }
@@ -283,7 +284,7 @@ conf=$work/daemon
 mkdir -p "$conf"
 # b0 runs ptp4l: its messages (priority 0) must reach a queue without etf
 # (etf drops packets without SO_TXTIME), so priority 0 goes to queue 3.
-jq '.root.priority_map[0] = 3 | .txqueues |= .[0:3] |
+jq '.root.priority_map[0] = 3 | .txqueues |= .[0:3] | del(.allow) |
     . + {"clock": {"ptp4l_socket": "/run/ptp4l-b0", "max_master_offset_ns": 1000000000}}' \
         "$work/n256/base/b0.json" > "$conf/b0.json"
 ptp4l -i b0 -S -2 --uds_address=/run/ptp4l-b0 -m >>"$TBS_OUT/ptp4l.log" 2>&1 &

@@ -63,6 +63,8 @@ static void render_caps(struct json_object *c) {
         }
         if (json_get_int(c, "link_speed_mbps", 0) > 0)
                 field("Link speed", "%" PRId64 " Mbit/s", json_get_int(c, "link_speed_mbps", 0));
+        if (json_get_bool(c, "resets_link_on_offload", 0))
+                field("Offload reset", "switching an offload on resets the link (PTP must lock again)");
         if (json_get_int(c, "phc_index", -1) >= 0)
                 field("Time stamping", "%s, PHC /dev/ptp%" PRId64,
                       json_get_bool(c, "hw_timestamping", 0) ? "hardware" : "software",

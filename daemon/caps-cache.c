@@ -92,6 +92,7 @@ static bool caps_equal(const LinkCaps *a, const LinkCaps *b) {
                a->link_speed_mbps == b->link_speed_mbps &&
                a->taprio_full_offload == b->taprio_full_offload &&
                a->taprio_txtime_assist == b->taprio_txtime_assist && a->confidence == b->confidence &&
+               a->resets_link_on_offload == b->resets_link_on_offload &&
                strncmp(a->reason, b->reason, sizeof(a->reason)) == 0;
 }
 

@@ -60,6 +60,7 @@ typedef struct CapsDriverEntry {
         uint16_t pci_devices[8];      /* RULE_PCI_IDS, 0-terminated */
         const char *pci_family;       /* RULE_PCI_IDS: what the listed ids are called */
         bool taprio_full_offload;
+        bool resets_link_on_offload;  /* switching an offload on resets the link (and ptp4l's lock) */
         const char *reason;           /* the table's verdict, for messages */
 } CapsDriverEntry;
 
@@ -84,6 +85,9 @@ static const CapsDriverEntry caps_table[] = {
                 /* igc_tsn_enable_qbv_scheduling()/igc_save_cbs_params(): any queue */
                 .cbs_queue_mask = UINT64_MAX,
                 .taprio_full_offload = true,
+                /* igc_tsn_offload_apply(): on the i225 a change of TSN mode
+                 * (launch time, Qbv, cbs) schedules the adapter's reset task */
+                .resets_link_on_offload = true,
                 .reason = "igc: launch time on every TX queue; taprio full offload",
         },
         {
@@ -448,6 +452,7 @@ static void probe_judge(LinkCaps *c) {
                 c->launch_time_mask = 0;
                 c->cbs_offload_mask = 0;
                 c->taprio_full_offload = false;
+                c->resets_link_on_offload = false;
                 if (c->driver[0])
                         snprintf(c->reason, sizeof(c->reason),
                                  "%s: not in the launch-time table; offload \"auto\" tries it and keeps software mode if refused",
@@ -459,6 +464,7 @@ static void probe_judge(LinkCaps *c) {
         }
 
         c->taprio_full_offload = e->taprio_full_offload;
+        c->resets_link_on_offload = e->resets_link_on_offload;
 
         switch (e->rule) {
         case RULE_NONE:
@@ -662,6 +668,7 @@ struct json_object *caps_to_json(const LinkCaps *c) {
             json_add_made(o, "phc_index", json_object_new_int(c->phc_index)) < 0 ||
             json_add_made(o, "taprio_full_offload", json_object_new_boolean(c->taprio_full_offload)) < 0 ||
             json_add_made(o, "taprio_txtime_assist", json_object_new_boolean(c->taprio_txtime_assist)) < 0 ||
+            json_add_made(o, "resets_link_on_offload", json_object_new_boolean(c->resets_link_on_offload)) < 0 ||
             json_add_made(o, "confidence", json_object_new_string(caps_confidence_to_string(c->confidence) ?: "unknown")) < 0 ||
             json_add_made(o, "reason", json_object_new_string(c->reason)) < 0)
                 return NULL;

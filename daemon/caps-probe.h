@@ -71,6 +71,8 @@ typedef struct LinkCaps {
         uint64_t cbs_offload_mask;  /* bit q: the NIC runs cbs on TX queue q (cbs offload) */
         bool taprio_full_offload;   /* taprio flags 0x2 is supported by the driver */
         bool taprio_txtime_assist;  /* taprio flags 0x1 can be installed (a software mode) */
+        bool resets_link_on_offload; /* the driver resets the link when an offload is switched on
+                                     * (igc): ptp4l loses its lock (daemon/ptp-relock.h) */
         CapsConfidence confidence;
         char reason[160];           /* one human sentence explaining the judgement */
 } LinkCaps;

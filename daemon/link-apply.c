@@ -104,6 +104,32 @@ void link_schedule_retry(Link *l) {
                 log_link_info(l->name, "will retry in %llu s", (unsigned long long) (delay / 1000000));
 }
 
+static int on_relock_timeout(sd_event_source *s, uint64_t usec, void *userdata) {
+        Link *l = userdata;
+
+        l->rt->relock_timer = sd_event_source_disable_unref(l->rt->relock_timer);
+        link_hold_changes(l);
+        link_update_installed_state(l);
+        link_release_changes(l);
+        return 0;
+}
+
+void link_begin_ptp_relock(Link *l) {
+        int r;
+
+        ptp_relock_begin(&l->rt->relock, now_usec(CLOCK_REALTIME));
+        log_link_info(l->name, "%s resets the link when an offload is switched on: waiting for PTP to lock again",
+                      l->rt->caps && l->rt->caps->driver[0] ? l->rt->caps->driver : "the driver");
+        l->rt->relock_timer = sd_event_source_disable_unref(l->rt->relock_timer);
+        if (!l->ctx->event)
+                return;
+        /* One microsecond past the bound, so that the judgement sees it passed. */
+        r = sd_event_add_time_relative(l->ctx->event, &l->rt->relock_timer, CLOCK_REALTIME,
+                                       TBS_PTP_RELOCK_TIMEOUT_USEC + 1, 0, on_relock_timeout, l);
+        if (r < 0)
+                log_link_warning_errno(l->name, r, "cannot bound the wait for PTP: %m");
+}
+
 bool link_retry_pending(Link *l) {
         int enabled = SD_EVENT_OFF;
 
@@ -141,6 +167,7 @@ static int apply_prepare(Link *l, char **ret_error) {
                         link_emit_event(l, "absent", "interface %s does not exist", l->name);
                 l->ifindex = 0;
                 l->rt->applied = false;
+                link_end_ptp_relock(l);
                 link_emit_changed(l, "Index", NULL);
                 link_set_state(l, LINK_STATE_ABSENT, "interface %s does not exist; waiting for it", l->name);
                 link_set_error(ret_error, "interface %s does not exist", l->name);
@@ -202,6 +229,7 @@ static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
                 link_emit_event(l, "failed", "%s", l->state_reason);
                 link_set_error(&error, "%s", report->error ?: strerror(-r));
                 l->rt->applied = false;
+                link_end_ptp_relock(l);
                 if (error_may_pass(r))
                         link_schedule_retry(l);
                 r = apply_end(l, r, error, report, ret_error);
@@ -227,6 +255,8 @@ static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
 
         if (!l->rt->clock || r > 0)
                 (void) link_start_clock(l);
+        if (r > 0 && l->rt->clock && apply_resets_link(l->rt->caps, l->schedule, &l->rt->last))
+                link_begin_ptp_relock(l);
         link_update_installed_state(l);
         return apply_end(l, r, NULL, &l->rt->last, ret_error);
 }
@@ -360,6 +390,7 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
         }
         link_hold_changes(l);   /* ClockState with State and StateReason */
         l->rt->applied = false;
+        link_end_ptp_relock(l);
         l->removed = true;
         l->rt->drift = mfree(l->rt->drift);
         l->rt->clock = clock_check_free(l->rt->clock);

@@ -5,6 +5,7 @@
 #include "clock-check.h"
 #include "link.h"
 #include "nl-qdisc.h"
+#include "ptp-relock.h"
 
 struct LinkRuntime {
         const LinkCaps *caps;           /* the last probe's result (shared with the cache), or NULL */
@@ -21,7 +22,16 @@ struct LinkRuntime {
         char *base_reason;              /* StateReason as last set, without the kept note */
         sd_event_source *retry;         /* re-apply after a failure that may pass */
         unsigned retries;
+        PtpRelock relock;               /* the apply reset the NIC: waiting for ptp4l's lock */
+        sd_event_source *relock_timer;  /* the bound of that wait */
 };
+
+/* After an apply that reset the NIC (apply_resets_link()): the link stays
+ * pending until the clock check finds the clock synced again, at most
+ * TBS_PTP_RELOCK_TIMEOUT_USEC. */
+void link_begin_ptp_relock(Link *l);
+/* Stop waiting (the schedule is no longer installed). */
+void link_end_ptp_relock(Link *l);
 
 /* Report properties of l as changed (NULL-terminated names). */
 void link_emit_changed(Link *l, const char *first, ...) __attribute__((sentinel));

@@ -16,6 +16,7 @@ void link_vanished(Link *l) {
                 return;
         l->ifindex = 0;
         l->rt->applied = false;
+        link_end_ptp_relock(l);
         l->rt->drift = mfree(l->rt->drift);
         link_emit_changed(l, "Index", NULL);
         link_emit_event(l, "vanished", "interface %s is gone", l->name);

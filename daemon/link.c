@@ -58,6 +58,7 @@ Link *link_free(Link *l) {
         apply_report_done(&l->rt->last);
         link_forget_installed_root(l);
         sd_event_source_disable_unref(l->rt->retry);
+        sd_event_source_disable_unref(l->rt->relock_timer);
         qdisc_tree_done(l->stats.sample);
         free(l->stats.sample);
         if (l->stats.prev_owned)
@@ -342,6 +343,7 @@ void link_update_installed_state_also(Link *l, const char *also) {
         const ClockStatus *st;
 
         if (!l->rt->applied) {
+                link_end_ptp_relock(l);         /* nothing installed: nothing to wait for */
                 if (also)
                         link_emit_changed(l, also, NULL);
                 return;
@@ -351,17 +353,51 @@ void link_update_installed_state_also(Link *l, const char *also) {
                 return;
         }
         if (!l->rt->clock) {
+                l->rt->relock = (PtpRelock) {};
                 link_set_state_also(l, also, LINK_STATE_CONFIGURED, "schedule installed");
                 return;
         }
         st = clock_check_status(l->rt->clock);
-        if (st->checked_at_usec > 0 && clock_degrades(st->state))
-                link_set_state_also(l, also, LINK_STATE_DEGRADED, "clock %s: %s", clock_state_to_string(st->state),
-                                    st->reason);
-        else
-                link_set_state_also(l, also, LINK_STATE_CONFIGURED, "schedule installed%s%s",
+        switch (ptp_relock_judge(&l->rt->relock, st, now_usec(CLOCK_REALTIME))) {
+        case RELOCK_WAIT:
+                link_set_state_also(l, also, LINK_STATE_PENDING,
+                                    "waiting for PTP to lock again: the apply switched on an offload and %s resets "
+                                    "the link for it (at most %llu s)%s%s",
+                                    l->rt->caps && l->rt->caps->driver[0] ? l->rt->caps->driver : "the driver",
+                                    (unsigned long long) (TBS_PTP_RELOCK_TIMEOUT_USEC / USEC_PER_SEC),
                                     st->checked_at_usec > 0 ? "; clock " : "",
                                     st->checked_at_usec > 0 ? clock_state_to_string(st->state) : "");
+                return;
+        case RELOCK_LOCKED:
+                l->rt->relock_timer = sd_event_source_disable_unref(l->rt->relock_timer);
+                link_emit_event(l, "clock", "PTP locked again after the NIC reset");
+                break;
+        case RELOCK_TIMEOUT:
+                l->rt->relock_timer = sd_event_source_disable_unref(l->rt->relock_timer);
+                link_emit_event(l, "clock", "PTP did not lock again within %llu s of the NIC reset",
+                                (unsigned long long) (TBS_PTP_RELOCK_TIMEOUT_USEC / USEC_PER_SEC));
+                break;
+        default:
+                break;
+        }
+        if (st->checked_at_usec > 0 && clock_degrades(st->state))
+                link_set_state_also(l, also, LINK_STATE_DEGRADED, "clock %s: %s%s", clock_state_to_string(st->state),
+                                    st->reason, l->rt->relock.timed_out ? " (since the NIC reset)" : "");
+        else
+                link_set_state_also(l, also, LINK_STATE_CONFIGURED, "schedule installed%s%s%s",
+                                    st->checked_at_usec > 0 ? "; clock " : "",
+                                    st->checked_at_usec > 0 ? clock_state_to_string(st->state) : "",
+                                    l->rt->relock.timed_out ? "; PTP has not locked since the NIC reset" : "");
+}
+
+void link_end_ptp_relock(Link *l) {
+        l->rt->relock = (PtpRelock) {};
+        l->rt->relock_timer = sd_event_source_disable_unref(l->rt->relock_timer);
+}
+
+bool link_is_installed(const Link *l) {
+        return l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED ||
+               (l->state == LINK_STATE_PENDING && l->rt->applied && l->rt->relock.waiting);
 }
 
 /* The clock as the link shows it: the running check's status, or what
@@ -411,7 +447,7 @@ const char *link_tree_missing(Link *l) {
                 return "its schedule file is invalid";
         if (l->ifindex <= 0 || l->state == LINK_STATE_ABSENT)
                 return "the interface does not exist";
-        if (l->state != LINK_STATE_CONFIGURED && l->state != LINK_STATE_DEGRADED)
+        if (!link_is_installed(l))
                 return l->state == LINK_STATE_FAILED ? "its schedule could not be installed"
                                                      : "its schedule is not installed";
         if (l->rt->drift)

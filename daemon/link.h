@@ -150,6 +150,11 @@ struct Link {
 
 const char *link_state_to_string(LinkState s);
 
+/** Whether the link's schedule is in place: configured, degraded, or
+ *  pending while it waits for PTP to lock again after an apply that reset
+ *  the NIC (daemon/ptp-relock.h). */
+bool link_is_installed(const Link *l);
+
 /** Create a link working with ctx (which must outlive it). Registers it
  *  nowhere: the caller keeps it. Returns 0 or -ENOMEM. */
 int link_new(const LinkContext *ctx, const char *name, Link **ret);

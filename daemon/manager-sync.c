@@ -220,7 +220,7 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                 }
                 if (f->unchanged && l) {
                         /* Not read again: the version this link carries. */
-                        if (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED)
+                        if (link_is_installed(l))
                                 continue;
                         if (apply_list_add(&apply, &n_apply, l) < 0)
                                 return -ENOMEM;
@@ -236,7 +236,7 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                 r = link_set_schedule(l, f->path, TAKE_PTR(f->schedule), NULL);
                 if (r < 0)
                         return r;
-                if (r == 0 && (l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED))
+                if (r == 0 && link_is_installed(l))
                         continue; /* unchanged and in place */
                 if (apply_list_add(&apply, &n_apply, l) < 0)
                         return -ENOMEM;

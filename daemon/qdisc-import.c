@@ -11,6 +11,7 @@
 #include "qdisc.h"
 #include "schedule-json.h"
 #include "schedule-parse.h"
+#include "schedule-safety.h"
 #include "schedule-verify.h"
 #include "utf8.h"
 
@@ -36,6 +37,9 @@ static int copy_root(const RootSpec *from, RootSpec *to) {
 
         *to = *from;
         to->entries = NULL;
+        /* The running schedule of a pending change is not the file's (and
+         * its entries are from's, not to's to free). */
+        to->oper = (GateSchedule) {};
         if (from->n_entries > 0) {
                 to->entries = calloc(from->n_entries, sizeof(GateEntry));
                 if (!to->entries)
@@ -166,12 +170,20 @@ int qdisc_tree_import(const QDiscTree *t, const char *ifname, const char *defaul
         _cleanup_(diag_list_clear) DiagList diags = {};
         _cleanup_free_ char *text = NULL;
         const char *j, *what;
+        uint32_t failed = 0;
         int k;
 
         *ret_reason = NULL;
         k = qdisc_tree_to_schedule(t, ifname, default_kind, &s, ret_reason);
         if (k < 0)
                 return k;
+        /* The file declares what is installed, even a tree that breaks time
+         * sync: it says so with the safety checks it fails in "allow". */
+        k = schedule_safety_check_now(s, NULL, &diags, &failed);
+        if (k < 0)
+                return k;
+        s->allow |= failed;
+        diag_list_clear(&diags);
         o = schedule_to_json(s);
         if (!o)
                 return -ENOMEM;

@@ -290,8 +290,9 @@ static int taprio_parse_options(const struct nlattr *options, void *ret_spec) {
         return 0;
 }
 
-/* Per-class entries (TCA_TAPRIO_ATTR_TC_ENTRY: max_sdu; Linux 6.2 and
- * later dump one per class, all zero by default) are not in the model. */
+/* Per-class entries (TCA_TAPRIO_ATTR_TC_ENTRY, one per class, all zero by
+ * default): their max_sdu is in the model (root.max_sdu); an entry that
+ * cannot be read is not. */
 static const char *taprio_unexpressed(const struct nlattr *options) {
         struct nlattr *tb[TCA_TAPRIO_ATTR_MAX + 1], *e;
         int rem;
@@ -306,8 +307,8 @@ static const char *taprio_unexpressed(const struct nlattr *options) {
                         continue;
                 if (nla_parse_nested(etb, TCA_TAPRIO_TC_ENTRY_MAX, e, NULL) < 0)
                         return "taprio per-class entries that cannot be read";
-                if (get_u32(etb[TCA_TAPRIO_TC_ENTRY_MAX_SDU], &sdu) < 0 || sdu != 0)
-                        return "taprio per-class max_sdu";
+                if (get_u32(etb[TCA_TAPRIO_TC_ENTRY_MAX_SDU], &sdu) < 0)
+                        return "taprio per-class entries without a max SDU";
         }
         return NULL;
 }

@@ -77,3 +77,5 @@ void parse_cbs(Parser *p, const char *path, json_object *e, CbsSpec *c);
 /* A taprio root's "streams" and the keys that go with them, into s
  * (lib/schedule-parse-streams.c); after parse_root(). */
 void parse_streams(Parser *p, json_object *top, Schedule *s);
+/* The top-level "allow" list into s->allow (lib/schedule-parse-allow.c). */
+void parse_allow(Parser *p, json_object *top, Schedule *s);

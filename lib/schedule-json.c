@@ -3,6 +3,7 @@
 
 #include "json-util.h"
 #include "schedule-json.h"
+#include "schedule-safety.h"
 #include "schedule-streams.h"
 
 /* Adds a value that may be NULL because its allocation failed. */
@@ -198,7 +199,8 @@ static json_object *clock_to_json(const ClockSpec *c) {
             add_int(o, "domain", c->domain) < 0 ||
             add_int(o, "transport_specific", c->transport_specific) < 0 ||
             add_int(o, "max_master_offset_ns", c->max_master_offset_ns) < 0 ||
-            add_int(o, "max_phc_offset_ns", c->max_phc_offset_ns) < 0)
+            add_int(o, "max_phc_offset_ns", c->max_phc_offset_ns) < 0 ||
+            (c->ptp_priority != 0 && add_int(o, "ptp_priority", c->ptp_priority) < 0))
                 return NULL;
         return TAKE_PTR(o);
 }
@@ -234,6 +236,25 @@ json_object *streams_spec_to_json(const StreamsSpec *t, bool bus_only) {
                     add_int(o, "frames_per_period", st->frames_per_period) < 0 ||
                     (!bus_only && st->from_bus && add_str(o, "origin", "bus") < 0))
                         return NULL;
+        }
+        return TAKE_PTR(a);
+}
+
+static json_object *allow_to_json(uint32_t allow) {
+        _cleanup_json_ json_object *a = json_object_new_array();
+
+        if (!a)
+                return NULL;
+        for (int c = 0; c < _SAFETY_CHECK_MAX; c++) {
+                json_object *n;
+
+                if (!(allow & (1U << c)))
+                        continue;
+                n = json_object_new_string(safety_check_to_string(c));
+                if (!n || json_object_array_add(a, n) < 0) {
+                        json_object_put(n);
+                        return NULL;
+                }
         }
         return TAKE_PTR(a);
 }
@@ -274,7 +295,8 @@ json_object *schedule_to_json(const Schedule *s) {
             json_add(o, "txqueues", TAKE_PTR(tx)) < 0 ||
             (s->clock.configured && add_owned(o, "clock", clock_to_json(&s->clock)) < 0) ||
             (s->drift != DRIFT_ENFORCE && add_str(o, "drift", drift_policy_to_string(s->drift)) < 0) ||
-            (s->sockets.group && add_owned(o, "sockets", sockets_to_json(&s->sockets)) < 0))
+            (s->sockets.group && add_owned(o, "sockets", sockets_to_json(&s->sockets)) < 0) ||
+            (s->allow && add_owned(o, "allow", allow_to_json(s->allow)) < 0))
                 return NULL;
         return TAKE_PTR(o);
 }

@@ -470,6 +470,7 @@ static void parse_clock(Parser *p, json_object *top, ClockSpec *c) {
                 { "transport_specific", K_ANY },
                 { "max_master_offset_ns", K_ANY },
                 { "max_phc_offset_ns", K_ANY },
+                { "ptp_priority", K_ANY },
         };
         char sh[SHOW_MAX];
         json_object *o, *v = NULL;
@@ -497,6 +498,8 @@ static void parse_clock(Parser *p, json_object *top, ClockSpec *c) {
                 c->max_master_offset_ns = x;
         if (get_int(p, "clock", o, "max_phc_offset_ns", false, 1, INT64_MAX, &x) > 0)
                 c->max_phc_offset_ns = x;
+        if (get_int(p, "clock", o, "ptp_priority", false, 0, TBS_PRIO_MAP_LEN - 1, &x) > 0)
+                c->ptp_priority = (uint8_t) x;
 }
 
 static void parse_drift(Parser *p, json_object *top, Schedule *s) {
@@ -550,6 +553,7 @@ static void parse_top(Parser *p, json_object *top, Schedule *s) {
                 { "clock", K_ANY },
                 { "drift", K_ANY },
                 { "sockets", K_ANY },
+                { "allow", K_ANY },
         };
 
         check_keys(p, NULL, top, keys, ELEMENTSOF(keys), K_ANY);
@@ -560,6 +564,7 @@ static void parse_top(Parser *p, json_object *top, Schedule *s) {
         parse_clock(p, top, &s->clock);
         parse_drift(p, top, s);
         parse_sockets(p, top, &s->sockets);
+        parse_allow(p, top, s);
 }
 
 static void line_col(const char *text, size_t off, unsigned *ret_line, unsigned *ret_col) {

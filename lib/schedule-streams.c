@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "schedule-safety.h"
 #include "schedule-streams.h"
 
 uint32_t schedule_streams_speed(const Schedule *s, uint32_t device_speed_mbps) {
@@ -12,11 +13,15 @@ uint32_t schedule_streams_speed(const Schedule *s, uint32_t device_speed_mbps) {
 int schedule_streams_compute(const Schedule *s, uint32_t device_speed_mbps, StreamSchedule *ret,
                              char **ret_error) {
         const RootSpec *r = &s->root;
+        /* PTP's class: that of clock.ptp_priority (out of range: the
+         * computation refuses the class with its line). */
+        int t = schedule_ptp_tc(s);
+        uint8_t ptp_tc = t >= 0 ? (uint8_t) t : TBS_MAX_TC;
         StreamScheduleParams pa = {
                 .link_speed_mbps = schedule_streams_speed(s, device_speed_mbps),
                 .guard_frame_bytes = s->streams.guard_frame_bytes ?: TBS_STREAM_DEFAULT_GUARD_FRAME_BYTES,
                 .num_tc = r->num_tc,
-                .ptp_tc = stream_ptp_class(r),
+                .ptp_tc = ptp_tc,
                 .min_interval_ns = r->mode == TAPRIO_MODE_FULL_OFFLOAD ? 0 : TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS,
         };
 

@@ -15,7 +15,7 @@
 uint32_t schedule_streams_speed(const Schedule *s, uint32_t device_speed_mbps);
 
 /** Compute s's gate list from its streams (PTP's class: the class of
- *  priority 0; the shortest entry: TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS
+ *  clock.ptp_priority, schedule_ptp_tc(); the shortest entry: TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS
  *  unless the root runs in full offload). Returns 0 and *ret (release with
  *  stream_schedule_done()), -ENODATA when no link speed is known, or
  *  stream_schedule_compute()'s errors; a one-line reason in *ret_error. */

@@ -10,6 +10,7 @@
 
 #include "json-util.h"
 #include "schedule-cbs.h"
+#include "schedule-safety.h"
 #include "schedule-streams.h"
 #include "schedule-verify.h"
 #include "show.h"
@@ -430,7 +431,9 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                              "launch-time offload is not available on queue %" PRIu32 "%s%s",
                              q->queue, facts->offload_reason ? ": " : " of this device",
                              facts->offload_reason ?: "");
-                if (r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST && !q->skip_sock_check)
+                /* For PTP's queue the ptp-etf check says it, as an error. */
+                if (r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST && !q->skip_sock_check &&
+                    (s->allow & (1U << SAFETY_PTP_ETF) || root_tc_of_queue(r, q->queue) != schedule_ptp_tc(s)))
                         vwarn(v, pathf(path, "txqueues[%zu].skip_sock_check", i),
                               "taprio in txtime-assist mode stamps every packet with a launch time, and "
                               "etf drops stamped packets from sockets without SO_TXTIME; set "
@@ -504,6 +507,10 @@ int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags
         verify_txqueues(&v, s, facts);
         verify_cbs_link(&v, s, facts);
         verify_clock(&v, &s->clock);
+        /* The safety checks judge a schedule the kernel would take: on one
+         * with errors already their findings would be noise. */
+        if (diag_errors(diags) == errors && schedule_safety_check_now(s, facts, diags, NULL) < 0)
+                v.oom = true;
 
         if (v.oom)
                 return -ENOMEM;

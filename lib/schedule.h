@@ -194,6 +194,9 @@ typedef struct ClockSpec {
         uint8_t transport_specific;
         int64_t max_master_offset_ns;         /* default 100 */
         int64_t max_phc_offset_ns;            /* default 1000 */
+        uint8_t ptp_priority;                 /* socket priority of ptp4l's frames (0-15, default 0,
+                                               * ptp4l's default): the root's priority_map gives PTP's
+                                               * traffic class (lib/schedule-safety.h) */
 } ClockSpec;
 
 /* Who, besides root and the admin group, may ask tbsd for a ready
@@ -243,6 +246,7 @@ typedef struct Schedule {
         DriftPolicy drift;
         SocketsSpec sockets;
         StreamsSpec streams;                  /* taprio root given by streams */
+        uint32_t allow;                       /* bit c: the file's "allow" lists SafetyCheck c */
 } Schedule;
 
 /* What is known about the device a schedule is checked against. Zeroed means

@@ -65,10 +65,6 @@ int stream_cycle_ns(const StreamSpec *streams, size_t n, uint64_t *ret) {
         return 0;
 }
 
-uint8_t stream_ptp_class(const RootSpec *r) {
-        return r->priority_map[0];
-}
-
 _printf_(2, 3) static int fail(char **ret_error, const char *fmt, ...) {
         va_list ap;
 

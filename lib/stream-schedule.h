@@ -90,6 +90,3 @@ int stream_cycle_ns(const StreamSpec *streams, size_t n, uint64_t *ret);
  *  100 % or no time left for the best-effort classes, -ENOMEM. */
 int stream_schedule_compute(const StreamSpec *streams, size_t n, const StreamScheduleParams *params,
                             StreamSchedule *ret, char **ret_error);
-
-/** The index of the PTP class: the class priority 0 maps to in r. */
-uint8_t stream_ptp_class(const RootSpec *r);

@@ -27,7 +27,9 @@ conf=$TMPDIR/conf
 mkdir -p "$conf"
 # write_schedule INTERVAL2_NS [MODE]: TC 0 (priority 0, queue 0, etf) is
 # open in both entries; TC 1 only in the first. Every gate boundary of
-# either version lies on a multiple of 500 us (base 0).
+# either version lies on a multiple of 500 us (base 0). No ptp4l runs here:
+# the file allows the safety checks that protect it (an etf on priority
+# 0's queue, 200 ms deltas on a 2 ms cycle without a txtime delay).
 write_schedule() {
         cat > "$conf/tc0.json" <<EOJ
 {
@@ -45,7 +47,8 @@ write_schedule() {
   "txqueues": [
     {"queue": 0, "qdisc": "etf", "delta_ns": 200000000, "offload": false},
     {"queue": 1, "qdisc": "etf", "delta_ns": 200000000, "offload": false}
-  ]
+  ],
+  "allow": ["ptp-etf", "assist-delay", "delta-cycle"]
 }
 EOJ
 }

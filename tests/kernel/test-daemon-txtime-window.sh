@@ -39,7 +39,8 @@ cat > "$conf/tw0.json" <<EOJ
     {"queue": 1, "delta_ns": 300000, "offload": false, "skip_sock_check": true},
     {"queue": 2, "delta_ns": 300000, "offload": false, "skip_sock_check": true}
   ],
-  "sockets": {"group": "users"}
+  "sockets": {"group": "users"},
+  "allow": ["ptp-gate", "assist-delay"]
 }
 EOJ
 start_system_bus

@@ -146,7 +146,8 @@ cat > "$conf/lx1.json" <<EOJ
   },
   "txqueues": [
     {"queue": 1, "qdisc": "etf", "delta_ns": 200000000, "offload": false, "skip_sock_check": true}
-  ]
+  ],
+  "allow": ["assist-delay", "delta-cycle"]
 }
 EOJ
 "$TBSCTL" reload || fail "reload with lx1 failed: $(tail -5 "$TBS_OUT/tbsd.log")"

@@ -27,7 +27,8 @@ schedule() { # IFACE DELTA0 OFFLOAD1
     {"queue": 1, "qdisc": "etf", "delta_ns": 300000, "offload": ${3:-false}},
     {"queue": 2, "qdisc": "etf", "delta_ns": 400000, "offload": false},
     {"queue": 3, "qdisc": "etf", "delta_ns": 500000, "offload": false}
-  ] }
+  ],
+  "allow": ["ptp-etf"] }
 EOS
 }
 for ((i = 0; i < n; i++)); do

@@ -40,7 +40,8 @@ cat > "$conf/vc.json" <<EOS
   "txqueues": [
     {"queue": 0, "qdisc": "etf", "delta_ns": 300000, "offload": false, "skip_sock_check": true},
     {"queue": 1, "qdisc": "etf", "delta_ns": 400000, "offload": false, "skip_sock_check": true}
-  ] }
+  ],
+  "allow": ["assist-delay"] }
 EOS
 cat > "$conf/ghost.json" <<EOS
 { "interface": "ghost0", "root": { $root_sw } }

@@ -21,7 +21,8 @@
 #include "schedule-parse.h"
 
 /* mqprio with 3 traffic classes over queues 0, 1 and 2..(2+TC2_COUNT-1), and
- * one etf on queue QUEUE with offload OFFLOAD (a JSON value). */
+ * one etf on queue QUEUE with offload OFFLOAD (a JSON value). The etf may
+ * sit on PTP's queue: these tests are about the device ("allow"). */
 static char *schedule_text(const char *ifname, unsigned tc2_count, unsigned queue, const char *offload) {
         char *t;
 
@@ -31,7 +32,8 @@ static char *schedule_text(const char *ifname, unsigned tc2_count, unsigned queu
                              "  \"priority_map\": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],\n"
                              "  \"queues\": [{\"count\": 1, \"offset\": 0}, {\"count\": 1, \"offset\": 1},\n"
                              "              {\"count\": %u, \"offset\": 2}]},\n"
-                             " \"txqueues\": [{\"queue\": %u, \"delta_ns\": 300000, \"offload\": %s}]}\n",
+                             " \"txqueues\": [{\"queue\": %u, \"delta_ns\": 300000, \"offload\": %s}],\n"
+                             " \"allow\": [\"ptp-etf\"]}\n",
                              ifname, tc2_count, queue, offload) >= 0);
         return t;
 }

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "link-internal.h"
 #include "link.h"
 #include "nl-qdisc.h"
 #include "schedule-parse.h"
@@ -248,6 +250,70 @@ static void test_no_callbacks(void **state) {
         assert_null(link_free(NULL));
 }
 
+/* After an apply that reset the NIC (link_begin_ptp_relock(), which the
+ * apply calls when apply_resets_link() says so; test-ptp-relock.c checks
+ * that judgement) the link is pending, waiting for PTP, and still counts
+ * as installed; when the bound passes it takes the clock's state with a
+ * reason. The clock check runs for real against a ptp4l socket that does
+ * not exist: it finds no ptp4l. */
+static void test_ptp_relock_state(void **state) {
+        char dir[] = "/tmp/tbs-test-link.XXXXXX", sock[64];
+        Seen seen = {};
+        LinkContext ctx = test_context(&seen);
+        ClockSpec cs = { .configured = true, .max_master_offset_ns = 100, .max_phc_offset_ns = 1000 };
+        Schedule *s = NULL;
+        DiagList d = {};
+        sd_event *e = NULL;
+        Link *l = NULL;
+
+        assert_non_null(mkdtemp(dir));
+        assert_int_equal(setenv("RUNTIME_DIRECTORY", dir, 1), 0);     /* the client's own socket */
+        snprintf(sock, sizeof(sock), "%s/no-ptp4l", dir);
+        cs.ptp4l_socket = sock;
+        assert_int_equal(sd_event_new(&e), 0);
+        ctx.event = e;
+        assert_int_equal(link_new(&ctx, "t3", &l), 0);
+        assert_int_equal(schedule_parse_json("t3.json", schedule_text, strlen(schedule_text), &d, &s), 0);
+        assert_int_equal(link_set_schedule(l, "/etc/tbsd/schedules.d/t3.json", s, NULL), 1);
+        l->ifindex = 5;
+        l->rt->applied = true;
+        link_begin_ptp_relock(l);
+        assert_int_equal(clock_check_new(e, "t3", &cs, -1, NULL, NULL, &l->rt->clock), 0);
+        (void) clock_check_run_now(l->rt->clock);
+        for (int i = 0; i < 100 && clock_check_status(l->rt->clock)->checked_at_usec == 0; i++)
+                assert_true(sd_event_run(e, 10000) >= 0);
+        assert_int_equal(clock_check_status(l->rt->clock)->state, CLOCK_STATE_NO_PTP4L);
+
+        link_update_installed_state(l);
+        assert_int_equal(l->state, LINK_STATE_PENDING);
+        assert_string_equal(l->state_reason, "waiting for PTP to lock again: the apply switched on an offload and "
+                            "the driver resets the link for it (at most 120 s); clock no-ptp4l");
+        assert_true(link_is_installed(l));
+        assert_null(link_tree_missing(l));
+        seen.n = 0;
+
+        /* The bound passes (its timer would call this). */
+        l->rt->relock.since_usec -= TBS_PTP_RELOCK_TIMEOUT_USEC;
+        link_update_installed_state(l);
+        assert_int_equal(l->state, LINK_STATE_DEGRADED);
+        assert_non_null(strstr(l->state_reason, "clock no-ptp4l: "));
+        assert_non_null(strstr(l->state_reason, " (since the NIC reset)"));
+        assert_string_equal(seen.lines[0], "event t3 clock: PTP did not lock again within 120 s of the NIC reset");
+        assert_true(link_is_installed(l));
+
+        /* A wait ends with the installed schedule (failed, removed, gone). */
+        link_begin_ptp_relock(l);
+        assert_true(l->rt->relock.waiting);
+        l->rt->applied = false;
+        link_update_installed_state(l);
+        assert_false(l->rt->relock.waiting);
+        assert_null(l->rt->relock_timer);
+
+        link_free(l);
+        sd_event_unref(e);
+        assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_state_reaches_callbacks),
@@ -255,6 +321,7 @@ int main(void) {
                 cmocka_unit_test(test_held_changes),
                 cmocka_unit_test(test_statistics_read),
                 cmocka_unit_test(test_no_callbacks),
+                cmocka_unit_test(test_ptp_relock_state),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -99,7 +99,8 @@ static void test_taprio_txtime(void **state) {
         /* taprio-txtime.tc.json: flags 0x1 txtime_delay 200000 base_time
          * 1000, cycle 1000000 (the sum: not written), S 0x1 300000, S 0x2
          * 300000, S 0x4 400000; etf on 100:1 delta 300000 skip_sock_check;
-         * pfifo 0: (taprio's own default) on the other queues. */
+         * pfifo 0: (taprio's own default) on the other queues. The delay
+         * is below the etf's delta, so the file allows assist-delay. */
         check_fixture("taprio-txtime.bin",
                 "{ \"interface\": \"va\", \"root\": { \"qdisc\": \"taprio\", \"handle\": \"100:\","
                 "  \"num_tc\": 3, \"priority_map\": [2,2,1,0,2,2,2,2,2,2,2,2,2,2,2,2],"
@@ -112,7 +113,8 @@ static void test_taprio_txtime(void **state) {
                 "   { \"command\": \"set-gates\", \"gate_mask\": \"0x4\", \"interval_ns\": 400000 } ] },"
                 "  \"txqueues\": ["
                 "   { \"queue\": 0, \"qdisc\": \"etf\", \"clockid\": \"CLOCK_TAI\", \"delta_ns\": 300000,"
-                "     \"offload\": false, \"deadline_mode\": false, \"skip_sock_check\": true } ] }",
+                "     \"offload\": false, \"deadline_mode\": false, \"skip_sock_check\": true } ],"
+                "  \"allow\": [\"assist-delay\"] }",
                 NULL);
 }
 
@@ -223,7 +225,34 @@ static void test_taprio_cycle_and_commands(void **state) {
                 "   { \"command\": \"set-and-release\", \"gate_mask\": \"0x4\", \"interval_ns\": 400000 } ] },"
                 "  \"txqueues\": ["
                 "   { \"queue\": 0, \"qdisc\": \"etf\", \"clockid\": \"CLOCK_TAI\", \"delta_ns\": 300000,"
-                "     \"offload\": false, \"deadline_mode\": false, \"skip_sock_check\": true } ] }",
+                "     \"offload\": false, \"deadline_mode\": false, \"skip_sock_check\": true } ],"
+                "  \"allow\": [\"assist-delay\"] }",
+                NULL);
+        qdisc_tree_done(&t);
+}
+
+/* Per-class max SDUs the kernel dumps come back as root.max_sdu (zeros,
+ * taprio's default, are left out). */
+static void test_taprio_max_sdu(void **state) {
+        QDiscTree t = {};
+
+        load("taprio-txtime.bin", &t);
+        t.root_spec.max_sdu_dumped = true;
+        t.root_spec.max_sdu[1] = 200;
+        check_tree(&t,
+                "{ \"interface\": \"va\", \"root\": { \"qdisc\": \"taprio\", \"handle\": \"100:\","
+                "  \"num_tc\": 3, \"priority_map\": [2,2,1,0,2,2,2,2,2,2,2,2,2,2,2,2],"
+                "  \"queues\": [ {\"count\": 1, \"offset\": 0}, {\"count\": 1, \"offset\": 1},"
+                "                {\"count\": 2, \"offset\": 2} ],"
+                "  \"clockid\": \"CLOCK_TAI\", \"base_time_ns\": 1000, \"max_sdu\": [0, 200, 0],"
+                "  \"mode\": \"txtime-assist\", \"txtime_delay_ns\": 200000, \"entries\": ["
+                "   { \"command\": \"set-gates\", \"gate_mask\": \"0x1\", \"interval_ns\": 300000 },"
+                "   { \"command\": \"set-gates\", \"gate_mask\": \"0x2\", \"interval_ns\": 300000 },"
+                "   { \"command\": \"set-gates\", \"gate_mask\": \"0x4\", \"interval_ns\": 400000 } ] },"
+                "  \"txqueues\": ["
+                "   { \"queue\": 0, \"qdisc\": \"etf\", \"clockid\": \"CLOCK_TAI\", \"delta_ns\": 300000,"
+                "     \"offload\": false, \"deadline_mode\": false, \"skip_sock_check\": true } ],"
+                "  \"allow\": [\"assist-delay\"] }",
                 NULL);
         qdisc_tree_done(&t);
 }
@@ -375,6 +404,7 @@ int main(void) {
                 cmocka_unit_test(test_refused_etf_clock),
                 cmocka_unit_test(test_refused_mqprio_shaper),
                 cmocka_unit_test(test_taprio_cycle_and_commands),
+                cmocka_unit_test(test_taprio_max_sdu),
                 cmocka_unit_test(test_taprio_full_offload),
                 cmocka_unit_test(test_mqprio_offloads),
                 cmocka_unit_test(test_mqprio_cbs),

@@ -29,7 +29,8 @@ static const char *const names[] = {
         "{\"interface\": \"" ifname "\", \"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 1,"      \
         " \"priority_map\": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"                                 \
         " \"queues\": [{\"count\": 4, \"offset\": 0}]},"                                        \
-        " \"txqueues\": [{\"queue\": 2, \"delta_ns\": 100000, \"offload\": " offload "}]}\n"
+        " \"txqueues\": [{\"queue\": 2, \"delta_ns\": 100000, \"offload\": " offload "}],"          \
+        " \"allow\": [\"ptp-etf\"]}\n"
 
 static void write_file(const char *name, const char *text) {
         char path[128];

@@ -148,7 +148,7 @@ static const BadCase bad_cases[] = {
         { NULL, "{'interface': 01}", F ": line 1, column 16: syntax error: a number must not have leading zeros" },
         { NULL, "{}", F ": interface: required key is missing\n" F ": root: required key is missing" },
         /* Unknown keys, with the list of known ones */
-        { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock, drift, sockets" },
+        { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock, drift, sockets, allow" },
         { MQ, "{'root': {'hw_ofload': true}}",
           F ": root.hw_ofload: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, hw_offload" },
         { MQ, "{'root': {'base_time_ns': 0}}", F ": root.base_time_ns: only valid for a taprio root" },
@@ -157,7 +157,7 @@ static const BadCase bad_cases[] = {
           F ": txqueues[0].delta: unknown key (tc's notation; write \"delta_ns\")\n"
           F ": txqueues[0].delta_ns: required key is missing" },
         { MQ, "{'clock': {'max offset': 5}}",
-          F ": clock: unknown key \"max offset\"; known keys: ptp4l_socket, domain, transport_specific, max_master_offset_ns, max_phc_offset_ns" },
+          F ": clock: unknown key \"max offset\"; known keys: ptp4l_socket, domain, transport_specific, max_master_offset_ns, max_phc_offset_ns, ptp_priority" },
         { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 5, 'cmd': 'x'}]}}",
           F ": root.entries[0].cmd: unknown key (tc's notation; write \"command\")" },
         { TA, "{'root': {'entries': [{'gate_mask': 1, 'interval_ns': 5, 'cnd': 'x'}]}}",
@@ -518,7 +518,7 @@ static void test_all_errors_reported(void **state) {
                 "               'skip_sock_check': true}]}");
 
         assert_string_equal(parse_errors,
-                F ": colour: unknown key; known keys: interface, root, txqueues, clock, drift, sockets\n"
+                F ": colour: unknown key; known keys: interface, root, txqueues, clock, drift, sockets, allow\n"
                 F ": interface: must not contain '/', got \"a/b\"\n"
                 F ": root.num_tc: must be between 1 and 16, got 99\n"
                 F ": root.hw_offload: must be a boolean, got 0 (tc's notation; write false)\n"
@@ -761,6 +761,7 @@ static bool schedules_equal(const Schedule *a, const Schedule *b) {
                a->clock.domain == b->clock.domain && a->clock.transport_specific == b->clock.transport_specific &&
                a->clock.max_master_offset_ns == b->clock.max_master_offset_ns &&
                a->clock.max_phc_offset_ns == b->clock.max_phc_offset_ns &&
+               a->clock.ptp_priority == b->clock.ptp_priority && a->allow == b->allow &&
                (a->sockets.group ? b->sockets.group && strcmp(a->sockets.group, b->sockets.group) == 0
                                  : !b->sockets.group);
 }
@@ -791,9 +792,9 @@ static void test_round_trip_cases(void **state) {
                 "{}",
                 "{'root': {'handle': '8001:', 'hw_offload': true},"
                 " 'clock': {'ptp4l_socket': '/run/ptp4l-eth0', 'domain': 24, 'transport_specific': 1,"
-                "           'max_master_offset_ns': 50, 'max_phc_offset_ns': 500}}",
+                "           'max_master_offset_ns': 50, 'max_phc_offset_ns': 500, 'ptp_priority': 4}}",
                 "{'txqueues': [{'queue': 3, 'qdisc': 'etf', 'clockid': 'TAI', 'delta_ns': 0, 'offload': true,"
-                "               'deadline_mode': true, 'skip_sock_check': true}]}",
+                "               'deadline_mode': true, 'skip_sock_check': true}], 'allow': ['ptp-etf']}",
                 "{'sockets': {'group': 'ctrl-apps'}}",
                 "{'sockets': {'group': '_tsn.app$'}}",
         };
@@ -801,9 +802,11 @@ static void test_round_trip_cases(void **state) {
                 "{}",
                 "{'root': {'cycle_time_ns': 2147483647, 'cycle_time_extension_ns': 1000, 'clockid': 'CLOCK_MONOTONIC',"
                 "          'entries': [{'command': 'set-and-hold', 'gate_mask': 7, 'interval_ns': 100000},"
-                "                      {'command': 'set-and-release', 'gate_mask': '0X0', 'interval_ns': 2147383647}]}}",
+                "                      {'command': 'set-and-release', 'gate_mask': '0X0', 'interval_ns': 2147383647}]},"
+                " 'allow': ['base-time']}",
                 "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 0},"
-                " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+                " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}],"
+                " 'allow': ['delta-cycle', 'assist-delay']}",
                 "{'root': {'mode': 'full-offload'}}",
                 "{'root': {'base_time_ns': 'now', 'change_margin_ns': 2000000000, 'max_sdu': [0, 1500, 300]}}",
         };

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "schedule-safety.h"
 #include "schedule-verify.h"
 #include "schedule.h"
 
@@ -170,6 +171,7 @@ static void test_facts_offload(void **state) {
 
         s->txqueues[1].queue = 2;
         s->txqueues[1].offload = OFFLOAD_ON;
+        s->allow = 1U << SAFETY_PTP_ETF;    /* queue 2 carries PTP; this test is about offload */
         assert_verify(s, &i210, "m.json: txqueues[1].offload: launch-time offload is not available on queue 2: "
                                 "igb: launch time only on i210 queues 0 and 1");
         noreason.offload_reason = NULL;
@@ -189,13 +191,13 @@ static void test_taprio_rules(void **state) {
 
         make_taprio(s, 4);
         s->root.mode = TAPRIO_MODE_TXTIME_ASSIST;
+        s->root.txtime_delay_ns = 500000;   /* at least every delta_ns (assist-delay) */
         s->txqueues[0].skip_sock_check = true;
         assert_verify(s, NULL, "m.json: txqueues[1].skip_sock_check: warning: taprio in txtime-assist mode "
                                "stamps every packet with a launch time, and etf drops stamped packets from "
                                "sockets without SO_TXTIME; set skip_sock_check to true unless every sender "
                                "uses SO_TXTIME");
         s->txqueues[1].skip_sock_check = true;
-        s->root.txtime_delay_ns = 300000;
         assert_verify(s, NULL, "");
         s->root.mode = TAPRIO_MODE_FULL_OFFLOAD;
         assert_verify(s, NULL, "m.json: root.txtime_delay_ns: only valid with mode \"txtime-assist\", "
@@ -230,6 +232,7 @@ static void test_taprio_limits(void **state) {
         _cleanup_schedule_ Schedule *s = new_model();
 
         s->n_txqueues = 0;                  /* software taprio, no etf children */
+        s->allow = 1U << SAFETY_PTP_GATE;   /* about the kernel's limits, not PTP's gate */
         make_taprio(s, TBS_TAPRIO_MAX_ENTRIES);
         assert_verify(s, NULL, "");
         free(s->root.entries);
