@@ -25,7 +25,7 @@ streams_file() { # BULK_PERIOD_NS
     "priority_map": [2, 2, 2, 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2],
     "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2}],
     "clockid": "CLOCK_TAI", "base_time_ns": 1000,
-    "mode": "txtime-assist", "txtime_delay_ns": 200000,
+    "mode": "txtime-assist", "txtime_delay_ns": 300000,
     "streams": [
       {"name": "ctrl", "traffic_class": 0, "period_ns": 1000000, "offset_ns": 0, "max_frame_bytes": 128},
       {"name": "bulk", "traffic_class": 1, "period_ns": $1, "max_frame_bytes": 1500, "frames_per_period": 4}
