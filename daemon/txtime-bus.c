@@ -11,6 +11,7 @@
 #include "bus-access.h"
 #include "bus-names.h"
 #include "log.h"
+#include "qdisc-dump.h"
 #include "manager.h"
 #include "schedule.h"
 #include "sd-cleanup.h"
@@ -286,9 +287,37 @@ int txtime_bus_open_socket(sd_bus_message *msg, void *userdata, sd_bus_error *er
         return r;
 }
 
+/* The gate schedule taprio runs now, from the kernel's dump, in *ret (its
+ * pointers into t): after an in-place change the base time is the running
+ * schedule's, not the file's, and until the new (admin) schedule's base
+ * time it is the old (oper) one that gates the frames. Returns 0, or
+ * -errno when the dump has no taprio root of the link. */
+static int running_schedule(Link *l, QDiscTree *t, RootSpec *ret) {
+        RootSpec r;
+        int k;
+
+        k = nl_qdisc_dump(l->ctx->nl, l->ifindex, t);
+        if (k < 0)
+                return k;
+        if (!t->root_known || t->root_spec.kind != ROOT_TAPRIO)
+                return -ENOENT;
+        r = t->root_spec;
+        if (r.admin_pending && r.oper.n_entries > 0) {
+                r.base_time_ns = r.oper.base_time_ns;
+                r.cycle_time_ns = r.oper.cycle_time_ns;
+                r.cycle_time_extension_ns = r.oper.cycle_time_extension_ns;
+                r.entries = r.oper.entries;
+                r.n_entries = r.oper.n_entries;
+        }
+        *ret = r;
+        return 0;
+}
+
 int txtime_bus_get_window(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
         _cleanup_free_ TxtimeWindow *w = NULL;
+        _cleanup_(qdisc_tree_done) QDiscTree t = {};
+        RootSpec running;
         const RootSpec *root;
         const char *missing;
         uint32_t tc;
@@ -308,6 +337,12 @@ int txtime_bus_get_window(sd_bus_message *msg, void *userdata, sd_bus_error *err
                                          "%s: traffic class %" PRIu32 " does not exist (the root has %u)", l->name,
                                          tc, (unsigned) root->num_tc);
         if (root->kind == ROOT_TAPRIO) {
+                r = running_schedule(l, &t, &running);
+                if (r < 0)
+                        return sd_bus_error_setf(error, TBS_ERROR_NOT_CONFIGURED,
+                                                 "%s: the kernel's taprio schedule cannot be read: %s", l->name,
+                                                 strerror(-r));
+                root = &running;
                 n = txtime_windows(root, tc, &w);
                 if (n < 0)
                         return bus_method_failed(error, n, l->name);

@@ -102,6 +102,11 @@ admin_base=$(jq '.admin_schedule.base_time_ns' <<<"$st")
 oper_base=$(jq '.oper_schedule.base_time_ns' <<<"$st")
 assert_eq "$(( (admin_base - oper_base) % 2000000 ))" 0 "the admin base time is a cycle start of the running schedule"
 [ "$admin_base" -gt "$oper_base" ] || fail "admin base time $admin_base is not after the running one's"
+# GetTxtimeWindow() answers with the schedule that gates frames now: the
+# running one, with its own base time, until the new one starts.
+win=$("$TBS_BUILD_DIR/tests/tools/txtime-client" window tc0 0) || fail "GetTxtimeWindow failed: $win"
+assert_eq "$(jq -c '[.base_time_ns, .cycle_time_ns, .windows]' <<<"$win")" \
+        "[$oper_base,2000000,[[0,1000000],[1000000,1000000]]]" "GetTxtimeWindow while the change is pending"
 assert_contains "$(cat "$TBS_OUT/tbsd.log")" "changing the gate schedule in place" "the apply log"
 assert_contains "$(cat "$TBS_OUT/tbsd.log")" "root changed in place" "the applied event"
 
@@ -111,6 +116,9 @@ wait_until 15 sh -c "\"$TBSCTL\" --json status tc0 | jq -e '.root.change_pending
 assert_eq "$("$TBSCTL" --json status tc0 | jq -c '[.root.oper_schedule.entries[].interval_ns]')" "[1000000,1500000]" \
         "status: the new schedule runs"
 assert_eq "$(handles tc0)" "$before" "every handle after the switch"
+win=$("$TBS_BUILD_DIR/tests/tools/txtime-client" window tc0 0) || fail "GetTxtimeWindow failed: $win"
+assert_eq "$(jq -c '[.base_time_ns, .cycle_time_ns, .windows]' <<<"$win")" \
+        "[$admin_base,2500000,[[0,1000000],[1000000,1500000]]]" "GetTxtimeWindow once the new schedule runs"
 wait "$send_pid" || fail "sender failed"
 wait "$recv_pid" || fail "receiver failed"
 s=$(cat "$TMPDIR/send.json"); r=$(cat "$TMPDIR/recv.json")
