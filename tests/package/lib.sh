@@ -45,11 +45,25 @@ abs_dir() {
         esac
 }
 
+# source_files DIR PATTERN: the names of the source tree's DIR/PATTERN files
+# (what meson lists when it configures: docs, examples, contrib).
+source_files() {
+        (cd "$SRC/$1" 2>/dev/null && for f in $2; do [ -f "$f" ] && echo "$f"; done) || true
+}
+
 # expected_files_in BINDIR SBINDIR DATADIR MANDIR SYSCONFDIR UNITDIR LIBDIR
-# INCLUDEDIR: every path an install must create, one a line, sorted; folders
-# end in "/" (only the empty schedules folder).
+# INCLUDEDIR SYSUSERSDIR: every path an install must create, one a line,
+# sorted; folders end in "/" (only the empty schedules folder).
 expected_files_in() {
-        LC_ALL=C sort <<EOL
+        {
+        source_files docs '*.md' | sed "s|^|$3/doc/tbsd/docs/|"
+        source_files examples '*.json' | sed "s|^|$3/doc/tbsd/examples/|"
+        source_files contrib/grafana '*.json' | sed "s|^|$3/tbsd/grafana/|"
+        source_files contrib/prometheus '*.yml' | sed "s|^|$3/tbsd/prometheus/|"
+        cat <<EOL
+$3/doc/tbsd/README.md
+$5/default/tbsd
+$9/tbsd.conf
 $7/libtbs.so
 $7/libtbs.so.0
 $7/libtbs.so.$LIBTBS_VERSION
@@ -68,16 +82,19 @@ $4/man3/libtbs.3
 $3/bash-completion/completions/tbsctl
 $5/tbsd/schedules.d/
 EOL
+        } | LC_ALL=C sort
 }
 
 # expected_files: expected_files_in for the build folder's options.
 expected_files() {
-        local unitdir
+        local unitdir sysusersdir
         unitdir=$(build_option systemdsystemunitdir)
         [ -n "$unitdir" ] || unitdir=$(build_option prefix)/lib/systemd/system
+        sysusersdir=$(build_option sysusersdir)
+        [ -n "$sysusersdir" ] || sysusersdir=$(build_option prefix)/lib/sysusers.d
         expected_files_in "$(abs_dir bindir)" "$(abs_dir sbindir)" "$(abs_dir datadir)" \
                 "$(abs_dir mandir)" "$(abs_dir sysconfdir)" "$unitdir" "$(abs_dir libdir)" \
-                "$(abs_dir includedir)"
+                "$(abs_dir includedir)" "$sysusersdir"
 }
 
 # install_to DIR: meson install of the build folder into DESTDIR=DIR.

@@ -22,8 +22,8 @@ activation=$root$datadir/dbus-1/system-services/org.tsn.Tbs.service
 policy=$root$datadir/dbus-1/system.d/org.tsn.Tbs.conf
 
 [ -x "$root$sbindir/tbsd" ] || fail "tbsd is not executable"
-grep -qx "ExecStart=$sbindir/tbsd --log-prefix" "$unit" || fail "ExecStart does not run $sbindir/tbsd: $(grep ExecStart= "$unit")"
-pass "the unit starts $sbindir/tbsd --log-prefix"
+grep -qx "ExecStart=$sbindir/tbsd --log-prefix \$TBSD_OPTIONS" "$unit" || fail "ExecStart does not run $sbindir/tbsd: $(grep ExecStart= "$unit")"
+pass "the unit starts $sbindir/tbsd --log-prefix \$TBSD_OPTIONS"
 grep -qx 'BusName=org.tsn.Tbs' "$unit" || fail "unit has no BusName=org.tsn.Tbs"
 grep -qx 'Type=notify' "$unit" || fail "unit is not Type=notify"
 grep -q '^Alias=' "$unit" && fail "unit still has an Alias= (activation goes through SystemdService=tbsd.service)"
