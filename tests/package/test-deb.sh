@@ -61,6 +61,12 @@ while read -r path; do
         /usr/share/man/*) path=$path.gz ;;           # dh_installman compresses
         esac
         pkg=$(package_of "$path")
+        # dh_compress compresses documents above 4 KiB, but not the examples
+        # (debian/rules), which README has the operator copy as they are.
+        case $path in
+        /usr/share/doc/*/examples/*) ;;
+        /usr/share/doc/*) grep -qxF "$path.gz" "$WORK/contents.$pkg" && path=$path.gz ;;
+        esac
         if grep -qxF "$path" "$WORK/contents.$pkg"; then
                 pass "in $pkg: $path"
         else
@@ -68,7 +74,7 @@ while read -r path; do
                 missing=1
         fi
 done < <(expected_files_in /usr/bin /usr/sbin /usr/share /usr/share/man /etc /lib/systemd/system \
-        "/usr/lib/$multiarch" /usr/include)
+        "/usr/lib/$multiarch" /usr/include /usr/lib/sysusers.d)
 [ "$missing" = 0 ] || { head -n 100 "$WORK"/contents.*; fail "files missing from the packages"; }
 grep -q 'libtbs' "$WORK/contents.tbsd" && fail "tbsd's package holds libtbs files: $(grep libtbs "$WORK/contents.tbsd")"
 pass "tbsd's package holds none of libtbs"
@@ -105,6 +111,47 @@ grep -q "deb-systemd-invoke \$_dh_action 'tbsd.service'" "$WORK/control/postinst
 grep -q "ReloadConfig" "$WORK/control/postinst" || fail "postinst does not have dbus-daemon read the new policy first"
 grep -q "deb-systemd-invoke stop 'tbsd.service'" "$WORK/control/prerm" || fail "prerm does not stop tbsd.service"
 pass "maintainer scripts enable and start tbsd.service after reloading the bus policy, stop it on remove"
+
+# The admin group: postinst runs systemd-sysusers on the package's file
+# before it starts the unit (tbsd checks the group at each privileged call),
+# and the package depends on a systemd-sysusers.
+sysusers_line=$(grep -n '^ *systemd-sysusers .*tbsd\.conf' "$WORK/control/postinst" | head -1 | cut -d: -f1)
+start_line=$(grep -n "deb-systemd-invoke \$_dh_action 'tbsd.service'" "$WORK/control/postinst" | head -1 | cut -d: -f1)
+[ -n "$sysusers_line" ] || { cat "$WORK/control/postinst"; fail "postinst does not run systemd-sysusers tbsd.conf"; }
+[ "$sysusers_line" -lt "$start_line" ] || fail "postinst starts tbsd before it creates the group"
+grep -q 'systemd-sysusers' <<<"$depends" || fail "Depends lacks systemd-sysusers (systemd | systemd-standalone-sysusers | ...): $depends"
+sysroot=$WORK/sysroot
+mkdir -p "$sysroot/etc"
+systemd-sysusers --root="$sysroot" "$WORK/x/usr/lib/sysusers.d/tbsd.conf" >/dev/null 2>&1 ||
+        fail "systemd-sysusers refuses the package's tbsd.conf"
+grep -q '^tbs:x:[0-9]*:$' "$sysroot/etc/group" || fail "the package's tbsd.conf does not create group tbs"
+pass "postinst creates group tbs (systemd-sysusers tbsd.conf, checked with --root) before it starts tbsd"
+
+# /etc/default/tbsd is a conffile: an operator's TBSD_OPTIONS survive upgrades.
+grep -qx /etc/default/tbsd "$WORK/control/conffiles" ||
+        { cat "$WORK/control/conffiles"; fail "/etc/default/tbsd is not a conffile"; }
+grep -qx 'EnvironmentFile=-/etc/default/tbsd' "$WORK/x/lib/systemd/system/tbsd.service" ||
+        fail "the package's unit does not read /etc/default/tbsd"
+pass "/etc/default/tbsd is a conffile, read by the unit"
+
+# README's commands work with the package's paths: the examples, uncompressed
+# and valid for tbsd --check --no-probe; the dashboard and rules in /usr/share/tbsd.
+n=0
+for f in "$WORK"/x/usr/share/doc/tbsd/examples/*.json; do
+        mkdir -p "$WORK/schedules.$n"
+        cp "$f" "$WORK/schedules.$n/$(basename "$f")"
+        "$WORK/x/usr/sbin/tbsd" --check --no-probe --config-dir "$WORK/schedules.$n" >"$WORK/check.log" 2>&1 ||
+                { cat "$WORK/check.log"; fail "tbsd --check --no-probe refuses the package's $(basename "$f")"; }
+        n=$((n + 1))
+done
+[ "$n" -gt 0 ] || fail "no example schedules in /usr/share/doc/tbsd/examples"
+grep -q '/usr/share/doc/tbsd/examples/.*/etc/tbsd/schedules.d/' "$SRC/README.md" ||
+        fail "README does not copy an example from /usr/share/doc/tbsd/examples"
+readme_example=$(grep -o '/usr/share/doc/tbsd/examples/[a-z0-9-]*\.json' "$SRC/README.md" | head -1)
+[ -f "$WORK/x$readme_example" ] || fail "README copies $readme_example, which the package does not hold"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$WORK/x/usr/share/tbsd/grafana/tbsd.json" ||
+        fail "the package's Grafana dashboard does not parse"
+pass "$n example schedules pass tbsd --check --no-probe, README's $readme_example among them; the dashboard parses"
 
 # The library's packages as Debian's policy has them: the runtime package
 # named after the SONAME, both Multi-Arch: same, the -dev package tied to
