@@ -168,9 +168,10 @@ assert_eq "$("$TBSCTL" --json status tbs0 | jq -c '[.carrier, .operstate]')" '[t
 # an object, no escaped slashes; an apply lists only what changed (no Driver).
 "$TBSCTL" --json monitor > "$TMPDIR/monitor.json" 2>&1 &
 jmon=$!
-# (it subscribes just after it starts: apply until it saw one)
+# (it subscribes just after it starts: remove and apply until it saw an
+# apply; an apply of an unchanged tree sends no event)
 applies_seen() { grep -c '"kind":"applied"' "$TMPDIR/monitor.json" || true; }
-apply_seen() { "$TBSCTL" apply tbs0 && [ "$(applies_seen)" -gt 0 ]; }
+apply_seen() { "$TBSCTL" remove tbs0 && "$TBSCTL" apply tbs0 && [ "$(applies_seen)" -gt 0 ]; }
 wait_until 10 apply_seen || { cat "$TMPDIR/monitor.json"; fail "tbsctl monitor --json printed no applied event"; }
 seen=$(applies_seen)
 "$TBSCTL" remove tbs0
