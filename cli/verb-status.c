@@ -440,7 +440,7 @@ int verb_list(int argc, char *argv[]) {
 
         if (!arg_json) {
                 (void) json_escape_strings(docs);
-                printf("%3s %-16s %-11s %-14s %-7s%s\n", "IDX", "LINK", "STATE", "CLOCK", "OFFLOAD",
+                printf("%3s %-16s %-11s %-14s %s%s\n", "IDX", "LINK", "STATE", "CLOCK", "OFFLOAD",
                        arg_verbose ? " PATH" : "");
         }
         for (size_t i = 0; i < n; i++) {
@@ -466,9 +466,9 @@ int verb_list(int argc, char *argv[]) {
                 else
                         snprintf(idx, sizeof(idx), "-");
                 snprintf(off, sizeof(off), "%" PRId64 "/%" PRId64, offloaded, queues);
-                printf("%3s %-16s %-11s %-14s %-7s%s%s\n", idx, str_or(d, "interface", "?"),
-                       str_or(d, "state", "?"), str_or(json_get(d, "clock"), "state", "-"), off,
-                       arg_verbose ? " " : "", arg_verbose ? rows[i].path : "");
+                printf("%3s %-16s %-11s %-14s %-*s%s%s\n", idx, str_or(d, "interface", "?"),
+                       str_or(d, "state", "?"), str_or(json_get(d, "clock"), "state", "-"),
+                       arg_verbose ? 7 : 0, off, arg_verbose ? " " : "", arg_verbose ? rows[i].path : "");
         }
         if (arg_json)
                 print_json(arr);
