@@ -12,6 +12,7 @@
 #include "verbs.h"
 
 bool arg_json;
+bool arg_verbose;
 unsigned arg_count = 20;
 double arg_watch = -1;
 const char *arg_device;
@@ -62,24 +63,27 @@ static const Verb verbs[] = {
 };
 
 static void help(void) {
-        printf("Usage: tbsctl [--json] COMMAND [ARGS...]\n"
+        printf("Usage: tbsctl [OPTIONS...] COMMAND [ARGS...]\n"
                "\n"
                "Query and control tbsd, the time-based transmission daemon.\n"
                "\n"
                "Options:\n"
-               "  -h --help      Show this help\n"
-               "     --version   Show the version\n"
-               "  -j --json      Print JSON\n"
-               "     --watch[=SECONDS]  stats: refresh every SECONDS (0.1-3600, default 1) until interrupted\n"
-               "     --count=N   selftest: probe frames per queue (1-100000, default 20)\n"
-               "     --device=IFACE  validate: also check against IFACE of this machine, as\n"
-               "                 tbsd would before applying (\".\": each file's own interface)\n"
-               "  -o --output=FILE  import: write the schedule to FILE instead of stdout\n"
-               "     --force     import: replace FILE when it exists\n"
+               "  -h --help             Show this help\n"
+               "     --version          Show the version\n"
+               "  -j --json             Print JSON\n"
+               "  -v --verbose          list: also print each link's D-Bus object path\n"
+               "     --watch[=SECONDS]  stats: refresh every SECONDS (0.1-3600, default 1)\n"
+               "                        until interrupted\n"
+               "     --count=N          selftest: probe frames per queue (1-100000, default 20)\n"
+               "     --device=IFACE     validate: also check against IFACE of this machine, as\n"
+               "                        tbsd would before applying (\".\": each file's own\n"
+               "                        interface)\n"
+               "  -o --output=FILE      import: write the schedule to FILE instead of stdout\n"
+               "     --force            import: replace FILE when it exists\n"
                "\n"
                "Commands:\n");
         for (const Verb *v = verbs; v->name; v++)
-                printf("  %-28s %s\n", v->synopsis, v->description);
+                printf("  %-32s %s\n", v->synopsis, v->description);
         printf("\nselftest sends real traffic: raw Ethernet frames (EtherType 0x88B5, local\n"
                "experimental) to the broadcast address, with SO_TXTIME, on the link only.\n"
                "It changes no qdisc or schedule. It needs root (CAP_NET_RAW, CAP_NET_ADMIN).\n");
@@ -92,6 +96,7 @@ int main(int argc, char *argv[]) {
                 { "help",    no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, ARG_VERSION },
                 { "json",    no_argument, NULL, 'j' },
+                { "verbose", no_argument, NULL, 'v' },
                 { "watch",   optional_argument, NULL, ARG_WATCH },
                 { "count",   required_argument, NULL, ARG_COUNT },
                 { "device",  required_argument, NULL, ARG_DEVICE },
@@ -103,7 +108,7 @@ int main(int argc, char *argv[]) {
 
         log_set_program_name("tbsctl");
         /* "+" would stop at the first non-option; we allow --json after the command. */
-        while ((c = getopt_long(argc, argv, "hjo:", options, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, "hjvo:", options, NULL)) >= 0)
                 switch (c) {
                 case 'h':
                         help();
@@ -113,6 +118,9 @@ int main(int argc, char *argv[]) {
                         return TBSCTL_EXIT_OK;
                 case 'j':
                         arg_json = true;
+                        break;
+                case 'v':
+                        arg_verbose = true;
                         break;
                 case ARG_WATCH: {
                         uint64_t ns;

@@ -57,7 +57,7 @@ static void print_sample(struct json_object *doc, struct json_object *prev, doub
                 struct json_object *arr = json_object_new_array();
 
                 json_add_string(o, "interface", json_get_string(doc, "interface"));
-                json_add(o, "interval_s", prev ? json_object_new_double(dt) : NULL);
+                json_add(o, "interval_s", prev ? json_new_double_ms(dt) : NULL);
                 for (size_t i = 0; qs && i < json_object_array_length(qs); i++) {
                         struct json_object *q = json_object_array_get_idx(qs, i), *e = json_object_new_object();
                         struct json_object *st = json_get(q, "stats");

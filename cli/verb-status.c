@@ -5,7 +5,9 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "client.h"
@@ -92,6 +94,8 @@ static void render_clock(struct json_object *c) {
                       str_or(c, "phc_offset_method", "?"));
         if (json_get(c, "tai_offset_s"))
                 field("TAI offset", "%" PRId64 " s", json_get_int(c, "tai_offset_s", 0));
+        if (json_get_string(c, "checked_at"))
+                field("Clock checked", "%s", json_get_string(c, "checked_at"));
 }
 
 /* The clock section the schedule declares (its limits), when it has one. */
@@ -240,6 +244,13 @@ static void render_status(struct json_object *d) {
         field("State", "%s%s%s", state, json_get_string(d, "state_reason") ? " - " : "",
               str_or(d, "state_reason", ""));
         field("Schedule", "%s", str_or(d, "schedule_file", "none"));
+        if (strcmp(state, "absent") == 0)
+                return;   /* what the link had before it went away is stale: show none of it */
+        if (json_get(d, "carrier") && json_object_is_type(json_get(d, "carrier"), json_type_boolean))
+                field("Carrier", "%s (operstate %s)", json_get_bool(d, "carrier", 0) ? "yes" : "no",
+                      str_or(d, "operstate", "unknown"));
+        else if (json_get_string(d, "operstate"))
+                field("Carrier", "unknown (operstate %s)", json_get_string(d, "operstate"));
         if (json_get(d, "capabilities"))
                 render_caps(json_get(d, "capabilities"));
         render_root(json_get(d, "root"));
@@ -353,12 +364,47 @@ int verb_stats(int argc, char *argv[]) {
         return TBSCTL_EXIT_OK;
 }
 
+/* One row of tbsctl list, from a link's Describe() document. */
+typedef struct ListRow {
+        struct json_object *doc;
+        const char *path;
+        int64_t ifindex;
+} ListRow;
+
+static int list_row_compare(const void *a, const void *b) {
+        const ListRow *x = a, *y = b;
+
+        /* Absent links (index 0) last, in name order among themselves. */
+        if ((x->ifindex > 0) != (y->ifindex > 0))
+                return x->ifindex > 0 ? -1 : 1;
+        if (x->ifindex != y->ifindex)
+                return x->ifindex < y->ifindex ? -1 : 1;
+        return strcmp(str_or(x->doc, "interface", ""), str_or(y->doc, "interface", ""));
+}
+
+/* Queues whose qdisc runs in the device, and queues with an etf (or cbs)
+ * qdisc declared. */
+static void offload_counts(struct json_object *d, int64_t *ret_offloaded, int64_t *ret_queues) {
+        struct json_object *qs = json_get(d, "txqueues");
+
+        *ret_offloaded = *ret_queues = 0;
+        for (size_t i = 0; qs && i < json_object_array_length(qs); i++) {
+                struct json_object *q = json_object_array_get_idx(qs, i);
+
+                (*ret_queues)++;
+                if (json_get_bool(q, "offload", 0))
+                        (*ret_offloaded)++;
+        }
+}
+
 int verb_list(int argc, char *argv[]) {
         _cleanup_bus_ sd_bus *bus = NULL;
         _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
-        _cleanup_json_ struct json_object *arr = json_object_new_array();
+        _cleanup_json_ struct json_object *arr = json_object_new_array(), *docs = NULL;
+        _cleanup_free_ ListRow *rows = NULL;
         const char *name, *path, *state;
+        size_t n = 0;
         int r;
 
         r = client_connect(&bus);
@@ -368,27 +414,65 @@ int verb_list(int argc, char *argv[]) {
                                &error, &reply, NULL);
         if (r < 0)
                 return client_exit_status(client_call_failed("ListLinks", &error, r));
+        r = client_describe_links(bus, 0, NULL, &docs);
+        if (r < 0)
+                return client_exit_status(r);
+        rows = calloc(json_object_array_length(docs) + 1, sizeof(ListRow));
+        if (!rows)
+                return client_exit_status(log_error_errno(-ENOMEM, "list: %m"));
         r = sd_bus_message_enter_container(reply, 'a', "(sos)");
         if (r < 0)
                 return client_exit_status(log_error_errno(r, "ListLinks: bad reply: %m"));
-        if (!arg_json)
-                printf("%-16s %-12s %s\n", "LINK", "STATE", "PATH");
-        while ((r = sd_bus_message_read(reply, "(sos)", &name, &path, &state)) > 0) {
-                if (arg_json) {
-                        struct json_object *e = json_object_new_object();
-                        json_add_string(e, "interface", name);
-                        json_add_string(e, "state", state);
-                        json_add_string(e, "path", path);
-                        json_object_array_add(arr, e);
-                } else {
-                        _cleanup_free_ char *n = NULL, *st = NULL;
+        while ((r = sd_bus_message_read(reply, "(sos)", &name, &path, &state)) > 0)
+                /* Pair each path with its document (a link that went away
+                 * between the two calls has none and is left out). */
+                for (size_t i = 0; i < json_object_array_length(docs); i++) {
+                        struct json_object *d = json_object_array_get_idx(docs, i);
 
-                        printf("%-16s %-12s %s\n", text_safe(name, &n), text_safe(state, &st), path);
+                        if (strcmp(str_or(d, "interface", ""), name) != 0 || n >= json_object_array_length(docs))
+                                continue;
+                        rows[n++] = (ListRow) { .doc = d, .path = path, .ifindex = json_get_int(d, "ifindex", 0) };
+                        break;
                 }
-        }
         if (r < 0)
                 return client_exit_status(log_error_errno(r, "ListLinks: bad reply: %m"));
+        qsort(rows, n, sizeof(ListRow), list_row_compare);
+
+        if (!arg_json) {
+                (void) json_escape_strings(docs);
+                printf("%3s %-16s %-11s %-14s %s%s\n", "IDX", "LINK", "STATE", "CLOCK", "OFFLOAD",
+                       arg_verbose ? " PATH" : "");
+        }
+        for (size_t i = 0; i < n; i++) {
+                struct json_object *d = rows[i].doc;
+                int64_t offloaded, queues;
+                char idx[24], off[48];
+
+                offload_counts(d, &offloaded, &queues);
+                if (arg_json) {
+                        struct json_object *e = json_object_new_object();
+                        json_add_string(e, "interface", str_or(d, "interface", NULL));
+                        json_add_string(e, "state", str_or(d, "state", NULL));
+                        json_add_string(e, "path", rows[i].path);
+                        json_add(e, "ifindex", json_object_new_int64(rows[i].ifindex));
+                        json_add_string(e, "clock_state", json_get_string(json_get(d, "clock"), "state"));
+                        json_add(e, "offloaded_queues", json_object_new_int64(offloaded));
+                        json_add(e, "queues", json_object_new_int64(queues));
+                        json_object_array_add(arr, e);
+                        continue;
+                }
+                if (rows[i].ifindex > 0)
+                        snprintf(idx, sizeof(idx), "%" PRId64, rows[i].ifindex);
+                else
+                        snprintf(idx, sizeof(idx), "-");
+                snprintf(off, sizeof(off), "%" PRId64 "/%" PRId64, offloaded, queues);
+                printf("%3s %-16s %-11s %-14s %-*s%s%s\n", idx, str_or(d, "interface", "?"),
+                       str_or(d, "state", "?"), str_or(json_get(d, "clock"), "state", "-"),
+                       arg_verbose ? 7 : 0, off, arg_verbose ? " " : "", arg_verbose ? rows[i].path : "");
+        }
         if (arg_json)
                 print_json(arr);
+        else
+                printf("\n%zu link%s listed.\n", n, n == 1 ? "" : "s");
         return TBSCTL_EXIT_OK;
 }

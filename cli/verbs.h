@@ -8,6 +8,8 @@
 
 /* --json was given: print JSON instead of text. */
 extern bool arg_json;
+/* -v/--verbose: list also prints each link's D-Bus object path. */
+extern bool arg_verbose;
 /* --count=N: probe frames per queue for selftest (default 20). */
 extern unsigned arg_count;
 /* --watch[=SECONDS]: stats refreshes; -1 not given, 0 given without a value

@@ -55,8 +55,9 @@ static int link_start_clock(Link *l) {
 
 static void link_probe(Link *l) {
         const LinkCaps *c;
-        bool same;
-        int r;
+        _cleanup_free_ char *old_driver = NULL;
+        uint64_t old_mask = link_launch_time_mask(l);
+        int old_phc = link_phc_index(l), r;
 
         r = caps_cache_get(l->ctx->caps, l->ifindex, l->name, &c);
         if (r < 0) {
@@ -65,15 +66,19 @@ static void link_probe(Link *l) {
                 l->rt->facts = (DeviceFacts) {};
                 return;
         }
-        /* The properties the probe gives, reported when they change. */
-        same = l->rt->caps && strcmp(l->rt->caps->driver, c->driver) == 0 &&
-               l->rt->caps->launch_time_mask == c->launch_time_mask && l->rt->caps->phc_index == c->phc_index;
+        old_driver = strdup(link_driver(l));
         c = caps_cache_ref(c);
         caps_cache_unref(l->rt->caps);
         l->rt->caps = c;
         caps_to_device_facts(l->rt->caps, &l->rt->facts);
-        if (!same)
-                link_emit_changed(l, "Driver", "LaunchTimeQueues", "PhcIndex", NULL);
+        /* The properties the probe gives, each reported only when it changed
+         * (a monitor must not see "Driver=veth" on every apply). */
+        if (!old_driver || strcmp(old_driver, link_driver(l)) != 0)
+                link_emit_changed(l, "Driver", NULL);
+        if (old_mask != link_launch_time_mask(l))
+                link_emit_changed(l, "LaunchTimeQueues", NULL);
+        if (old_phc != link_phc_index(l))
+                link_emit_changed(l, "PhcIndex", NULL);
 }
 
 static int on_retry(sd_event_source *s, uint64_t usec, void *userdata) {
@@ -399,14 +404,15 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
         if (r == -EEXIST) {
                 /* Nothing of tbsd's is installed: the link is set aside all
                  * the same, and the administrator's tree stays. */
-                link_set_state(l, LINK_STATE_PENDING, "%s, left in place; Apply() or a reload installs "
-                               "the schedule over it", err ?: "the root qdisc is not tbsd's");
+                link_set_state(l, LINK_STATE_PENDING, "%s, left in place; 'tbsctl apply %s' or a reload installs "
+                               "the schedule over it", err ?: "the root qdisc is not tbsd's", l->name);
                 link_emit_event(l, "foreign", "%s, left in place", err ?: "the root qdisc is not tbsd's");
                 link_set_error(ret_error, "%s, left in place", err ?: "the root qdisc is not tbsd's");
                 link_release_changes(l);
                 return r;
         }
-        link_set_state(l, LINK_STATE_PENDING, "qdiscs removed; Apply() or a reload installs them again");
+        link_set_state(l, LINK_STATE_PENDING, "qdiscs removed; 'tbsctl apply %s' or a reload installs them again",
+                       l->name);
         link_release_changes(l);
         link_emit_event(l, "removed", "%s",
                         r > 0 ? "default root qdisc restored" : "nothing installed, default root in place");

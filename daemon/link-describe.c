@@ -2,7 +2,10 @@
 /* The link's status document: Describe(), `tbsctl status --json`, and
  * what the metrics are rendered from. */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "caps-probe.h"
 #include "json-util.h"
@@ -124,7 +127,7 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
                 json_add(o, "stats", NULL);
         if (link_queue_rates(l, want->queue, &rates) >= 0) {
                 struct json_object *r = json_object_new_object();
-                json_add(r, "interval_s", json_object_new_double(rates.interval_s));
+                json_add(r, "interval_s", json_new_double_ms(rates.interval_s));
                 json_add(r, "packets_per_second", json_object_new_double(rates.packets_per_second));
                 json_add(r, "bytes_per_second", json_object_new_double(rates.bytes_per_second));
                 json_add(r, "drops_per_second", json_object_new_double(rates.drops_per_second));
@@ -134,6 +137,30 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
         } else
                 json_add(o, "rates", NULL);
         return o;
+}
+
+/* The kernel's operstate and carrier of the interface (sysfs), or NULL
+ * when the interface is absent or the value unreadable (carrier reads
+ * fail with EINVAL while the interface is down). */
+static struct json_object *sysfs_net_value(const char *ifname, const char *attr, bool boolean) {
+        char path[128], buf[32];
+        bool ok;
+        FILE *f;
+
+        if (!ifname || strchr(ifname, '/') || snprintf(path, sizeof(path), "/sys/class/net/%s/%s", ifname, attr) >=
+            (int) sizeof(path))
+                return NULL;
+        f = fopen(path, "re");
+        if (!f)
+                return NULL;
+        ok = fgets(buf, sizeof(buf), f);
+        fclose(f);
+        if (!ok)
+                return NULL;
+        buf[strcspn(buf, "\n")] = 0;
+        if (boolean)
+                return json_object_new_boolean(strcmp(buf, "1") == 0);
+        return json_object_new_string(buf);
 }
 
 int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret) {
@@ -155,6 +182,8 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
         json_add(o, "ifindex", json_object_new_int(l->ifindex));
         json_add_string(o, "state", link_state_to_string(l->state));
         json_add_string(o, "state_reason", l->state_reason);
+        json_add(o, "operstate", l->ifindex > 0 ? sysfs_net_value(l->name, "operstate", false) : NULL);
+        json_add(o, "carrier", l->ifindex > 0 ? sysfs_net_value(l->name, "carrier", true) : NULL);
         {
                 _cleanup_free_ char *f = NULL;
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json-util.h"
@@ -89,4 +91,11 @@ int json_escape_strings(struct json_object *o) {
         default:
                 return 0;
         }
+}
+
+struct json_object *json_new_double_ms(double v) {
+        char buf[64];
+
+        snprintf(buf, sizeof(buf), "%.3f", v);
+        return json_object_new_double_s(strtod(buf, NULL), buf);
 }

@@ -34,3 +34,7 @@ int json_add_string(struct json_object *o, const char *key, const char *value);
  *  documents that quote outside text (interface names, file names,
  *  reasons). Returns 0 or -ENOMEM (the strings done so far stay done). */
 int json_escape_strings(struct json_object *o);
+
+/** A JSON number holding v rounded to 3 decimals (milliseconds for a
+ *  value in seconds), printed as such ("1.002", not "1.0019999999999"). */
+struct json_object *json_new_double_ms(double v);

@@ -142,6 +142,60 @@ cat "$TBS_OUT/monitor.log"
 assert_contains "$(cat "$TBS_OUT/monitor.log")" "tbs0" "monitor printed the change of tbs0"
 assert_contains "$(cat "$TBS_OUT/monitor.log")" "applied" "monitor printed the apply event"
 
+# tbsctl list reads like networkctl: sorted by ifindex, IDX LINK STATE CLOCK
+# OFFLOAD, a summary, the object path only with -v or --json.
+out=$("$TBSCTL" list)
+echo "$out"
+assert_eq "$(echo "$out" | head -1 | tr -s ' ')" "IDX LINK STATE CLOCK OFFLOAD" "tbsctl list header"
+assert_eq "$(echo "$out" | tail -1)" "2 links listed." "tbsctl list summary"
+case "$out" in */org/tsn/*) fail "tbsctl list shows the D-Bus path without -v: $out" ;; esac
+want=$(ip -j link show | jq -r '[.[] | select(.ifname == "tbs0" or .ifname == "tbs1")] | sort_by(.ifindex) |
+        .[] | "\(.ifindex) \(.ifname) configured"')
+assert_eq "$(echo "$out" | sed -n '2,3p' | awk '{ print $1, $2, $3 }')" "$want" "tbsctl list rows in ifindex order"
+assert_eq "$(echo "$out" | awk '$2 == "tbs0" { print $5 }')" "0/2" "tbsctl list OFFLOAD of tbs0 (veth: none of 2 etf queues)"
+assert_contains "$("$TBSCTL" -v list)" "/org/tsn/Tbs/link/tbs0" "tbsctl -v list shows the path"
+assert_eq "$("$TBSCTL" --json list | jq -c '[.[] | [.interface, .path, .state, (.ifindex > 0), .offloaded_queues, .queues]]')" \
+        "$(echo "$want" | jq -R -s -c 'split("\n") | map(select(. != "") | split(" ")[1] |
+                [., "/org/tsn/Tbs/link/" + ., "configured", true, 0, 2])')" \
+        "tbsctl --json list keys, in ifindex order"
+
+# tbsctl status: carrier; Remove leaves a reason that names the command.
+out=$("$TBSCTL" status tbs0)
+assert_contains "$out" "Carrier: yes (operstate up)" "tbsctl status carrier of tbs0"
+assert_eq "$("$TBSCTL" --json status tbs0 | jq -c '[.carrier, .operstate]')" '[true,"up"]' "Describe carrier, operstate"
+
+# monitor --json: one object per line, RFC 3339 time stamps, properties as
+# an object, no escaped slashes; an apply lists only what changed (no Driver).
+"$TBSCTL" --json monitor > "$TMPDIR/monitor.json" 2>&1 &
+jmon=$!
+# (it subscribes just after it starts: remove and apply until it saw an
+# apply; an apply of an unchanged tree sends no event)
+applies_seen() { grep -c '"kind":"applied"' "$TMPDIR/monitor.json" || true; }
+apply_seen() { "$TBSCTL" remove tbs0 && "$TBSCTL" apply tbs0 && [ "$(applies_seen)" -gt 0 ]; }
+wait_until 10 apply_seen || { cat "$TMPDIR/monitor.json"; fail "tbsctl monitor --json printed no applied event"; }
+seen=$(applies_seen)
+"$TBSCTL" remove tbs0
+assert_contains "$("$TBSCTL" --json status tbs0 | jq -r .state_reason)" "'tbsctl apply tbs0'" \
+        "the pending reason names the command"
+"$TBSCTL" apply tbs0
+wait_until 5 sh -c "[ \$(grep -c '\"kind\":\"applied\"' '$TMPDIR/monitor.json') -gt $seen ]" ||
+        { cat "$TMPDIR/monitor.json"; fail "no applied event after remove and apply"; }
+wait_until 5 grep -q '"State":"configured"' "$TMPDIR/monitor.json" || true   # asserted below
+grep -q '"kind":"applied"' "$TMPDIR/monitor.json" || { cat "$TMPDIR/monitor.json"; fail "no applied event in monitor --json"; }
+kill "$jmon" 2>/dev/null || true
+cat "$TMPDIR/monitor.json"
+jq -e -s 'length >= 3 and all(.[]; (.timestamp | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([+-][0-9]{2}:[0-9]{2}|Z)$"))
+        and .link == "tbs0" and (.kind | type) == "string")' "$TMPDIR/monitor.json" >/dev/null ||
+        fail "monitor --json lines lack an RFC 3339 timestamp, link or kind"
+jq -e -s '[.[] | select(.kind == "changed")] | length > 0 and all(.[]; (.properties | type) == "object")' \
+        "$TMPDIR/monitor.json" >/dev/null || fail "monitor --json changed events without a properties object"
+assert_eq "$(jq -s '[.[] | select(.kind == "changed") | .properties | select(has("State"))] | length > 0' "$TMPDIR/monitor.json")" \
+        true "monitor --json shows the State change"
+assert_eq "$(jq -s '[.[] | select(.properties.Driver != null)] | length' "$TMPDIR/monitor.json")" 0 \
+        "remove and apply signal no unchanged Driver"
+if grep -qF '\/' "$TMPDIR/monitor.json"; then fail "monitor --json escapes slashes"; fi
+pass "monitor --json: RFC 3339, properties as objects, no escaped slashes, no Driver"
+
 # SIGTERM exits cleanly.
 kill -TERM "$TBSD_PID"
 wait "$TBSD_PID" || fail "tbsd exited with $? on SIGTERM"

@@ -22,6 +22,13 @@ expect_event hp0 applied
 ip link del hp0
 wait_until 1 sh -c "[ \"\$(\"$TBSCTL\" --json status hp0 | jq -r .state)\" = absent ]" || fail "hp0 not absent after deletion"
 pass "hp0 absent after deletion"
+# An unplugged link shows "absent" and nothing stale of the device it was.
+out=$("$TBSCTL" status hp0)
+assert_contains "$out" "State: absent" "tbsctl status of the unplugged hp0"
+for stale in Driver Carrier Root "Queue 0" "TX queues"; do
+        case "$out" in *"$stale:"*) fail "tbsctl status of an absent link shows '$stale': $out" ;; esac
+done
+pass "tbsctl status of an absent link shows no driver, carrier or queue details"
 expect_event hp0 vanished
 
 make_veth hp0 hp0p 4

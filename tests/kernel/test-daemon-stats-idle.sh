@@ -34,6 +34,8 @@ pass "the sampler pauses when nobody reads"
 sleep 2
 interval=$("$TBSCTL" --json status si0 | jq -r '.txqueues[0].rates.interval_s')
 [ "$interval" != null ] || fail "no rate after the pause"
+echo "$interval" | grep -Eq '^[0-9]+(\.[0-9]{1,3})?$' || fail "interval_s $interval is not rounded to ms"
+pass "interval_s rounded to ms: $interval"
 awk -v i="$interval" 'BEGIN { exit !(i >= 2) }' ||
         fail "the first rate after a 2 s pause spans $interval s: the daemon sampled while nobody read"
 pass "no samples while nobody read: the first rate after the pause spans $interval s"

@@ -27,7 +27,8 @@ n=$(grep -cx WATCHDOG=1 "$notify" || true)
 [ "$n" -ge 2 ] || { cat "$notify"; fail "only $n watchdog pings in over a second with WatchdogSec 0.4 s"; }
 pass "$n watchdog pings"
 list=$("$TBSCTL" list) || fail "tbsctl list failed with an empty folder"
-assert_eq "$(echo "$list" | wc -l)" 1 "tbsctl list lines (the header only)"
+assert_eq "$(echo "$list" | grep -c .)" 2 "tbsctl list lines (the header and the summary)"
+assert_eq "$(echo "$list" | tail -1)" "0 links listed." "tbsctl list's summary with no link"
 
 # A schedule appears; systemctl reload sends SIGHUP.
 make_veth pk0 pk0p 4
