@@ -20,6 +20,7 @@ struct PmcClient {
         int fd;
         sd_event_source *io_source;
         sd_event_source *timer_source;
+        sd_event_source *retry_source;  /* sends the rest of a query after a full queue */
 
         char *candidates[2];
         size_t n_candidates;
@@ -33,7 +34,11 @@ struct PmcClient {
 
         bool busy;
         PmcSlot slots[PMC_MAX_QUERY_IDS];
+        uint8_t requests[PMC_MAX_QUERY_IDS][PTP_MGMT_GET_LEN];
+        size_t request_len[PMC_MAX_QUERY_IDS];
         size_t n_slots;
+        size_t n_sent;                  /* requests of the slots sent so far */
+        int send_error;                 /* why the rest is not sent yet (-EAGAIN), or 0 */
         PtpMgmtMessage answers[PMC_MAX_ANSWERS];
         uint8_t answer_slot[PMC_MAX_ANSWERS];
         size_t n_answers;
@@ -50,10 +55,13 @@ static bool path_fits(const char *p) {
 static void query_clear(PmcClient *c) {
         c->busy = false;
         c->n_slots = 0;
+        c->n_sent = 0;
+        c->send_error = 0;
         c->n_answers = 0;
         c->cb = NULL;
         c->userdata = NULL;
         c->timer_source = sd_event_source_disable_unref(c->timer_source);
+        c->retry_source = sd_event_source_disable_unref(c->retry_source);
 }
 
 /* Hand the results to the callback. The callback may free c, so nothing
@@ -64,13 +72,15 @@ static void query_complete(PmcClient *c) {
         pmc_client_done_fn cb = c->cb;
         void *userdata = c->userdata;
         size_t n = c->n_slots, answered = 0, k = 0;
+        /* Nothing answered: a queue that stayed full says more than "no answer". */
+        int none = c->send_error < 0 ? c->send_error : -ETIMEDOUT;
 
         for (size_t i = 0; i < n; i++) {
                 replies[i] = c->slots[i].reply;
                 if (c->slots[i].answered)
                         answered++;
                 else
-                        replies[i].error = -ETIMEDOUT;
+                        replies[i].error = i >= c->n_sent && c->send_error < 0 ? c->send_error : -ETIMEDOUT;
 
                 /* this slot's answers, in arrival order, side by side */
                 replies[i].answers = answers + k;
@@ -83,7 +93,7 @@ static void query_complete(PmcClient *c) {
         }
         query_clear(c);
         if (cb)
-                cb(c, answered > 0 ? 0 : -ETIMEDOUT, replies, n, userdata);
+                cb(c, answered > 0 ? 0 : none, replies, n, userdata);
 }
 
 static PmcSlot *slot_for(PmcClient *c, uint16_t sequence_id) {
@@ -152,7 +162,7 @@ static int on_io(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
                 handle_datagram(c, buf, (size_t) n > sizeof(buf) ? sizeof(buf) : (size_t) n);
         }
 
-        if (c->busy) {
+        if (c->busy && c->n_sent == c->n_slots) {
                 for (size_t i = 0; i < c->n_slots; i++)
                         if (!c->slots[i].answered)
                                 return 0;
@@ -295,6 +305,63 @@ static int send_request(PmcClient *c, const uint8_t *buf, size_t len) {
         return r;
 }
 
+/* How long a request waits before it is sent again after ptp4l's socket
+ * queue was full. */
+#define PMC_SEND_RETRY_USEC (10 * 1000ULL)  /* 10 ms */
+
+static int on_retry(sd_event_source *s, uint64_t usec, void *userdata);
+
+/* Send the requests not sent yet. ptp4l's socket queue (net.unix.
+ * max_dgram_qlen, 10 by default) fills for a moment when several links ask
+ * the same ptp4l at once: then the rest goes a little later, until the
+ * query's timeout; only a queue that stays full is the query's result.
+ * Returns 0 when all are sent, -EAGAIN when the rest waits, or -errno. */
+static int send_pending(PmcClient *c) {
+        int r;
+
+        while (c->n_sent < c->n_slots) {
+                r = send_request(c, c->requests[c->n_sent], c->request_len[c->n_sent]);
+                if (r == -EAGAIN) {
+                        c->send_error = r;
+                        if (!c->retry_source) {
+                                r = sd_event_add_time_relative(c->event, &c->retry_source, CLOCK_MONOTONIC,
+                                                               PMC_SEND_RETRY_USEC, 0, on_retry, c);
+                                if (r < 0)
+                                        return r;
+                                (void) sd_event_source_set_description(c->retry_source, "pmc-client-retry");
+                        } else {
+                                r = sd_event_source_set_time_relative(c->retry_source, PMC_SEND_RETRY_USEC);
+                                if (r >= 0)
+                                        r = sd_event_source_set_enabled(c->retry_source, SD_EVENT_ONESHOT);
+                                if (r < 0)
+                                        return r;
+                        }
+                        return -EAGAIN;
+                }
+                if (r < 0)
+                        return r;
+                c->n_sent++;
+        }
+        c->send_error = 0;
+        return 0;
+}
+
+static int on_retry(sd_event_source *s, uint64_t usec, void *userdata) {
+        PmcClient *c = userdata;
+        int r;
+
+        if (!c->busy)
+                return 0;
+        r = send_pending(c);
+        if (r < 0 && r != -EAGAIN) {
+                /* The rest cannot be sent: the query ends with what came,
+                 * the unsent requests carrying why. */
+                c->send_error = r;
+                query_complete(c);
+        }
+        return 0;
+}
+
 int pmc_client_query(PmcClient *c, const uint16_t *ids, size_t n_ids, uint64_t timeout_usec,
                      pmc_client_done_fn cb, void *userdata) {
         int r;
@@ -314,10 +381,8 @@ int pmc_client_query(PmcClient *c, const uint16_t *ids, size_t n_ids, uint64_t t
                         break;
         }
 
-        c->n_slots = 0;
-        c->n_answers = 0;
+        query_clear(c);
         for (size_t i = 0; i < n_ids; i++) {
-                uint8_t buf[PTP_MGMT_GET_LEN];
                 PtpMgmtMessage m;
                 PmcSlot *slot = &c->slots[i];
 
@@ -327,19 +392,22 @@ int pmc_client_query(PmcClient *c, const uint16_t *ids, size_t n_ids, uint64_t t
                 };
                 ptp_mgmt_init_get(&m, ids[i], c->domain, c->transport_specific, slot->sequence_id,
                                   &c->source);
-                r = ptp_mgmt_pack(&m, buf, sizeof(buf));
+                r = ptp_mgmt_pack(&m, c->requests[i], sizeof(c->requests[i]));
                 if (r < 0)
                         return r;
-                r = send_request(c, buf, (size_t) r);
-                if (r < 0)
-                        return r;
-                c->n_slots = i + 1;
+                c->request_len[i] = (size_t) r;
+        }
+        c->n_slots = n_ids;
+        r = send_pending(c);
+        if (r < 0 && r != -EAGAIN) {
+                query_clear(c);
+                return r;
         }
 
         r = sd_event_add_time_relative(c->event, &c->timer_source, CLOCK_MONOTONIC, timeout_usec, 0,
                                        on_timeout, c);
         if (r < 0) {
-                c->n_slots = 0;
+                query_clear(c);
                 return r;
         }
         (void) sd_event_source_set_description(c->timer_source, "pmc-client-timeout");

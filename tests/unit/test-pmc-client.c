@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -259,6 +260,80 @@ static void test_query_timeout(void **state) {
         assert_int_equal(f->replies[0].msg.sequence_id, seq);
 }
 
+/* Fill the stand-in ptp4l's socket queue (net.unix.max_dgram_qlen) from a
+ * socket of the test's own, as other links' requests do; returns that
+ * socket. */
+static int fill_server_queue(Fixture *f) {
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), n = 0;
+        uint8_t junk[8] = {};
+
+        assert_true(fd >= 0);
+        assert_true(strlen(f->server_path) < sizeof(sa.sun_path));
+        memcpy(sa.sun_path, f->server_path, strlen(f->server_path) + 1);
+        while (sendto(fd, junk, sizeof(junk), MSG_DONTWAIT, (struct sockaddr *) &sa, sizeof(sa)) >= 0)
+                assert_true(++n < 100000);
+        assert_int_equal(errno, EAGAIN);
+        assert_true(n > 0);
+        return fd;
+}
+
+static void drain_server_queue(Fixture *f) {
+        uint8_t buf[PTP_MGMT_MAX_LEN];
+
+        while (recv(f->server_fd, buf, sizeof(buf), MSG_DONTWAIT) == 8)
+                ;
+}
+
+/* A queue full for a moment (several links asking one ptp4l at once): the
+ * requests go when it drains, and the query is answered. */
+static void test_queue_full_for_a_moment(void **state) {
+        Fixture *f = *state;
+        const uint16_t ids[] = { PTP_MID_PORT_DATA_SET, PTP_MID_TIME_STATUS_NP, PTP_MID_CURRENT_DATA_SET };
+        struct sockaddr_un from;
+        uint16_t seq[3];
+        int filler = fill_server_queue(f);
+
+        assert_int_equal(pmc_client_query(f->client, ids, 3, 2000 * 1000, on_done, f), 0);
+        assert_true(pmc_client_busy(f->client));
+        drain_server_queue(f);
+        /* The retry sends the three (each send may meet a queue that is
+         * only being emptied now): wait until they are there. */
+        for (int i = 0; i < 3; i++) {
+                struct pollfd p = { .fd = f->server_fd, .events = POLLIN };
+
+                for (int k = 0; k < 100 && poll(&p, 1, 0) == 0; k++)
+                        assert_true(sd_event_run(f->event, 20 * 1000) >= 0);
+                seq[i] = recv_request(f, ids[i], &from);
+        }
+        send_fixture(f, "slave-port-data-set.bin", seq[0], &from, 0, -1, 0);
+        send_fixture(f, "slave-time-status-np.bin", seq[1], &from, 0, -1, 0);
+        send_fixture(f, "slave-current-data-set.bin", seq[2], &from, 0, -1, 0);
+        run_until_done(f);
+        assert_int_equal(f->error, 0);
+        for (int i = 0; i < 3; i++)
+                assert_int_equal(f->replies[i].error, 0);
+        close(filler);
+}
+
+/* A queue that stays full (ptp4l not reading): the query ends at its
+ * timeout with -EAGAIN, not with "no answer". */
+static void test_queue_stays_full(void **state) {
+        Fixture *f = *state;
+        const uint16_t ids[] = { PTP_MID_PORT_DATA_SET, PTP_MID_TIME_STATUS_NP };
+        int filler = fill_server_queue(f);
+
+        assert_int_equal(pmc_client_query(f->client, ids, 2, 150 * 1000, on_done, f), 0);
+        run_until_done(f);
+        assert_int_equal(f->error, -EAGAIN);
+        assert_int_equal(f->n_replies, 2);
+        assert_int_equal(f->replies[0].error, -EAGAIN);
+        assert_int_equal(f->replies[1].error, -EAGAIN);
+        assert_false(pmc_client_busy(f->client));
+        drain_server_queue(f);
+        close(filler);
+}
+
 static void test_bad_arguments(void **state) {
         Fixture *f = *state;
         const uint16_t ids[PMC_MAX_QUERY_IDS + 1] = { 0x2010 };
@@ -312,6 +387,8 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_query_two_ports, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_query_partial_and_bad, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_query_timeout, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_queue_full_for_a_moment, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_queue_stays_full, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_bad_arguments, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_no_ptp4l, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_free_pending, setup, teardown),
