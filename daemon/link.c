@@ -285,7 +285,6 @@ int link_set_schedule(Link *l, const char *file, Schedule *s, const DiagList *er
                 schedule_free(s);
                 return -ENOMEM;
         }
-        l->counters.reloads++;
         if (s && l->ctx->state_dir) {
                 _cleanup_free_ char *why = NULL;
                 int k = stream_state_merge(l->ctx->state_dir, s, &why);

@@ -129,7 +129,7 @@ typedef struct LinkContext {
 
 /* What happened to a link since tbsd started (its metrics' counters). */
 typedef struct LinkCounters {
-        uint64_t reloads;            /* link_set_schedule() calls: its file (re)loaded */
+        uint64_t reloads;            /* loads of the folder (start, reload) that declared or kept it */
         uint64_t applies;            /* applies that succeeded */
         uint64_t drift_repairs;      /* trees restored after a change outside tbsd */
         uint64_t apply_failures;     /* applies that failed (the link went failed) */

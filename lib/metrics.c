@@ -56,7 +56,7 @@ static const Family families[] = {
           "Time of the last reload (or start) that read every file, in seconds since the epoch.",
           SOURCE_RELOAD_TIME, 0 },
         { "tbs_link_state", "gauge", "State of the link: 1 for the current state.", SOURCE_LINK_STATE, 0 },
-        { "tbs_link_reloads_total", "counter", "Times the link's schedule file was loaded.",
+        { "tbs_link_reloads_total", "counter", "Loads of the configuration folder (start, reload) that declared or kept the link.",
           SOURCE_LINK_COUNTER, METRICS_LINK_RELOADS },
         { "tbs_link_applies_total", "counter", "Applies of the link's schedule that succeeded.",
           SOURCE_LINK_COUNTER, METRICS_LINK_APPLIES },

@@ -75,7 +75,7 @@ typedef enum MetricsCounter {
 
 /* What happened to a link since tbsd started (the document's "counters"). */
 typedef enum MetricsLinkCounter {
-        METRICS_LINK_RELOADS,                   /* its schedule file (re)loaded */
+        METRICS_LINK_RELOADS,                   /* loads of the folder that declared or kept it */
         METRICS_LINK_APPLIES,                   /* applies that succeeded */
         METRICS_LINK_DRIFT_REPAIRS,             /* trees restored after a change outside tbsd */
         METRICS_LINK_APPLY_FAILURES,            /* applies that failed */
