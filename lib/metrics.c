@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,12 +140,10 @@ typedef struct Label {
         const char *value;
 } Label;
 
-/* A sample's value: an integer, an exact decimal (seconds from ns), or a
- * float. */
+/* A sample's value: an integer or an exact decimal (seconds from ns). */
 typedef struct Value {
-        enum { NUM_INT, NUM_DECIMAL, NUM_FLOAT } kind;
+        enum { NUM_INT, NUM_DECIMAL } kind;
         int64_t i;
-        double d;
         char text[32];
 } Value;
 
@@ -171,16 +168,10 @@ static void put_label(FILE *out, bool first, const char *name, const char *value
 }
 
 static struct json_object *value_to_json(const Value *v) {
-        switch (v->kind) {
-        case NUM_INT:
+        if (v->kind == NUM_INT)
                 return json_object_new_int64(v->i);
-        case NUM_DECIMAL:
-                /* the exact decimal, as the text exposition writes it */
-                return json_object_new_double_s(strtod(v->text, NULL), v->text);
-        default:
-                /* JSON has no NaN or infinities */
-                return isfinite(v->d) ? json_object_new_double(v->d) : NULL;
-        }
+        /* the exact decimal, as the text exposition writes it */
+        return json_object_new_double_s(strtod(v->text, NULL), v->text);
 }
 
 static void sample_json(Sink *s, const Label *labels, size_t n, const Value *v) {
@@ -215,16 +206,10 @@ static void sample(Sink *s, const Family *f, const Label *labels, size_t n, cons
                 put_label(out, i == 0, labels[i].name, labels[i].value);
         if (n > 0)
                 fputc('}', out);
-        switch (v.kind) {
-        case NUM_INT:
+        if (v.kind == NUM_INT)
                 fprintf(out, " %" PRId64 "\n", v.i);
-                break;
-        case NUM_DECIMAL:
+        else
                 fprintf(out, " %s\n", v.text);
-                break;
-        default:
-                fprintf(out, " %.15g\n", v.d);
-        }
         /* A write error's errno (ENOSPC, EDQUOT, EIO) is what the caller
          * reports: take it where it happens (errno was cleared before). */
         if (s->error == 0 && ferror(out))
