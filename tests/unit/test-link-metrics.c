@@ -179,7 +179,8 @@ static void test_same_as_documents(void **state) {
                 assert_null(strstr(text, "tbs_queue_overlimits_total"));
                 assert_non_null(strstr(text, "tbs_queue_installed{interface=\"lm0\",device=\"lm0\",queue=\"1\","
                                              "qdisc=\"none\"} 0\n"));
-                assert_non_null(strstr(text, "tbs_clock_state{interface=\"lm0\",device=\"lm0\",state=\"unsynced\"} 1\n"));
+                assert_non_null(strstr(text, "tbs_clock_state{interface=\"lm0\",device=\"lm0\","
+                                             "state=\"unsynced\"} 1\n"));
                 assert_non_null(strstr(text, "tbs_link_ptp4l_info{interface=\"lm0\",device=\"lm0\","
                                              "ptp4l=\"/run/none\"} 1\n"));
                 assert_non_null(strstr(text, "tbs_link_reloads_total{interface=\"lm0\",device=\"lm0\"} 3\n"));

@@ -64,7 +64,8 @@ static const MetricsLink fixture_links[] = {
                 },
                 .ptp4l = "/var/run/ptp4l", .port_state = "SLAVE", .clock_checked_at_usec = 1796277600250000,
                 .has_counters = true,
-                .counters = { [METRICS_LINK_RELOADS] = 2, [METRICS_LINK_APPLIES] = 3, [METRICS_LINK_DRIFT_REPAIRS] = 1 },
+                .counters = { [METRICS_LINK_RELOADS] = 2, [METRICS_LINK_APPLIES] = 3,
+                              [METRICS_LINK_DRIFT_REPAIRS] = 1 },
                 .queues = eth0_queues, .n_queues = 2,
         },
         {
