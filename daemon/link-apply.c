@@ -197,6 +197,7 @@ static int apply_prepare(Link *l, char **ret_error) {
                         if (diags.items[i].severity == DIAG_ERROR)
                                 line = diag_format(&diags.items[i]);
                 diag_list_clear(&diags);
+                l->counters.apply_failures++;
                 link_set_state(l, LINK_STATE_FAILED, "%s", line ?: "schedule does not fit the device");
                 link_emit_event(l, "failed", "%s", l->state_reason);
                 link_set_error(ret_error, "%s", l->state_reason);
@@ -228,6 +229,7 @@ static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
                 return r;
         }
         if (r < 0) {
+                l->counters.apply_failures++;
                 link_set_state(l, LINK_STATE_FAILED, "%s%s%s", report->error ?: strerror(-r),
                                report->rolled_back ? " (previous qdiscs restored)" : "",
                                report->rollback_error ? "; restoring failed too" : "");
@@ -241,6 +243,7 @@ static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
                 apply_report_done(report);
                 return r;
         }
+        l->counters.applies++;
         l->rt->retries = 0;
         l->removed = false;
         l->rt->drift = mfree(l->rt->drift);

@@ -10,6 +10,7 @@
 #include "caps-probe.h"
 #include "json-util.h"
 #include "link-internal.h"
+#include "link-metrics.h"
 #include "nl-qdisc.h"
 #include "schedule-json.h"
 #include "utf8.h"
@@ -196,7 +197,20 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
                 json_object_array_add(qs, queue_json(l, &l->schedule->txqueues[i], have_tree ? tree : NULL));
         json_add(o, "txqueues", qs);
         json_add(o, "capabilities", l->rt->caps ? caps_to_json(l->rt->caps) : NULL);
-        json_add(o, "clock", clock_status_to_json(link_clock_status(l, &clock)));
+        {
+                struct json_object *c = clock_status_to_json(link_clock_status(l, &clock)),
+                                   *n = json_object_new_object();
+
+                /* The ptp4l the check asks, as the schedule names it. */
+                if (c)
+                        json_add_string(c, "ptp4l_socket", link_ptp4l_socket(l));
+                json_add(o, "clock", c);
+                json_add(n, "reloads", json_object_new_int64((int64_t) l->counters.reloads));
+                json_add(n, "applies", json_object_new_int64((int64_t) l->counters.applies));
+                json_add(n, "drift_repairs", json_object_new_int64((int64_t) l->counters.drift_repairs));
+                json_add(n, "apply_failures", json_object_new_int64((int64_t) l->counters.apply_failures));
+                json_add(o, "counters", n);
+        }
         qdisc_tree_done(&own);
         *ret = TAKE_PTR(o);
         return 0;

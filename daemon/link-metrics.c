@@ -7,6 +7,12 @@
 #include "macro.h"
 #include "nl-qdisc.h"
 
+const char *link_ptp4l_socket(const Link *l) {
+        if (!l->schedule || !l->schedule->clock.configured)
+                return NULL;
+        return l->schedule->clock.ptp4l_socket ?: "default";
+}
+
 size_t link_metrics_n_queues(Link *l) {
         return l->schedule ? l->schedule->n_txqueues : 0;
 }
@@ -14,7 +20,6 @@ size_t link_metrics_n_queues(Link *l) {
 /* Queue want of the schedule as the sample t shows it (t NULL: no sample). */
 static void queue_metrics(Link *l, const EtfSpec *want, const QDiscTree *t, MetricsQueue *ret) {
         const InstalledQueue *q = t ? qdisc_tree_find_queue(t, want->queue) : NULL;
-        QueueRates rates;
 
         *ret = (MetricsQueue) {
                 .queue = want->queue,
@@ -38,14 +43,6 @@ static void queue_metrics(Link *l, const EtfSpec *want, const QDiscTree *t, Metr
                 ret->counters[METRICS_BACKLOG_PACKETS] = st->qlen;
                 ret->has_counters = (1u << _METRICS_COUNTER_MAX) - 1;
         }
-        if (link_queue_rates(l, want->queue, &rates) >= 0) {
-                ret->rates[METRICS_PACKETS_PER_SECOND] = rates.packets_per_second;
-                ret->rates[METRICS_BYTES_PER_SECOND] = rates.bytes_per_second;
-                ret->rates[METRICS_DROPS_PER_SECOND] = rates.drops_per_second;
-                ret->rates[METRICS_DEADLINE_MISSES_PER_SECOND] = rates.deadline_misses_per_second;
-                ret->rates[METRICS_INVALID_PER_SECOND] = rates.invalid_per_second;
-                ret->has_rates = (1u << _METRICS_RATE_MAX) - 1;
-        }
 }
 
 void link_metrics(Link *l, MetricsQueue *queues, MetricsLink *ret) {
@@ -59,6 +56,16 @@ void link_metrics(Link *l, MetricsQueue *queues, MetricsLink *ret) {
                 .state = link_state_to_string(l->state),
                 .has_clock = true,
                 .clock_state = clock_state_to_string(c->state) ?: "unsynced",
+                .ptp4l = link_ptp4l_socket(l),
+                .port_state = c->has_port_state ? c->port_state : NULL,
+                .clock_checked_at_usec = c->checked_at_usec,
+                .has_counters = true,
+                .counters = {
+                        [METRICS_LINK_RELOADS] = l->counters.reloads,
+                        [METRICS_LINK_APPLIES] = l->counters.applies,
+                        [METRICS_LINK_DRIFT_REPAIRS] = l->counters.drift_repairs,
+                        [METRICS_LINK_APPLY_FAILURES] = l->counters.apply_failures,
+                },
                 .queues = n > 0 ? queues : NULL,
                 .n_queues = n,
         };
@@ -82,7 +89,7 @@ void link_metrics(Link *l, MetricsQueue *queues, MetricsLink *ret) {
                 queue_metrics(l, &l->schedule->txqueues[i], t, &queues[i]);
 }
 
-int links_write_metrics_file(Link **links, size_t n, const char *path) {
+int links_write_metrics_file(const MetricsDaemon *d, Link **links, size_t n, const char *path) {
         _cleanup_free_ MetricsLink *v = NULL;
         _cleanup_free_ MetricsQueue *queues = NULL;
         size_t total = 0, at = 0;
@@ -97,5 +104,5 @@ int links_write_metrics_file(Link **links, size_t n, const char *path) {
                 link_metrics(links[i], &queues[at], &v[i]);
                 at += v[i].n_queues;
         }
-        return metrics_write_links_file(v, n, path);
+        return metrics_write_daemon_file(d, v, n, path);
 }

@@ -16,9 +16,14 @@
  *  of *ret point into l and its sample, which must outlive it. */
 void link_metrics(Link *l, MetricsQueue *queues, MetricsLink *ret);
 
+/** The ptp4l socket l's clock check asks, as its schedule names it, or
+ *  "default" (ptp4l's default paths); NULL when the schedule has no clock
+ *  section. */
+const char *link_ptp4l_socket(const Link *l);
+
 /** The number of queues link_metrics() fills for l. */
 size_t link_metrics_n_queues(Link *l);
 
-/** metrics_write_links_file() of links[0..n), each as link_metrics() reads
- *  it. Returns 0 or -errno. Does not log. */
-int links_write_metrics_file(Link **links, size_t n, const char *path);
+/** metrics_write_daemon_file() of d and links[0..n), each as
+ *  link_metrics() reads it. Returns 0 or -errno. Does not log. */
+int links_write_metrics_file(const MetricsDaemon *d, Link **links, size_t n, const char *path);

@@ -74,6 +74,8 @@ static void link_check_drift(Link *l, const QDiscTreeSet *set, int ifindex) {
         link_emit_event(l, "drift", "%s (changed outside tbsd; restoring)", what);
         r = link_apply_from(l, set, NULL);
         if (r >= 0)
+                l->counters.drift_repairs++;
+        if (r >= 0)
                 link_emit_event(l, "restored", "schedule %s re-installed", l->schedule_file ?: "");
 }
 

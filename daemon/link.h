@@ -127,6 +127,14 @@ typedef struct LinkContext {
                         void *applied_userdata);
 } LinkContext;
 
+/* What happened to a link since tbsd started (its metrics' counters). */
+typedef struct LinkCounters {
+        uint64_t reloads;            /* loads of the folder (start, reload) that declared or kept it */
+        uint64_t applies;            /* applies that succeeded */
+        uint64_t drift_repairs;      /* trees restored after a change outside tbsd */
+        uint64_t apply_failures;     /* applies that failed (the link went failed) */
+} LinkCounters;
+
 struct Link {
         const LinkContext *ctx;
         char *name;
@@ -142,6 +150,7 @@ struct Link {
 
         LinkRuntime *rt;             /* probe, clock check, last apply result (link-internal.h) */
         LinkSamples stats;           /* statistics samples (link-stats.c) */
+        LinkCounters counters;
         unsigned hold_changes;       /* > 0: properties changed are reported at link_release_changes() */
         uint32_t pending_changes;    /* which, while held (link.c's property table) */
         bool dirty;                  /* something changed: look again (manager_mark_dirty) */

@@ -40,8 +40,15 @@ int manager_sample_stats(Manager *m) {
                 link_take_sample(l, &t, mono, real);
         }
         m->stats_sampled_usec = mono;
-        if (m->metrics_file)
-                metrics_file_update(m->links, m->n_links, m->metrics_file, &m->metrics_file_error);
+        if (m->metrics_file) {
+                MetricsDaemon d = {
+                        .version = TBS_VERSION,
+                        .last_reload_ok = m->last_reload_ok,
+                        .last_reload_success_usec = m->last_reload_success_usec,
+                };
+
+                metrics_file_update(&d, m->links, m->n_links, m->metrics_file, &m->metrics_file_error);
+        }
         return 0;
 }
 

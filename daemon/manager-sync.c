@@ -242,6 +242,10 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         return -ENOMEM;
         }
 
+        /* Every link left is declared or kept by a file of this load. */
+        for (size_t i = 0; i < m->n_links; i++)
+                m->links[i]->counters.reloads++;
+
         /* Every link to apply in one batch, planned against one dump taken
          * after the removals above (each apply changes only its own
          * interface): the requests of all go out in few sends. */

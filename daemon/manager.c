@@ -182,6 +182,7 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
         m = calloc(1, sizeof(*m));
         if (!m)
                 return -ENOMEM;
+        m->last_reload_ok = -1;
         m->one_shot = config->one_shot;
         m->clock_interval_usec = config->clock_interval_usec;
         m->stats_interval_usec = config->stats_interval_usec;
@@ -372,6 +373,14 @@ void manager_notify_status(Manager *m) {
                           count[LINK_STATE_FAILED], count[LINK_STATE_ABSENT]);
 }
 
+/* The outcome of a load of the folder (start or reload), for the metrics:
+ * r < 0 when a file or the folder could not be taken. */
+static void manager_note_load(Manager *m, int r) {
+        m->last_reload_ok = r >= 0;
+        if (r >= 0)
+                m->last_reload_success_usec = now_usec(CLOCK_REALTIME);
+}
+
 int manager_start(Manager *m) {
         ScheduleDir dir = {};
         int r;
@@ -379,7 +388,7 @@ int manager_start(Manager *m) {
         r = manager_load_dir(m, &dir, NULL);
         if (r < 0)
                 return r;
-        (void) manager_sync_dir(m, &dir, NULL);
+        manager_note_load(m, manager_sync_dir(m, &dir, NULL));
         schedule_dir_done(&dir);
         manager_release_free_memory();
         if (m->n_links == 0)
@@ -398,6 +407,7 @@ int manager_reload(Manager *m, char **ret_error) {
                 schedule_dir_done(&dir);
                 manager_release_free_memory();
         }
+        manager_note_load(m, r);
         manager_emit_event(m, "*", "reloaded", "configuration folder %s re-read%s", m->config_dir,
                            r < 0 ? " (with errors)" : "");
         (void) sd_notify(false, "READY=1");

@@ -3,15 +3,15 @@
 #include "log.h"
 #include "metrics-file.h"
 
-int metrics_file_write(Link **links, size_t n, const char *path) {
+int metrics_file_write(const MetricsDaemon *d, Link **links, size_t n, const char *path) {
         /* Typed samples read from each link (link-metrics.c); a link
          * without a sample (absent) is still there: its state is a metric
          * too. */
-        return links_write_metrics_file(links, n, path);
+        return links_write_metrics_file(d, links, n, path);
 }
 
-void metrics_file_update(Link **links, size_t n, const char *path, int *last_error) {
-        int r = metrics_file_write(links, n, path);
+void metrics_file_update(const MetricsDaemon *d, Link **links, size_t n, const char *path, int *last_error) {
+        int r = metrics_file_write(d, links, n, path);
 
         /* Every sampling interval would repeat the same line: say it when
          * the error starts or changes, and once when writing works again. */

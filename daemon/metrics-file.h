@@ -5,13 +5,15 @@
 #pragma once
 
 #include "link.h"
+#include "metrics.h"
 
-/** Render the last sample of links[0..n) (lib/metrics.h) into path:
+/** Render d (the daemon's own samples) and the last sample of links[0..n)
+ *  (lib/metrics.h) into path:
  *  written to a temporary file in the same folder, then renamed over path,
  *  so a reader never sees half a file. Returns 0 or -errno. */
-int metrics_file_write(Link **links, size_t n, const char *path);
+int metrics_file_write(const MetricsDaemon *d, Link **links, size_t n, const char *path);
 
 /** metrics_file_write(), logging a failure when it starts or its errno
  *  changes, and the recovery once: not every sample. *last_error keeps the
  *  -errno of the last write (0 when it worked) from call to call. */
-void metrics_file_update(Link **links, size_t n, const char *path, int *last_error);
+void metrics_file_update(const MetricsDaemon *d, Link **links, size_t n, const char *path, int *last_error);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "json-util.h"
 #include "macro.h"
@@ -30,12 +31,11 @@ static const char *const counter_keys[_METRICS_COUNTER_MAX] = {
         [METRICS_BACKLOG_PACKETS] = "backlog_packets",
 };
 
-static const char *const rate_keys[_METRICS_RATE_MAX] = {
-        [METRICS_PACKETS_PER_SECOND] = "packets_per_second",
-        [METRICS_BYTES_PER_SECOND] = "bytes_per_second",
-        [METRICS_DROPS_PER_SECOND] = "drops_per_second",
-        [METRICS_DEADLINE_MISSES_PER_SECOND] = "deadline_misses_per_second",
-        [METRICS_INVALID_PER_SECOND] = "invalid_per_second",
+static const char *const link_counter_keys[_METRICS_LINK_COUNTER_MAX] = {
+        [METRICS_LINK_RELOADS] = "reloads",
+        [METRICS_LINK_APPLIES] = "applies",
+        [METRICS_LINK_DRIFT_REPAIRS] = "drift_repairs",
+        [METRICS_LINK_APPLY_FAILURES] = "apply_failures",
 };
 
 static bool is_object(struct json_object *o) {
@@ -62,20 +62,36 @@ static int8_t get_tristate(struct json_object *o, const char *key) {
         return json_object_get_boolean(v) ? 1 : 0;
 }
 
-static bool get_number(struct json_object *o, const char *key, double *ret) {
-        struct json_object *v = json_get(o, key);
+/* "checked_at" as clock_status_to_json() writes it ("2026-12-03T06:00:00.123456Z",
+ * the fraction optional) in microseconds since the epoch; 0 when it is not
+ * such a time. */
+static uint64_t get_time_usec(struct json_object *o, const char *key) {
+        const char *t = json_get_string(o, key), *end;
+        struct tm tm = {};
+        uint64_t usec = 0;
+        time_t sec;
 
-        if (v && json_object_is_type(v, json_type_int))
-                *ret = (double) json_object_get_int64(v);
-        else if (v && json_object_is_type(v, json_type_double))
-                *ret = json_object_get_double(v);
-        else
-                return false;
-        return true;
+        if (!t || !(end = strptime(t, "%Y-%m-%dT%H:%M:%S", &tm)))
+                return 0;
+        if (*end == '.') {
+                unsigned digits = 0;
+
+                for (end++; *end >= '0' && *end <= '9'; end++)
+                        if (digits++ < 6)
+                                usec = usec * 10 + (uint64_t) (*end - '0');
+                for (; digits < 6; digits++)
+                        usec *= 10;
+        }
+        if (strcmp(end, "Z") != 0)
+                return 0;
+        sec = timegm(&tm);
+        if (sec <= 0)
+                return 0;
+        return (uint64_t) sec * 1000000u + usec;
 }
 
 static void queue_from_json(struct json_object *q, MetricsQueue *ret) {
-        struct json_object *stats = json_get(q, "stats"), *rates = json_get(q, "rates");
+        struct json_object *stats = json_get(q, "stats");
 
         *ret = (MetricsQueue) {
                 .queue = json_get_int(q, "queue", -1),
@@ -86,13 +102,10 @@ static void queue_from_json(struct json_object *q, MetricsQueue *ret) {
         for (unsigned i = 0; i < _METRICS_COUNTER_MAX; i++)
                 if (get_int(stats, counter_keys[i], &ret->counters[i]))
                         ret->has_counters |= 1u << i;
-        for (unsigned i = 0; i < _METRICS_RATE_MAX; i++)
-                if (get_number(rates, rate_keys[i], &ret->rates[i]))
-                        ret->has_rates |= 1u << i;
 }
 
 int metrics_link_from_json(struct json_object *doc, MetricsLink *ret) {
-        struct json_object *clock, *qs;
+        struct json_object *clock, *qs, *counters;
         MetricsLink l;
         size_t n = 0;
 
@@ -104,7 +117,18 @@ int metrics_link_from_json(struct json_object *doc, MetricsLink *ret) {
                 .state = json_get_string(doc, "state"),
                 .has_clock = is_object(clock),
                 .clock_state = json_get_string(clock, "state"),
+                .ptp4l = json_get_string(clock, "ptp4l_socket"),
+                .port_state = json_get_string(clock, "port_state"),
+                .clock_checked_at_usec = get_time_usec(clock, "checked_at"),
         };
+        counters = json_get(doc, "counters");
+        l.has_counters = is_object(counters);
+        for (unsigned i = 0; i < _METRICS_LINK_COUNTER_MAX; i++) {
+                int64_t v = 0;
+
+                if (get_int(counters, link_counter_keys[i], &v) && v >= 0)
+                        l.counters[i] = (uint64_t) v;
+        }
         for (unsigned i = 0; i < _METRICS_CLOCK_VALUE_MAX; i++)
                 if (get_int(clock, clock_keys[i], &l.clock_values[i]))
                         l.has_clock_values |= 1u << i;
@@ -271,7 +295,8 @@ static void move_string(const char **s, char **at) {
 
 /* Copy l's strings into one new block (*ret) and point l at the copies. */
 static int own_strings(MetricsLink *l, char **ret) {
-        size_t size = string_size(l->interface) + string_size(l->state) + string_size(l->clock_state);
+        size_t size = string_size(l->interface) + string_size(l->state) + string_size(l->clock_state) +
+                      string_size(l->ptp4l) + string_size(l->port_state);
         char *block, *at;
 
         for (size_t i = 0; i < l->n_queues; i++)
@@ -282,6 +307,8 @@ static int own_strings(MetricsLink *l, char **ret) {
         move_string(&l->interface, &at);
         move_string(&l->state, &at);
         move_string(&l->clock_state, &at);
+        move_string(&l->ptp4l, &at);
+        move_string(&l->port_state, &at);
         for (size_t i = 0; i < l->n_queues; i++)
                 move_string(&l->queues[i].qdisc, &at);
         *ret = block;

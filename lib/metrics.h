@@ -6,25 +6,34 @@
  * documents Describe() returns (metrics_link_from_json(), lib/metrics-json.c).
  *
  * Families (HELP and TYPE lines are always written, in this order, each
- * family's samples grouped under them; labels always in this order):
- *   tbs_link_state{interface,state}               gauge, 1 for the current state, 0 for the others
- *   tbs_clock_state{interface,state}              gauge, same pattern for the clock check state
- *   tbs_clock_synced{interface}                   gauge, 1 when the clock state is "synced"
- *   tbs_clock_master_offset_seconds{interface}    gauge, ptp4l's offset from master (when known)
- *   tbs_clock_mean_path_delay_seconds{interface}  gauge (when known)
- *   tbs_clock_phc_offset_seconds{interface}       gauge, PHC - CLOCK_TAI (when measured)
- *   tbs_clock_tai_offset_seconds{interface}       gauge, kernel TAI - UTC offset (when known)
- *   tbs_launch_time_offload{interface,queue,qdisc} gauge, 1 when the queue's etf is offloaded
- *   tbs_queue_installed{interface,queue,qdisc}    gauge, 1 when the declared etf is installed
+ * family's samples grouped under them; labels always in this order;
+ * "device" is the interface's name again, the label node_exporter uses, so
+ * that series join node_exporter's):
+ *   tbs_build_info{version}                       gauge 1 (daemon only)
+ *   tbs_config_last_reload_successful             gauge 1/0 (daemon only, after a reload)
+ *   tbs_config_last_reload_success_timestamp_seconds gauge (daemon only)
+ *   tbs_link_state{interface,device,state}        gauge, 1 for the current state, 0 for the others
+ *   tbs_link_reloads_total, tbs_link_applies_total, tbs_link_drift_repairs_total,
+ *   tbs_link_apply_failures_total {interface,device} counters since tbsd started
+ *   tbs_link_ptp4l_info{interface,device,ptp4l}   gauge 1: the ptp4l the link's clock check asks
+ *   tbs_clock_state{interface,device,state}       gauge, same pattern for the clock check state
+ *   tbs_clock_synced{interface,device}            gauge, 1 when the clock state is "synced"
+ *   tbs_clock_last_check_timestamp_seconds{interface,device} gauge (when checked)
+ *   tbs_ptp_port_state{interface,device,state}    gauge, state-set of ptp4l's port state (when known)
+ *   tbs_clock_phc_offset_seconds{interface,device} gauge, PHC - CLOCK_TAI (when measured)
+ *   tbs_clock_master_offset_seconds{ptp4l}        gauge, ptp4l's offset from master (when known)
+ *   tbs_clock_mean_path_delay_seconds{ptp4l}      gauge (when known)
+ *   tbs_clock_tai_offset_seconds                  gauge, kernel TAI - UTC offset (when known)
+ *   tbs_launch_time_offload{interface,device,queue,qdisc} gauge, 1 when the queue's etf is offloaded
+ *   tbs_queue_installed{interface,device,queue,qdisc} gauge, 1 when the declared etf is installed
  *   tbs_queue_packets_total, tbs_queue_bytes_total, tbs_queue_drops_total,
- *   tbs_queue_overlimits_total, tbs_queue_requeues_total,
- *   tbs_queue_deadline_misses_total, tbs_queue_invalid_total
- *                        {interface,queue,qdisc}  counters of the queue's qdisc
- *   tbs_queue_backlog_bytes, tbs_queue_backlog_packets {interface,queue,qdisc} gauges
- *   tbs_queue_packets_per_second, tbs_queue_bytes_per_second,
- *   tbs_queue_drops_per_second, tbs_queue_deadline_misses_per_second,
- *   tbs_queue_invalid_per_second {interface,queue,qdisc}
- *                        gauges from the queue's optional "rates" object
+ *   tbs_queue_requeues_total, tbs_queue_deadline_misses_total, tbs_queue_invalid_total
+ *                        {interface,device,queue,qdisc} counters of the queue's qdisc
+ *   tbs_queue_backlog_bytes, tbs_queue_backlog_packets {interface,device,queue,qdisc} gauges
+ * The ptp4l-wide values have one series per ptp4l socket (several links may
+ * share one ptp4l), from the first link that has them; the system-wide TAI
+ * offset has one series without labels. No per-second gauges (rate() makes
+ * them) and no overlimits counter (etf's overlimits are its deadline misses).
  * A queue whose "stats" is null (nothing installed) has no counter samples;
  * a counter whose key is missing from "stats" is left out (in the typed
  * sample: a value whose bit is not set). The "qdisc" label is the
@@ -41,12 +50,12 @@
 
 /* ---- The typed samples ---- */
 
-/* The clock values of a link, in the order of their families. */
+/* The clock values of a link. */
 typedef enum MetricsClockValue {
-        METRICS_CLOCK_MASTER_OFFSET_NS,         /* tbs_clock_master_offset_seconds */
-        METRICS_CLOCK_MEAN_PATH_DELAY_NS,       /* tbs_clock_mean_path_delay_seconds */
+        METRICS_CLOCK_MASTER_OFFSET_NS,         /* tbs_clock_master_offset_seconds, per ptp4l */
+        METRICS_CLOCK_MEAN_PATH_DELAY_NS,       /* tbs_clock_mean_path_delay_seconds, per ptp4l */
         METRICS_CLOCK_PHC_OFFSET_NS,            /* tbs_clock_phc_offset_seconds */
-        METRICS_CLOCK_TAI_OFFSET_S,             /* tbs_clock_tai_offset_seconds */
+        METRICS_CLOCK_TAI_OFFSET_S,             /* tbs_clock_tai_offset_seconds, system-wide */
         _METRICS_CLOCK_VALUE_MAX,
 } MetricsClockValue;
 
@@ -64,15 +73,14 @@ typedef enum MetricsCounter {
         _METRICS_COUNTER_MAX,
 } MetricsCounter;
 
-/* Per-second rates over the last sampling interval (the document's "rates"). */
-typedef enum MetricsRate {
-        METRICS_PACKETS_PER_SECOND,
-        METRICS_BYTES_PER_SECOND,
-        METRICS_DROPS_PER_SECOND,
-        METRICS_DEADLINE_MISSES_PER_SECOND,
-        METRICS_INVALID_PER_SECOND,
-        _METRICS_RATE_MAX,
-} MetricsRate;
+/* What happened to a link since tbsd started (the document's "counters"). */
+typedef enum MetricsLinkCounter {
+        METRICS_LINK_RELOADS,                   /* loads of the folder that declared or kept it */
+        METRICS_LINK_APPLIES,                   /* applies that succeeded */
+        METRICS_LINK_DRIFT_REPAIRS,             /* trees restored after a change outside tbsd */
+        METRICS_LINK_APPLY_FAILURES,            /* applies that failed */
+        _METRICS_LINK_COUNTER_MAX,
+} MetricsLinkCounter;
 
 /* One declared TX queue. A value is there when its bit ((1u << index)) is
  * set in the mask beside it; the others are left out of the exposition. */
@@ -82,9 +90,7 @@ typedef struct MetricsQueue {
         int8_t offload;                         /* 1, 0, or -1: unknown (no sample) */
         int8_t installed;                       /* 1, 0, or -1: unknown */
         uint16_t has_counters;                  /* bit per MetricsCounter */
-        uint8_t has_rates;                      /* bit per MetricsRate */
         int64_t counters[_METRICS_COUNTER_MAX];
-        double rates[_METRICS_RATE_MAX];
 } MetricsQueue;
 
 /* One link. The strings are borrowed: they must live until it is rendered. */
@@ -95,9 +101,32 @@ typedef struct MetricsLink {
         const char *clock_state;                /* the clock check's state name; NULL: none is 1 */
         uint8_t has_clock_values;               /* bit per MetricsClockValue */
         int64_t clock_values[_METRICS_CLOCK_VALUE_MAX]; /* ns, or s for the TAI offset */
+        const char *ptp4l;                      /* the ptp4l socket the clock check asks; NULL: none */
+        const char *port_state;                 /* ptp4l's state of the link's port; NULL: unknown */
+        uint64_t clock_checked_at_usec;         /* CLOCK_REALTIME of the last check; 0: none */
+        bool has_counters;
+        uint64_t counters[_METRICS_LINK_COUNTER_MAX];
         MetricsQueue *queues;
         size_t n_queues;
 } MetricsLink;
+
+/* What the daemon as a whole reports (tbsd's metrics file). */
+typedef struct MetricsDaemon {
+        const char *version;                    /* tbs_build_info; NULL: left out */
+        int8_t last_reload_ok;                  /* 1, 0, or -1: no reload yet (left out) */
+        uint64_t last_reload_success_usec;      /* CLOCK_REALTIME; 0: none (left out) */
+} MetricsDaemon;
+
+/** Write the exposition of d (NULL: no daemon samples) and links[0..n)
+ *  (in the order given) to out. Returns as metrics_render_links(). */
+int metrics_render_daemon(const MetricsDaemon *d, const MetricsLink *links, size_t n, FILE *out);
+
+/** The same as JSON (as metrics_render_links_json()). */
+int metrics_render_daemon_json(const MetricsDaemon *d, const MetricsLink *links, size_t n,
+                               struct json_object **ret);
+
+/** metrics_render_daemon() into path atomically (as metrics_write_file()). */
+int metrics_write_daemon_file(const MetricsDaemon *d, const MetricsLink *links, size_t n, const char *path);
 
 /** Write the exposition of links[0..n) (in the order given) to out.
  *  Returns 0, or the -errno of the failed write (-EIO when the stream
@@ -146,7 +175,7 @@ int metrics_render_string(struct json_object *const *links, size_t n, char **ret
  *     "samples": [{"labels": {"interface": "eth0", "state": "configured"}, "value": 1}, ...]}
  *  with every family present (samples [] when none), labels as in the
  *  text form (unescaped: JSON escapes them itself), values as JSON numbers
- *  (seconds as the exact decimals of the text form; a rate that is not
+ *  (seconds as the exact decimals of the text form; a value that is not
  *  finite as null). Returns 0 and *ret, or -ENOMEM. */
 int metrics_render_json(struct json_object *const *links, size_t n, struct json_object **ret);
 

@@ -7,6 +7,7 @@ TBS_PACKAGES=(
         user-mode-linux kmod iproute2 linuxptp dbus ethtool util-linux procps
         jq valgrind strace python3 python3-prometheus-client xz-utils
         systemd man-db groff-base dpkg-dev debhelper fakeroot binutils
+        prometheus
 )
 
 tbs_missing_packages() {

@@ -63,6 +63,20 @@ assert_contains "$(jq -r .port_state <<<"$c")" MASTER "port state"
 assert_eq "$(jq -r .tai_offset_s <<<"$c")" 37 "TAI offset"
 pmc_state=$(pmc -u -b 0 -s /run/ptp4l-ck0 'GET PORT_DATA_SET' | awk '$1 == "portState" { print $2 }')
 assert_eq "$(jq -r .port_state <<<"$c")" "$pmc_state" "port state agrees with pmc"
+# The metrics: the port state as a state-set (pmc is the oracle), the ptp4l
+# the link's check asks, the system's TAI offset once, the last check's time.
+"$TBSCTL" metrics > "$TMPDIR/ck.prom"
+mv_() { awk -v k="$1" '$1 == k { print $2 }' "$TMPDIR/ck.prom"; }
+assert_eq "$(mv_ "tbs_ptp_port_state{interface=\"ck0\",device=\"ck0\",state=\"$pmc_state\"}")" 1 \
+        "metrics: port state $pmc_state (pmc)"
+assert_eq "$(grep -c '^tbs_ptp_port_state{interface="ck0",.*} 1$' "$TMPDIR/ck.prom")" 1 "metrics: one port state is 1"
+assert_eq "$(mv_ 'tbs_link_ptp4l_info{interface="ck0",device="ck0",ptp4l="/run/ptp4l-ck0"}')" 1 "metrics: ck0's ptp4l"
+assert_eq "$(mv_ tbs_clock_tai_offset_seconds)" 37 "metrics: the TAI offset, one series without labels"
+checked=$(mv_ 'tbs_clock_last_check_timestamp_seconds{interface="ck0",device="ck0"}')
+now=$(date +%s)
+awk -v t="$checked" -v now="$now" 'BEGIN { exit !(t > now - 10 && t <= now + 1) }' ||
+        fail "metrics: last clock check at $checked, now $now"
+pass "metrics: last clock check $checked (now $now)"
 expect_event ck0 clock
 
 # The change no-ptp4l -> no-phc came in one PropertiesChanged carrying

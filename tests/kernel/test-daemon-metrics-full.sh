@@ -35,7 +35,7 @@ pass "no file and no temporary file left on the full file system"
 # Room again: the file appears, and the recovery is logged once.
 rm /run/mfull/fill
 wait_until 10 test -s /run/mfull/tbs.prom || fail "no metrics file once there is room"
-grep -q '^tbs_link_state{interface="mf0",state="configured"} 1' /run/mfull/tbs.prom ||
+grep -q '^tbs_link_state{interface="mf0",device="mf0",state="configured"} 1' /run/mfull/tbs.prom ||
         fail "the metrics file lacks mf0's state: $(head -20 /run/mfull/tbs.prom)"
 wait_until 5 grep -q "metrics file /run/mfull/tbs.prom written again" "$TBS_OUT/tbsd.log" ||
         fail "the recovery was not logged"

@@ -40,7 +40,7 @@ pass "Describe() has rates (interval ${rate} s)"
 # The metrics file: rewritten on every sample, with the queue counters.
 [ -f /run/tbs.prom ] || fail "no metrics file"
 m1=$(stat -c %Y.%N /run/tbs.prom 2>/dev/null; md5sum < /run/tbs.prom)
-grep -q '^tbs_queue_packets_total{interface="st0",queue="0",qdisc="etf"} ' /run/tbs.prom ||
+grep -q '^tbs_queue_packets_total{interface="st0",device="st0",queue="0",qdisc="etf"} ' /run/tbs.prom ||
         fail "metrics file lacks tbs_queue_packets_total for st0 queue 0: $(head -20 /run/tbs.prom)"
 pass "metrics file has tbs_queue_packets_total for st0"
 echo "more" > /dev/udp/192.0.2.2/9
@@ -48,3 +48,59 @@ ino=$(stat -c %i /run/tbs.prom)
 wait_until 5 sh -c "[ \$(stat -c %i /run/tbs.prom) != $ino ]" || fail "the metrics file was not rewritten"
 ls /run/tbs.prom.* >/dev/null 2>&1 && fail "a temporary metrics file was left behind"
 pass "no temporary metrics file left"
+
+# The daemon's own series and what happened to the link, counted where it
+# happens: the start's load and apply, a reload with an invalid file, a
+# drift repair (the file is the oracle for the daemon; tc for the repair).
+mf=/run/tbs.prom
+metric_value() { awk -v k="$1" '$1 == k { print $2 }' "$mf"; }
+version=$("$TBSD" --version | awk '{ print $2 }')
+assert_eq "$(metric_value "tbs_build_info{version=\"$version\"}")" 1 "tbs_build_info names tbsd's version"
+assert_eq "$(metric_value tbs_config_last_reload_successful)" 1 "the start's load succeeded"
+t0=$(metric_value tbs_config_last_reload_success_timestamp_seconds)
+now=$(date +%s)
+awk -v t="$t0" -v now="$now" 'BEGIN { exit !(t > now - 120 && t <= now + 1) }' ||
+        fail "last reload success at $t0, now $now"
+pass "last reload success time is the start ($t0)"
+assert_eq "$(metric_value 'tbs_link_reloads_total{interface="st0",device="st0"}')" 1 "st0 loads at start"
+assert_eq "$(metric_value 'tbs_link_applies_total{interface="st0",device="st0"}')" 1 "st0 applies at start"
+assert_eq "$(metric_value 'tbs_link_apply_failures_total{interface="st0",device="st0"}')" 0 "st0 failed applies"
+grep -q '_per_second\|^tbs_queue_overlimits_total' "$mf" && fail "rates or overlimits still exported"
+pass "no per-second gauges, no overlimits counter"
+
+echo '{' > "$conf/broken.json"
+busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Reload >/dev/null 2>&1 || true
+wait_until 10 grep -qx 'tbs_config_last_reload_successful 0' "$mf" ||
+        fail "a reload with an invalid file does not show: $(grep reload "$mf")"
+assert_eq "$(metric_value tbs_config_last_reload_success_timestamp_seconds)" "$t0" \
+        "a failed reload keeps the last success time"
+assert_eq "$(metric_value 'tbs_link_reloads_total{interface="st0",device="st0"}')" 2 "st0 loads after a reload"
+rm "$conf/broken.json"
+busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Reload >/dev/null ||
+        fail "Reload of a valid folder failed"
+wait_until 10 grep -qx 'tbs_config_last_reload_successful 1' "$mf" || fail "a good reload does not show"
+t1=$(metric_value tbs_config_last_reload_success_timestamp_seconds)
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b > a) }' || fail "success time $t1 not after $t0"
+pass "a good reload sets the success time again ($t1)"
+
+# Drift: the etf on queue 0 deleted behind tbsd's back is restored (policy enforce).
+tc qdisc del dev st0 parent 100:1
+wait_until 10 sh -c "tc -j qdisc show dev st0 | jq -e '[.[] | select(.parent == \"100:1\" and .kind == \"etf\")] | length == 1' >/dev/null" ||
+        fail "the deleted etf was not restored: $(tc qdisc show dev st0)"
+wait_until 5 grep -qx 'tbs_link_drift_repairs_total{interface="st0",device="st0"} 1' "$mf" ||
+        fail "the repair was not counted: $(grep st0 "$mf" | grep _total | grep -v queue)"
+assert_eq "$(metric_value 'tbs_link_applies_total{interface="st0",device="st0"}')" 2 "st0 applies after the repair"
+pass "drift repair counted"
+
+# A schedule that does not fit the device (8 queues on 4): the apply fails,
+# counted, and the tree stays as it was.
+before=$(handles st0)
+sed 's/"count": 2, "offset": 2/"count": 6, "offset": 2/' "$conf/st0.json" > "$conf/st0.json.new"
+grep -q '"count": 6' "$conf/st0.json.new" || fail "the test's schedule edit did not apply"
+mv "$conf/st0.json.new" "$conf/st0.json"
+busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Reload >/dev/null 2>&1 || true
+wait_until 10 grep -qx 'tbs_link_apply_failures_total{interface="st0",device="st0"} 1' "$mf" ||
+        fail "the failed apply was not counted: $(grep 'st0' "$mf" | grep 'tbs_link_')"
+assert_eq "$(metric_value 'tbs_link_state{interface="st0",device="st0",state="failed"}')" 1 "st0 failed"
+assert_eq "$(metric_value 'tbs_link_applies_total{interface="st0",device="st0"}')" 2 "no apply counted for the failure"
+assert_eq "$(handles st0)" "$before" "the failed apply left the tree as it was"

@@ -9,7 +9,8 @@ metric named in an expr or a variable query is a family that lib/metrics.c
 exports (the names come from METRICS_RENDER's output on the documents,
 checked by check-metrics.py); and the panels the issue asks for are there
 (link states, deadline misses per queue, invalid per queue, clock offsets,
-launch-time offload)."""
+launch-time offload, drift repairs, reloads, the metrics file's age). The
+one series not tbsd's is node_exporter's node_textfile_mtime_seconds."""
 import json
 import os
 import re
@@ -19,7 +20,12 @@ import sys
 KEYWORDS = {'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless',
             'offset', 'inf', 'nan'}
 REQUIRED = {'tbs_link_state', 'tbs_queue_deadline_misses_total', 'tbs_queue_invalid_total',
-            'tbs_clock_master_offset_seconds', 'tbs_clock_phc_offset_seconds', 'tbs_launch_time_offload'}
+            'tbs_clock_master_offset_seconds', 'tbs_clock_phc_offset_seconds', 'tbs_launch_time_offload',
+            'tbs_link_drift_repairs_total', 'tbs_config_last_reload_successful',
+            'tbs_config_last_reload_success_timestamp_seconds', 'node_textfile_mtime_seconds'}
+# Not tbsd's: node_exporter's textfile collector says when it last saw
+# tbsd's file change (the staleness panel).
+NODE_EXPORTER = {'node_textfile_mtime_seconds'}
 
 
 def metric_names(expr):
@@ -36,6 +42,30 @@ def metric_names(expr):
             continue
         names.add(word)
     return names
+
+
+# Labels every series has once scraped, beside its own.
+TARGET_LABELS = {'instance', 'job', '__name__'}
+
+
+def exported_labels(render, docs):
+    """The label names of each family in METRICS_RENDER's samples."""
+    text = subprocess.run([render] + docs, check=True, capture_output=True, text=True).stdout
+    labels = {}
+    for line in text.splitlines():
+        m = re.match(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? ', line)
+        if not m or line.startswith('#'):
+            continue
+        names = set(re.findall(r'(?:^|,)([a-zA-Z_][a-zA-Z0-9_]*)="', m.group(2) or ''))
+        labels.setdefault(m.group(1), set()).update(names)
+    return labels
+
+
+def selector_labels(expr):
+    """(metric, label names of its matchers) of every name{...} selector."""
+    e = re.sub(r'"(?:[^"\\]|\\.)*"', '""', expr)
+    for m in re.finditer(r'([a-zA-Z_:][a-zA-Z0-9_:]*)\s*\{([^}]*)\}', e):
+        yield m.group(1), set(re.findall(r'([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)', m.group(2)))
 
 
 def balanced(expr):
@@ -56,7 +86,8 @@ def main():
     checker = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'check-metrics.py')
     out = subprocess.run([checker, '--families', '--render', render] + docs, check=True,
                          capture_output=True, text=True).stdout
-    exported = set(out.split())
+    exported = set(out.split()) | NODE_EXPORTER
+    labels = exported_labels(render, docs)
     errors = []
 
     with open(path) as f:
@@ -103,6 +134,11 @@ def main():
                 used.add(n)
                 if n not in exported:
                     errors.append(f'panel {title}: {n} is not an exported metric ({expr!r})')
+            for n, ls in selector_labels(expr):
+                # A family without samples in the fixtures (the daemon's) is not checked.
+                if n in labels and ls - labels[n] - TARGET_LABELS:
+                    errors.append(f'panel {title}: {n} has no label {", ".join(sorted(ls - labels[n] - TARGET_LABELS))} '
+                                  f'({expr!r})')
     for n in sorted(REQUIRED - used):
         errors.append(f'no panel shows {n}')
     for e in errors:

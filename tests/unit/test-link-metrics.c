@@ -122,7 +122,7 @@ static void assert_same(Link **links, size_t n) {
         /* The metrics file: the same text. */
         assert_true(fd >= 0);
         close(fd);
-        assert_int_equal(links_write_metrics_file(links, n, path), 0);
+        assert_int_equal(links_write_metrics_file(NULL, links, n, path), 0);
         c = read_all(path);
         assert_string_equal(c, a);
         assert_int_equal(unlink(path), 0);
@@ -159,8 +159,9 @@ static void test_same_as_documents(void **state) {
         take_sample(a, "etf", 100, 1);
         assert_same(all, 3);
 
-        /* Two samples: rates of queue 0. */
+        /* Two samples; what happened to the link, counted. */
         take_sample(a, "etf", 350, 3);
+        a->counters = (LinkCounters) { .reloads = 3, .applies = 2, .drift_repairs = 1, .apply_failures = 4 };
         assert_same(all, 3);
         {
                 _cleanup_json_ struct json_object *j = NULL;
@@ -172,11 +173,23 @@ static void test_same_as_documents(void **state) {
                 assert_non_null(f);
                 assert_int_equal(metrics_render_links(&l, 1, f), 0);
                 assert_int_equal(fclose(f), 0);
-                assert_non_null(strstr(text, "tbs_queue_packets_total{interface=\"lm0\",queue=\"0\",qdisc=\"etf\"} 350\n"));
-                assert_non_null(strstr(text, "tbs_queue_packets_per_second{interface=\"lm0\",queue=\"0\",qdisc=\"etf\"} 125\n"));
-                assert_non_null(strstr(text, "tbs_queue_installed{interface=\"lm0\",queue=\"1\",qdisc=\"none\"} 0\n"));
-                assert_non_null(strstr(text, "tbs_clock_state{interface=\"lm0\",state=\"unsynced\"} 1\n"));
-                assert_null(strstr(text, "tbs_queue_packets_total{interface=\"lm0\",queue=\"1\""));
+                assert_non_null(strstr(text, "tbs_queue_packets_total{interface=\"lm0\",device=\"lm0\",queue=\"0\","
+                                             "qdisc=\"etf\"} 350\n"));
+                assert_null(strstr(text, "_per_second"));
+                assert_null(strstr(text, "tbs_queue_overlimits_total"));
+                assert_non_null(strstr(text, "tbs_queue_installed{interface=\"lm0\",device=\"lm0\",queue=\"1\","
+                                             "qdisc=\"none\"} 0\n"));
+                assert_non_null(strstr(text, "tbs_clock_state{interface=\"lm0\",device=\"lm0\","
+                                             "state=\"unsynced\"} 1\n"));
+                assert_non_null(strstr(text, "tbs_link_ptp4l_info{interface=\"lm0\",device=\"lm0\","
+                                             "ptp4l=\"/run/none\"} 1\n"));
+                assert_non_null(strstr(text, "tbs_link_reloads_total{interface=\"lm0\",device=\"lm0\"} 3\n"));
+                assert_non_null(strstr(text, "tbs_link_applies_total{interface=\"lm0\",device=\"lm0\"} 2\n"));
+                assert_non_null(strstr(text, "tbs_link_drift_repairs_total{interface=\"lm0\",device=\"lm0\"} 1\n"));
+                assert_non_null(strstr(text, "tbs_link_apply_failures_total{interface=\"lm0\",device=\"lm0\"} 4\n"));
+                assert_null(strstr(text, "tbs_queue_packets_total{interface=\"lm0\",device=\"lm0\",queue=\"1\""));
+                /* Without a daemon, no daemon samples (tbsctl's). */
+                assert_null(strstr(text, "tbs_build_info{"));
                 free(text);
         }
 

@@ -3,8 +3,9 @@
  * fixture documents render to the same golden text
  * (tests/unit/fixtures/metrics/expected.prom) as the documents do, the
  * documents read into exactly those samples (metrics_link_from_json()),
- * and the typed rules: presence bits, unknown states, NULL strings, a rate
- * that is not finite, write errors and the atomic file. */
+ * and the typed rules: presence bits, unknown states, NULL strings, the
+ * ptp4l-wide and system-wide values once, the daemon's samples, write
+ * errors and the atomic file. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,7 +26,6 @@
 #define FIXTURES TBS_SOURCE_DIR "/tests/unit/fixtures/metrics/"
 
 #define ALL_COUNTERS ((1u << _METRICS_COUNTER_MAX) - 1)
-#define ALL_RATES ((1u << _METRICS_RATE_MAX) - 1)
 #define ALL_CLOCK ((1u << _METRICS_CLOCK_VALUE_MAX) - 1)
 
 /* eth0.json and veth1.json as typed samples. */
@@ -37,12 +37,6 @@ static MetricsQueue eth0_queues[] = {
                         [METRICS_PACKETS] = 1000, [METRICS_BYTES] = 64000, [METRICS_DROPS] = 5,
                         [METRICS_OVERLIMITS] = 2, [METRICS_REQUEUES] = 1, [METRICS_DEADLINE_MISSES] = 2,
                         [METRICS_INVALID] = 3, [METRICS_BACKLOG_BYTES] = 128, [METRICS_BACKLOG_PACKETS] = 2,
-                },
-                .has_rates = ALL_RATES,
-                .rates = {
-                        [METRICS_PACKETS_PER_SECOND] = 1000, [METRICS_BYTES_PER_SECOND] = 64000.5,
-                        [METRICS_DROPS_PER_SECOND] = 0, [METRICS_DEADLINE_MISSES_PER_SECOND] = 0.25,
-                        [METRICS_INVALID_PER_SECOND] = 0,
                 },
         },
         {
@@ -68,11 +62,18 @@ static const MetricsLink fixture_links[] = {
                         [METRICS_CLOCK_MASTER_OFFSET_NS] = -1234, [METRICS_CLOCK_MEAN_PATH_DELAY_NS] = 250,
                         [METRICS_CLOCK_PHC_OFFSET_NS] = 37000000012, [METRICS_CLOCK_TAI_OFFSET_S] = 37,
                 },
+                .ptp4l = "/var/run/ptp4l", .port_state = "SLAVE", .clock_checked_at_usec = 1796277600250000,
+                .has_counters = true,
+                .counters = { [METRICS_LINK_RELOADS] = 2, [METRICS_LINK_APPLIES] = 3,
+                              [METRICS_LINK_DRIFT_REPAIRS] = 1 },
                 .queues = eth0_queues, .n_queues = 2,
         },
         {
                 .interface = "veth1", .state = "degraded",
                 .has_clock = true, .clock_state = "no-ptp4l",
+                .ptp4l = "/run/ptp4l-as", .clock_checked_at_usec = 1796277600000000,
+                .has_counters = true,
+                .counters = { [METRICS_LINK_RELOADS] = 1, [METRICS_LINK_APPLY_FAILURES] = 5 },
                 .queues = veth1_queues, .n_queues = 1,
         },
 };
@@ -115,13 +116,9 @@ static void assert_queue_equal(const MetricsQueue *a, const MetricsQueue *b) {
         assert_int_equal(a->offload, b->offload);
         assert_int_equal(a->installed, b->installed);
         assert_int_equal(a->has_counters, b->has_counters);
-        assert_int_equal(a->has_rates, b->has_rates);
         for (unsigned i = 0; i < _METRICS_COUNTER_MAX; i++)
                 if (a->has_counters & (1u << i))
                         assert_int_equal(a->counters[i], b->counters[i]);
-        for (unsigned i = 0; i < _METRICS_RATE_MAX; i++)
-                if (a->has_rates & (1u << i))
-                        assert_true(a->rates[i] == b->rates[i]);
 }
 
 static void assert_link_equal(const MetricsLink *a, const MetricsLink *b) {
@@ -129,6 +126,12 @@ static void assert_link_equal(const MetricsLink *a, const MetricsLink *b) {
         assert_str_or_null_equal(a->state, b->state);
         assert_int_equal(a->has_clock, b->has_clock);
         assert_str_or_null_equal(a->clock_state, b->clock_state);
+        assert_str_or_null_equal(a->ptp4l, b->ptp4l);
+        assert_str_or_null_equal(a->port_state, b->port_state);
+        assert_int_equal(a->clock_checked_at_usec, b->clock_checked_at_usec);
+        assert_int_equal(a->has_counters, b->has_counters);
+        for (unsigned i = 0; i < _METRICS_LINK_COUNTER_MAX; i++)
+                assert_int_equal(a->counters[i], b->counters[i]);
         assert_int_equal(a->has_clock_values, b->has_clock_values);
         for (unsigned i = 0; i < _METRICS_CLOCK_VALUE_MAX; i++)
                 if (a->has_clock_values & (1u << i))
@@ -180,7 +183,7 @@ static void test_from_json(void **state) {
 }
 
 /* tbsctl --json metrics: the same JSON from the typed samples and from the
- * documents (the rates as doubles: what Describe() writes). */
+ * documents. */
 static void test_json_form(void **state) {
         _cleanup_json_ struct json_object *typed = NULL, *from_docs = NULL;
         struct json_object *docs[2];
@@ -192,7 +195,7 @@ static void test_json_form(void **state) {
         a = json_text(typed);
         b = json_text(from_docs);
         assert_string_equal(a, b);
-        assert_int_equal(json_object_array_length(typed), 23);
+        assert_int_equal(json_object_array_length(typed), 27);
         /* eth0's master offset as the exact decimal of the text form. */
         assert_non_null(strstr(a, "\"value\":-0.000001234"));
         free(a);
@@ -231,8 +234,7 @@ static void assert_samples(const char *text, const char *name, const char *want)
 static void test_typed_rules(void **state) {
         MetricsQueue q[] = {
                 { .queue = 7, .qdisc = NULL, .offload = -1, .installed = 1,
-                  .has_counters = 1u << METRICS_DROPS, .counters = { [METRICS_DROPS] = INT64_MIN },
-                  .has_rates = 1u << METRICS_BYTES_PER_SECOND, .rates = { [METRICS_BYTES_PER_SECOND] = INFINITY } },
+                  .has_counters = 1u << METRICS_DROPS, .counters = { [METRICS_DROPS] = INT64_MIN } },
         };
         MetricsLink l[] = {
                 { .interface = NULL, .state = "exploded", .has_clock = false,
@@ -240,39 +242,112 @@ static void test_typed_rules(void **state) {
                   .queues = q, .n_queues = 1 },
                 { .interface = "b\"\\\n", .state = NULL, .has_clock = true, .clock_state = NULL },
         };
-        _cleanup_json_ struct json_object *j = NULL;
-        char *text = render_links(l, ELEMENTSOF(l)), *s;
+        char *text = render_links(l, ELEMENTSOF(l));
 
         assert_samples(text, "tbs_link_state",
-                       "tbs_link_state{interface=\"\",state=\"pending\"} 0\n"
-                       "tbs_link_state{interface=\"\",state=\"configured\"} 0\n"
-                       "tbs_link_state{interface=\"\",state=\"degraded\"} 0\n"
-                       "tbs_link_state{interface=\"\",state=\"failed\"} 0\n"
-                       "tbs_link_state{interface=\"\",state=\"absent\"} 0\n"
-                       "tbs_link_state{interface=\"\",state=\"exploded\"} 1\n"
-                       "tbs_link_state{interface=\"b\\\"\\\\\\n\",state=\"pending\"} 0\n"
-                       "tbs_link_state{interface=\"b\\\"\\\\\\n\",state=\"configured\"} 0\n"
-                       "tbs_link_state{interface=\"b\\\"\\\\\\n\",state=\"degraded\"} 0\n"
-                       "tbs_link_state{interface=\"b\\\"\\\\\\n\",state=\"failed\"} 0\n"
-                       "tbs_link_state{interface=\"b\\\"\\\\\\n\",state=\"absent\"} 0\n");
-        /* No clock: no clock state series; a clock value is shown by its bit. */
-        assert_samples(text, "tbs_clock_synced", "tbs_clock_synced{interface=\"b\\\"\\\\\\n\"} 0\n");
-        assert_samples(text, "tbs_clock_tai_offset_seconds", "tbs_clock_tai_offset_seconds{interface=\"\"} 37\n");
+                       "tbs_link_state{interface=\"\",device=\"\",state=\"pending\"} 0\n"
+                       "tbs_link_state{interface=\"\",device=\"\",state=\"configured\"} 0\n"
+                       "tbs_link_state{interface=\"\",device=\"\",state=\"degraded\"} 0\n"
+                       "tbs_link_state{interface=\"\",device=\"\",state=\"failed\"} 0\n"
+                       "tbs_link_state{interface=\"\",device=\"\",state=\"absent\"} 0\n"
+                       "tbs_link_state{interface=\"\",device=\"\",state=\"exploded\"} 1\n"
+                       "tbs_link_state{interface=\"b\\\"\\\\\\n\",device=\"b\\\"\\\\\\n\",state=\"pending\"} 0\n"
+                       "tbs_link_state{interface=\"b\\\"\\\\\\n\",device=\"b\\\"\\\\\\n\",state=\"configured\"} 0\n"
+                       "tbs_link_state{interface=\"b\\\"\\\\\\n\",device=\"b\\\"\\\\\\n\",state=\"degraded\"} 0\n"
+                       "tbs_link_state{interface=\"b\\\"\\\\\\n\",device=\"b\\\"\\\\\\n\",state=\"failed\"} 0\n"
+                       "tbs_link_state{interface=\"b\\\"\\\\\\n\",device=\"b\\\"\\\\\\n\",state=\"absent\"} 0\n");
+        /* No clock: no clock state series; a clock value is shown by its
+         * bit; the system-wide TAI offset without labels. */
+        assert_samples(text, "tbs_clock_synced",
+                       "tbs_clock_synced{interface=\"b\\\"\\\\\\n\",device=\"b\\\"\\\\\\n\"} 0\n");
+        assert_samples(text, "tbs_clock_tai_offset_seconds", "tbs_clock_tai_offset_seconds 37\n");
         assert_samples(text, "tbs_clock_master_offset_seconds", "");
+        assert_samples(text, "tbs_ptp_port_state", "");
+        assert_samples(text, "tbs_link_ptp4l_info", "");
+        assert_samples(text, "tbs_clock_last_check_timestamp_seconds", "");
+        assert_samples(text, "tbs_link_applies_total", "");
         assert_samples(text, "tbs_launch_time_offload", "");
-        assert_samples(text, "tbs_queue_installed", "tbs_queue_installed{interface=\"\",queue=\"7\",qdisc=\"none\"} 1\n");
+        assert_samples(text, "tbs_queue_installed",
+                       "tbs_queue_installed{interface=\"\",device=\"\",queue=\"7\",qdisc=\"none\"} 1\n");
         assert_samples(text, "tbs_queue_drops_total",
-                       "tbs_queue_drops_total{interface=\"\",queue=\"7\",qdisc=\"none\"} -9223372036854775808\n");
+                       "tbs_queue_drops_total{interface=\"\",device=\"\",queue=\"7\",qdisc=\"none\"} "
+                       "-9223372036854775808\n");
         assert_samples(text, "tbs_queue_packets_total", "");
-        assert_samples(text, "tbs_queue_bytes_per_second",
-                       "tbs_queue_bytes_per_second{interface=\"\",queue=\"7\",qdisc=\"none\"} inf\n");
+        assert_samples(text, "tbs_build_info", "");
+        free(text);
+}
+
+/* Values of one ptp4l (or of the system) are written once, from the first
+ * link that has them, whichever links share it; the port state is a
+ * state-set per link. */
+static void test_shared_clock_values(void **state) {
+        MetricsLink l[] = {
+                { .interface = "a", .state = "configured", .has_clock = true, .clock_state = "synced",
+                  .ptp4l = "/run/p1", .port_state = "SLAVE",
+                  .has_clock_values = (1u << METRICS_CLOCK_MASTER_OFFSET_NS) | (1u << METRICS_CLOCK_TAI_OFFSET_S),
+                  .clock_values = { [METRICS_CLOCK_MASTER_OFFSET_NS] = 5, [METRICS_CLOCK_TAI_OFFSET_S] = 37 } },
+                { .interface = "b", .state = "configured", .has_clock = true, .clock_state = "synced",
+                  .ptp4l = "/run/p1", .port_state = "MASTER",
+                  .has_clock_values = (1u << METRICS_CLOCK_MASTER_OFFSET_NS) | (1u << METRICS_CLOCK_TAI_OFFSET_S),
+                  .clock_values = { [METRICS_CLOCK_MASTER_OFFSET_NS] = 6, [METRICS_CLOCK_TAI_OFFSET_S] = 37 } },
+                { .interface = "c", .state = "configured", .has_clock = true, .clock_state = "synced",
+                  .ptp4l = "/run/p2", .port_state = "ODD",
+                  .has_clock_values = 1u << METRICS_CLOCK_MASTER_OFFSET_NS,
+                  .clock_values = { [METRICS_CLOCK_MASTER_OFFSET_NS] = -1500000000 } },
+                /* No ptp4l: no ptp4l-wide series to key them by. */
+                { .interface = "d", .state = "configured", .has_clock = true, .clock_state = "not-configured",
+                  .has_clock_values = 1u << METRICS_CLOCK_MASTER_OFFSET_NS,
+                  .clock_values = { [METRICS_CLOCK_MASTER_OFFSET_NS] = 9 } },
+        };
+        char *text = render_links(l, ELEMENTSOF(l)), *s;
+
+        assert_samples(text, "tbs_clock_master_offset_seconds",
+                       "tbs_clock_master_offset_seconds{ptp4l=\"/run/p1\"} 0.000000005\n"
+                       "tbs_clock_master_offset_seconds{ptp4l=\"/run/p2\"} -1.5\n");
+        assert_samples(text, "tbs_clock_tai_offset_seconds", "tbs_clock_tai_offset_seconds 37\n");
+        assert_samples(text, "tbs_link_ptp4l_info",
+                       "tbs_link_ptp4l_info{interface=\"a\",device=\"a\",ptp4l=\"/run/p1\"} 1\n"
+                       "tbs_link_ptp4l_info{interface=\"b\",device=\"b\",ptp4l=\"/run/p1\"} 1\n"
+                       "tbs_link_ptp4l_info{interface=\"c\",device=\"c\",ptp4l=\"/run/p2\"} 1\n");
+        s = samples_of(text, "tbs_ptp_port_state");
+        /* 10 known states for a, b and c, plus c's unknown one. */
+        assert_non_null(strstr(s, "tbs_ptp_port_state{interface=\"a\",device=\"a\",state=\"SLAVE\"} 1\n"));
+        assert_non_null(strstr(s, "tbs_ptp_port_state{interface=\"a\",device=\"a\",state=\"MASTER\"} 0\n"));
+        assert_non_null(strstr(s, "tbs_ptp_port_state{interface=\"b\",device=\"b\",state=\"MASTER\"} 1\n"));
+        assert_non_null(strstr(s, "tbs_ptp_port_state{interface=\"c\",device=\"c\",state=\"ODD\"} 1\n"));
+        assert_non_null(strstr(s, "tbs_ptp_port_state{interface=\"c\",device=\"c\",state=\"SLAVE\"} 0\n"));
+        assert_null(strstr(s, "interface=\"d\""));
+        free(s);
+        free(text);
+}
+
+/* The daemon's own samples: version, the last load of the folder. */
+static void test_daemon_samples(void **state) {
+        MetricsDaemon d = { .version = "1.2\"3", .last_reload_ok = 0, .last_reload_success_usec = 1796277600000001 };
+        _cleanup_json_ struct json_object *j = NULL;
+        char *text = NULL, *s;
+        size_t size = 0;
+        FILE *f = open_memstream(&text, &size);
+
+        assert_non_null(f);
+        assert_int_equal(metrics_render_daemon(&d, fixture_links, 1, f), 0);
+        assert_int_equal(fclose(f), 0);
+        assert_true(strncmp(text, "# HELP tbs_build_info ", 22) == 0);
+        assert_samples(text, "tbs_build_info", "tbs_build_info{version=\"1.2\\\"3\"} 1\n");
+        assert_samples(text, "tbs_config_last_reload_successful", "tbs_config_last_reload_successful 0\n");
+        assert_samples(text, "tbs_config_last_reload_success_timestamp_seconds",
+                       "tbs_config_last_reload_success_timestamp_seconds 1796277600.000001\n");
         free(text);
 
-        /* JSON has no infinity: null. */
-        assert_int_equal(metrics_render_links_json(l, ELEMENTSOF(l), &j), 0);
-        s = json_text(json_object_array_get_idx(j, 19));
-        assert_non_null(strstr(s, "\"tbs_queue_bytes_per_second\""));
-        assert_non_null(strstr(s, "\"value\":null"));
+        /* No reload yet: left out. */
+        d = (MetricsDaemon) { .version = "1", .last_reload_ok = -1 };
+        assert_int_equal(metrics_render_daemon_json(&d, NULL, 0, &j), 0);
+        s = json_text(json_object_array_get_idx(j, 1));
+        assert_non_null(strstr(s, "\"tbs_config_last_reload_successful\""));
+        assert_int_equal(json_object_array_length(json_get(json_object_array_get_idx(j, 1), "samples")), 0);
+        free(s);
+        s = json_text(json_object_array_get_idx(j, 0));
+        assert_non_null(strstr(s, "\"version\":\"1\""));
         free(s);
 }
 
@@ -311,6 +386,8 @@ int main(void) {
                 cmocka_unit_test(test_from_json),
                 cmocka_unit_test(test_json_form),
                 cmocka_unit_test(test_typed_rules),
+                cmocka_unit_test(test_shared_clock_values),
+                cmocka_unit_test(test_daemon_samples),
                 cmocka_unit_test(test_write_error),
                 cmocka_unit_test(test_write_links_file),
         };
