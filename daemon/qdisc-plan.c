@@ -92,6 +92,13 @@ static const char *default_child_kind(const QDiscVTable *vt, default_qdisc_fn f,
 /* Add step st with request m (taken) to p; the steps get room for max on
  * first use: an interface with nothing to change allocates nothing
  * (hundreds of them touch no new memory). */
+/* Why building a root's request failed, for the report. */
+static char *root_request_error(int k, const char *step) {
+        return qdisc_step_error(k == -EMSGSIZE ? "the request is larger than one netlink message can be (a gate "
+                                                 "list above the limits)" : "",
+                                k, step);
+}
+
 static int plan_add(QDiscPlan *p, size_t max, PlanStep *st, struct nl_msg *m) {
         if (!p->steps) {
                 p->steps = calloc(max, sizeof(PlanStep));
@@ -252,9 +259,7 @@ static int plan_root(QDiscPlan *p, int ifindex, const QDiscTree *tree, const Roo
         snprintf(st.name, sizeof(st.name), "root (%s %s)", vt->kind, tc_handle_to_string(want->handle, hb));
         k = qdisc_root_request(ifindex, want, &m);
         if (k < 0) {
-                p->report.error = qdisc_step_error(k == -EMSGSIZE ? "the request is larger than one netlink "
-                                                   "message can be (a gate list above the limits)" : "",
-                                                   k, st.name);
+                p->report.error = root_request_error(k, st.name);
                 return k;
         }
         return plan_add(p, max, &st, m);
@@ -351,9 +356,7 @@ static int plan_root_change(QDiscPlan *p, int ifindex, const QDiscTree *tree, co
                  tc_handle_to_string(want->handle, hb));
         k = qdisc_root_change_request(ifindex, &r, &m);
         if (k < 0) {
-                p->report.error = qdisc_step_error(k == -EMSGSIZE ? "the request is larger than one netlink "
-                                                   "message can be (a gate list above the limits)" : "",
-                                                   k, st.name);
+                p->report.error = root_request_error(k, st.name);
                 return k;
         }
         return plan_add(p, max, &st, m);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "macro.h"
+#include "qdisc-tree.h"
 #include "schedule.h"
 
 /* The root of mqprio-etf.bin (mqprio-etf.tc.json). */
@@ -62,4 +63,16 @@ static inline void *read_fixture(const char *path, size_t *ret_len) {
         fclose(f);
         *ret_len = (size_t) n;
         return buf;
+}
+
+/* The tree of the recorded veth (ifindex 3) in fixtures/qdisc/NAME. */
+static inline void load_fixture_tree(const char *name, QDiscTree *ret) {
+        char path[512];
+        uint8_t *buf;
+        size_t n;
+
+        snprintf(path, sizeof(path), TBS_SOURCE_DIR "/tests/unit/fixtures/qdisc/%s", name);
+        buf = read_fixture(path, &n);
+        assert_int_equal(qdisc_tree_parse_dump(buf, n, 3, ret), 0);
+        free(buf);
 }

@@ -19,18 +19,7 @@
 
 #include "qdisc-fixture-roots.h"
 
-#define FIXTURES TBS_SOURCE_DIR "/tests/unit/fixtures/qdisc/"
 
-static void load(const char *name, QDiscTree *ret) {
-        char path[512];
-        uint8_t *buf;
-        size_t n;
-
-        snprintf(path, sizeof(path), FIXTURES "%s", name);
-        buf = read_fixture(path, &n);
-        assert_int_equal(qdisc_tree_parse_dump(buf, n, 3, ret), 0);
-        free(buf);
-}
 
 /* Import tree t and compare the text, as JSON, with expect (""
  * accepted, whatever the text); expect NULL: the import must be refused
@@ -73,7 +62,7 @@ static void check_tree(const QDiscTree *t, const char *expect, const char *reaso
 static void check_fixture(const char *name, const char *expect, const char *reason) {
         QDiscTree t = {};
 
-        load(name, &t);
+        load_fixture_tree(name, &t);
         check_tree(&t, expect, reason);
         qdisc_tree_done(&t);
 }
@@ -140,7 +129,7 @@ static void test_refused_roots(void **state) {
 static void test_refused_child(void **state) {
         QDiscTree t = {};
 
-        load("mqprio-foreign.bin", &t);
+        load_fixture_tree("mqprio-foreign.bin", &t);
         assert_true(t.n_queues >= 4);
         strcpy(t.queues[2].qdisc.kind, "fq_codel");
         t.queues[2].qdisc.handle = 0x80030000;
@@ -157,7 +146,7 @@ static void test_refused_child(void **state) {
 static void test_refused_etf_clock(void **state) {
         QDiscTree t = {};
 
-        load("mqprio-etf.bin", &t);
+        load_fixture_tree("mqprio-etf.bin", &t);
         assert_true(t.queues[0].is_etf);
         t.queues[0].etf.clockid = CLOCK_REALTIME;
         check_tree(&t, NULL, "the installed tree is not a valid schedule: txqueues[0].clockid: "
@@ -173,7 +162,7 @@ static void test_refused_mqprio_shaper(void **state) {
         struct nlattr *a;
         uint16_t v = TC_MQPRIO_SHAPER_BW_RATE;
 
-        load("mqprio-foreign.bin", &t);
+        load_fixture_tree("mqprio-foreign.bin", &t);
         opt = calloc(1, head + NLA_HDRLEN + 4);
         assert_non_null(opt);
         memcpy(opt, t.root.options, sizeof(struct tc_mqprio_qopt));
@@ -207,7 +196,7 @@ static void test_refused_mqprio_shaper(void **state) {
 static void test_taprio_cycle_and_commands(void **state) {
         QDiscTree t = {};
 
-        load("taprio-txtime.bin", &t);
+        load_fixture_tree("taprio-txtime.bin", &t);
         t.root_spec.cycle_time_ns = 1200000;
         t.root_spec.cycle_time_extension_ns = 5000;
         t.root_spec.entries[1].command = GATE_SET_AND_HOLD;
@@ -236,7 +225,7 @@ static void test_taprio_cycle_and_commands(void **state) {
 static void test_taprio_max_sdu(void **state) {
         QDiscTree t = {};
 
-        load("taprio-txtime.bin", &t);
+        load_fixture_tree("taprio-txtime.bin", &t);
         t.root_spec.max_sdu_dumped = true;
         t.root_spec.max_sdu[1] = 200;
         check_tree(&t,
@@ -264,7 +253,7 @@ static void test_taprio_full_offload(void **state) {
         char *text = NULL, *why = NULL;
         json_object *o, *root, *v;
 
-        load("taprio-txtime.bin", &t);
+        load_fixture_tree("taprio-txtime.bin", &t);
         t.root_spec.mode = TAPRIO_MODE_FULL_OFFLOAD;
         t.root_spec.txtime_delay_ns = 0;
         t.root_spec.clockid = CLOCK_TAI;        /* the parser's default when the dump has none */
@@ -284,7 +273,7 @@ static void test_taprio_full_offload(void **state) {
 static void test_mqprio_offloads(void **state) {
         QDiscTree t = {};
 
-        load("mqprio-etf.bin", &t);
+        load_fixture_tree("mqprio-etf.bin", &t);
         t.root_spec.hw_offload = true;
         t.queues[1].etf.offload = OFFLOAD_ON;
         check_tree(&t,
@@ -306,7 +295,7 @@ static void test_mqprio_offloads(void **state) {
 static void test_mqprio_cbs(void **state) {
         QDiscTree t = {};
 
-        load("mqprio-etf.bin", &t);
+        load_fixture_tree("mqprio-etf.bin", &t);
         assert_int_equal(t.queues[2].queue, 2);
         assert_false(t.queues[2].is_etf);
         strcpy(t.queues[2].qdisc.kind, "cbs");
@@ -381,7 +370,7 @@ static void test_to_schedule(void **state) {
         Schedule *s = NULL;
         char *why = NULL;
 
-        load("taprio-txtime.bin", &t);
+        load_fixture_tree("taprio-txtime.bin", &t);
         assert_int_equal(qdisc_tree_to_schedule(&t, "va", "pfifo_fast", &s, &why), 0);
         assert_null(why);
         assert_string_equal(s->ifname, "va");

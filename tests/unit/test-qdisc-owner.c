@@ -18,29 +18,18 @@
 
 #include "qdisc-fixture-roots.h"
 
-#define FIXTURES TBS_SOURCE_DIR "/tests/unit/fixtures/qdisc/"
 
 static RootSpec taprio_root(void) {
         return taprio_root_cycle(1000000);
 }
 
-static void load(const char *name, QDiscTree *ret) {
-        char path[512];
-        uint8_t *buf;
-        size_t n;
-
-        snprintf(path, sizeof(path), FIXTURES "%s", name);
-        buf = read_fixture(path, &n);
-        assert_int_equal(qdisc_tree_parse_dump(buf, n, 3, ret), 0);
-        free(buf);
-}
 
 static int judge(const char *fixture, const RootSpec *a, const RootSpec *b, char **ret_why) {
         const RootSpec *ours[2] = { a, b };
         QDiscTree t = {};
         int r;
 
-        load(fixture, &t);
+        load_fixture_tree(fixture, &t);
         r = qdisc_root_owner(&t, ours, 2, ret_why);
         qdisc_tree_done(&t);
         return r;
@@ -136,17 +125,17 @@ static void test_replaceable(void **state) {
 
         /* the kernel's default, and mqprio/taprio (tbsd rebuilds them from the
          * model) may be replaced, whoever put them there */
-        load("default.bin", &t);
+        load_fixture_tree("default.bin", &t);
         assert_int_equal(qdisc_root_replaceable(&t, &why), 1);
         qdisc_tree_done(&t);
-        load("mqprio-foreign.bin", &t);
+        load_fixture_tree("mqprio-foreign.bin", &t);
         assert_int_equal(qdisc_root_replaceable(&t, &why), 1);
         qdisc_tree_done(&t);
         assert_null(why);
 
         /* htb: its classes are not in a qdisc dump and its dumped options
          * are refused back */
-        load("htb.bin", &t);
+        load_fixture_tree("htb.bin", &t);
         assert_int_equal(qdisc_root_replaceable(&t, &why), 0);
         assert_string_equal(why, "root qdisc htb 1: is not tbsd's and could not be put back if the apply "
                             "failed (classes, children or options a qdisc dump does not give back): left "
