@@ -94,40 +94,51 @@ static const char *text_at(const BusQueue *q, size_t at) {
         return q->text + at;
 }
 
+/* Emit one signal of kind on the bus (the strings it needs; the others NULL). */
+static void emit(sd_bus *bus, QueuedKind kind, const char *path, const char *interface, const char *member,
+                 char **names, const char *a, const char *b, const char *c) {
+        switch (kind) {
+        case QUEUED_ADDED:
+                (void) sd_bus_emit_object_added(bus, path);
+                break;
+        case QUEUED_REMOVED:
+                (void) sd_bus_emit_object_removed(bus, path);
+                break;
+        case QUEUED_CHANGED:
+                (void) sd_bus_emit_properties_changed_strv(bus, path, interface, names);
+                break;
+        case QUEUED_SIGNAL:
+                (void) sd_bus_emit_signal(bus, path, interface, member, "sss", a, b, c);
+                break;
+        }
+}
+
+/* A string of x, or NULL where it has none. */
+static const char *text_or_null(const BusQueue *q, size_t at) {
+        return at == NONE ? NULL : text_at(q, at);
+}
+
 /* Send x. Its strings are resolved here, after every append of the burst:
  * the buffers do not move any more. */
 static void send_one(BusQueue *q, const Queued *x) {
-        switch (x->kind) {
-        case QUEUED_ADDED:
-                (void) sd_bus_emit_object_added(q->bus, text_at(q, x->path));
-                break;
-        case QUEUED_REMOVED:
-                (void) sd_bus_emit_object_removed(q->bus, text_at(q, x->path));
-                break;
-        case QUEUED_CHANGED: {
-                _cleanup_free_ char **v = NULL;
+        _cleanup_free_ char **v = NULL;
+
+        if (x->kind == QUEUED_CHANGED) {
                 size_t i = 0;
 
                 if (x->n_names == 0)
-                        break;          /* an entry left as a no-op (see bus_queue_signal_sss()) */
+                        return;         /* an entry left as a no-op (see bus_queue_signal_sss()) */
                 v = calloc(x->n_names + 1, sizeof(char *));
                 if (!v) {
                         log_warning("out of memory sending a bus signal; PropertiesChanged of %s dropped",
                                     text_at(q, x->path));
-                        break;
+                        return;
                 }
                 for (size_t k = x->first_name; k != NONE; k = q->names[k].next)
                         v[i++] = (char *) text_at(q, q->names[k].text);
-                (void) sd_bus_emit_properties_changed_strv(q->bus, text_at(q, x->path), text_at(q, x->interface),
-                                                           v);
-                break;
         }
-        case QUEUED_SIGNAL:
-                (void) sd_bus_emit_signal(q->bus, text_at(q, x->path), text_at(q, x->interface),
-                                          text_at(q, x->member), "sss", text_at(q, x->args[0]),
-                                          text_at(q, x->args[1]), text_at(q, x->args[2]));
-                break;
-        }
+        emit(q->bus, x->kind, text_at(q, x->path), text_or_null(q, x->interface), text_or_null(q, x->member), v,
+             text_or_null(q, x->args[0]), text_or_null(q, x->args[1]), text_or_null(q, x->args[2]));
 }
 
 void bus_queue_flush(BusQueue *q) {
@@ -213,20 +224,7 @@ static void send_now(BusQueue *q, QueuedKind kind, const char *path, const char 
                 log_warning("out of memory queueing a bus signal; sending it at once");
                 q->failed = true;
         }
-        switch (kind) {
-        case QUEUED_ADDED:
-                (void) sd_bus_emit_object_added(q->bus, path);
-                break;
-        case QUEUED_REMOVED:
-                (void) sd_bus_emit_object_removed(q->bus, path);
-                break;
-        case QUEUED_CHANGED:
-                (void) sd_bus_emit_properties_changed_strv(q->bus, path, interface, names);
-                break;
-        case QUEUED_SIGNAL:
-                (void) sd_bus_emit_signal(q->bus, path, interface, member, "sss", a, b, c);
-                break;
-        }
+        emit(q->bus, kind, path, interface, member, names, a, b, c);
 }
 
 void bus_queue_object_added(BusQueue *q, const char *path) {
