@@ -74,6 +74,9 @@ void parse_max_sdu(Parser *p, json_object *root, RootSpec *r);
 /* A cbs queue's keys into c (lib/schedule-parse-cbs.c). */
 void parse_cbs(Parser *p, const char *path, json_object *e, CbsSpec *c);
 
+/* An etf queue's "monitor" into m (lib/schedule-parse-monitor.c). */
+void parse_monitor(Parser *p, const char *path, json_object *e, MonitorSpec *m);
+
 /* A taprio root's "streams" and the keys that go with them, into s
  * (lib/schedule-parse-streams.c); after parse_root(). */
 void parse_streams(Parser *p, json_object *top, Schedule *s);

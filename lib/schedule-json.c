@@ -187,6 +187,15 @@ static json_object *etf_to_json(const EtfSpec *q) {
             add_bool(o, "deadline_mode", q->deadline_mode) < 0 ||
             add_bool(o, "skip_sock_check", q->skip_sock_check) < 0)
                 return NULL;
+        if (q->monitor.enabled) {
+                _cleanup_json_ json_object *m = json_object_new_object();
+
+                if (!m ||
+                    add_int(m, "interval_ms", q->monitor.interval_ms) < 0 ||
+                    add_int(m, "frames", q->monitor.frames) < 0 ||
+                    add_owned(o, "monitor", TAKE_PTR(m)) < 0)
+                        return NULL;
+        }
         return TAKE_PTR(o);
 }
 

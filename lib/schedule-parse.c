@@ -386,6 +386,7 @@ static void parse_txqueue(Parser *p, const char *path, json_object *e, EtfSpec *
                 { "offload", TXK_ANY },
                 { "deadline_mode", TXK_ETF },
                 { "skip_sock_check", TXK_ETF },
+                { "monitor", TXK_ETF },
                 { "idle_slope_kbps", TXK_CBS },
                 { "send_slope_kbps", TXK_CBS },
                 { "hi_credit_bytes", TXK_CBS },
@@ -434,6 +435,7 @@ static void parse_txqueue(Parser *p, const char *path, json_object *e, EtfSpec *
         parse_offload(p, path, e, &q->offload);
         (void) get_bool(p, path, e, "deadline_mode", &q->deadline_mode);
         (void) get_bool(p, path, e, "skip_sock_check", &q->skip_sock_check);
+        parse_monitor(p, path, e, &q->monitor);
 }
 
 static void parse_txqueues(Parser *p, json_object *top, Schedule *s) {

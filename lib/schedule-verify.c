@@ -343,6 +343,35 @@ static void verify_cbs_queue(Verifier *v, const EtfSpec *q, size_t i, const Devi
                       c.send_slope_kbps, speed, (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000);
 }
 
+/* A monitored etf queue: the probe frames must reach it, and only it. A
+ * socket reaches a traffic class by its priority; a class of several TX
+ * queues spreads its flows over them by hash, so the probes could land on
+ * another queue. The interval and frames ranges are the parser's. */
+static void verify_monitor(Verifier *v, const Schedule *s, const EtfSpec *q, size_t i) {
+        const RootSpec *r = &s->root;
+        char path[JPATH_MAX];
+        int tc = root_tc_of_queue(r, q->queue);
+        unsigned p;
+
+        if (tc < 0)
+                return;         /* said for txqueues[i].queue */
+        if (r->queues[tc].count != 1) {
+                verr(v, pathf(path, "txqueues[%zu].monitor", i),
+                     "queue %" PRIu32 " shares traffic class %d with %u other queue%s; the kernel spreads a "
+                     "class's flows over its queues, so probe frames cannot be aimed at one of them; give the "
+                     "monitored queue a traffic class of its own",
+                     q->queue, tc, (unsigned) r->queues[tc].count - 1, r->queues[tc].count == 2 ? "" : "s");
+                return;
+        }
+        for (p = 0; p < TBS_PRIO_MAP_LEN; p++)
+                if (r->priority_map[p] == tc)
+                        break;
+        if (p == TBS_PRIO_MAP_LEN)
+                verr(v, pathf(path, "txqueues[%zu].monitor", i),
+                     "no socket priority maps to traffic class %d of queue %" PRIu32
+                     " (root.priority_map), so no probe frame can reach it", tc, q->queue);
+}
+
 /* All cbs queues together: one link speed, and their reservations fit it. */
 static void verify_cbs_link(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
         uint32_t speed = 0;
@@ -431,6 +460,8 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                              "launch-time offload is not available on queue %" PRIu32 "%s%s",
                              q->queue, facts->offload_reason ? ": " : " of this device",
                              facts->offload_reason ?: "");
+                if (q->monitor.enabled && tcs_ok)
+                        verify_monitor(v, s, q, i);
                 /* For PTP's queue the ptp-etf check says it, as an error. */
                 if (r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST && !q->skip_sock_check &&
                     (s->allow & (1U << SAFETY_PTP_ETF) || root_tc_of_queue(r, q->queue) != schedule_ptp_tc(s)))

@@ -172,6 +172,12 @@ bool root_has_max_sdu(const RootSpec *r) {
         return false;
 }
 
+bool monitor_spec_equal(const MonitorSpec *a, const MonitorSpec *b) {
+        if (a->enabled != b->enabled)
+                return false;
+        return !a->enabled || (a->interval_ms == b->interval_ms && a->frames == b->frames);
+}
+
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
         if (a->kind != b->kind)
                 return false;

@@ -172,6 +172,28 @@ typedef struct CbsSpec {
         uint32_t link_speed_mbps;             /* 0: not in the file (the device's is used) */
 } CbsSpec;
 
+/* The launch-time monitor of an etf queue ("monitor" of a txqueues
+ * entry; daemon/launch-monitor.c): every interval_ms, frames probe frames
+ * with launch times through the queue, their transmit stamps measured
+ * against the launch times. Not part of the kernel's tree: a change
+ * installs nothing, it restarts the monitor. */
+#define TBS_MONITOR_INTERVAL_MIN_MS 100
+#define TBS_MONITOR_INTERVAL_MAX_MS 3600000
+#define TBS_MONITOR_INTERVAL_DEFAULT_MS 1000
+#define TBS_MONITOR_FRAMES_MIN 1
+#define TBS_MONITOR_FRAMES_MAX 64
+#define TBS_MONITOR_FRAMES_DEFAULT 4
+
+typedef struct MonitorSpec {
+        bool enabled;                         /* the entry has "monitor" (opt-in) */
+        uint32_t interval_ms;
+        uint32_t frames;                      /* probe frames per interval */
+} MonitorSpec;
+
+/** Whether two monitor settings are the same (both off, or on with the
+ *  same interval and frames). */
+bool monitor_spec_equal(const MonitorSpec *a, const MonitorSpec *b);
+
 /* One TX queue's child qdisc: etf (kind TXQ_ETF, the etf fields) or cbs
  * (kind TXQ_CBS, cbs and offload). The name stays from when etf was the
  * only kind. */
@@ -185,6 +207,7 @@ typedef struct EtfSpec {
         bool deadline_mode;
         bool skip_sock_check;
         bool spelled_tbs;                     /* the file said "qdisc": "tbs" */
+        MonitorSpec monitor;                  /* kind TXQ_ETF; never compared with the kernel's tree */
 } EtfSpec;
 
 typedef struct ClockSpec {

@@ -6,6 +6,7 @@
 #include <linux/if_packet.h>
 #include <linux/net_tstamp.h>
 #include <linux/sockios.h>
+#include <net/if_arp.h>
 #include <net/if.h>
 #include <poll.h>
 #include <stdio.h>
@@ -56,7 +57,7 @@ int txtime_probe_parse(const void *buf, size_t len, uint32_t *ret_seq, uint64_t 
 }
 
 int txtime_probe_socket(int ifindex, uint32_t priority, int32_t clockid, bool deadline_mode, bool use_txtime,
-                        bool hw_tstamps, int *ret_fd) {
+                        unsigned tstamps, int *ret_fd) {
         struct sockaddr_ll sll = {
                 .sll_family = AF_PACKET,
                 .sll_ifindex = ifindex,
@@ -80,8 +81,13 @@ int txtime_probe_socket(int ifindex, uint32_t priority, int32_t clockid, bool de
                 if (setsockopt(fd, SOL_SOCKET, SO_TXTIME, &st, sizeof(st)) < 0)
                         return negative_errno();
         }
-        if (hw_tstamps) {
-                int flags = SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RAW_HARDWARE;
+        if (tstamps) {
+                int flags = 0;
+
+                if (tstamps & TXTIME_PROBE_TSTAMP_HARDWARE)
+                        flags |= SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RAW_HARDWARE;
+                if (tstamps & TXTIME_PROBE_TSTAMP_SOFTWARE)
+                        flags |= SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
                 if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)) < 0)
                         return negative_errno();
         }
@@ -90,12 +96,34 @@ int txtime_probe_socket(int ifindex, uint32_t priority, int32_t clockid, bool de
 }
 
 int txtime_probe_send(int fd, int ifindex, TxtimeProbe *p) {
+        static const uint8_t broadcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+        return txtime_probe_send_to(fd, ifindex, broadcast, p);
+}
+
+int txtime_probe_own_mac(int ifindex, uint8_t ret_mac[static 6]) {
+        struct ifreq ifr = {};
+        _cleanup_close_ int fd = -1;
+
+        fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return negative_errno();
+        if (!if_indextoname((unsigned) ifindex, ifr.ifr_name))
+                return negative_errno();
+        if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
+                return negative_errno();
+        if (ifr.ifr_hwaddr.sa_family != ARPHRD_ETHER)
+                return -EAFNOSUPPORT;
+        memcpy(ret_mac, ifr.ifr_hwaddr.sa_data, 6);
+        return 0;
+}
+
+int txtime_probe_send_to(int fd, int ifindex, const uint8_t dst[static 6], TxtimeProbe *p) {
         struct sockaddr_ll to = {
                 .sll_family = AF_PACKET,
                 .sll_protocol = htons(TXTIME_PROBE_ETHERTYPE),
                 .sll_ifindex = ifindex,
                 .sll_halen = 6,
-                .sll_addr = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
         };
         uint8_t payload[TXTIME_PROBE_PAYLOAD];
         union {
@@ -110,6 +138,7 @@ int txtime_probe_send(int fd, int ifindex, TxtimeProbe *p) {
                 .msg_iovlen = 1,
         };
 
+        memcpy(to.sll_addr, dst, 6);
         txtime_probe_payload(payload, p->seq, p->txtime_ns);
         if (p->txtime_ns) {
                 struct cmsghdr *c;
@@ -144,6 +173,10 @@ static TxtimeProbe *find_probe(TxtimeProbe *probes, size_t n, bool have_seq, uin
                         if (probes[i].txtime_ns == txtime)
                                 return &probes[i];
         return NULL;
+}
+
+static int64_t timespec_ns(const struct timespec *t) {
+        return (int64_t) t->tv_sec * 1000000000 + t->tv_nsec;
 }
 
 int txtime_probe_handle_report(const struct msghdr *msg, size_t len, TxtimeProbe *probes, size_t n) {
@@ -182,11 +215,20 @@ int txtime_probe_handle_report(const struct msghdr *msg, size_t len, TxtimeProbe
                 return 1;
         }
         if (ee->ee_origin == SO_EE_ORIGIN_TIMESTAMPING && ts && have_seq) {
+                bool hw = ts->ts[2].tv_sec != 0 || ts->ts[2].tv_nsec != 0,
+                     sw = ts->ts[0].tv_sec != 0 || ts->ts[0].tv_nsec != 0;
+
                 p = find_probe(probes, n, true, seq, false, 0);
-                if (!p || (ts->ts[2].tv_sec == 0 && ts->ts[2].tv_nsec == 0))
+                if (!p || (!hw && !sw))
                         return 0;
-                p->has_hw_tstamp = true;
-                p->hw_tstamp_ns = (int64_t) ts->ts[2].tv_sec * 1000000000 + ts->ts[2].tv_nsec;
+                if (hw) {
+                        p->has_hw_tstamp = true;
+                        p->hw_tstamp_ns = timespec_ns(&ts->ts[2]);
+                }
+                if (sw) {
+                        p->has_sw_tstamp = true;
+                        p->sw_tstamp_ns = timespec_ns(&ts->ts[0]);
+                }
                 return 1;
         }
         return 0;
@@ -215,6 +257,19 @@ static int read_one(int fd, TxtimeProbe *probes, size_t n) {
         return txtime_probe_handle_report(&msg, (size_t) len, probes, n);
 }
 
+int txtime_probe_drain(int fd, TxtimeProbe *probes, size_t n) {
+        int matched = 0, r;
+
+        for (;;) {
+                r = read_one(fd, probes, n);
+                if (r == -EAGAIN)
+                        return matched;
+                if (r < 0)
+                        return r;
+                matched += r;
+        }
+}
+
 int txtime_probe_collect(int fd, TxtimeProbe *probes, size_t n, int quiet_ms) {
         int matched = 0, r;
 
@@ -229,14 +284,10 @@ int txtime_probe_collect(int fd, TxtimeProbe *probes, size_t n, int quiet_ms) {
                 }
                 if (r == 0)
                         return matched;
-                for (;;) {
-                        r = read_one(fd, probes, n);
-                        if (r == -EAGAIN)
-                                break;
-                        if (r < 0)
-                                return r;
-                        matched += r;
-                }
+                r = txtime_probe_drain(fd, probes, n);
+                if (r < 0)
+                        return r;
+                matched += r;
                 if (!(pfd.revents & POLLERR))
                         /* readable for another reason (nothing is received on
                          * this socket): do not spin */

@@ -6,10 +6,13 @@
  * hardware transmit time stamps, when it actually left.
  *
  * Frames are raw Ethernet (AF_PACKET, SOCK_DGRAM) to the broadcast address
- * with the local experimental EtherType 0x88B5: they never leave the link
- * as routable traffic. Payload: "TBSP", seq (be32), txtime (be64 ns),
- * zero padding to the Ethernet minimum. Used by `tbsctl selftest` and by
- * the test tool txtime-send. */
+ * or a given one (the daemon's monitor sends to the interface's own MAC
+ * address) with the local experimental EtherType 0x88B5: they never leave
+ * the link as routable traffic. Payload: "TBSP", seq (be32), txtime (be64
+ * ns), zero padding to the Ethernet minimum. Transmit time stamps come
+ * from the NIC (hardware, PHC time) or from the driver at xmit (software,
+ * CLOCK_REALTIME). Used by `tbsctl selftest`, the daemon's launch-time
+ * monitor and the test tool txtime-send. */
 #pragma once
 
 #include <stdbool.h>
@@ -18,6 +21,10 @@
 
 #define TXTIME_PROBE_ETHERTYPE 0x88B5
 #define TXTIME_PROBE_PAYLOAD   46
+
+/* Which transmit time stamps txtime_probe_socket() asks for (bit set). */
+#define TXTIME_PROBE_TSTAMP_HARDWARE (1u << 0) /* SOF_TIMESTAMPING_TX_HARDWARE | RAW_HARDWARE: ts[2] */
+#define TXTIME_PROBE_TSTAMP_SOFTWARE (1u << 1) /* SOF_TIMESTAMPING_TX_SOFTWARE | SOFTWARE: ts[0] */
 
 typedef enum TxtimeOutcome {
         TXTIME_OUTCOME_NONE,    /* no error reported (sent on time, as far as the qdisc can tell) */
@@ -35,6 +42,8 @@ typedef struct TxtimeProbe {
         TxtimeOutcome outcome;
         bool has_hw_tstamp;
         int64_t hw_tstamp_ns;   /* hardware transmit time stamp (PHC time) */
+        bool has_sw_tstamp;
+        int64_t sw_tstamp_ns;   /* software transmit time stamp (CLOCK_REALTIME, taken by the driver at xmit) */
 } TxtimeProbe;
 
 /* nearest-rank statistics of a set of values */
@@ -46,10 +55,13 @@ typedef struct TxtimeDistribution {
 /** Open an AF_PACKET SOCK_DGRAM socket bound to ifindex for the probe
  *  EtherType, with SO_PRIORITY priority and, when use_txtime, SO_TXTIME
  *  {clockid, SOF_TXTIME_REPORT_ERRORS | (deadline_mode ? SOF_TXTIME_DEADLINE_MODE : 0)};
- *  when hw_tstamps, SO_TIMESTAMPING with TX_HARDWARE | RAW_HARDWARE.
+ *  tstamps (TXTIME_PROBE_TSTAMP_* bits; true is TXTIME_PROBE_TSTAMP_HARDWARE)
+ *  selects the SO_TIMESTAMPING transmit stamps: hardware (TX_HARDWARE |
+ *  RAW_HARDWARE), software (TX_SOFTWARE | SOFTWARE), or both (a driver that
+ *  stamps in hardware then gives no software stamp for the frame).
  *  Returns 0 and *ret_fd, or -errno (-EPERM/-EACCES without CAP_NET_RAW). */
 int txtime_probe_socket(int ifindex, uint32_t priority, int32_t clockid, bool deadline_mode, bool use_txtime,
-                        bool hw_tstamps, int *ret_fd);
+                        unsigned tstamps, int *ret_fd);
 
 /** Send the probe frame p (p->seq, p->txtime_ns; txtime 0 sends no
  *  SCM_TXTIME) to the broadcast address. Sets p->sent, and
@@ -57,11 +69,25 @@ int txtime_probe_socket(int ifindex, uint32_t priority, int32_t clockid, bool de
  *  the frame at enqueue; that is still a frame sent). Returns 0 or -errno. */
 int txtime_probe_send(int fd, int ifindex, TxtimeProbe *p);
 
+/** txtime_probe_send() to the Ethernet address dst (6 bytes) instead of
+ *  broadcast: the interface's own address keeps the frame on the segment
+ *  (the peer drops it as not for it). Returns 0 or -errno. */
+int txtime_probe_send_to(int fd, int ifindex, const uint8_t dst[static 6], TxtimeProbe *p);
+
+/** The Ethernet address of ifindex (SIOCGIFHWADDR) into ret_mac.
+ *  Returns 0, -EAFNOSUPPORT when the interface is not Ethernet, or -errno. */
+int txtime_probe_own_mac(int ifindex, uint8_t ret_mac[static 6]);
+
 /** Read the socket's error queue until it stayed empty for quiet_ms, and
  *  record each report in the probe it belongs to (matched by the txtime the
  *  kernel reports, or by the frame's sequence number for time stamps).
  *  Returns the number of reports matched to a probe, or -errno. */
 int txtime_probe_collect(int fd, TxtimeProbe *probes, size_t n, int quiet_ms);
+
+/** Read the error queue until it is empty, without waiting (for a caller
+ *  that waits in its event loop for EPOLLERR), recording each report as
+ *  txtime_probe_collect() does. Returns the number matched, or -errno. */
+int txtime_probe_drain(int fd, TxtimeProbe *probes, size_t n);
 
 struct msghdr;
 /** Record one error queue message (what recvmsg(MSG_ERRQUEUE) filled in:
@@ -71,7 +97,8 @@ struct msghdr;
  *  probe with that frame's sequence number or, failing that, with the
  *  reported txtime (ee_data high, ee_info low 32 bits); an
  *  SO_EE_ORIGIN_TIMESTAMPING report with SCM_TIMESTAMPING sets the hardware
- *  time stamp (ts[2]) of the probe whose frame came back with it.
+ *  (ts[2]) and/or the software (ts[0]) time stamp of the probe whose frame
+ *  came back with it (matched by its sequence number only).
  *  Returns 1 when matched, 0 when the message is not about a probe. */
 int txtime_probe_handle_report(const struct msghdr *msg, size_t len, TxtimeProbe *probes, size_t n);
 

@@ -425,6 +425,34 @@ static const BadCase bad_cases[] = {
         { TA, "{'root': {'mode': 'txtime-assist'}, 'txqueues': [{'queue': 0, 'qdisc': 'cbs',"
               " 'bandwidth_kbps': 100, 'max_frame_bytes': 1500}]}",
           F ": root.mode: txtime-assist needs an etf qdisc on at least one TX queue, but txqueues has only cbs queues" },
+        /* monitor (launch-time monitoring of an etf queue) */
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'monitor': true}]}",
+          F ": txqueues[0].monitor: must be an object, got true" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'monitor': {'interval_ms': 99}}]}",
+          F ": txqueues[0].monitor.interval_ms: must be between 100 and 3600000, got 99" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'monitor': {'interval_ms': 3600001}}]}",
+          F ": txqueues[0].monitor.interval_ms: must be between 100 and 3600000, got 3600001" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'monitor': {'frames': 0}}]}",
+          F ": txqueues[0].monitor.frames: must be between 1 and 64, got 0" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'monitor': {'frames': 65}}]}",
+          F ": txqueues[0].monitor.frames: must be between 1 and 64, got 65" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'monitor': {'frames': 1.5}}]}",
+          F ": txqueues[0].monitor.frames: must be an integer, got 1.5" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'monitor': {'interval_ms': null}}]}",
+          F ": txqueues[0].monitor.interval_ms: must not be null; leave the key out to get the default" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'monitor': {'interval': 1000}}]}",
+          F ": txqueues[0].monitor.interval: unknown key; known keys: interval_ms, frames" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 20000, 'max_frame_bytes': 1500,"
+              " 'monitor': {}}]}",
+          F ": txqueues[0].monitor: only valid for an etf queue (\"qdisc\": \"etf\")" },
+        { MQ, "{'txqueues': [{'queue': 2, 'delta_ns': 5, 'monitor': {}}]}",
+          F ": txqueues[0].monitor: queue 2 shares traffic class 2 with 1 other queue; the kernel spreads a "
+          "class's flows over its queues, so probe frames cannot be aimed at one of them; give the monitored "
+          "queue a traffic class of its own" },
+        { MQ, "{'root': {'priority_map': [2, 2, 2, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]},"
+              " 'txqueues': [{'queue': 1, 'delta_ns': 5, 'monitor': {}}]}",
+          F ": txqueues[0].monitor: no socket priority maps to traffic class 1 of queue 1 (root.priority_map), so "
+          "no probe frame can reach it" },
         /* streams (docs/streams.md) */
 #define ST_A "{'name': 'a', 'traffic_class': 0, 'period_ns': 1000000, 'offset_ns': 0, 'max_frame_bytes': 128}"
         { TA, "{'root': {'streams': [" ST_A "]}}", F ": root.entries: give either entries or streams, not both" },
@@ -726,6 +754,7 @@ static void test_defaults(void **state) {
         assert_false(m->txqueues[0].spelled_tbs);
         assert_true(m->txqueues[1].spelled_tbs);
         assert_int_equal(m->txqueues[1].offload, OFFLOAD_OFF);
+        assert_false(m->txqueues[0].monitor.enabled);
         assert_true(m->clock.configured);
         assert_null(m->clock.ptp4l_socket);
         assert_int_equal(m->clock.max_master_offset_ns, 100);
@@ -744,6 +773,46 @@ static void test_defaults(void **state) {
         assert_false(t->clock.configured);
 }
 
+/* "monitor": {} takes both defaults; the written form names them; the
+ * setting is no part of the installed tree (etf_spec_equal ignores it). */
+static void test_monitor(void **state) {
+        _cleanup_free_ char *t = patched(MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'monitor': {}},"
+                                             " {'queue': 1, 'delta_ns': 5, 'monitor': {'frames': 8}}]}");
+        _cleanup_schedule_ Schedule *s = NULL;
+        _cleanup_json_ json_object *j = NULL;
+        json_object *q, *m;
+        MonitorSpec off = {}, a, b;
+        DiagList l = {};
+
+        assert_int_equal(schedule_parse_json(F, t, strlen(t), &l, &s), 0);
+        assert_int_equal(l.n, 0);
+        assert_true(s->txqueues[0].monitor.enabled);
+        assert_int_equal(s->txqueues[0].monitor.interval_ms, 1000);
+        assert_int_equal(s->txqueues[0].monitor.frames, 4);
+        assert_int_equal(s->txqueues[1].monitor.interval_ms, 1000);
+        assert_int_equal(s->txqueues[1].monitor.frames, 8);
+
+        j = schedule_to_json(s);
+        assert_non_null(j);
+        assert_true(json_object_object_get_ex(j, "txqueues", &q));
+        assert_true(json_object_object_get_ex(json_object_array_get_idx(q, 0), "monitor", &m));
+        assert_string_equal(json_object_to_json_string_ext(m, JSON_C_TO_STRING_PLAIN),
+                            "{\"interval_ms\":1000,\"frames\":4}");
+
+        a = s->txqueues[0].monitor;
+        b = a;
+        assert_true(monitor_spec_equal(&a, &b));
+        b.frames = 5;
+        assert_false(monitor_spec_equal(&a, &b));
+        assert_false(monitor_spec_equal(&a, &off));
+        /* off: the numbers do not matter */
+        a = (MonitorSpec) { .interval_ms = 7 };
+        assert_true(monitor_spec_equal(&a, &off));
+        s->txqueues[1].monitor = off;
+        s->txqueues[1].queue = 0;
+        assert_true(etf_spec_equal(&s->txqueues[0], &s->txqueues[1]));
+}
+
 static bool schedules_equal(const Schedule *a, const Schedule *b) {
         if (a->root.base_time_now != b->root.base_time_now || a->root.change_margin_ns != b->root.change_margin_ns ||
             a->root.max_sdu_given != b->root.max_sdu_given)
@@ -753,7 +822,8 @@ static bool schedules_equal(const Schedule *a, const Schedule *b) {
                 return false;
         for (size_t i = 0; i < a->n_txqueues; i++)
                 if (!etf_spec_equal(&a->txqueues[i], &b->txqueues[i]) ||
-                    a->txqueues[i].spelled_tbs != b->txqueues[i].spelled_tbs)
+                    a->txqueues[i].spelled_tbs != b->txqueues[i].spelled_tbs ||
+                    !monitor_spec_equal(&a->txqueues[i].monitor, &b->txqueues[i].monitor))
                         return false;
         return a->clock.configured == b->clock.configured &&
                (a->clock.ptp4l_socket ? b->clock.ptp4l_socket && strcmp(a->clock.ptp4l_socket, b->clock.ptp4l_socket) == 0
@@ -797,6 +867,9 @@ static void test_round_trip_cases(void **state) {
                 "               'deadline_mode': true, 'skip_sock_check': true}], 'allow': ['ptp-etf']}",
                 "{'sockets': {'group': 'ctrl-apps'}}",
                 "{'sockets': {'group': '_tsn.app$'}}",
+                "{'txqueues': [{'queue': 0, 'delta_ns': 200000, 'monitor': {}},"
+                "              {'queue': 1, 'delta_ns': 300000, 'monitor': {'interval_ms': 100, 'frames': 64}}]}",
+                "{'txqueues': [{'queue': 1, 'delta_ns': 300000, 'monitor': {'interval_ms': 3600000, 'frames': 1}}]}",
         };
         static const char *const taprio_patches[] = {
                 "{}",
@@ -1031,6 +1104,7 @@ int main(void) {
                 cmocka_unit_test(test_strict_json),
                 cmocka_unit_test(test_strict_json_accepts),
                 cmocka_unit_test(test_defaults),
+                cmocka_unit_test(test_monitor),
                 cmocka_unit_test(test_round_trip_cases),
                 cmocka_unit_test(test_to_json_form),
                 cmocka_unit_test(test_examples),

@@ -4,14 +4,16 @@
  * cut short), error queue messages laid out as the kernel fills them in
  * (struct sock_extended_err under SOL_PACKET/PACKET_TX_TIMESTAMP or
  * IP_RECVERR, struct scm_timestamping) matched to their probes, and the
- * nearest-rank launch-time error distribution. The socket side runs in
- * the kernel test stats-traffic. */
+ * nearest-rank launch-time error distribution; the test kernel's recorded
+ * messages (tests/unit/fixtures/errqueue/) with software stamps. The socket
+ * side runs in the kernel tests stats-traffic and daemon-launch-monitor. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <stdio.h>
 #include <time.h>
 #include <linux/errqueue.h>
 #include <linux/if_packet.h>
@@ -189,18 +191,144 @@ static void test_reports(void **state) {
         assert_true(probes[2].hw_tstamp_ns == 1796279508051116979ll);
         assert_int_equal(probes[2].outcome, TXTIME_OUTCOME_NONE);
 
-        /* Software-only stamps (ts[2] zero) and a stamp without the frame: ignored. */
+        assert_false(probes[2].has_sw_tstamp);
+
+        /* A software stamp (ts[0], ts[2] zero) for seq 1: recorded as such. */
         ts.ts[2].tv_sec = 0;
         ts.ts[2].tv_nsec = 0;
         ts.ts[0].tv_sec = 5;
+        ts.ts[0].tv_nsec = 7;
         report_init(&r, true, 1, probes[1].txtime_ns);
         report_add(&r, SOL_SOCKET, SO_TIMESTAMPING, &ts, sizeof(ts));
         {
                 struct sock_extended_err ee = { .ee_errno = ENOMSG, .ee_origin = SO_EE_ORIGIN_TIMESTAMPING };
                 report_add(&r, SOL_PACKET, PACKET_TX_TIMESTAMP, &ee, sizeof(ee));
         }
-        assert_int_equal(txtime_probe_handle_report(&r.msg, r.len, probes, 3), 0);
+        assert_int_equal(txtime_probe_handle_report(&r.msg, r.len, probes, 3), 1);
         assert_false(probes[1].has_hw_tstamp);
+        assert_true(probes[1].has_sw_tstamp);
+        assert_true(probes[1].sw_tstamp_ns == 5000000007ll);
+
+        /* A stamp without the frame (OPT_TSONLY), and one with neither slot
+         * set: ignored. */
+        probes[0].has_sw_tstamp = false;
+        report_init(&r, false, 0, 0);
+        report_add(&r, SOL_SOCKET, SO_TIMESTAMPING, &ts, sizeof(ts));
+        {
+                struct sock_extended_err ee = { .ee_errno = ENOMSG, .ee_origin = SO_EE_ORIGIN_TIMESTAMPING };
+                report_add(&r, SOL_PACKET, PACKET_TX_TIMESTAMP, &ee, sizeof(ee));
+        }
+        assert_int_equal(txtime_probe_handle_report(&r.msg, r.len, probes, 3), 0);
+        assert_false(probes[0].has_sw_tstamp);
+        memset(&ts, 0, sizeof(ts));
+        report_init(&r, true, 0, probes[0].txtime_ns);
+        report_add(&r, SOL_SOCKET, SO_TIMESTAMPING, &ts, sizeof(ts));
+        {
+                struct sock_extended_err ee = { .ee_errno = ENOMSG, .ee_origin = SO_EE_ORIGIN_TIMESTAMPING };
+                report_add(&r, SOL_PACKET, PACKET_TX_TIMESTAMP, &ee, sizeof(ee));
+        }
+        assert_int_equal(txtime_probe_handle_report(&r.msg, r.len, probes, 3), 0);
+        assert_false(probes[0].has_sw_tstamp || probes[0].has_hw_tstamp);
+}
+
+/* The messages the test kernel's error queue returned for an AF_PACKET
+ * socket with SO_TXTIME and software transmit stamps
+ * (tests/unit/fixtures/errqueue/packet.*, see the README there): a launch
+ * time in the past refused, the on-time frame's software stamp, a missed
+ * launch time. The control bytes are replayed exactly as recorded; the
+ * recorder's frames carried a text payload, so the probe payload (seq i,
+ * the launch time the recorder printed) is written over it here, after
+ * the recorded Ethernet header. */
+#define FIXTURES TBS_SOURCE_DIR "/tests/unit/fixtures/errqueue/"
+/* launch times errqueue-record printed into packet.json */
+#define REC_PAST    1796384560911430500ull
+#define REC_ON_TIME 1796384561931430500ull
+#define REC_LATE    1796384561913430500ull
+
+typedef struct Recorded {
+        uint8_t data[256];
+        uint32_t data_len;
+        union {
+                uint8_t bytes[256];
+                struct cmsghdr align;
+        } control;
+        uint32_t control_len;
+} Recorded;
+
+static size_t load_recorded(Recorded *rec, size_t max) {
+        uint32_t lens[2];
+        size_t n = 0;
+        FILE *f = fopen(FIXTURES "packet.bin", "re");
+
+        assert_non_null(f);
+        while (fread(lens, sizeof(lens), 1, f) == 1) {
+                assert_true(n < max);
+                assert_true(lens[0] <= sizeof(rec[n].data) && lens[1] <= sizeof(rec[n].control.bytes));
+                assert_int_equal(fread(rec[n].data, 1, lens[0], f), lens[0]);
+                assert_int_equal(fread(rec[n].control.bytes, 1, lens[1], f), lens[1]);
+                rec[n].data_len = lens[0];
+                rec[n].control_len = lens[1];
+                n++;
+        }
+        fclose(f);
+        return n;
+}
+
+static int replay(Recorded *x, TxtimeProbe *probes, size_t n) {
+        struct iovec iov = { .iov_base = x->data, .iov_len = x->data_len };
+        struct msghdr msg = {
+                .msg_iov = &iov,
+                .msg_iovlen = 1,
+                .msg_control = x->control.bytes,
+                .msg_controllen = x->control_len,
+        };
+
+        return txtime_probe_handle_report(&msg, x->data_len, probes, n);
+}
+
+static void test_recorded_software(void **state) {
+        TxtimeProbe probes[3] = {
+                { .seq = 10, .txtime_ns = REC_PAST },
+                { .seq = 11, .txtime_ns = REC_ON_TIME },
+                { .seq = 12, .txtime_ns = REC_LATE },
+        };
+        Recorded rec[4];
+
+        assert_int_equal(load_recorded(rec, 4), 3);
+        for (size_t i = 0; i < 3; i++) {
+                /* the recorded frame: Ethernet header, then the payload */
+                assert_true(rec[i].data[12] == 0x88 && rec[i].data[13] == 0xb5);
+                assert_true(rec[i].data_len >= 14 + TXTIME_PROBE_PAYLOAD);
+                txtime_probe_payload(rec[i].data + 14, probes[i].seq, probes[i].txtime_ns);
+        }
+
+        /* The refused launch time: INVALID, and no stamp although the
+         * message carries the launch time in ts[0] (skb->tstamp). */
+        assert_int_equal(replay(&rec[0], probes, 3), 1);
+        assert_int_equal(probes[0].outcome, TXTIME_OUTCOME_INVALID);
+        assert_false(probes[0].has_sw_tstamp || probes[0].has_hw_tstamp);
+
+        /* The software stamp of the on-time frame, matched by its seq:
+         * taken when etf let it go, within its delta (5 ms) before the
+         * launch time (the guest's TAI offset is 0). */
+        assert_int_equal(replay(&rec[1], probes, 3), 1);
+        assert_true(probes[1].has_sw_tstamp);
+        assert_false(probes[1].has_hw_tstamp);
+        assert_int_equal(probes[1].outcome, TXTIME_OUTCOME_NONE);
+        assert_true(probes[1].sw_tstamp_ns <= (int64_t) REC_ON_TIME);
+        assert_true(probes[1].sw_tstamp_ns >= (int64_t) REC_ON_TIME - 6000000);
+        assert_false(probes[0].has_sw_tstamp || probes[2].has_sw_tstamp);
+
+        /* The miss: matched by seq, no stamp. */
+        assert_int_equal(replay(&rec[2], probes, 3), 1);
+        assert_int_equal(probes[2].outcome, TXTIME_OUTCOME_MISSED);
+        assert_false(probes[2].has_sw_tstamp);
+
+        /* The same stamp for a frame of another socket (seq not ours): not
+         * matched, even though a probe has that launch time. */
+        probes[1] = (TxtimeProbe) { .seq = 99, .txtime_ns = REC_ON_TIME };
+        assert_int_equal(replay(&rec[1], probes, 3), 0);
+        assert_false(probes[1].has_sw_tstamp);
 }
 
 int main(void) {
@@ -208,6 +336,7 @@ int main(void) {
                 cmocka_unit_test(test_payload),
                 cmocka_unit_test(test_distribution),
                 cmocka_unit_test(test_reports),
+                cmocka_unit_test(test_recorded_software),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,7 +42,7 @@ JSON
 "$tbsctl" validate "$tmp/eth0.json" "$src/examples/veth-software.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect_eq "validate bad: exit code" "$rc" 1
 expect_eq "validate bad: stderr" "$(cat "$tmp/err")" \
-"$tmp/eth0.json: txqueues[1].offlaod: unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check
+"$tmp/eth0.json: txqueues[1].offlaod: unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check, monitor
 $tmp/eth0.json: txqueues[1].delta_ns: must be between 0 and 2147483647, got -5"
 expect_eq "validate bad: stdout" "$(cat "$tmp/out")" "$src/examples/veth-software.json: valid schedule for veth0"
 
