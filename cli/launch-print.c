@@ -74,3 +74,15 @@ void print_launch_figures(FILE *out, struct json_object *m) {
                 json_get_int(m, "late", 0), json_get_int(m, "missed", 0), json_get_int(m, "invalid", 0),
                 json_get_int(m, "unstamped", 0));
 }
+
+void print_launch_queues(FILE *out, struct json_object *qs) {
+        for (size_t i = 0; qs && i < json_object_array_length(qs); i++) {
+                struct json_object *q = json_object_array_get_idx(qs, i), *m = json_get(q, "monitor");
+
+                if (!m || !json_object_is_type(m, json_type_object))
+                        continue;
+                fprintf(out, "queue %" PRId64 " launch error: ", json_get_int(q, "queue", -1));
+                print_launch_figures(out, m);
+                fputc('\n', out);
+        }
+}

@@ -25,3 +25,7 @@ int launch_stats_to_json(const LaunchQueueStats *s, struct json_object *o);
  *  invalid I, unstamped U" with the times in human units ("-" while count
  *  is 0). */
 void print_launch_figures(FILE *out, struct json_object *m);
+
+/** For each queue of the Describe() "txqueues" array qs that has a
+ *  "monitor" object: "queue N launch error: " and print_launch_figures(). */
+void print_launch_queues(FILE *out, struct json_object *qs);
