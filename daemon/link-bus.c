@@ -153,6 +153,41 @@ static int property_get_statistics(sd_bus *bus, const char *path, const char *in
         return sd_bus_message_close_container(reply);
 }
 
+/* LaunchTimeError: a(ustttttttxxxxxat) — per monitored queue, ascending:
+ * queue, stamp source, probes sent, missed, invalid, unstamped, then the
+ * histogram: count, early, late, sum, min, p50, p99, max (ns; 0 while
+ * count is 0) and the LAUNCH_HIST_BUCKETS counts (not cumulative). */
+static int property_get_launch_time_error(sd_bus *bus, const char *path, const char *interface,
+                                          const char *property, sd_bus_message *reply, void *userdata,
+                                          sd_bus_error *error) {
+        const LaunchQueueStats *st;
+        size_t n = link_launch_stats(userdata, &st);
+        int r;
+
+        r = sd_bus_message_open_container(reply, 'a', "(ustttttttxxxxxat)");
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                const LaunchHist *h = &st[i].hist;
+                int64_t p50 = 0, p99 = 0;
+
+                (void) launch_hist_quantile(h, 0.5, &p50);
+                (void) launch_hist_quantile(h, 0.99, &p99);
+                r = sd_bus_message_open_container(reply, 'r', "ustttttttxxxxxat");
+                if (r >= 0)
+                        r = sd_bus_message_append(reply, "ustttttttxxxxx", st[i].queue,
+                                                  launch_stamp_source_to_string(st[i].source), st[i].sent,
+                                                  st[i].missed, st[i].invalid, st[i].unstamped, h->count, h->early,
+                                                  h->late, h->count ? h->sum_ns : 0, h->count ? h->min_ns : 0, p50,
+                                                  p99, h->count ? h->max_ns : 0);
+                if (r >= 0)
+                        r = sd_bus_message_append_array(reply, 't', h->bucket, sizeof(h->bucket));
+                if (r >= 0)
+                        r = sd_bus_message_close_container(reply);
+        }
+        if (r < 0)
+                return r;
+        return sd_bus_message_close_container(reply);
+}
+
 /* ---- methods ---- */
 
 static int method_describe(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
@@ -249,6 +284,7 @@ const sd_bus_vtable link_bus_vtable[] = {
         SD_BUS_PROPERTY("Driver", "s", property_get_driver, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         /* Changes all the time: read it, it is not signalled. */
         SD_BUS_PROPERTY("Statistics", "a(ustttttttttddd)", property_get_statistics, 0, 0),
+        SD_BUS_PROPERTY("LaunchTimeError", "a(ustttttttxxxxxat)", property_get_launch_time_error, 0, 0),
         SD_BUS_METHOD_WITH_ARGS("Describe", SD_BUS_NO_ARGS, SD_BUS_RESULT("s", json), method_describe, UNPRIVILEGED),
         SD_BUS_METHOD("Apply", NULL, NULL, method_apply, UNPRIVILEGED),
         SD_BUS_METHOD("Remove", NULL, NULL, method_remove, UNPRIVILEGED),

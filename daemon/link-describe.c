@@ -89,6 +89,46 @@ static struct json_object *root_json(const QDiscTree *t) {
         return TAKE_PTR(o);
 }
 
+static struct json_object *ns_or_null(bool have, int64_t v) {
+        return have ? json_object_new_int64(v) : NULL;
+}
+
+/* The "monitor" object of a queue whose schedule entry has the key: the
+ * setting, whether the monitor runs now (the tree is installed), and its
+ * figures (zero, and null quantiles, until a probe was stamped). */
+static struct json_object *monitor_json(Link *l, const EtfSpec *want) {
+        const LaunchQueueStats *all, *st = NULL, zero = { .queue = want->queue };
+        size_t n = link_launch_stats(l, &all);
+        struct json_object *o = json_object_new_object();
+        int64_t p50 = 0, p99 = 0;
+        bool have;
+
+        for (size_t i = 0; i < n; i++)
+                if (all[i].queue == want->queue)
+                        st = &all[i];
+        json_add(o, "interval_ms", json_object_new_int64(want->monitor.interval_ms));
+        json_add(o, "frames", json_object_new_int64(want->monitor.frames));
+        json_add(o, "running", json_object_new_boolean(st != NULL));
+        if (!st)
+                st = &zero;
+        have = st->hist.count > 0;
+        (void) launch_hist_quantile(&st->hist, 0.5, &p50);
+        (void) launch_hist_quantile(&st->hist, 0.99, &p99);
+        json_add_string(o, "source", launch_stamp_source_to_string(st->source));
+        json_add(o, "sent", json_object_new_int64((int64_t) st->sent));
+        json_add(o, "missed", json_object_new_int64((int64_t) st->missed));
+        json_add(o, "invalid", json_object_new_int64((int64_t) st->invalid));
+        json_add(o, "unstamped", json_object_new_int64((int64_t) st->unstamped));
+        json_add(o, "count", json_object_new_int64((int64_t) st->hist.count));
+        json_add(o, "early", json_object_new_int64((int64_t) st->hist.early));
+        json_add(o, "late", json_object_new_int64((int64_t) st->hist.late));
+        json_add(o, "min_ns", ns_or_null(have, st->hist.min_ns));
+        json_add(o, "p50_ns", ns_or_null(have, p50));
+        json_add(o, "p99_ns", ns_or_null(have, p99));
+        json_add(o, "max_ns", ns_or_null(have, st->hist.max_ns));
+        return o;
+}
+
 static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscTree *t) {
         const InstalledQueue *q = t ? qdisc_tree_find_queue(t, want->queue) : NULL;
         const QueueApplyResult *res = link_last_result(l, want->queue);
@@ -137,6 +177,8 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
                 json_add(o, "rates", r);
         } else
                 json_add(o, "rates", NULL);
+        if (want->kind == TXQ_ETF && want->monitor.enabled)
+                json_add(o, "monitor", monitor_json(l, want));
         return o;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "clock-check.h"
+#include "launch-monitor.h"
 #include "link.h"
 #include "nl-qdisc.h"
 #include "ptp-relock.h"
@@ -24,7 +25,13 @@ struct LinkRuntime {
         unsigned retries;
         PtpRelock relock;               /* the apply reset the NIC: waiting for ptp4l's lock */
         sd_event_source *relock_timer;  /* the bound of that wait */
+        LaunchMonitors *monitors;       /* the launch-time monitors (link-monitor.c), or NULL */
 };
+
+/* Start, stop or restart the link's launch-time monitors to match its
+ * schedule and state (link-monitor.c): they run while the declared tree is
+ * in place. Called after every state change and apply. */
+void link_update_monitors(Link *l);
 
 /* After an apply that reset the NIC (apply_resets_link()): the link stays
  * pending until the clock check finds the clock synced again, at most

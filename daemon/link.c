@@ -53,6 +53,7 @@ int link_new(const LinkContext *ctx, const char *name, Link **ret) {
 Link *link_free(Link *l) {
         if (!l)
                 return NULL;
+        launch_monitors_free(l->rt->monitors);
         clock_check_free(l->rt->clock);
         caps_cache_unref(l->rt->caps);
         apply_report_done(&l->rt->last);
@@ -206,6 +207,9 @@ static void link_set_state_va(Link *l, const char *also, LinkState state, const 
         reason_changed = strcmp(l->state_reason, reason) != 0;
         if (!state_changed && !reason_changed) {
                 free(reason);
+                /* the same state after an apply: the schedule may have
+                 * changed its monitors alone */
+                link_update_monitors(l);
                 if (also)
                         link_emit_changed(l, also, NULL);
                 return;
@@ -213,6 +217,7 @@ static void link_set_state_va(Link *l, const char *also, LinkState state, const 
         free(l->state_reason);
         l->state_reason = reason;
         l->state = state;
+        link_update_monitors(l);
         if (state_changed)
                 log_link_full_errno(l->name, l->ctx->one_shot ? LOG_DEBUG : LOG_INFO, 0, "state %s: %s",
                                     link_state_to_string(state), reason);

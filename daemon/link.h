@@ -25,6 +25,7 @@
 
 #include "caps-cache.h"
 #include "diag.h"
+#include "launch-hist.h"
 #include "schedule.h"
 
 typedef struct ClockStatus ClockStatus;
@@ -277,6 +278,17 @@ uint32_t link_kind_hash(const char *kind);
  *  when no etf is declared on q, -ENODATA when no priority maps to it. */
 int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
                        bool *ret_deadline, uint32_t *ret_delta, bool *ret_offload);
+
+/** The launch-time figures of the link's monitored queues (the schedule's
+ *  "monitor" keys, while the tree is installed), ascending by queue, in
+ *  *ret: valid until the link's next state change or apply. Returns their
+ *  number (0, *ret NULL, when no queue is monitored). */
+size_t link_launch_stats(const Link *l, const LaunchQueueStats **ret);
+
+typedef struct LaunchMonitorConfig LaunchMonitorConfig;
+/** The running monitor's settings of queue (interval, frames, the probe
+ *  socket's), or NULL when queue is not monitored now. */
+const LaunchMonitorConfig *link_launch_monitor_config(const Link *l, uint32_t queue);
 
 /** The clock as the link shows it (Describe()'s "clock"): the running
  *  check's status, or one filled into *buf that says why there is none. */

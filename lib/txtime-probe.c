@@ -82,16 +82,23 @@ int txtime_probe_socket(int ifindex, uint32_t priority, int32_t clockid, bool de
                         return negative_errno();
         }
         if (tstamps) {
-                int flags = 0;
-
-                if (tstamps & TXTIME_PROBE_TSTAMP_HARDWARE)
-                        flags |= SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RAW_HARDWARE;
-                if (tstamps & TXTIME_PROBE_TSTAMP_SOFTWARE)
-                        flags |= SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
-                if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)) < 0)
-                        return negative_errno();
+                int r = txtime_probe_timestamping(fd, tstamps);
+                if (r < 0)
+                        return r;
         }
         *ret_fd = TAKE_FD(fd);
+        return 0;
+}
+
+int txtime_probe_timestamping(int fd, unsigned tstamps) {
+        int flags = 0;
+
+        if (tstamps & TXTIME_PROBE_TSTAMP_HARDWARE)
+                flags |= SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RAW_HARDWARE;
+        if (tstamps & TXTIME_PROBE_TSTAMP_SOFTWARE)
+                flags |= SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+        if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)) < 0)
+                return negative_errno();
         return 0;
 }
 

@@ -63,6 +63,10 @@ typedef struct TxtimeDistribution {
 int txtime_probe_socket(int ifindex, uint32_t priority, int32_t clockid, bool deadline_mode, bool use_txtime,
                         unsigned tstamps, int *ret_fd);
 
+/** Change the socket's transmit time stamps to tstamps (as for
+ *  txtime_probe_socket(); 0 switches them off). Returns 0 or -errno. */
+int txtime_probe_timestamping(int fd, unsigned tstamps);
+
 /** Send the probe frame p (p->seq, p->txtime_ns; txtime 0 sends no
  *  SCM_TXTIME) to the broadcast address. Sets p->sent, and
  *  p->dropped_at_enqueue when sendmsg() answered ENOBUFS (the qdisc dropped

@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+
+#include "launch-monitor.h"
+#include "log.h"
+#include "macro.h"
+#include "phc-offset.h"
+#include "time-util.h"
+
+/* pending probes kept per queue: several rounds' worth, for a delta
+ * longer than the interval */
+#define PENDING_ROUNDS 4
+
+typedef struct QueueMonitor {
+        LaunchMonitors *owner;
+        size_t index;                   /* of its figures in owner->stats */
+        LaunchMonitorConfig cfg;
+        int fd;                         /* -1: could not start (logged once), counts nothing */
+        uint8_t mac[6];                 /* the interface's own: the probes' destination */
+        unsigned tstamps;               /* TXTIME_PROBE_TSTAMP_* set on fd */
+        sd_event_source *tick;          /* every interval_ms */
+        sd_event_source *timeout;       /* at the earliest pending probe's deadline */
+        sd_event_source *io;            /* the error queue (EPOLLERR) */
+        TxtimeProbe *pending;           /* sent, without an answer yet */
+        uint64_t *deadline_usec;        /* CLOCK_MONOTONIC, per pending probe */
+        size_t n_pending, cap;
+        uint32_t next_seq;
+        bool send_error_logged;
+} QueueMonitor;
+
+struct LaunchMonitors {
+        sd_event *event;
+        char *ifname;
+        LaunchMonitorPhcOffsetFn phc;
+        void *userdata;
+        QueueMonitor **q;
+        LaunchQueueStats *stats;
+        size_t n;
+};
+
+bool launch_monitor_config_equal(const LaunchMonitorConfig *a, const LaunchMonitorConfig *b) {
+        return a->ifindex == b->ifindex && a->queue == b->queue && a->priority == b->priority &&
+               a->clockid == b->clockid && a->deadline_mode == b->deadline_mode && a->delta_ns == b->delta_ns &&
+               a->interval_ms == b->interval_ms && a->frames == b->frames;
+}
+
+bool launch_probe_account(LaunchQueueStats *st, const TxtimeProbe *p, const LaunchStampClock *c, bool timed_out) {
+        int64_t t;
+
+        if (p->dropped_at_enqueue || p->outcome == TXTIME_OUTCOME_INVALID) {
+                st->invalid++;
+                return true;
+        }
+        if (p->outcome == TXTIME_OUTCOME_MISSED) {
+                st->missed++;
+                return true;
+        }
+        if (p->has_hw_tstamp) {
+                st->source = LAUNCH_STAMP_HARDWARE;
+                if (!c->has_phc_offset) {
+                        st->unstamped++;        /* a PHC time that cannot be placed */
+                        return true;
+                }
+                launch_hist_add(&st->hist, p->hw_tstamp_ns - c->phc_offset_ns - (int64_t) p->txtime_ns);
+                return true;
+        }
+        if (p->has_sw_tstamp) {
+                st->source = LAUNCH_STAMP_SOFTWARE;
+                if (c->clockid == CLOCK_TAI)
+                        t = p->sw_tstamp_ns + c->tai_offset_ns;
+                else if (c->clockid == CLOCK_REALTIME)
+                        t = p->sw_tstamp_ns;
+                else {
+                        st->unstamped++;        /* no fixed relation to CLOCK_REALTIME */
+                        return true;
+                }
+                launch_hist_add(&st->hist, t - (int64_t) p->txtime_ns);
+                return true;
+        }
+        if (timed_out) {
+                st->unstamped++;
+                return true;
+        }
+        return false;
+}
+
+static LaunchQueueStats *qm_stats(QueueMonitor *qm) {
+        return &qm->owner->stats[qm->index];
+}
+
+static void stamp_clock(QueueMonitor *qm, LaunchStampClock *ret) {
+        int32_t tai_s = 0;
+        int64_t phc;
+
+        *ret = (LaunchStampClock) { .clockid = qm->cfg.clockid };
+        if (tai_offset_read(&tai_s) >= 0)
+                ret->tai_offset_ns = (int64_t) tai_s * 1000000000;
+        if (qm->owner->phc && qm->owner->phc(qm->owner->userdata, &phc) >= 0) {
+                ret->has_phc_offset = true;
+                ret->phc_offset_ns = phc;
+        }
+}
+
+static void remove_pending(QueueMonitor *qm, size_t i) {
+        memmove(&qm->pending[i], &qm->pending[i + 1], (qm->n_pending - i - 1) * sizeof(TxtimeProbe));
+        memmove(&qm->deadline_usec[i], &qm->deadline_usec[i + 1], (qm->n_pending - i - 1) * sizeof(uint64_t));
+        qm->n_pending--;
+}
+
+/* Account every pending probe that has its answer, or whose deadline is
+ * at or before now_usec (0: none timed out). */
+static void settle(QueueMonitor *qm, uint64_t now_usec) {
+        LaunchStampClock c;
+
+        if (qm->n_pending == 0)
+                return;
+        stamp_clock(qm, &c);
+        for (size_t i = 0; i < qm->n_pending;)
+                if (launch_probe_account(qm_stats(qm), &qm->pending[i], &c,
+                                         now_usec > 0 && qm->deadline_usec[i] <= now_usec))
+                        remove_pending(qm, i);
+                else
+                        i++;
+}
+
+static int on_timeout(sd_event_source *s, uint64_t usec, void *userdata);
+
+/* The timeout at the earliest deadline of the pending probes; off when
+ * none is pending. */
+static void arm_timeout(QueueMonitor *qm) {
+        uint64_t first = UINT64_MAX;
+        int r;
+
+        for (size_t i = 0; i < qm->n_pending; i++)
+                if (qm->deadline_usec[i] < first)
+                        first = qm->deadline_usec[i];
+        if (first == UINT64_MAX) {
+                if (qm->timeout)
+                        (void) sd_event_source_set_enabled(qm->timeout, SD_EVENT_OFF);
+                return;
+        }
+        if (!qm->timeout) {
+                r = sd_event_add_time(qm->owner->event, &qm->timeout, CLOCK_MONOTONIC, first, 10000, on_timeout, qm);
+                if (r < 0)
+                        log_link_warning_errno(qm->owner->ifname, r,
+                                               "queue %" PRIu32 ": launch monitor: cannot arm the report timeout: %m",
+                                               qm->cfg.queue);
+                return;
+        }
+        (void) sd_event_source_set_time(qm->timeout, first);
+        (void) sd_event_source_set_enabled(qm->timeout, SD_EVENT_ONESHOT);
+}
+
+static int on_timeout(sd_event_source *s, uint64_t usec, void *userdata) {
+        QueueMonitor *qm = userdata;
+
+        settle(qm, now_usec(CLOCK_MONOTONIC));
+        arm_timeout(qm);
+        return 0;
+}
+
+static int on_error_queue(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
+        QueueMonitor *qm = userdata;
+        socklen_t len = sizeof(int);
+        int r, err = 0;
+
+        r = txtime_probe_drain(fd, qm->pending, qm->n_pending);
+        if (r < 0)
+                log_link_debug_errno(qm->owner->ifname, r, "queue %" PRIu32 ": launch monitor: error queue: %m",
+                                     qm->cfg.queue);
+        /* A pending socket error (ENETDOWN when the interface goes down)
+         * keeps EPOLLERR up with an empty queue: read it, or the loop spins. */
+        (void) getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+        settle(qm, 0);
+        arm_timeout(qm);
+        return 0;
+}
+
+/* Transmit stamps from the NIC while its transmit stamping is on (ptp4l
+ * switches it on), else the driver's software ones. */
+static void choose_tstamps(QueueMonitor *qm) {
+        char ifname[IF_NAMESIZE], reason[128];
+        unsigned want = TXTIME_PROBE_TSTAMP_SOFTWARE;
+        int r;
+
+        if (if_indextoname((unsigned) qm->cfg.ifindex, ifname) &&
+            txtime_probe_hw_tx_timestamps(ifname, reason, sizeof(reason)) > 0)
+                want = TXTIME_PROBE_TSTAMP_HARDWARE;
+        if (want == qm->tstamps)
+                return;
+        r = txtime_probe_timestamping(qm->fd, want);
+        if (r < 0) {
+                log_link_debug_errno(qm->owner->ifname, r, "queue %" PRIu32 ": launch monitor: SO_TIMESTAMPING: %m",
+                                     qm->cfg.queue);
+                return;
+        }
+        qm->tstamps = want;
+}
+
+static void send_round(QueueMonitor *qm) {
+        LaunchQueueStats *st = qm_stats(qm);
+        uint64_t prev = 0;
+        int r;
+
+        /* Room for the round: the oldest pending probes give up theirs. */
+        while (qm->n_pending > 0 && qm->n_pending + qm->cfg.frames > qm->cap) {
+                st->unstamped++;
+                remove_pending(qm, 0);
+        }
+        for (uint32_t i = 0; i < qm->cfg.frames; i++) {
+                uint64_t now = now_nsec(qm->cfg.clockid), mono = now_usec(CLOCK_MONOTONIC);
+                TxtimeProbe p = { .seq = qm->next_seq++ };
+
+                p.txtime_ns = now + qm->cfg.delta_ns + LAUNCH_MONITOR_MARGIN_NS;
+                if (prev > 0 && p.txtime_ns < prev + LAUNCH_MONITOR_SPACING_NS)
+                        p.txtime_ns = prev + LAUNCH_MONITOR_SPACING_NS;
+                prev = p.txtime_ns;
+                r = txtime_probe_send_to(qm->fd, qm->cfg.ifindex, qm->mac, &p);
+                if (r < 0) {
+                        log_link_full_errno(qm->owner->ifname, qm->send_error_logged ? LOG_DEBUG : LOG_WARNING, r,
+                                            "queue %" PRIu32 ": launch monitor: cannot send a probe: %m",
+                                            qm->cfg.queue);
+                        qm->send_error_logged = true;
+                        return;
+                }
+                st->sent++;
+                if (p.dropped_at_enqueue) {
+                        st->invalid++;
+                        continue;
+                }
+                qm->pending[qm->n_pending] = p;
+                qm->deadline_usec[qm->n_pending] =
+                        mono + (p.txtime_ns - now + LAUNCH_MONITOR_REPORT_TIMEOUT_NS) / 1000;
+                qm->n_pending++;
+        }
+}
+
+static int on_tick(sd_event_source *s, uint64_t usec, void *userdata) {
+        QueueMonitor *qm = userdata;
+
+        (void) sd_event_source_set_time(s, usec + (uint64_t) qm->cfg.interval_ms * 1000);
+        settle(qm, now_usec(CLOCK_MONOTONIC));
+        choose_tstamps(qm);
+        send_round(qm);
+        arm_timeout(qm);
+        return 0;
+}
+
+static QueueMonitor *queue_monitor_free(QueueMonitor *qm) {
+        if (!qm)
+                return NULL;
+        sd_event_source_disable_unref(qm->tick);
+        sd_event_source_disable_unref(qm->timeout);
+        sd_event_source_disable_unref(qm->io);
+        if (qm->fd >= 0)
+                close(qm->fd);
+        free(qm->pending);
+        free(qm->deadline_usec);
+        free(qm);
+        return NULL;
+}
+
+/* Open the socket and start the timer. A failure leaves qm dormant (fd
+ * -1, logged): -ENOMEM only is returned. */
+static int queue_monitor_start(QueueMonitor *qm) {
+        const LaunchMonitorConfig *c = &qm->cfg;
+        uint64_t interval_usec = (uint64_t) c->interval_ms * 1000;
+        const char *step;
+        int r;
+
+        step = "the interface's address";
+        r = txtime_probe_own_mac(c->ifindex, qm->mac);
+        if (r >= 0) {
+                step = "the probe socket";
+                r = txtime_probe_socket(c->ifindex, c->priority, c->clockid, c->deadline_mode, true,
+                                        TXTIME_PROBE_TSTAMP_SOFTWARE, &qm->fd);
+        }
+        if (r >= 0) {
+                qm->tstamps = TXTIME_PROBE_TSTAMP_SOFTWARE;
+                step = "the error queue source";
+                r = sd_event_add_io(qm->owner->event, &qm->io, qm->fd, EPOLLERR, on_error_queue, qm);
+        }
+        if (r >= 0) {
+                step = "the timer";
+                /* the first round one interval from now; coalesced within a
+                 * tenth of it with the loop's other wake-ups */
+                r = sd_event_add_time_relative(qm->owner->event, &qm->tick, CLOCK_MONOTONIC, interval_usec,
+                                               interval_usec / 10, on_tick, qm);
+        }
+        if (r >= 0)
+                r = sd_event_source_set_enabled(qm->tick, SD_EVENT_ON);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                log_link_warning_errno(qm->owner->ifname, r, "queue %" PRIu32 ": launch monitor not started: %s: %m",
+                                       c->queue, step);
+                qm->io = sd_event_source_disable_unref(qm->io);
+                qm->tick = sd_event_source_disable_unref(qm->tick);
+                if (qm->fd >= 0)
+                        close(qm->fd);
+                qm->fd = -1;
+                return 0;
+        }
+        log_link_info(qm->owner->ifname,
+                      "queue %" PRIu32 ": launch monitor started: %" PRIu32 " probe frames every %" PRIu32
+                      " ms at priority %" PRIu32,
+                      c->queue, c->frames, c->interval_ms, c->priority);
+        return 0;
+}
+
+static int queue_monitor_new(LaunchMonitors *owner, const LaunchMonitorConfig *c, QueueMonitor **ret) {
+        QueueMonitor *qm;
+        int r;
+
+        qm = calloc(1, sizeof(*qm));
+        if (!qm)
+                return -ENOMEM;
+        qm->owner = owner;
+        qm->cfg = *c;
+        qm->fd = -1;
+        qm->cap = (size_t) c->frames * PENDING_ROUNDS;
+        qm->pending = calloc(qm->cap, sizeof(TxtimeProbe));
+        qm->deadline_usec = calloc(qm->cap, sizeof(uint64_t));
+        if (!qm->pending || !qm->deadline_usec) {
+                queue_monitor_free(qm);
+                return -ENOMEM;
+        }
+        r = queue_monitor_start(qm);
+        if (r < 0) {
+                queue_monitor_free(qm);
+                return r;
+        }
+        *ret = qm;
+        return 0;
+}
+
+LaunchMonitors *launch_monitors_free(LaunchMonitors *m) {
+        if (!m)
+                return NULL;
+        for (size_t i = 0; i < m->n; i++) {
+                if (m->q[i]->fd >= 0)
+                        log_link_info(m->ifname, "queue %" PRIu32 ": launch monitor stopped", m->q[i]->cfg.queue);
+                queue_monitor_free(m->q[i]);
+        }
+        free(m->q);
+        free(m->stats);
+        sd_event_unref(m->event);
+        free(m->ifname);
+        free(m);
+        return NULL;
+}
+
+static int cmp_config(const void *a, const void *b) {
+        const LaunchMonitorConfig *x = a, *y = b;
+
+        return (x->queue > y->queue) - (x->queue < y->queue);
+}
+
+int launch_monitors_sync(LaunchMonitors **pm, sd_event *e, const char *ifname, const LaunchMonitorConfig *cfgs,
+                         size_t n, LaunchMonitorPhcOffsetFn phc, void *userdata) {
+        _cleanup_free_ LaunchMonitorConfig *want = NULL;
+        _cleanup_free_ QueueMonitor **q = NULL;
+        _cleanup_free_ LaunchQueueStats *stats = NULL;
+        _cleanup_free_ bool *kept = NULL;
+        LaunchMonitors *m = *pm;
+        bool same;
+        int r;
+
+        if (n == 0) {
+                *pm = launch_monitors_free(*pm);
+                return 0;
+        }
+        want = malloc(n * sizeof(*want));
+        if (!want)
+                return -ENOMEM;
+        memcpy(want, cfgs, n * sizeof(*want));
+        qsort(want, n, sizeof(*want), cmp_config);
+
+        if (!m) {
+                m = calloc(1, sizeof(*m));
+                if (!m)
+                        return -ENOMEM;
+                m->ifname = strdup(ifname);
+                if (!m->ifname) {
+                        free(m);
+                        return -ENOMEM;
+                }
+                m->event = sd_event_ref(e);
+                *pm = m;
+        }
+        m->phc = phc;
+        m->userdata = userdata;
+
+        same = m->n == n;
+        for (size_t i = 0; same && i < n; i++)
+                same = launch_monitor_config_equal(&m->q[i]->cfg, &want[i]);
+        if (same)
+                return 0;
+
+        q = calloc(n, sizeof(*q));
+        stats = calloc(n, sizeof(*stats));
+        kept = calloc(m->n + 1, sizeof(bool));
+        if (!q || !stats || !kept)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < m->n; j++)
+                        if (!kept[j] && launch_monitor_config_equal(&m->q[j]->cfg, &want[i])) {
+                                kept[j] = true;
+                                q[i] = m->q[j];
+                                stats[i] = m->stats[j];
+                                break;
+                        }
+        for (size_t i = 0; i < n; i++) {
+                if (q[i])
+                        continue;
+                r = queue_monitor_new(m, &want[i], &q[i]);
+                if (r < 0) {
+                        for (size_t k = 0; k < n; k++) {
+                                bool old = false;
+
+                                for (size_t j = 0; j < m->n; j++)
+                                        old = old || q[k] == m->q[j];
+                                if (!old)
+                                        queue_monitor_free(q[k]);
+                        }
+                        return r;
+                }
+                stats[i] = (LaunchQueueStats) { .queue = want[i].queue, .source = LAUNCH_STAMP_NONE };
+        }
+        for (size_t j = 0; j < m->n; j++)
+                if (!kept[j]) {
+                        if (m->q[j]->fd >= 0)
+                                log_link_info(m->ifname, "queue %" PRIu32 ": launch monitor stopped",
+                                              m->q[j]->cfg.queue);
+                        queue_monitor_free(m->q[j]);
+                }
+        free(m->q);
+        free(m->stats);
+        m->q = TAKE_PTR(q);
+        m->stats = TAKE_PTR(stats);
+        m->n = n;
+        for (size_t i = 0; i < n; i++)
+                m->q[i]->index = i;
+        return 0;
+}
+
+size_t launch_monitors_stats(const LaunchMonitors *m, const LaunchQueueStats **ret) {
+        if (!m || m->n == 0) {
+                *ret = NULL;
+                return 0;
+        }
+        *ret = m->stats;
+        return m->n;
+}
+
+const LaunchMonitorConfig *launch_monitors_config(const LaunchMonitors *m, uint32_t queue) {
+        if (!m)
+                return NULL;
+        for (size_t i = 0; i < m->n; i++)
+                if (m->q[i]->cfg.queue == queue)
+                        return &m->q[i]->cfg;
+        return NULL;
+}

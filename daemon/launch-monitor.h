@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The launch-time monitor: for each monitored etf queue of a link
+ * ("monitor" of its txqueues entry), a probe socket of its own set up with
+ * the queue's parameters (priority, clock, deadline mode: the mapping of
+ * GetTxtimeParams/OpenTxtimeSocket), a timer that sends frames probe
+ * frames with SO_TXTIME launch times every interval, and an IO source on
+ * the socket's error queue that matches the kernel's reports to the probes
+ * and adds each launch error (transmit stamp - launch time) to the queue's
+ * LaunchQueueStats (lib/launch-hist.h).
+ *
+ * Nothing runs between intervals but a timeout for probes still without a
+ * report; nothing polls. Knows neither Link nor bus: the link describes
+ * what it wants (LaunchMonitorConfig) and reads the figures back. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <systemd/sd-event.h>
+
+#include "launch-hist.h"
+#include "txtime-probe.h"
+
+/* first launch time of a round: now + delta + this */
+#define LAUNCH_MONITOR_MARGIN_NS 2000000u
+/* launch times of one round at least this far apart */
+#define LAUNCH_MONITOR_SPACING_NS 200000u
+/* a probe without a report this long after its launch time is unstamped */
+#define LAUNCH_MONITOR_REPORT_TIMEOUT_NS 1000000000u
+
+/** PHC minus the socket's clock, ns, for hardware stamps: returns 0 and
+ *  *ret_ns, or -ENODATA when unknown (then hardware stamps cannot be
+ *  placed and those probes count as unstamped). */
+typedef int (*LaunchMonitorPhcOffsetFn)(void *userdata, int64_t *ret_ns);
+
+/* What one queue's monitor needs. */
+typedef struct LaunchMonitorConfig {
+        int ifindex;
+        uint32_t queue;
+        uint32_t priority;              /* SO_PRIORITY that reaches the queue */
+        clockid_t clockid;              /* SO_TXTIME clock (the etf's) */
+        bool deadline_mode;             /* the etf's */
+        uint32_t delta_ns;              /* the etf's */
+        uint32_t interval_ms;
+        uint32_t frames;
+} LaunchMonitorConfig;
+
+/* How to turn a transmit stamp into the socket's clock. */
+typedef struct LaunchStampClock {
+        clockid_t clockid;              /* the socket's clock (txtime's) */
+        int64_t tai_offset_ns;          /* CLOCK_TAI - CLOCK_REALTIME, for software stamps */
+        bool has_phc_offset;
+        int64_t phc_offset_ns;          /* PHC - the socket's clock, for hardware stamps */
+} LaunchStampClock;
+
+typedef struct LaunchMonitors LaunchMonitors;
+
+/** Whether two configurations are the same monitor. */
+bool launch_monitor_config_equal(const LaunchMonitorConfig *a, const LaunchMonitorConfig *b);
+
+/** Account one probe that got its answer: a launch time refused
+ *  (INVALID, or dropped at enqueue) or missed, or a transmit stamp,
+ *  converted with c: a hardware stamp with the PHC offset (unstamped when
+ *  it is unknown), a software one (CLOCK_REALTIME) to c->clockid. A probe
+ *  with nothing yet is left (returns false) unless timed_out, when it
+ *  counts as unstamped. Sets st->source to the stamp's. Returns whether
+ *  the probe is done. Pure. */
+bool launch_probe_account(LaunchQueueStats *st, const TxtimeProbe *p, const LaunchStampClock *c, bool timed_out);
+
+/** Make the monitors of one link (named ifname in logs) what cfgs[0..n)
+ *  say: a monitor whose configuration is unchanged keeps running with its
+ *  figures, the others are stopped (socket closed) or started afresh. n 0
+ *  stops every monitor and frees *m (set to NULL). A monitor that cannot
+ *  start (no socket) is logged and left out. phc/userdata give the PHC
+ *  offset for hardware stamps. Returns 0, or -ENOMEM (nothing changed). */
+int launch_monitors_sync(LaunchMonitors **m, sd_event *e, const char *ifname, const LaunchMonitorConfig *cfgs,
+                         size_t n, LaunchMonitorPhcOffsetFn phc, void *userdata);
+
+/** The figures of every running monitor, ascending by queue, in *ret
+ *  (valid until the next launch_monitors_sync() or free). Returns their
+ *  number (0 and *ret NULL for m NULL). */
+size_t launch_monitors_stats(const LaunchMonitors *m, const LaunchQueueStats **ret);
+
+/** The configuration of the monitor of queue, or NULL. */
+const LaunchMonitorConfig *launch_monitors_config(const LaunchMonitors *m, uint32_t queue);
+
+/** Stop everything; accepts NULL; returns NULL. */
+LaunchMonitors *launch_monitors_free(LaunchMonitors *m);
