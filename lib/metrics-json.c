@@ -140,14 +140,21 @@ static bool hist_from_json(struct json_object *m, LaunchHist *ret) {
         return true;
 }
 
-/* The monitored queues of the "txqueues" array qs (each with a "monitor"
- * object) into l->launch. */
+/* A "monitor" object of a monitor that runs: Describe() has one for
+ * every queue whose schedule asks for it, with "running": false while the
+ * tree is not installed (the metrics file has no series for those). */
+static bool is_running(struct json_object *m) {
+        return is_object(m) && json_get_bool(m, "running", 1);
+}
+
+/* The monitored queues of the "txqueues" array qs (each with a running
+ * "monitor" object) into l->launch. */
 static int launch_from_json(struct json_object *qs, MetricsLink *l) {
         size_t len = json_object_array_length(qs), n = 0;
         LaunchQueueStats *v;
 
         for (size_t j = 0; j < len; j++)
-                n += is_object(json_get(json_object_array_get_idx(qs, j), "monitor"));
+                n += is_running(json_get(json_object_array_get_idx(qs, j), "monitor"));
         if (n == 0)
                 return 0;
         v = calloc(n, sizeof(LaunchQueueStats));
@@ -157,7 +164,7 @@ static int launch_from_json(struct json_object *qs, MetricsLink *l) {
                 struct json_object *q = json_object_array_get_idx(qs, j), *m = json_get(q, "monitor");
                 LaunchQueueStats *st = &v[l->n_launch];
 
-                if (!is_object(m))
+                if (!is_running(m))
                         continue;
                 *st = (LaunchQueueStats) {
                         .queue = (uint32_t) json_get_int(q, "queue", 0),

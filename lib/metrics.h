@@ -153,7 +153,8 @@ int metrics_write_links_file(const MetricsLink *links, size_t n, const char *pat
 
 /** Read a status document (a Describe() JSON object) into *ret: the values
  *  the exposition shows, with the rules above (a value of the wrong JSON
- *  type counts as missing). A txqueue's "monitor" object gives its launch
+ *  type counts as missing). A txqueue's "monitor" object (unless its
+ *  "running" is false) gives its launch
  *  figures: "source", "sent", "missed", "invalid", "unstamped" as Describe()
  *  writes them, and the histogram when the object also has "sum_ns" and
  *  "buckets" (LAUNCH_HIST_BUCKETS counts, not cumulative: what tbsctl adds

@@ -171,6 +171,13 @@ static void test_from_document(void **state) {
         free(text);
         metrics_link_done(&l);
 
+        /* a monitor that does not run (tree not installed): no series */
+        json_object_object_add(json_get(q3, "monitor"), "running", json_object_new_boolean(false));
+        assert_int_equal(metrics_link_from_json(doc, &l), 0);
+        assert_int_equal(l.n_launch, 0);
+        metrics_link_done(&l);
+        json_object_object_add(json_get(q3, "monitor"), "running", json_object_new_boolean(true));
+
         /* Describe()'s object as it is (no buckets), an unknown source */
         json_object_object_del(json_get(q3, "monitor"), "buckets");
         json_object_object_add(json_get(q3, "monitor"), "source", json_object_new_string("laser"));
