@@ -5,6 +5,8 @@
  * offset); a software stamp is CLOCK_REALTIME (taken by the driver at
  * xmit), converted with the queue's clock - CLOCK_REALTIME (for CLOCK_TAI
  * the kernel's TAI offset). The hardware stamp wins when a probe has both.
+ * A "software stamp" equal to the launch time is the skb's tstamp that a
+ * hardware report without a hardware stamp carries in ts[0], not a stamp. 
  * Used by `tbsctl selftest`; pure but for launch_clock_offset_now(). */
 #pragma once
 

@@ -44,6 +44,11 @@ static void test_probe_error(void **state) {
         assert_int_equal(launch_probe_error(&p, &o, &src, &e), 0);
         assert_int_equal(e, 40 - 5000);
 
+        /* ts[0] holding the launch time itself: the skb's tstamp echoed by
+         * a hardware report without a hardware stamp, not a stamp */
+        p = (TxtimeProbe) { .txtime_ns = 1000 * SEC, .has_sw_tstamp = true, .sw_tstamp_ns = 1000 * SEC };
+        assert_int_equal(launch_probe_error(&p, &o, &src, &e), -ENODATA);
+
         /* no stamp, or no launch time */
         p = (TxtimeProbe) { .txtime_ns = 1000 * SEC };
         assert_int_equal(launch_probe_error(&p, &o, &src, &e), -ENODATA);
