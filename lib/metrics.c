@@ -85,7 +85,8 @@ static const Family families[] = {
           SOURCE_PTP4L_NS, METRICS_CLOCK_MEAN_PATH_DELAY_NS },
         { { "tbs_clock_tai_offset_seconds", "gauge", "The kernel's TAI - UTC offset." },
           SOURCE_SYSTEM_S, METRICS_CLOCK_TAI_OFFSET_S },
-        { { "tbs_launch_time_offload", "gauge", "1 when the queue's etf qdisc runs with launch-time offload in the NIC." },
+        { { "tbs_launch_time_offload", "gauge",
+            "1 when the queue's etf qdisc runs with launch-time offload in the NIC." },
           SOURCE_QUEUE_OFFLOAD, 0 },
         { { "tbs_queue_installed", "gauge", "1 when the queue's declared etf qdisc is installed." },
           SOURCE_QUEUE_INSTALLED, 0 },
@@ -169,8 +170,8 @@ static void sample_json(Sink *s, const char *name, const Label *labels, size_t n
         for (size_t i = 0; i < n; i++)
                 if (json_add_string(l, labels[i].name, labels[i].value) < 0)
                         s->error = -ENOMEM;
-        if ((name && json_add_string(o, "name", name) < 0) || json_add(o, "labels", l) < 0 || json_add(o, "value", value_to_json(v)) < 0 ||
-            json_object_array_add(s->samples, o) < 0) {
+        if ((name && json_add_string(o, "name", name) < 0) || json_add(o, "labels", l) < 0 ||
+            json_add(o, "value", value_to_json(v)) < 0 || json_object_array_add(s->samples, o) < 0) {
                 json_object_put(o);
                 s->error = -ENOMEM;
         }

@@ -59,8 +59,10 @@ static void test_probe_error(void **state) {
 static void test_stats_from_probes(void **state) {
         LaunchClockOffsets o = { .realtime_ns = 37 * SEC };
         TxtimeProbe probes[] = {
-                { .seq = 0, .txtime_ns = 100 * SEC, .sent = true, .has_sw_tstamp = true, .sw_tstamp_ns = 63 * SEC + 300 },
-                { .seq = 1, .txtime_ns = 101 * SEC, .sent = true, .has_sw_tstamp = true, .sw_tstamp_ns = 64 * SEC - 50 },
+                { .seq = 0, .txtime_ns = 100 * SEC, .sent = true,
+                  .has_sw_tstamp = true, .sw_tstamp_ns = 63 * SEC + 300 },
+                { .seq = 1, .txtime_ns = 101 * SEC, .sent = true,
+                  .has_sw_tstamp = true, .sw_tstamp_ns = 64 * SEC - 50 },
                 { .seq = 2, .txtime_ns = 102 * SEC, .sent = true, .outcome = TXTIME_OUTCOME_MISSED },
                 { .seq = 3, .txtime_ns = 103 * SEC, .sent = true, .outcome = TXTIME_OUTCOME_INVALID },
                 { .seq = 4, .txtime_ns = 104 * SEC, .sent = true, .dropped_at_enqueue = true },

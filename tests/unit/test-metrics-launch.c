@@ -51,7 +51,8 @@ static const char *const headers[] = {
         "# TYPE tbs_launch_probes_unstamped_total counter\n",
 };
 
-#define B(le, n) "tbs_launch_error_seconds_bucket{device=\"veth0\",queue=\"3\",source=\"software\",le=\"" le "\"} " #n "\n"
+#define B(le, n) \
+        "tbs_launch_error_seconds_bucket{device=\"veth0\",queue=\"3\",source=\"software\",le=\"" le "\"} " #n "\n"
 
 /* Errors -2.5 us, -50 ns, 0, +700 ns and +20 ms (above the last bound). */
 static const char want_known[] =
