@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <inttypes.h>
-#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -23,7 +22,6 @@ typedef struct QueueMonitor {
         LaunchMonitorConfig cfg;
         int fd;                         /* -1: could not start (logged once), counts nothing */
         uint8_t mac[6];                 /* the interface's own: the probes' destination */
-        unsigned tstamps;               /* TXTIME_PROBE_TSTAMP_* set on fd */
         sd_event_source *tick;          /* every interval_ms */
         sd_event_source *timeout;       /* at the earliest pending probe's deadline */
         sd_event_source *io;            /* the error queue (EPOLLERR) */
@@ -182,27 +180,6 @@ static int on_error_queue(sd_event_source *s, int fd, uint32_t revents, void *us
         return 0;
 }
 
-/* Transmit stamps from the NIC while its transmit stamping is on (ptp4l
- * switches it on), else the driver's software ones. */
-static void choose_tstamps(QueueMonitor *qm) {
-        char ifname[IF_NAMESIZE], reason[128];
-        unsigned want = TXTIME_PROBE_TSTAMP_SOFTWARE;
-        int r;
-
-        if (if_indextoname((unsigned) qm->cfg.ifindex, ifname) &&
-            txtime_probe_hw_tx_timestamps(ifname, reason, sizeof(reason)) > 0)
-                want = TXTIME_PROBE_TSTAMP_HARDWARE;
-        if (want == qm->tstamps)
-                return;
-        r = txtime_probe_timestamping(qm->fd, want);
-        if (r < 0) {
-                log_link_debug_errno(qm->owner->ifname, r, "queue %" PRIu32 ": launch monitor: SO_TIMESTAMPING: %m",
-                                     qm->cfg.queue);
-                return;
-        }
-        qm->tstamps = want;
-}
-
 static void send_round(QueueMonitor *qm) {
         LaunchQueueStats *st = qm_stats(qm);
         uint64_t prev = 0;
@@ -246,7 +223,6 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata) {
 
         (void) sd_event_source_set_time(s, usec + (uint64_t) qm->cfg.interval_ms * 1000);
         settle(qm, now_usec(CLOCK_MONOTONIC));
-        choose_tstamps(qm);
         send_round(qm);
         arm_timeout(qm);
         return 0;
@@ -278,11 +254,15 @@ static int queue_monitor_start(QueueMonitor *qm) {
         r = txtime_probe_own_mac(c->ifindex, qm->mac);
         if (r >= 0) {
                 step = "the probe socket";
+                /* Both kinds: the kernel gives one per frame, the NIC's
+                 * while the driver stamps in hardware (its transmit
+                 * stamping on, as ptp4l sets it), else the driver's
+                 * software one (skb_tx_timestamp() skips it for a frame
+                 * the NIC stamps). No SIOCGHWTSTAMP per round. */
                 r = txtime_probe_socket(c->ifindex, c->priority, c->clockid, c->deadline_mode, true,
-                                        TXTIME_PROBE_TSTAMP_SOFTWARE, &qm->fd);
+                                        TXTIME_PROBE_TSTAMP_HARDWARE | TXTIME_PROBE_TSTAMP_SOFTWARE, &qm->fd);
         }
         if (r >= 0) {
-                qm->tstamps = TXTIME_PROBE_TSTAMP_SOFTWARE;
                 step = "the error queue source";
                 r = sd_event_add_io(qm->owner->event, &qm->io, qm->fd, EPOLLERR, on_error_queue, qm);
         }

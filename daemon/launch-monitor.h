@@ -6,7 +6,10 @@
  * frames with SO_TXTIME launch times every interval, and an IO source on
  * the socket's error queue that matches the kernel's reports to the probes
  * and adds each launch error (transmit stamp - launch time) to the queue's
- * LaunchQueueStats (lib/launch-hist.h).
+ * LaunchQueueStats (lib/launch-hist.h). The socket asks for hardware and
+ * software transmit stamps; the kernel gives the NIC's while the driver
+ * stamps in hardware (SIOCGHWTSTAMP tx on), else the software one, so the
+ * source follows the NIC without an ioctl per round.
  *
  * Nothing runs between intervals but a timeout for probes still without a
  * report; nothing polls. Knows neither Link nor bus: the link describes
