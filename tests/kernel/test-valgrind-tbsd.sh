@@ -126,6 +126,10 @@ jq '.txqueues[0].offload = true' "$conf/tbs0.json" > "$conf/tbs0.tmp" && mv "$co
 "$TBSCTL" reload >/dev/null 2>&1 || true
 assert_eq "$("$TBSD" --remove tbs0 --config-dir "$conf")" "tbs0: removed by the running tbsd" "tbsd --remove"
 assert_eq "$(qdisc_at tbs0 root | jq -r .kind)" noqueue "tree removed"
+# Installed again with a monitor running when tbsd stops.
+jq '.txqueues[0].monitor = {"interval_ms": 100, "frames": 2}' "$TMPDIR/tbs0.good" > "$conf/tbs0.json"
+"$TBSCTL" reload >/dev/null || fail "tbsctl reload with the monitor again"
+wait_until 60 stamped || { show_logs; fail "the monitor did not run again under valgrind"; }
 
 kill -TERM "$vg_pid"
 set +e
