@@ -22,6 +22,7 @@ typedef struct QueueMonitor {
         LaunchMonitorConfig cfg;
         int fd;                         /* -1: could not start (logged once), counts nothing */
         uint8_t mac[6];                 /* the interface's own: the probes' destination */
+        unsigned tstamps;               /* TXTIME_PROBE_TSTAMP_* set on fd */
         sd_event_source *tick;          /* every interval_ms */
         sd_event_source *timeout;       /* at the earliest pending probe's deadline */
         sd_event_source *io;            /* the error queue (EPOLLERR) */
@@ -68,7 +69,10 @@ bool launch_probe_account(LaunchQueueStats *st, const TxtimeProbe *p, const Laun
                 launch_hist_add(&st->hist, p->hw_tstamp_ns - c->phc_offset_ns - (int64_t) p->txtime_ns);
                 return true;
         }
-        if (p->has_sw_tstamp) {
+        /* ts[0] holding the launch time itself is the skb's time in a
+         * report without a stamp, not a software stamp (see
+         * choose_tstamps()) */
+        if (p->has_sw_tstamp && p->sw_tstamp_ns != (int64_t) p->txtime_ns) {
                 st->source = LAUNCH_STAMP_SOFTWARE;
                 if (c->clockid == CLOCK_TAI)
                         t = p->sw_tstamp_ns + c->tai_offset_ns;
@@ -180,6 +184,31 @@ static int on_error_queue(sd_event_source *s, int fd, uint32_t revents, void *us
         return 0;
 }
 
+/* One kind of transmit stamp at a time: the NIC's while its transmit
+ * stamping is on (ptp4l switches it on), else the driver's software one.
+ * Both at once would not do: a report for a frame the NIC was asked to
+ * stamp carries the skb's time in ts[0] (its launch time, or the dequeue
+ * time in deadline mode), which looks like a software stamp when the
+ * hardware one is missing (QEMU's igb gives 0). */
+static void choose_tstamps(QueueMonitor *qm) {
+        unsigned want = TXTIME_PROBE_TSTAMP_SOFTWARE;
+        int r;
+
+        if (txtime_probe_hw_tx_timestamps_on(qm->fd, qm->owner->ifname, NULL, 0) > 0)
+                want = TXTIME_PROBE_TSTAMP_HARDWARE;
+        if (want == qm->tstamps)
+                return;
+        r = txtime_probe_timestamping(qm->fd, want);
+        if (r < 0) {
+                log_link_debug_errno(qm->owner->ifname, r, "queue %" PRIu32 ": launch monitor: SO_TIMESTAMPING: %m",
+                                     qm->cfg.queue);
+                return;
+        }
+        log_link_debug(qm->owner->ifname, "queue %" PRIu32 ": launch monitor: %s transmit stamps", qm->cfg.queue,
+                       want == TXTIME_PROBE_TSTAMP_HARDWARE ? "hardware" : "software");
+        qm->tstamps = want;
+}
+
 static void send_round(QueueMonitor *qm) {
         LaunchQueueStats *st = qm_stats(qm);
         uint64_t prev = 0;
@@ -223,6 +252,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata) {
 
         (void) sd_event_source_set_time(s, usec + (uint64_t) qm->cfg.interval_ms * 1000);
         settle(qm, now_usec(CLOCK_MONOTONIC));
+        choose_tstamps(qm);
         send_round(qm);
         arm_timeout(qm);
         return 0;
@@ -254,13 +284,9 @@ static int queue_monitor_start(QueueMonitor *qm) {
         r = txtime_probe_own_mac(c->ifindex, qm->mac);
         if (r >= 0) {
                 step = "the probe socket";
-                /* Both kinds: the kernel gives one per frame, the NIC's
-                 * while the driver stamps in hardware (its transmit
-                 * stamping on, as ptp4l sets it), else the driver's
-                 * software one (skb_tx_timestamp() skips it for a frame
-                 * the NIC stamps). No SIOCGHWTSTAMP per round. */
-                r = txtime_probe_socket(c->ifindex, c->priority, c->clockid, c->deadline_mode, true,
-                                        TXTIME_PROBE_TSTAMP_HARDWARE | TXTIME_PROBE_TSTAMP_SOFTWARE, &qm->fd);
+                /* stamps: chosen before each round (choose_tstamps()) */
+                r = txtime_probe_socket(c->ifindex, c->priority, c->clockid, c->deadline_mode, true, 0,
+                                        &qm->fd);
         }
         if (r >= 0) {
                 step = "the error queue source";

@@ -135,7 +135,13 @@ kill -TERM "$vg_pid"
 set +e
 wait "$vg_pid"; rc=$?
 set -e
-if [ "$rc" != 0 ] || [ -s "$VG_LOG" ]; then
+# valgrind 3.19 has no wrapper for SIOCGHWTSTAMP (0x89b1, the launch
+# monitor asks it before each round) and says so; it fills a zeroed
+# struct, so nothing else can come of it. Everything else counts.
+vg_findings=$(grep -v -e 'noted but unhandled ioctl 0x89b1 with no size/direction hints' \
+        -e 'This could cause spurious value errors to appear' \
+        -e 'See README_MISSING_SYSCALL_OR_IOCTL for guidance' "$VG_LOG" || true)
+if [ "$rc" != 0 ] || [ -n "$vg_findings" ]; then
         show_logs
         fail "tbsd under valgrind exited with $rc (99: valgrind found errors)"
 fi

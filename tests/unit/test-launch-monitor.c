@@ -83,6 +83,16 @@ static void test_account(void **state) {
         assert_int_equal(st.hist.min_ns, -300);
         assert_int_equal(st.hist.count, 4);
         assert_int_equal(st.hist.sum_ns, 1500 - 300 - 300 - 20);
+
+        /* ts[0] equal to the launch time: the skb's own time in a report
+         * for a hardware stamp that did not come (QEMU's igb): no stamp,
+         * the probe waits for its timeout */
+        p = (TxtimeProbe) { .txtime_ns = 1796384561931430500ULL, .has_sw_tstamp = true,
+                            .sw_tstamp_ns = 1796384561931430500LL };
+        assert_false(launch_probe_account(&st, &p, &tai, false));
+        assert_true(launch_probe_account(&st, &p, &tai, true));
+        assert_int_equal(st.unstamped, 4);
+        assert_int_equal(st.hist.count, 4);
 }
 
 static LaunchMonitorConfig config(uint32_t queue, uint32_t interval_ms) {
