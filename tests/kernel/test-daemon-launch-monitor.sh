@@ -126,6 +126,9 @@ o1=$(etf_stat 100:2 overlimits)
 [ "$d1" -ge "$missed" ] && [ "$o1" -ge "$missed" ] ||
         fail "queue 1: etf drops $d1, overlimits $o1, fewer than the $missed probes the monitor saw missed"
 pass "queue 1: $missed missed on the bus, etf drops $d1, overlimits $o1"
+dm=$("$TBSCTL" --json status lm0 | jq '.txqueues[] | select(.queue == 1) | .stats.deadline_misses')
+[ "$dm" -ge "$missed" ] || fail "queue 1: Describe's deadline_misses $dm < $missed missed probes"
+pass "queue 1: Describe's deadline_misses $dm"
 
 # ---- one socket per monitor ----
 assert_eq "$(probe_sockets)" 2 "probe sockets on lm0"
