@@ -114,6 +114,8 @@ assert_eq "$(jq --argjson s "$sent" --argjson c "$count" '.sent >= $s and .count
         .min_ns <= .p50_ns and .p50_ns <= .p99_ns and .p99_ns <= .max_ns' <<<"$desc")" true "Describe: queue 0's figures"
 assert_eq "$("$TBSCTL" --json status lm0 | jq -c '.txqueues[] | select(.queue == 1) | .monitor.running')" true \
         "Describe: queue 1 monitored"
+assert_eq "$("$TBSCTL" --json status lm0 | jq -c '.declared.txqueues[0].monitor')" '{"interval_ms":200,"frames":4}' \
+        "Describe: the declared schedule carries the key"
 
 # ---- queue 1: delta too small, probes missed ----
 missed_at_least() { [ "$(field "$(lte 1)" 3)" -ge "$1" ]; }
