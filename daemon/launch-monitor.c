@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <inttypes.h>
-#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -70,7 +69,10 @@ bool launch_probe_account(LaunchQueueStats *st, const TxtimeProbe *p, const Laun
                 launch_hist_add(&st->hist, p->hw_tstamp_ns - c->phc_offset_ns - (int64_t) p->txtime_ns);
                 return true;
         }
-        if (p->has_sw_tstamp) {
+        /* ts[0] holding the launch time itself is the skb's time in a
+         * report without a stamp, not a software stamp (see
+         * choose_tstamps()) */
+        if (p->has_sw_tstamp && p->sw_tstamp_ns != (int64_t) p->txtime_ns) {
                 st->source = LAUNCH_STAMP_SOFTWARE;
                 if (c->clockid == CLOCK_TAI)
                         t = p->sw_tstamp_ns + c->tai_offset_ns;
@@ -182,15 +184,17 @@ static int on_error_queue(sd_event_source *s, int fd, uint32_t revents, void *us
         return 0;
 }
 
-/* Transmit stamps from the NIC while its transmit stamping is on (ptp4l
- * switches it on), else the driver's software ones. */
+/* One kind of transmit stamp at a time: the NIC's while its transmit
+ * stamping is on (ptp4l switches it on), else the driver's software one.
+ * Both at once would not do: a report for a frame the NIC was asked to
+ * stamp carries the skb's time in ts[0] (its launch time, or the dequeue
+ * time in deadline mode), which looks like a software stamp when the
+ * hardware one is missing (QEMU's igb gives 0). */
 static void choose_tstamps(QueueMonitor *qm) {
-        char ifname[IF_NAMESIZE], reason[128];
         unsigned want = TXTIME_PROBE_TSTAMP_SOFTWARE;
         int r;
 
-        if (if_indextoname((unsigned) qm->cfg.ifindex, ifname) &&
-            txtime_probe_hw_tx_timestamps(ifname, reason, sizeof(reason)) > 0)
+        if (txtime_probe_hw_tx_timestamps_on(qm->fd, qm->owner->ifname, NULL, 0) > 0)
                 want = TXTIME_PROBE_TSTAMP_HARDWARE;
         if (want == qm->tstamps)
                 return;
@@ -200,6 +204,8 @@ static void choose_tstamps(QueueMonitor *qm) {
                                      qm->cfg.queue);
                 return;
         }
+        log_link_debug(qm->owner->ifname, "queue %" PRIu32 ": launch monitor: %s transmit stamps", qm->cfg.queue,
+                       want == TXTIME_PROBE_TSTAMP_HARDWARE ? "hardware" : "software");
         qm->tstamps = want;
 }
 
@@ -278,11 +284,11 @@ static int queue_monitor_start(QueueMonitor *qm) {
         r = txtime_probe_own_mac(c->ifindex, qm->mac);
         if (r >= 0) {
                 step = "the probe socket";
-                r = txtime_probe_socket(c->ifindex, c->priority, c->clockid, c->deadline_mode, true,
-                                        TXTIME_PROBE_TSTAMP_SOFTWARE, &qm->fd);
+                /* stamps: chosen before each round (choose_tstamps()) */
+                r = txtime_probe_socket(c->ifindex, c->priority, c->clockid, c->deadline_mode, true, 0,
+                                        &qm->fd);
         }
         if (r >= 0) {
-                qm->tstamps = TXTIME_PROBE_TSTAMP_SOFTWARE;
                 step = "the error queue source";
                 r = sd_event_add_io(qm->owner->event, &qm->io, qm->fd, EPOLLERR, on_error_queue, qm);
         }

@@ -6,7 +6,9 @@
  * frames with SO_TXTIME launch times every interval, and an IO source on
  * the socket's error queue that matches the kernel's reports to the probes
  * and adds each launch error (transmit stamp - launch time) to the queue's
- * LaunchQueueStats (lib/launch-hist.h).
+ * LaunchQueueStats (lib/launch-hist.h). Each round asks for the NIC's
+ * transmit stamps while its transmit stamping is on (SIOCGHWTSTAMP, on the
+ * probe socket: one ioctl per round), else for software ones.
  *
  * Nothing runs between intervals but a timeout for probes still without a
  * report; nothing polls. Knows neither Link nor bus: the link describes
@@ -62,7 +64,9 @@ bool launch_monitor_config_equal(const LaunchMonitorConfig *a, const LaunchMonit
 /** Account one probe that got its answer: a launch time refused
  *  (INVALID, or dropped at enqueue) or missed, or a transmit stamp,
  *  converted with c: a hardware stamp with the PHC offset (unstamped when
- *  it is unknown), a software one (CLOCK_REALTIME) to c->clockid. A probe
+ *  it is unknown), a software one (CLOCK_REALTIME) to c->clockid; a
+ *  "software stamp" equal to the launch time is the skb's own time in a
+ *  report without a stamp, and no stamp. A probe
  *  with nothing yet is left (returns false) unless timed_out, when it
  *  counts as unstamped. Sets st->source to the stamp's. Returns whether
  *  the probe is done. Pure. */

@@ -343,7 +343,8 @@ static void verify_cbs_queue(Verifier *v, const EtfSpec *q, size_t i, const Devi
                       c.send_slope_kbps, speed, (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000);
 }
 
-/* A monitored etf queue: the probe frames must reach it, and only it. A
+/* A monitored etf queue: the probe frames must reach it, and only it, and
+ * their launch times must pass the root (mqprio checks none). A
  * socket reaches a traffic class by its priority; a class of several TX
  * queues spreads its flows over them by hash, so the probes could land on
  * another queue. The interval and frames ranges are the parser's. */
@@ -355,6 +356,12 @@ static void verify_monitor(Verifier *v, const Schedule *s, const EtfSpec *q, siz
 
         if (tc < 0)
                 return;         /* said for txqueues[i].queue */
+        if (r->kind == ROOT_TAPRIO) {
+                verr(v, pathf(path, "txqueues[%zu].monitor", i),
+                     "only under an mqprio root: taprio drops a launch time outside its traffic class's gate "
+                     "windows, and the monitor's probe frames are not aimed at them");
+                return;
+        }
         if (r->queues[tc].count != 1) {
                 verr(v, pathf(path, "txqueues[%zu].monitor", i),
                      "queue %" PRIu32 " shares traffic class %d with %u other queue%s; the kernel spreads a "

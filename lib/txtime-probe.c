@@ -303,15 +303,22 @@ int txtime_probe_collect(int fd, TxtimeProbe *probes, size_t n, int quiet_ms) {
 }
 
 int txtime_probe_hw_tx_timestamps(const char *ifname, char *reason, size_t size) {
-        struct hwtstamp_config cfg = {};
-        struct ifreq ifr = {};
         _cleanup_close_ int fd = -1;
 
-        if (strlen(ifname) >= sizeof(ifr.ifr_name))
-                return -EINVAL;
         fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
         if (fd < 0)
                 return negative_errno();
+        return txtime_probe_hw_tx_timestamps_on(fd, ifname, reason, size);
+}
+
+int txtime_probe_hw_tx_timestamps_on(int fd, const char *ifname, char *reason, size_t size) {
+        struct hwtstamp_config cfg = {};
+        struct ifreq ifr = {};
+
+        if (strlen(ifname) >= sizeof(ifr.ifr_name))
+                return -EINVAL;
+        if (!reason)
+                size = 0;
         strcpy(ifr.ifr_name, ifname);
         ifr.ifr_data = (void *) &cfg;
         if (ioctl(fd, SIOCGHWTSTAMP, &ifr) < 0) {

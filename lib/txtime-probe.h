@@ -119,6 +119,10 @@ void txtime_probe_payload(uint8_t buf[static TXTIME_PROBE_PAYLOAD], uint32_t seq
  *  or 0 with a reason in reason (size bytes), or -errno. */
 int txtime_probe_hw_tx_timestamps(const char *ifname, char *reason, size_t size);
 
+/** txtime_probe_hw_tx_timestamps() asked on the socket fd (any socket
+ *  will do; a probe socket saves opening one), reason may be NULL. */
+int txtime_probe_hw_tx_timestamps_on(int fd, const char *ifname, char *reason, size_t size);
+
 /** min, median, 99th percentile and max (nearest rank: the value at rank
  *  ceil(p * n)) of n values; v is sorted in place. Returns 0, or -ENODATA
  *  when n is 0 (*ret untouched). */

@@ -1,6 +1,7 @@
 # tbsd under valgrind for a whole daemon cycle: start on a private system
 # bus with one veth schedule, apply it (tc shows the tree), answer status,
-# Validate() (good and bad), Apply, Reload (also with invalid files), Remove,
+# Validate() (good and bad), a launch-time monitor, Apply, Reload (also with
+# invalid files), Remove,
 # OpenTxtimeSocket (handed out and refused), GetTxtimeWindow and unknown-link
 # calls, then SIGTERM. valgrind must report nothing (no
 # invalid access, no use of uninitialised memory, no definite or indirect
@@ -39,6 +40,17 @@ assert_contains "$out" "tbs0" "tbsctl status"
 "$TBSCTL" --json status >/dev/null || fail "tbsctl --json status"
 "$TBSCTL" clock tbs0 >/dev/null || true      # no ptp4l here: only the call path matters
 "$TBSCTL" stats tbs0 >/dev/null || fail "tbsctl stats"
+# The launch-time monitor on queue 0: probe rounds, error queue reports,
+# LaunchTimeError and Describe(); the reload further down stops it.
+jq '.txqueues[0].monitor = {"interval_ms": 100, "frames": 8}' "$conf/tbs0.json" > "$conf/tbs0.tmp" &&
+        mv "$conf/tbs0.tmp" "$conf/tbs0.json"
+"$TBSCTL" reload || fail "tbsctl reload with a monitor"
+stamped() {
+        busctl --system --json=short get-property org.tsn.Tbs /org/tsn/Tbs/link/tbs0 org.tsn.Tbs.Link \
+                LaunchTimeError | jq -e '.data[0][6] >= 16'
+}
+wait_until 60 stamped || { show_logs; fail "the monitor stamped no 16 probes under valgrind"; }
+assert_eq "$("$TBSCTL" --json status tbs0 | jq -r '.txqueues[0].monitor.source')" software "monitor under valgrind"
 "$TBSCTL" apply tbs0 || fail "tbsctl apply"
 out=$(busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Validate s \
         "$(cat "$conf/tbs0.json")")
@@ -114,12 +126,22 @@ jq '.txqueues[0].offload = true' "$conf/tbs0.json" > "$conf/tbs0.tmp" && mv "$co
 "$TBSCTL" reload >/dev/null 2>&1 || true
 assert_eq "$("$TBSD" --remove tbs0 --config-dir "$conf")" "tbs0: removed by the running tbsd" "tbsd --remove"
 assert_eq "$(qdisc_at tbs0 root | jq -r .kind)" noqueue "tree removed"
+# Installed again with a monitor running when tbsd stops.
+jq '.txqueues[0].monitor = {"interval_ms": 100, "frames": 2}' "$TMPDIR/tbs0.good" > "$conf/tbs0.json"
+"$TBSCTL" reload >/dev/null || fail "tbsctl reload with the monitor again"
+wait_until 60 stamped || { show_logs; fail "the monitor did not run again under valgrind"; }
 
 kill -TERM "$vg_pid"
 set +e
 wait "$vg_pid"; rc=$?
 set -e
-if [ "$rc" != 0 ] || [ -s "$VG_LOG" ]; then
+# valgrind 3.19 has no wrapper for SIOCGHWTSTAMP (0x89b1, the launch
+# monitor asks it before each round) and says so; it fills a zeroed
+# struct, so nothing else can come of it. Everything else counts.
+vg_findings=$(grep -v -e 'noted but unhandled ioctl 0x89b1 with no size/direction hints' \
+        -e 'This could cause spurious value errors to appear' \
+        -e 'See README_MISSING_SYSCALL_OR_IOCTL for guidance' "$VG_LOG" || true)
+if [ "$rc" != 0 ] || [ -n "$vg_findings" ]; then
         show_logs
         fail "tbsd under valgrind exited with $rc (99: valgrind found errors)"
 fi

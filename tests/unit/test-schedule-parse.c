@@ -453,6 +453,9 @@ static const BadCase bad_cases[] = {
               " 'txqueues': [{'queue': 1, 'delta_ns': 5, 'monitor': {}}]}",
           F ": txqueues[0].monitor: no socket priority maps to traffic class 1 of queue 1 (root.priority_map), so "
           "no probe frame can reach it" },
+        { TA, "{'txqueues': [{'queue': 0, 'delta_ns': 200000, 'monitor': {}}]}",
+          F ": txqueues[0].monitor: only under an mqprio root: taprio drops a launch time outside its traffic "
+          "class's gate windows, and the monitor's probe frames are not aimed at them" },
         /* streams (docs/streams.md) */
 #define ST_A "{'name': 'a', 'traffic_class': 0, 'period_ns': 1000000, 'offset_ns': 0, 'max_frame_bytes': 128}"
         { TA, "{'root': {'streams': [" ST_A "]}}", F ": root.entries: give either entries or streams, not both" },

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* daemon/launch-monitor.c without a kernel: how a probe's answer is
+ * accounted (refused, missed, software and hardware stamps converted to
+ * the socket's clock, a hardware stamp without a PHC offset, a timeout),
+ * and the monitors' lifecycle on an event loop: started per queue in
+ * ascending order, kept with their figures when their configuration stays,
+ * restarted from zero when it changes, stopped when left out. The monitors
+ * here cannot open their socket (no such interface): they stay dormant,
+ * which is what a monitor does when its socket fails. The probe rounds
+ * themselves run in the kernel test daemon-launch-monitor. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "launch-monitor.h"
+
+static void test_account(void **state) {
+        LaunchStampClock tai = { .clockid = CLOCK_TAI, .tai_offset_ns = 37000000000LL };
+        LaunchQueueStats st = { .queue = 3 };
+        TxtimeProbe p;
+
+        /* nothing yet: left pending, unless timed out */
+        p = (TxtimeProbe) { .seq = 1, .txtime_ns = 1000000000000ULL };
+        assert_false(launch_probe_account(&st, &p, &tai, false));
+        assert_true(st.sent == 0 && st.unstamped == 0 && st.hist.count == 0);
+        assert_true(launch_probe_account(&st, &p, &tai, true));
+        assert_int_equal(st.unstamped, 1);
+        assert_int_equal(st.source, LAUNCH_STAMP_NONE);
+
+        /* refused at enqueue (ENOBUFS), or reported invalid; missed */
+        p = (TxtimeProbe) { .dropped_at_enqueue = true };
+        assert_true(launch_probe_account(&st, &p, &tai, false));
+        p = (TxtimeProbe) { .outcome = TXTIME_OUTCOME_INVALID };
+        assert_true(launch_probe_account(&st, &p, &tai, false));
+        assert_int_equal(st.invalid, 2);
+        p = (TxtimeProbe) { .outcome = TXTIME_OUTCOME_MISSED };
+        assert_true(launch_probe_account(&st, &p, &tai, false));
+        assert_int_equal(st.missed, 1);
+        assert_int_equal(st.hist.count, 0);
+
+        /* a software stamp is CLOCK_REALTIME: + the TAI offset; 1.5 us late */
+        p = (TxtimeProbe) { .txtime_ns = 1000000000000ULL, .has_sw_tstamp = true,
+                            .sw_tstamp_ns = 1000000000000LL - 37000000000LL + 1500 };
+        assert_true(launch_probe_account(&st, &p, &tai, false));
+        assert_int_equal(st.source, LAUNCH_STAMP_SOFTWARE);
+        assert_int_equal(st.hist.count, 1);
+        assert_int_equal(st.hist.max_ns, 1500);
+        assert_int_equal(st.hist.late, 1);
+
+        /* a hardware stamp is PHC time: - (PHC - TAI); 300 ns early */
+        tai.has_phc_offset = true;
+        tai.phc_offset_ns = -250;
+        p = (TxtimeProbe) { .txtime_ns = 2000000000000ULL, .has_hw_tstamp = true,
+                            .hw_tstamp_ns = 2000000000000LL - 300 - 250 };
+        assert_true(launch_probe_account(&st, &p, &tai, false));
+        assert_int_equal(st.source, LAUNCH_STAMP_HARDWARE);
+        assert_int_equal(st.hist.count, 2);
+        assert_int_equal(st.hist.min_ns, -300);
+        assert_int_equal(st.hist.early, 1);
+        /* the hardware stamp wins over a software one of the same frame */
+        p.has_sw_tstamp = true;
+        p.sw_tstamp_ns = 5;
+        assert_true(launch_probe_account(&st, &p, &tai, false));
+        assert_int_equal(st.hist.min_ns, -300);
+        assert_int_equal(st.hist.early, 2);
+
+        /* without the PHC offset a hardware stamp cannot be placed */
+        tai.has_phc_offset = false;
+        assert_true(launch_probe_account(&st, &p, &tai, false));
+        assert_int_equal(st.unstamped, 2);
+        assert_int_equal(st.hist.count, 3);
+
+        /* a socket clock with no fixed relation to CLOCK_REALTIME */
+        p = (TxtimeProbe) { .has_sw_tstamp = true, .sw_tstamp_ns = 1 };
+        assert_true(launch_probe_account(&st, &p, &(LaunchStampClock) { .clockid = CLOCK_MONOTONIC }, false));
+        assert_int_equal(st.unstamped, 3);
+        /* CLOCK_REALTIME as it is */
+        p = (TxtimeProbe) { .txtime_ns = 100, .has_sw_tstamp = true, .sw_tstamp_ns = 80 };
+        assert_true(launch_probe_account(&st, &p, &(LaunchStampClock) { .clockid = CLOCK_REALTIME }, false));
+        assert_int_equal(st.hist.min_ns, -300);
+        assert_int_equal(st.hist.count, 4);
+        assert_int_equal(st.hist.sum_ns, 1500 - 300 - 300 - 20);
+
+        /* ts[0] equal to the launch time: the skb's own time in a report
+         * for a hardware stamp that did not come (QEMU's igb): no stamp,
+         * the probe waits for its timeout */
+        p = (TxtimeProbe) { .txtime_ns = 1796384561931430500ULL, .has_sw_tstamp = true,
+                            .sw_tstamp_ns = 1796384561931430500LL };
+        assert_false(launch_probe_account(&st, &p, &tai, false));
+        assert_true(launch_probe_account(&st, &p, &tai, true));
+        assert_int_equal(st.unstamped, 4);
+        assert_int_equal(st.hist.count, 4);
+}
+
+static LaunchMonitorConfig config(uint32_t queue, uint32_t interval_ms) {
+        return (LaunchMonitorConfig) {
+                .ifindex = 0x7ffffff0,  /* no such interface */
+                .queue = queue,
+                .priority = queue + 1,
+                .clockid = CLOCK_TAI,
+                .delta_ns = 200000,
+                .interval_ms = interval_ms,
+                .frames = 4,
+        };
+}
+
+static void test_config_equal(void **state) {
+        LaunchMonitorConfig a = config(1, 1000), b = a;
+
+        assert_true(launch_monitor_config_equal(&a, &b));
+        b.frames = 5;
+        assert_false(launch_monitor_config_equal(&a, &b));
+        b = a;
+        b.delta_ns++;
+        assert_false(launch_monitor_config_equal(&a, &b));
+        b = a;
+        b.ifindex++;
+        assert_false(launch_monitor_config_equal(&a, &b));
+        b = a;
+        b.deadline_mode = true;
+        assert_false(launch_monitor_config_equal(&a, &b));
+}
+
+static void test_lifecycle(void **state) {
+        LaunchMonitorConfig cfgs[3] = { config(5, 1000), config(2, 1000), config(7, 500) };
+        const LaunchQueueStats *st;
+        LaunchMonitors *m = NULL;
+        sd_event *e = NULL;
+
+        assert_int_equal(sd_event_new(&e), 0);
+        assert_int_equal(launch_monitors_stats(NULL, &st), 0);
+        assert_null(st);
+
+        /* started, ascending by queue */
+        assert_int_equal(launch_monitors_sync(&m, e, "lm9", cfgs, 3, NULL, NULL), 0);
+        assert_non_null(m);
+        assert_int_equal(launch_monitors_stats(m, &st), 3);
+        assert_int_equal(st[0].queue, 2);
+        assert_int_equal(st[1].queue, 5);
+        assert_int_equal(st[2].queue, 7);
+        assert_int_equal(st[1].source, LAUNCH_STAMP_NONE);
+        assert_non_null(launch_monitors_config(m, 7));
+        assert_int_equal(launch_monitors_config(m, 7)->interval_ms, 500);
+        assert_null(launch_monitors_config(m, 3));
+
+        /* figures to tell kept from restarted monitors */
+        ((LaunchQueueStats *) st)[0].sent = 20;
+        ((LaunchQueueStats *) st)[1].sent = 50;
+        ((LaunchQueueStats *) st)[2].sent = 70;
+
+        /* the same set: nothing changes */
+        assert_int_equal(launch_monitors_sync(&m, e, "lm9", cfgs, 3, NULL, NULL), 0);
+        assert_int_equal(launch_monitors_stats(m, &st), 3);
+        assert_true(st[0].sent == 20 && st[1].sent == 50 && st[2].sent == 70);
+
+        /* queue 7 changed (restarts from zero), queue 2 left out (stops),
+         * queue 5 kept with its figures, queue 0 new */
+        cfgs[0] = config(0, 1000);
+        cfgs[1] = config(5, 1000);
+        cfgs[2] = config(7, 600);
+        assert_int_equal(launch_monitors_sync(&m, e, "lm9", cfgs, 3, NULL, NULL), 0);
+        assert_int_equal(launch_monitors_stats(m, &st), 3);
+        assert_int_equal(st[0].queue, 0);
+        assert_int_equal(st[0].sent, 0);
+        assert_int_equal(st[1].queue, 5);
+        assert_int_equal(st[1].sent, 50);
+        assert_int_equal(st[2].queue, 7);
+        assert_int_equal(st[2].sent, 0);
+        assert_int_equal(launch_monitors_config(m, 7)->interval_ms, 600);
+        assert_null(launch_monitors_config(m, 2));
+
+        /* none: everything stops, m is freed */
+        assert_int_equal(launch_monitors_sync(&m, e, "lm9", NULL, 0, NULL, NULL), 0);
+        assert_null(m);
+        assert_int_equal(launch_monitors_stats(m, &st), 0);
+        assert_null(launch_monitors_free(NULL));
+        sd_event_unref(e);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_account),
+                cmocka_unit_test(test_config_equal),
+                cmocka_unit_test(test_lifecycle),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
