@@ -66,6 +66,12 @@ def monitor_table(runs, hz, w):
       f"| {none:.3f} |")
     w(f"| daemon CPU with 16 monitored queues, % (ticks: {', '.join(map(str, ticks))}) | {mon:.3f} |")
     w(f"| per monitored queue, % of one CPU | {(mon - none) / 16:.4f} |")
+    wk0 = med(runs, "monitor_none_wakeups", 16, "tbsd")
+    wk = med(runs, "monitor_16_wakeups", 16, "tbsd")
+    wall = med(runs, "monitor_16_wall_us", 16, "tbsd")
+    if wk0 is not None and wk is not None and wall:
+        w(f"| daemon wakeups per second without / with the monitors | {wk0 / (wall / 1e6):.1f} / "
+          f"{wk / (wall / 1e6):.1f} |")
     if rate is not None:
         w(f"| probe frames sent per second (16 queues × 4 per second: 64 expected) | {rate:.0f} |")
     rss = med(runs, "vmrss_monitor_kib", 16, "tbsd")
