@@ -11,6 +11,7 @@
 #include "macro.h"
 #include "phc-offset.h"
 #include "time-util.h"
+#include "txtime-windows.h"
 
 /* pending probes kept per queue: several rounds' worth, for a delta
  * longer than the interval */
@@ -31,13 +32,13 @@ typedef struct QueueMonitor {
         size_t n_pending, cap;
         uint32_t next_seq;
         bool send_error_logged;
+        int gates_error;                /* the last reason a gated round sent nothing (logged), or 0 */
 } QueueMonitor;
 
 struct LaunchMonitors {
         sd_event *event;
         char *ifname;
-        LaunchMonitorPhcOffsetFn phc;
-        void *userdata;
+        LaunchMonitorHooks hooks;
         QueueMonitor **q;
         LaunchQueueStats *stats;
         size_t n;
@@ -46,7 +47,22 @@ struct LaunchMonitors {
 bool launch_monitor_config_equal(const LaunchMonitorConfig *a, const LaunchMonitorConfig *b) {
         return a->ifindex == b->ifindex && a->queue == b->queue && a->priority == b->priority &&
                a->clockid == b->clockid && a->deadline_mode == b->deadline_mode && a->delta_ns == b->delta_ns &&
-               a->interval_ms == b->interval_ms && a->frames == b->frames;
+               a->interval_ms == b->interval_ms && a->frames == b->frames && a->gated == b->gated &&
+               a->tc == b->tc && a->link_speed_mbps == b->link_speed_mbps;
+}
+
+int launch_gated_txtime(const RootSpec *root, unsigned tc, int64_t now_ns, int64_t earliest_ns, uint64_t guard_ns,
+                        int64_t *ret_ns) {
+        _cleanup_free_ TxtimeWindow *w = NULL;
+        RootSpec running;
+        int64_t until;
+        int n;
+
+        txtime_running_root(root, now_ns, &running, &until);
+        n = txtime_windows(&running, tc, &w);
+        if (n < 0)
+                return n;
+        return txtime_window_slot(&running, w, (size_t) n, earliest_ns, guard_ns, until, ret_ns);
 }
 
 bool launch_probe_account(LaunchQueueStats *st, const TxtimeProbe *p, const LaunchStampClock *c, bool timed_out) {
@@ -103,7 +119,7 @@ static void stamp_clock(QueueMonitor *qm, LaunchStampClock *ret) {
         *ret = (LaunchStampClock) { .clockid = qm->cfg.clockid };
         if (tai_offset_read(&tai_s) >= 0)
                 ret->tai_offset_ns = (int64_t) tai_s * 1000000000;
-        if (qm->owner->phc && qm->owner->phc(qm->owner->userdata, &phc) >= 0) {
+        if (qm->owner->hooks.phc && qm->owner->hooks.phc(qm->owner->hooks.userdata, &phc) >= 0) {
                 ret->has_phc_offset = true;
                 ret->phc_offset_ns = phc;
         }
@@ -209,6 +225,55 @@ static void choose_tstamps(QueueMonitor *qm) {
         qm->tstamps = want;
 }
 
+/* Why a gated round stops short, logged once until a round goes through. */
+static void gates_problem(QueueMonitor *qm, int r, uint64_t guard_ns) {
+        const char *ifname = qm->owner->ifname;
+        int level = r == qm->gates_error || r == -EAGAIN ? LOG_DEBUG : LOG_WARNING;
+
+        qm->gates_error = r;
+        if (r == -EAGAIN)
+                log_link_debug(ifname, "queue %" PRIu32 ": launch monitor: the round's other probes wait for "
+                               "the pending gate schedule", qm->cfg.queue);
+        else if (r == -ENOSPC)
+                log_link_full_errno(ifname, level, 0,
+                              "queue %" PRIu32 ": launch monitor: traffic class %u has no gate window longer than "
+                              "%" PRIu64 " ns (a probe frame's transmission time at %" PRIu32 " Mbit/s on either "
+                              "side) in the schedule taprio runs; no probes until it has one",
+                              qm->cfg.queue, qm->cfg.tc, 2 * guard_ns,
+                              qm->cfg.link_speed_mbps ?: TXTIME_FALLBACK_SPEED_MBPS);
+        else
+                log_link_full_errno(ifname, level, r,
+                                    "queue %" PRIu32 ": launch monitor: cannot read taprio's gate schedule: %m; "
+                                    "no probes", qm->cfg.queue);
+}
+
+/* The launch time of the round's next probe, earliest at earliest_ns:
+ * that, or the first a gate window of the schedule taprio runs lets
+ * through. Returns 0, or -errno (logged) when none is sent. */
+static int probe_txtime(QueueMonitor *qm, uint64_t now, uint64_t earliest_ns, uint64_t *ret_ns) {
+        uint64_t guard = txtime_probe_guard_ns(qm->cfg.link_speed_mbps);
+        const RootSpec *root = NULL;
+        int64_t t;
+        int r;
+
+        if (!qm->cfg.gated) {
+                *ret_ns = earliest_ns;
+                return 0;
+        }
+        /* The link's view, at each round: a schedule that changed (admin
+         * to oper) gates from its base time on. taprio compares launch
+         * times with its windows as they are, on the etf's clock. */
+        r = qm->owner->hooks.gates ? qm->owner->hooks.gates(qm->owner->hooks.userdata, &root) : -ENODATA;
+        if (r >= 0)
+                r = launch_gated_txtime(root, qm->cfg.tc, (int64_t) now, (int64_t) earliest_ns, guard, &t);
+        if (r < 0) {
+                gates_problem(qm, r, guard);
+                return r;
+        }
+        *ret_ns = (uint64_t) t;
+        return 0;
+}
+
 static void send_round(QueueMonitor *qm) {
         LaunchQueueStats *st = qm_stats(qm);
         uint64_t prev = 0;
@@ -221,11 +286,14 @@ static void send_round(QueueMonitor *qm) {
         }
         for (uint32_t i = 0; i < qm->cfg.frames; i++) {
                 uint64_t now = now_nsec(qm->cfg.clockid), mono = now_usec(CLOCK_MONOTONIC);
-                TxtimeProbe p = { .seq = qm->next_seq++ };
+                uint64_t earliest = now + qm->cfg.delta_ns + LAUNCH_MONITOR_MARGIN_NS;
+                TxtimeProbe p = { .seq = qm->next_seq };
 
-                p.txtime_ns = now + qm->cfg.delta_ns + LAUNCH_MONITOR_MARGIN_NS;
-                if (prev > 0 && p.txtime_ns < prev + LAUNCH_MONITOR_SPACING_NS)
-                        p.txtime_ns = prev + LAUNCH_MONITOR_SPACING_NS;
+                if (prev > 0 && earliest < prev + LAUNCH_MONITOR_SPACING_NS)
+                        earliest = prev + LAUNCH_MONITOR_SPACING_NS;
+                if (probe_txtime(qm, now, earliest, &p.txtime_ns) < 0)
+                        return;
+                qm->next_seq++;
                 prev = p.txtime_ns;
                 r = txtime_probe_send_to(qm->fd, qm->cfg.ifindex, qm->mac, &p);
                 if (r < 0) {
@@ -245,6 +313,7 @@ static void send_round(QueueMonitor *qm) {
                         mono + (p.txtime_ns - now + LAUNCH_MONITOR_REPORT_TIMEOUT_NS) / 1000;
                 qm->n_pending++;
         }
+        qm->gates_error = 0;
 }
 
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata) {
@@ -315,8 +384,9 @@ static int queue_monitor_start(QueueMonitor *qm) {
         }
         log_link_info(qm->owner->ifname,
                       "queue %" PRIu32 ": launch monitor started: %" PRIu32 " probe frames every %" PRIu32
-                      " ms at priority %" PRIu32,
-                      c->queue, c->frames, c->interval_ms, c->priority);
+                      " ms at priority %" PRIu32 "%s",
+                      c->queue, c->frames, c->interval_ms, c->priority,
+                      c->gated ? ", launch times inside the class's gate windows" : "");
         return 0;
 }
 
@@ -369,7 +439,7 @@ static int cmp_config(const void *a, const void *b) {
 }
 
 int launch_monitors_sync(LaunchMonitors **pm, sd_event *e, const char *ifname, const LaunchMonitorConfig *cfgs,
-                         size_t n, LaunchMonitorPhcOffsetFn phc, void *userdata) {
+                         size_t n, const LaunchMonitorHooks *hooks) {
         _cleanup_free_ LaunchMonitorConfig *want = NULL;
         _cleanup_free_ QueueMonitor **q = NULL;
         _cleanup_free_ LaunchQueueStats *stats = NULL;
@@ -400,8 +470,7 @@ int launch_monitors_sync(LaunchMonitors **pm, sd_event *e, const char *ifname, c
                 m->event = sd_event_ref(e);
                 *pm = m;
         }
-        m->phc = phc;
-        m->userdata = userdata;
+        m->hooks = hooks ? *hooks : (LaunchMonitorHooks) {};
 
         same = m->n == n;
         for (size_t i = 0; same && i < n; i++)

@@ -10,6 +10,13 @@
  * transmit stamps while its transmit stamping is on (SIOCGHWTSTAMP, on the
  * probe socket: one ioctl per round), else for software ones.
  *
+ * Under a taprio root (gated), which drops a launch time outside its
+ * traffic class's gate windows, each probe's launch time is the first that
+ * a window of the schedule running at the round's start holds with a guard
+ * on both sides (lib/txtime-windows.h), read at each round from the link's
+ * view of the kernel's root (LaunchMonitorGatesFn); a round never reaches
+ * past a pending schedule change.
+ *
  * Nothing runs between intervals but a timeout for probes still without a
  * report; nothing polls. Knows neither Link nor bus: the link describes
  * what it wants (LaunchMonitorConfig) and reads the figures back. */
@@ -22,6 +29,7 @@
 #include <systemd/sd-event.h>
 
 #include "launch-hist.h"
+#include "schedule.h"
 #include "txtime-probe.h"
 
 /* first launch time of a round: now + delta + this */
@@ -36,6 +44,20 @@
  *  placed and those probes count as unstamped). */
 typedef int (*LaunchMonitorPhcOffsetFn)(void *userdata, int64_t *ret_ns);
 
+/** The kernel's taprio root of the link as last read (a dump's RootSpec,
+ *  with a pending admin schedule beside the running one), for gated
+ *  monitors: returns 0 and *ret (valid until the callback is called
+ *  again), or -errno when it cannot be read (then the round sends
+ *  nothing). */
+typedef int (*LaunchMonitorGatesFn)(void *userdata, const RootSpec **ret);
+
+/* What the monitors of a link ask it; each may be NULL. */
+typedef struct LaunchMonitorHooks {
+        LaunchMonitorPhcOffsetFn phc;
+        LaunchMonitorGatesFn gates;
+        void *userdata;
+} LaunchMonitorHooks;
+
 /* What one queue's monitor needs. */
 typedef struct LaunchMonitorConfig {
         int ifindex;
@@ -46,6 +68,9 @@ typedef struct LaunchMonitorConfig {
         uint32_t delta_ns;              /* the etf's */
         uint32_t interval_ms;
         uint32_t frames;
+        bool gated;                     /* under a taprio root: launch times inside tc's windows */
+        unsigned tc;                    /* the queue's traffic class */
+        uint32_t link_speed_mbps;       /* gated: for the guard (txtime_probe_guard_ns()); 0: unknown */
 } LaunchMonitorConfig;
 
 /* How to turn a transmit stamp into the socket's clock. */
@@ -76,10 +101,21 @@ bool launch_probe_account(LaunchQueueStats *st, const TxtimeProbe *p, const Laun
  *  say: a monitor whose configuration is unchanged keeps running with its
  *  figures, the others are stopped (socket closed) or started afresh. n 0
  *  stops every monitor and frees *m (set to NULL). A monitor that cannot
- *  start (no socket) is logged and left out. phc/userdata give the PHC
- *  offset for hardware stamps. Returns 0, or -ENOMEM (nothing changed). */
+ *  start (no socket) is logged and left out. hooks (copied; may be NULL)
+ *  give the PHC offset for hardware stamps and the gate schedule of gated
+ *  monitors. Returns 0, or -ENOMEM (nothing changed). */
 int launch_monitors_sync(LaunchMonitors **m, sd_event *e, const char *ifname, const LaunchMonitorConfig *cfgs,
-                         size_t n, LaunchMonitorPhcOffsetFn phc, void *userdata);
+                         size_t n, const LaunchMonitorHooks *hooks);
+
+/** The launch time of a gated monitor's next probe: the first at or after
+ *  earliest_ns that a window of class tc in the schedule root runs at
+ *  now_ns holds, guard_ns from its edges, before any pending change
+ *  (txtime_running_root(), txtime_window_slot()). Returns 0 and *ret_ns,
+ *  -ENOSPC when no window of the class is long enough, -EAGAIN when the
+ *  next one is past a pending schedule change, -EINVAL when root is no
+ *  taprio with that class, -ENOMEM. Pure. */
+int launch_gated_txtime(const RootSpec *root, unsigned tc, int64_t now_ns, int64_t earliest_ns, uint64_t guard_ns,
+                        int64_t *ret_ns);
 
 /** The figures of every running monitor, ascending by queue, in *ret
  *  (valid until the next launch_monitors_sync() or free). Returns their

@@ -216,6 +216,10 @@ static const DeviceFacts *link_facts(Link *l) {
 static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
         char *error = NULL;
 
+        /* The tree may be another: the monitors read the gates again. */
+        if (r != 0)
+                link_forget_gates(l);
+
         if (r == -EAGAIN && report->n_messages == 0 && !report->rolled_back) {
                 /* The kernel's dump left the interface out: nothing is known
                  * about its tree and nothing was sent. Not a failure of the

@@ -26,12 +26,19 @@ struct LinkRuntime {
         PtpRelock relock;               /* the apply reset the NIC: waiting for ptp4l's lock */
         sd_event_source *relock_timer;  /* the bound of that wait */
         LaunchMonitors *monitors;       /* the launch-time monitors (link-monitor.c), or NULL */
+        RootSpec *gates;                /* with monitors: the kernel's taprio root as last dumped (both
+                                         * schedules while a change is pending), or NULL: unknown */
 };
 
 /* Start, stop or restart the link's launch-time monitors to match its
  * schedule and state (link-monitor.c): they run while the declared tree is
  * in place. Called after every state change and apply. */
 void link_update_monitors(Link *l);
+/* The monitors' view of the kernel's taprio root (link-monitor.c): taken
+ * from a dump of the link (kept only while monitors run), or forgotten
+ * after the tree may have changed (read again when a round needs it). */
+void link_take_gates(Link *l, const QDiscTree *t);
+void link_forget_gates(Link *l);
 
 /* After an apply that reset the NIC (apply_resets_link()): the link stays
  * pending until the clock check finds the clock synced again, at most

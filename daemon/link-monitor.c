@@ -2,13 +2,24 @@
 /* A link's launch-time monitors (launch-monitor.h): which of its queues
  * are monitored, with what socket settings, follows from the schedule and
  * whether its tree is in place; link_update_monitors() makes the running
- * monitors match after every change of state or schedule. */
+ * monitors match after every change of state or schedule.
+ *
+ * Under a taprio root the monitors read the gate schedule the kernel runs
+ * at each round from the link's view of it (LinkRuntime.gates): taken from
+ * the dump every qdisc notification brings (the drift check's), forgotten
+ * by an apply that changed or failed, read with a dump of its own only
+ * when a round finds none. A change made in place needs no new read when
+ * its time comes: the view holds the pending schedule beside the running
+ * one, and the kernel switches at its base time. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "launch-monitor.h"
 #include "link-internal.h"
 #include "log.h"
+#include "nl-qdisc.h"
+#include "qdisc-tree.h"
 #include "txtime-map.h"
 
 /* PHC - CLOCK_TAI from the link's last clock check, for hardware stamps. */
@@ -22,6 +33,61 @@ static int link_phc_offset(void *userdata, int64_t *ret_ns) {
         if (!st->has_phc_offset)
                 return -ENODATA;
         *ret_ns = st->phc_sys_offset_ns;
+        return 0;
+}
+
+static GateEntry *entries_dup(const GateEntry *e, size_t n) {
+        GateEntry *c = calloc(n, sizeof(GateEntry));
+
+        if (c)
+                memcpy(c, e, n * sizeof(GateEntry));
+        return c;
+}
+
+void link_forget_gates(Link *l) {
+        if (!l->rt->gates)
+                return;
+        root_spec_done(l->rt->gates);
+        l->rt->gates = mfree(l->rt->gates);
+}
+
+void link_take_gates(Link *l, const QDiscTree *t) {
+        _cleanup_free_ GateEntry *e = NULL, *o = NULL;
+        const RootSpec *r = &t->root_spec;
+
+        link_forget_gates(l);
+        if (!l->rt->monitors || !t->root_known || r->kind != ROOT_TAPRIO)
+                return;
+        if (r->n_entries > 0 && !(e = entries_dup(r->entries, r->n_entries)))
+                return;
+        if (r->oper.n_entries > 0 && !(o = entries_dup(r->oper.entries, r->oper.n_entries)))
+                return;
+        l->rt->gates = malloc(sizeof(RootSpec));
+        if (!l->rt->gates)
+                return;         /* the next round reads it again */
+        *l->rt->gates = *r;
+        l->rt->gates->entries = TAKE_PTR(e);
+        l->rt->gates->oper.entries = TAKE_PTR(o);
+}
+
+/* LaunchMonitorGatesFn: the link's view of the kernel's taprio root; a
+ * dump when it has none. */
+static int link_gates(void *userdata, const RootSpec **ret) {
+        _cleanup_(qdisc_tree_done) QDiscTree t = {};
+        Link *l = userdata;
+        int r;
+
+        if (!l->rt->gates) {
+                r = nl_qdisc_dump(l->ctx->nl, l->ifindex, &t);
+                if (r < 0)
+                        return r;
+                if (!t.root_known || t.root_spec.kind != ROOT_TAPRIO)
+                        return -ENOENT;
+                link_take_gates(l, &t);
+                if (!l->rt->gates)
+                        return -ENOMEM;
+        }
+        *ret = l->rt->gates;
         return 0;
 }
 
@@ -48,6 +114,9 @@ static int monitor_config(Link *l, const EtfSpec *q, LaunchMonitorConfig *ret, c
                 .delta_ns = etf.delta_ns,
                 .interval_ms = q->monitor.interval_ms,
                 .frames = q->monitor.frames,
+                .gated = l->schedule->root.kind == ROOT_TAPRIO,
+                .tc = t.tc,
+                .link_speed_mbps = l->rt->caps ? l->rt->facts.link_speed_mbps : 0,
         };
         return 0;
 }
@@ -74,7 +143,10 @@ void link_update_monitors(Link *l) {
                         }
                         n++;
                 }
-        r = launch_monitors_sync(&l->rt->monitors, l->ctx->event, l->name, cfgs, n, link_phc_offset, l);
+        r = launch_monitors_sync(&l->rt->monitors, l->ctx->event, l->name, cfgs, n,
+                                 &(LaunchMonitorHooks) { .phc = link_phc_offset, .gates = link_gates, .userdata = l });
+        if (!l->rt->monitors)
+                link_forget_gates(l);
         if (r < 0)
                 log_link_warning_errno(l->name, r, "cannot update the launch monitors: %m");
 }

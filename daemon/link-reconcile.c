@@ -49,6 +49,8 @@ static void link_check_drift(Link *l, const QDiscTreeSet *set, int ifindex) {
                         link_schedule_retry(l);
                 return;
         }
+        if (tree)
+                link_take_gates(l, tree);       /* what the kernel runs now, for the monitors */
         r = drift_describe(tree ?: &(QDiscTree) { .ifindex = ifindex }, l->schedule,
                            l->rt->caps ? &l->rt->facts : NULL, &what);
         if (r < 0)

@@ -54,6 +54,7 @@ Link *link_free(Link *l) {
         if (!l)
                 return NULL;
         launch_monitors_free(l->rt->monitors);
+        link_forget_gates(l);
         clock_check_free(l->rt->clock);
         caps_cache_unref(l->rt->caps);
         apply_report_done(&l->rt->last);

@@ -15,6 +15,7 @@
 #include "manager.h"
 #include "schedule.h"
 #include "sd-cleanup.h"
+#include "time-util.h"
 #include "txtime-bus.h"
 #include "txtime-map.h"
 #include "txtime-socket.h"
@@ -290,10 +291,10 @@ int txtime_bus_open_socket(sd_bus_message *msg, void *userdata, sd_bus_error *er
 /* The gate schedule taprio runs now, from the kernel's dump, in *ret (its
  * pointers into t): after an in-place change the base time is the running
  * schedule's, not the file's, and until the new (admin) schedule's base
- * time it is the old (oper) one that gates the frames. Returns 0, or
- * -errno when the dump has no taprio root of the link. */
+ * time it is the old (oper) one that gates the frames
+ * (txtime_running_root()). Returns 0, or -errno when the dump has no
+ * taprio root of the link. */
 static int running_schedule(Link *l, QDiscTree *t, RootSpec *ret) {
-        RootSpec r;
         int k;
 
         k = nl_qdisc_dump(l->ctx->nl, l->ifindex, t);
@@ -301,15 +302,7 @@ static int running_schedule(Link *l, QDiscTree *t, RootSpec *ret) {
                 return k;
         if (!t->root_known || t->root_spec.kind != ROOT_TAPRIO)
                 return -ENOENT;
-        r = t->root_spec;
-        if (r.admin_pending && r.oper.n_entries > 0) {
-                r.base_time_ns = r.oper.base_time_ns;
-                r.cycle_time_ns = r.oper.cycle_time_ns;
-                r.cycle_time_extension_ns = r.oper.cycle_time_extension_ns;
-                r.entries = r.oper.entries;
-                r.n_entries = r.oper.n_entries;
-        }
-        *ret = r;
+        txtime_running_root(&t->root_spec, (int64_t) now_nsec(t->root_spec.clockid), ret, NULL);
         return 0;
 }
 

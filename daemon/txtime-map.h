@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What a socket handed out by OpenTxtimeSocket() must be set to, and when
- * a taprio root lets its packets go (GetTxtimeWindow()), worked out from
- * the schedule alone: pure functions, no socket, so the unit tests run
- * them on parsed schedules (tests/unit/test-txtime-map.c). */
+/* What a socket handed out by OpenTxtimeSocket() must be set to, worked
+ * out from the schedule alone; when a taprio root lets its packets go
+ * (GetTxtimeWindow()) is lib/txtime-windows.h. Pure functions, no socket,
+ * so the unit tests run them on parsed schedules
+ * (tests/unit/test-txtime-map.c). */
 #pragma once
 
 #include <stdbool.h>
@@ -10,6 +11,7 @@
 #include <stdint.h>
 
 #include "schedule.h"
+#include "txtime-windows.h"
 
 /* The queue argument of OpenTxtimeSocket() that means "take the traffic
  * class or the priority from the options". */
@@ -48,12 +50,6 @@ typedef struct TxtimeEtf {
         uint32_t delta_ns;      /* the largest delta of the class's etfs */
 } TxtimeEtf;
 
-/* One open window of a traffic class within a taprio cycle. */
-typedef struct TxtimeWindow {
-        uint64_t offset_ns;     /* from the start of the cycle */
-        uint64_t length_ns;
-} TxtimeWindow;
-
 /** Resolve what the caller named (a TX queue, a traffic class or a socket
  *  priority, by by) through root's map to the priority to set and the
  *  class's queues.
@@ -76,13 +72,3 @@ int txtime_class_etf(const Schedule *s, const TxtimeTarget *t, TxtimeEtf *ret, c
 /** The SOF_TXTIME_* flags of a socket for an etf: errors always reported,
  *  deadline mode exactly when the etf has it. */
 uint32_t txtime_flags_for(const TxtimeEtf *etf);
-
-/** The open windows of traffic class tc within one cycle of a taprio root,
- *  as the kernel checks a packet's launch time against them: one per gate
- *  entry that opens tc, the entries laid end to end from the cycle's start,
- *  each cut at the cycle's end (an entry that starts at or after it never
- *  opens). Adjacent entries that both open tc stay two windows: the kernel
- *  wants a frame inside one entry (txtime-map.c says why). *ret is NULL
- *  when there is none. Returns their number, -EINVAL when root is no
- *  taprio or tc is not below its num_tc, or -ENOMEM. */
-int txtime_windows(const RootSpec *root, unsigned tc, TxtimeWindow **ret);

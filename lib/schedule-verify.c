@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 #include "schedule-streams.h"
 #include "schedule-verify.h"
 #include "show.h"
+#include "txtime-windows.h"
 #include "utf8.h"
 
 #ifndef CLOCK_TAI
@@ -343,12 +345,52 @@ static void verify_cbs_queue(Verifier *v, const EtfSpec *q, size_t i, const Devi
                       c.send_slope_kbps, speed, (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000);
 }
 
+/* Under a taprio root the probes' launch times must lie in the class's
+ * gate windows (lib/txtime-windows.h): a class that never opens takes
+ * none; a window must hold a probe frame's transmission time on either
+ * side of its launch time, checked when the link speed is known (the
+ * device's, or the streams' root.link_speed_mbps). */
+static void verify_monitor_windows(Verifier *v, const Schedule *s, int tc, const EtfSpec *q, size_t i,
+                                   const DeviceFacts *facts) {
+        _cleanup_free_ TxtimeWindow *w = NULL;
+        const char *list = s->streams.n > 0 ? "root.streams" : "root.entries";
+        uint32_t speed = facts && facts->link_speed_mbps > 0 ? facts->link_speed_mbps : s->streams.link_speed_mbps;
+        char path[JPATH_MAX];
+        uint64_t guard, longest;
+        int n;
+
+        if (schedule_streams_pending(s) || s->root.n_entries == 0)
+                return;         /* entries not known yet, or said for root.entries */
+        n = txtime_windows(&s->root, (unsigned) tc, &w);
+        if (n == -ENOMEM)
+                v->oom = true;
+        if (n < 0)
+                return;         /* said for root */
+        if (n == 0) {
+                verr(v, pathf(path, "txqueues[%zu].monitor", i),
+                     "traffic class %d of queue %" PRIu32 " never opens in the gate list (%s): taprio drops "
+                     "every launch time of the class, so no probe frame can pass", tc, q->queue, list);
+                return;
+        }
+        if (speed == 0)
+                return;
+        guard = txtime_probe_guard_ns(speed);
+        longest = txtime_windows_longest(w, (size_t) n);
+        if (longest <= 2 * guard)
+                verr(v, pathf(path, "txqueues[%zu].monitor", i),
+                     "traffic class %d of queue %" PRIu32 " opens for at most %" PRIu64 " ns at a time (%s); a "
+                     "probe frame needs more than %" PRIu64 " ns: its transmission time at %" PRIu32
+                     " Mbit/s (%" PRIu64 " ns) on either side of its launch time",
+                     tc, q->queue, longest, list, 2 * guard, speed, guard);
+}
+
 /* A monitored etf queue: the probe frames must reach it, and only it, and
- * their launch times must pass the root (mqprio checks none). A
- * socket reaches a traffic class by its priority; a class of several TX
- * queues spreads its flows over them by hash, so the probes could land on
- * another queue. The interval and frames ranges are the parser's. */
-static void verify_monitor(Verifier *v, const Schedule *s, const EtfSpec *q, size_t i) {
+ * their launch times must pass the root (mqprio checks none, taprio its
+ * gate windows). A socket reaches a traffic class by its priority; a class
+ * of several TX queues spreads its flows over them by hash, so the probes
+ * could land on another queue. The interval and frames ranges are the
+ * parser's. */
+static void verify_monitor(Verifier *v, const Schedule *s, const EtfSpec *q, size_t i, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
         char path[JPATH_MAX];
         int tc = root_tc_of_queue(r, q->queue);
@@ -356,12 +398,6 @@ static void verify_monitor(Verifier *v, const Schedule *s, const EtfSpec *q, siz
 
         if (tc < 0)
                 return;         /* said for txqueues[i].queue */
-        if (r->kind == ROOT_TAPRIO) {
-                verr(v, pathf(path, "txqueues[%zu].monitor", i),
-                     "only under an mqprio root: taprio drops a launch time outside its traffic class's gate "
-                     "windows, and the monitor's probe frames are not aimed at them");
-                return;
-        }
         if (r->queues[tc].count != 1) {
                 verr(v, pathf(path, "txqueues[%zu].monitor", i),
                      "queue %" PRIu32 " shares traffic class %d with %u other queue%s; the kernel spreads a "
@@ -373,10 +409,14 @@ static void verify_monitor(Verifier *v, const Schedule *s, const EtfSpec *q, siz
         for (p = 0; p < TBS_PRIO_MAP_LEN; p++)
                 if (r->priority_map[p] == tc)
                         break;
-        if (p == TBS_PRIO_MAP_LEN)
+        if (p == TBS_PRIO_MAP_LEN) {
                 verr(v, pathf(path, "txqueues[%zu].monitor", i),
                      "no socket priority maps to traffic class %d of queue %" PRIu32
                      " (root.priority_map), so no probe frame can reach it", tc, q->queue);
+                return;
+        }
+        if (r->kind == ROOT_TAPRIO)
+                verify_monitor_windows(v, s, tc, q, i, facts);
 }
 
 /* All cbs queues together: one link speed, and their reservations fit it. */
@@ -468,7 +508,7 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                              q->queue, facts->offload_reason ? ": " : " of this device",
                              facts->offload_reason ?: "");
                 if (q->monitor.enabled && tcs_ok)
-                        verify_monitor(v, s, q, i);
+                        verify_monitor(v, s, q, i, facts);
                 /* For PTP's queue the ptp-etf check says it, as an error. */
                 if (r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST && !q->skip_sock_check &&
                     (s->allow & (1U << SAFETY_PTP_ETF) || root_tc_of_queue(r, q->queue) != schedule_ptp_tc(s)))

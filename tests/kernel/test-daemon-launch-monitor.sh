@@ -15,7 +15,9 @@
 #    again) without touching the tree;
 #  - removing queue 0's key and reloading stops its probes (etf's packet
 #    counter stays put) and closes its socket; tbsctl remove stops the last
-#    one, tbsctl apply starts them again; no descriptor is left behind.
+#    one, tbsctl apply starts it again; a link that fails (a schedule that
+#    does not fit the device) monitors nothing until it is fixed; no
+#    descriptor is left behind.
 make_veth lm0 lm0p 4
 ifindex=$(cat /sys/class/net/lm0/ifindex)
 
@@ -179,6 +181,22 @@ back() { [ "$(field "$(lte 1)" 2)" -gt 0 ]; }
 wait_until 10 back || fail "queue 1 not monitored again after apply: $(lte_all)"
 assert_eq "$(probe_sockets)" 1 "probe sockets after apply"
 assert_eq "$(fds)" "$((fds_two - 1))" "tbsd's descriptors after apply"
+
+# ---- a failed link monitors nothing ----
+# offload on a veth does not fit the device: the link fails, the monitor stops.
+jq '.txqueues[1].offload = true' "$conf/lm0.json" > "$conf/lm0.tmp" && mv "$conf/lm0.tmp" "$conf/lm0.json"
+"$TBSCTL" reload >/dev/null 2>&1 || true
+assert_eq "$(link_state lm0)" failed "lm0 with offload on a veth"
+wait_until 5 empty || fail "LaunchTimeError not empty on a failed link: $(lte_all)"
+assert_eq "$(probe_sockets)" 0 "probe sockets of a failed link"
+assert_eq "$("$TBSCTL" --json status lm0 | jq -c '.txqueues[] | select(.queue == 1) | .monitor.running')" false \
+        "Describe: queue 1's monitor not running"
+write_schedule '' ', "monitor": {"interval_ms": 300, "frames": 2}'
+"$TBSCTL" reload >/dev/null || fail "reload of the fixed file"
+wait_configured lm0
+wait_until 10 back || fail "queue 1 not monitored again after the fix: $(lte_all)"
+assert_eq "$(probe_sockets)" 1 "probe sockets after the fix"
+assert_eq "$(fds)" "$((fds_two - 1))" "tbsd's descriptors after the fix"
 
 kill "$TBSD_PID"
 wait "$TBSD_PID" || true

@@ -6,8 +6,11 @@
  * ascending order, kept with their figures when their configuration stays,
  * restarted from zero when it changes, stopped when left out. The monitors
  * here cannot open their socket (no such interface): they stay dormant,
- * which is what a monitor does when its socket fails. The probe rounds
- * themselves run in the kernel test daemon-launch-monitor. */
+ * which is what a monitor does when its socket fails. Where a gated probe's
+ * launch time goes in a taprio root's windows, across a pending change.
+ * The probe rounds themselves run in the kernel tests
+ * daemon-launch-monitor and daemon-launch-monitor-taprio. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -122,6 +125,55 @@ static void test_config_equal(void **state) {
         b = a;
         b.deadline_mode = true;
         assert_false(launch_monitor_config_equal(&a, &b));
+        b = a;
+        b.gated = true;
+        assert_false(launch_monitor_config_equal(&a, &b));
+        b = a;
+        b.tc = 3;
+        assert_false(launch_monitor_config_equal(&a, &b));
+        b = a;
+        b.link_speed_mbps = 1000;
+        assert_false(launch_monitor_config_equal(&a, &b));
+}
+
+/* A gated probe's launch time from a dumped taprio root whose change is
+ * pending: class 1 opens in [200000, 600000) of the running schedule's 1 ms
+ * cycle (base 0) and in [0, 100000) of the pending one's 500 us cycle from
+ * its base time 10 ms on. */
+static void test_gated_txtime(void **state) {
+        GateEntry admin[] = { { GATE_SET_GATES, 0x2, 100000 }, { GATE_SET_GATES, 0x1, 400000 } };
+        GateEntry oper[] = { { GATE_SET_GATES, 0x1, 200000 }, { GATE_SET_GATES, 0x2, 400000 },
+                             { GATE_SET_GATES, 0x1, 400000 } };
+        RootSpec root = {
+                .kind = ROOT_TAPRIO,
+                .num_tc = 2,
+                .base_time_ns = 10000000,
+                .cycle_time_ns = 500000,
+                .entries = admin,
+                .n_entries = 2,
+                .admin_pending = true,
+                .oper = { .base_time_ns = 0, .cycle_time_ns = 1000000, .entries = oper, .n_entries = 3 },
+        };
+        int64_t t = -1;
+
+        assert_int_equal(launch_gated_txtime(&root, 1, 3000000, 3000000, 68, &t), 0);
+        assert_int_equal(t, 3200068);
+        assert_int_equal(launch_gated_txtime(&root, 1, 3000000, 3599932, 68, &t), 0);
+        assert_int_equal(t, 3599932);
+        assert_int_equal(launch_gated_txtime(&root, 1, 3000000, 3599933, 68, &t), 0);
+        assert_int_equal(t, 4200068);
+        /* the running schedule's next window is past the change: wait for it */
+        assert_int_equal(launch_gated_txtime(&root, 1, 9000000, 9700000, 68, &t), -EAGAIN);
+        /* from the change on, the new schedule's windows */
+        assert_int_equal(launch_gated_txtime(&root, 1, 10000000, 10000000, 68, &t), 0);
+        assert_int_equal(t, 10000068);
+        assert_int_equal(launch_gated_txtime(&root, 1, 12000000, 12050000, 68, &t), 0);
+        assert_int_equal(t, 12050000);
+        assert_int_equal(launch_gated_txtime(&root, 1, 12000000, 12099933, 68, &t), 0);
+        assert_int_equal(t, 12500068);
+        /* a window too short for the guard; a class that does not exist */
+        assert_int_equal(launch_gated_txtime(&root, 1, 12000000, 12000000, 50000, &t), -ENOSPC);
+        assert_int_equal(launch_gated_txtime(&root, 2, 12000000, 12000000, 68, &t), -EINVAL);
 }
 
 static void test_lifecycle(void **state) {
@@ -135,7 +187,7 @@ static void test_lifecycle(void **state) {
         assert_null(st);
 
         /* started, ascending by queue */
-        assert_int_equal(launch_monitors_sync(&m, e, "lm9", cfgs, 3, NULL, NULL), 0);
+        assert_int_equal(launch_monitors_sync(&m, e, "lm9", cfgs, 3, NULL), 0);
         assert_non_null(m);
         assert_int_equal(launch_monitors_stats(m, &st), 3);
         assert_int_equal(st[0].queue, 2);
@@ -152,7 +204,7 @@ static void test_lifecycle(void **state) {
         ((LaunchQueueStats *) st)[2].sent = 70;
 
         /* the same set: nothing changes */
-        assert_int_equal(launch_monitors_sync(&m, e, "lm9", cfgs, 3, NULL, NULL), 0);
+        assert_int_equal(launch_monitors_sync(&m, e, "lm9", cfgs, 3, NULL), 0);
         assert_int_equal(launch_monitors_stats(m, &st), 3);
         assert_true(st[0].sent == 20 && st[1].sent == 50 && st[2].sent == 70);
 
@@ -161,7 +213,7 @@ static void test_lifecycle(void **state) {
         cfgs[0] = config(0, 1000);
         cfgs[1] = config(5, 1000);
         cfgs[2] = config(7, 600);
-        assert_int_equal(launch_monitors_sync(&m, e, "lm9", cfgs, 3, NULL, NULL), 0);
+        assert_int_equal(launch_monitors_sync(&m, e, "lm9", cfgs, 3, NULL), 0);
         assert_int_equal(launch_monitors_stats(m, &st), 3);
         assert_int_equal(st[0].queue, 0);
         assert_int_equal(st[0].sent, 0);
@@ -173,7 +225,7 @@ static void test_lifecycle(void **state) {
         assert_null(launch_monitors_config(m, 2));
 
         /* none: everything stops, m is freed */
-        assert_int_equal(launch_monitors_sync(&m, e, "lm9", NULL, 0, NULL, NULL), 0);
+        assert_int_equal(launch_monitors_sync(&m, e, "lm9", NULL, 0, NULL), 0);
         assert_null(m);
         assert_int_equal(launch_monitors_stats(m, &st), 0);
         assert_null(launch_monitors_free(NULL));
@@ -184,6 +236,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_account),
                 cmocka_unit_test(test_config_equal),
+                cmocka_unit_test(test_gated_txtime),
                 cmocka_unit_test(test_lifecycle),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

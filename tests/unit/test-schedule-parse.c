@@ -453,9 +453,10 @@ static const BadCase bad_cases[] = {
               " 'txqueues': [{'queue': 1, 'delta_ns': 5, 'monitor': {}}]}",
           F ": txqueues[0].monitor: no socket priority maps to traffic class 1 of queue 1 (root.priority_map), so "
           "no probe frame can reach it" },
-        { TA, "{'txqueues': [{'queue': 0, 'delta_ns': 200000, 'monitor': {}}]}",
-          F ": txqueues[0].monitor: only under an mqprio root: taprio drops a launch time outside its traffic "
-          "class's gate windows, and the monitor's probe frames are not aimed at them" },
+        { TA, "{'root': {'entries': [{'gate_mask': 6, 'interval_ns': 300000}, {'gate_mask': 6, 'interval_ns': 700000}]},"
+              " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'monitor': {}}]}",
+          F ": txqueues[0].monitor: traffic class 0 of queue 0 never opens in the gate list (root.entries): taprio "
+          "drops every launch time of the class, so no probe frame can pass" },
         /* streams (docs/streams.md) */
 #define ST_A "{'name': 'a', 'traffic_class': 0, 'period_ns': 1000000, 'offset_ns': 0, 'max_frame_bytes': 128}"
         { TA, "{'root': {'streams': [" ST_A "]}}", F ": root.entries: give either entries or streams, not both" },

@@ -227,6 +227,35 @@ static void test_taprio_rules(void **state) {
                                "not exist: must be below 0x10000 (1 << num_tc, num_tc is 16), got 0x10000");
 }
 
+/* "monitor" under a taprio root: its class must open, for longer than a
+ * probe frame's transmission time on either side of its launch time where
+ * the link speed is known (the device's, 10 Mbit/s: 67200 ns a side). */
+static void test_monitor_taprio(void **state) {
+        _cleanup_schedule_ Schedule *s = new_model();
+        DeviceFacts slow = i210, unknown = i210;
+
+        slow.link_speed_mbps = 10;
+        s->allow = 1U << SAFETY_PTP_GATE;   /* PTP's class at 10 Mbit/s is not what this is about */
+        make_taprio(s, 3);                  /* classes 0, 1, 2 open 250000 ns each */
+        s->txqueues[1].monitor = (MonitorSpec) { .enabled = true, .interval_ms = 1000, .frames = 4 };
+        assert_verify(s, NULL, "");
+        assert_verify(s, &slow, "");
+        s->root.entries[1].gate_mask = 0x4;     /* class 1 (queue 1) never opens */
+        assert_verify(s, NULL, "m.json: txqueues[1].monitor: traffic class 1 of queue 1 never opens in the gate "
+                               "list (root.entries): taprio drops every launch time of the class, so no probe "
+                               "frame can pass");
+        s->root.entries[1].gate_mask = 0x2;
+        s->root.entries[1].interval_ns = 134400;        /* twice the guard: no launch time fits */
+        s->root.cycle_time_ns = 250000 * 2 + 134400;
+        assert_verify(s, &slow, "m.json: txqueues[1].monitor: traffic class 1 of queue 1 opens for at most 134400 "
+                                "ns at a time (root.entries); a probe frame needs more than 134400 ns: its "
+                                "transmission time at 10 Mbit/s (67200 ns) on either side of its launch time");
+        assert_verify(s, &unknown, "");         /* speed unknown: checked at run time */
+        s->root.entries[1].interval_ns = 134401;
+        s->root.cycle_time_ns = 250000 * 2 + 134401;
+        assert_verify(s, &slow, "");
+}
+
 /* The kernel's limits (docs/schedule-format.md, Limits), both sides of each. */
 static void test_taprio_limits(void **state) {
         _cleanup_schedule_ Schedule *s = new_model();
@@ -304,6 +333,7 @@ int main(void) {
                 cmocka_unit_test(test_facts_queues),
                 cmocka_unit_test(test_facts_offload),
                 cmocka_unit_test(test_taprio_rules),
+                cmocka_unit_test(test_monitor_taprio),
                 cmocka_unit_test(test_taprio_limits),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

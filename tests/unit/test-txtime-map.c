@@ -4,8 +4,9 @@
  * socket must have and when no one setting fits; the SO_TXTIME flags; the
  * open windows of a taprio class as the kernel checks launch times
  * against them (cut at the cycle's end, gap after the last entry, adjacent
- * entries kept apart); daemon/txtime-socket.c's kind names and time-stamping
- * flags. */
+ * entries kept apart), the first launch time a window holds with a guard,
+ * which schedule a dumped root runs; daemon/txtime-socket.c's kind names and
+ * time-stamping flags. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -235,6 +236,91 @@ static void test_windows_mqprio(void **state) {
         assert_null(w);
 }
 
+/* The first launch time a window holds with a guard on both sides
+ * (lib/txtime-windows.c), base 1000, cycle 1000000. */
+static void test_window_slot(void **state) {
+        static const char entries[] =
+                "{\"gate_mask\": 1, \"interval_ns\": 300000}, {\"gate_mask\": 3, \"interval_ns\": 200000},"
+                "{\"gate_mask\": 4, \"interval_ns\": 400000}, {\"gate_mask\": 5, \"interval_ns\": 100000}";
+        _cleanup_schedule_ Schedule *s = taprio(entries, 0);
+        _cleanup_free_ TxtimeWindow *w0 = NULL, *w1 = NULL;
+        const int64_t b = 1000, c = 1000000;
+        int n0 = txtime_windows(&s->root, 0, &w0), n1 = txtime_windows(&s->root, 1, &w1);
+        int64_t t = -1;
+
+        assert_int_equal(n0, 3);
+        assert_int_equal(n1, 1);
+        /* class 1: [300000, 500000) of each cycle */
+        assert_int_equal(txtime_window_slot(&s->root, w1, n1, b, 100, INT64_MAX, &t), 0);
+        assert_int_equal(t, b + 300100);
+        assert_int_equal(txtime_window_slot(&s->root, w1, n1, b - 5000, 100, INT64_MAX, &t), 0);
+        assert_int_equal(t, b + 300100);        /* before the base time: its first cycle */
+        assert_int_equal(txtime_window_slot(&s->root, w1, n1, b + 7 * c + 400000, 100, INT64_MAX, &t), 0);
+        assert_int_equal(t, b + 7 * c + 400000);        /* inside: itself */
+        assert_int_equal(txtime_window_slot(&s->root, w1, n1, b + 7 * c + 499900, 100, INT64_MAX, &t), 0);
+        assert_int_equal(t, b + 7 * c + 499900);        /* the last that ends before the guard */
+        assert_int_equal(txtime_window_slot(&s->root, w1, n1, b + 7 * c + 499901, 100, INT64_MAX, &t), 0);
+        assert_int_equal(t, b + 8 * c + 300100);        /* too late for this cycle's window: the next */
+        /* class 0: the next of its windows, adjacent ones kept apart */
+        assert_int_equal(txtime_window_slot(&s->root, w0, n0, b + 299950, 100, INT64_MAX, &t), 0);
+        assert_int_equal(t, b + 300100);
+        assert_int_equal(txtime_window_slot(&s->root, w0, n0, b + 499950, 100, INT64_MAX, &t), 0);
+        assert_int_equal(t, b + 900100);
+        /* a pending change at until: the slot and its guard before it */
+        t = -1;
+        assert_int_equal(txtime_window_slot(&s->root, w1, n1, b + 400000, 100, b + 400100, &t), -EAGAIN);
+        assert_int_equal(t, -1);
+        assert_int_equal(txtime_window_slot(&s->root, w1, n1, b + 400000, 100, b + 400101, &t), 0);
+        assert_int_equal(t, b + 400000);
+        assert_int_equal(txtime_window_slot(&s->root, w1, n1, b + 600000, 100, b + c, &t), -EAGAIN);
+        /* windows no longer than twice the guard hold nothing */
+        assert_int_equal(txtime_window_slot(&s->root, w1, n1, b, 100000, INT64_MAX, &t), -ENOSPC);
+        assert_int_equal(txtime_window_slot(&s->root, w1, n1, b, 99999, INT64_MAX, &t), 0);
+        assert_int_equal(t, b + 399999);
+        assert_int_equal(txtime_window_slot(&s->root, NULL, 0, b, 1, INT64_MAX, &t), -ENOSPC);
+        /* class 0 with a guard of 120000: only [0, 300000) is long enough */
+        assert_int_equal(txtime_window_slot(&s->root, w0, n0, b + 200000, 120000, INT64_MAX, &t), 0);
+        assert_int_equal(t, b + c + 120000);
+        assert_int_equal(txtime_windows_longest(w0, n0), 300000);
+}
+
+static void test_probe_guard(void **state) {
+        assert_int_equal(txtime_probe_guard_ns(0), 67200);      /* taprio's own 10 Mbit/s */
+        assert_int_equal(txtime_probe_guard_ns(10), 67200);
+        assert_int_equal(txtime_probe_guard_ns(1000), 672);
+        assert_int_equal(txtime_probe_guard_ns(10000), 68);     /* 67.2, up */
+}
+
+/* A dumped root with a change pending: the running (oper) schedule until
+ * the pending one's base time, that one from then on. */
+static void test_running_root(void **state) {
+        _cleanup_schedule_ Schedule *s = taprio("{\"gate_mask\": 1, \"interval_ns\": 300000},"
+                                                "{\"gate_mask\": 2, \"interval_ns\": 700000}", 0);
+        GateEntry oper[] = { { GATE_SET_GATES, 3, 500000 } };
+        RootSpec d = s->root, r;
+        int64_t until = 0;
+
+        d.base_time_ns = 5000000000;
+        d.admin_pending = true;
+        d.oper = (GateSchedule) { .base_time_ns = 77, .cycle_time_ns = 500000, .entries = oper, .n_entries = 1 };
+        txtime_running_root(&d, 4999999999, &r, &until);
+        assert_int_equal(r.base_time_ns, 77);
+        assert_int_equal(r.cycle_time_ns, 500000);
+        assert_ptr_equal(r.entries, oper);
+        assert_int_equal(until, 5000000000);
+        assert_false(r.admin_pending);
+        txtime_running_root(&d, 5000000000, &r, &until);
+        assert_int_equal(r.base_time_ns, 5000000000);
+        assert_int_equal(r.cycle_time_ns, 1000000);
+        assert_ptr_equal(r.entries, s->root.entries);
+        assert_int_equal(until, INT64_MAX);
+        /* nothing runs yet: the pending one, from its own base time */
+        d.oper = (GateSchedule) {};
+        txtime_running_root(&d, 0, &r, NULL);
+        assert_int_equal(r.base_time_ns, 5000000000);
+        assert_ptr_equal(r.entries, s->root.entries);
+}
+
 static void test_socket_names_flags(void **state) {
         assert_string_equal(txtime_socket_kind_to_string(TXTIME_SOCKET_PACKET), "packet");
         assert_string_equal(txtime_socket_kind_to_string(TXTIME_SOCKET_UDP6), "udp6");
@@ -266,6 +352,9 @@ int main(void) {
                 cmocka_unit_test(test_windows_cycle_longer),
                 cmocka_unit_test(test_windows_cycle_shorter),
                 cmocka_unit_test(test_windows_mqprio),
+                cmocka_unit_test(test_window_slot),
+                cmocka_unit_test(test_probe_guard),
+                cmocka_unit_test(test_running_root),
                 cmocka_unit_test(test_socket_names_flags),
         };
 
