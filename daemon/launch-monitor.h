@@ -112,7 +112,7 @@ int launch_monitors_sync(LaunchMonitors **m, sd_event *e, const char *ifname, co
  *  now_ns holds, guard_ns from its edges, before any pending change
  *  (txtime_running_root(), txtime_window_slot()). Returns 0 and *ret_ns,
  *  -ENOSPC when no window of the class is long enough, -EAGAIN when the
- *  next one is past a pending schedule change, -EINVAL when root is no
+ *  next one is past a pending schedule change or none runs yet, -EINVAL when root is no
  *  taprio with that class, -ENOMEM. Pure. */
 int launch_gated_txtime(const RootSpec *root, unsigned tc, int64_t now_ns, int64_t earliest_ns, uint64_t guard_ns,
                         int64_t *ret_ns);

@@ -1,6 +1,6 @@
 # tbsd under valgrind for a whole daemon cycle: start on a private system
 # bus with one veth schedule, apply it (tc shows the tree), answer status,
-# Validate() (good and bad), a launch-time monitor, Apply, Reload (also with
+# Validate() (good and bad), launch-time monitors (under mqprio and taprio), Apply, Reload (also with
 # invalid files), Remove,
 # OpenTxtimeSocket (handed out and refused), GetTxtimeWindow and unknown-link
 # calls, then SIGTERM. valgrind must report nothing (no
@@ -16,6 +16,25 @@ conf=$TMPDIR/conf
 mkdir -p "$conf"
 write_mqprio_schedule "$conf/tbs0.json" tbs0 200000 500000
 write_mqprio_schedule "$conf/fh0.json" fh0 200000 500000
+# A launch-time monitor under a software taprio root all along: its probes
+# aimed at class 1's gate window, from the link's view of the kernel's root.
+make_veth tq1 tq1p 4
+cat > "$conf/tq1.json" <<EOJ
+{
+  "interface": "tq1",
+  "root": {
+    "qdisc": "taprio", "handle": "100:", "num_tc": 4,
+    "priority_map": [3, 2, 1, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3],
+    "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 1, "offset": 2},
+                {"count": 1, "offset": 3} ],
+    "mode": "software", "base_time_ns": 0,
+    "entries": [ {"gate_mask": "0x9", "interval_ns": 400000}, {"gate_mask": "0xa", "interval_ns": 300000},
+                 {"gate_mask": "0xc", "interval_ns": 300000} ]
+  },
+  "txqueues": [ {"queue": 1, "delta_ns": 50000000, "offload": false, "monitor": {"interval_ms": 100, "frames": 4}} ],
+  "allow": ["delta-cycle"]
+}
+EOJ
 start_system_bus
 
 valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
@@ -50,6 +69,13 @@ stamped() {
                 LaunchTimeError | jq -e '.data[0][6] >= 16'
 }
 wait_until 60 stamped || { show_logs; fail "the monitor stamped no 16 probes under valgrind"; }
+gated() {
+        busctl --system --json=short get-property org.tsn.Tbs /org/tsn/Tbs/link/tq1 org.tsn.Tbs.Link \
+                LaunchTimeError | jq -e '.data[0][6] >= 16'
+}
+wait_until 60 gated || { show_logs; fail "the monitor under taprio stamped no 16 probes under valgrind"; }
+assert_eq "$(busctl --system --json=short get-property org.tsn.Tbs /org/tsn/Tbs/link/tq1 org.tsn.Tbs.Link \
+        LaunchTimeError | jq -c '.data[0] | [.[0], .[4]]')" "[1,0]" "the monitor under taprio: queue 1, none invalid"
 assert_eq "$("$TBSCTL" --json status tbs0 | jq -r '.txqueues[0].monitor.source')" software "monitor under valgrind"
 "$TBSCTL" apply tbs0 || fail "tbsctl apply"
 out=$(busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Validate s \

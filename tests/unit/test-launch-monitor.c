@@ -174,6 +174,12 @@ static void test_gated_txtime(void **state) {
         /* a window too short for the guard; a class that does not exist */
         assert_int_equal(launch_gated_txtime(&root, 1, 12000000, 12000000, 50000, &t), -ENOSPC);
         assert_int_equal(launch_gated_txtime(&root, 2, 12000000, 12000000, 68, &t), -EINVAL);
+        /* nothing runs before the pending schedule's base time: taprio
+         * drops every launch time until then */
+        root.oper = (GateSchedule) {};
+        assert_int_equal(launch_gated_txtime(&root, 1, 9999999, 10000000, 68, &t), -EAGAIN);
+        assert_int_equal(launch_gated_txtime(&root, 1, 10000000, 10000000, 68, &t), 0);
+        assert_int_equal(t, 10000068);
 }
 
 static void test_lifecycle(void **state) {
