@@ -9,7 +9,7 @@
 #include "launch-monitor.h"
 #include "log.h"
 #include "macro.h"
-#include "phc-offset.h"
+#include "launch-error.h"
 #include "time-util.h"
 #include "txtime-windows.h"
 
@@ -70,64 +70,18 @@ int launch_gated_txtime(const RootSpec *root, unsigned tc, int64_t now_ns, int64
         return txtime_window_slot(&running, w, (size_t) n, earliest_ns, guard_ns, until, ret_ns);
 }
 
-bool launch_probe_account(LaunchQueueStats *st, const TxtimeProbe *p, const LaunchStampClock *c, bool timed_out) {
-        int64_t t;
-
-        if (p->dropped_at_enqueue || p->outcome == TXTIME_OUTCOME_INVALID) {
-                st->invalid++;
-                return true;
-        }
-        if (p->outcome == TXTIME_OUTCOME_MISSED) {
-                st->missed++;
-                return true;
-        }
-        if (p->has_hw_tstamp) {
-                st->source = LAUNCH_STAMP_HARDWARE;
-                if (!c->has_phc_offset) {
-                        st->unstamped++;        /* a PHC time that cannot be placed */
-                        return true;
-                }
-                launch_hist_add(&st->hist, p->hw_tstamp_ns - c->phc_offset_ns - (int64_t) p->txtime_ns);
-                return true;
-        }
-        /* ts[0] holding the launch time itself is the skb's time in a
-         * report without a stamp, not a software stamp (see
-         * choose_tstamps()) */
-        if (p->has_sw_tstamp && p->sw_tstamp_ns != (int64_t) p->txtime_ns) {
-                st->source = LAUNCH_STAMP_SOFTWARE;
-                if (c->clockid == CLOCK_TAI)
-                        t = p->sw_tstamp_ns + c->tai_offset_ns;
-                else if (c->clockid == CLOCK_REALTIME)
-                        t = p->sw_tstamp_ns;
-                else {
-                        st->unstamped++;        /* no fixed relation to CLOCK_REALTIME */
-                        return true;
-                }
-                launch_hist_add(&st->hist, t - (int64_t) p->txtime_ns);
-                return true;
-        }
-        if (timed_out) {
-                st->unstamped++;
-                return true;
-        }
-        return false;
-}
-
 static LaunchQueueStats *qm_stats(QueueMonitor *qm) {
         return &qm->owner->stats[qm->index];
 }
 
-static void stamp_clock(QueueMonitor *qm, LaunchStampClock *ret) {
-        int32_t tai_s = 0;
+/* The offsets that place the stamps of qm's probes in the socket's clock,
+ * now: its clock against CLOCK_REALTIME (software stamps) and the PHC
+ * (hardware stamps) when the link's clock check has measured it. */
+static void stamp_offsets(QueueMonitor *qm, LaunchClockOffsets *ret) {
         int64_t phc;
+        bool has_phc = qm->owner->hooks.phc && qm->owner->hooks.phc(qm->owner->hooks.userdata, &phc) >= 0;
 
-        *ret = (LaunchStampClock) { .clockid = qm->cfg.clockid };
-        if (tai_offset_read(&tai_s) >= 0)
-                ret->tai_offset_ns = (int64_t) tai_s * 1000000000;
-        if (qm->owner->hooks.phc && qm->owner->hooks.phc(qm->owner->hooks.userdata, &phc) >= 0) {
-                ret->has_phc_offset = true;
-                ret->phc_offset_ns = phc;
-        }
+        launch_clock_offsets_now(qm->cfg.clockid, has_phc ? &phc : NULL, ret);
 }
 
 static void remove_pending(QueueMonitor *qm, size_t i) {
@@ -139,13 +93,13 @@ static void remove_pending(QueueMonitor *qm, size_t i) {
 /* Account every pending probe that has its answer, or whose deadline is
  * at or before now_usec (0: none timed out). */
 static void settle(QueueMonitor *qm, uint64_t now_usec) {
-        LaunchStampClock c;
+        LaunchClockOffsets o;
 
         if (qm->n_pending == 0)
                 return;
-        stamp_clock(qm, &c);
+        stamp_offsets(qm, &o);
         for (size_t i = 0; i < qm->n_pending;)
-                if (launch_probe_account(qm_stats(qm), &qm->pending[i], &c,
+                if (launch_stats_account(qm_stats(qm), &qm->pending[i], &o,
                                          now_usec > 0 && qm->deadline_usec[i] <= now_usec))
                         remove_pending(qm, i);
                 else

@@ -73,29 +73,10 @@ typedef struct LaunchMonitorConfig {
         uint32_t link_speed_mbps;       /* gated: for the guard (txtime_probe_guard_ns()); 0: unknown */
 } LaunchMonitorConfig;
 
-/* How to turn a transmit stamp into the socket's clock. */
-typedef struct LaunchStampClock {
-        clockid_t clockid;              /* the socket's clock (txtime's) */
-        int64_t tai_offset_ns;          /* CLOCK_TAI - CLOCK_REALTIME, for software stamps */
-        bool has_phc_offset;
-        int64_t phc_offset_ns;          /* PHC - the socket's clock, for hardware stamps */
-} LaunchStampClock;
-
 typedef struct LaunchMonitors LaunchMonitors;
 
 /** Whether two configurations are the same monitor. */
 bool launch_monitor_config_equal(const LaunchMonitorConfig *a, const LaunchMonitorConfig *b);
-
-/** Account one probe that got its answer: a launch time refused
- *  (INVALID, or dropped at enqueue) or missed, or a transmit stamp,
- *  converted with c: a hardware stamp with the PHC offset (unstamped when
- *  it is unknown), a software one (CLOCK_REALTIME) to c->clockid; a
- *  "software stamp" equal to the launch time is the skb's own time in a
- *  report without a stamp, and no stamp. A probe
- *  with nothing yet is left (returns false) unless timed_out, when it
- *  counts as unstamped. Sets st->source to the stamp's. Returns whether
- *  the probe is done. Pure. */
-bool launch_probe_account(LaunchQueueStats *st, const TxtimeProbe *p, const LaunchStampClock *c, bool timed_out);
 
 /** Make the monitors of one link (named ifname in logs) what cfgs[0..n)
  *  say: a monitor whose configuration is unchanged keeps running with its

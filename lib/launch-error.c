@@ -13,16 +13,20 @@ int launch_probe_error(const TxtimeProbe *p, const LaunchClockOffsets *o, Launch
         if (p->txtime_ns == 0 || p->txtime_ns > INT64_MAX)
                 return -ENODATA;
         if (p->has_hw_tstamp) {
-                stamp = p->hw_tstamp_ns - (o->has_phc ? o->phc_ns : 0);
                 *ret_source = LAUNCH_STAMP_HARDWARE;
+                if (!o->has_phc)
+                        return -ERANGE; /* a PHC time that cannot be placed */
+                stamp = p->hw_tstamp_ns - o->phc_ns;
         } else if (p->has_sw_tstamp && p->sw_tstamp_ns != (int64_t) p->txtime_ns) {
                 /* A report for a hardware stamp request that came back
                  * without one (hardware stamp 0, as QEMU's igb gives) has
                  * in ts[0] the skb's tstamp: the launch time itself, not
                  * a software stamp (seen on the emulated igb,
                  * tests/nic/test-launch-monitor-igb.sh). */
-                stamp = p->sw_tstamp_ns + o->realtime_ns;
                 *ret_source = LAUNCH_STAMP_SOFTWARE;
+                if (!o->has_realtime)
+                        return -ERANGE;
+                stamp = p->sw_tstamp_ns + o->realtime_ns;
         } else
                 return -ENODATA;
         *ret_error_ns = stamp - (int64_t) p->txtime_ns;
@@ -50,30 +54,50 @@ int launch_clock_offset_now(clockid_t clock, int64_t *ret_ns) {
         return 0;
 }
 
+bool launch_stats_account(LaunchQueueStats *st, const TxtimeProbe *p, const LaunchClockOffsets *o, bool timed_out) {
+        LaunchStampSource src;
+        int64_t e;
+        int r;
+
+        if (p->outcome == TXTIME_OUTCOME_INVALID || p->dropped_at_enqueue) {
+                st->invalid++;
+                return true;
+        }
+        if (p->outcome == TXTIME_OUTCOME_MISSED) {
+                st->missed++;
+                return true;
+        }
+        r = launch_probe_error(p, o, &src, &e);
+        if (r == 0 || r == -ERANGE)
+                st->source = src;
+        if (r == 0)
+                launch_hist_add(&st->hist, e);
+        else if (r == -ERANGE || timed_out)
+                st->unstamped++;
+        else
+                return false;
+        return true;
+}
+
+void launch_clock_offsets_now(clockid_t clock, const int64_t *phc_ns, LaunchClockOffsets *ret) {
+        LaunchClockOffsets o = {};
+
+        o.has_realtime = launch_clock_offset_now(clock, &o.realtime_ns) >= 0;
+        if (phc_ns) {
+                o.has_phc = true;
+                o.phc_ns = *phc_ns;
+        }
+        *ret = o;
+}
+
 void launch_stats_from_probes(uint32_t queue, const TxtimeProbe *probes, size_t n, const LaunchClockOffsets *o,
                               LaunchQueueStats *ret) {
         LaunchQueueStats s = { .queue = queue };
-        bool hw = false, sw = false;
 
-        for (size_t i = 0; i < n; i++) {
-                const TxtimeProbe *p = &probes[i];
-                LaunchStampSource src;
-                int64_t e;
-
-                if (!p->sent)
-                        continue;
-                s.sent++;
-                if (p->outcome == TXTIME_OUTCOME_MISSED)
-                        s.missed++;
-                else if (p->outcome == TXTIME_OUTCOME_INVALID || p->dropped_at_enqueue)
-                        s.invalid++;
-                else if (launch_probe_error(p, o, &src, &e) == 0) {
-                        launch_hist_add(&s.hist, e);
-                        hw = hw || src == LAUNCH_STAMP_HARDWARE;
-                        sw = sw || src == LAUNCH_STAMP_SOFTWARE;
-                } else
-                        s.unstamped++;
-        }
-        s.source = hw ? LAUNCH_STAMP_HARDWARE : sw ? LAUNCH_STAMP_SOFTWARE : LAUNCH_STAMP_NONE;
+        for (size_t i = 0; i < n; i++)
+                if (probes[i].sent) {
+                        s.sent++;
+                        (void) launch_stats_account(&s, &probes[i], o, true);
+                }
         *ret = s;
 }

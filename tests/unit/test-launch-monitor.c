@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/launch-monitor.c without a kernel: how a probe's answer is
- * accounted (refused, missed, software and hardware stamps converted to
- * the socket's clock, a hardware stamp without a PHC offset, a timeout),
- * and the monitors' lifecycle on an event loop: started per queue in
+/* daemon/launch-monitor.c without a kernel (how a probe's answer is
+ * accounted is lib/launch-error.c's, in test-launch-error): the monitors' lifecycle on an event loop: started per queue in
  * ascending order, kept with their figures when their configuration stays,
  * restarted from zero when it changes, stopped when left out. The monitors
  * here cannot open their socket (no such interface): they stay dormant,
@@ -19,84 +17,6 @@
 #include <string.h>
 
 #include "launch-monitor.h"
-
-static void test_account(void **state) {
-        LaunchStampClock tai = { .clockid = CLOCK_TAI, .tai_offset_ns = 37000000000LL };
-        LaunchQueueStats st = { .queue = 3 };
-        TxtimeProbe p;
-
-        /* nothing yet: left pending, unless timed out */
-        p = (TxtimeProbe) { .seq = 1, .txtime_ns = 1000000000000ULL };
-        assert_false(launch_probe_account(&st, &p, &tai, false));
-        assert_true(st.sent == 0 && st.unstamped == 0 && st.hist.count == 0);
-        assert_true(launch_probe_account(&st, &p, &tai, true));
-        assert_int_equal(st.unstamped, 1);
-        assert_int_equal(st.source, LAUNCH_STAMP_NONE);
-
-        /* refused at enqueue (ENOBUFS), or reported invalid; missed */
-        p = (TxtimeProbe) { .dropped_at_enqueue = true };
-        assert_true(launch_probe_account(&st, &p, &tai, false));
-        p = (TxtimeProbe) { .outcome = TXTIME_OUTCOME_INVALID };
-        assert_true(launch_probe_account(&st, &p, &tai, false));
-        assert_int_equal(st.invalid, 2);
-        p = (TxtimeProbe) { .outcome = TXTIME_OUTCOME_MISSED };
-        assert_true(launch_probe_account(&st, &p, &tai, false));
-        assert_int_equal(st.missed, 1);
-        assert_int_equal(st.hist.count, 0);
-
-        /* a software stamp is CLOCK_REALTIME: + the TAI offset; 1.5 us late */
-        p = (TxtimeProbe) { .txtime_ns = 1000000000000ULL, .has_sw_tstamp = true,
-                            .sw_tstamp_ns = 1000000000000LL - 37000000000LL + 1500 };
-        assert_true(launch_probe_account(&st, &p, &tai, false));
-        assert_int_equal(st.source, LAUNCH_STAMP_SOFTWARE);
-        assert_int_equal(st.hist.count, 1);
-        assert_int_equal(st.hist.max_ns, 1500);
-        assert_int_equal(st.hist.late, 1);
-
-        /* a hardware stamp is PHC time: - (PHC - TAI); 300 ns early */
-        tai.has_phc_offset = true;
-        tai.phc_offset_ns = -250;
-        p = (TxtimeProbe) { .txtime_ns = 2000000000000ULL, .has_hw_tstamp = true,
-                            .hw_tstamp_ns = 2000000000000LL - 300 - 250 };
-        assert_true(launch_probe_account(&st, &p, &tai, false));
-        assert_int_equal(st.source, LAUNCH_STAMP_HARDWARE);
-        assert_int_equal(st.hist.count, 2);
-        assert_int_equal(st.hist.min_ns, -300);
-        assert_int_equal(st.hist.early, 1);
-        /* the hardware stamp wins over a software one of the same frame */
-        p.has_sw_tstamp = true;
-        p.sw_tstamp_ns = 5;
-        assert_true(launch_probe_account(&st, &p, &tai, false));
-        assert_int_equal(st.hist.min_ns, -300);
-        assert_int_equal(st.hist.early, 2);
-
-        /* without the PHC offset a hardware stamp cannot be placed */
-        tai.has_phc_offset = false;
-        assert_true(launch_probe_account(&st, &p, &tai, false));
-        assert_int_equal(st.unstamped, 2);
-        assert_int_equal(st.hist.count, 3);
-
-        /* a socket clock with no fixed relation to CLOCK_REALTIME */
-        p = (TxtimeProbe) { .has_sw_tstamp = true, .sw_tstamp_ns = 1 };
-        assert_true(launch_probe_account(&st, &p, &(LaunchStampClock) { .clockid = CLOCK_MONOTONIC }, false));
-        assert_int_equal(st.unstamped, 3);
-        /* CLOCK_REALTIME as it is */
-        p = (TxtimeProbe) { .txtime_ns = 100, .has_sw_tstamp = true, .sw_tstamp_ns = 80 };
-        assert_true(launch_probe_account(&st, &p, &(LaunchStampClock) { .clockid = CLOCK_REALTIME }, false));
-        assert_int_equal(st.hist.min_ns, -300);
-        assert_int_equal(st.hist.count, 4);
-        assert_int_equal(st.hist.sum_ns, 1500 - 300 - 300 - 20);
-
-        /* ts[0] equal to the launch time: the skb's own time in a report
-         * for a hardware stamp that did not come (QEMU's igb): no stamp,
-         * the probe waits for its timeout */
-        p = (TxtimeProbe) { .txtime_ns = 1796384561931430500ULL, .has_sw_tstamp = true,
-                            .sw_tstamp_ns = 1796384561931430500LL };
-        assert_false(launch_probe_account(&st, &p, &tai, false));
-        assert_true(launch_probe_account(&st, &p, &tai, true));
-        assert_int_equal(st.unstamped, 4);
-        assert_int_equal(st.hist.count, 4);
-}
 
 static LaunchMonitorConfig config(uint32_t queue, uint32_t interval_ms) {
         return (LaunchMonitorConfig) {
@@ -240,7 +160,6 @@ static void test_lifecycle(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_account),
                 cmocka_unit_test(test_config_equal),
                 cmocka_unit_test(test_gated_txtime),
                 cmocka_unit_test(test_lifecycle),
