@@ -96,8 +96,7 @@ static void clock_offsets(struct json_object *doc, clockid_t clock, LaunchClockO
         LaunchClockOffsets o = {};
         int64_t tai = 0;
 
-        if (launch_clock_offset_now(clock, &o.realtime_ns) < 0)
-                o.realtime_ns = 0;
+        o.has_realtime = launch_clock_offset_now(clock, &o.realtime_ns) >= 0;
         if (phc && json_object_is_type(phc, json_type_int) && launch_clock_offset_now(CLOCK_TAI, &tai) >= 0) {
                 /* PHC - clock = (PHC - TAI) - (clock - TAI) */
                 o.has_phc = true;
