@@ -9,6 +9,7 @@
 #include "log.h"
 #include "manager.h"
 #include "schedule-dir.h"
+#include "time-util.h"
 
 /* The first error of a file as "FIELD: REASON" (or "REASON" when it is
  * about the whole file), or NULL. */
@@ -249,8 +250,16 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         /* Every link to apply in one batch, planned against one dump taken
          * after the removals above (each apply changes only its own
          * interface): the requests of all go out in few sends. */
-        if (n_apply > 0)
-                (void) links_apply(apply, n_apply, shared_dump_get(m, &dump), NULL);
+        if (n_apply > 0) {
+                uint64_t t0 = now_usec(CLOCK_MONOTONIC);
+                const QDiscTreeSet *set = shared_dump_get(m, &dump);
+
+                log_debug("%zu link(s) to apply; trees read: %.1f ms", n_apply,
+                          (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
+                t0 = now_usec(CLOCK_MONOTONIC);
+                (void) links_apply(apply, n_apply, set, NULL);
+                log_debug("%zu link(s) applied: %.1f ms", n_apply, (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
+        }
 
         manager_notify_status(m);
         if (ret_error)

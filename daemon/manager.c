@@ -396,14 +396,28 @@ int manager_start(Manager *m) {
         return 0;
 }
 
+/* How many files of a load were read (not only compared by their stat). */
+static size_t files_read(const ScheduleDir *d) {
+        size_t n = 0;
+
+        for (size_t i = 0; i < d->n; i++)
+                n += !d->files[i].unchanged;
+        return n;
+}
+
 int manager_reload(Manager *m, char **ret_error) {
         ScheduleDir dir = {};
+        uint64_t t0 = now_usec(CLOCK_MONOTONIC);
         int r;
 
         (void) sd_notify(false, "RELOADING=1");
         r = manager_load_dir(m, &dir, ret_error);
         if (r >= 0) {
+                log_debug("reload: %zu file(s) listed, %zu read: %.1f ms", dir.n, files_read(&dir),
+                          (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
+                t0 = now_usec(CLOCK_MONOTONIC);
                 r = manager_sync_dir(m, &dir, ret_error);
+                log_debug("reload: links brought in line: %.1f ms", (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
                 schedule_dir_done(&dir);
                 manager_release_free_memory();
         }
