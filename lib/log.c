@@ -85,7 +85,7 @@ static int to_journal(int level, int error, const char *ifname, const JournalFie
 }
 
 static void to_stderr(int level, const char *ifname, const char *message) {
-        char prio[16] = "";
+        char prio[16] = "", small[512];
         char *line = NULL;
         int n;
 
@@ -95,8 +95,16 @@ static void to_stderr(int level, const char *ifname, const char *message) {
          * another writer's. */
         if (prefix_priority)
                 snprintf(prio, sizeof(prio), "<%d>", level);
-        n = asprintf(&line, "%s%s%s%s%s%s\n", prio, program_name ?: "", program_name ? ": " : "",
-                     ifname ?: "", ifname ? ": " : "", message);
+#define LINE_ARGS "%s%s%s%s%s%s\n", prio, program_name ?: "", program_name ? ": " : "", ifname ?: "", \
+                ifname ? ": " : "", message
+        /* Most lines fit on the stack; a longer one is allocated. */
+        n = snprintf(small, sizeof(small), LINE_ARGS);
+        if (n >= 0 && (size_t) n < sizeof(small)) {
+                fwrite(small, 1, (size_t) n, stderr);
+                return;
+        }
+        n = asprintf(&line, LINE_ARGS);
+#undef LINE_ARGS
         if (n >= 0) {
                 fwrite(line, 1, (size_t) n, stderr);
                 free(line);
@@ -117,7 +125,9 @@ static void to_stderr(int level, const char *ifname, const char *message) {
 static int log_dispatch(int level, int error, const char *ifname, const JournalField *extra, size_t n_extra,
                         const char *format, va_list ap) {
         int saved = errno;
-        char *message = NULL;
+        char small[512], *message = NULL, *allocated = NULL;
+        va_list aq;
+        int len;
 
         if (error < 0)
                 error = -error;
@@ -126,8 +136,18 @@ static int log_dispatch(int level, int error, const char *ifname, const JournalF
 
         /* %m in the format refers to the error passed in, not to errno. */
         errno = error;
-        if (vasprintf(&message, format, ap) < 0)
-                message = NULL;
+        /* Formatted on the stack when it fits, else allocated. */
+        va_copy(aq, ap);
+        len = vsnprintf(small, sizeof(small), format, aq);
+        va_end(aq);
+        if (len >= 0 && (size_t) len < sizeof(small))
+                message = small;
+        else {
+                errno = error;
+                if (vasprintf(&allocated, format, ap) < 0)
+                        allocated = NULL;
+                message = allocated;
+        }
         if (!message)
                 to_stderr(level, ifname, format);  /* out of memory: the format, unexpanded */
         else {
@@ -136,7 +156,7 @@ static int log_dispatch(int level, int error, const char *ifname, const JournalF
                 _cleanup_free_ char *m = NULL, *i = NULL;
                 const char *safe = text_safe(message, &m), *safe_ifname = ifname ? text_safe(ifname, &i) : NULL;
 
-                JournalField safe_extra[LOG_EXTRA_FIELDS_MAX];
+                JournalField safe_extra[LOG_EXTRA_FIELDS_MAX] = {};
                 char *owned[LOG_EXTRA_FIELDS_MAX] = {};
                 size_t n = n_extra < LOG_EXTRA_FIELDS_MAX ? n_extra : LOG_EXTRA_FIELDS_MAX;
 
@@ -147,7 +167,7 @@ static int log_dispatch(int level, int error, const char *ifname, const JournalF
                 for (size_t k = 0; k < n; k++)
                         free(owned[k]);
         }
-        free(message);
+        free(allocated);
         errno = saved;
         return -error;
 }
