@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "link-watch.h"
 #include "log.h"
 #include "manager.h"
 #include "schedule-dir.h"
@@ -142,7 +143,7 @@ static int apply_list_add(Link ***list, size_t *n, Link *l) {
 
 /* The rule: a file that cannot be taken for any reason never removes a
  * tree; only a link that no file keeps any more goes. */
-int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
+static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         _cleanup_(shared_dump_done) SharedDump dump = {};
         _cleanup_free_ char *errors = NULL;
         _cleanup_free_ Link **apply = NULL;
@@ -265,6 +266,20 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         if (ret_error)
                 *ret_error = TAKE_PTR(errors);
         return n_invalid > 0 ? -EINVAL : 0;
+}
+
+int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
+        int r;
+
+        /* Every link change the kernel made so far reported first: then
+         * the capability cache knows which index each name has (a rename
+         * or removal dropped its entry), and a link's index needs no
+         * system call while the load runs. */
+        if (m->watch && link_watch_drain(m->watch) >= 0)
+                m->names_current = true;
+        r = sync_dir(m, dir, ret_error);
+        m->names_current = false;
+        return r;
 }
 
 const DeviceFacts *manager_facts_for(const char *ifname, void *userdata) {

@@ -170,6 +170,17 @@ static int one_shot_ifindex_of(const char *name, void *userdata) {
         return caps_cache_ifindex_of(m->caps, name) ?: manager_ifindex(m, name);
 }
 
+/* The daemon: while a load of the folder runs right after every pending
+ * link notification was read (manager_sync_dir()), the index the
+ * capability cache holds for the name (a rename, removal or new link
+ * drops the cache's entry of that index), else asked now. */
+static int daemon_ifindex_of(const char *name, void *userdata) {
+        Manager *m = userdata;
+        int ifindex = m->names_current ? caps_cache_ifindex_of(m->caps, name) : 0;
+
+        return ifindex > 0 ? ifindex : manager_ifindex(m, name);
+}
+
 static int on_link_statistics_read(Link *l, uint64_t *ret_sampled_usec, void *userdata) {
         return manager_stats_read(userdata, l, ret_sampled_usec);
 }
@@ -237,6 +248,7 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
         if (r < 0)
                 goto fail;
         m->link_ctx.event = m->event;
+        m->link_ctx.ifindex_of = daemon_ifindex_of;
         sigemptyset(&mask);
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);

@@ -62,6 +62,8 @@ struct Manager {
         DeviceFacts load_facts;         /* manager_facts_for()'s answer */
         LinkContext link_ctx;           /* what every link works with and reports to */
         struct LinkWatch *watch;        /* rtnetlink link and qdisc notifications */
+        bool names_current;             /* every link notification is read: the capability cache's
+                                         * name -> index is the kernel's (manager_sync_dir()) */
         uint64_t stats_interval_usec;
         char *metrics_file;
         int metrics_file_error;         /* -errno of the last write, 0 when it worked (log on change) */
