@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,16 +96,29 @@ static void to_stderr(int level, const char *ifname, const char *message) {
          * another writer's. */
         if (prefix_priority)
                 snprintf(prio, sizeof(prio), "<%d>", level);
-#define LINE_ARGS "%s%s%s%s%s%s\n", prio, program_name ?: "", program_name ? ": " : "", ifname ?: "", \
-                ifname ? ": " : "", message
         /* Most lines fit on the stack; a longer one is allocated. */
-        n = snprintf(small, sizeof(small), LINE_ARGS);
-        if (n >= 0 && (size_t) n < sizeof(small)) {
-                fwrite(small, 1, (size_t) n, stderr);
-                return;
+        {
+                const char *parts[] = { prio, program_name ?: "", program_name ? ": " : "", ifname ?: "",
+                                        ifname ? ": " : "", message, "\n" };
+                size_t at = 0;
+
+                for (size_t i = 0; i < ELEMENTSOF(parts); i++) {
+                        size_t k = strlen(parts[i]);
+
+                        if (k > sizeof(small) - at) {
+                                at = SIZE_MAX;
+                                break;
+                        }
+                        memcpy(small + at, parts[i], k);
+                        at += k;
+                }
+                if (at != SIZE_MAX) {
+                        fwrite(small, 1, at, stderr);
+                        return;
+                }
         }
-        n = asprintf(&line, LINE_ARGS);
-#undef LINE_ARGS
+        n = asprintf(&line, "%s%s%s%s%s%s\n", prio, program_name ?: "", program_name ? ": " : "", ifname ?: "",
+                     ifname ? ": " : "", message);
         if (n >= 0) {
                 fwrite(line, 1, (size_t) n, stderr);
                 free(line);

@@ -282,7 +282,8 @@ void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpe
         json_object_object_foreach(o, key, val) {
                 const KeySpec *k = NULL;
 
-                for (size_t i = 0; i < n_keys; i++)
+                /* A key is listed once in each table. */
+                for (size_t i = 0; i < n_keys && !k; i++)
                         if (strcmp(keys[i].name, key) == 0)
                                 k = &keys[i];
 
