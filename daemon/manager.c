@@ -302,9 +302,16 @@ void manager_free(Manager *m) {
 }
 
 Link *manager_find_link(Manager *m, const char *name) {
-        for (size_t i = 0; i < m->n_links; i++)
-                if (strcmp(m->links[i]->name, name) == 0)
+        /* Names are asked mostly in the folder's order, which is the order
+         * the links were made in: each search starts after the last found. */
+        for (size_t k = 0; k < m->n_links; k++) {
+                size_t i = (m->find_hint + k) % m->n_links;
+
+                if (strcmp(m->links[i]->name, name) == 0) {
+                        m->find_hint = i + 1;
                         return m->links[i];
+                }
+        }
         return NULL;
 }
 

@@ -79,6 +79,7 @@ struct Manager {
 
         Link **links;
         size_t n_links;
+        size_t find_hint;               /* where manager_find_link() looks first */
 };
 
 /** Create the manager: netlink socket, capability cache, and unless
