@@ -144,7 +144,7 @@ static int apply_list_add(Link ***list, size_t *n, Link *l) {
 /* The rule: a file that cannot be taken for any reason never removes a
  * tree; only a link that no file keeps any more goes. */
 static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
-        _cleanup_(shared_dump_done) SharedDump dump = {};
+        _cleanup_(shared_dump_done) SharedDump dump = {}, before = {};
         _cleanup_free_ char *errors = NULL;
         _cleanup_free_ Link **apply = NULL;
         size_t n_invalid = 0, n_apply = 0;
@@ -180,8 +180,11 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                                 return r;
                         continue;
                 }
+                /* One dump for every removal (each removal changes only
+                 * its own interface); the applies below get one of their
+                 * own, taken after the removals. */
                 if (l->ifindex > 0 && l->schedule)
-                        (void) link_remove_qdiscs(l, NULL);
+                        (void) link_remove_qdiscs_from(l, shared_dump_get(m, &before), NULL);
                 now = file_at(dir, l->schedule_file);
                 if (now)
                         manager_emit_event(m, l->name, "removed", "%s declares %s now, not %s", now->path,
