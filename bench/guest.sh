@@ -315,6 +315,24 @@ for ((r = 1; r <= runs; r++)); do
         all_up || fail "the daemon did not apply $nmax links: $("$TBSCTL" list | grep -v configured | head -3)"
 done
 
+# What the daemon sends on the bus for its full apply: every signal of one
+# more (untimed) Reload() of the 255 new schedules, counted by member
+# (busctl is the oracle), each link's last PropertiesChanged with it.
+rm -f "$conf"/b[1-9]*.json
+"$bus_bench" reload >/dev/null || fail "Reload() removing $((nmax - 1)) schedules failed"
+busctl --system monitor --json=short --match "type='signal',sender='org.tsn.Tbs'" \
+        > "$work/signals.json" 2>/dev/null &
+busmon=$!
+sleep 1
+for ((i = 1; i < nmax; i++)); do cp "$work/n256/base/b$i.json" "$conf/"; done
+"$bus_bench" reload >/dev/null || fail "Reload() with $((nmax - 1)) new schedules failed (signal count)"
+all_up || fail "the daemon did not apply $nmax links (signal count)"
+sleep 2
+kill "$busmon" 2>/dev/null || true
+wait "$busmon" 2>/dev/null || true
+echo "I daemon_signals_full $(jq -r 'select(.type == "signal") | .member' "$work/signals.json" | sort | uniq -c |
+        awk '{ printf "%s=%s ", $2, $1 }')"
+
 manual_status() {
         tc -s qdisc show dev b0 && pmc -u -b 0 -s /run/ptp4l-b0 'GET TIME_STATUS_NP'
 }
@@ -339,6 +357,40 @@ for ((r = 1; r <= runs; r++)); do
         echo "R daemon_apply_one $nmax tbsd $r $(awk '{ print $2 }' <<<"$out")"
 done
 all_up || fail "links not applied after Reload(): $("$TBSCTL" list | grep -v configured | head -3)"
+
+# One etf delta changed in N files, through the daemon: the N files get
+# queue 0's new delta, then one Reload() (timed in the bus client) re-reads
+# those N (the others only by their stat), plans each against its view of
+# the trees (its last dump, while no notification says they changed) and
+# sends one request per interface; tc -batch's N `qdisc
+# replace ... etf` lines are the cells' "delta" of this boot. The files
+# change back (untimed) before the next size. Every file has been quiet for
+# more than 2 s before a change, so only the changed ones are read.
+jq '.txqueues[0].delta_ns = 210000' "$conf/b0.json" > "$work/daemon-b0-delta.json"
+cp "$conf/b0.json" "$work/daemon-b0-base.json"
+for ((r = 1; r <= runs; r++)); do
+        for n in 1 16 64 256; do
+                for v in delta base; do
+                        sleep 2.5
+                        for ((i = 0; i < n; i++)); do
+                                if [ "$i" = 0 ] && [ "$v" = delta ]; then
+                                        cp "$work/daemon-b0-delta.json" "$conf/b0.json.new"
+                                elif [ "$i" = 0 ]; then
+                                        cp "$work/daemon-b0-base.json" "$conf/b0.json.new"
+                                else
+                                        cp "$work/n256/$v/b$i.json" "$conf/b$i.json.new"
+                                fi
+                                mv "$conf/b$i.json.new" "$conf/b$i.json"
+                        done
+                        out=$("$bus_bench" reload) || fail "Reload() with $n changed deltas failed"
+                        [ "$v" = delta ] && echo "R daemon_delta $n tbsd $r $(awk '{ print $2 }' <<<"$out")"
+                        want=$([ "$v" = delta ] && echo 210000 || echo 200000)
+                        got=$(etf_delta "b$((n - 1))" 100:1)
+                        [ "$got" = "$want" ] || fail "Reload() with $n changed deltas: b$((n - 1))'s etf delta $got, not $want"
+                done
+        done
+done
+all_up || fail "links not configured after the delta reloads: $("$TBSCTL" list | grep -v configured | head -3)"
 
 echo "R vmrss_kib $nmax tbsd 1 $(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)"
 echo "R vmhwm_kib $nmax tbsd 1 $(awk '/^VmHWM/ { print $2 }' /proc/$TBSD_PID/status)"

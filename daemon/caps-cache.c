@@ -27,6 +27,7 @@ struct CapsCache {
         CapsCacheEntry *entries;
         size_t n_entries;
         size_t n_allocated;
+        size_t hint;                    /* where caps_cache_ifindex_of() looks first */
 };
 
 int caps_cache_new(const CapsIO *io, CapsCache **ret) {
@@ -112,10 +113,15 @@ static CapsCacheEntry *cache_find(CapsCache *cache, int ifindex) {
         return NULL;
 }
 
-int caps_cache_ifindex_of(const CapsCache *cache, const char *ifname) {
-        for (size_t i = 0; cache && i < cache->n_entries; i++)
-                if (strcmp(cache->entries[i].ifname, ifname) == 0)
+int caps_cache_ifindex_of(CapsCache *cache, const char *ifname) {
+        for (size_t k = 0; cache && k < cache->n_entries; k++) {
+                size_t i = (cache->hint + k) % cache->n_entries;
+
+                if (strcmp(cache->entries[i].ifname, ifname) == 0) {
+                        cache->hint = i + 1;
                         return cache->entries[i].ifindex;
+                }
+        }
         return 0;
 }
 

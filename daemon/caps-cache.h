@@ -40,9 +40,12 @@ const LinkCaps *caps_cache_unref(const LinkCaps *c);
 /** The index cached with ifname (from the last caps_cache_get() for that
  *  name), 0 when none: what the interface was called when it was probed,
  *  not what it is called now. For a run that is over before anything can
- *  change (tbsd --once), where asking the kernel again is a system call
- *  per interface for nothing. */
-int caps_cache_ifindex_of(const CapsCache *cache, const char *ifname);
+ *  change (tbsd --once), or while every link notification has been read
+ *  (the daemon's load: a rename or removal drops the entry), where asking
+ *  the kernel again is a system call per interface for nothing. Asked in
+ *  the order the entries were made, each lookup starts after the last one
+ *  found. */
+int caps_cache_ifindex_of(CapsCache *cache, const char *ifname);
 
 /** Forget the entry for ifindex (0: forget all). Returns 1 when an entry
  *  was dropped, 0 when there was none. */

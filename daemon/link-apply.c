@@ -383,6 +383,10 @@ int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_result
 }
 
 int link_remove_qdiscs(Link *l, char **ret_error) {
+        return link_remove_qdiscs_from(l, NULL, ret_error);
+}
+
+int link_remove_qdiscs_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         _cleanup_free_ char *err = NULL;
         const RootSpec *ours[2] = {
                 l->schedule ? &l->schedule->root : NULL,
@@ -395,7 +399,8 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
                 link_set_error(ret_error, "interface %s does not exist", l->name);
                 return -ENODEV;
         }
-        r = nl_qdisc_remove(l->ctx->nl, ifindex, ours, ELEMENTSOF(ours), &err);
+        r = nl_qdisc_remove_from(l->ctx->nl, ifindex, set ? qdisc_tree_set_find(set, ifindex) : NULL, ours,
+                                 ELEMENTSOF(ours), &err);
         if (r < 0 && r != -EEXIST) {
                 link_set_error(ret_error, "removing the root qdisc failed: %s", err ?: strerror(-r));
                 return r;

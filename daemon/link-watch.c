@@ -111,6 +111,10 @@ static int on_readable(sd_event_source *s, int fd, uint32_t revents, void *userd
         }
 }
 
+int link_watch_drain(LinkWatch *w) {
+        return on_readable(w->source, w->fd, EPOLLIN, w);
+}
+
 int link_watch_new(sd_event *e, link_watch_fn cb, void *userdata, LinkWatch **ret) {
         struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
         static const int groups[] = { RTNLGRP_LINK, RTNLGRP_TC };

@@ -34,6 +34,13 @@ int link_watch_new(sd_event *e, link_watch_fn cb, void *userdata, LinkWatch **re
 /** Detach and close. Accepts NULL; returns NULL. */
 LinkWatch *link_watch_free(LinkWatch *w);
 
+/** Read every notification waiting on the socket now and report it, as the
+ *  event loop would have: afterwards every link and qdisc change the kernel
+ *  completed before the call has been reported (the kernel queues a
+ *  notification before the change's own system call returns), or an
+ *  overrun. Returns 0 or -errno. */
+int link_watch_drain(LinkWatch *w);
+
 /** Parse a buffer of rtnetlink notifications and call cb for each one that
  *  matters. Returns the number of events or -EBADMSG. (The seam the unit
  *  tests use.) */

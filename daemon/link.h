@@ -234,6 +234,9 @@ void link_vanished(Link *l);
  *  link is unchanged). *ret_error, when not NULL, gets the reason on
  *  failure (free() it). */
 int link_remove_qdiscs(Link *l, char **ret_error);
+/** link_remove_qdiscs() judging the root from set, a dump of every
+ *  interface taken for several removals (NULL: dump now). */
+int link_remove_qdiscs_from(Link *l, const QDiscTreeSet *set, char **ret_error);
 
 /** The full status document (Describe(), `tbsctl status --json`). */
 int link_describe(Link *l, struct json_object **ret);

@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "link-watch.h"
 #include "log.h"
 #include "manager.h"
 #include "schedule-dir.h"
+#include "time-util.h"
 
 /* The first error of a file as "FIELD: REASON" (or "REASON" when it is
  * about the whole file), or NULL. */
@@ -141,8 +143,8 @@ static int apply_list_add(Link ***list, size_t *n, Link *l) {
 
 /* The rule: a file that cannot be taken for any reason never removes a
  * tree; only a link that no file keeps any more goes. */
-int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
-        _cleanup_(shared_dump_done) SharedDump dump = {};
+static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
+        _cleanup_(shared_dump_done) SharedDump dump = {}, before = {};
         _cleanup_free_ char *errors = NULL;
         _cleanup_free_ Link **apply = NULL;
         size_t n_invalid = 0, n_apply = 0;
@@ -178,8 +180,11 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                                 return r;
                         continue;
                 }
+                /* One dump for every removal (each removal changes only
+                 * its own interface); the applies below get one of their
+                 * own, taken after the removals. */
                 if (l->ifindex > 0 && l->schedule)
-                        (void) link_remove_qdiscs(l, NULL);
+                        (void) link_remove_qdiscs_from(l, shared_dump_get(m, &before), NULL);
                 now = file_at(dir, l->schedule_file);
                 if (now)
                         manager_emit_event(m, l->name, "removed", "%s declares %s now, not %s", now->path,
@@ -246,16 +251,40 @@ int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         for (size_t i = 0; i < m->n_links; i++)
                 m->links[i]->counters.reloads++;
 
-        /* Every link to apply in one batch, planned against one dump taken
-         * after the removals above (each apply changes only its own
-         * interface): the requests of all go out in few sends. */
-        if (n_apply > 0)
-                (void) links_apply(apply, n_apply, shared_dump_get(m, &dump), NULL);
+        /* Every link to apply in one batch, planned against one set of
+         * trees (each apply changes only its own interface): the daemon's
+         * view when no notification came since it was dumped, else a dump
+         * taken after the removals above (manager_trees()). The requests
+         * of all go out in few sends. */
+        if (n_apply > 0) {
+                uint64_t t0 = now_usec(CLOCK_MONOTONIC);
+                const QDiscTreeSet *set = m->watch ? manager_trees(m) : shared_dump_get(m, &dump);
+
+                log_debug("%zu link(s) to apply; trees read: %.1f ms", n_apply,
+                          (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
+                t0 = now_usec(CLOCK_MONOTONIC);
+                (void) links_apply(apply, n_apply, set, NULL);
+                log_debug("%zu link(s) applied: %.1f ms", n_apply, (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
+        }
 
         manager_notify_status(m);
         if (ret_error)
                 *ret_error = TAKE_PTR(errors);
         return n_invalid > 0 ? -EINVAL : 0;
+}
+
+int manager_sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
+        int r;
+
+        /* Every link change the kernel made so far reported first: then
+         * the capability cache knows which index each name has (a rename
+         * or removal dropped its entry), and a link's index needs no
+         * system call while the load runs. */
+        if (m->watch && link_watch_drain(m->watch) >= 0)
+                m->names_current = true;
+        r = sync_dir(m, dir, ret_error);
+        m->names_current = false;
+        return r;
 }
 
 const DeviceFacts *manager_facts_for(const char *ifname, void *userdata) {

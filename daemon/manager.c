@@ -52,20 +52,55 @@ const QDiscTreeSet *shared_dump_get(Manager *m, SharedDump *d) {
         return d->ok ? &d->set : NULL;
 }
 
+static bool view_has_taprio(const QDiscTreeSet *set) {
+        for (size_t i = 0; i < set->n; i++)
+                if (set->trees[i].root_known && set->trees[i].root_spec.kind == ROOT_TAPRIO)
+                        return true;
+        return false;
+}
+
+const QDiscTreeSet *manager_dump_view(Manager *m) {
+        qdisc_tree_set_done(&m->view);
+        m->view_current = false;
+        if (nl_qdisc_dump_all(m->nl, &m->view) < 0)
+                return NULL;
+        /* Current until a notification says otherwise (on_watch_event()). */
+        m->view_current = m->watch && !view_has_taprio(&m->view);
+        return &m->view;
+}
+
+const QDiscTreeSet *manager_trees(Manager *m) {
+        /* Every change the kernel made so far has queued its notification
+         * before its system call returned: read them all first. */
+        if (m->view_current && link_watch_drain(m->watch) < 0)
+                m->view_current = false;
+        if (m->view_current) {
+                log_debug("trees as last dumped: no notification since");
+                return &m->view;
+        }
+        return manager_dump_view(m);
+}
+
 static int on_reconcile(sd_event_source *s, uint64_t usec, void *userdata) {
-        _cleanup_(shared_dump_done) SharedDump dump = {};
+        const QDiscTreeSet *set = NULL;
+        bool dumped = false;
         Manager *m = userdata;
 
-        /* One dump serves every dirty link. link_reconcile() may mark links
-         * dirty again (our own changes notify us too); those get the next
-         * round. */
+        /* One dump serves every dirty link (always a new one: drift is
+         * judged on what the kernel says now); it stays as the view.
+         * link_reconcile() may mark links dirty again (our own changes
+         * notify us too); those get the next round. */
         for (size_t i = 0; i < m->n_links; i++) {
                 Link *l = m->links[i];
 
                 if (!l->dirty)
                         continue;
                 l->dirty = false;
-                link_reconcile(l, shared_dump_get(m, &dump));
+                if (!dumped) {
+                        set = manager_dump_view(m);
+                        dumped = true;
+                }
+                link_reconcile(l, set);
         }
         manager_notify_status(m);
         return 0;
@@ -109,6 +144,8 @@ static Link *find_link_by_ifindex(Manager *m, int ifindex) {
 static void on_watch_event(const LinkWatchEvent *ev, void *userdata) {
         Manager *m = userdata;
         Link *l;
+
+        m->view_current = false;        /* any link or qdisc may differ now */
 
         switch (ev->kind) {
         case LINK_WATCH_LINK_NEW:
@@ -168,6 +205,17 @@ static int one_shot_ifindex_of(const char *name, void *userdata) {
         Manager *m = userdata;
 
         return caps_cache_ifindex_of(m->caps, name) ?: manager_ifindex(m, name);
+}
+
+/* The daemon: while a load of the folder runs right after every pending
+ * link notification was read (manager_sync_dir()), the index the
+ * capability cache holds for the name (a rename, removal or new link
+ * drops the cache's entry of that index), else asked now. */
+static int daemon_ifindex_of(const char *name, void *userdata) {
+        Manager *m = userdata;
+        int ifindex = m->names_current ? caps_cache_ifindex_of(m->caps, name) : 0;
+
+        return ifindex > 0 ? ifindex : manager_ifindex(m, name);
 }
 
 static int on_link_statistics_read(Link *l, uint64_t *ret_sampled_usec, void *userdata) {
@@ -237,6 +285,7 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
         if (r < 0)
                 goto fail;
         m->link_ctx.event = m->event;
+        m->link_ctx.ifindex_of = daemon_ifindex_of;
         sigemptyset(&mask);
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);
@@ -275,6 +324,7 @@ void manager_free(Manager *m) {
         sd_event_source_disable_unref(m->stats_timer);
         free(m->metrics_file);
         link_watch_free(m->watch);
+        qdisc_tree_set_done(&m->view);
         nl_qdisc_free(m->nl);
         caps_cache_free(m->caps);
         if (m->probe_sock_open)
@@ -290,9 +340,16 @@ void manager_free(Manager *m) {
 }
 
 Link *manager_find_link(Manager *m, const char *name) {
-        for (size_t i = 0; i < m->n_links; i++)
-                if (strcmp(m->links[i]->name, name) == 0)
+        /* Names are asked mostly in the folder's order, which is the order
+         * the links were made in: each search starts after the last found. */
+        for (size_t k = 0; k < m->n_links; k++) {
+                size_t i = (m->find_hint + k) % m->n_links;
+
+                if (strcmp(m->links[i]->name, name) == 0) {
+                        m->find_hint = i + 1;
                         return m->links[i];
+                }
+        }
         return NULL;
 }
 
@@ -396,14 +453,28 @@ int manager_start(Manager *m) {
         return 0;
 }
 
+/* How many files of a load were read (not only compared by their stat). */
+static size_t files_read(const ScheduleDir *d) {
+        size_t n = 0;
+
+        for (size_t i = 0; i < d->n; i++)
+                n += !d->files[i].unchanged;
+        return n;
+}
+
 int manager_reload(Manager *m, char **ret_error) {
         ScheduleDir dir = {};
+        uint64_t t0 = now_usec(CLOCK_MONOTONIC);
         int r;
 
         (void) sd_notify(false, "RELOADING=1");
         r = manager_load_dir(m, &dir, ret_error);
         if (r >= 0) {
+                log_debug("reload: %zu file(s) listed, %zu read: %.1f ms", dir.n, files_read(&dir),
+                          (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
+                t0 = now_usec(CLOCK_MONOTONIC);
                 r = manager_sync_dir(m, &dir, ret_error);
+                log_debug("reload: links brought in line: %.1f ms", (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
                 schedule_dir_done(&dir);
                 manager_release_free_memory();
         }

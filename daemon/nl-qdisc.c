@@ -335,6 +335,10 @@ int nl_qdisc_apply_many(NlQdisc *nl, const ApplyJob *jobs, size_t n, ApplyReport
         return 0;
 }
 
+int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_t n_ours, char **ret_error) {
+        return nl_qdisc_remove_from(nl, ifindex, NULL, ours, n_ours, ret_error);
+}
+
 int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
                              const QDiscTree *snap, ApplyReport *ret) {
         ApplyJob job = { .ifindex = ifindex, .schedule = s, .facts = facts, .tree = snap };
@@ -361,28 +365,35 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
         return nl_qdisc_apply_with_tree(nl, ifindex, s, facts, &snap, ret);
 }
 
-int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_t n_ours, char **ret_error) {
-        _cleanup_(qdisc_tree_done) QDiscTree t = {};
+int nl_qdisc_remove_from(NlQdisc *nl, int ifindex, const QDiscTree *tree, const RootSpec *const *ours,
+                         size_t n_ours, char **ret_error) {
+        _cleanup_(qdisc_tree_done) QDiscTree own = {};
+        const QDiscTree *t = tree;
         char step[64], hb[16];
         int k;
 
-        k = nl_qdisc_dump(nl, ifindex, &t);
-        if (k < 0) {
-                if (ret_error && asprintf(ret_error, "reading the qdisc tree: %s", dump_error_text(k)) < 0)
-                        *ret_error = NULL;
-                return k;
+        /* Without a root in the caller's dump (left out, or cut short) the
+         * interface is dumped here and judged. */
+        if (!t || !t->has_root) {
+                k = nl_qdisc_dump(nl, ifindex, &own);
+                if (k < 0) {
+                        if (ret_error && asprintf(ret_error, "reading the qdisc tree: %s", dump_error_text(k)) < 0)
+                                *ret_error = NULL;
+                        return k;
+                }
+                t = &own;
         }
-        k = qdisc_root_owner(&t, ours, n_ours, ret_error);
+        k = qdisc_root_owner(t, ours, n_ours, ret_error);
         if (k < 0)
                 return k;
         if (k == ROOT_OWNER_DEFAULT)
                 return 0;
         if (k == ROOT_OWNER_FOREIGN)
                 return -EEXIST;
-        k = qdisc_delete_root(nl, ifindex, &t.root);
+        k = qdisc_delete_root(nl, ifindex, &t->root);
         if (k < 0) {
-                snprintf(step, sizeof(step), "removing root (%s %s)", t.root.kind,
-                         tc_handle_to_string(t.root.handle, hb));
+                snprintf(step, sizeof(step), "removing root (%s %s)", t->root.kind,
+                         tc_handle_to_string(t->root.handle, hb));
                 if (ret_error)
                         *ret_error = qdisc_step_error(nl_transport_ext_ack(nl), k, step);
                 return k;

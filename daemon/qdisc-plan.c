@@ -135,13 +135,44 @@ int plan_resolve_cbs(EtfSpec *e, const DeviceFacts *facts, char **ret_error) {
         return k;
 }
 
+
+/* Append t to name[*at..size), cut at the end like snprintf(). */
+static void name_put(char *name, size_t size, size_t *at, const char *t) {
+        size_t k = strlen(t);
+
+        if (k > size - 1 - *at)
+                k = size - 1 - *at;
+        memcpy(name + *at, t, k);
+        *at += k;
+        name[*at] = 0;
+}
+
+/* "txqueue Q (KIND on PARENT)": every child step is named for the error
+ * texts, so put together without printf. */
+static void name_queue_step(char *name, size_t size, uint32_t queue, const char *kind, uint32_t parent) {
+        char num[16], hb[16], *d = num + sizeof(num) - 1;
+        size_t at = 0;
+
+        *d = 0;
+        do
+                *--d = (char) ('0' + queue % 10);
+        while ((queue /= 10) > 0);
+        name[0] = 0;
+        name_put(name, size, &at, "txqueue ");
+        name_put(name, size, &at, d);
+        name_put(name, size, &at, " (");
+        name_put(name, size, &at, kind ?: "(null)");
+        name_put(name, size, &at, " on ");
+        name_put(name, size, &at, tc_handle_to_string(parent, hb));
+        name_put(name, size, &at, ")");
+}
+
 /* The etf requests: every declared queue whose installed child does not
  * satisfy it (all of them when the root is new). */
 static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const QDiscTree *tree,
                              const DeviceFacts *facts, uint32_t root_handle, bool root_same,
                              HandlePool *pool, size_t max) {
         ApplyReport *rep = &p->report;
-        char hb[16];
         int k;
 
         for (size_t i = 0; i < s->n_txqueues; i++) {
@@ -176,8 +207,8 @@ static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const
                                 continue;
                         }
                 }
-                snprintf(st.name, sizeof(st.name), "txqueue %u (%s on %s)", e->queue, txq_kind_to_string(e->kind),
-                         tc_handle_to_string(TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1), hb));
+                name_queue_step(st.name, sizeof(st.name), e->queue, txq_kind_to_string(e->kind),
+                                TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1));
                 st.hw = st.plan != ETF_PLAN_SOFTWARE;
                 k = handle_pool_next(pool, &st.handle);
                 if (k >= 0)
@@ -197,7 +228,6 @@ static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const
 static int plan_reset_children(QDiscPlan *p, int ifindex, const Schedule *s, const QDiscTree *tree,
                                const QDiscVTable *vt, default_qdisc_fn default_qdisc, HandlePool *pool,
                                size_t max) {
-        char hb[16];
         int k;
 
         for (size_t i = 0; i < tree->n_queues; i++) {
@@ -210,8 +240,7 @@ static int plan_reset_children(QDiscPlan *p, int ifindex, const Schedule *s, con
                 if (!installed_queue_is_declarable(iq) || schedule_find_txqueue(s, iq->queue))
                         continue;
                 kind = default_child_kind(vt, default_qdisc, kb);  /* may read a sysctl: only when needed */
-                snprintf(st.name, sizeof(st.name), "txqueue %u (%s on %s)", iq->queue, kind,
-                         tc_handle_to_string(iq->qdisc.parent, hb));
+                name_queue_step(st.name, sizeof(st.name), iq->queue, kind, iq->qdisc.parent);
                 k = handle_pool_next(pool, &st.handle);
                 if (k >= 0)
                         k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex,

@@ -238,6 +238,20 @@ static int read_number(Reader *p, json_object **ret) {
                         p->at++;
         }
 
+        /* An integer of up to 18 digits (nearly every number of a
+         * schedule) cannot overflow: its value without a copy and strtoll. */
+        if (integer && p->at - start - negative <= 18) {
+                int64_t x = 0;
+
+                for (size_t i = start + negative; i < p->at; i++)
+                        x = x * 10 + (p->s[i] - '0');
+                v = json_object_new_int64(negative ? -x : x);
+                if (!v)
+                        return -ENOMEM;
+                *ret = v;
+                return 0;
+        }
+
         text = strndup(p->s + start, p->at - start);
         if (!text)
                 return -ENOMEM;
@@ -355,7 +369,9 @@ static int read_object(Reader *p, json_object **ret) {
                 return 0;
         }
         for (;;) {
-                _cleanup_free_ char *key = NULL;
+                _cleanup_free_ char *key_long = NULL;
+                char key_short[64];
+                const char *key;
                 json_object *v = NULL;
                 size_t key_at;
 
@@ -380,8 +396,11 @@ static int read_object(Reader *p, json_object **ret) {
                                                 sh));
                         return fail(p, key_at, why);
                 }
-                key = strdup(p->buf);
-                if (!key)
+                /* Kept apart from p->buf, which the value reuses; json-c
+                 * copies it into the object. */
+                if (p->buf_len < sizeof(key_short))
+                        key = memcpy(key_short, p->buf, p->buf_len + 1);
+                else if (!(key = key_long = strdup(p->buf)))
                         return -ENOMEM;
                 skip_blank(p);
                 if (p->at >= p->n || p->s[p->at] != ':')

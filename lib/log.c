@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,7 +86,7 @@ static int to_journal(int level, int error, const char *ifname, const JournalFie
 }
 
 static void to_stderr(int level, const char *ifname, const char *message) {
-        char prio[16] = "";
+        char prio[16] = "", small[512];
         char *line = NULL;
         int n;
 
@@ -95,8 +96,29 @@ static void to_stderr(int level, const char *ifname, const char *message) {
          * another writer's. */
         if (prefix_priority)
                 snprintf(prio, sizeof(prio), "<%d>", level);
-        n = asprintf(&line, "%s%s%s%s%s%s\n", prio, program_name ?: "", program_name ? ": " : "",
-                     ifname ?: "", ifname ? ": " : "", message);
+        /* Most lines fit on the stack; a longer one is allocated. */
+        {
+                const char *parts[] = { prio, program_name ?: "", program_name ? ": " : "", ifname ?: "",
+                                        ifname ? ": " : "", message, "\n" };
+                size_t at = 0;
+
+                for (size_t i = 0; i < ELEMENTSOF(parts); i++) {
+                        size_t k = strlen(parts[i]);
+
+                        if (k > sizeof(small) - at) {
+                                at = SIZE_MAX;
+                                break;
+                        }
+                        memcpy(small + at, parts[i], k);
+                        at += k;
+                }
+                if (at != SIZE_MAX) {
+                        fwrite(small, 1, at, stderr);
+                        return;
+                }
+        }
+        n = asprintf(&line, "%s%s%s%s%s%s\n", prio, program_name ?: "", program_name ? ": " : "", ifname ?: "",
+                     ifname ? ": " : "", message);
         if (n >= 0) {
                 fwrite(line, 1, (size_t) n, stderr);
                 free(line);
@@ -117,7 +139,9 @@ static void to_stderr(int level, const char *ifname, const char *message) {
 static int log_dispatch(int level, int error, const char *ifname, const JournalField *extra, size_t n_extra,
                         const char *format, va_list ap) {
         int saved = errno;
-        char *message = NULL;
+        char small[512], *message = NULL, *allocated = NULL;
+        va_list aq;
+        int len;
 
         if (error < 0)
                 error = -error;
@@ -126,8 +150,18 @@ static int log_dispatch(int level, int error, const char *ifname, const JournalF
 
         /* %m in the format refers to the error passed in, not to errno. */
         errno = error;
-        if (vasprintf(&message, format, ap) < 0)
-                message = NULL;
+        /* Formatted on the stack when it fits, else allocated. */
+        va_copy(aq, ap);
+        len = vsnprintf(small, sizeof(small), format, aq);
+        va_end(aq);
+        if (len >= 0 && (size_t) len < sizeof(small))
+                message = small;
+        else {
+                errno = error;
+                if (vasprintf(&allocated, format, ap) < 0)
+                        allocated = NULL;
+                message = allocated;
+        }
         if (!message)
                 to_stderr(level, ifname, format);  /* out of memory: the format, unexpanded */
         else {
@@ -136,7 +170,7 @@ static int log_dispatch(int level, int error, const char *ifname, const JournalF
                 _cleanup_free_ char *m = NULL, *i = NULL;
                 const char *safe = text_safe(message, &m), *safe_ifname = ifname ? text_safe(ifname, &i) : NULL;
 
-                JournalField safe_extra[LOG_EXTRA_FIELDS_MAX];
+                JournalField safe_extra[LOG_EXTRA_FIELDS_MAX] = {};
                 char *owned[LOG_EXTRA_FIELDS_MAX] = {};
                 size_t n = n_extra < LOG_EXTRA_FIELDS_MAX ? n_extra : LOG_EXTRA_FIELDS_MAX;
 
@@ -147,7 +181,7 @@ static int log_dispatch(int level, int error, const char *ifname, const JournalF
                 for (size_t k = 0; k < n; k++)
                         free(owned[k]);
         }
-        free(message);
+        free(allocated);
         errno = saved;
         return -error;
 }

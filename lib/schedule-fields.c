@@ -143,6 +143,20 @@ json_object *member(Parser *p, const char *prefix, json_object *o, const char *k
         return NULL;
 }
 
+/* Whether v is an integer in [min, max] (then *ret is set): what as_int()
+ * accepts, without a path to report with. */
+static bool int_in_range(json_object *v, int64_t min, int64_t max, int64_t *ret) {
+        int64_t x;
+
+        if (!json_object_is_type(v, json_type_int) || json_strict_int_overflowed(v))
+                return false;
+        x = json_object_get_int64(v);
+        if ((x == INT64_MAX && json_object_get_uint64(v) > (uint64_t) INT64_MAX) || x < min || x > max)
+                return false;
+        *ret = x;
+        return true;
+}
+
 /* Checks that v is an integer in [min, max]. Returns 0 and *ret, or -EINVAL
  * (reported). */
 int as_int(Parser *p, const char *path, json_object *v, int64_t min, int64_t max,
@@ -176,6 +190,8 @@ int get_int(Parser *p, const char *prefix, json_object *o, const char *key, bool
         v = member(p, prefix, o, key, required);
         if (!v)
                 return required ? -EINVAL : 0;
+        if (int_in_range(v, min, max, ret))
+                return 1;       /* the path is built only for an error */
         if (as_int(p, jpath_key(path, prefix, key), v, min, max, ret) < 0)
                 return -EINVAL;
         return 1;
@@ -188,7 +204,8 @@ int get_bool(Parser *p, const char *prefix, json_object *o, const char *key, boo
         v = member(p, prefix, o, key, false);
         if (!v)
                 return 0;
-        if (!expect_type(p, jpath_key(path, prefix, key), v, json_type_boolean))
+        if (!json_object_is_type(v, json_type_boolean) &&
+            !expect_type(p, jpath_key(path, prefix, key), v, json_type_boolean))
                 return -EINVAL;
         *ret = json_object_get_boolean(v);
         return 1;
@@ -204,17 +221,19 @@ const char *get_string_full(Parser *p, const char *prefix, json_object *o, const
         v = member(p, prefix, o, key, required);
         if (!v)
                 return NULL;
-        if (!expect_type(p, jpath_key(path, prefix, key), v, json_type_string))
+        if (!json_object_is_type(v, json_type_string)) {
+                (void) expect_type(p, jpath_key(path, prefix, key), v, json_type_string);
                 return NULL;
+        }
         /* No string field has a use for these; refusing them here keeps
          * every comparison below from stopping at a NUL, and every name
          * and path free of characters that would break a message. */
         if (has_nul(v)) {
-                perr(p, path, "must not contain a NUL character, got %s", show(v, s));
+                perr(p, jpath_key(path, prefix, key), "must not contain a NUL character, got %s", show(v, s));
                 return NULL;
         }
         if (!controls_ok && !text_is_safe(json_object_get_string(v))) {
-                perr(p, path, "must not contain control characters, got %s", show(v, s));
+                perr(p, jpath_key(path, prefix, key), "must not contain control characters, got %s", show(v, s));
                 return NULL;
         }
         if (ret_value)
@@ -235,7 +254,7 @@ json_object *get_container(Parser *p, const char *prefix, json_object *o, const 
         v = member(p, prefix, o, key, required);
         if (!v)
                 return NULL;
-        if (!expect_type(p, jpath_key(path, prefix, key), v, t))
+        if (!json_object_is_type(v, t) && !expect_type(p, jpath_key(path, prefix, key), v, t))
                 return NULL;
         return v;
 }
@@ -260,22 +279,25 @@ void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpe
                      size_t n_keys, unsigned active, const char *const *only) {
         char known[512] = "", path[JPATH_MAX], s[SHOW_MAX], hint[TC_HINT_MAX];
 
-        for (size_t i = 0; i < n_keys; i++)
-                if (keys[i].kinds & active) {
-                        if (known[0])
-                                strcat(known, ", ");
-                        strcat(known, keys[i].name);
-                }
-
         json_object_object_foreach(o, key, val) {
                 const KeySpec *k = NULL;
 
-                for (size_t i = 0; i < n_keys; i++)
+                /* A key is listed once in each table. */
+                for (size_t i = 0; i < n_keys && !k; i++)
                         if (strcmp(keys[i].name, key) == 0)
                                 k = &keys[i];
 
                 if (k && (k->kinds & active))
                         continue;
+                /* An error from here on: the list of known keys for it
+                 * (built once, only then). */
+                if (!known[0])
+                        for (size_t i = 0; i < n_keys; i++)
+                                if (keys[i].kinds & active) {
+                                        if (known[0])
+                                                strcat(known, ", ");
+                                        strcat(known, keys[i].name);
+                                }
                 if (k && only) {
                         perr(p, jpath_key(path, prefix, key), "%s", only[__builtin_ctz(k->kinds)]);
                         continue;

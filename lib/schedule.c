@@ -260,11 +260,27 @@ int clockid_from_string(const char *s) {
         return -EINVAL;
 }
 
+/* v in lower-case hex without leading zeros at buf; returns the end. */
+static char *put_hex(char *buf, unsigned v) {
+        char d[8];
+        size_t n = 0;
+
+        do
+                d[n++] = "0123456789abcdef"[v & 0xfU];
+        while ((v >>= 4) > 0);
+        while (n > 0)
+                *buf++ = d[--n];
+        return buf;
+}
+
+/* "%x:" or "%x:%x" without printf: plans name every step with it. */
 const char *tc_handle_to_string(uint32_t handle, char buf[static 16]) {
-        if ((handle & 0xffffU) == 0)
-                snprintf(buf, 16, "%x:", handle >> 16);
-        else
-                snprintf(buf, 16, "%x:%x", handle >> 16, handle & 0xffffU);
+        char *e = put_hex(buf, handle >> 16);
+
+        *e++ = ':';
+        if ((handle & 0xffffU) != 0)
+                e = put_hex(e, handle & 0xffffU);
+        *e = 0;
         return buf;
 }
 

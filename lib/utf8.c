@@ -95,7 +95,15 @@ bool text_is_safe(const char *s) {
 
         for (size_t i = 0; i < n;) {
                 uint32_t cp;
-                int k = utf8_decode(s + i, n - i, &cp);
+                int k;
+
+                /* Printable ASCII, nearly every byte of a name or message:
+                 * no decoding needed. */
+                if ((unsigned char) s[i] >= 0x20 && (unsigned char) s[i] < 0x7F) {
+                        i++;
+                        continue;
+                }
+                k = utf8_decode(s + i, n - i, &cp);
 
                 if (k < 0 || utf8_is_control(cp))
                         return false;

@@ -46,3 +46,24 @@ wait_until 1 sh -c "[ \"\$(tc -j qdisc show dev hp1 | jq -r '.[] | select(.root)
         fail "hp1 (renamed) not configured within 1 s"
 assert_eq "$(etf_delta hp1 100:1)" 300000 "hp1 queue 0 delta"
 pass "renamed interface configured"
+
+# A rename and a reload arriving together (SIGSTOP keeps the notification
+# and the Reload() call waiting): the load takes a link's index from the
+# capability cache, and the rename must have dropped hp1's entry there, so
+# the changed schedule of hp1 does not go to the interface called hp9 now.
+# (The load also reads notifications still waiting first, for a rename
+# that lands between the loop's wakeup and the call; no test can time that.)
+write_mqprio_schedule "$conf/hp1.json" hp1 310000 600000
+kill -STOP "$TBSD_PID"
+ip link set hp1 down
+ip link set hp1 name hp9
+ip link set hp9 up
+"$TBSCTL" reload > "$TBS_OUT/reload-rename.log" 2>&1 &
+reload_pid=$!
+sleep 0.5
+kill -CONT "$TBSD_PID"
+wait "$reload_pid" || true
+assert_eq "$(etf_delta hp9 100:1)" 300000 "queue 0 delta of hp9 (was hp1) after the reload"
+wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status hp1 | jq -r .state)\" = absent ]" ||
+        fail "hp1 not absent after its rename: $(link_state hp1)"
+pass "a reload right after a rename leaves the renamed interface alone"

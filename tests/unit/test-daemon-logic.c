@@ -19,6 +19,7 @@
 #include "drift.h"
 #include "link-watch.h"
 #include "link.h"
+#include "manager.h"
 #include "schedule-parse.h"
 
 static void test_access(void **state) {
@@ -290,6 +291,32 @@ static void test_rates_across_pauses(void **state) {
         free(kept);
 }
 
+/* manager_find_link() starts each search after the last link found: the
+ * same answers as a plain search, in any order, after removals too. */
+static void test_find_link(void **state) {
+        char *names[] = { "b0", "b1", "b2", "b3", "b4" };
+        Link l[ELEMENTSOF(names)] = {};
+        Link *v[ELEMENTSOF(names)];
+        Manager m = { .links = v, .n_links = ELEMENTSOF(names) };
+        static const size_t order[] = { 0, 1, 2, 3, 4, 4, 3, 0, 2, 2, 1, 4, 0 };
+
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                l[i].name = names[i];
+                v[i] = &l[i];
+        }
+        for (size_t i = 0; i < ELEMENTSOF(order); i++)
+                assert_ptr_equal(manager_find_link(&m, names[order[i]]), &l[order[i]]);
+        assert_null(manager_find_link(&m, "b5"));
+        assert_ptr_equal(manager_find_link(&m, "b4"), &l[4]);
+        m.n_links = 3;          /* b3 and b4 gone; the hint points past the end */
+        assert_null(manager_find_link(&m, "b4"));
+        assert_ptr_equal(manager_find_link(&m, "b0"), &l[0]);
+        assert_ptr_equal(manager_find_link(&m, "b2"), &l[2]);
+        assert_ptr_equal(manager_find_link(&m, "b1"), &l[1]);
+        m.n_links = 0;
+        assert_null(manager_find_link(&m, "b0"));
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_access),
@@ -298,6 +325,7 @@ int main(void) {
                 cmocka_unit_test(test_drift_cbs),
                 cmocka_unit_test(test_drift_key),
                 cmocka_unit_test(test_rates_across_pauses),
+                cmocka_unit_test(test_find_link),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -652,6 +652,16 @@ static const struct {
           F ": line 1, column 191: syntax error: nesting too deep" },
         /* Integers beyond 64 bits: the field, its range and the number as
          * written (json-c showed 18446744073709551615 for all of them) */
+        /* Up to 18 digits the reader takes the value itself, from 19 on
+         * through strtoll/strtoull: the same values either side. */
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": 999999999999999999}"),
+          F ": clock.domain: must be between 0 and 255, got 999999999999999999" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": -999999999999999999}"),
+          F ": clock.domain: must be between 0 and 255, got -999999999999999999" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": 1000000000000000000}"),
+          F ": clock.domain: must be between 0 and 255, got 1000000000000000000" },
+        { RAW("\"interface\": \"eth0\", \"clock\": {\"max_phc_offset_ns\": 9223372036854775807, \"domain\": -0}"),
+          "" },
         { RAW("\"interface\": \"eth0\", \"clock\": {\"domain\": 18446744073709551616}"),
           F ": clock.domain: must be between 0 and 255, got 18446744073709551616" },
         { RAW("\"interface\": \"eth0\", \"clock\": {\"max_phc_offset_ns\": 100000000000000000000000000000}"),

@@ -21,6 +21,12 @@ static void test_handles(void **state) {
         assert_string_equal(tc_handle_to_string(h, buf), "100:4");
         assert_int_equal(tc_handle_from_string("ffff:ffff", &h), 0);
         assert_int_equal(h, 0xffffffff);
+        assert_string_equal(tc_handle_to_string(h, buf), "ffff:ffff");
+        /* tc's notation ("%x:%x", no leading zeros, minor left out when 0) */
+        assert_string_equal(tc_handle_to_string(0, buf), "0:");
+        assert_string_equal(tc_handle_to_string(0x00010001, buf), "1:1");
+        assert_string_equal(tc_handle_to_string(0xabc00010, buf), "abc0:10");
+        assert_string_equal(tc_handle_to_string(0x0000f000, buf), "0:f000");
         assert_int_equal(tc_handle_from_string("10000:", &h), -EINVAL);
         assert_int_equal(tc_handle_from_string("0:", &h), -EINVAL);
         assert_int_equal(tc_handle_from_string("1x:", &h), -EINVAL);
