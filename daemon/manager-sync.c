@@ -251,11 +251,9 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         for (size_t i = 0; i < m->n_links; i++)
                 m->links[i]->counters.reloads++;
 
-        /* Every link to apply in one batch, planned against one set of
-         * trees (each apply changes only its own interface): the daemon's
-         * view when no notification came since it was dumped, else a dump
-         * taken after the removals above (manager_trees()). The requests
-         * of all go out in few sends. */
+        /* Every link to apply in one batch, planned against one dump taken
+         * after the removals above (each apply changes only its own
+         * interface): the requests of all go out in few sends. */
         if (n_apply > 0) {
                 uint64_t t0 = now_usec(CLOCK_MONOTONIC);
                 const QDiscTreeSet *set = m->watch ? manager_trees(m) : shared_dump_get(m, &dump);
