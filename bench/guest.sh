@@ -360,9 +360,8 @@ all_up || fail "links not applied after Reload(): $("$TBSCTL" list | grep -v con
 
 # One etf delta changed in N files, through the daemon: the N files get
 # queue 0's new delta, then one Reload() (timed in the bus client) re-reads
-# those N (the others only by their stat), plans each against its view of
-# the trees (its last dump, while no notification says they changed) and
-# sends one request per interface; tc -batch's N `qdisc
+# those N (the others only by their stat), plans each against one dump of
+# every tree and sends one request per interface; tc -batch's N `qdisc
 # replace ... etf` lines are the cells' "delta" of this boot. The files
 # change back (untimed) before the next size. Every file has been quiet for
 # more than 2 s before a change, so only the changed ones are read.

@@ -190,9 +190,8 @@ def main():
         w(f"| {n} | {ms(t)} | {ms(s)} | {ms(b)} | {ratio(t, s)} | {ratio(t, b)} | {ms(d)} | {ratio(d, b)} |")
     w("")
     w("The daemon (256 configured interfaces) re-reads the N changed files, compares the others by "
-      "their stat, plans against the trees of its last dump while no rtnetlink notification says "
-      "they changed (else it dumps once) and sends one request per interface; timed in a bus client "
-      "(`bench/bus-bench reload`).")
+      "their stat, dumps every interface's trees once, plans and sends one request per interface; "
+      "timed in a bus client (`bench/bus-bench reload`).")
     w("")
 
     if runs.get(("full_syscalls", 16, "tbsd")):
