@@ -256,7 +256,7 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
          * interface): the requests of all go out in few sends. */
         if (n_apply > 0) {
                 uint64_t t0 = now_usec(CLOCK_MONOTONIC);
-                const QDiscTreeSet *set = m->watch ? manager_trees(m) : shared_dump_get(m, &dump);
+                const QDiscTreeSet *set = shared_dump_get(m, &dump);
 
                 log_debug("%zu link(s) to apply; trees read: %.1f ms", n_apply,
                           (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);

@@ -52,55 +52,20 @@ const QDiscTreeSet *shared_dump_get(Manager *m, SharedDump *d) {
         return d->ok ? &d->set : NULL;
 }
 
-static bool view_has_taprio(const QDiscTreeSet *set) {
-        for (size_t i = 0; i < set->n; i++)
-                if (set->trees[i].root_known && set->trees[i].root_spec.kind == ROOT_TAPRIO)
-                        return true;
-        return false;
-}
-
-const QDiscTreeSet *manager_dump_view(Manager *m) {
-        qdisc_tree_set_done(&m->view);
-        m->view_current = false;
-        if (nl_qdisc_dump_all(m->nl, &m->view) < 0)
-                return NULL;
-        /* Current until a notification says otherwise (on_watch_event()). */
-        m->view_current = m->watch && !view_has_taprio(&m->view);
-        return &m->view;
-}
-
-const QDiscTreeSet *manager_trees(Manager *m) {
-        /* Every change the kernel made so far has queued its notification
-         * before its system call returned: read them all first. */
-        if (m->view_current && link_watch_drain(m->watch) < 0)
-                m->view_current = false;
-        if (m->view_current) {
-                log_debug("trees as last dumped: no notification since");
-                return &m->view;
-        }
-        return manager_dump_view(m);
-}
-
 static int on_reconcile(sd_event_source *s, uint64_t usec, void *userdata) {
-        const QDiscTreeSet *set = NULL;
-        bool dumped = false;
+        _cleanup_(shared_dump_done) SharedDump dump = {};
         Manager *m = userdata;
 
-        /* One dump serves every dirty link (always a new one: drift is
-         * judged on what the kernel says now); it stays as the view.
-         * link_reconcile() may mark links dirty again (our own changes
-         * notify us too); those get the next round. */
+        /* One dump serves every dirty link. link_reconcile() may mark links
+         * dirty again (our own changes notify us too); those get the next
+         * round. */
         for (size_t i = 0; i < m->n_links; i++) {
                 Link *l = m->links[i];
 
                 if (!l->dirty)
                         continue;
                 l->dirty = false;
-                if (!dumped) {
-                        set = manager_dump_view(m);
-                        dumped = true;
-                }
-                link_reconcile(l, set);
+                link_reconcile(l, shared_dump_get(m, &dump));
         }
         manager_notify_status(m);
         return 0;
@@ -144,8 +109,6 @@ static Link *find_link_by_ifindex(Manager *m, int ifindex) {
 static void on_watch_event(const LinkWatchEvent *ev, void *userdata) {
         Manager *m = userdata;
         Link *l;
-
-        m->view_current = false;        /* any link or qdisc may differ now */
 
         switch (ev->kind) {
         case LINK_WATCH_LINK_NEW:
@@ -324,7 +287,6 @@ void manager_free(Manager *m) {
         sd_event_source_disable_unref(m->stats_timer);
         free(m->metrics_file);
         link_watch_free(m->watch);
-        qdisc_tree_set_done(&m->view);
         nl_qdisc_free(m->nl);
         caps_cache_free(m->caps);
         if (m->probe_sock_open)

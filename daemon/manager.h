@@ -64,8 +64,6 @@ struct Manager {
         struct LinkWatch *watch;        /* rtnetlink link and qdisc notifications */
         bool names_current;             /* every link notification is read: the capability cache's
                                          * name -> index is the kernel's (manager_sync_dir()) */
-        QDiscTreeSet view;              /* the last dump of every interface's qdiscs */
-        bool view_current;              /* no notification since it was taken (manager_trees()) */
         uint64_t stats_interval_usec;
         char *metrics_file;
         int metrics_file_error;         /* -errno of the last write, 0 when it worked (log on change) */
@@ -118,15 +116,6 @@ void shared_dump_done(SharedDump *d);
 /** The trees of every interface, dumped at the first call, or NULL when
  *  the dump failed (callers then dump per link). */
 const QDiscTreeSet *shared_dump_get(Manager *m, SharedDump *d);
-
-/** Every interface's trees for an apply: the view the last dump left when
- *  no link or qdisc notification has arrived since (the waiting ones are
- *  read first) and no taprio is in it (its dump changes with time, without
- *  a notification), else a new dump, kept as the view. NULL when the dump
- *  failed. The set stays valid until the next call or manager_dump_view(). */
-const QDiscTreeSet *manager_trees(Manager *m);
-/** A new dump of every interface, kept as the view. NULL when it failed. */
-const QDiscTreeSet *manager_dump_view(Manager *m);
 
 struct ScheduleDir;
 /** Load the configuration folder (files unchanged since the last load are
