@@ -59,3 +59,25 @@ wait_until 2 sh -c "[ \"\$(\"$TBSCTL\" --json status dr1 | jq -r .state)\" = con
         fail "dr1 did not recover: $(link_state dr1)"
 pass "dr1 configured again once the tree matches"
 expect_event dr1 restored
+
+# A reload that arrives together with a change made outside (SIGSTOP keeps
+# the notification and the Reload() call waiting) plans against the tree
+# as it is now (a view of the trees kept between reloads would have to be
+# dropped by the waiting notification; the daemon dumps for it). dr1 (policy report) keeps a drift until an apply: the
+# reload of its changed file applies the whole schedule, the outside etf
+# on 100:2 included.
+wait_configured dr1
+kill -STOP "$TBSD_PID"
+tc qdisc replace dev dr1 parent 100:2 handle 998: etf clockid CLOCK_TAI delta 998000
+write_mqprio_schedule "$conf/dr1.tmp" dr1 210000 500000
+jq '. + {"drift": "report"}' "$conf/dr1.tmp" > "$conf/dr1.json"
+rm "$conf/dr1.tmp"
+"$TBSCTL" reload > "$TBS_OUT/reload-drift.log" 2>&1 &
+reload_pid=$!
+sleep 0.5
+kill -CONT "$TBSD_PID"
+wait "$reload_pid" || fail "reload failed: $(cat "$TBS_OUT/reload-drift.log")"
+assert_eq "$(etf_delta dr1 100:1)" 210000 "dr1 queue 0 delta from the changed file"
+assert_eq "$(etf_delta dr1 100:2)" 500000 "dr1 queue 1: the outside etf replaced by the reload's apply"
+wait_configured dr1
+pass "a reload plans against the tree as changed outside"
