@@ -358,39 +358,6 @@ for ((r = 1; r <= runs; r++)); do
 done
 all_up || fail "links not applied after Reload(): $("$TBSCTL" list | grep -v configured | head -3)"
 
-# One etf delta changed in N files, through the daemon: the N files get
-# queue 0's new delta, then one Reload() (timed in the bus client) re-reads
-# those N (the others only by their stat), plans each against one dump of
-# every tree and sends one request per interface; tc -batch's N `qdisc
-# replace ... etf` lines are the cells' "delta" of this boot. The files
-# change back (untimed) before the next size. Every file has been quiet for
-# more than 2 s before a change, so only the changed ones are read.
-jq '.txqueues[0].delta_ns = 210000' "$conf/b0.json" > "$work/daemon-b0-delta.json"
-cp "$conf/b0.json" "$work/daemon-b0-base.json"
-for ((r = 1; r <= runs; r++)); do
-        for n in 1 16 64 256; do
-                for v in delta base; do
-                        sleep 2.5
-                        for ((i = 0; i < n; i++)); do
-                                if [ "$i" = 0 ] && [ "$v" = delta ]; then
-                                        cp "$work/daemon-b0-delta.json" "$conf/b0.json.new"
-                                elif [ "$i" = 0 ]; then
-                                        cp "$work/daemon-b0-base.json" "$conf/b0.json.new"
-                                else
-                                        cp "$work/n256/$v/b$i.json" "$conf/b$i.json.new"
-                                fi
-                                mv "$conf/b$i.json.new" "$conf/b$i.json"
-                        done
-                        out=$("$bus_bench" reload) || fail "Reload() with $n changed deltas failed"
-                        [ "$v" = delta ] && echo "R daemon_delta $n tbsd $r $(awk '{ print $2 }' <<<"$out")"
-                        want=$([ "$v" = delta ] && echo 210000 || echo 200000)
-                        got=$(etf_delta "b$((n - 1))" 100:1)
-                        [ "$got" = "$want" ] || fail "Reload() with $n changed deltas: b$((n - 1))'s etf delta $got, not $want"
-                done
-        done
-done
-all_up || fail "links not configured after the delta reloads: $("$TBSCTL" list | grep -v configured | head -3)"
-
 echo "R vmrss_kib $nmax tbsd 1 $(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)"
 echo "R vmhwm_kib $nmax tbsd 1 $(awk '/^VmHWM/ { print $2 }' /proc/$TBSD_PID/status)"
 # Where the resident memory is, per mapping (S lines: for the log, not the
@@ -432,6 +399,40 @@ echo "R rssfile_kib $nmax tbsd 1 $(awk '/^RssFile/ { print $2 }' /proc/$TBSD_PID
 # of the shared ones.
 echo "R uss_kib $nmax tbsd 1 $(awk '/^Private_(Clean|Dirty):/ { n += $2 } END { print n }' /proc/$TBSD_PID/smaps_rollup)"
 echo "R pss_kib $nmax tbsd 1 $(awk '/^Pss:/ { print $2 }' /proc/$TBSD_PID/smaps_rollup)"
+
+# One etf delta changed in N files, through the daemon (after the memory
+# figures above, so that they stay those of the calls before): the N files get
+# queue 0's new delta, then one Reload() (timed in the bus client) re-reads
+# those N (the others only by their stat), plans each against one dump of
+# every tree and sends one request per interface; tc -batch's N `qdisc
+# replace ... etf` lines are the cells' "delta" of this boot. The files
+# change back (untimed) before the next size. Every file has been quiet for
+# more than 2 s before a change, so only the changed ones are read.
+jq '.txqueues[0].delta_ns = 210000' "$conf/b0.json" > "$work/daemon-b0-delta.json"
+cp "$conf/b0.json" "$work/daemon-b0-base.json"
+for ((r = 1; r <= runs; r++)); do
+        for n in 1 16 64 256; do
+                for v in delta base; do
+                        sleep 2.5
+                        for ((i = 0; i < n; i++)); do
+                                if [ "$i" = 0 ] && [ "$v" = delta ]; then
+                                        cp "$work/daemon-b0-delta.json" "$conf/b0.json.new"
+                                elif [ "$i" = 0 ]; then
+                                        cp "$work/daemon-b0-base.json" "$conf/b0.json.new"
+                                else
+                                        cp "$work/n256/$v/b$i.json" "$conf/b$i.json.new"
+                                fi
+                                mv "$conf/b$i.json.new" "$conf/b$i.json"
+                        done
+                        out=$("$bus_bench" reload) || fail "Reload() with $n changed deltas failed"
+                        [ "$v" = delta ] && echo "R daemon_delta $n tbsd $r $(awk '{ print $2 }' <<<"$out")"
+                        want=$([ "$v" = delta ] && echo 210000 || echo 200000)
+                        got=$(etf_delta "b$((n - 1))" 100:1)
+                        [ "$got" = "$want" ] || fail "Reload() with $n changed deltas: b$((n - 1))'s etf delta $got, not $want"
+                done
+        done
+done
+all_up || fail "links not configured after the delta reloads: $("$TBSCTL" list | grep -v configured | head -3)"
 
 # The launch-time monitor's cost (docs/fidelity.md): the daemon's CPU over
 # 20 s (two windows of 10 s) with queue 0 of b1..b16 monitored at the
