@@ -234,7 +234,8 @@ cell() {
 # other (minutes apart) a slower spell of the host went into it whole.
 # More runs for tbsd and tc -batch (not for the slow script) steady those
 # medians: three per round at 1 and 16, whose difference (about 20 ms) is
-# within the guest's noise of a single run, one at 64 and 256.
+# within the guest's noise of a single run, one at 64 and 256, one every
+# other round at 1024.
 [ "$quick" = daemon ] && sizes=()     # bench/run --daemon-only (development)
 rounds=$((runs * 3))
 [ "${#sizes[@]}" -eq 0 ] && rounds=0
@@ -242,6 +243,13 @@ for ((round = 1; round <= rounds; round++)); do
         for n in "${sizes[@]}"; do
                 per=1
                 [ "$n" -le 16 ] && per=3
+                # 1024 in every other round (from the first): its cell takes
+                # as long as all the others together.
+                if [ "$n" -ge 1024 ]; then
+                        [ $((round % 2)) = 1 ] || continue
+                        cell "$n" $(( (round + 1) / 2 ))
+                        continue
+                fi
                 for ((k = 1; k <= per; k++)); do
                         cell "$n" $(( (round - 1) * per + k ))
                 done
