@@ -70,9 +70,9 @@ once_timed() {
 # like the tools; its own clock from its first send to its last answer
 # gives floor_send.
 floor_timed() {
-        local n=$1 r=$2 reqs sends us
+        local n=$1 r=$2 reqs us
         timed full "$n" floor "$r" "$floor" "${ifindex[@]:0:n}"
-        read -r _ reqs _ sends _ _ _ us < "$work/out" || true
+        read -r _ reqs _ _ _ _ _ us < "$work/out" || true
         [ "${reqs:-}" = $((5 * n)) ] || fail "floor N=$n run $r: '$(cat "$work/out")', not $((5 * n)) requests"
         echo "R floor_send $n floor $r $us"
 }
@@ -97,7 +97,7 @@ echo "I interfaces $nlinks veth pairs, 4 TX queues each"
 # The floor program takes interface indexes (it looks up nothing itself).
 ifindex=()
 for ((i = 0; i < nlinks; i++)); do
-        read -r ifindex[i] < "/sys/class/net/b$i/ifindex" || fail "no ifindex of b$i"
+        read -r "ifindex[i]" < "/sys/class/net/b$i/ifindex" || fail "no ifindex of b$i"
 done
 
 map="0 1 2 3 3 3 3 3 3 3 3 3 3 3 3 3"
@@ -498,8 +498,8 @@ configured() { # how many links are configured
 all_configured() { [ "$(configured)" = "$1" ]; }
 rss_quiet() { # N: VmRSS and RssAnon of the daemon with N links, as R lines
         sleep 3
-        echo "R vmrss_scale_kib $1 tbsd 1 $(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)"
-        echo "R rssanon_scale_kib $1 tbsd 1 $(awk '/^RssAnon/ { print $2 }' /proc/$TBSD_PID/status)"
+        echo "R vmrss_scale_kib $1 tbsd 1 $(awk '/^VmRSS/ { print $2 }' "/proc/$TBSD_PID/status")"
+        echo "R rssanon_scale_kib $1 tbsd 1 $(awk '/^RssAnon/ { print $2 }' "/proc/$TBSD_PID/status")"
 }
 add_schedules() { # FROM TO: copy the schedules of bFROM..b(TO-1) into the folder
         local i files=()
@@ -516,7 +516,9 @@ if [ "$nlinks" -gt "$nmax" ]; then
         rss_quiet "$nmax"
         have=$nmax
         for step in $((2 * nmax)) "$nlinks"; do
-                [ "$step" -gt "$have" ] && [ "$step" -le "$nlinks" ] || continue
+                if [ "$step" -le "$have" ] || [ "$step" -gt "$nlinks" ]; then
+                        continue
+                fi
                 add_schedules "$have" "$step"
                 out=$("$bus_bench" reload) || fail "Reload() with $((step - have)) new schedules failed"
                 echo "R daemon_reload_scale $step tbsd 1 $(awk '{ print $2 }' <<<"$out")"
