@@ -161,7 +161,6 @@ def main():
       "without the fixed cost of starting the program, reading its folder and dumping once.")
     w("")
 
-    floor_ratio = {}
     if runs.get(("full", 1, "floor")):
         w("### How close to the floor: the same requests and nothing else, ms")
         w("")
@@ -188,8 +187,6 @@ def main():
             sends = fr[3] if len(fr) >= 4 else "–"
             mf = None if n == 1 or fs is None or fs1 is None else (fs - fs1) / (n - 1)
             mt = per_iface.get(n)
-            if fl and t:
-                floor_ratio[n] = t / fl
             w(f"| {n} | {ms(fl)} | {ms(fs)} | {sends} | {ms(t)} | {ratio(fl, t)} | {ratio(fl, b)} | "
               f"{'–' if mf is None else f'{mf:.1f}'} | "
               f"{'–' if mf is None or mt is None or mf <= 0 or mt <= 0 else f'{mt / mf:.1f}×'} |")
