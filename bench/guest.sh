@@ -491,15 +491,23 @@ wait 2>/dev/null || true
 # A fresh daemon starts with the schedules of b0..b(nmax-1) (no clock
 # check); Reload()s add the rest in steps (to 2 nmax, then to nlinks).
 # VmRSS after each step, once all links are configured and the daemon has
-# been quiet for 3 s: three points, to see whether memory grows linearly.
+# been quiet for 5 s (longer than it keeps sampling statistics after the
+# last read, 3 intervals of 1 s, before it drops the samples and trims):
+# three points, to see whether memory grows linearly.
+# VmRSS also moves with when glibc hands free pages back; the heap in use
+# (mallinfo2(), which the daemon logs at debug level when it trims after a
+# load) does not. Debug logging slows it down: nothing here is timed.
 configured() { # how many links are configured
         "$TBSCTL" --json list | jq '[.[] | select(.state == "configured")] | length'
 }
 all_configured() { [ "$(configured)" = "$1" ]; }
-rss_quiet() { # N: VmRSS and RssAnon of the daemon with N links, as R lines
-        sleep 3
+rss_quiet() { # N: VmRSS, RssAnon and heap in use of the daemon with N links, as R lines
+        local heap
+        sleep 5
         echo "R vmrss_scale_kib $1 tbsd 1 $(awk '/^VmRSS/ { print $2 }' "/proc/$TBSD_PID/status")"
         echo "R rssanon_scale_kib $1 tbsd 1 $(awk '/^RssAnon/ { print $2 }' "/proc/$TBSD_PID/status")"
+        heap=$(sed -n 's/.*heap: \([0-9]*\) KiB in use.*/\1/p' "$TMPDIR/tbsd-scale.log" | tail -1)
+        [ -z "$heap" ] || echo "R heap_scale_kib $1 tbsd 1 $heap"
 }
 add_schedules() { # FROM TO: copy the schedules of bFROM..b(TO-1) into the folder
         local i files=()
@@ -511,7 +519,9 @@ if [ "$nlinks" -gt "$nmax" ]; then
         scale=$work/daemon-scale
         mkdir -p "$scale"
         add_schedules 0 "$nmax"
-        GLIBC_TUNABLES=$unit_tunables start_tbsd "$scale"
+        GLIBC_TUNABLES=$unit_tunables "$TBSD" --config-dir "$scale" --log-level debug \
+                >"$TMPDIR/tbsd-scale.log" 2>&1 &
+        TBSD_PID=$!
         wait_until 120 all_configured "$nmax" || fail "the daemon did not configure $nmax links: $(configured)"
         rss_quiet "$nmax"
         have=$nmax
@@ -520,8 +530,7 @@ if [ "$nlinks" -gt "$nmax" ]; then
                         continue
                 fi
                 add_schedules "$have" "$step"
-                out=$("$bus_bench" reload) || fail "Reload() with $((step - have)) new schedules failed"
-                echo "R daemon_reload_scale $step tbsd 1 $(awk '{ print $2 }' <<<"$out")"
+                "$bus_bench" reload >/dev/null || fail "Reload() with $((step - have)) new schedules failed"
                 [ "$(configured)" = "$step" ] || fail "the daemon did not configure $step links: $(configured)"
                 rss_quiet "$step"
                 have=$step
