@@ -8,14 +8,20 @@
 # The tc-per-qdisc script starts one tc process per qdisc; in the
 # user-mode-linux guest a process start costs 0.1-0.3 s, so at N >= 64 the
 # script is measured once per cell (its full apply at N = 256 alone starts
-# 1280 processes), and with QUICK=1 not at all at N = 256.
+# 1280 processes), and with QUICK=1 not at all at N = 256; at N = 1024 it
+# is not run (5120 processes, several minutes per run).
 #
 # Every measurement is one line on stdout, for bench/report.py:
 #   R METRIC N TOOL RUN VALUE      (VALUE in microseconds unless the metric says)
 #   I KEY VALUE...                 (facts about the run)
+#   P self|incl N COUNT WHERE      (callgrind_annotate's functions of tbsd at N:
+#                                   instructions, "file:function [object]")
 runs=$1 idle_s=$2 describe_s=$3 status_calls=$4 bus_bench=$5 quick=$6
-sizes=(1 16 64 256)
-nmax=256
+sizes=(1 16 64 256 1024)
+nlinks=1024     # veth pairs in the guest: the largest size
+nmax=256        # the daemon's interfaces
+profiled=" 1 256 1024 "   # the sizes of the profiles of tbsd's instructions by function
+floor=$(dirname "$bus_bench")/floor
 work=$TMPDIR/bench
 # The tools' output goes to tmpfs (hostfs writes are slow in the guest);
 # it is copied to the host at the end.
@@ -60,20 +66,44 @@ once_timed() {
         fi
 }
 
-# ---- the interfaces: nmax veth pairs of 4 queues, bN carries the tree ----
-for ((i = 0; i < nmax; i++)); do
+# floor_timed N RUN: the floor program (bench/floor.c) on b0..b(N-1), timed
+# like the tools; its own clock from its first send to its last answer
+# gives floor_send.
+floor_timed() {
+        local n=$1 r=$2 reqs us
+        timed full "$n" floor "$r" "$floor" "${ifindex[@]:0:n}"
+        read -r _ reqs _ _ _ _ _ us < "$work/out" || true
+        [ "${reqs:-}" = $((5 * n)) ] || fail "floor N=$n run $r: '$(cat "$work/out")', not $((5 * n)) requests"
+        echo "R floor_send $n floor $r $us"
+}
+
+# tree_of N: the qdiscs of b0..b(N-1) as tc -j shows them, sorted, for
+# comparing two tools' results.
+tree_of() {
+        tc -j qdisc show | jq -c --argjson n "$1" '[.[] | select(.dev | test("^b[0-9]+$"))
+                | select((.dev[1:] | tonumber) < $n) | del(.refcnt)] | sort_by(.dev, .handle)'
+}
+
+# ---- the interfaces: nlinks veth pairs of 4 queues, bN carries the tree ----
+for ((i = 0; i < nlinks; i++)); do
         echo "link add b$i numtxqueues 4 numrxqueues 4 type veth peer name p$i numtxqueues 4 numrxqueues 4"
 done > "$work/links"
-for ((i = 0; i < nmax; i++)); do
+for ((i = 0; i < nlinks; i++)); do
         echo "link set b$i up"
         echo "link set p$i up"
 done >> "$work/links"
-ip -batch "$work/links" || fail "cannot create $nmax veth pairs"
-echo "I interfaces $nmax veth pairs, 4 TX queues each"
+ip -batch "$work/links" || fail "cannot create $nlinks veth pairs"
+echo "I interfaces $nlinks veth pairs, 4 TX queues each"
+# The floor program takes interface indexes (it looks up nothing itself).
+ifindex=()
+for ((i = 0; i < nlinks; i++)); do
+        read -r "ifindex[i]" < "/sys/class/net/b$i/ifindex" || fail "no ifindex of b$i"
+done
 
 map="0 1 2 3 3 3 3 3 3 3 3 3 3 3 3 3"
-schedule() { # IFACE DELTA0
-        cat <<EOJ
+schedule() { # IFACE DELTA0 (printed without starting a process: 2 per interface and size)
+        local text
+        IFS= read -r -d '' text <<EOJ || true
 {
   "interface": "$1",
   "root": {
@@ -91,6 +121,7 @@ schedule() { # IFACE DELTA0
   "allow": ["ptp-etf"]
 }
 EOJ
+        printf '%s' "$text"
 }
 
 # Per size: tbsd's folders (base and queue 0's delta changed), the tc script,
@@ -142,7 +173,7 @@ startup() {
 }
 # The cost of one system call as more interfaces are visited in turn: a
 # path lookup in sysfs (tbsd's probe makes one per interface) and an ioctl.
-echo "I path_cost $("$(dirname "$bus_bench")/path-cost" 16 64 256 | tr '\n' ' ')"
+echo "I path_cost $("$(dirname "$bus_bench")/path-cost" 16 64 256 1024 | tr '\n' ' ')"
 echo "I startup_us tbsd_help $(startup "$TBSD" --help) tc_V $(startup tc -V) true $(startup /bin/true)"
 
 # How many qdiscs one dump returns, with and without NETLINK_GET_STRICT_CHK
@@ -151,18 +182,36 @@ tc -force -batch "$work/n256/batch" >>"$log" 2>&1 || fail "installing 256 trees 
 echo "I dump_count $(/usr/bin/python3 "$TBS_SOURCE_DIR/bench/dump-count.py" b7)"
 reset_trees 256
 
+# The floor program must install what tbsd installs, at every size (checked
+# once, not timed): the same 5 N qdiscs with the same handles and options.
+if [ "$quick" != daemon ]; then
+        for n in "${sizes[@]}"; do
+                reset_trees "$nlinks"
+                "$floor" "${ifindex[@]:0:n}" > "$work/out" 2>>"$log" || fail "floor N=$n: $(tail -3 "$log")"
+                echo "I floor_run_$n $(cat "$work/out")"
+                tree_of "$n" > "$work/floor-tree.json"
+                reset_trees "$n"
+                "$TBSD" --once --config-dir "$work/n$n/base" >>"$log" 2>&1 || fail "tbsd N=$n for the floor check"
+                tree_of "$n" > "$work/tbsd-tree.json"
+                cmp -s "$work/floor-tree.json" "$work/tbsd-tree.json" ||
+                        fail "N=$n: the floor program's trees differ from tbsd's: $(diff "$work/floor-tree.json" "$work/tbsd-tree.json" | head -c 600)"
+                [ "$(jq length "$work/floor-tree.json")" = $((5 * n)) ] || fail "N=$n: not $((5 * n)) qdiscs after the floor"
+        done
+        echo "I floor_checked ${sizes[*]}"
+fi
+
 # cell N R: run R of every tool at N interfaces. Each tool starts from the
-# same state: the default root on all nmax interfaces, whatever the cell
+# same state: the default root on all nlinks interfaces, whatever the cell
 # before it left.
 cell() {
         local n=$1 r=$2 d=$work/n$1
-        reset_trees "$nmax"
+        reset_trees "$nlinks"
         once_timed full "$n" "$r" "$d/base" applied
         once_timed reapply "$n" "$r" "$d/base" unchanged
         once_timed delta "$n" "$r" "$d/delta" applied
 
         if { [ "$n" -lt 64 ] && [ "$r" -le "$runs" ]; } ||
-           { [ "$r" = 1 ] && { [ "$n" -lt 256 ] || [ "$quick" = 0 ]; }; }; then
+           { [ "$r" = 1 ] && { [ "$n" -lt 256 ] || { [ "$n" = 256 ] && [ "$quick" = 0 ]; }; }; }; then
                 reset_trees "$n"
                 timed full "$n" tc-script "$r" bash "$d/script.sh"
                 # 1536 processes at 256: left out, the full apply shows the cost
@@ -174,6 +223,9 @@ cell() {
         timed full "$n" tc-batch "$r" tc -batch "$d/batch"
         timed reapply "$n" tc-batch "$r" tc -batch "$d/rebatch"
         timed delta "$n" tc-batch "$r" tc -batch "$d/delta.batch"
+
+        reset_trees "$n"
+        floor_timed "$n" "$r"
 }
 
 # The sizes take turns, round after round, so that a change in how busy
@@ -182,7 +234,8 @@ cell() {
 # other (minutes apart) a slower spell of the host went into it whole.
 # More runs for tbsd and tc -batch (not for the slow script) steady those
 # medians: three per round at 1 and 16, whose difference (about 20 ms) is
-# within the guest's noise of a single run, one at 64 and 256.
+# within the guest's noise of a single run, one at 64 and 256, one every
+# other round at 1024.
 [ "$quick" = daemon ] && sizes=()     # bench/run --daemon-only (development)
 rounds=$((runs * 3))
 [ "${#sizes[@]}" -eq 0 ] && rounds=0
@@ -190,6 +243,13 @@ for ((round = 1; round <= rounds; round++)); do
         for n in "${sizes[@]}"; do
                 per=1
                 [ "$n" -le 16 ] && per=3
+                # 1024 in every other round (from the first): its cell takes
+                # as long as all the others together.
+                if [ "$n" -ge 1024 ]; then
+                        [ $((round % 2)) = 1 ] || continue
+                        cell "$n" $(( (round + 1) / 2 ))
+                        continue
+                fi
                 for ((k = 1; k <= per; k++)); do
                         cell "$n" $(( (round - 1) * per + k ))
                 done
@@ -240,39 +300,72 @@ work_out_ok() { # WHAT WORD: every line tbsd printed ends in WORD
                 fail "$1: not '$2': $(grep -v ": $2\$" "$work/out" | head -3)"
         fi
 }
-instructions() { # CMD...: user-space instructions executed (callgrind's Ir)
+instructions() { # CMD...: user-space instructions executed (callgrind's Ir);
+        # the profile goes to $cg_out (none unless set)
         local f=$work/callgrind.txt n
-        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >"$work/out" 2>"$f" ||
+        valgrind --tool=callgrind --callgrind-out-file="${cg_out:-/dev/null}" "$@" >"$work/out" 2>"$f" ||
                 fail "under callgrind: '$*' failed: $(tail -3 "$f")"
         n=$(awk '/Collected :/ { print $NF }' "$f")
         [ -n "$n" ] || fail "no instruction count from callgrind for '$*'"
         echo "$n"
 }
+# profile N FILE: where tbsd's instructions went in a callgrind profile, by
+# function, as P lines: self (the function's own instructions) and
+# inclusive (with those of the functions it called).
+profile() {
+        local mode opt
+        for mode in self incl; do
+                opt=--inclusive=no
+                [ "$mode" = incl ] && opt=--inclusive=yes
+                callgrind_annotate --threshold=100 "$opt" "$2" |
+                        awk -v m="$mode" -v n="$1" '
+                        /PROGRAM TOTALS/ { next }
+                        /^ *[0-9,]+ \([ 0-9.]+%\)  / {
+                                c = $1; gsub(",", "", c)
+                                sub(/^ *[0-9,]+ \([ 0-9.]+%\)  /, "")
+                                print "P " m " " n " " c " " $0
+                        }' || fail "callgrind_annotate $opt $2"
+        done
+}
 if [ "$quick" != daemon ] && command -v strace >/dev/null && command -v valgrind >/dev/null; then
         for n in "${sizes[@]}"; do
                 d=$work/n$n
-                reset_trees "$nmax"
+                reset_trees "$nlinks"
+                cg_out=
+                if [[ $profiled == *" $n "* ]]; then
+                        cg_out=$work/callgrind-$n.out
+                fi
                 v=$(instructions "$TBSD" --once --config-dir "$d/base"); work_out_ok "callgrind full N=$n" applied
                 echo "R work_instr_full $n tbsd 1 $v"
+                if [ -n "$cg_out" ] && command -v callgrind_annotate >/dev/null; then
+                        profile "$n" "$cg_out"
+                fi
+                cg_out=
                 v=$(instructions "$TBSD" --once --config-dir "$d/base"); work_out_ok "callgrind re-apply N=$n" unchanged
                 echo "R work_instr_reapply $n tbsd 1 $v"
-                reset_trees "$nmax"
+                reset_trees "$nlinks"
                 v=$(syscalls "$TBSD" --once --config-dir "$d/base"); work_out_ok "strace full N=$n" applied
                 echo "R work_syscalls_full $n tbsd 1 $v"
                 v=$(syscalls "$TBSD" --once --config-dir "$d/base"); work_out_ok "strace re-apply N=$n" unchanged
                 echo "R work_syscalls_reapply $n tbsd 1 $v"
-                reset_trees "$nmax"
+                reset_trees "$nlinks"
                 v=$(instructions tc -batch "$d/batch")
                 echo "R work_instr_full $n tc-batch 1 $v"
-                reset_trees "$nmax"
+                reset_trees "$nlinks"
                 v=$(syscalls tc -batch "$d/batch")
                 echo "R work_syscalls_full $n tc-batch 1 $v"
+                reset_trees "$nlinks"
+                v=$(instructions "$floor" "${ifindex[@]:0:n}")
+                echo "R work_instr_full $n floor 1 $v"
+                reset_trees "$nlinks"
+                v=$(syscalls "$floor" "${ifindex[@]:0:n}")
+                echo "R work_syscalls_full $n floor 1 $v"
         done
         echo "bench: counted instructions and system calls" >&2
 fi
 
 # What `replace` does when the script is simply run again (Linux 6.1).
-reset_trees 256
+reset_trees "$nlinks"
 bash "$work/n1/replace.sh" >>"$log" 2>&1 || fail "replace script on a fresh interface"
 rc=0; out=$(bash -c "set -e; $(cat "$work/n1/replace.sh")" 2>&1) || rc=$?
 echo "I replace_rerun_exit $rc $(head -1 <<<"$out")"
@@ -490,4 +583,56 @@ echo "R vmrss_metrics_kib $nmax tbsd 1 $(awk '/^VmRSS/ { print $2 }' /proc/$TBSD
 
 kill "$TBSD_PID" "$PTP4L_PID" 2>/dev/null || true
 wait 2>/dev/null || true
+
+# ---- memory at scale: the daemon with nmax, then more configured links ----
+# A fresh daemon starts with the schedules of b0..b(nmax-1) (no clock
+# check); Reload()s add the rest in steps (to 2 nmax, then to nlinks).
+# VmRSS after each step, once all links are configured and the daemon has
+# been quiet for 5 s (longer than it keeps sampling statistics after the
+# last read, 3 intervals of 1 s, before it drops the samples and trims):
+# three points, to see whether memory grows linearly.
+# VmRSS also moves with when glibc hands free pages back; the heap in use
+# (mallinfo2(), which the daemon logs at debug level when it trims after a
+# load) does not. Debug logging slows it down: nothing here is timed.
+configured() { # how many links are configured
+        "$TBSCTL" --json list | jq '[.[] | select(.state == "configured")] | length'
+}
+all_configured() { [ "$(configured)" = "$1" ]; }
+rss_quiet() { # N: VmRSS, RssAnon and heap in use of the daemon with N links, as R lines
+        local heap
+        sleep 5
+        echo "R vmrss_scale_kib $1 tbsd 1 $(awk '/^VmRSS/ { print $2 }' "/proc/$TBSD_PID/status")"
+        echo "R rssanon_scale_kib $1 tbsd 1 $(awk '/^RssAnon/ { print $2 }' "/proc/$TBSD_PID/status")"
+        heap=$(sed -n 's/.*heap: \([0-9]*\) KiB in use.*/\1/p' "$TMPDIR/tbsd-scale.log" | tail -1)
+        [ -z "$heap" ] || echo "R heap_scale_kib $1 tbsd 1 $heap"
+}
+add_schedules() { # FROM TO: copy the schedules of bFROM..b(TO-1) into the folder
+        local i files=()
+        for ((i = $1; i < $2; i++)); do files+=("$work/n$nlinks/base/b$i.json"); done
+        cp "${files[@]}" "$scale/"
+}
+if [ "$nlinks" -gt "$nmax" ]; then
+        reset_trees "$nlinks"
+        scale=$work/daemon-scale
+        mkdir -p "$scale"
+        add_schedules 0 "$nmax"
+        GLIBC_TUNABLES=$unit_tunables "$TBSD" --config-dir "$scale" --log-level debug \
+                >"$TMPDIR/tbsd-scale.log" 2>&1 &
+        TBSD_PID=$!
+        wait_until 120 all_configured "$nmax" || fail "the daemon did not configure $nmax links: $(configured)"
+        rss_quiet "$nmax"
+        have=$nmax
+        for step in $((2 * nmax)) "$nlinks"; do
+                if [ "$step" -le "$have" ] || [ "$step" -gt "$nlinks" ]; then
+                        continue
+                fi
+                add_schedules "$have" "$step"
+                "$bus_bench" reload >/dev/null || fail "Reload() with $((step - have)) new schedules failed"
+                [ "$(configured)" = "$step" ] || fail "the daemon did not configure $step links: $(configured)"
+                rss_quiet "$step"
+                have=$step
+        done
+        kill "$TBSD_PID"
+        wait "$TBSD_PID" 2>/dev/null || true
+fi
 echo "bench: done" >&2

@@ -4,16 +4,20 @@
 # same boot, and which goals are met. Part of bench/run.
 #
 #   report.py GUEST_LOG MACHINE_FACTS_FILE
+import os
+import re
 import statistics
 import sys
 from collections import defaultdict
 
-SIZES = [1, 16, 64, 256]
+SIZES = [1, 16, 64, 256, 1024]     # the sizes the guest measures (the largest may be left out)
+PROFILE_TOP = 15                   # rows of the tables of tbsd's instructions by function
 
 
 def load(path):
     runs = defaultdict(list)      # (metric, n, tool) -> [values]
     info = {}
+    prof = defaultdict(dict)      # (self|incl, n) -> {"file:function [object]": instructions}
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             p = line.split()
@@ -21,7 +25,54 @@ def load(path):
                 runs[(p[1], int(p[2]), p[3])].append(float(p[5]))
             elif len(p) >= 2 and p[0] == "I":
                 info[p[1]] = " ".join(p[2:])
-    return runs, info
+            elif len(p) >= 5 and p[0] == "P":
+                where = line.rstrip("\n").split(" ", 4)[4]
+                prof[(p[1], int(p[2]))][where] = prof[(p[1], int(p[2]))].get(where, 0) + int(p[3])
+    return runs, info, prof
+
+
+def where_parts(where):
+    """callgrind_annotate's "file:function [object]" as (function, library,
+    recursion level); the object is None where callgrind_annotate leaves it
+    out (the lines of a function inlined from another source file)."""
+    m = re.match(r"^(.*?)(?: \[(.*)\])?$", where)
+    name, obj = m.group(1), m.group(2)
+    fn = name.split(":", 1)[1] if ":" in name else name
+    fn, _, level = fn.partition("'")               # read_value'2: its second level of recursion
+    lib = None
+    if obj:
+        lib = re.sub(r"\.so(\.[0-9.]*)?$", "", os.path.basename(obj))    # libc.so.6 -> libc
+    if re.fullmatch(r"0x[0-9a-f]+", fn):
+        fn = f"(no symbol, {fn})"
+    return fn, lib, level
+
+
+def by_function(entries):
+    """{(function, library): (self, inclusive)} from the {where: count} of
+    both modes: self summed over source files and recursion levels, inclusive
+    summed over source files and the largest of the recursion levels (the
+    outer one includes the inner ones)."""
+    libs = {}
+    for mode in ("self", "incl"):
+        for where in entries.get(mode, {}):
+            fn, lib, _ = where_parts(where)
+            if lib:
+                libs.setdefault(fn, lib)
+    out = defaultdict(lambda: [0, 0])
+    for i, mode in enumerate(("self", "incl")):
+        levels = defaultdict(int)
+        for where, c in entries.get(mode, {}).items():
+            fn, lib, level = where_parts(where)
+            levels[(fn, lib or libs.get(fn, "?"), level)] += c
+        best = defaultdict(int)
+        for (fn, lib, level), c in levels.items():
+            if i == 0:
+                best[(fn, lib)] += c
+            else:
+                best[(fn, lib)] = max(best[(fn, lib)], c)
+        for key, c in best.items():
+            out[key][i] = c
+    return out
 
 
 def med(runs, metric, n, tool):
@@ -81,7 +132,10 @@ def monitor_table(runs, hz, w):
 
 
 def main():
-    runs, info = load(sys.argv[1])
+    runs, info, prof = load(sys.argv[1])
+    global SIZES
+    SIZES = [n for n in SIZES if runs.get(("full", n, "tbsd"))] or SIZES
+    big = SIZES[-1]
     with open(sys.argv[2], encoding="utf-8") as f:
         machine = [l.rstrip("\n") for l in f if l.strip()]
     out = []
@@ -99,7 +153,8 @@ def main():
     w(f"- medians of {n_runs} runs per cell; tbsd and tc -batch "
       + ", ".join(f"{counts[n]} at N = {n}" for n in SIZES)
       + f" (status: {n_runs} runs × several calls); the tc-per-qdisc script once per cell at N ≥ 64 "
-      "(it starts 5 N processes)")
+      "(it starts 5 N processes), not at all at N = 1024 (5120 processes, minutes per run); "
+      "the floor program as often as tbsd")
     su = info.get("startup_us", "").split()
     if len(su) == 6:
         w(f"- starting a program in the guest (median of 5, each after the 0.2 s pause every timed "
@@ -140,6 +195,46 @@ def main():
       "\"Per added interface\" is (T(N) − T(1)) / (N − 1): the cost of one more interface "
       "without the fixed cost of starting the program, reading its folder and dumping once.")
     w("")
+
+    if runs.get(("full", 1, "floor")):
+        w("### How close to the floor: the same requests and nothing else, ms")
+        w("")
+        w("`bench/floor` sends the requests of tbsd's full apply (the same bytes: 5 per interface) "
+          "built before its first send, as few sends as the socket's default send buffer takes, one "
+          "ACK per send, and does nothing else: no file, no probe, no dump, no name lookup (the "
+          "interface indexes are its arguments). It is timed like the tools (the whole process) and "
+          "by its own clock from its first send to its last answer (the kernel's part). "
+          "The trees it leaves are checked once against tbsd's with `tc -j qdisc show`"
+          + (f" (at N = {', '.join(info['floor_checked'].split())}: the same)" if info.get("floor_checked") else "")
+          + ".")
+        w("")
+        w("| N | floor | of which its sends and answers | sends | tbsd --once | tbsd / floor "
+          "| tc -batch / floor | floor's sends and answers per added interface, µs "
+          "| tbsd per added interface / floor's |")
+        w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        # Per added interface by the floor's own clock: its process start,
+        # the same at every N, is the noisy part of its wall clock.
+        fs1 = med(runs, "floor_send", 1, "floor")
+        for n in SIZES:
+            fl, fs = med(runs, "full", n, "floor"), med(runs, "floor_send", n, "floor")
+            t, b = med(runs, "full", n, "tbsd"), med(runs, "full", n, "tc-batch")
+            fr = info.get(f"floor_run_{n}", "").split()
+            sends = fr[3] if len(fr) >= 4 else "–"
+            mf = None if n == 1 or fs is None or fs1 is None else (fs - fs1) / (n - 1)
+            mt = per_iface.get(n)
+            w(f"| {n} | {ms(fl)} | {ms(fs)} | {sends} | {ms(t)} | {ratio(fl, t)} | {ratio(fl, b)} | "
+              f"{'–' if mf is None else f'{mf:.1f}'} | "
+              f"{'–' if mf is None or mt is None or mf <= 0 or mt <= 0 else f'{mt / mf:.1f}×'} |")
+        w("")
+        fl256, fs256 = med(runs, "full", 256, "floor"), med(runs, "floor_send", 256, "floor")
+        dfull = med(runs, "daemon_reload_full", 256, "tbsd")
+        if dfull and fl256:
+            w(f"The daemon's full apply, a `Reload()` that applies 255 new schedules (timed in a bus "
+              f"client, no process to start): {ms(dfull)} ms, {dfull / fl256:.1f}× the floor program at "
+              f"256 interfaces ({ms(fl256)} ms, its process start included) and "
+              f"{'–' if not fs256 else f'{dfull / fs256:.1f}×'} its sends and answers alone "
+              f"({ms(fs256)} ms).")
+            w("")
 
     w("### Re-apply of an unchanged configuration, ms")
     w("")
@@ -223,11 +318,13 @@ def main():
           "the host's part; these counts are the part tbsd decides.")
         w("")
         w("| N | tbsd full apply: instructions | system calls | tbsd unchanged re-apply: instructions "
-          "| system calls | tc -batch full apply: instructions | system calls |")
-        w("|---:|---:|---:|---:|---:|---:|---:|")
+          "| system calls | tc -batch full apply: instructions | system calls "
+          "| floor full apply: instructions | system calls |")
+        w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         cols = (("work_instr_full", "tbsd"), ("work_syscalls_full", "tbsd"),
                 ("work_instr_reapply", "tbsd"), ("work_syscalls_reapply", "tbsd"),
-                ("work_instr_full", "tc-batch"), ("work_syscalls_full", "tc-batch"))
+                ("work_instr_full", "tc-batch"), ("work_syscalls_full", "tc-batch"),
+                ("work_instr_full", "floor"), ("work_syscalls_full", "floor"))
         for n in SIZES:
             cells = []
             for metric, tool in cols:
@@ -243,6 +340,8 @@ def main():
                 cells.append(text)
             w(f"| {n} | " + " | ".join(cells) + " |")
         w("")
+
+    profile_tables(w, prof)
 
     nd = 256
     st = med(runs, "status", nd, "tbsctl")
@@ -314,11 +413,40 @@ def main():
     w("")
 
     monitor_table(runs, hz, w)
+    scale = sorted(n for (m, n, t) in runs if m == "vmrss_scale_kib")
+    mem_steps = {}                # metric -> [(from, to, KiB per added link)]
+    if len(scale) >= 2:
+        w("### The daemon's memory as links are added")
+        w("")
+        w(f"A fresh daemon starts with {scale[0]} schedules, then `Reload()`s add the others in steps "
+          f"(one run). Read once every link is configured and the daemon has been quiet for 5 s; "
+          f"\"per added link\" is the growth since the step before divided by the links it added. "
+          f"The heap in use is what the daemon's allocations hold (`mallinfo2()`, logged at debug "
+          f"level when it trims after a load); resident memory also depends on when glibc hands "
+          f"free pages back.")
+        w("")
+        w("| configured links | VmRSS, KiB | per added link | anonymous, KiB | per added link "
+          "| heap in use, KiB | per added link |")
+        w("|---:|---:|---:|---:|---:|---:|---:|")
+        metrics = ("vmrss_scale_kib", "rssanon_scale_kib", "heap_scale_kib")
+        prev = None
+        for n in scale:
+            vals = [med(runs, m, n, "tbsd") for m in metrics]
+            cells = []
+            for m, v, pv in zip(metrics, vals, prev[1] if prev else (None,) * 3):
+                per = None if prev is None or v is None or pv is None else (v - pv) / (n - prev[0])
+                if per is not None:
+                    mem_steps.setdefault(m, []).append((prev[0], n, per))
+                cells.append(f"{'–' if v is None else f'{v:.0f}'} | {'–' if per is None else f'{per:.2f}'}")
+            w(f"| {n} | " + " | ".join(cells) + " |")
+            prev = (n, vals)
+        w("")
 
     dc = info.get("dump_count", "").split()
     if len(dc) == 6:
+        pairs = info.get("interfaces", "").split()
         w(f"One RTM_GETQDISC dump with `tcm_ifindex` of one interface set, {nd} interfaces "
-          f"configured: {dc[1]} messages ({dc[2]} of other interfaces) plain, {dc[4]} "
+          f"configured{f' (of {pairs[0]} veth pairs)' if pairs else ''}: {dc[1]} messages ({dc[2]} of other interfaces) plain, {dc[4]} "
           f"({dc[5]} of other interfaces) with NETLINK_GET_STRICT_CHK: the kernel does not "
           "filter qdisc dumps by interface.")
         w("")
@@ -357,22 +485,29 @@ def main():
     goal("unchanged re-apply < 5 % of tbsd's full apply: `tbsd --once` (every N)",
          "; ".join(f"N={n}: {p:.0f} %" for n, p in reapply_pct.items() if p is not None) + floor,
          None if worst is None else worst < 5)
-    flat = [per_iface[n] for n in (16, 64, 256) if n in per_iface]
-    if len(flat) == 3 and min(flat) <= 0:
-        goal("cost per added interface flat from 16 to 256 (within 30 %)",
-             ", ".join(f"{v / 1000:.2f}" for v in flat) + " ms at 16, 64, 256: below the run-to-run "
+    for n in (64, 256):
+        t, fl = med(runs, "full", n, "tbsd"), med(runs, "full", n, "floor")
+        if fl:
+            goal(f"full apply at {n} within 1.3× of the floor (the same requests and nothing else)",
+                 f"tbsd {ms(t)} ms, floor {ms(fl)} ms: {ratio(fl, t)}", None if t is None else t / fl <= 1.3)
+    grown = SIZES[1:]
+    at = ", ".join(str(n) for n in grown)
+    flat = [per_iface[n] for n in grown if n in per_iface]
+    if len(flat) == len(grown) and min(flat) <= 0:
+        goal(f"cost per added interface flat from 16 to {big} (within 30 %)",
+             ", ".join(f"{v / 1000:.2f}" for v in flat) + f" ms at {at}: below the run-to-run "
              "noise, not measurable", None)
-    elif len(flat) == 3:
+    elif len(flat) == len(grown):
         spread = max(flat) / min(flat)
-        goal("cost per added interface flat from 16 to 256 (within 30 %): wall clock in this guest",
-             ", ".join(f"{v / 1000:.2f}" for v in flat) + f" ms at 16, 64, 256 (max/min {spread:.2f})",
+        goal(f"cost per added interface flat from 16 to {big} (within 30 %): wall clock in this guest",
+             ", ".join(f"{v / 1000:.2f}" for v in flat) + f" ms at {at} (max/min {spread:.2f})",
              spread <= 1.3)
     counted = [(label, work_flat.get((metric, "tbsd")))
                for label, metric in (("instructions", "work_instr_full"), ("system calls", "work_syscalls_full"))]
-    if all(v is not None and len(v) == 3 and min(v) > 0 for _, v in counted):
+    if all(v is not None and len(v) == len(grown) and min(v) > 0 for _, v in counted):
         spreads = [max(v) / min(v) for _, v in counted]
-        goal("cost per added interface flat from 16 to 256 (within 30 %): tbsd's own work, counted",
-             "; ".join(f"{label} {', '.join(count(x) for x in v)} at 16, 64, 256 (max/min {sp:.2f})"
+        goal(f"cost per added interface flat from 16 to {big} (within 30 %): tbsd's own work, counted",
+             "; ".join(f"{label} {', '.join(count(x) for x in v)} at {at} (max/min {sp:.2f})"
                        for (label, v), sp in zip(counted, spreads)),
              max(spreads) <= 1.3)
     # Judged on the larger of the two readings: right after the last call
@@ -383,7 +518,92 @@ def main():
          f"{'–' if rss2 is None else f'{rss2 / 1024:.2f}'} MiB after idle (peak {hwm / 1024:.2f} MiB)",
          None if rss_max is None else rss_max < 4096)
     goal("idle CPU < 0.1 %", "–" if idle is None else f"{idle:.3f} %", None if idle is None else idle < 0.1)
+    for metric, what in (("heap_scale_kib", "heap in use"), ("vmrss_scale_kib", "resident memory")):
+        steps = mem_steps.get(metric, [])
+        if len(steps) < 2:
+            continue
+        per = [v for _, _, v in steps]
+        ok = None if min(per) <= 0 else max(per) / min(per) <= 1.3
+        goal(f"daemon's {what} linear in the configured links (KiB per added link the same within 30 % "
+             "at every step)",
+             "; ".join(f"{a} to {b}: {v:.2f} KiB per link" for a, b, v in steps)
+             + ("" if ok is None else f" (max/min {max(per) / min(per):.2f})"), ok)
     print("\n".join(out))
+
+
+def profile_tables(w, prof):
+    """Where tbsd's instructions go: the callgrind profiles of its full apply
+    at N = 1, 256 and the largest size, by library and by function."""
+    sizes = sorted(n for (mode, n) in prof if mode == "self" and n > 1)
+    if not sizes or not prof.get(("self", 1)):
+        return
+    pn = 256 if 256 in sizes else sizes[0]
+    big = sizes[-1] if sizes[-1] > pn else None
+    funcs = {n: by_function({m: prof.get((m, n), {}) for m in ("self", "incl")}) for n in [1] + sizes}
+    total = {n: sum(v[0] for v in f.values()) for n, f in funcs.items()}
+
+    def per(key, i, a=1, b=pn):
+        return (funcs[b].get(key, (0, 0))[i] - funcs[a].get(key, (0, 0))[i]) / (b - a)
+
+    per_all = (total[pn] - total[1]) / (pn - 1)
+    per_big = None if big is None else (total[big] - total[pn]) / (big - pn)
+    w("### Where tbsd's instructions go (callgrind by function, full apply)")
+    w("")
+    w(f"From the profiles of the counted full apply of `tbsd --once` (`callgrind_annotate`; the "
+      f"release build, so functions the compiler inlined count in their callers). \"Per added "
+      f"interface\" is (I({pn}) − I(1)) / {pn - 1}: {per_all:,.0f} instructions in all; the fixed "
+      f"cost at N = 1 is {total[1]:,.0f}."
+      + ("" if big is None else f" The last column of the first two tables is the same from {pn} to "
+         f"{big}, (I({big}) − I({pn})) / {big - pn}: {per_big:,.0f} in all; where it is larger, the "
+         f"work per interface grows with the number of interfaces.")
+      + " Self is a function's own instructions, inclusive adds those of the functions it calls.")
+    w("")
+    libs = defaultdict(lambda: defaultdict(int))
+    for n, f in funcs.items():
+        for (fn, lib), (c, _) in f.items():
+            libs[lib][n] += c
+    extra = "" if big is None else f" per added interface, {pn} to {big} |"
+    w(f"| library (self) | at N = 1 | at N = {pn} | per added interface | share of it |{extra}")
+    w("|---|---:|---:|---:|---:|" + ("" if big is None else "---:|"))
+    for lib, c in sorted(libs.items(), key=lambda kv: -(kv[1][pn] - kv[1][1])):
+        if c[pn] < total[pn] / 1000:
+            continue
+        p = (c[pn] - c[1]) / (pn - 1)
+        w(f"| {lib} | {c[1]:,.0f} | {c[pn]:,.0f} | {p:,.0f} | {100.0 * p / per_all:.1f} %"
+          + (" |" if big is None else f" | {(c[big] - c[pn]) / (big - pn):,.0f} |"))
+    w("")
+
+    def rows(i, title, other_title):
+        # The frames below main (the loader's entry, libc's start) include everything: left out.
+        keys = [k for k in set(funcs[pn]) | set(funcs[1])
+                if k[0] == "main" or per(k, 1) < 0.99 * per_all or per(k, 0) > 0.01 * per_all]
+        ranked = sorted(keys, key=lambda k: per(k, i), reverse=True)[:PROFILE_TOP]
+        extra = "" if big is None else f" {title}, {pn} to {big} |"
+        w(f"| function | library | {title} per added interface | share | {other_title} per added interface "
+          f"| {title} at N = {pn} |{extra}")
+        w("|---|---|---:|---:|---:|---:|" + ("" if big is None else "---:|"))
+        for key in ranked:
+            v = per(key, i)
+            w(f"| `{key[0]}` | {key[1]} | {v:,.0f} | {100.0 * v / per_all:.1f} % | {per(key, 1 - i):,.0f} "
+              f"| {funcs[pn].get(key, (0, 0))[i]:,.0f} |"
+              + ("" if big is None else f" {per(key, i, pn, big):,.0f} |"))
+        w("")
+
+    w(f"The top {PROFILE_TOP} by their own instructions per added interface:")
+    w("")
+    rows(0, "self", "inclusive")
+    w(f"The top {PROFILE_TOP} by inclusive instructions per added interface (the call tree from the top):")
+    w("")
+    rows(1, "inclusive", "self")
+    if big is not None:
+        grow = sorted(set(funcs[big]) | set(funcs[pn]),
+                      key=lambda k: per(k, 0, pn, big) - per(k, 0), reverse=True)[:5]
+        grow = [k for k in grow if per(k, 0, pn, big) - per(k, 0) > 0.01 * per_all]
+        if grow:
+            w(f"Whose own instructions per added interface grow most from (1 to {pn}) to ({pn} to {big}): "
+              + "; ".join(f"`{k[0]}` ({k[1]}) {per(k, 0):,.0f} to {per(k, 0, pn, big):,.0f}" for k in grow)
+              + ".")
+            w("")
 
 
 if __name__ == "__main__":
