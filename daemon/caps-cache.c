@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "caps-cache.h"
+#include "name-index.h"
 
 /* A probe result, shared by the cache and every link that keeps it
  * (caps_cache_ref()): one copy per distinct result, not one in the cache
@@ -18,16 +19,20 @@ typedef struct SharedCaps {
 typedef struct CapsCacheEntry {
         int ifindex;
         char ifname[IFNAMSIZ];
+        size_t pos;                     /* in entries[] */
         SharedCaps *shared;
 } CapsCacheEntry;
 
 struct CapsCache {
         bool has_io;
         CapsIO io;
-        CapsCacheEntry *entries;
+        CapsCacheEntry **entries;       /* in the order they were made, but for removals */
         size_t n_entries;
         size_t n_allocated;
-        size_t hint;                    /* where caps_cache_ifindex_of() looks first */
+        NameIndex *by_ifindex;          /* ifindex -> entry */
+        NameIndex *by_name;             /* ifname -> the entry made last with that name */
+        bool name_shadowed;             /* some entry's name was taken by a newer entry since
+                                         * the cache was last empty */
 };
 
 int caps_cache_new(const CapsIO *io, CapsCache **ret) {
@@ -38,6 +43,10 @@ int caps_cache_new(const CapsIO *io, CapsCache **ret) {
         c = calloc(1, sizeof(*c));
         if (!c)
                 return -ENOMEM;
+        if (name_index_new(true, &c->by_ifindex) < 0 || name_index_new(false, &c->by_name) < 0) {
+                caps_cache_free(c);
+                return -ENOMEM;
+        }
         if (io) {
                 c->has_io = true;
                 c->io = *io;
@@ -70,9 +79,13 @@ const LinkCaps *caps_cache_unref(const LinkCaps *c) {
 CapsCache *caps_cache_free(CapsCache *cache) {
         if (!cache)
                 return NULL;
-        for (size_t i = 0; i < cache->n_entries; i++)
-                caps_cache_unref(&cache->entries[i].shared->caps);
+        for (size_t i = 0; i < cache->n_entries; i++) {
+                caps_cache_unref(&cache->entries[i]->shared->caps);
+                free(cache->entries[i]);
+        }
         free(cache->entries);
+        name_index_free(cache->by_ifindex);
+        name_index_free(cache->by_name);
         free(cache);
         return NULL;
 }
@@ -101,28 +114,61 @@ static bool caps_equal(const LinkCaps *a, const LinkCaps *b) {
  * in runs of one kind), or NULL. */
 static SharedCaps *cache_find_equal(CapsCache *cache, const LinkCaps *c) {
         for (size_t i = cache->n_entries; i > 0; i--)
-                if (caps_equal(&cache->entries[i - 1].shared->caps, c))
-                        return cache->entries[i - 1].shared;
+                if (caps_equal(&cache->entries[i - 1]->shared->caps, c))
+                        return cache->entries[i - 1]->shared;
         return NULL;
 }
 
 static CapsCacheEntry *cache_find(CapsCache *cache, int ifindex) {
-        for (size_t i = 0; i < cache->n_entries; i++)
-                if (cache->entries[i].ifindex == ifindex)
-                        return &cache->entries[i];
-        return NULL;
+        return name_index_get(cache->by_ifindex, NULL, ifindex);
 }
 
 int caps_cache_ifindex_of(CapsCache *cache, const char *ifname) {
-        for (size_t k = 0; cache && k < cache->n_entries; k++) {
-                size_t i = (cache->hint + k) % cache->n_entries;
+        CapsCacheEntry *e;
 
-                if (strcmp(cache->entries[i].ifname, ifname) == 0) {
-                        cache->hint = i + 1;
-                        return cache->entries[i].ifindex;
+        if (!cache || !ifname)
+                return 0;
+        e = name_index_get(cache->by_name, ifname, 0);
+        return e ? e->ifindex : 0;
+}
+
+/* Point the name index at e for its name; remember when that hides an
+ * older entry of the same name. */
+static int name_link(CapsCache *cache, CapsCacheEntry *e) {
+        CapsCacheEntry *old = name_index_get(cache->by_name, e->ifname, 0);
+
+        if (old && old != e)
+                cache->name_shadowed = true;
+        return name_index_put(cache->by_name, e->ifname, 0, e);
+}
+
+/* e loses its name (renamed or dropped): when the name index pointed at
+ * e, point it at the newest other entry of that name, if a shadowed one
+ * may exist (rare: only an interface renamed without a notification). */
+static void name_unlink(CapsCache *cache, CapsCacheEntry *e) {
+        if (name_index_remove(cache->by_name, e->ifname, 0, e) <= 0 || !cache->name_shadowed)
+                return;
+        for (size_t i = cache->n_entries; i > 0; i--) {
+                CapsCacheEntry *o = cache->entries[i - 1];
+
+                if (o != e && strcmp(o->ifname, e->ifname) == 0) {
+                        /* Replacing a key only writes its slot: cannot fail. */
+                        (void) name_index_put(cache->by_name, o->ifname, 0, o);
+                        return;
                 }
         }
-        return 0;
+}
+
+/* Drop the entry at position i (the last one takes its place). */
+static void entry_drop(CapsCache *cache, size_t i) {
+        CapsCacheEntry *e = cache->entries[i];
+
+        (void) name_index_remove(cache->by_ifindex, NULL, e->ifindex, e);
+        name_unlink(cache, e);
+        caps_cache_unref(&e->shared->caps);
+        cache->entries[i] = cache->entries[--cache->n_entries];
+        cache->entries[i]->pos = i;
+        free(e);
 }
 
 int caps_cache_get(CapsCache *cache, int ifindex, const char *ifname, const LinkCaps **ret) {
@@ -157,39 +203,71 @@ int caps_cache_get(CapsCache *cache, int ifindex, const char *ifname, const Link
                 *shared = (SharedCaps) { .n_ref = 1, .caps = caps };
         }
         if (!e) {
-                if (cache->n_entries == cache->n_allocated) {
-                        size_t n = cache->n_allocated ? cache->n_allocated * 2 : 4;
-                        CapsCacheEntry *p = realloc(cache->entries, n * sizeof(*p));
+                _cleanup_free_ CapsCacheEntry *n = NULL;
 
-                        if (!p) {
-                                caps_cache_unref(&shared->caps);
-                                return -ENOMEM;
-                        }
+                r = -ENOMEM;
+                if (cache->n_entries == cache->n_allocated) {
+                        size_t k = cache->n_allocated ? cache->n_allocated * 2 : 4;
+                        CapsCacheEntry **p = reallocarray(cache->entries, k, sizeof(*p));
+
+                        if (!p)
+                                goto fail;
                         cache->entries = p;
-                        cache->n_allocated = n;
+                        cache->n_allocated = k;
                 }
-                e = &cache->entries[cache->n_entries++];
-        } else
+                n = calloc(1, sizeof(*n));
+                if (!n)
+                        goto fail;
+                *n = (CapsCacheEntry) { .ifindex = ifindex, .pos = cache->n_entries };
+                memcpy(n->ifname, ifname, strlen(ifname) + 1);
+                r = name_index_put(cache->by_ifindex, NULL, ifindex, n);
+                if (r < 0)
+                        goto fail;
+                r = name_link(cache, n);
+                if (r < 0) {
+                        (void) name_index_remove(cache->by_ifindex, NULL, ifindex, n);
+                        goto fail;
+                }
+                e = cache->entries[cache->n_entries++] = TAKE_PTR(n);
+        } else {
+                /* The same index under a new name. */
+                name_unlink(cache, e);
+                memcpy(e->ifname, ifname, strlen(ifname) + 1);
+                r = name_link(cache, e);
+                if (r < 0) {
+                        entry_drop(cache, e->pos);
+                        goto fail;
+                }
                 caps_cache_unref(&e->shared->caps);
-        *e = (CapsCacheEntry) { .ifindex = ifindex, .shared = shared };
-        memcpy(e->ifname, ifname, strlen(ifname) + 1);
+        }
+        e->shared = shared;
 
         *ret = &shared->caps;
         return 1;
+fail:
+        caps_cache_unref(&shared->caps);
+        return r;
 }
 
 int caps_cache_invalidate(CapsCache *cache, int ifindex) {
-        int dropped = 0;
+        CapsCacheEntry *e;
 
-        if (!cache)
+        if (!cache || cache->n_entries == 0)
                 return 0;
-        for (size_t i = 0; i < cache->n_entries;) {
-                if (ifindex == 0 || cache->entries[i].ifindex == ifindex) {
-                        caps_cache_unref(&cache->entries[i].shared->caps);
-                        cache->entries[i] = cache->entries[--cache->n_entries];
-                        dropped = 1;
-                } else
-                        i++;
+        if (ifindex != 0) {
+                e = cache_find(cache, ifindex);
+                if (!e)
+                        return 0;
+                entry_drop(cache, e->pos);
+                return 1;
         }
-        return dropped;
+        for (size_t i = 0; i < cache->n_entries; i++) {
+                caps_cache_unref(&cache->entries[i]->shared->caps);
+                free(cache->entries[i]);
+        }
+        cache->n_entries = 0;
+        name_index_clear(cache->by_ifindex);
+        name_index_clear(cache->by_name);
+        cache->name_shadowed = false;
+        return 1;
 }
