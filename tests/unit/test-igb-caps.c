@@ -605,6 +605,54 @@ static void test_cache_ref(void **state) {
         assert_null(caps_cache_unref(NULL));
 }
 
+/* 4096 interfaces: every one found by index and by name, asked in any
+ * order; a rename or a removal takes the old name out; a name taken by a
+ * newer index answers with it, and with the older one again once the
+ * newer is gone. */
+static void test_cache_many(void **state) {
+        _cleanup_(caps_cache_freep) CapsCache *cache = NULL;
+        Recording rec;
+        CapsIO io;
+        const LinkCaps *c = NULL;
+        char name[IFNAMSIZ];
+
+        recording_load(&rec, "i210");
+        io = recording_io(&rec);
+        assert_int_equal(caps_cache_new(&io, &cache), 0);
+        for (int i = 0; i < 4096; i++) {
+                snprintf(name, sizeof(name), "veth%d", i);
+                snprintf(rec.ifname, sizeof(rec.ifname), "%s", name);   /* the device answers as */
+                assert_int_equal(caps_cache_get(cache, i + 2, name, &c), 1);
+        }
+        for (int i = 4095; i >= 0; i--) {
+                snprintf(name, sizeof(name), "veth%d", i);
+                assert_int_equal(caps_cache_ifindex_of(cache, name), i + 2);
+                assert_int_equal(caps_cache_get(cache, i + 2, name, &c), 0);   /* cached */
+        }
+        /* removals from the middle keep the rest found */
+        for (int i = 0; i < 4096; i += 3)
+                assert_int_equal(caps_cache_invalidate(cache, i + 2), 1);
+        for (int i = 0; i < 4096; i++) {
+                snprintf(name, sizeof(name), "veth%d", i);
+                assert_int_equal(caps_cache_ifindex_of(cache, name), i % 3 ? i + 2 : 0);
+        }
+        /* a rename: the old name is gone, the new one answers */
+        snprintf(rec.ifname, sizeof(rec.ifname), "renamed");
+        assert_int_equal(caps_cache_get(cache, 3, "renamed", &c), 1);
+        assert_int_equal(caps_cache_ifindex_of(cache, "veth1"), 0);
+        assert_int_equal(caps_cache_ifindex_of(cache, "renamed"), 3);
+        /* the same name at two indexes (no notification in between) */
+        assert_int_equal(caps_cache_get(cache, 9000, "renamed", &c), 1);
+        assert_int_equal(caps_cache_ifindex_of(cache, "renamed"), 9000);
+        assert_int_equal(caps_cache_invalidate(cache, 9000), 1);
+        assert_int_equal(caps_cache_ifindex_of(cache, "renamed"), 3);
+        assert_int_equal(caps_cache_invalidate(cache, 3), 1);
+        assert_int_equal(caps_cache_ifindex_of(cache, "renamed"), 0);
+        assert_int_equal(caps_cache_invalidate(cache, 0), 1);
+        assert_int_equal(caps_cache_ifindex_of(cache, "veth2"), 0);
+        assert_int_equal(caps_cache_invalidate(cache, 0), 0);
+}
+
 /* Interfaces that give the same answer share one stored result; a
  * different answer gets its own. */
 static void test_cache_shares_equal_results(void **state) {
@@ -661,6 +709,7 @@ int main(void) {
                 cmocka_unit_test(test_cache),
                 cmocka_unit_test(test_cache_ref),
                 cmocka_unit_test(test_cache_shares_equal_results),
+                cmocka_unit_test(test_cache_many),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
