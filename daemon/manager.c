@@ -14,6 +14,7 @@
 #include "log.h"
 #include "bus-queue.h"
 #include "manager.h"
+#include "name-index.h"
 #include "schedule-dir.h"
 #include "sd-cleanup.h"
 #include "utf8.h"
@@ -282,6 +283,7 @@ void manager_free(Manager *m) {
         while (m->n_links > 0)
                 manager_free_link(m, m->links[m->n_links - 1]);
         free(m->links);
+        name_index_free(m->links_by_name);
         free(m->kept_counters);
         sd_event_source_disable_unref(m->reconcile);
         sd_event_source_disable_unref(m->stats_timer);
@@ -302,17 +304,7 @@ void manager_free(Manager *m) {
 }
 
 Link *manager_find_link(Manager *m, const char *name) {
-        /* Names are asked mostly in the folder's order, which is the order
-         * the links were made in: each search starts after the last found. */
-        for (size_t k = 0; k < m->n_links; k++) {
-                size_t i = (m->find_hint + k) % m->n_links;
-
-                if (strcmp(m->links[i]->name, name) == 0) {
-                        m->find_hint = i + 1;
-                        return m->links[i];
-                }
-        }
-        return NULL;
+        return name_index_get(m->links_by_name, name, 0);
 }
 
 int manager_ifindex(Manager *m, const char *name) {
@@ -323,6 +315,11 @@ int manager_new_link(Manager *m, const char *name, Link **ret) {
         Link **n, *l;
         int r;
 
+        if (!m->links_by_name) {
+                r = name_index_new(false, &m->links_by_name);
+                if (r < 0)
+                        return r;
+        }
         n = reallocarray(m->links, m->n_links + 1, sizeof(Link *));
         if (!n)
                 return -ENOMEM;
@@ -330,6 +327,12 @@ int manager_new_link(Manager *m, const char *name, Link **ret) {
         r = link_new(&m->link_ctx, name, &l);
         if (r < 0)
                 return r;
+        /* Keyed by the link's own copy of the name, which never changes. */
+        r = name_index_put(m->links_by_name, l->name, 0, l);
+        if (r < 0) {
+                link_free(l);
+                return r;
+        }
         m->links[m->n_links++] = l;
         if (m->observer && m->observer->link_added)
                 m->observer->link_added(m, l);
@@ -340,9 +343,12 @@ int manager_new_link(Manager *m, const char *name, Link **ret) {
 void manager_free_link(Manager *m, Link *l) {
         if (m->observer && m->observer->link_removed)
                 m->observer->link_removed(m, l);
-        for (size_t i = 0; i < m->n_links; i++)
-                if (m->links[i] == l) {
-                        memmove(m->links + i, m->links + i + 1, (m->n_links - i - 1) * sizeof(Link *));
+        (void) name_index_remove(m->links_by_name, l->name, 0, l);
+        /* From the end: manager_free() and a reload's removals free the
+         * last links first, so freeing every link costs O(n). */
+        for (size_t i = m->n_links; i > 0; i--)
+                if (m->links[i - 1] == l) {
+                        memmove(m->links + i - 1, m->links + i, (m->n_links - i) * sizeof(Link *));
                         m->n_links--;
                         break;
                 }

@@ -77,9 +77,9 @@ struct Manager {
                                          * read, 0 with errors, -1 none yet */
         uint64_t last_reload_success_usec;  /* CLOCK_REALTIME of the last load without errors; 0: none */
 
-        Link **links;
+        Link **links;                   /* in the order they were made */
         size_t n_links;
-        size_t find_hint;               /* where manager_find_link() looks first */
+        struct NameIndex *links_by_name;  /* name -> link, made with the first link */
 };
 
 /** Create the manager: netlink socket, capability cache, and unless
@@ -138,6 +138,7 @@ int manager_sync_dir(Manager *m, struct ScheduleDir *dir, char **ret_error);
  *  call. */
 const DeviceFacts *manager_facts_for(const char *ifname, void *userdata);
 
+/** The link called name, or NULL. */
 Link *manager_find_link(Manager *m, const char *name);
 /** A new link of m (working with m->link_ctx), announced to the observer. */
 int manager_new_link(Manager *m, const char *name, Link **ret);

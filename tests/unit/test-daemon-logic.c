@@ -291,30 +291,46 @@ static void test_rates_across_pauses(void **state) {
         free(kept);
 }
 
-/* manager_find_link() starts each search after the last link found: the
- * same answers as a plain search, in any order, after removals too. */
+/* manager_find_link() finds every link by name in any order, after
+ * removals from the middle too; the links keep the order they were made
+ * in; manager_free() frees them all. */
 static void test_find_link(void **state) {
-        char *names[] = { "b0", "b1", "b2", "b3", "b4" };
-        Link l[ELEMENTSOF(names)] = {};
-        Link *v[ELEMENTSOF(names)];
-        Manager m = { .links = v, .n_links = ELEMENTSOF(names) };
-        static const size_t order[] = { 0, 1, 2, 3, 4, 4, 3, 0, 2, 2, 1, 4, 0 };
+        Manager *m = calloc(1, sizeof(Manager));
+        enum { N = 1024 };
+        char name[32];
+        Link *made[N], *l;
 
-        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
-                l[i].name = names[i];
-                v[i] = &l[i];
+        assert_non_null(m);
+        assert_null(manager_find_link(m, "b0"));        /* no link made yet */
+        for (size_t i = 0; i < N; i++) {
+                snprintf(name, sizeof(name), "b%zu", i);
+                assert_int_equal(manager_new_link(m, name, &made[i]), 0);
         }
-        for (size_t i = 0; i < ELEMENTSOF(order); i++)
-                assert_ptr_equal(manager_find_link(&m, names[order[i]]), &l[order[i]]);
-        assert_null(manager_find_link(&m, "b5"));
-        assert_ptr_equal(manager_find_link(&m, "b4"), &l[4]);
-        m.n_links = 3;          /* b3 and b4 gone; the hint points past the end */
-        assert_null(manager_find_link(&m, "b4"));
-        assert_ptr_equal(manager_find_link(&m, "b0"), &l[0]);
-        assert_ptr_equal(manager_find_link(&m, "b2"), &l[2]);
-        assert_ptr_equal(manager_find_link(&m, "b1"), &l[1]);
-        m.n_links = 0;
-        assert_null(manager_find_link(&m, "b0"));
+        assert_int_equal(m->n_links, N);
+        for (size_t k = 0; k < N; k++) {
+                size_t i = (k * 7919) % N;      /* a scattered order */
+
+                snprintf(name, sizeof(name), "b%zu", i);
+                assert_ptr_equal(manager_find_link(m, name), made[i]);
+        }
+        assert_null(manager_find_link(m, "b1024"));
+        /* Every third link goes: the others are found, in their order. */
+        for (size_t i = 0; i < N; i += 3)
+                manager_free_link(m, made[i]);
+        for (size_t i = 0, at = 0; i < N; i++) {
+                snprintf(name, sizeof(name), "b%zu", i);
+                if (i % 3 == 0) {
+                        assert_null(manager_find_link(m, name));
+                        continue;
+                }
+                assert_ptr_equal(manager_find_link(m, name), made[i]);
+                assert_ptr_equal(m->links[at++], made[i]);
+        }
+        /* A name made again is a new link, found. */
+        assert_int_equal(manager_new_link(m, "b0", &l), 0);
+        assert_ptr_equal(manager_find_link(m, "b0"), l);
+        assert_ptr_equal(m->links[m->n_links - 1], l);
+        manager_free(m);
 }
 
 int main(void) {
