@@ -9,6 +9,7 @@
 #include "link-watch.h"
 #include "log.h"
 #include "manager.h"
+#include "name-index.h"
 #include "schedule-dir.h"
 #include "time-util.h"
 
@@ -51,12 +52,23 @@ static bool streq_ptr(const char *a, const char *b) {
         return a && b && strcmp(a, b) == 0;
 }
 
-/* Whether a valid file declares the link's interface. */
-static bool link_declared(const ScheduleDir *dir, const Link *l) {
+/* The interfaces valid files declare (name -> file), keyed by the files'
+ * own names: valid while dir is. */
+static int declared_index(const ScheduleDir *dir, NameIndex **ret) {
+        _cleanup_(name_index_freep) NameIndex *idx = NULL;
+        int r;
+
+        r = name_index_new(false, &idx);
+        if (r < 0)
+                return r;
         for (size_t j = 0; j < dir->n; j++)
-                if (file_valid(&dir->files[j]) && strcmp(dir->files[j].ifname, l->name) == 0)
-                        return true;
-        return false;
+                if (file_valid(&dir->files[j])) {
+                        r = name_index_put(idx, dir->files[j].ifname, 0, (void *) &dir->files[j]);
+                        if (r < 0)
+                                return r;
+                }
+        *ret = TAKE_PTR(idx);
+        return 0;
 }
 
 /* The invalid file that keeps a link as it is: the one at the path that
@@ -126,18 +138,21 @@ static int errors_add(char **errors, const char *line) {
         return 0;
 }
 
-/* Add l to the links to apply (once). */
-static int apply_list_add(Link ***list, size_t *n, Link *l) {
+/* Add l to the links to apply (once: queued holds those added). */
+static int apply_list_add(Link ***list, size_t *n, NameIndex *queued, Link *l) {
         Link **v;
+        int r;
 
-        for (size_t i = 0; i < *n; i++)
-                if ((*list)[i] == l)
-                        return 0;
+        if (name_index_get(queued, l->name, 0))
+                return 0;
         v = reallocarray(*list, *n + 1, sizeof(Link *));
         if (!v)
                 return -ENOMEM;
-        v[(*n)++] = l;
         *list = v;
+        r = name_index_put(queued, l->name, 0, l);
+        if (r < 0)
+                return r;
+        v[(*n)++] = l;
         return 0;
 }
 
@@ -147,8 +162,13 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         _cleanup_(shared_dump_done) SharedDump dump = {}, before = {};
         _cleanup_free_ char *errors = NULL;
         _cleanup_free_ Link **apply = NULL;
+        _cleanup_(name_index_freep) NameIndex *declared = NULL, *queued = NULL;
         size_t n_invalid = 0, n_apply = 0;
         int r;
+
+        r = name_index_new(false, &queued);
+        if (r < 0)
+                return r;
 
         /* A file not read again whose version its link does not hold (any
          * more): read it after all, before anything is decided on it. */
@@ -167,11 +187,14 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         }
 
         /* Links no file declares: kept by an invalid file, or removed. */
+        r = declared_index(dir, &declared);
+        if (r < 0)
+                return r;
         for (size_t i = m->n_links; i > 0; i--) {
                 Link *l = m->links[i - 1];
                 const ScheduleFile *f, *now;
 
-                if (link_declared(dir, l))
+                if (name_index_get(declared, l->name, 0))
                         continue;
                 f = file_keeping(dir, l);
                 if (f) {
@@ -227,7 +250,7 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         /* Not read again: the version this link carries. */
                         if (link_is_installed(l))
                                 continue;
-                        if (apply_list_add(&apply, &n_apply, l) < 0)
+                        if (apply_list_add(&apply, &n_apply, queued, l) < 0)
                                 return -ENOMEM;
                         continue;
                 }
@@ -243,7 +266,7 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         return r;
                 if (r == 0 && link_is_installed(l))
                         continue; /* unchanged and in place */
-                if (apply_list_add(&apply, &n_apply, l) < 0)
+                if (apply_list_add(&apply, &n_apply, queued, l) < 0)
                         return -ENOMEM;
         }
 
