@@ -42,9 +42,8 @@ const LinkCaps *caps_cache_unref(const LinkCaps *c);
  *  not what it is called now. For a run that is over before anything can
  *  change (tbsd --once), or while every link notification has been read
  *  (the daemon's load: a rename or removal drops the entry), where asking
- *  the kernel again is a system call per interface for nothing. Asked in
- *  the order the entries were made, each lookup starts after the last one
- *  found. */
+ *  the kernel again is a system call per interface for nothing. A hash
+ *  lookup: the same cost at any number of entries, in any order. */
 int caps_cache_ifindex_of(CapsCache *cache, const char *ifname);
 
 /** Forget the entry for ifindex (0: forget all). Returns 1 when an entry
