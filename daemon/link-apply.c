@@ -170,7 +170,7 @@ static int apply_prepare(Link *l, char **ret_error) {
         if (ifindex <= 0) {
                 if (l->ifindex != 0 || l->state != LINK_STATE_ABSENT)
                         link_emit_event(l, "absent", "interface %s does not exist", l->name);
-                l->ifindex = 0;
+                link_set_ifindex(l, 0);
                 l->rt->applied = false;
                 link_end_ptp_relock(l);
                 link_emit_changed(l, "Index", NULL);
@@ -179,7 +179,7 @@ static int apply_prepare(Link *l, char **ret_error) {
                 return -ENODEV;
         }
         if (ifindex != l->ifindex) {
-                l->ifindex = ifindex;
+                link_set_ifindex(l, ifindex);
                 link_emit_changed(l, "Index", NULL);
         }
         link_probe(l);

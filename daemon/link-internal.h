@@ -75,6 +75,8 @@ void link_forget_installed_root(Link *l);
 void link_resolve_streams(Link *l);
 /* The interface's index now, 0 when there is none. */
 int link_lookup_ifindex(Link *l);
+/* Set l->ifindex, telling the owner (on_ifindex_changed) when it changes. */
+void link_set_ifindex(Link *l, int ifindex);
 
 /* Start the retry timer (exponential back-off); whether one is pending. */
 void link_schedule_retry(Link *l);

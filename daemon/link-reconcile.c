@@ -14,7 +14,7 @@
 void link_vanished(Link *l) {
         if (l->ifindex == 0 && l->state == LINK_STATE_ABSENT)
                 return;
-        l->ifindex = 0;
+        link_set_ifindex(l, 0);
         l->rt->applied = false;
         link_end_ptp_relock(l);
         l->rt->drift = mfree(l->rt->drift);

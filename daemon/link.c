@@ -165,6 +165,14 @@ void link_forget_installed_root(Link *l) {
         l->rt->installed_root = mfree(l->rt->installed_root);
 }
 
+void link_set_ifindex(Link *l, int ifindex) {
+        if (l->ifindex == ifindex)
+                return;
+        l->ifindex = ifindex;
+        if (l->ctx->on_ifindex_changed)
+                l->ctx->on_ifindex_changed(l, l->ctx->userdata);
+}
+
 int link_lookup_ifindex(Link *l) {
         if (l->ctx->ifindex_of)
                 return l->ctx->ifindex_of(l->name, l->ctx->userdata);

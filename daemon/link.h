@@ -111,6 +111,8 @@ typedef struct LinkContext {
          *  (CLOCK_MONOTONIC) when a sample of every link was taken now, 0
          *  when the kept one is recent enough, or -errno. */
         int (*on_statistics_read)(Link *l, uint64_t *ret_sampled_usec, void *userdata);
+        /** l->ifindex changed (the owner's index of links by ifindex). */
+        void (*on_ifindex_changed)(Link *l, void *userdata);
 
         /* The bus layer's (link-bus.c), called with bus_userdata. */
         void *bus_userdata;

@@ -100,11 +100,45 @@ void manager_mark_dirty(Manager *m, Link *l) {
                 log_warning_errno(r, "cannot schedule a reconcile: %m");
 }
 
-static Link *find_link_by_ifindex(Manager *m, int ifindex) {
+/* Index every link with an index, the first in order winning (put from
+ * the last). */
+static int links_by_ifindex_build(Manager *m) {
+        int r;
+
+        if (!m->links_by_ifindex) {
+                r = name_index_new(true, &m->links_by_ifindex);
+                if (r < 0)
+                        return r;
+        }
+        name_index_clear(m->links_by_ifindex);
+        for (size_t i = m->n_links; i > 0; i--)
+                if (m->links[i - 1]->ifindex > 0) {
+                        r = name_index_put(m->links_by_ifindex, NULL, m->links[i - 1]->ifindex, m->links[i - 1]);
+                        if (r < 0)
+                                return r;
+                }
+        m->links_by_ifindex_stale = false;
+        return 0;
+}
+
+Link *manager_find_link_by_ifindex(Manager *m, int ifindex) {
+        /* A notification burst (every qdisc of an apply notifies) asks
+         * many times between two changes of the links' indexes. */
+        if (ifindex > 0 && (m->links_by_ifindex_stale || !m->links_by_ifindex) &&
+            links_by_ifindex_build(m) < 0)
+                m->links_by_ifindex_stale = true;
+        if (ifindex > 0 && !m->links_by_ifindex_stale)
+                return name_index_get(m->links_by_ifindex, NULL, ifindex);
         for (size_t i = 0; i < m->n_links; i++)
                 if (m->links[i]->ifindex == ifindex)
                         return m->links[i];
         return NULL;
+}
+
+static void on_link_ifindex_changed(Link *l, void *userdata) {
+        Manager *m = userdata;
+
+        m->links_by_ifindex_stale = true;
 }
 
 static void on_watch_event(const LinkWatchEvent *ev, void *userdata) {
@@ -118,18 +152,18 @@ static void on_watch_event(const LinkWatchEvent *ev, void *userdata) {
                  * (renamed away, queues changed): look at both. */
                 if (ev->ifname[0] && (l = manager_find_link(m, ev->ifname)) && l->ifindex != ev->ifindex)
                         manager_mark_dirty(m, l);
-                l = find_link_by_ifindex(m, ev->ifindex);
+                l = manager_find_link_by_ifindex(m, ev->ifindex);
                 if (l && strcmp(l->name, ev->ifname) != 0)
                         manager_mark_dirty(m, l);
                 break;
         case LINK_WATCH_LINK_DEL:
                 (void) caps_cache_invalidate(m->caps, ev->ifindex);
-                l = find_link_by_ifindex(m, ev->ifindex);
+                l = manager_find_link_by_ifindex(m, ev->ifindex);
                 if (l)
                         link_vanished(l);
                 break;
         case LINK_WATCH_QDISC:
-                l = find_link_by_ifindex(m, ev->ifindex);
+                l = manager_find_link_by_ifindex(m, ev->ifindex);
                 if (l)
                         manager_mark_dirty(m, l);
                 break;
@@ -238,6 +272,7 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
                 .on_event = on_link_event,
                 .on_state_changed = on_link_state_changed,
                 .on_statistics_read = on_link_statistics_read,
+                .on_ifindex_changed = on_link_ifindex_changed,
         };
         if (m->one_shot) {
                 m->link_ctx.ifindex_of = one_shot_ifindex_of;
@@ -284,6 +319,7 @@ void manager_free(Manager *m) {
                 manager_free_link(m, m->links[m->n_links - 1]);
         free(m->links);
         name_index_free(m->links_by_name);
+        name_index_free(m->links_by_ifindex);
         free(m->kept_counters);
         sd_event_source_disable_unref(m->reconcile);
         sd_event_source_disable_unref(m->stats_timer);
@@ -334,6 +370,7 @@ int manager_new_link(Manager *m, const char *name, Link **ret) {
                 return r;
         }
         m->links[m->n_links++] = l;
+        m->links_by_ifindex_stale = true;
         if (m->observer && m->observer->link_added)
                 m->observer->link_added(m, l);
         *ret = l;
@@ -344,6 +381,7 @@ void manager_free_link(Manager *m, Link *l) {
         if (m->observer && m->observer->link_removed)
                 m->observer->link_removed(m, l);
         (void) name_index_remove(m->links_by_name, l->name, 0, l);
+        m->links_by_ifindex_stale = true;
         /* From the end: manager_free() and a reload's removals free the
          * last links first, so freeing every link costs O(n). */
         for (size_t i = m->n_links; i > 0; i--)

@@ -80,6 +80,9 @@ struct Manager {
         Link **links;                   /* in the order they were made */
         size_t n_links;
         struct NameIndex *links_by_name;  /* name -> link, made with the first link */
+        struct NameIndex *links_by_ifindex;  /* ifindex -> the first link with it, rebuilt
+                                              * when stale (manager_find_link_by_ifindex()) */
+        bool links_by_ifindex_stale;
 };
 
 /** Create the manager: netlink socket, capability cache, and unless
@@ -140,6 +143,9 @@ const DeviceFacts *manager_facts_for(const char *ifname, void *userdata);
 
 /** The link called name, or NULL. */
 Link *manager_find_link(Manager *m, const char *name);
+/** The first link (in the order they were made) whose index is ifindex,
+ *  or NULL. */
+Link *manager_find_link_by_ifindex(Manager *m, int ifindex);
 /** A new link of m (working with m->link_ctx), announced to the observer. */
 int manager_new_link(Manager *m, const char *name, Link **ret);
 /** Forget and free l, announced to the observer. */

@@ -326,6 +326,27 @@ static void test_find_link(void **state) {
                 assert_ptr_equal(manager_find_link(m, name), made[i]);
                 assert_ptr_equal(m->links[at++], made[i]);
         }
+        /* By index: the first link in order with it; a change of the
+         * links' indexes (link_set_ifindex() tells the manager, which
+         * marks its index stale) is seen at the next lookup. */
+        for (size_t i = 0; i < m->n_links; i++)
+                m->links[i]->ifindex = (int) i + 2;
+        m->links_by_ifindex_stale = true;
+        for (size_t i = m->n_links; i > 0; i--)
+                assert_ptr_equal(manager_find_link_by_ifindex(m, (int) i + 1), m->links[i - 1]);
+        assert_null(manager_find_link_by_ifindex(m, (int) m->n_links + 2));
+        m->links[5]->ifindex = 3;               /* the same index as links[1] */
+        m->links[1]->ifindex = 0;
+        m->links_by_ifindex_stale = true;
+        assert_ptr_equal(manager_find_link_by_ifindex(m, 3), m->links[5]);
+        assert_null(manager_find_link_by_ifindex(m, 7));
+        assert_ptr_equal(manager_find_link_by_ifindex(m, 0), m->links[1]);   /* as a plain search */
+        m->links[1]->ifindex = 3;
+        m->links_by_ifindex_stale = true;
+        assert_ptr_equal(manager_find_link_by_ifindex(m, 3), m->links[1]);   /* the first wins */
+        manager_free_link(m, m->links[1]);
+        assert_ptr_equal(manager_find_link_by_ifindex(m, 3), m->links[4]);   /* was links[5] */
+
         /* A name made again is a new link, found. */
         assert_int_equal(manager_new_link(m, "b0", &l), 0);
         assert_ptr_equal(manager_find_link(m, "b0"), l);
