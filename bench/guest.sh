@@ -382,6 +382,50 @@ echo "R rssfile_kib $nmax tbsd 1 $(awk '/^RssFile/ { print $2 }' /proc/$TBSD_PID
 echo "R uss_kib $nmax tbsd 1 $(awk '/^Private_(Clean|Dirty):/ { n += $2 } END { print n }' /proc/$TBSD_PID/smaps_rollup)"
 echo "R pss_kib $nmax tbsd 1 $(awk '/^Pss:/ { print $2 }' /proc/$TBSD_PID/smaps_rollup)"
 
+# The launch-time monitor's cost (docs/fidelity.md): the daemon's CPU over
+# 20 s (two windows of 10 s) with queue 0 of b1..b16 monitored at the
+# default setting (every 1 s, 4 frames), against the same windows just
+# before without monitors; the daemon idle as above (no statistics
+# sampled, no metrics file), so that what it spends is the monitors'.
+# Then the schedules are put back.
+monitor_cost() {
+        local i w t0 t1 v0 v1 s e s0 e0 sent0 sent1
+        monitor_sent() {
+                local n=0 i
+                for ((i = 1; i <= 16; i++)); do
+                        n=$((n + $("$TBSCTL" --json status "b$i" | jq '.txqueues[0].monitor.sent // 0')))
+                done
+                echo "$n"
+        }
+        monitor_windows() { # PREFIX
+                sleep 5
+                for w in 1 2; do
+                        t0=$(ticks); v0=$(wakeups); s=$(now_us)
+                        sleep 10
+                        t1=$(ticks); v1=$(wakeups); e=$(now_us)
+                        echo "R ${1}_cpu_ticks 16 tbsd $w $(( t1 - t0 ))"
+                        echo "R ${1}_wakeups 16 tbsd $w $(( v1 - v0 ))"
+                        echo "R ${1}_wall_us 16 tbsd $w $(( e - s ))"
+                done
+        }
+        monitor_windows monitor_none
+        for ((i = 1; i <= 16; i++)); do
+                jq '.txqueues[0].monitor = {"interval_ms": 1000, "frames": 4}' "$work/n256/base/b$i.json" > "$conf/b$i.json"
+        done
+        "$bus_bench" reload >/dev/null || fail "Reload() with 16 monitored queues failed"
+        wait_until 30 bash -c "[ \$('$TBSCTL' --json status b16 | jq '.txqueues[0].monitor.sent // 0') -ge 4 ]" ||
+                fail "the monitor of b16 sends nothing: $("$TBSCTL" --json status b16 | jq -c '.txqueues[0].monitor')"
+        sent0=$(monitor_sent); s0=$(now_us)
+        monitor_windows monitor_16
+        sent1=$(monitor_sent); e0=$(now_us)
+        echo "R monitor_probes_per_s 16 tbsd 1 $(( (sent1 - sent0) * 1000000 / (e0 - s0) ))"
+        echo "R vmrss_monitor_kib 16 tbsd 1 $(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)"
+        for ((i = 1; i <= 16; i++)); do cp "$work/n256/base/b$i.json" "$conf/"; done
+        "$bus_bench" reload >/dev/null || fail "Reload() without the monitors failed"
+        echo "bench: measured the launch-time monitor" >&2
+}
+monitor_cost
+
 # The same idle window with a metrics file (for node_exporter): then the
 # daemon samples every second, whoever reads: what that sampling costs.
 kill "$TBSD_PID"
@@ -390,6 +434,7 @@ GLIBC_TUNABLES=$unit_tunables start_tbsd "$conf" --metrics-file "$TMPDIR/tbsd.pr
 for ((t = 0; t < 1200; t++)); do all_up && break; sleep 0.5; done
 idle_window idle_metrics
 echo "R vmrss_metrics_kib $nmax tbsd 1 $(awk '/^VmRSS/ { print $2 }' /proc/$TBSD_PID/status)"
+
 
 kill "$TBSD_PID" "$PTP4L_PID" 2>/dev/null || true
 wait 2>/dev/null || true

@@ -45,6 +45,41 @@ def ratio(a, b):
     return f"{b / a:.1f}×"
 
 
+def monitor_table(runs, hz, w):
+    """The launch-time monitor's cost: the daemon's CPU with 16 monitored
+    queues (1 s, 4 frames) against none, the same daemon and windows."""
+    def pct(prefix):
+        t = med(runs, f"{prefix}_cpu_ticks", 16, "tbsd")
+        wall = med(runs, f"{prefix}_wall_us", 16, "tbsd")
+        return None if t is None or not wall else 100.0 * (t / hz) / (wall / 1e6)
+    none, mon = pct("monitor_none"), pct("monitor_16")
+    if none is None or mon is None:
+        return
+    rate = med(runs, "monitor_probes_per_s", 16, "tbsd")
+    ticks = [int(v) for v in runs.get(("monitor_16_cpu_ticks", 16, "tbsd"), [])]
+    ticks0 = [int(v) for v in runs.get(("monitor_none_cpu_ticks", 16, "tbsd"), [])]
+    w("### The launch-time monitor (16 queues, every 1 s, 4 frames)")
+    w("")
+    w("| what | value |")
+    w("|---|---:|")
+    w(f"| daemon CPU without monitors, % of one CPU (ticks per 10 s window: {', '.join(map(str, ticks0))}) "
+      f"| {none:.3f} |")
+    w(f"| daemon CPU with 16 monitored queues, % (ticks: {', '.join(map(str, ticks))}) | {mon:.3f} |")
+    w(f"| per monitored queue, % of one CPU | {(mon - none) / 16:.4f} |")
+    wk0 = med(runs, "monitor_none_wakeups", 16, "tbsd")
+    wk = med(runs, "monitor_16_wakeups", 16, "tbsd")
+    wall = med(runs, "monitor_16_wall_us", 16, "tbsd")
+    if wk0 is not None and wk is not None and wall:
+        w(f"| daemon wakeups per second without / with the monitors | {wk0 / (wall / 1e6):.1f} / "
+          f"{wk / (wall / 1e6):.1f} |")
+    if rate is not None:
+        w(f"| probe frames sent per second (16 queues × 4 per second: 64 expected) | {rate:.0f} |")
+    rss = med(runs, "vmrss_monitor_kib", 16, "tbsd")
+    if rss is not None:
+        w(f"| resident memory with the monitors, KiB | {rss:.0f} |")
+    w("")
+
+
 def main():
     runs, info = load(sys.argv[1])
     with open(sys.argv[2], encoding="utf-8") as f:
@@ -264,6 +299,8 @@ def main():
         w(f"The daemon woke up {', '.join(str(int(v)) for v in idle_wakes)} times in those windows "
           "(voluntary context switches: each is a sleep that something ended, a timer or a message).")
     w("")
+
+    monitor_table(runs, hz, w)
 
     dc = info.get("dump_count", "").split()
     if len(dc) == 6:

@@ -5,7 +5,12 @@
  * queue, and compare with what the queue's qdisc counted (Describe() before
  * and after). It sends real traffic: raw Ethernet frames with the local
  * experimental EtherType 0x88B5 to the broadcast address, on the link only.
- * It changes no qdisc, no device setting and no schedule. */
+ * It changes no qdisc, no device setting and no schedule. The launch-time
+ * error of the burst (transmit time stamp - launch time) is reported with
+ * the figures of the daemon's launch-time monitor (lib/launch-hist.h,
+ * docs/fidelity.md): hardware stamps where the NIC gives them (moved to
+ * the queue's clock with the clock check's PHC offset), software stamps
+ * (CLOCK_REALTIME, moved to the queue's clock) otherwise. */
 #include <errno.h>
 #include <inttypes.h>
 #include <net/if.h>
@@ -16,6 +21,8 @@
 
 #include "client.h"
 #include "json-util.h"
+#include "launch-error.h"
+#include "launch-print.h"
 #include "log.h"
 #include "parse-number.h"
 #include "schedule.h"
@@ -81,14 +88,42 @@ static void sleep_until(clockid_t c, uint64_t t) {
                 ;
 }
 
+/* The offsets that move the burst's stamps to the queue's clock: the
+ * kernel's (clock - CLOCK_REALTIME) and, when doc's clock check measured
+ * it, the PHC's (its phc_sys_offset_ns is PHC - CLOCK_TAI). */
+static void clock_offsets(struct json_object *doc, clockid_t clock, LaunchClockOffsets *ret) {
+        struct json_object *phc = json_get(json_get(doc, "clock"), "phc_sys_offset_ns");
+        LaunchClockOffsets o = {};
+        int64_t tai = 0;
+
+        if (launch_clock_offset_now(clock, &o.realtime_ns) < 0)
+                o.realtime_ns = 0;
+        if (phc && json_object_is_type(phc, json_type_int) && launch_clock_offset_now(CLOCK_TAI, &tai) >= 0) {
+                /* PHC - clock = (PHC - TAI) - (clock - TAI) */
+                o.has_phc = true;
+                o.phc_ns = json_object_get_int64(phc) - (o.realtime_ns - tai);
+        }
+        *ret = o;
+}
+
+/* Add the members of from that o does not have yet (the burst's keys that
+ * already exist, sent/missed/invalid, keep their values). */
+static void add_missing(struct json_object *o, struct json_object *from) {
+        json_object_object_foreach(from, key, value)
+                if (!json_object_object_get_ex(o, key, NULL))
+                        json_add(o, key, json_object_get(value));
+}
+
 /* Send the burst through one queue; the result goes into a new JSON object. */
 static int probe_queue(sd_bus *bus, const char *ifname, int ifindex, uint32_t queue, const TxtimeParams *p,
                        bool hw, const char *no_hw_reason, struct json_object *before, struct json_object **ret) {
         _cleanup_free_ TxtimeProbe *probes = NULL;
         _cleanup_free_ int64_t *errs = NULL;
         _cleanup_close_ int fd = -1;
-        _cleanup_json_ struct json_object *o = NULL;
+        _cleanup_json_ struct json_object *o = NULL, *figures = NULL;
         struct json_object *after = NULL, *qd;
+        LaunchClockOffsets offsets;
+        LaunchQueueStats stats;
         int64_t c[_TXTIME_OUTCOME_MAX] = {};
         size_t n_errs = 0;
         uint64_t t0, last;
@@ -98,7 +133,9 @@ static int probe_queue(sd_bus *bus, const char *ifname, int ifindex, uint32_t qu
         errs = calloc(arg_count, sizeof(int64_t));
         if (!probes || !errs)
                 return log_error_errno(ENOMEM, "out of memory");
-        r = txtime_probe_socket(ifindex, p->priority, p->clockid, p->deadline_mode, true, hw, &fd);
+        /* Software stamps too: the launch error of a NIC without hardware ones. */
+        r = txtime_probe_socket(ifindex, p->priority, p->clockid, p->deadline_mode, true,
+                                TXTIME_PROBE_TSTAMP_SOFTWARE | (hw ? TXTIME_PROBE_TSTAMP_HARDWARE : 0), &fd);
         if (r == -EPERM || r == -EACCES)
                 return log_error_errno(r, "selftest needs root: an AF_PACKET socket needs CAP_NET_RAW and "
                                           "SO_TXTIME with CLOCK_TAI needs CAP_NET_ADMIN: %m");
@@ -121,6 +158,8 @@ static int probe_queue(sd_bus *bus, const char *ifname, int ifindex, uint32_t qu
         if (r < 0)
                 return log_error_errno(r, "%s: cannot read the error queue: %m", ifname);
 
+        clock_offsets(before, p->clockid, &offsets);
+        launch_stats_from_probes(queue, probes, arg_count, &offsets, &stats);
         for (unsigned i = 0; i < arg_count; i++) {
                 c[probes[i].outcome]++;
                 if (probes[i].has_hw_tstamp)
@@ -176,6 +215,10 @@ static int probe_queue(sd_bus *bus, const char *ifname, int ifindex, uint32_t qu
                 json_add(qd, keys[i], json_object_new_int64(queue_counter(after, queue, keys[i]) -
                                                             queue_counter(before, queue, keys[i])));
         json_add(o, "qdisc", qd);
+        figures = json_object_new_object();
+        if (!figures || launch_stats_to_json(&stats, figures) < 0)
+                return log_error_errno(ENOMEM, "out of memory");
+        add_missing(o, figures);
         json_object_put(after);
         *ret = TAKE_PTR(o);
         return 0;
@@ -204,7 +247,10 @@ static void print_human(const char *name, struct json_object *q) {
                        json_get_int(e, "min", 0), json_get_int(e, "median", 0), json_get_int(e, "p99", 0),
                        json_get_int(e, "max", 0), json_get_int(e, "count", 0));
         else
-                printf("  launch time error: %s\n", json_get_string(q, "timestamps") ?: "unknown");
+                printf("  hardware time stamps: %s\n", json_get_string(q, "timestamps") ?: "unknown");
+        printf("  launch error: ");
+        print_launch_figures(stdout, q);
+        putchar('\n');
 }
 
 int verb_selftest(int argc, char *argv[]) {

@@ -13,6 +13,7 @@
 
 #include "client.h"
 #include "json-util.h"
+#include "launch-print.h"
 #include "log.h"
 #include "parse-number.h"
 #include "sd-cleanup.h"
@@ -77,6 +78,8 @@ static void print_sample(struct json_object *doc, struct json_object *prev, doub
                                 }
                         }
                         json_add(e, "rates", rates);
+                        if (json_get(q, "monitor"))
+                                json_add(e, "monitor", json_object_get(json_get(q, "monitor")));
                         json_object_array_add(arr, e);
                 }
                 json_add(o, "txqueues", arr);
@@ -109,6 +112,7 @@ static void print_sample(struct json_object *doc, struct json_object *prev, doub
                        json_get_int(st, "deadline_misses", 0), r[1], json_get_int(st, "invalid", 0), r[2],
                        json_get_int(st, "backlog_bytes", 0));
         }
+        print_launch_queues(stdout, qs);
         (void) t;
         fflush(stdout);
 }

@@ -12,6 +12,7 @@
 
 #include "client.h"
 #include "json-util.h"
+#include "launch-print.h"
 #include "log.h"
 #include "sd-cleanup.h"
 #include "utf8.h"
@@ -118,6 +119,19 @@ static void render_stats_line(const char *indent, struct json_object *st) {
                json_get_int(st, "backlog_bytes", 0));
 }
 
+/* A monitored queue: its probe frames go through the qdisc, so they are in
+ * the counters above (docs/fidelity.md). */
+static void render_monitor(struct json_object *m) {
+        if (!m || !json_object_is_type(m, json_type_object))
+                return;
+        printf("%19slaunch-time monitor every %" PRId64 " ms, %" PRId64 " frames: probe frames sent %" PRId64
+               " (counted in the packets above)\n", "", json_get_int(m, "interval_ms", 0),
+               json_get_int(m, "frames", 0), json_get_int(m, "sent", 0));
+        printf("%19slaunch error: ", "");
+        print_launch_figures(stdout, m);
+        putchar('\n');
+}
+
 /* The offload a queue's schedule asks for: "on", "off" or "auto".
  * offload_requested_mode is always a string; older daemons send only
  * offload_requested, a boolean or the string "auto". */
@@ -188,6 +202,7 @@ static void render_queue(struct json_object *q) {
         if (json_get_string(q, "offload_reason"))
                 printf("%19s%s\n", "", json_get_string(q, "offload_reason"));
         render_stats_line("                  ", json_get(q, "stats"));
+        render_monitor(json_get(q, "monitor"));
 }
 
 /* One of a taprio's two schedules while a change is pending: the running
@@ -324,6 +339,7 @@ static void render_stats(struct json_object *d) {
                        json_get_int(st, "deadline_misses", 0), json_get_int(st, "invalid", 0),
                        json_get_int(st, "backlog_bytes", 0));
         }
+        print_launch_queues(stdout, qs);
 }
 
 static struct json_object *stats_document(struct json_object *d) {
@@ -336,6 +352,9 @@ static struct json_object *stats_document(struct json_object *d) {
                 json_add(e, "queue", json_object_new_int64(json_get_int(q, "queue", -1)));
                 json_add_string(e, "qdisc", json_get_string(q, "qdisc"));
                 json_add(e, "stats", json_object_get(json_get(q, "stats")));
+                /* Describe()'s object as it is (monitored queues only) */
+                if (json_get(q, "monitor"))
+                        json_add(e, "monitor", json_object_get(json_get(q, "monitor")));
                 json_object_array_add(arr, e);
         }
         json_add(o, "txqueues", arr);

@@ -87,6 +87,8 @@ void link_metrics(Link *l, MetricsQueue *queues, MetricsLink *ret) {
         }
         for (size_t i = 0; i < n; i++)
                 queue_metrics(l, &l->schedule->txqueues[i], t, &queues[i]);
+        /* the running launch-time monitors' figures (docs/fidelity.md) */
+        ret->n_launch = link_launch_stats(l, &ret->launch);
 }
 
 int links_write_metrics_file(const MetricsDaemon *d, Link **links, size_t n, const char *path) {

@@ -11,7 +11,8 @@
 /** Fill *ret with what the metrics show of l: its state, its clock check
  *  (state and the values it has), and per TX queue its schedule declares,
  *  the qdisc of l's last statistics sample with its counters and rates
- *  (no sample: every queue "none", without counters). queues must have
+ *  (no sample: every queue "none", without counters), and the figures of
+ *  its running launch-time monitors. queues must have
  *  room for the schedule's queues (link_metrics_n_queues()). The strings
  *  of *ret point into l and its sample, which must outlive it. */
 void link_metrics(Link *l, MetricsQueue *queues, MetricsLink *ret);

@@ -104,6 +104,84 @@ static void queue_from_json(struct json_object *q, MetricsQueue *ret) {
                         ret->has_counters |= 1u << i;
 }
 
+static uint64_t get_count(struct json_object *o, const char *key) {
+        int64_t v = 0;
+
+        return get_int(o, key, &v) && v > 0 ? (uint64_t) v : 0;
+}
+
+static LaunchStampSource get_source(struct json_object *o) {
+        const char *s = json_get_string(o, "source");
+
+        for (LaunchStampSource i = 0; s && i < _LAUNCH_STAMP_MAX; i++)
+                if (strcmp(s, launch_stamp_source_to_string(i)) == 0)
+                        return i;
+        return LAUNCH_STAMP_NONE;
+}
+
+/* The histogram of a "monitor" object: "sum_ns" and "buckets" (per bucket,
+ * not cumulative). False when either is missing or malformed. */
+static bool hist_from_json(struct json_object *m, LaunchHist *ret) {
+        struct json_object *b = json_get(m, "buckets");
+        LaunchHist h = {};
+
+        if (!get_int(m, "sum_ns", &h.sum_ns) || !b || !json_object_is_type(b, json_type_array) ||
+            json_object_array_length(b) != LAUNCH_HIST_BUCKETS)
+                return false;
+        for (size_t i = 0; i < LAUNCH_HIST_BUCKETS; i++) {
+                struct json_object *v = json_object_array_get_idx(b, i);
+
+                if (!v || !json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+                        return false;
+                h.bucket[i] = (uint64_t) json_object_get_int64(v);
+                h.count += h.bucket[i];
+        }
+        *ret = h;
+        return true;
+}
+
+/* A "monitor" object of a monitor that runs: Describe() has one for
+ * every queue whose schedule asks for it, with "running": false while the
+ * tree is not installed (the metrics file has no series for those). */
+static bool is_running(struct json_object *m) {
+        return is_object(m) && json_get_bool(m, "running", 1);
+}
+
+/* The monitored queues of the "txqueues" array qs (each with a running
+ * "monitor" object) into l->launch. */
+static int launch_from_json(struct json_object *qs, MetricsLink *l) {
+        size_t len = json_object_array_length(qs), n = 0;
+        LaunchQueueStats *v;
+
+        for (size_t j = 0; j < len; j++)
+                n += is_running(json_get(json_object_array_get_idx(qs, j), "monitor"));
+        if (n == 0)
+                return 0;
+        v = calloc(n, sizeof(LaunchQueueStats));
+        if (!v)
+                return -ENOMEM;
+        for (size_t j = 0; j < len; j++) {
+                struct json_object *q = json_object_array_get_idx(qs, j), *m = json_get(q, "monitor");
+                LaunchQueueStats *st = &v[l->n_launch];
+
+                if (!is_running(m))
+                        continue;
+                *st = (LaunchQueueStats) {
+                        .queue = (uint32_t) json_get_int(q, "queue", 0),
+                        .source = get_source(m),
+                        .sent = get_count(m, "sent"),
+                        .missed = get_count(m, "missed"),
+                        .invalid = get_count(m, "invalid"),
+                        .unstamped = get_count(m, "unstamped"),
+                };
+                if (!hist_from_json(m, &st->hist))
+                        l->launch_without_hist = true;
+                l->n_launch++;
+        }
+        l->launch = v;
+        return 0;
+}
+
 int metrics_link_from_json(struct json_object *doc, MetricsLink *ret) {
         struct json_object *clock, *qs, *counters;
         MetricsLink l;
@@ -150,6 +228,10 @@ int metrics_link_from_json(struct json_object *doc, MetricsLink *ret) {
                         if (is_object(q))
                                 queue_from_json(q, &l.queues[l.n_queues++]);
                 }
+                if (launch_from_json(qs, &l) < 0) {
+                        free(l.queues);
+                        return -ENOMEM;
+                }
         }
         *ret = l;
         return 0;
@@ -158,6 +240,9 @@ int metrics_link_from_json(struct json_object *doc, MetricsLink *ret) {
 void metrics_link_done(MetricsLink *l) {
         l->queues = mfree(l->queues);
         l->n_queues = 0;
+        free((LaunchQueueStats *) l->launch); /* allocated by launch_from_json() */
+        l->launch = NULL;
+        l->n_launch = 0;
 }
 
 MetricsLink *metrics_links_free(MetricsLink *links, size_t n) {

@@ -10,6 +10,7 @@
 
 #include "json-util.h"
 #include "metrics.h"
+#include "metrics-internal.h"
 #include "saturate.h"
 
 /* The states a link and a clock check can be in (dbus/org.tsn.Tbs.xml):
@@ -41,71 +42,72 @@ typedef enum Source {
 } Source;
 
 typedef struct Family {
-        const char *name, *type, *help;
+        MetricsFamilyInfo info;         /* first: the table below initializes it without braces */
         Source source;
         unsigned index;
 } Family;
 
 /* The families in output order. */
 static const Family families[] = {
-        { "tbs_build_info", "gauge", "tbsd's version: always 1.", SOURCE_BUILD_INFO, 0 },
-        { "tbs_config_last_reload_successful", "gauge",
-          "1 when the last reload of the configuration folder read every file, else 0.", SOURCE_RELOAD_OK, 0 },
-        { "tbs_config_last_reload_success_timestamp_seconds", "gauge",
-          "Time of the last reload (or start) that read every file, in seconds since the epoch.",
+        { { "tbs_build_info", "gauge", "tbsd's version: always 1." }, SOURCE_BUILD_INFO, 0 },
+        { { "tbs_config_last_reload_successful", "gauge",
+          "1 when the last reload of the configuration folder read every file, else 0." }, SOURCE_RELOAD_OK, 0 },
+        { { "tbs_config_last_reload_success_timestamp_seconds", "gauge",
+          "Time of the last reload (or start) that read every file, in seconds since the epoch." },
           SOURCE_RELOAD_TIME, 0 },
-        { "tbs_link_state", "gauge", "State of the link: 1 for the current state.", SOURCE_LINK_STATE, 0 },
-        { "tbs_link_reloads_total", "counter",
-          "Loads of the configuration folder (start, reload) that declared or kept the link.",
+        { { "tbs_link_state", "gauge", "State of the link: 1 for the current state." }, SOURCE_LINK_STATE, 0 },
+        { { "tbs_link_reloads_total", "counter",
+          "Loads of the configuration folder (start, reload) that declared or kept the link." },
           SOURCE_LINK_COUNTER, METRICS_LINK_RELOADS },
-        { "tbs_link_applies_total", "counter", "Applies of the link's schedule that succeeded.",
+        { { "tbs_link_applies_total", "counter", "Applies of the link's schedule that succeeded." },
           SOURCE_LINK_COUNTER, METRICS_LINK_APPLIES },
-        { "tbs_link_drift_repairs_total", "counter",
-          "Times tbsd restored the link's tree after a change outside tbsd (drift policy enforce).",
+        { { "tbs_link_drift_repairs_total", "counter",
+          "Times tbsd restored the link's tree after a change outside tbsd (drift policy enforce)." },
           SOURCE_LINK_COUNTER, METRICS_LINK_DRIFT_REPAIRS },
-        { "tbs_link_apply_failures_total", "counter", "Applies of the link's schedule that failed.",
+        { { "tbs_link_apply_failures_total", "counter", "Applies of the link's schedule that failed." },
           SOURCE_LINK_COUNTER, METRICS_LINK_APPLY_FAILURES },
-        { "tbs_link_ptp4l_info", "gauge", "The ptp4l socket the link's clock check asks: always 1.",
+        { { "tbs_link_ptp4l_info", "gauge", "The ptp4l socket the link's clock check asks: always 1." },
           SOURCE_PTP4L_INFO, 0 },
-        { "tbs_clock_state", "gauge", "State of the link's clock check: 1 for the current state.",
+        { { "tbs_clock_state", "gauge", "State of the link's clock check: 1 for the current state." },
           SOURCE_CLOCK_STATE, 0 },
-        { "tbs_clock_synced", "gauge", "1 when the link's clock check finds the clocks in sync.",
+        { { "tbs_clock_synced", "gauge", "1 when the link's clock check finds the clocks in sync." },
           SOURCE_CLOCK_SYNCED, 0 },
-        { "tbs_clock_last_check_timestamp_seconds", "gauge",
-          "Time of the link's last clock check, in seconds since the epoch.", SOURCE_CLOCK_CHECKED, 0 },
-        { "tbs_ptp_port_state", "gauge", "ptp4l's state of the link's PTP port: 1 for the current state.",
+        { { "tbs_clock_last_check_timestamp_seconds", "gauge",
+          "Time of the link's last clock check, in seconds since the epoch." }, SOURCE_CLOCK_CHECKED, 0 },
+        { { "tbs_ptp_port_state", "gauge", "ptp4l's state of the link's PTP port: 1 for the current state." },
           SOURCE_PORT_STATE, 0 },
-        { "tbs_clock_phc_offset_seconds", "gauge", "Offset of the NIC's PTP hardware clock from CLOCK_TAI.",
+        { { "tbs_clock_phc_offset_seconds", "gauge", "Offset of the NIC's PTP hardware clock from CLOCK_TAI." },
           SOURCE_CLOCK_NS, METRICS_CLOCK_PHC_OFFSET_NS },
-        { "tbs_clock_master_offset_seconds", "gauge",
-          "Offset of ptp4l's clock from its master, as ptp4l reports it.",
+        { { "tbs_clock_master_offset_seconds", "gauge",
+          "Offset of ptp4l's clock from its master, as ptp4l reports it." },
           SOURCE_PTP4L_NS, METRICS_CLOCK_MASTER_OFFSET_NS },
-        { "tbs_clock_mean_path_delay_seconds", "gauge", "Mean path delay to the PTP master, as ptp4l reports it.",
+        { { "tbs_clock_mean_path_delay_seconds", "gauge", "Mean path delay to the PTP master, as ptp4l reports it." },
           SOURCE_PTP4L_NS, METRICS_CLOCK_MEAN_PATH_DELAY_NS },
-        { "tbs_clock_tai_offset_seconds", "gauge", "The kernel's TAI - UTC offset.",
+        { { "tbs_clock_tai_offset_seconds", "gauge", "The kernel's TAI - UTC offset." },
           SOURCE_SYSTEM_S, METRICS_CLOCK_TAI_OFFSET_S },
-        { "tbs_launch_time_offload", "gauge", "1 when the queue's etf qdisc runs with launch-time offload in the NIC.",
+        { { "tbs_launch_time_offload", "gauge",
+            "1 when the queue's etf qdisc runs with launch-time offload in the NIC." },
           SOURCE_QUEUE_OFFLOAD, 0 },
-        { "tbs_queue_installed", "gauge", "1 when the queue's declared etf qdisc is installed.",
+        { { "tbs_queue_installed", "gauge", "1 when the queue's declared etf qdisc is installed." },
           SOURCE_QUEUE_INSTALLED, 0 },
-        { "tbs_queue_packets_total", "counter", "Packets the queue's qdisc sent.",
+        { { "tbs_queue_packets_total", "counter", "Packets the queue's qdisc sent." },
           SOURCE_QUEUE_COUNTER, METRICS_PACKETS },
-        { "tbs_queue_bytes_total", "counter", "Bytes the queue's qdisc sent.",
+        { { "tbs_queue_bytes_total", "counter", "Bytes the queue's qdisc sent." },
           SOURCE_QUEUE_COUNTER, METRICS_BYTES },
-        { "tbs_queue_drops_total", "counter",
-          "Packets the queue's qdisc dropped (deadline misses and invalid included).",
+        { { "tbs_queue_drops_total", "counter",
+          "Packets the queue's qdisc dropped (deadline misses and invalid included)." },
           SOURCE_QUEUE_COUNTER, METRICS_DROPS },
-        { "tbs_queue_requeues_total", "counter", "Packets the driver handed back to the queue's qdisc.",
+        { { "tbs_queue_requeues_total", "counter", "Packets the driver handed back to the queue's qdisc." },
           SOURCE_QUEUE_COUNTER, METRICS_REQUEUES },
-        { "tbs_queue_deadline_misses_total", "counter",
-          "etf: packets dropped because their launch time passed in the queue (the qdisc's overlimits).",
+        { { "tbs_queue_deadline_misses_total", "counter",
+          "etf: packets dropped because their launch time passed in the queue (the qdisc's overlimits)." },
           SOURCE_QUEUE_COUNTER, METRICS_DEADLINE_MISSES },
-        { "tbs_queue_invalid_total", "counter",
-          "etf: packets refused at enqueue (launch time in the past, wrong clock, no SO_TXTIME).",
+        { { "tbs_queue_invalid_total", "counter",
+          "etf: packets refused at enqueue (launch time in the past, wrong clock, no SO_TXTIME)." },
           SOURCE_QUEUE_COUNTER, METRICS_INVALID },
-        { "tbs_queue_backlog_bytes", "gauge", "Bytes waiting in the queue's qdisc.",
+        { { "tbs_queue_backlog_bytes", "gauge", "Bytes waiting in the queue's qdisc." },
           SOURCE_QUEUE_COUNTER, METRICS_BACKLOG_BYTES },
-        { "tbs_queue_backlog_packets", "gauge", "Packets waiting in the queue's qdisc.",
+        { { "tbs_queue_backlog_packets", "gauge", "Packets waiting in the queue's qdisc." },
           SOURCE_QUEUE_COUNTER, METRICS_BACKLOG_PACKETS },
 };
 
@@ -128,25 +130,6 @@ char *metrics_format_seconds(int64_t ns, char buf[static 32]) {
         }
         return buf;
 }
-
-/* Where one family's samples go: a text stream, or a JSON array. */
-typedef struct Sink {
-        FILE *out;                      /* NULL: JSON */
-        struct json_object *samples;
-        int error;                      /* the first -errno (text) or -ENOMEM (JSON) */
-} Sink;
-
-typedef struct Label {
-        const char *name;
-        const char *value;
-} Label;
-
-/* A sample's value: an integer or an exact decimal (seconds from ns). */
-typedef struct Value {
-        enum { NUM_INT, NUM_DECIMAL } kind;
-        int64_t i;
-        char text[32];
-} Value;
 
 /* A label value with \, " and newline escaped. */
 static void put_label(FILE *out, bool first, const char *name, const char *value) {
@@ -175,7 +158,7 @@ static struct json_object *value_to_json(const Value *v) {
         return json_object_new_double_s(strtod(v->text, NULL), v->text);
 }
 
-static void sample_json(Sink *s, const Label *labels, size_t n, const Value *v) {
+static void sample_json(Sink *s, const char *name, const Label *labels, size_t n, const Value *v) {
         struct json_object *o = json_object_new_object(), *l = json_object_new_object();
 
         if (!o || !l) {
@@ -187,22 +170,28 @@ static void sample_json(Sink *s, const Label *labels, size_t n, const Value *v) 
         for (size_t i = 0; i < n; i++)
                 if (json_add_string(l, labels[i].name, labels[i].value) < 0)
                         s->error = -ENOMEM;
-        if (json_add(o, "labels", l) < 0 || json_add(o, "value", value_to_json(v)) < 0 ||
-            json_object_array_add(s->samples, o) < 0) {
+        if ((name && json_add_string(o, "name", name) < 0) || json_add(o, "labels", l) < 0 ||
+            json_add(o, "value", value_to_json(v)) < 0 || json_object_array_add(s->samples, o) < 0) {
                 json_object_put(o);
                 s->error = -ENOMEM;
         }
 }
 
-/* One sample of family f: "NAME{LABELS} VALUE" or a JSON object. */
-static void sample(Sink *s, const Family *f, const Label *labels, size_t n, const Value v) {
+void metrics_sink_sample(Sink *s, const char *family, const char *suffix, const Label *labels, size_t n,
+                         const Value v) {
         FILE *out = s->out;
 
         if (!out) {
-                sample_json(s, labels, n, &v);
+                char name[128];
+
+                if (suffix)
+                        snprintf(name, sizeof(name), "%s%s", family, suffix);
+                sample_json(s, suffix ? name : NULL, labels, n, &v);
                 return;
         }
-        fputs(f->name, out);
+        fputs(family, out);
+        if (suffix)
+                fputs(suffix, out);
         for (size_t i = 0; i < n; i++)
                 put_label(out, i == 0, labels[i].name, labels[i].value);
         if (n > 0)
@@ -215,6 +204,11 @@ static void sample(Sink *s, const Family *f, const Label *labels, size_t n, cons
          * reports: take it where it happens (errno was cleared before). */
         if (s->error == 0 && ferror(out))
                 s->error = errno > 0 ? -errno : -EIO;
+}
+
+/* One sample of family f: "NAME{LABELS} VALUE" or a JSON object. */
+static void sample(Sink *s, const Family *f, const Label *labels, size_t n, const Value v) {
+        metrics_sink_sample(s, f->info.name, NULL, labels, n, v);
 }
 
 static Value int_value(int64_t i) {
@@ -391,7 +385,28 @@ static void render_family(Sink *s, const Family *f, const MetricsLink *links, si
         }
 }
 
-static void header(FILE *out, const Family *f) {
+/* All families in output order: the table above, then the launch-time
+ * error's (lib/metrics-launch.c). */
+#define N_ALL_FAMILIES (ELEMENTSOF(families) + METRICS_LAUNCH_FAMILIES)
+
+static const MetricsFamilyInfo *family_info(size_t i) {
+        if (i >= ELEMENTSOF(families))
+                return &metrics_launch_families[i - ELEMENTSOF(families)];
+        return &families[i].info;
+}
+
+/* Family i's samples of the daemon and of every link. */
+static void render_all(Sink *s, size_t i, const MetricsDaemon *d, const MetricsLink *links, size_t n) {
+        if (i >= ELEMENTSOF(families)) {
+                metrics_launch_render_family(s, i - ELEMENTSOF(families), links, n);
+                return;
+        }
+        render_daemon(s, &families[i], d);
+        for (size_t j = 0; j < n && s->error == 0; j++)
+                render_family(s, &families[i], links, j);
+}
+
+static void header(FILE *out, const MetricsFamilyInfo *f) {
         /* The help texts are ours: no backslash or newline to escape. */
         fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", f->name, f->help, f->name, f->type);
 }
@@ -401,11 +416,9 @@ int metrics_render_daemon(const MetricsDaemon *d, const MetricsLink *links, size
 
         /* Family by family, straight into out: no copy of the text. */
         errno = 0;
-        for (size_t i = 0; i < ELEMENTSOF(families) && s.error == 0; i++) {
-                header(out, &families[i]);
-                render_daemon(&s, &families[i], d);
-                for (size_t j = 0; j < n && s.error == 0; j++)
-                        render_family(&s, &families[i], links, j);
+        for (size_t i = 0; i < N_ALL_FAMILIES && s.error == 0; i++) {
+                header(out, family_info(i));
+                render_all(&s, i, d, links, n);
                 if (s.error == 0 && ferror(out))
                         s.error = errno > 0 ? -errno : -EIO;
         }
@@ -428,8 +441,8 @@ int metrics_render_daemon_json(const MetricsDaemon *d, const MetricsLink *links,
 
         if (!all)
                 return -ENOMEM;
-        for (size_t i = 0; i < ELEMENTSOF(families); i++) {
-                const Family *fi = &families[i];
+        for (size_t i = 0; i < N_ALL_FAMILIES; i++) {
+                const MetricsFamilyInfo *fi = family_info(i);
                 struct json_object *f = json_object_new_object();
                 Sink s = { .samples = json_object_new_array() };
 
@@ -441,9 +454,7 @@ int metrics_render_daemon_json(const MetricsDaemon *d, const MetricsLink *links,
                 if (json_add_string(f, "name", fi->name) < 0 || json_add_string(f, "type", fi->type) < 0 ||
                     json_add_string(f, "help", fi->help) < 0 || !s.samples || json_add(f, "samples", s.samples) < 0)
                         return -ENOMEM;
-                render_daemon(&s, fi, d);
-                for (size_t j = 0; j < n && s.error == 0; j++)
-                        render_family(&s, fi, links, j);
+                render_all(&s, i, d, links, n);
                 if (s.error < 0)
                         return s.error;
         }

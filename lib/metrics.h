@@ -30,6 +30,11 @@
  *   tbs_queue_requeues_total, tbs_queue_deadline_misses_total, tbs_queue_invalid_total
  *                        {interface,device,queue,qdisc} counters of the queue's qdisc
  *   tbs_queue_backlog_bytes, tbs_queue_backlog_packets {interface,device,queue,qdisc} gauges
+ *   tbs_launch_error_seconds{device,queue,source} histogram of the launch-time monitor
+ *                        (_bucket{le} cumulative, le in seconds, _sum, _count; lib/metrics-launch.c)
+ *   tbs_launch_probes_sent_total{device,queue}, tbs_launch_probes_dropped_total{device,queue,reason},
+ *   tbs_launch_probes_unstamped_total{device,queue} counters of the monitor's probes
+ *                        (the launch families only for monitored queues, docs/fidelity.md)
  * The ptp4l-wide values have one series per ptp4l socket (several links may
  * share one ptp4l), from the first link that has them; the system-wide TAI
  * offset has one series without labels. No per-second gauges (rate() makes
@@ -47,6 +52,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "launch-hist.h"
 
 /* ---- The typed samples ---- */
 
@@ -108,6 +115,9 @@ typedef struct MetricsLink {
         uint64_t counters[_METRICS_LINK_COUNTER_MAX];
         MetricsQueue *queues;
         size_t n_queues;
+        const LaunchQueueStats *launch;         /* the monitored queues, ascending (launch families) */
+        size_t n_launch;
+        bool launch_without_hist;               /* only the probe counters are known: no histogram */
 } MetricsLink;
 
 /* What the daemon as a whole reports (tbsd's metrics file). */
@@ -143,7 +153,13 @@ int metrics_write_links_file(const MetricsLink *links, size_t n, const char *pat
 
 /** Read a status document (a Describe() JSON object) into *ret: the values
  *  the exposition shows, with the rules above (a value of the wrong JSON
- *  type counts as missing). The strings of *ret point into doc, which must
+ *  type counts as missing). A txqueue's "monitor" object (unless its
+ *  "running" is false) gives its launch
+ *  figures: "source", "sent", "missed", "invalid", "unstamped" as Describe()
+ *  writes them, and the histogram when the object also has "sum_ns" and
+ *  "buckets" (LAUNCH_HIST_BUCKETS counts, not cumulative: what tbsctl adds
+ *  from the Link's LaunchTimeError property); without them the link has
+ *  launch_without_hist set. The strings of *ret point into doc, which must
  *  outlive it; its queues are allocated (metrics_link_done()).
  *  Returns 0, -EINVAL when doc is not an object, or -ENOMEM; *ret untouched
  *  on failure. */

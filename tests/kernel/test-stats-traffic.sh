@@ -10,7 +10,8 @@
 # (etf's "invalid" also holds the frames without SO_TXTIME, which have no
 # error queue to report to); stats --watch samples with rates; tbsctl
 # selftest reports the same for its own bursts (also on queue 2, in
-# deadline mode), changes nothing, and is refused without privileges.
+# deadline mode) with the launch error from veth's software time stamps,
+# changes nothing, and is refused without privileges.
 #
 # Why delta 0 gives deadline misses every time: etf dequeues a frame only
 # when now > txtime - delta, and drops it (drops + overlimits, MISSED
@@ -181,6 +182,15 @@ assert_eq "$(( $(tc_stat 0 packets) - p0 ))" 20 "tc: queue 0 sent the selftest's
 assert_eq "$(jq .received <<<"$(cat "$TMPDIR/recv-self.json")")" 20 "the peer received the selftest's frames"
 assert_contains "$(jq -r '.queues[0].timestamps' <<<"$self")" "no transmit time stamps" "selftest on veth"
 assert_eq "$(jq -r '.queues[0].launch_time_error_ns' <<<"$self")" null "no launch time error distribution on veth"
+# The launch-time figures from veth's software stamps (skb_tx_timestamp at
+# xmit, CLOCK_REALTIME moved to CLOCK_TAI): one per frame sent on time.
+# Software etf sends a frame as soon as now > txtime - delta, so no frame
+# leaves more than delta (50 ms) early.
+assert_eq "$(jq -r '.queues[0].source' <<<"$self")" software "selftest on veth: software time stamps"
+assert_eq "$(jq -r '.queues[0] | [.count, .unstamped, .early + .late <= .count] | @csv' <<<"$self")" "20,0,true" \
+        "selftest on veth: a launch error for each on-time frame"
+assert_eq "$(jq -r '.queues[0] | [.min_ns >= -50000000, .min_ns <= .p50_ns, .p50_ns <= .p99_ns, .p99_ns <= .max_ns] | @csv' <<<"$self")" \
+        "true,true,true,true" "selftest on veth: no frame more than delta early, min <= p50 <= p99 <= max"
 
 m1=$(tc_stat 1 overlimits)
 set +e
@@ -193,6 +203,8 @@ assert_eq "$(jq -c '[.sent, .on_time, .missed, .invalid]' <<<"$self")" "[10,0,10
 assert_eq "$(jq -c '.queues[0].qdisc | [.packets, .deadline_misses, .invalid]' <<<"$self")" "[0,10,0]" \
         "selftest queue 1: what the qdisc counted"
 assert_eq "$(( $(tc_stat 1 overlimits) - m1 ))" 10 "tc: queue 1 overlimits of the selftest"
+assert_eq "$(jq -c '.queues[0] | [.source, .count, .missed, .p50_ns, .p99_ns, .max_ns]' <<<"$self")" \
+        '["none",0,10,null,null,null]' "selftest queue 1: no frame left, no launch error"
 
 # A queue in deadline mode: the probe socket must say so too (etf refuses
 # every frame of a socket whose deadline mode differs), and etf sends each
@@ -214,6 +226,9 @@ echo "$out"
 assert_contains "$out" "st0 queue 0" "selftest of every etf queue"
 assert_contains "$out" "sent 5, on time 5, missed 0, invalid 0" "selftest human output, queue 0"
 assert_contains "$out" "sent 5, on time 0, missed 5, invalid 0" "selftest human output, queue 1"
+assert_contains "$out" "launch error: source software, sent 5, p50 -" "selftest human output: the launch error, early"
+assert_contains "$out" "launch error: source none, sent 5, p50 -, p99 -, max -, early 0, late 0, missed 5" \
+        "selftest human output: no launch error when every frame missed"
 assert_contains "$out" "st0 queue 2 (SO_PRIORITY 1, CLOCK_TAI, delta 1000000 ns, deadline mode, software)" \
         "selftest human output, queue 2"
 assert_eq "$(grep -c "^st0 queue" <<<"$out")" 3 "selftest of every etf queue: 3 queues"

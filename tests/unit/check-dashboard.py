@@ -9,7 +9,9 @@ metric named in an expr or a variable query is a family that lib/metrics.c
 exports (the names come from METRICS_RENDER's output on the documents,
 checked by check-metrics.py); and the panels the issue asks for are there
 (link states, deadline misses per queue, invalid per queue, clock offsets,
-launch-time offload, drift repairs, reloads, the metrics file's age). The
+launch-time offload, drift repairs, reloads, the metrics file's age, the
+launch-time error and its probe drops), and the launch-time error has a
+heat map panel of its buckets (format "heatmap", not recalculated). The
 one series not tbsd's is node_exporter's node_textfile_mtime_seconds."""
 import json
 import os
@@ -22,7 +24,8 @@ KEYWORDS = {'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'boo
 REQUIRED = {'tbs_link_state', 'tbs_queue_deadline_misses_total', 'tbs_queue_invalid_total',
             'tbs_clock_master_offset_seconds', 'tbs_clock_phc_offset_seconds', 'tbs_launch_time_offload',
             'tbs_link_drift_repairs_total', 'tbs_config_last_reload_successful',
-            'tbs_config_last_reload_success_timestamp_seconds', 'node_textfile_mtime_seconds'}
+            'tbs_config_last_reload_success_timestamp_seconds', 'node_textfile_mtime_seconds',
+            'tbs_launch_error_seconds_bucket', 'tbs_launch_probes_dropped_total'}
 # Not tbsd's: node_exporter's textfile collector says when it last saw
 # tbsd's file change (the staleness panel).
 NODE_EXPORTER = {'node_textfile_mtime_seconds'}
@@ -139,6 +142,11 @@ def main():
                 if n in labels and ls - labels[n] - TARGET_LABELS:
                     errors.append(f'panel {title}: {n} has no label {", ".join(sorted(ls - labels[n] - TARGET_LABELS))} '
                                   f'({expr!r})')
+    if not any(p.get('type') == 'heatmap' and p.get('options', {}).get('calculate') is False and
+               any(t.get('format') == 'heatmap' and 'tbs_launch_error_seconds_bucket' in metric_names(t.get('expr', ''))
+                   for t in p.get('targets', []))
+               for p in panels):
+        errors.append('no heat map panel of tbs_launch_error_seconds_bucket (type heatmap, format heatmap)')
     for n in sorted(REQUIRED - used):
         errors.append(f'no panel shows {n}')
     for e in errors:

@@ -8,7 +8,8 @@ Runs `TOOL DOC.json...` (the Prometheus text, read with prometheus_client's
 parser as the oracle) and `TOOL --json DOC.json...` (lib/metrics.c's
 metrics_render_json()), and checks that the JSON is the documented
 structure (an array of {"name", "type", "help", "samples": [{"labels",
-"value"}]}), lists the same families in the same order with the same type
+"value"}]}, a histogram's samples with their "name" too: _bucket, _sum,
+_count), lists the same families in the same order with the same type
 and help, and the same samples with the same labels and values (numbers,
 not strings). Exit status 0 when all holds; each problem on stderr."""
 import json
@@ -32,7 +33,7 @@ def main():
         # the parser strips _total from counter family names
         name = f.name + '_total' if f.type == 'counter' else f.name
         want.append((name, f.type, f.documentation,
-                     [(s.labels, s.value) for s in f.samples]))
+                     [(s.name if f.type == 'histogram' else None, s.labels, s.value) for s in f.samples]))
 
     if not isinstance(doc, list):
         sys.exit('the JSON is not an array')
@@ -43,14 +44,15 @@ def main():
             continue
         samples = []
         for s in f['samples']:
-            if set(s) != {'labels', 'value'} or not all(isinstance(v, str) for v in s['labels'].values()):
+            keys = {'name', 'labels', 'value'} if f.get('type') == 'histogram' else {'labels', 'value'}
+            if set(s) != keys or not all(isinstance(v, str) for v in s['labels'].values()):
                 errors.append(f'{f["name"]}: bad sample {s!r}')
                 continue
             if s['value'] is not None and (isinstance(s['value'], bool) or
                                            not isinstance(s['value'], (int, float))):
                 errors.append(f'{f["name"]}: value is not a number: {s!r}')
                 continue
-            samples.append((s['labels'], math.nan if s['value'] is None else float(s['value'])))
+            samples.append((s.get('name'), s['labels'], math.nan if s['value'] is None else float(s['value'])))
         got.append((f['name'], f['type'], f['help'], samples))
 
     if [g[0] for g in got] != [w[0] for w in want]:
@@ -61,10 +63,10 @@ def main():
         if len(g[3]) != len(w[3]):
             errors.append(f'{g[0]}: {len(g[3])} samples, text has {len(w[3])}')
             continue
-        for (gl, gv), (wl, wv) in zip(g[3], w[3]):
+        for (gn, gl, gv), (wn, wl, wv) in zip(g[3], w[3]):
             same = (math.isnan(gv) and math.isnan(wv)) or gv == wv
-            if gl != wl or not same:
-                errors.append(f'{g[0]}: sample {gl} {gv} != {wl} {wv}')
+            if gn != wn or gl != wl or not same:
+                errors.append(f'{g[0]}: sample {gn} {gl} {gv} != {wn} {wl} {wv}')
     for e in errors:
         print(e, file=sys.stderr)
     if errors:

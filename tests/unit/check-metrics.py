@@ -29,6 +29,62 @@ PAIR = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"(,|$)')
 TYPES = {'counter', 'gauge', 'histogram', 'summary', 'untyped'}
 
 
+HISTOGRAM_SUFFIXES = ('_bucket', '_sum', '_count')
+
+
+def family_of(name, types):
+    """The family a sample name belongs to: a histogram's _bucket, _sum and
+    _count samples are its family's."""
+    for suffix in HISTOGRAM_SUFFIXES:
+        base = name[:-len(suffix)]
+        if name.endswith(suffix) and types.get(base) == 'histogram':
+            return base
+    return name
+
+
+def check_histograms(text, types):
+    """Each histogram series: _bucket samples with an le label, ascending
+    bounds, cumulative (never decreasing) counts, a last le="+Inf" bucket
+    equal to _count, and a _sum."""
+    errors, series = [], {}
+    for line in text.splitlines():
+        m = SAMPLE.match(line)
+        if line.startswith('#') or not m:
+            continue
+        name, _, labels, value = m.groups()
+        family = family_of(name, types)
+        if types.get(family) != 'histogram':
+            continue
+        pairs = {a: b for a, b, _ in PAIR.findall(labels or '')}
+        le = pairs.pop('le', None)
+        s = series.setdefault((family, tuple(sorted(pairs.items()))), {'buckets': [], 'sum': None, 'count': None})
+        if name.endswith('_bucket'):
+            if le is None:
+                errors.append(f'{line}: a bucket without le')
+                continue
+            s['buckets'].append((float(le), float(value)))
+        elif name.endswith('_sum'):
+            s['sum'] = float(value)
+        elif name.endswith('_count'):
+            s['count'] = float(value)
+        else:
+            errors.append(f'{line}: a histogram sample that is not _bucket, _sum or _count')
+    for (family, labels), s in series.items():
+        where = f'{family}{dict(labels)}'
+        b = s['buckets']
+        if not b or b[-1][0] != float('inf'):
+            errors.append(f'{where}: no le="+Inf" bucket last')
+        if any(x[0] >= y[0] for x, y in zip(b, b[1:])):
+            errors.append(f'{where}: bucket bounds not ascending')
+        if any(x[1] > y[1] for x, y in zip(b, b[1:])):
+            errors.append(f'{where}: bucket counts not cumulative')
+        if s['count'] is None or s['sum'] is None:
+            errors.append(f'{where}: _count or _sum missing')
+        elif b and b[-1][1] != s['count']:
+            errors.append(f'{where}: +Inf bucket {b[-1][1]} != _count {s["count"]}')
+    return errors
+
+
 def check(text):
     errors = []
     helps, types, seen_series, finished = {}, {}, set(), set()
@@ -67,7 +123,8 @@ def check(text):
         if not m:
             errors.append(f'{where}: not a sample: {line!r}')
             continue
-        name, _, labels, value = m.groups()
+        sample_name, _, labels, value = m.groups()
+        name = family_of(sample_name, types)
         if name != current:
             errors.append(f'{where}: sample of {name} outside its family (HELP/TYPE first, samples together)')
         if name not in helps or name not in types:
@@ -89,7 +146,7 @@ def check(text):
             float(value)
         except ValueError:
             errors.append(f'{where}: value {value!r} is not a number')
-        key = (name, tuple(sorted(pairs)))
+        key = (sample_name, tuple(sorted(pairs)))
         if key in seen_series:
             errors.append(f'{where}: series given twice: {line}')
         seen_series.add(key)
@@ -102,18 +159,35 @@ def check(text):
     except Exception as e:  # the parser raises ValueError and friends
         errors.append(f'prometheus_client cannot parse it: {e}')
 
-    # The same content as OpenMetrics: counter families are named without _total.
+    errors += check_histograms(text, types)
+
+    # The same content as OpenMetrics: counter families are named without
+    # _total. OpenMetrics forbids _sum on a histogram with negative buckets
+    # (such a sum can go down; the text format allows it: tbs_launch_error_seconds,
+    # docs/metrics.md), so those histograms lose _sum and _count there.
+    negative = {family_of(m.group(1), types) for m in
+                (SAMPLE.match(line) for line in text.splitlines() if '_bucket{' in line and 'le="-' in line)
+                if m}
     om = []
     for line in text.splitlines():
         parts = line.split(' ', 3)
         if line.startswith('# ') and len(parts) == 4 and types.get(parts[2]) == 'counter':
             line = f'# {parts[1]} {parts[2][:-len("_total")]} {parts[3]}'
+        m = SAMPLE.match(line)
+        if m and not line.startswith('#') and m.group(1).endswith(('_sum', '_count')) and \
+                family_of(m.group(1), types) in negative:
+            continue
         om.append(line)
     try:
         list(om_families('\n'.join(om) + '\n# EOF\n'))
     except Exception as e:
         errors.append(f'not valid once rewritten to OpenMetrics: {e}')
     return errors, list(types)
+
+
+def types_of(text):
+    return {p[2]: p[3] for p in (line.split(' ', 3) for line in text.splitlines())
+            if len(p) == 4 and p[0] == '#' and p[1] == 'TYPE'}
 
 
 def main():
@@ -134,7 +208,9 @@ def main():
     if errors:
         sys.exit(1)
     if families:
-        print('\n'.join(names))
+        # a histogram's series are named with its suffixes (what PromQL names)
+        print('\n'.join(n + x for n in names for x in
+                         ([''] + list(HISTOGRAM_SUFFIXES) if types_of(text).get(n) == 'histogram' else [''])))
     else:
         print(f'ok: {len(names)} families, {sum(1 for l in text.splitlines() if not l.startswith("#"))} samples')
 

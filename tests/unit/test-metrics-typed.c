@@ -49,6 +49,16 @@ static MetricsQueue eth0_queues[] = {
         },
 };
 
+/* eth0.json's monitor of queue 0: errors -150, 80, 120, 150, 180, 300,
+ * 450, 900, 1500, 12000 ns; 12 sent, 1 missed, 1 unstamped. */
+static const LaunchQueueStats eth0_launch[] = {
+        {
+                .queue = 0, .source = LAUNCH_STAMP_HARDWARE, .sent = 12, .missed = 1, .unstamped = 1,
+                .hist = { .bucket = { [15] = 1, [16] = 1, [17] = 3, [18] = 2, [19] = 1, [20] = 1, [23] = 1 },
+                          .count = 10, .sum_ns = 15530 },
+        },
+};
+
 static MetricsQueue veth1_queues[] = {
         { .queue = 2, .qdisc = NULL, .offload = 0, .installed = 0 },
 };
@@ -67,6 +77,7 @@ static const MetricsLink fixture_links[] = {
                 .counters = { [METRICS_LINK_RELOADS] = 2, [METRICS_LINK_APPLIES] = 3,
                               [METRICS_LINK_DRIFT_REPAIRS] = 1 },
                 .queues = eth0_queues, .n_queues = 2,
+                .launch = eth0_launch, .n_launch = 1,
         },
         {
                 .interface = "veth1", .state = "degraded",
@@ -139,6 +150,22 @@ static void assert_link_equal(const MetricsLink *a, const MetricsLink *b) {
         assert_int_equal(a->n_queues, b->n_queues);
         for (size_t i = 0; i < a->n_queues; i++)
                 assert_queue_equal(&a->queues[i], &b->queues[i]);
+        assert_int_equal(a->launch_without_hist, b->launch_without_hist);
+        assert_int_equal(a->n_launch, b->n_launch);
+        for (size_t i = 0; i < a->n_launch; i++) {
+                const LaunchQueueStats *x = &a->launch[i], *y = &b->launch[i];
+
+                assert_int_equal(x->queue, y->queue);
+                assert_int_equal(x->source, y->source);
+                assert_int_equal(x->sent, y->sent);
+                assert_int_equal(x->missed, y->missed);
+                assert_int_equal(x->invalid, y->invalid);
+                assert_int_equal(x->unstamped, y->unstamped);
+                /* what the exposition shows of the histogram */
+                assert_memory_equal(x->hist.bucket, y->hist.bucket, sizeof(x->hist.bucket));
+                assert_int_equal(x->hist.count, y->hist.count);
+                assert_int_equal(x->hist.sum_ns, y->hist.sum_ns);
+        }
 }
 
 /* The typed samples and the documents give the golden text byte for byte. */
@@ -195,7 +222,7 @@ static void test_json_form(void **state) {
         a = json_text(typed);
         b = json_text(from_docs);
         assert_string_equal(a, b);
-        assert_int_equal(json_object_array_length(typed), 27);
+        assert_int_equal(json_object_array_length(typed), 31);
         /* eth0's master offset as the exact decimal of the text form. */
         assert_non_null(strstr(a, "\"value\":-0.000001234"));
         free(a);

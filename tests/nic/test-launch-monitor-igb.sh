@@ -1,0 +1,122 @@
+# The launch-time monitor on the emulated igb (Intel 82576, QEMU 10) with
+# its PHC: queue 0 of an mqprio root with etf (offload "auto": software
+# etf, the 82576 has no launch time) and "monitor" on. What the emulation
+# does, recorded by this test (docs/fidelity.md):
+#   A. Transmit time stamping off (SIOCGHWTSTAMP tx_type 0, as after boot):
+#      the monitor falls back to software stamps (igb's skb_tx_timestamp at
+#      xmit): source "software", the histogram fills, no probe leaves more
+#      than delta early. tbsctl selftest the same.
+#   B. ptp4l -H switches the port's transmit stamping on: the monitor asks
+#      for hardware stamps, and QEMU's igb delivers none that are usable:
+#      the driver stamps one frame at a time (tx_hwtstamp_skipped counts
+#      the others) and the one it stamps comes back with a hardware stamp
+#      of 0 (the report then carries the frame's launch time in ts[0],
+#      which is not a stamp). So the probes go unstamped and the histogram
+#      stops (the source stays what the last stamped probe had); tbsctl
+#      selftest (hardware and software requested; its frames 1 ms apart
+#      each get the stamping slot when the monitor's do not hold it) gets
+#      no stamp for a frame the driver stamped and a software one for a
+#      skipped frame: its source is never "hardware" here. On a real 82576
+#      or i210 the source would be "hardware".
+# Oracles: tc (the probes went through queue 0's etf), ethtool -S (igb's
+# hwtstamp counters), hwstamp_ctl (the port's setting), pmc (ptp4l).
+tai_offset=$TBS_BUILD_DIR/tests/nic/tai-offset
+[ -x "$tai_offset" ] || fail "$tai_offset not built"
+dev=$NIC0
+sock=/run/ptp4l
+delta=10000000
+ethtool -L "$dev" combined 4
+ip link set "$dev" up
+assert_eq "$("$tai_offset" 37)" 37 "kernel TAI offset set with adjtimex"
+assert_contains "$(hwstamp_ctl -i "$dev")" "tx_type 0" "transmit time stamping off at the start"
+
+conf=$TMPDIR/schedules.d
+mkdir -p "$conf"
+cat > "$conf/$dev.json" <<EOS
+{
+  "interface": "$dev",
+  "root": {
+    "qdisc": "mqprio", "handle": "100:", "num_tc": 3,
+    "priority_map": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+    "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2}]
+  },
+  "txqueues": [
+    {"queue": 0, "qdisc": "etf", "clockid": "CLOCK_TAI", "delta_ns": $delta, "offload": "auto",
+     "monitor": {"interval_ms": 200, "frames": 4}}
+  ]
+}
+EOS
+start_system_bus
+start_tbsd "$conf" --stats-interval 0.5 --metrics-file /run/tbs.prom
+wait_until 30 sh -c "[ \"\$(\"$TBSCTL\" --json status $dev | jq -r .state)\" = configured ]" ||
+        fail "$dev not configured: $("$TBSCTL" status "$dev" 2>&1)"
+assert_eq "$(qdisc_at "$dev" 100:1 | jq -r .options.offload)" off "software etf on the 82576"
+
+# monitor: queue 0's "monitor" object of Describe().
+monitor() {
+        "$TBSCTL" --json status "$dev" | jq -c '.txqueues[] | select(.queue == 0) | .monitor'
+}
+# field KEY: KEY of the monitor object now.
+field() {
+        monitor | jq -r ".$1"
+}
+
+# selftest OUT: tbsctl selftest of queue 0 into OUT. Under emulation a
+# frame may miss its launch time now and then (exit status 1): the stamps
+# are what is checked here, so a miss is not a failure.
+selftest() {
+        local rc=0
+        "$TBSCTL" --json selftest "$dev" 0 --count 10 > "$1" || rc=$?
+        [ "$rc" -le 1 ] && jq -e '.queues[0].sent == 10' "$1" >/dev/null
+}
+
+# A. Software stamps.
+wait_until 60 sh -c "[ \"\$(\"$TBSCTL\" --json status $dev | jq '.txqueues[0].monitor.count')\" -ge 20 ]" ||
+        fail "A: the histogram did not fill: $(monitor)"
+m=$(monitor)
+echo "A: monitor $m"
+"$TBSCTL" stats "$dev"
+assert_eq "$(jq -r .source <<<"$m")" software "A: stamp source without transmit time stamping"
+assert_eq "$(jq -r '[.min_ns >= -'$delta', .min_ns <= .p50_ns, .p50_ns <= .p99_ns, .p99_ns <= .max_ns] | @csv' <<<"$m")" \
+        "true,true,true,true" "A: no probe more than delta early; min <= p50 <= p99 <= max"
+tc0=$(tc -j -s qdisc show dev "$dev" | jq '.[] | select(.parent == "100:1") | .packets')
+[ "$tc0" -ge "$(jq .count <<<"$m")" ] || fail "A: tc: queue 0 sent $tc0 packets, fewer than $(jq .count <<<"$m") stamped probes"
+pass "A: tc: queue 0 sent $tc0 packets"
+wait_until 10 grep -q "^tbs_launch_error_seconds_count{device=\"$dev\",queue=\"0\",source=\"software\"}" /run/tbs.prom ||
+        fail "A: no software histogram in the metrics file: $(grep '^tbs_launch' /run/tbs.prom | grep -v _bucket)"
+pass "A: the metrics file: tbs_launch_error_seconds{source=\"software\"}"
+selftest "$TMPDIR/self-a.json" || fail "A: selftest failed: $(cat "$TMPDIR/self-a.json")"
+s=$(jq -c '.queues[0] | {source, sent, on_time, count, unstamped, min_ns, p50_ns, p99_ns, max_ns}' "$TMPDIR/self-a.json")
+echo "A: selftest $s"
+assert_eq "$(jq -r '[.source, .count == .on_time, .unstamped, .min_ns >= -'$delta'] | @csv' <<<"$s")" '"software",true,0,true' \
+        "A: selftest: software stamps, one per on-time frame"
+
+# B. ptp4l switches transmit time stamping on.
+skipped0=$(ethtool -S "$dev" | awk '$1 == "tx_hwtstamp_skipped:" { print $2 }')
+ptp4l -i "$dev" -H -2 -m --uds_address="$sock" \
+        --logAnnounceInterval=-2 --announceReceiptTimeout=2 >"$TBS_OUT/ptp4l.log" 2>&1 &
+is_master() { [ "$(port_state "$sock")" = MASTER ]; }
+wait_until 30 is_master || { cat "$TBS_OUT/ptp4l.log"; fail "ptp4l port is $(port_state "$sock"), not MASTER"; }
+assert_contains "$(hwstamp_ctl -i "$dev")" "tx_type 1" "B: ptp4l switched transmit time stamping on"
+# From the next round on the monitor asks for hardware stamps.
+sleep_rounds() { wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json status $dev | jq '.txqueues[0].monitor.sent')\" -ge $1 ]"; }
+sleep_rounds $(( $(field sent) + 8 )) || fail "B: the monitor stopped sending"
+c0=$(field count) u0=$(field unstamped)
+wait_until 60 sh -c "[ \"\$(\"$TBSCTL\" --json status $dev | jq '.txqueues[0].monitor.unstamped')\" -ge $((u0 + 12)) ]" ||
+        fail "B: probes did not go unstamped: $(monitor)"
+m=$(monitor)
+echo "B: monitor $m"
+ethtool -S "$dev" | grep hwtstamp
+c1=$(jq .count <<<"$m")
+[ "$c1" -le $((c0 + 4)) ] || fail "B: the histogram grew from $c0 to $c1 with hardware stamps requested"
+pass "B: no usable hardware stamp: count $c0 -> $c1 (one round in flight at most), unstamped $u0 -> $(jq .unstamped <<<"$m")"
+skipped1=$(ethtool -S "$dev" | awk '$1 == "tx_hwtstamp_skipped:" { print $2 }')
+[ "$skipped1" -gt "$skipped0" ] || fail "B: igb skipped no stamp request ($skipped0 -> $skipped1)"
+pass "B: igb skipped $((skipped1 - skipped0)) stamp requests (one frame stamped at a time)"
+selftest "$TMPDIR/self-b.json" || fail "B: selftest failed: $(cat "$TMPDIR/self-b.json")"
+s=$(jq -c '.queues[0] | {source, sent, on_time, count, unstamped, min_ns, p50_ns, p99_ns, max_ns, timestamps}' "$TMPDIR/self-b.json")
+echo "B: selftest $s"
+assert_eq "$(jq -r '[.source != "hardware", .count + .unstamped == .on_time, .unstamped >= 1, .count == 0 or .max_ns < 1000000000] | @csv' <<<"$s")" \
+        "true,true,true,true" "B: selftest: no hardware stamp; stamped frames unstamped (ts[0] = launch time is no stamp)"
+assert_eq "$(port_state "$sock")" MASTER "B: ptp4l's port while the monitor runs"
+kill -0 "$TBSD_PID" || fail "tbsd died"
