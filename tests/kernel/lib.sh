@@ -63,6 +63,26 @@ qdisc_at() {
         fi
 }
 
+# taprio_windows DEV TC: the gate windows of traffic class TC in the
+# schedule DEV's taprio root runs, from tc's own dump (an independent
+# oracle for the daemon's view): {"base_time_ns", "cycle_time_ns",
+# "windows": [[offset, length], ...]} with offsets in ns into the cycle.
+taprio_windows() {
+        tc_j qdisc show dev "$1" | python3 -c '
+import json, sys
+root = [q for q in json.load(sys.stdin) if q.get("root")][0]["options"]
+tc, cycle, start, wins = int(sys.argv[1]), root["cycle_time"], 0, []
+for e in root["schedule"]:
+    if start >= cycle:
+        break
+    end = min(start + e["interval"], cycle)
+    if int(e["gatemask"], 16) >> tc & 1 and end > start:
+        wins.append([start, end - start])
+    start = end
+print(json.dumps({"base_time_ns": root["base_time"], "cycle_time_ns": cycle, "windows": wins}))
+' "$2"
+}
+
 # wait_until SECONDS COMMAND...: poll every 0.05 s until COMMAND succeeds;
 # 1 when it still fails after SECONDS (decimals allowed) times the runner's
 # TBS_TEST_TIMEOUT_FACTOR (a loaded machine is slower, not broken).

@@ -86,24 +86,6 @@ field() { jq -r ".[$2]" <<<"$1"; }
 root_drops() { qdisc_at tq0 root | jq -r .drops; }
 etf_drops() { qdisc_at tq0 100:2 | jq -r .drops; }
 
-# tc_windows TC: {"base", "cycle", "windows": [[offset, length]...]} of the
-# schedule taprio runs, from tc's dump (no admin schedule pending).
-tc_windows() {
-        tc -j qdisc show dev tq0 > "$TMPDIR/tc.json"
-        python3 - "$TMPDIR/tc.json" "$1" <<'EOP'
-import json, sys
-root = [q for q in json.load(open(sys.argv[1])) if q.get("root")][0]["options"]
-tc, cycle, start, wins = int(sys.argv[2]), root["cycle_time"], 0, []
-for e in root["schedule"]:
-    if start >= cycle:
-        break
-    end = min(start + e["interval"], cycle)
-    if int(e["gatemask"], 16) >> tc & 1 and end > start:
-        wins.append([start, end - start])
-    start = end
-print(json.dumps({"base": root["base_time"], "cycle": cycle, "windows": wins}))
-EOP
-}
 # outside WINDOWS_JSON RECV_JSON GUARD: the launch times of the received
 # probes that are not inside a window, GUARD ns from its edges ([] when
 # all are).
@@ -113,7 +95,7 @@ import json, sys
 w, r, g = json.loads(sys.argv[1]), json.loads(sys.argv[2]), int(sys.argv[3])
 bad = []
 for t in r["txtimes"]:
-    off = (t - w["base"]) % w["cycle"]
+    off = (t - w["base_time_ns"]) % w["cycle_time_ns"]
     if not any(o + g <= off <= o + l - g for o, l in w["windows"]):
         bad.append([t, off])
 print(json.dumps(bad))
@@ -126,7 +108,7 @@ receive() {
 
 d_root=$(root_drops)
 d_etf=$(etf_drops)
-win=$(tc_windows 1)
+win=$(taprio_windows tq0 1)
 echo "class 1: $win"
 assert_eq "$(jq -c .windows <<<"$win")" "[[400000,300000]]" "class 1's window (tc)"
 assert_eq "$(busctl --system call org.tsn.Tbs /org/tsn/Tbs/link/tq0 org.tsn.Tbs.Link GetTxtimeWindow u 1 | cut -d' ' -f3-)" \
@@ -190,9 +172,9 @@ wait_until 10 more_sent || fail "no probes while the change is pending: $(lte)"
 wait_until 20 sh -c "[ \"\$(\"$TBSCTL\" --json status tq0 | jq -r .root.change_pending)\" = false ]" ||
         fail "the new schedule never took over: $("$TBSCTL" --json status tq0 | jq -c .root)"
 assert_eq "$(handles tq0)" "$handles_before" "the tree after the change in place"
-win2=$(tc_windows 1)
+win2=$(taprio_windows tq0 1)
 echo "class 1 after the change: $win2"
-assert_eq "$(jq -c '[.base, .windows]' <<<"$win2")" "[$admin_base,[[0,300000]]]" "class 1's new window (tc)"
+assert_eq "$(jq -c '[.base_time_ns, .windows]' <<<"$win2")" "[$admin_base,[[0,300000]]]" "class 1's new window (tc)"
 got=$(receive 12)
 echo "received after the switch: $got"
 [ "$(jq .received <<<"$got")" -ge 12 ] || fail "fewer than 12 probe frames after the switch: $got"

@@ -53,27 +53,10 @@ echo "$root"
 assert_eq "$(jq -r .kind <<<"$root")" taprio "root qdisc"
 assert_eq "$(jq -r .options.flags <<<"$root")" 0x1 "taprio flags (txtime-assist)"
 
-# The windows of class TC from tc's own dump.
-tc_windows() {
-        python3 - "$TMPDIR/tc.json" "$1" <<'EOP'
-import json, sys
-root = [q for q in json.load(open(sys.argv[1])) if q.get("root")][0]["options"]
-tc, cycle, start, wins = int(sys.argv[2]), root["cycle_time"], 0, []
-for e in root["schedule"]:
-    if start >= cycle:
-        break
-    end = min(start + e["interval"], cycle)
-    if int(e["gatemask"], 16) >> tc & 1 and end > start:
-        wins.append([start, end - start])
-    start = end
-print(json.dumps({"base_time_ns": root["base_time"], "cycle_time_ns": cycle, "windows": wins}))
-EOP
-}
-
 member() { setpriv --reuid=65534 --regid=65534 --groups 100 "$@"; }
 for tc in 0 1 2 3; do
         got=$(member "$CLIENT" window tw0 $tc) || fail "GetTxtimeWindow($tc): $got"
-        want=$(tc_windows $tc)
+        want=$(taprio_windows tw0 $tc)
         assert_eq "$(jq -c . <<<"$got")" "$(jq -c . <<<"$want")" "class $tc windows against tc"
 done
 # What the classes look like, for the reader (offset, length in ns):

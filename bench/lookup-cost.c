@@ -2,7 +2,8 @@
 /* Not a test: the per-interface lookups of a tbsd --once full apply, at N
  * interfaces, with the probe answered by a recording, for counting
  * instructions (issue 28):
- *   valgrind --tool=callgrind --callgrind-out-file=cg.N build/tests/unit/bench-lookup N
+ *   meson compile -C build bench/lookup-cost
+ *   valgrind --tool=callgrind --callgrind-out-file=cg.N build/bench/lookup-cost N
  *   callgrind_annotate cg.N | head -30
  * Per interface, as the daemon does it: the folder's check asks its facts
  * (manager_facts_for: caps_cache_get), the sync finds no link by the name
