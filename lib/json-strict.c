@@ -35,10 +35,26 @@ static int fail_here(Reader *p) {
         return fail(p, p->at, "unexpected character");
 }
 
+/* Byte classes, so that the loops over white space and plain string
+ * bytes (most of a schedule file) test one table entry a byte. */
+enum {
+        BLANK = 1,      /* space, tab, CR, LF */
+        PLAIN = 2,      /* ASCII in a string as it is: not a control, '"' or '\\' */
+};
+
+static const uint8_t byte_class[256] = {
+        [' '] = BLANK | PLAIN, ['\t'] = BLANK, ['\n'] = BLANK, ['\r'] = BLANK,
+        ['!'] = PLAIN, ['#' ... '['] = PLAIN, [']' ... 0x7F] = PLAIN,
+};
+
 static void skip_blank(Reader *p) {
-        while (p->at < p->n && (p->s[p->at] == ' ' || p->s[p->at] == '\t' || p->s[p->at] == '\n' ||
-                                p->s[p->at] == '\r'))
-                p->at++;
+        const char *s = p->s;
+        size_t at = p->at, n = p->n;
+
+        /* In locals: a store through p could change what p points to. */
+        while (at < n && (byte_class[(unsigned char) s[at]] & BLANK))
+                at++;
+        p->at = at;
 }
 
 static int buf_put(Reader *p, const char *b, size_t k) {
@@ -190,25 +206,25 @@ static int decode_string(Reader *p) {
  * of a schedule) is copied from the text as it is; another is decoded by
  * decode_string(), which also finds what is wrong with a bad one. */
 static int read_string(Reader *p, const char **ret, uint32_t *ret_len) {
-        size_t run = p->at + 1, len;
+        const char *s = p->s;
+        size_t run = p->at + 1, n = p->n, len;
         const char *from;
         char *t;
         int r;
 
-        while (run < p->n) {
-                unsigned char c = (unsigned char) p->s[run];
+        while (run < n) {
                 uint32_t cp;
                 int k;
 
-                if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+                if (byte_class[(unsigned char) s[run]] & PLAIN) {
                         run++;
                         continue;
                 }
-                if (c < 0x80 || (k = utf8_decode(p->s + run, p->n - run, &cp)) < 0)
+                if ((unsigned char) s[run] < 0x80 || (k = utf8_decode(s + run, n - run, &cp)) < 0)
                         break;
                 run += (size_t) k;
         }
-        if (run < p->n && p->s[run] == '"') {
+        if (run < n && s[run] == '"') {
                 from = p->s + p->at + 1;
                 len = run - p->at - 1;
                 p->at = run + 1;

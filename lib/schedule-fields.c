@@ -20,17 +20,19 @@ void perr(Parser *p, const char *path, const char *format, ...) {
         va_end(ap);
 }
 
-/* Append s to buf[*at..JPATH_MAX), cutting it if need be (never in
+/* Append s[0..n) to buf[*at..JPATH_MAX), cutting it if need be (never in
  * practice: keys are known or checked to be short). A path is built for
- * every value parsed, so this stays clear of printf. */
-void jpath_put(char buf[static JPATH_MAX], size_t *at, const char *s) {
-        size_t n = strlen(s);
-
+ * every object parsed, so this stays clear of printf. */
+static void put(char buf[static JPATH_MAX], size_t *at, const char *s, size_t n) {
         if (n > JPATH_MAX - 1 - *at)
                 n = JPATH_MAX - 1 - *at;
         memcpy(buf + *at, s, n);
         *at += n;
         buf[*at] = 0;
+}
+
+void jpath_put(char buf[static JPATH_MAX], size_t *at, const char *s) {
+        put(buf, at, s, strlen(s));
 }
 
 /* "prefix.key", or "key" at the top level. */
@@ -39,10 +41,10 @@ const char *jpath_key(char buf[static JPATH_MAX], const char *prefix, const char
 
         buf[0] = 0;
         if (prefix) {
-                jpath_put(buf, &at, prefix);
-                jpath_put(buf, &at, ".");
+                put(buf, &at, prefix, strlen(prefix));
+                put(buf, &at, ".", 1);
         }
-        jpath_put(buf, &at, key);
+        put(buf, &at, key, strlen(key));
         return buf;
 }
 
@@ -51,15 +53,14 @@ const char *jpath_index(char buf[static JPATH_MAX], const char *prefix, size_t i
         char num[24], *d = num + sizeof(num) - 1;
         size_t at = 0;
 
-        *d = 0;
+        *d = ']';
         do
                 *--d = (char) ('0' + i % 10);
         while ((i /= 10) > 0);
+        *--d = '[';
         buf[0] = 0;
-        jpath_put(buf, &at, prefix);
-        jpath_put(buf, &at, "[");
-        jpath_put(buf, &at, d);
-        jpath_put(buf, &at, "]");
+        put(buf, &at, prefix, strlen(prefix));
+        put(buf, &at, d, (size_t) (num + sizeof(num) - d));
         return buf;
 }
 
@@ -160,6 +161,17 @@ int as_int(Parser *p, const char *path, const JsonNode *v, int64_t min, int64_t 
         return 0;
 }
 
+/* as_int() of element i of array a (whose path is prefix), the path
+ * built only for an error. */
+int as_int_index(Parser *p, const char *prefix, const JsonNode *a, size_t i, int64_t min, int64_t max,
+                 int64_t *ret) {
+        char path[JPATH_MAX];
+
+        if (int_in_range(json_index(a, i), min, max, ret))
+                return 0;
+        return as_int(p, jpath_index(path, prefix, i), json_index(a, i), min, max, ret);
+}
+
 /* Optional or required integer member. Returns 1 when set, 0 when absent,
  * -EINVAL on a reported error. */
 int get_int(Parser *p, const char *prefix, const JsonNode *o, const char *key, bool required,
@@ -257,8 +269,9 @@ void check_keys(Parser *p, const char *prefix, const JsonNode *o, const KeySpec 
 
 void check_keys_only(Parser *p, const char *prefix, const JsonNode *o, const KeySpec *keys,
                      size_t n_keys, unsigned active, const char *const *only) {
-        char known[512] = "", path[JPATH_MAX], s[SHOW_MAX], hint[TC_HINT_MAX];
+        char known[512], path[JPATH_MAX], s[SHOW_MAX], hint[TC_HINT_MAX];
 
+        known[0] = 0;
         for (uint32_t m = 0; m < o->len; m++) {
                 const char *key = o->items[m].key;
                 const JsonNode *val = &o->items[m];
@@ -266,7 +279,7 @@ void check_keys_only(Parser *p, const char *prefix, const JsonNode *o, const Key
 
                 /* A key is listed once in each table. */
                 for (size_t i = 0; i < n_keys && !k; i++)
-                        if (strcmp(keys[i].name, key) == 0)
+                        if (keys[i].name[0] == key[0] && strcmp(keys[i].name, key) == 0)
                                 k = &keys[i];
 
                 if (k && (k->kinds & active))

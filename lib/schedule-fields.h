@@ -49,6 +49,8 @@ const JsonNode *member(Parser *p, const char *prefix, const JsonNode *o, const c
         bool required);
 int as_int(Parser *p, const char *path, const JsonNode *v, int64_t min, int64_t max,
                   int64_t *ret);
+int as_int_index(Parser *p, const char *prefix, const JsonNode *a, size_t i, int64_t min, int64_t max,
+                 int64_t *ret);
 int get_int(Parser *p, const char *prefix, const JsonNode *o, const char *key, bool required,
                    int64_t min, int64_t max, int64_t *ret);
 int get_bool(Parser *p, const char *prefix, const JsonNode *o, const char *key, bool *ret);

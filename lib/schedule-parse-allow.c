@@ -31,7 +31,7 @@ void parse_allow(Parser *p, const JsonNode *top, Schedule *s) {
                 SafetyCheck c;
 
                 jpath_index(path, "allow", i);
-                if (!v) {
+                if (v->kind == JSON_NULL) {
                         perr(p, path, "must be a check name, got null");
                         continue;
                 }

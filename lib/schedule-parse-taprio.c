@@ -30,7 +30,6 @@ void parse_base_time(Parser *p, const JsonNode *root, RootSpec *r) {
  * the validator); 0 is no limit. ETH_MAX_MTU is the largest MTU any device
  * has; the kernel refuses more than the device's own. */
 void parse_max_sdu(Parser *p, const JsonNode *root, RootSpec *r) {
-        char path[JPATH_MAX];
         const JsonNode *a;
         size_t n;
 
@@ -48,8 +47,7 @@ void parse_max_sdu(Parser *p, const JsonNode *root, RootSpec *r) {
         for (size_t i = 0; i < n; i++) {
                 int64_t x;
 
-                if (as_int(p, jpath_index(path, "root.max_sdu", i), json_index(a, i),
-                           0, TBS_MAX_SDU, &x) >= 0)
+                if (as_int_index(p, "root.max_sdu", a, i, 0, TBS_MAX_SDU, &x) >= 0)
                         r->max_sdu[i] = (uint32_t) x;
         }
 }

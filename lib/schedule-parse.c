@@ -90,7 +90,7 @@ static void parse_handle(Parser *p, const JsonNode *root, RootSpec *r) {
 }
 
 static void parse_priority_map(Parser *p, const JsonNode *root, RootSpec *r) {
-        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
+        char sh[SHOW_MAX], hint[TC_HINT_MAX];
         const JsonNode *a;
         size_t n;
 
@@ -111,8 +111,7 @@ static void parse_priority_map(Parser *p, const JsonNode *root, RootSpec *r) {
         for (size_t i = 0; i < n; i++) {
                 int64_t x;
 
-                if (as_int(p, jpath_index(path, "root.priority_map", i), json_index(a, i),
-                           0, TBS_MAX_TC - 1, &x) >= 0)
+                if (as_int_index(p, "root.priority_map", a, i, 0, TBS_MAX_TC - 1, &x) >= 0)
                         r->priority_map[i] = (uint8_t) x;
         }
 }
