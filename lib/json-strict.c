@@ -251,60 +251,63 @@ static bool is_digit(char c) {
 
 static int read_number(Reader *p, JsonNode *ret) {
         _cleanup_free_ char *text = NULL;
-        size_t start = p->at;
+        const char *s = p->s;
+        size_t start = p->at, at = p->at, n = p->n;
         bool integer = true, negative = false;
 
-        if (p->s[p->at] == '-') {
+        /* In locals, as in skip_blank(); p->at is set on every way out. */
+        if (s[at] == '-') {
                 negative = true;
-                p->at++;
+                at++;
         }
-        if (p->at >= p->n)
-                return fail(p, p->n, "unexpected end of file");
-        if (p->s[p->at] == '0') {
-                p->at++;
-                if (p->at < p->n && is_digit(p->s[p->at]))
-                        return fail(p, p->at, "a number must not have leading zeros");
-        } else if (is_digit(p->s[p->at])) {
-                while (p->at < p->n && is_digit(p->s[p->at]))
-                        p->at++;
+        if (at >= n)
+                return p->at = at, fail(p, n, "unexpected end of file");
+        if (s[at] == '0') {
+                at++;
+                if (at < n && is_digit(s[at]))
+                        return p->at = at, fail(p, at, "a number must not have leading zeros");
+        } else if (is_digit(s[at])) {
+                while (at < n && is_digit(s[at]))
+                        at++;
         } else
-                return fail(p, p->at, "number expected");
-        if (p->at < p->n && p->s[p->at] == '.') {
+                return p->at = at, fail(p, at, "number expected");
+        if (at < n && s[at] == '.') {
                 integer = false;
-                p->at++;
-                if (p->at >= p->n || !is_digit(p->s[p->at]))
-                        return fail(p, p->at, "digit expected after the decimal point");
-                while (p->at < p->n && is_digit(p->s[p->at]))
-                        p->at++;
+                at++;
+                if (at >= n || !is_digit(s[at]))
+                        return p->at = at, fail(p, at, "digit expected after the decimal point");
+                while (at < n && is_digit(s[at]))
+                        at++;
         }
-        if (p->at < p->n && (p->s[p->at] == 'e' || p->s[p->at] == 'E')) {
+        if (at < n && (s[at] == 'e' || s[at] == 'E')) {
                 integer = false;
-                p->at++;
-                if (p->at < p->n && (p->s[p->at] == '+' || p->s[p->at] == '-'))
-                        p->at++;
-                if (p->at >= p->n || !is_digit(p->s[p->at]))
-                        return fail(p, p->at, "digit expected in the exponent");
-                while (p->at < p->n && is_digit(p->s[p->at]))
-                        p->at++;
+                at++;
+                if (at < n && (s[at] == '+' || s[at] == '-'))
+                        at++;
+                if (at >= n || !is_digit(s[at]))
+                        return p->at = at, fail(p, at, "digit expected in the exponent");
+                while (at < n && is_digit(s[at]))
+                        at++;
         }
+        p->at = at;
         *ret = (JsonNode) {
                 .kind = integer ? JSON_INTEGER : JSON_DOUBLE,
-                .text = p->s + start,
-                .len = (uint32_t) (p->at - start),
+                .text = s + start,
+                .len = (uint32_t) (at - start),
         };
 
         /* An integer of up to 18 digits (nearly every number of a
          * schedule) cannot overflow: its value without a copy and strtoll. */
-        if (integer && p->at - start - negative <= 18) {
+        if (integer && at - start - negative <= 18) {
                 int64_t x = 0;
 
-                for (size_t i = start + negative; i < p->at; i++)
-                        x = x * 10 + (p->s[i] - '0');
+                for (size_t i = start + negative; i < at; i++)
+                        x = x * 10 + (s[i] - '0');
                 ret->i = negative ? -x : x;
                 return 0;
         }
 
-        text = strndup(p->s + start, p->at - start);
+        text = strndup(s + start, at - start);
         if (!text)
                 return -ENOMEM;
         errno = 0;
