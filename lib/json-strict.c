@@ -473,12 +473,12 @@ static int key_seen(Reader *p, KeySet *set, size_t base, const char *key) {
                                 return 1;
                 return 0;
         }
-        /* Past KEYS_SCANNED the set takes every key seen so far, then
-         * each new one. */
+        /* Past KEYS_SCANNED the set takes every key seen so far (which
+         * differ from each other), then each new one. */
         for (size_t i = set->n; i < n; i++) {
                 r = keyset_add(p, set, base, p->stack[base + i].key, i);
-                if (r != 0)
-                        return r < 0 ? r : 1;   /* no: the keys so far differ */
+                if (r < 0)
+                        return r;
         }
         for (size_t at = key_hash(key) & (set->size - 1); set->slots[at]; at = (at + 1) & (set->size - 1))
                 if (strcmp(p->stack[base + set->slots[at] - 1].key, key) == 0)

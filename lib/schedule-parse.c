@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 
 #include "json-strict.h"
-#include "json-util.h"
 #include "schedule-parse.h"
 #include "show.h"
 #include "utf8.h"
