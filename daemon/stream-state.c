@@ -23,7 +23,8 @@ static char *state_path(const char *dir, const char *ifname, const char *suffix)
 
 int stream_state_merge(const char *dir, Schedule *s, char **ret_error) {
         _cleanup_free_ char *path = state_path(dir, s->ifname, ""), *text = NULL;
-        _cleanup_json_ json_object *a = NULL;
+        _cleanup_json_tree_ JsonTree *tree = NULL;
+        const JsonNode *a = NULL;
         char why[JSON_STRICT_ERROR_MAX];
         DiagList diags = {};
         StreamSpec *items;
@@ -40,14 +41,14 @@ int stream_state_merge(const char *dir, Schedule *s, char **ret_error) {
         r = schedule_read_file(path, NULL, &diags, &text, &len);
         if (r < 0)
                 goto bad;
-        r = json_strict_parse(text, len, &a, &at, why);
+        r = json_strict_parse(text, len, &tree, &a, &at, why);
         if (r == -ENOMEM)
                 return r;
-        if (r < 0 || !json_object_is_type(a, json_type_array)) {
+        if (r < 0 || !json_is(a, JSON_ARRAY)) {
                 r = asprintf(ret_error, "%s: %s", path, r < 0 ? why : "must hold a JSON array of streams");
                 return r < 0 ? -ENOMEM : -EINVAL;
         }
-        n = json_object_array_length(a);
+        n = a->len;
         if (n == 0)
                 return 0;
         items = reallocarray(s->streams.items, s->streams.n + n, sizeof(StreamSpec));
@@ -60,7 +61,7 @@ int stream_state_merge(const char *dir, Schedule *s, char **ret_error) {
                 bool dup = false;
 
                 snprintf(p, sizeof(p), "[%zu]", i);
-                r = stream_parse_object(path, p, json_object_array_get_idx(a, i), &s->root, &diags, &st);
+                r = stream_parse_node(path, p, json_index(a, i), &s->root, &diags, &st);
                 if (r < 0) {
                         /* Nothing of a damaged file is taken. */
                         for (size_t k = 0; k < added; k++)

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json-strict.h"
-#include "json-util.h"
 #include "macro.h"
 #include "schedule-fields.h"
 #include "schedule-hints.h"
@@ -22,17 +20,19 @@ void perr(Parser *p, const char *path, const char *format, ...) {
         va_end(ap);
 }
 
-/* Append s to buf[*at..JPATH_MAX), cutting it if need be (never in
+/* Append s[0..n) to buf[*at..JPATH_MAX), cutting it if need be (never in
  * practice: keys are known or checked to be short). A path is built for
- * every value parsed, so this stays clear of printf. */
-void jpath_put(char buf[static JPATH_MAX], size_t *at, const char *s) {
-        size_t n = strlen(s);
-
+ * every object parsed, so this stays clear of printf. */
+static void put(char buf[static JPATH_MAX], size_t *at, const char *s, size_t n) {
         if (n > JPATH_MAX - 1 - *at)
                 n = JPATH_MAX - 1 - *at;
         memcpy(buf + *at, s, n);
         *at += n;
         buf[*at] = 0;
+}
+
+void jpath_put(char buf[static JPATH_MAX], size_t *at, const char *s) {
+        put(buf, at, s, strlen(s));
 }
 
 /* "prefix.key", or "key" at the top level. */
@@ -41,10 +41,10 @@ const char *jpath_key(char buf[static JPATH_MAX], const char *prefix, const char
 
         buf[0] = 0;
         if (prefix) {
-                jpath_put(buf, &at, prefix);
-                jpath_put(buf, &at, ".");
+                put(buf, &at, prefix, strlen(prefix));
+                put(buf, &at, ".", 1);
         }
-        jpath_put(buf, &at, key);
+        put(buf, &at, key, strlen(key));
         return buf;
 }
 
@@ -53,72 +53,54 @@ const char *jpath_index(char buf[static JPATH_MAX], const char *prefix, size_t i
         char num[24], *d = num + sizeof(num) - 1;
         size_t at = 0;
 
-        *d = 0;
+        *d = ']';
         do
                 *--d = (char) ('0' + i % 10);
         while ((i /= 10) > 0);
+        *--d = '[';
         buf[0] = 0;
-        jpath_put(buf, &at, prefix);
-        jpath_put(buf, &at, "[");
-        jpath_put(buf, &at, d);
-        jpath_put(buf, &at, "]");
+        put(buf, &at, prefix, strlen(prefix));
+        put(buf, &at, d, (size_t) (num + sizeof(num) - d));
         return buf;
 }
 
 /* Length of a JSON string, which may hold NUL characters. */
-size_t str_len(json_object *v) {
-        int n = json_object_get_string_len(v);
-
-        return n < 0 ? 0 : (size_t) n;
+size_t str_len(const JsonNode *v) {
+        return v->len;
 }
 
 /* The JSON string holds a NUL character ("\u0000") before its end. */
-bool has_nul(json_object *v) {
-        return strlen(json_object_get_string(v)) != str_len(v);
+bool has_nul(const JsonNode *v) {
+        return memchr(v->text, 0, v->len) != NULL;
 }
 
 /* How a JSON value appears in messages: scalars as their JSON text (long
  * strings cut short), containers as "an object" / "an array". */
-const char *show(json_object *v, char buf[static SHOW_MAX]) {
-        const char *t;
-
-        switch (json_object_get_type(v)) {
-        case json_type_null:
-                return "null";
-        case json_type_object:
-                return "an object";
-        case json_type_array:
-                return "an array";
-        default:
-                break;
-        }
-        t = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-        if (!t)
-                return "?";
-        return show_json_text(t, buf);
+const char *show(const JsonNode *v, char buf[static SHOW_MAX]) {
+        return json_show(v, buf);
 }
 
-const char *type_with_article(json_type t) {
+const char *type_with_article(JsonKind t) {
         switch (t) {
-        case json_type_boolean:
+        case JSON_BOOLEAN:
                 return "a boolean";
-        case json_type_int:
+        case JSON_INTEGER:
                 return "an integer";
-        case json_type_string:
+        case JSON_STRING:
                 return "a string";
-        case json_type_object:
+        case JSON_OBJECT:
                 return "an object";
-        case json_type_array:
+        case JSON_ARRAY:
                 return "an array";
         default:
                 return "?";
         }
 }
 
-bool expect_type(Parser *p, const char *path, json_object *v, json_type t) {
+bool expect_type(Parser *p, const char *path, const JsonNode *v, JsonKind t) {
         char s[SHOW_MAX];
 
-        if (json_object_is_type(v, t))
+        if (json_is(v, t))
                 return true;
         perr(p, path, "must be %s, got %s", type_with_article(t), show(v, s));
         return false;
@@ -126,17 +108,18 @@ bool expect_type(Parser *p, const char *path, json_object *v, json_type t) {
 
 /* Looks up prefix.key in o. Returns the value, or NULL when it is absent
  * (an error when required) or null (always an error). */
-json_object *member(Parser *p, const char *prefix, json_object *o, const char *key,
+const JsonNode *member(Parser *p, const char *prefix, const JsonNode *o, const char *key,
                            bool required) {
         char path[JPATH_MAX];
-        json_object *v;
+        const JsonNode *v;
 
-        if (json_object_object_get_ex(o, key, &v)) {
-                /* json-c represents a JSON null as NULL */
-                if (!v)
-                        perr(p, jpath_key(path, prefix, key), "must not be null%s",
-                             required ? "" : "; leave the key out to get the default");
-                return v;
+        v = json_member(o, key);
+        if (v) {
+                if (v->kind != JSON_NULL)
+                        return v;
+                perr(p, jpath_key(path, prefix, key), "must not be null%s",
+                     required ? "" : "; leave the key out to get the default");
+                return NULL;
         }
         if (required)
                 perr(p, jpath_key(path, prefix, key), "required key is missing");
@@ -145,13 +128,13 @@ json_object *member(Parser *p, const char *prefix, json_object *o, const char *k
 
 /* Whether v is an integer in [min, max] (then *ret is set): what as_int()
  * accepts, without a path to report with. */
-static bool int_in_range(json_object *v, int64_t min, int64_t max, int64_t *ret) {
+static bool int_in_range(const JsonNode *v, int64_t min, int64_t max, int64_t *ret) {
         int64_t x;
 
-        if (!json_object_is_type(v, json_type_int) || json_strict_int_overflowed(v))
+        if (!json_is(v, JSON_INTEGER) || v->overflowed || v->above_int64)
                 return false;
-        x = json_object_get_int64(v);
-        if ((x == INT64_MAX && json_object_get_uint64(v) > (uint64_t) INT64_MAX) || x < min || x > max)
+        x = v->i;
+        if (x < min || x > max)
                 return false;
         *ret = x;
         return true;
@@ -159,19 +142,17 @@ static bool int_in_range(json_object *v, int64_t min, int64_t max, int64_t *ret)
 
 /* Checks that v is an integer in [min, max]. Returns 0 and *ret, or -EINVAL
  * (reported). */
-int as_int(Parser *p, const char *path, json_object *v, int64_t min, int64_t max,
+int as_int(Parser *p, const char *path, const JsonNode *v, int64_t min, int64_t max,
                   int64_t *ret) {
         char s[SHOW_MAX];
         int64_t x;
 
-        if (!expect_type(p, path, v, json_type_int))
+        if (!expect_type(p, path, v, JSON_INTEGER))
                 return -EINVAL;
-        x = json_object_get_int64(v);
+        x = v->i;
         /* Beyond 64 bits the value is saturated: out of every range, and
          * show() gives the number as written. */
-        if (json_strict_int_overflowed(v) ||
-            (x == INT64_MAX && json_object_get_uint64(v) > (uint64_t) INT64_MAX) ||
-            x < min || x > max) {
+        if (v->overflowed || v->above_int64 || x < min || x > max) {
                 perr(p, path, "must be between %" PRIi64 " and %" PRIi64 ", got %s",
                      min, max, show(v, s));
                 return -EINVAL;
@@ -180,12 +161,23 @@ int as_int(Parser *p, const char *path, json_object *v, int64_t min, int64_t max
         return 0;
 }
 
+/* as_int() of element i of array a (whose path is prefix), the path
+ * built only for an error. */
+int as_int_index(Parser *p, const char *prefix, const JsonNode *a, size_t i, int64_t min, int64_t max,
+                 int64_t *ret) {
+        char path[JPATH_MAX];
+
+        if (int_in_range(json_index(a, i), min, max, ret))
+                return 0;
+        return as_int(p, jpath_index(path, prefix, i), json_index(a, i), min, max, ret);
+}
+
 /* Optional or required integer member. Returns 1 when set, 0 when absent,
  * -EINVAL on a reported error. */
-int get_int(Parser *p, const char *prefix, json_object *o, const char *key, bool required,
+int get_int(Parser *p, const char *prefix, const JsonNode *o, const char *key, bool required,
                    int64_t min, int64_t max, int64_t *ret) {
         char path[JPATH_MAX];
-        json_object *v;
+        const JsonNode *v;
 
         v = member(p, prefix, o, key, required);
         if (!v)
@@ -197,32 +189,32 @@ int get_int(Parser *p, const char *prefix, json_object *o, const char *key, bool
         return 1;
 }
 
-int get_bool(Parser *p, const char *prefix, json_object *o, const char *key, bool *ret) {
+int get_bool(Parser *p, const char *prefix, const JsonNode *o, const char *key, bool *ret) {
         char path[JPATH_MAX];
-        json_object *v;
+        const JsonNode *v;
 
         v = member(p, prefix, o, key, false);
         if (!v)
                 return 0;
-        if (!json_object_is_type(v, json_type_boolean) &&
-            !expect_type(p, jpath_key(path, prefix, key), v, json_type_boolean))
+        if (!json_is(v, JSON_BOOLEAN) &&
+            !expect_type(p, jpath_key(path, prefix, key), v, JSON_BOOLEAN))
                 return -EINVAL;
-        *ret = json_object_get_boolean(v);
+        *ret = v->b;
         return 1;
 }
 
 /* Returns the string (owned by v) or NULL when absent or reported. A NUL
  * character is always refused; control characters unless controls_ok. */
-const char *get_string_full(Parser *p, const char *prefix, json_object *o, const char *key,
-                                   bool required, bool controls_ok, json_object **ret_value) {
+const char *get_string_full(Parser *p, const char *prefix, const JsonNode *o, const char *key,
+                                   bool required, bool controls_ok, const JsonNode **ret_value) {
         char path[JPATH_MAX], s[SHOW_MAX];
-        json_object *v;
+        const JsonNode *v;
 
         v = member(p, prefix, o, key, required);
         if (!v)
                 return NULL;
-        if (!json_object_is_type(v, json_type_string)) {
-                (void) expect_type(p, jpath_key(path, prefix, key), v, json_type_string);
+        if (!json_is(v, JSON_STRING)) {
+                (void) expect_type(p, jpath_key(path, prefix, key), v, JSON_STRING);
                 return NULL;
         }
         /* No string field has a use for these; refusing them here keeps
@@ -232,29 +224,29 @@ const char *get_string_full(Parser *p, const char *prefix, json_object *o, const
                 perr(p, jpath_key(path, prefix, key), "must not contain a NUL character, got %s", show(v, s));
                 return NULL;
         }
-        if (!controls_ok && !text_is_safe(json_object_get_string(v))) {
+        if (!controls_ok && !text_is_safe(v->text)) {
                 perr(p, jpath_key(path, prefix, key), "must not contain control characters, got %s", show(v, s));
                 return NULL;
         }
         if (ret_value)
                 *ret_value = v;
-        return json_object_get_string(v);
+        return v->text;
 }
 
-const char *get_string(Parser *p, const char *prefix, json_object *o, const char *key,
-                              bool required, json_object **ret_value) {
+const char *get_string(Parser *p, const char *prefix, const JsonNode *o, const char *key,
+                              bool required, const JsonNode **ret_value) {
         return get_string_full(p, prefix, o, key, required, false, ret_value);
 }
 
-json_object *get_container(Parser *p, const char *prefix, json_object *o, const char *key,
-                                  bool required, json_type t) {
+const JsonNode *get_container(Parser *p, const char *prefix, const JsonNode *o, const char *key,
+                                  bool required, JsonKind t) {
         char path[JPATH_MAX];
-        json_object *v;
+        const JsonNode *v;
 
         v = member(p, prefix, o, key, required);
         if (!v)
                 return NULL;
-        if (!json_object_is_type(v, t) && !expect_type(p, jpath_key(path, prefix, key), v, t))
+        if (!json_is(v, t) && !expect_type(p, jpath_key(path, prefix, key), v, t))
                 return NULL;
         return v;
 }
@@ -270,21 +262,24 @@ bool key_is_simple(const char *k) {
 }
 
 /* Reports every key of o that is not in keys (or not for the active kinds). */
-void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
+void check_keys(Parser *p, const char *prefix, const JsonNode *o, const KeySpec *keys,
                        size_t n_keys, unsigned active) {
         check_keys_only(p, prefix, o, keys, n_keys, active, NULL);
 }
 
-void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
+void check_keys_only(Parser *p, const char *prefix, const JsonNode *o, const KeySpec *keys,
                      size_t n_keys, unsigned active, const char *const *only) {
-        char known[512] = "", path[JPATH_MAX], s[SHOW_MAX], hint[TC_HINT_MAX];
+        char known[512], path[JPATH_MAX], s[SHOW_MAX], hint[TC_HINT_MAX];
 
-        json_object_object_foreach(o, key, val) {
+        known[0] = 0;
+        for (uint32_t m = 0; m < o->len; m++) {
+                const char *key = o->items[m].key;
+                const JsonNode *val = &o->items[m];
                 const KeySpec *k = NULL;
 
                 /* A key is listed once in each table. */
                 for (size_t i = 0; i < n_keys && !k; i++)
-                        if (strcmp(keys[i].name, key) == 0)
+                        if (keys[i].name[0] == key[0] && strcmp(keys[i].name, key) == 0)
                                 k = &keys[i];
 
                 if (k && (k->kinds & active))
@@ -312,14 +307,8 @@ void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpe
                         perr(p, jpath_key(path, prefix, key), "unknown key%s", hint);
                 else if (key_is_simple(key))
                         perr(p, jpath_key(path, prefix, key), "unknown key; known keys: %s", known);
-                else {
-                        _cleanup_json_ json_object *ks = json_object_new_string(key);
-
-                        if (!ks) {
-                                p->oom = true;
-                                return;
-                        }
-                        perr(p, prefix, "unknown key %s; known keys: %s", show(ks, s), known);
-                }
+                else
+                        perr(p, prefix, "unknown key %s; known keys: %s", json_show_string(key, strlen(key), s),
+                             known);
         }
 }

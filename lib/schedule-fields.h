@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <json-c/json.h>
+#include "json-tree.h"
 
 #include "diag.h"
 #include "schedule.h"
@@ -40,45 +40,47 @@ void perr(Parser *p, const char *path, const char *format, ...) _printf_(3, 4);
 void jpath_put(char buf[static JPATH_MAX], size_t *at, const char *s);
 const char *jpath_key(char buf[static JPATH_MAX], const char *prefix, const char *key);
 const char *jpath_index(char buf[static JPATH_MAX], const char *prefix, size_t i);
-size_t str_len(json_object *v);
-bool has_nul(json_object *v);
-const char *show(json_object *v, char buf[static SHOW_MAX]);
-const char *type_with_article(json_type t);
-bool expect_type(Parser *p, const char *path, json_object *v, json_type t);
-json_object *member(Parser *p, const char *prefix, json_object *o, const char *key,
+size_t str_len(const JsonNode *v);
+bool has_nul(const JsonNode *v);
+const char *show(const JsonNode *v, char buf[static SHOW_MAX]);
+const char *type_with_article(JsonKind t);
+bool expect_type(Parser *p, const char *path, const JsonNode *v, JsonKind t);
+const JsonNode *member(Parser *p, const char *prefix, const JsonNode *o, const char *key,
         bool required);
-int as_int(Parser *p, const char *path, json_object *v, int64_t min, int64_t max,
+int as_int(Parser *p, const char *path, const JsonNode *v, int64_t min, int64_t max,
                   int64_t *ret);
-int get_int(Parser *p, const char *prefix, json_object *o, const char *key, bool required,
+int as_int_index(Parser *p, const char *prefix, const JsonNode *a, size_t i, int64_t min, int64_t max,
+                 int64_t *ret);
+int get_int(Parser *p, const char *prefix, const JsonNode *o, const char *key, bool required,
                    int64_t min, int64_t max, int64_t *ret);
-int get_bool(Parser *p, const char *prefix, json_object *o, const char *key, bool *ret);
-const char *get_string_full(Parser *p, const char *prefix, json_object *o, const char *key,
-        bool required, bool controls_ok, json_object **ret_value);
-const char *get_string(Parser *p, const char *prefix, json_object *o, const char *key,
-        bool required, json_object **ret_value);
-json_object *get_container(Parser *p, const char *prefix, json_object *o, const char *key,
-        bool required, json_type t);
+int get_bool(Parser *p, const char *prefix, const JsonNode *o, const char *key, bool *ret);
+const char *get_string_full(Parser *p, const char *prefix, const JsonNode *o, const char *key,
+        bool required, bool controls_ok, const JsonNode **ret_value);
+const char *get_string(Parser *p, const char *prefix, const JsonNode *o, const char *key,
+        bool required, const JsonNode **ret_value);
+const JsonNode *get_container(Parser *p, const char *prefix, const JsonNode *o, const char *key,
+        bool required, JsonKind t);
 bool key_is_simple(const char *k);
-void check_keys(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
+void check_keys(Parser *p, const char *prefix, const JsonNode *o, const KeySpec *keys,
         size_t n_keys, unsigned active);
 /* check_keys() where a key of another kind than active is refused with
  * only[b] (b: the lowest bit of its kinds) instead of the roots' text. */
-void check_keys_only(Parser *p, const char *prefix, json_object *o, const KeySpec *keys,
+void check_keys_only(Parser *p, const char *prefix, const JsonNode *o, const KeySpec *keys,
         size_t n_keys, unsigned active, const char *const *only);
 
 /* taprio's "base_time_ns" (a time or "now") and "max_sdu" of root into r
  * (lib/schedule-parse-taprio.c). */
-void parse_base_time(Parser *p, json_object *root, RootSpec *r);
-void parse_max_sdu(Parser *p, json_object *root, RootSpec *r);
+void parse_base_time(Parser *p, const JsonNode *root, RootSpec *r);
+void parse_max_sdu(Parser *p, const JsonNode *root, RootSpec *r);
 
 /* A cbs queue's keys into c (lib/schedule-parse-cbs.c). */
-void parse_cbs(Parser *p, const char *path, json_object *e, CbsSpec *c);
+void parse_cbs(Parser *p, const char *path, const JsonNode *e, CbsSpec *c);
 
 /* An etf queue's "monitor" into m (lib/schedule-parse-monitor.c). */
-void parse_monitor(Parser *p, const char *path, json_object *e, MonitorSpec *m);
+void parse_monitor(Parser *p, const char *path, const JsonNode *e, MonitorSpec *m);
 
 /* A taprio root's "streams" and the keys that go with them, into s
  * (lib/schedule-parse-streams.c); after parse_root(). */
-void parse_streams(Parser *p, json_object *top, Schedule *s);
+void parse_streams(Parser *p, const JsonNode *top, Schedule *s);
 /* The top-level "allow" list into s->allow (lib/schedule-parse-allow.c). */
-void parse_allow(Parser *p, json_object *top, Schedule *s);
+void parse_allow(Parser *p, const JsonNode *top, Schedule *s);

@@ -45,25 +45,25 @@ static bool key_active(const char *name, const KeySpec *keys, size_t n_keys, uns
 }
 
 /* An integer value, or a string of one in C notation ("0x1", "1"). */
-static bool value_uint(json_object *v, unsigned long *ret) {
+static bool value_uint(const JsonNode *v, unsigned long *ret) {
         const char *s;
         char *end;
 
-        if (json_object_is_type(v, json_type_int)) {
-                int64_t x = json_object_get_int64(v);
+        if (json_is(v, JSON_INTEGER)) {
+                int64_t x = v->i;
 
                 if (x < 0)
                         return false;
                 *ret = (unsigned long) x;
                 return true;
         }
-        if (json_object_is_type(v, json_type_boolean)) {
-                *ret = json_object_get_boolean(v);
+        if (json_is(v, JSON_BOOLEAN)) {
+                *ret = v->b;
                 return true;
         }
-        if (!json_object_is_type(v, json_type_string))
+        if (!json_is(v, JSON_STRING))
                 return false;
-        s = json_object_get_string(v);
+        s = v->text;
         if (!s[0] || s[0] == '-' || s[0] == '+' || s[0] == ' ')
                 return false;
         errno = 0;
@@ -71,7 +71,7 @@ static bool value_uint(json_object *v, unsigned long *ret) {
         return errno == 0 && !*end;
 }
 
-bool tc_hint_key(const char *key, json_object *val, const KeySpec *keys, size_t n_keys, unsigned active,
+bool tc_hint_key(const char *key, const JsonNode *val, const KeySpec *keys, size_t n_keys, unsigned active,
                  char buf[static TC_HINT_MAX]) {
         unsigned long x;
 
@@ -111,15 +111,15 @@ static bool parse_count_offset(const char **s, unsigned long *count, unsigned lo
         return true;
 }
 
-bool tc_hint_queues(json_object *v, bool whole_list, char buf[static TC_HINT_MAX]) {
+bool tc_hint_queues(const JsonNode *v, bool whole_list, char buf[static TC_HINT_MAX]) {
         const char *s;
         size_t at, n = 0;
         unsigned long c, o;
 
         buf[0] = 0;
-        if (!json_object_is_type(v, json_type_string))
+        if (!json_is(v, JSON_STRING))
                 return false;
-        s = json_object_get_string(v);
+        s = v->text;
         at = (size_t) snprintf(buf, TC_HINT_MAX, HINT_PREFIX "%s", whole_list ? "[" : "");
         for (;;) {
                 while (whole_list && *s == ' ')
@@ -143,14 +143,14 @@ no:
         return false;
 }
 
-bool tc_hint_priority_map(json_object *v, char buf[static TC_HINT_MAX]) {
+bool tc_hint_priority_map(const JsonNode *v, char buf[static TC_HINT_MAX]) {
         const char *s;
         size_t at, n = 0;
 
         buf[0] = 0;
-        if (!json_object_is_type(v, json_type_string))
+        if (!json_is(v, JSON_STRING))
                 return false;
-        s = json_object_get_string(v);
+        s = v->text;
         at = (size_t) snprintf(buf, TC_HINT_MAX, HINT_PREFIX "[");
         for (;;) {
                 unsigned long x;
@@ -191,14 +191,14 @@ bool tc_hint_command(const char *s, char buf[static TC_HINT_MAX]) {
         return true;
 }
 
-bool tc_hint_gate_mask(json_object *v, char buf[static TC_HINT_MAX]) {
+bool tc_hint_gate_mask(const JsonNode *v, char buf[static TC_HINT_MAX]) {
         const char *s;
         size_t n;
 
         buf[0] = 0;
-        if (!json_object_is_type(v, json_type_string))
+        if (!json_is(v, JSON_STRING))
                 return false;
-        s = json_object_get_string(v);
+        s = v->text;
         n = strlen(s);
         if (has_nul(v) || n == 0 || n > 8 || strspn(s, "0123456789abcdefABCDEF") != n)
                 return false;
@@ -206,13 +206,13 @@ bool tc_hint_gate_mask(json_object *v, char buf[static TC_HINT_MAX]) {
         return true;
 }
 
-bool tc_hint_bool(json_object *v, char buf[static TC_HINT_MAX]) {
+bool tc_hint_bool(const JsonNode *v, char buf[static TC_HINT_MAX]) {
         int64_t x;
 
         buf[0] = 0;
-        if (!json_object_is_type(v, json_type_int))
+        if (!json_is(v, JSON_INTEGER))
                 return false;
-        x = json_object_get_int64(v);
+        x = v->i;
         if (x != 0 && x != 1)
                 return false;
         snprintf(buf, TC_HINT_MAX, HINT_PREFIX "%s)", x ? "true" : "false");

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <json-c/json.h>
+#include "json-tree.h"
 
 #include "schedule-fields.h"
 
@@ -22,23 +22,23 @@
  *  keys): "flags" (with its value: "mode": "txtime-assist"), "hw" ("hw_offload":
  *  false), "delta", "base-time", "sched-entry", "cmd", cbs's "idleslope",
  *  ... */
-bool tc_hint_key(const char *key, json_object *val, const KeySpec *keys, size_t n_keys, unsigned active,
+bool tc_hint_key(const char *key, const JsonNode *val, const KeySpec *keys, size_t n_keys, unsigned active,
                  char buf[static TC_HINT_MAX]);
 
 /** "1@0" (one traffic class's queues) as {"count": 1, "offset": 0}; with
  *  whole_list, "1@0 1@1 2@2" (tc's queues argument) as the array. */
-bool tc_hint_queues(json_object *v, bool whole_list, char buf[static TC_HINT_MAX]);
+bool tc_hint_queues(const JsonNode *v, bool whole_list, char buf[static TC_HINT_MAX]);
 
 /** "2 2 1 0 ..." (tc's map argument) as the priority_map array. */
-bool tc_hint_priority_map(json_object *v, char buf[static TC_HINT_MAX]);
+bool tc_hint_priority_map(const JsonNode *v, char buf[static TC_HINT_MAX]);
 
 /** taprio's sched-entry commands "S", "H", "R" as "set-gates",
  *  "set-and-hold", "set-and-release". */
 bool tc_hint_command(const char *s, char buf[static TC_HINT_MAX]);
 
 /** A gate mask in tc's hex without "0x" ("01", "ff") as "0x01". */
-bool tc_hint_gate_mask(json_object *v, char buf[static TC_HINT_MAX]);
+bool tc_hint_gate_mask(const JsonNode *v, char buf[static TC_HINT_MAX]);
 
 /** tc's 0 and 1 for a switch (cbs's offload, mqprio's hw) as false and
  *  true. */
-bool tc_hint_bool(json_object *v, char buf[static TC_HINT_MAX]);
+bool tc_hint_bool(const JsonNode *v, char buf[static TC_HINT_MAX]);

@@ -17,27 +17,27 @@ static const char *allow_names(char buf[static 160]) {
         return buf;
 }
 
-void parse_allow(Parser *p, json_object *top, Schedule *s) {
+void parse_allow(Parser *p, const JsonNode *top, Schedule *s) {
         char path[JPATH_MAX], sh[SHOW_MAX], names[160];
-        json_object *a;
+        const JsonNode *a;
         size_t n;
 
-        a = get_container(p, NULL, top, "allow", false, json_type_array);
+        a = get_container(p, NULL, top, "allow", false, JSON_ARRAY);
         if (!a)
                 return;
-        n = json_object_array_length(a);
+        n = a->len;
         for (size_t i = 0; i < n; i++) {
-                json_object *v = json_object_array_get_idx(a, i);
+                const JsonNode *v = json_index(a, i);
                 SafetyCheck c;
 
                 jpath_index(path, "allow", i);
-                if (!v) {
+                if (v->kind == JSON_NULL) {
                         perr(p, path, "must be a check name, got null");
                         continue;
                 }
-                if (!expect_type(p, path, v, json_type_string))
+                if (!expect_type(p, path, v, JSON_STRING))
                         continue;
-                c = has_nul(v) ? _SAFETY_CHECK_INVALID : safety_check_from_string(json_object_get_string(v));
+                c = has_nul(v) ? _SAFETY_CHECK_INVALID : safety_check_from_string(v->text);
                 if (c < 0) {
                         perr(p, path, "unknown check %s; expected one of %s", show(v, sh), allow_names(names));
                         continue;

@@ -10,7 +10,7 @@
 /* A cbs queue: the four kernel parameters, or bandwidth_kbps and
  * max_frame_bytes (plus optionally max_interference_bytes and
  * link_speed_mbps) to compute them from (lib/schedule-cbs.c). */
-void parse_cbs(Parser *p, const char *path, json_object *e, CbsSpec *c) {
+void parse_cbs(Parser *p, const char *path, const JsonNode *e, CbsSpec *c) {
         static const char *const raw[] = { "idle_slope_kbps", "send_slope_kbps", "hi_credit_bytes",
                                            "lo_credit_bytes" };
         char kpath[JPATH_MAX];
@@ -18,9 +18,9 @@ void parse_cbs(Parser *p, const char *path, json_object *e, CbsSpec *c) {
         int64_t x;
 
         for (size_t i = 0; i < ELEMENTSOF(raw); i++)
-                if (json_object_object_get_ex(e, raw[i], NULL))
+                if (json_member(e, raw[i]))
                         have_raw = true;
-        have_bw = json_object_object_get_ex(e, "bandwidth_kbps", NULL);
+        have_bw = json_member(e, "bandwidth_kbps");
         if (have_raw && have_bw) {
                 perr(p, jpath_key(kpath, path, "bandwidth_kbps"),
                      "give either bandwidth_kbps (with max_frame_bytes) or the four values idle_slope_kbps, "
@@ -36,7 +36,7 @@ void parse_cbs(Parser *p, const char *path, json_object *e, CbsSpec *c) {
                 static const char *const bw_keys[] = { "max_frame_bytes", "max_interference_bytes" };
 
                 for (size_t i = 0; i < ELEMENTSOF(bw_keys); i++)
-                        if (json_object_object_get_ex(e, bw_keys[i], NULL))
+                        if (json_member(e, bw_keys[i]))
                                 perr(p, jpath_key(kpath, path, bw_keys[i]),
                                      "only valid with bandwidth_kbps (the raw values need no frame sizes)");
                 if (get_int(p, path, e, "idle_slope_kbps", true, 1, INT32_MAX, &x) > 0)

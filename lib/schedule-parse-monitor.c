@@ -4,16 +4,16 @@
  * to lib/schedule-parse.c. */
 #include "schedule-fields.h"
 
-void parse_monitor(Parser *p, const char *path, json_object *e, MonitorSpec *m) {
+void parse_monitor(Parser *p, const char *path, const JsonNode *e, MonitorSpec *m) {
         static const KeySpec keys[] = {
                 { "interval_ms", K_ANY },
                 { "frames", K_ANY },
         };
         char mpath[JPATH_MAX];
-        json_object *o;
+        const JsonNode *o;
         int64_t x;
 
-        o = get_container(p, path, e, "monitor", false, json_type_object);
+        o = get_container(p, path, e, "monitor", false, JSON_OBJECT);
         if (!o)
                 return;
         jpath_key(mpath, path, "monitor");

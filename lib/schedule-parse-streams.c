@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json-strict.h"
 #include "schedule-cbs.h"
 #include "schedule-fields.h"
 #include "schedule-streams.h"
@@ -21,18 +22,18 @@ static bool stream_name_ok(const char *t, size_t len) {
         return true;
 }
 
-static void parse_stream(Parser *p, const char *path, json_object *e, const RootSpec *r, StreamSpec *st) {
+static void parse_stream(Parser *p, const char *path, const JsonNode *e, const RootSpec *r, StreamSpec *st) {
         static const KeySpec keys[] = {
                 { "name", K_ANY }, { "traffic_class", K_ANY }, { "period_ns", K_ANY }, { "offset_ns", K_ANY },
                 { "max_frame_bytes", K_ANY }, { "frames_per_period", K_ANY },
         };
         char kpath[JPATH_MAX], sh[SHOW_MAX];
-        json_object *v = NULL;
+        const JsonNode *v = NULL;
         const char *t;
         int64_t x;
 
         st->frames_per_period = 1;
-        if (!expect_type(p, path, e, json_type_object))
+        if (!expect_type(p, path, e, JSON_OBJECT))
                 return;
         check_keys(p, path, e, keys, ELEMENTSOF(keys), K_ANY);
         t = get_string(p, path, e, "name", true, &v);
@@ -63,8 +64,8 @@ static void parse_stream(Parser *p, const char *path, json_object *e, const Root
                 st->frames_per_period = (uint32_t) x;
 }
 
-int stream_parse_object(const char *source, const char *path, json_object *o, const RootSpec *r, DiagList *diags,
-                        StreamSpec *ret) {
+int stream_parse_node(const char *source, const char *path, const JsonNode *o, const RootSpec *r, DiagList *diags,
+                      StreamSpec *ret) {
         Parser p = { .file = source, .diags = diags };
         size_t errors = diags->n_errors;
         StreamSpec st = {};
@@ -78,24 +79,44 @@ int stream_parse_object(const char *source, const char *path, json_object *o, co
         return 0;
 }
 
-void parse_streams(Parser *p, json_object *top, Schedule *s) {
+int stream_parse_object(const char *source, const char *path, json_object *o, const RootSpec *r, DiagList *diags,
+                        StreamSpec *ret) {
+        _cleanup_json_tree_ JsonTree *tree = NULL;
+        char why[JSON_STRICT_ERROR_MAX];
+        const JsonNode *v;
+        const char *t;
+        size_t at;
+        int k;
+
+        t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+        if (!t)
+                return -ENOMEM;
+        k = json_strict_parse(t, strlen(t), &tree, &v, &at, why);
+        if (k == -ENOMEM)
+                return k;
+        if (k < 0)      /* json-c wrote what a strict reader refuses */
+                return diag_add(diags, DIAG_ERROR, source, path, "cannot be read: %s", why) < 0 ? -ENOMEM : -EINVAL;
+        return stream_parse_node(source, path, v, r, diags, ret);
+}
+
+void parse_streams(Parser *p, const JsonNode *top, Schedule *s) {
         static const char *const with[] = { "link_speed_mbps", "guard_frame_bytes" };
         size_t errors = p->diags->n_errors, n;
         char path[JPATH_MAX];
-        json_object *root, *a;
+        const JsonNode *root, *a;
         int64_t x;
 
-        if (!json_object_object_get_ex(top, "root", &root) || !json_object_is_type(root, json_type_object) ||
+        if (!(root = json_member(top, "root")) || !json_is(root, JSON_OBJECT) ||
             s->root.kind != ROOT_TAPRIO)
                 return;         /* parse_root() said why, or refused the keys for mqprio */
-        if (!json_object_object_get_ex(root, "streams", NULL)) {
+        if (!json_member(root, "streams")) {
                 for (size_t i = 0; i < ELEMENTSOF(with); i++)
-                        if (json_object_object_get_ex(root, with[i], NULL))
+                        if (json_member(root, with[i]))
                                 perr(p, jpath_key(path, "root", with[i]),
                                      "only valid with \"streams\" (the gate list is computed from them)");
                 return;
         }
-        if (json_object_object_get_ex(root, "entries", NULL))
+        if (json_member(root, "entries"))
                 perr(p, "root.entries", "give either entries or streams, not both");
         if (s->root.cycle_time_given)
                 perr(p, "root.cycle_time_ns",
@@ -106,10 +127,10 @@ void parse_streams(Parser *p, json_object *top, Schedule *s) {
         if (get_int(p, "root", root, "guard_frame_bytes", false, 1, TBS_ETH_MAX_FRAME_BYTES, &x) > 0)
                 s->streams.guard_frame_bytes = (uint32_t) x;
 
-        a = get_container(p, "root", root, "streams", true, json_type_array);
+        a = get_container(p, "root", root, "streams", true, JSON_ARRAY);
         if (!a)
                 return;
-        n = json_object_array_length(a);
+        n = a->len;
         if (n == 0) {
                 perr(p, "root.streams", "must have at least one stream");
                 return;
@@ -128,7 +149,7 @@ void parse_streams(Parser *p, json_object *top, Schedule *s) {
         for (size_t i = 0; i < n; i++) {
                 StreamSpec *st = &s->streams.items[i];
 
-                parse_stream(p, jpath_index(path, "root.streams", i), json_object_array_get_idx(a, i), &s->root, st);
+                parse_stream(p, jpath_index(path, "root.streams", i), json_index(a, i), &s->root, st);
                 for (size_t j = 0; st->name && j < i; j++)
                         if (s->streams.items[j].name && strcmp(s->streams.items[j].name, st->name) == 0) {
                                 char npath[JPATH_MAX];

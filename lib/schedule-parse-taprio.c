@@ -6,16 +6,16 @@
 #include "schedule-fields.h"
 
 /* base_time_ns: nanoseconds of the schedule's clock, or "now". */
-void parse_base_time(Parser *p, json_object *root, RootSpec *r) {
+void parse_base_time(Parser *p, const JsonNode *root, RootSpec *r) {
         char sh[SHOW_MAX];
-        json_object *v;
+        const JsonNode *v;
         int64_t x;
 
         v = member(p, "root", root, "base_time_ns", false);
         if (!v)
                 return;
-        if (json_object_is_type(v, json_type_string)) {
-                if (strcmp(json_object_get_string(v), "now") != 0 || has_nul(v))
+        if (json_is(v, JSON_STRING)) {
+                if (strcmp(v->text, "now") != 0 || has_nul(v))
                         perr(p, "root.base_time_ns", "must be a time in nanoseconds or \"now\", got %s",
                              show(v, sh));
                 else
@@ -29,15 +29,14 @@ void parse_base_time(Parser *p, json_object *root, RootSpec *r) {
 /* max_sdu: bytes per traffic class (the count is checked against num_tc by
  * the validator); 0 is no limit. ETH_MAX_MTU is the largest MTU any device
  * has; the kernel refuses more than the device's own. */
-void parse_max_sdu(Parser *p, json_object *root, RootSpec *r) {
-        char path[JPATH_MAX];
-        json_object *a;
+void parse_max_sdu(Parser *p, const JsonNode *root, RootSpec *r) {
+        const JsonNode *a;
         size_t n;
 
-        a = get_container(p, "root", root, "max_sdu", false, json_type_array);
+        a = get_container(p, "root", root, "max_sdu", false, JSON_ARRAY);
         if (!a)
                 return;
-        n = json_object_array_length(a);
+        n = a->len;
         if (n == 0 || n > TBS_MAX_TC) {
                 perr(p, "root.max_sdu", "must have one entry per traffic class (1 to %u), got %zu",
                      TBS_MAX_TC, n);
@@ -48,8 +47,7 @@ void parse_max_sdu(Parser *p, json_object *root, RootSpec *r) {
         for (size_t i = 0; i < n; i++) {
                 int64_t x;
 
-                if (as_int(p, jpath_index(path, "root.max_sdu", i), json_object_array_get_idx(a, i),
-                           0, TBS_MAX_SDU, &x) >= 0)
+                if (as_int_index(p, "root.max_sdu", a, i, 0, TBS_MAX_SDU, &x) >= 0)
                         r->max_sdu[i] = (uint32_t) x;
         }
 }

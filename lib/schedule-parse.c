@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 
 #include "json-strict.h"
-#include "json-util.h"
 #include "schedule-parse.h"
 #include "show.h"
 #include "utf8.h"
@@ -24,9 +23,9 @@
 #include "schedule-fields.h"
 #include "schedule-hints.h"
 
-static void parse_clockid(Parser *p, const char *prefix, json_object *o, clockid_t *ret) {
+static void parse_clockid(Parser *p, const char *prefix, const JsonNode *o, clockid_t *ret) {
         char path[JPATH_MAX], s[SHOW_MAX];
-        json_object *v = NULL;
+        const JsonNode *v = NULL;
         const char *t;
         int c;
 
@@ -43,8 +42,8 @@ static void parse_clockid(Parser *p, const char *prefix, json_object *o, clockid
         *ret = c;
 }
 
-static void parse_interface(Parser *p, json_object *top, Schedule *s) {
-        json_object *v = NULL;
+static void parse_interface(Parser *p, const JsonNode *top, Schedule *s) {
+        const JsonNode *v = NULL;
         const char *name, *problem;
         size_t len;
 
@@ -64,9 +63,9 @@ static void parse_interface(Parser *p, json_object *top, Schedule *s) {
         memcpy(s->ifname, name, len + 1);
 }
 
-static void parse_handle(Parser *p, json_object *root, RootSpec *r) {
+static void parse_handle(Parser *p, const JsonNode *root, RootSpec *r) {
         char sh[SHOW_MAX];
-        json_object *v = NULL;
+        const JsonNode *v = NULL;
         const char *t;
         uint32_t h;
 
@@ -89,19 +88,19 @@ static void parse_handle(Parser *p, json_object *root, RootSpec *r) {
         r->handle = h;
 }
 
-static void parse_priority_map(Parser *p, json_object *root, RootSpec *r) {
-        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
-        json_object *a;
+static void parse_priority_map(Parser *p, const JsonNode *root, RootSpec *r) {
+        char sh[SHOW_MAX], hint[TC_HINT_MAX];
+        const JsonNode *a;
         size_t n;
 
-        if (json_object_object_get_ex(root, "priority_map", &a) && tc_hint_priority_map(a, hint)) {
+        if ((a = json_member(root, "priority_map")) && tc_hint_priority_map(a, hint)) {
                 perr(p, "root.priority_map", "must be an array, got %s%s", show(a, sh), hint);
                 return;
         }
-        a = get_container(p, "root", root, "priority_map", true, json_type_array);
+        a = get_container(p, "root", root, "priority_map", true, JSON_ARRAY);
         if (!a)
                 return;
-        n = json_object_array_length(a);
+        n = a->len;
         if (n != TBS_PRIO_MAP_LEN) {
                 perr(p, "root.priority_map",
                      "must have %u entries (the traffic class of each priority 0-15), got %zu",
@@ -111,26 +110,25 @@ static void parse_priority_map(Parser *p, json_object *root, RootSpec *r) {
         for (size_t i = 0; i < n; i++) {
                 int64_t x;
 
-                if (as_int(p, jpath_index(path, "root.priority_map", i), json_object_array_get_idx(a, i),
-                           0, TBS_MAX_TC - 1, &x) >= 0)
+                if (as_int_index(p, "root.priority_map", a, i, 0, TBS_MAX_TC - 1, &x) >= 0)
                         r->priority_map[i] = (uint8_t) x;
         }
 }
 
-static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_ok) {
+static void parse_queues(Parser *p, const JsonNode *root, RootSpec *r, bool num_tc_ok) {
         static const KeySpec keys[] = { { "count", K_ANY }, { "offset", K_ANY } };
         char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
-        json_object *a;
+        const JsonNode *a;
         size_t n;
 
-        if (json_object_object_get_ex(root, "queues", &a) && tc_hint_queues(a, true, hint)) {
+        if ((a = json_member(root, "queues")) && tc_hint_queues(a, true, hint)) {
                 perr(p, "root.queues", "must be an array, got %s%s", show(a, sh), hint);
                 return;
         }
-        a = get_container(p, "root", root, "queues", true, json_type_array);
+        a = get_container(p, "root", root, "queues", true, JSON_ARRAY);
         if (!a)
                 return;
-        n = json_object_array_length(a);
+        n = a->len;
         if (n > TBS_MAX_TC) {
                 perr(p, "root.queues", "must have at most %u entries (one per traffic class), got %zu",
                      TBS_MAX_TC, n);
@@ -140,7 +138,7 @@ static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_
                 perr(p, "root.queues", "must have one entry per traffic class (num_tc is %u), got %zu",
                      r->num_tc, n);
         for (size_t i = 0; i < n; i++) {
-                json_object *e = json_object_array_get_idx(a, i);
+                const JsonNode *e = json_index(a, i);
                 int64_t x;
 
                 jpath_index(path, "root.queues", i);
@@ -148,7 +146,7 @@ static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_
                         perr(p, path, "must be an object, got %s%s", show(e, sh), hint);
                         continue;
                 }
-                if (!expect_type(p, path, e, json_type_object))
+                if (!expect_type(p, path, e, JSON_OBJECT))
                         continue;
                 check_keys(p, path, e, keys, ELEMENTSOF(keys), K_ANY);
                 if (get_int(p, path, e, "count", true, 1, UINT16_MAX, &x) > 0)
@@ -158,9 +156,9 @@ static void parse_queues(Parser *p, json_object *root, RootSpec *r, bool num_tc_
         }
 }
 
-static int parse_gate_mask(Parser *p, const char *prefix, json_object *e, uint32_t *ret) {
+static int parse_gate_mask(Parser *p, const char *prefix, const JsonNode *e, uint32_t *ret) {
         char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
-        json_object *v;
+        const JsonNode *v;
         const char *t;
         int64_t x;
 
@@ -168,17 +166,17 @@ static int parse_gate_mask(Parser *p, const char *prefix, json_object *e, uint32
         if (!v)
                 return -EINVAL;
         jpath_key(path, prefix, "gate_mask");
-        if (json_object_is_type(v, json_type_int)) {
+        if (json_is(v, JSON_INTEGER)) {
                 if (as_int(p, path, v, 0, UINT32_MAX, &x) < 0)
                         return -EINVAL;
                 *ret = (uint32_t) x;
                 return 0;
         }
-        if (json_object_is_type(v, json_type_string)) {
+        if (json_is(v, JSON_STRING)) {
                 unsigned long long u;
                 char *end;
 
-                t = json_object_get_string(v);
+                t = v->text;
                 if ((t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) &&
                     strspn(t + 2, "0123456789abcdefABCDEF") == strlen(t + 2) && t[2] &&
                     !has_nul(v)) {
@@ -197,18 +195,18 @@ static int parse_gate_mask(Parser *p, const char *prefix, json_object *e, uint32
         return -EINVAL;
 }
 
-static void parse_entries(Parser *p, json_object *root, RootSpec *r) {
+static void parse_entries(Parser *p, const JsonNode *root, RootSpec *r) {
         static const KeySpec keys[] = {
                 { "command", K_ANY }, { "gate_mask", K_ANY }, { "interval_ns", K_ANY },
         };
         char path[JPATH_MAX], cpath[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
-        json_object *a;
+        const JsonNode *a;
         size_t n;
 
-        a = get_container(p, "root", root, "entries", true, json_type_array);
+        a = get_container(p, "root", root, "entries", true, JSON_ARRAY);
         if (!a)
                 return;
-        n = json_object_array_length(a);
+        n = a->len;
         if (n == 0)
                 return;
         r->entries = calloc(n, sizeof(GateEntry));
@@ -218,14 +216,14 @@ static void parse_entries(Parser *p, json_object *root, RootSpec *r) {
         }
         r->n_entries = n;
         for (size_t i = 0; i < n; i++) {
-                json_object *e = json_object_array_get_idx(a, i), *cv = NULL;
+                const JsonNode *e = json_index(a, i), *cv = NULL;
                 GateEntry *g = &r->entries[i];
                 const char *t;
                 int64_t x;
 
                 g->command = GATE_SET_GATES;
                 jpath_index(path, "root.entries", i);
-                if (!expect_type(p, path, e, json_type_object))
+                if (!expect_type(p, path, e, JSON_OBJECT))
                         continue;
                 check_keys(p, path, e, keys, ELEMENTSOF(keys), K_ANY);
                 t = get_string(p, path, e, "command", false, &cv);
@@ -248,9 +246,9 @@ static void parse_entries(Parser *p, json_object *root, RootSpec *r) {
         }
 }
 
-static void parse_taprio(Parser *p, json_object *root, RootSpec *r) {
+static void parse_taprio(Parser *p, const JsonNode *root, RootSpec *r) {
         char sh[SHOW_MAX];
-        json_object *v = NULL;
+        const JsonNode *v = NULL;
         const char *t;
         int64_t x;
 
@@ -279,7 +277,7 @@ static void parse_taprio(Parser *p, json_object *root, RootSpec *r) {
         }
         if (get_int(p, "root", root, "txtime_delay_ns", false, 0, UINT32_MAX, &x) > 0)
                 r->txtime_delay_ns = (uint32_t) x;
-        if (!json_object_object_get_ex(root, "streams", NULL))
+        if (!json_member(root, "streams"))
                 parse_entries(p, root, r);      /* else parse_streams() */
 
         if (!r->cycle_time_given) {
@@ -291,7 +289,7 @@ static void parse_taprio(Parser *p, json_object *root, RootSpec *r) {
         }
 }
 
-static void parse_root(Parser *p, json_object *top, RootSpec *r) {
+static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
         static const KeySpec keys[] = {
                 { "qdisc", K_ANY },
                 { "handle", K_ANY },
@@ -313,13 +311,13 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
                 { "guard_frame_bytes", K_TAPRIO },
         };
         char sh[SHOW_MAX], hint[TC_HINT_MAX];
-        json_object *root, *v = NULL;
+        const JsonNode *root, *v = NULL;
         RootKind kind = _ROOT_KIND_INVALID;
         bool num_tc_ok = false;
         const char *t;
         int64_t x;
 
-        root = get_container(p, NULL, top, "root", true, json_type_object);
+        root = get_container(p, NULL, top, "root", true, JSON_OBJECT);
         if (!root)
                 return;
 
@@ -342,7 +340,7 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
         parse_priority_map(p, root, r);
         parse_queues(p, root, r, num_tc_ok);
 
-        if (kind == ROOT_MQPRIO && json_object_object_get_ex(root, "hw_offload", &v) &&
+        if (kind == ROOT_MQPRIO && (v = json_member(root, "hw_offload")) &&
             tc_hint_bool(v, hint))
                 perr(p, "root.hw_offload", "must be a boolean, got %s%s", show(v, sh), hint);
         else if (kind == ROOT_MQPRIO)
@@ -351,18 +349,18 @@ static void parse_root(Parser *p, json_object *top, RootSpec *r) {
                 parse_taprio(p, root, r);
 }
 
-static void parse_offload(Parser *p, const char *prefix, json_object *e, OffloadMode *ret) {
+static void parse_offload(Parser *p, const char *prefix, const JsonNode *e, OffloadMode *ret) {
         char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
-        json_object *v;
+        const JsonNode *v;
 
         v = member(p, prefix, e, "offload", false);
         if (!v)
                 return;
-        if (json_object_is_type(v, json_type_boolean)) {
-                *ret = json_object_get_boolean(v) ? OFFLOAD_ON : OFFLOAD_OFF;
+        if (json_is(v, JSON_BOOLEAN)) {
+                *ret = v->b ? OFFLOAD_ON : OFFLOAD_OFF;
                 return;
         }
-        if (json_object_is_type(v, json_type_string) && strcmp(json_object_get_string(v), "auto") == 0 &&
+        if (json_is(v, JSON_STRING) && strcmp(v->text, "auto") == 0 &&
             str_len(v) == 4) {
                 *ret = OFFLOAD_AUTO;
                 return;
@@ -377,7 +375,7 @@ enum {
         TXK_ANY = TXK_ETF | TXK_CBS,
 };
 
-static void parse_txqueue(Parser *p, const char *path, json_object *e, EtfSpec *q) {
+static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpec *q) {
         static const KeySpec keys[] = {
                 { "queue", TXK_ANY },
                 { "qdisc", TXK_ANY },
@@ -401,15 +399,15 @@ static void parse_txqueue(Parser *p, const char *path, json_object *e, EtfSpec *
                 [TXQ_CBS] = "only valid for a cbs queue (\"qdisc\": \"cbs\")",
         };
         char qpath[JPATH_MAX], sh[SHOW_MAX];
-        json_object *v = NULL;
+        const JsonNode *v = NULL;
         const char *t;
         int64_t x;
 
-        if (!expect_type(p, path, e, json_type_object))
+        if (!expect_type(p, path, e, JSON_OBJECT))
                 return;
         /* The kind decides which keys are known: look before checking them. */
-        if (json_object_object_get_ex(e, "qdisc", &v) && json_object_is_type(v, json_type_string) &&
-            strcmp(json_object_get_string(v), "cbs") == 0 && str_len(v) == 3)
+        if ((v = json_member(e, "qdisc")) && json_is(v, JSON_STRING) &&
+            strcmp(v->text, "cbs") == 0 && str_len(v) == 3)
                 q->kind = TXQ_CBS;
         check_keys_only(p, path, e, keys, ELEMENTSOF(keys), 1U << q->kind, only);
 
@@ -438,15 +436,15 @@ static void parse_txqueue(Parser *p, const char *path, json_object *e, EtfSpec *
         parse_monitor(p, path, e, &q->monitor);
 }
 
-static void parse_txqueues(Parser *p, json_object *top, Schedule *s) {
+static void parse_txqueues(Parser *p, const JsonNode *top, Schedule *s) {
         char path[JPATH_MAX];
-        json_object *a;
+        const JsonNode *a;
         size_t n;
 
-        a = get_container(p, NULL, top, "txqueues", false, json_type_array);
+        a = get_container(p, NULL, top, "txqueues", false, JSON_ARRAY);
         if (!a)
                 return;
-        n = json_object_array_length(a);
+        n = a->len;
         if (n == 0)
                 return;
         s->txqueues = calloc(n, sizeof(EtfSpec));
@@ -460,12 +458,12 @@ static void parse_txqueues(Parser *p, json_object *top, Schedule *s) {
                         .clockid = CLOCK_TAI,
                         .offload = OFFLOAD_AUTO,
                 };
-                parse_txqueue(p, jpath_index(path, "txqueues", i), json_object_array_get_idx(a, i),
+                parse_txqueue(p, jpath_index(path, "txqueues", i), json_index(a, i),
                               &s->txqueues[i]);
         }
 }
 
-static void parse_clock(Parser *p, json_object *top, ClockSpec *c) {
+static void parse_clock(Parser *p, const JsonNode *top, ClockSpec *c) {
         static const KeySpec keys[] = {
                 { "ptp4l_socket", K_ANY },
                 { "domain", K_ANY },
@@ -475,11 +473,11 @@ static void parse_clock(Parser *p, json_object *top, ClockSpec *c) {
                 { "ptp_priority", K_ANY },
         };
         char sh[SHOW_MAX];
-        json_object *o, *v = NULL;
+        const JsonNode *o, *v = NULL;
         const char *t;
         int64_t x;
 
-        o = get_container(p, NULL, top, "clock", false, json_type_object);
+        o = get_container(p, NULL, top, "clock", false, JSON_OBJECT);
         if (!o)
                 return;
         c->configured = true;
@@ -504,8 +502,8 @@ static void parse_clock(Parser *p, json_object *top, ClockSpec *c) {
                 c->ptp_priority = (uint8_t) x;
 }
 
-static void parse_drift(Parser *p, json_object *top, Schedule *s) {
-        json_object *v = NULL;
+static void parse_drift(Parser *p, const JsonNode *top, Schedule *s) {
+        const JsonNode *v = NULL;
         const char *t;
         char sh[SHOW_MAX];
         int d;
@@ -524,13 +522,13 @@ static void parse_drift(Parser *p, json_object *top, Schedule *s) {
 /* "sockets": who else may open SO_TXTIME sockets on the interface through
  * tbsd. Whether the group exists is asked at each call, not here: a file
  * may be checked on another machine, and a group created later counts. */
-static void parse_sockets(Parser *p, json_object *top, SocketsSpec *k) {
+static void parse_sockets(Parser *p, const JsonNode *top, SocketsSpec *k) {
         static const KeySpec keys[] = { { "group", K_ANY } };
         char sh[SHOW_MAX];
-        json_object *o, *v = NULL;
+        const JsonNode *o, *v = NULL;
         const char *t;
 
-        o = get_container(p, NULL, top, "sockets", false, json_type_object);
+        o = get_container(p, NULL, top, "sockets", false, JSON_OBJECT);
         if (!o)
                 return;
         check_keys(p, "sockets", o, keys, ELEMENTSOF(keys), K_ANY);
@@ -547,7 +545,7 @@ static void parse_sockets(Parser *p, json_object *top, SocketsSpec *k) {
                 p->oom = true;
 }
 
-static void parse_top(Parser *p, json_object *top, Schedule *s) {
+static void parse_top(Parser *p, const JsonNode *top, Schedule *s) {
         static const KeySpec keys[] = {
                 { "interface", K_ANY },
                 { "root", K_ANY },
@@ -589,10 +587,9 @@ static bool is_blank(const char *text, size_t len) {
         return true;
 }
 
-/* Reads text as strict JSON (json-strict.h). Returns 0 and the top-level
- * value (which may be NULL for the JSON text "null"), or -EINVAL with a
- * diagnostic if p is given, or -ENOMEM. */
-static int tokenize(Parser *p, const char *text, size_t len, json_object **ret) {
+/* Reads text as strict JSON (json-strict.h). Returns 0, the tree and its
+ * top-level value, or -EINVAL with a diagnostic if p is given, or -ENOMEM. */
+static int tokenize(Parser *p, const char *text, size_t len, JsonTree **ret_tree, const JsonNode **ret) {
         char why[JSON_STRICT_ERROR_MAX];
         const char *nul;
         unsigned line, col;
@@ -618,7 +615,7 @@ static int tokenize(Parser *p, const char *text, size_t len, json_object **ret) 
                 return -EINVAL;
         }
 
-        r = json_strict_parse(text, len, ret, &at, why);
+        r = json_strict_parse(text, len, ret_tree, ret, &at, why);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -633,20 +630,21 @@ static int tokenize(Parser *p, const char *text, size_t len, json_object **ret) 
 
 int schedule_parse_json(const char *file, const char *text, size_t len, DiagList *diags,
                         Schedule **ret) {
-        _cleanup_json_ json_object *top = NULL;
+        _cleanup_json_tree_ JsonTree *tree = NULL;
         _cleanup_schedule_ Schedule *s = NULL;
+        const JsonNode *top = NULL;
         Parser p = { .file = file, .diags = diags };
         size_t errors = diag_errors(diags);
         char sh[SHOW_MAX];
         int r;
 
-        r = tokenize(&p, text, len, &top);
+        r = tokenize(&p, text, len, &tree, &top);
         if (p.oom)
                 return -ENOMEM;
         if (r < 0)
                 return r;
-        if (!top || !json_object_is_type(top, json_type_object)) {
-                perr(&p, NULL, "the file must hold a JSON object, got %s", top ? show(top, sh) : "null");
+        if (!json_is(top, JSON_OBJECT)) {
+                perr(&p, NULL, "the file must hold a JSON object, got %s", show(top, sh));
                 return p.oom ? -ENOMEM : -EINVAL;
         }
 
@@ -676,18 +674,18 @@ int schedule_parse_json(const char *file, const char *text, size_t len, DiagList
 }
 
 int schedule_peek_ifname(const char *text, size_t len, char ret[static IFNAMSIZ]) {
-        _cleanup_json_ json_object *top = NULL;
-        json_object *v;
+        _cleanup_json_tree_ JsonTree *tree = NULL;
+        const JsonNode *top, *v;
         size_t n;
 
-        if (tokenize(NULL, text, len, &top) < 0)
+        if (tokenize(NULL, text, len, &tree, &top) < 0)
                 return -ENOENT;
-        v = json_get(top, "interface");
-        if (!v || !json_object_is_type(v, json_type_string))
+        v = json_member(top, "interface");
+        if (!v || !json_is(v, JSON_STRING))
                 return -ENOENT;
         n = str_len(v);
-        if (ifname_problem(json_object_get_string(v), n))
+        if (ifname_problem(v->text, n))
                 return -ENOENT;
-        memcpy(ret, json_object_get_string(v), n + 1);
+        memcpy(ret, v->text, n + 1);
         return 0;
 }

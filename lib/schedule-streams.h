@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "diag.h"
+#include "json-tree.h"
 #include "schedule.h"
 #include "stream-schedule.h"
 
@@ -37,6 +38,11 @@ bool schedule_streams_pending(const Schedule *s);
  *  the parser checks a file's (r: its root, for num_tc); problems go to
  *  diags as "SOURCE: PATH.KEY: REASON". Returns 0, -EINVAL or -ENOMEM.
  *  (lib/schedule-parse-streams.c) */
+int stream_parse_node(const char *source, const char *path, const JsonNode *o, const RootSpec *r, DiagList *diags,
+                      StreamSpec *ret);
+
+/** stream_parse_node() of a json-c object (the bus's AddStream, whose
+ *  values are strings and integers): read through its JSON text. */
 int stream_parse_object(const char *source, const char *path, json_object *o, const RootSpec *r, DiagList *diags,
                         StreamSpec *ret);
 

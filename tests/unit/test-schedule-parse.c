@@ -326,6 +326,15 @@ static const BadCase bad_cases[] = {
           F ": txqueues[0].skip_sock_check: must not be null; leave the key out to get the default" },
         { MQ, "{'txqueues': [{'queue': null, 'delta_ns': 5}]}", F ": txqueues[0].queue: must not be null" },
         { MQ, "{'txqueues': [null]}", F ": txqueues[0]: must be an object, got null" },
+        /* A null element where a null member would be left out, and
+         * integers past INT64_MAX, in an array whose paths are built only
+         * for an error. */
+        { MQ, "{'allow': [null]}", F ": allow[0]: must be a check name, got null" },
+        { MQ, "{'root': {'priority_map': [null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -0, 18446744073709551615, "
+              "-1]}}",
+          F ": root.priority_map[0]: must be an integer, got null\n"
+          F ": root.priority_map[14]: must be between 0 and 15, got 18446744073709551615\n"
+          F ": root.priority_map[15]: must be between 0 and 15, got -1" },
         { MQ, "{'txqueues': [{'queue': 1, 'delta_ns': 5}, {'queue': 1, 'delta_ns': 6}]}",
           F ": txqueues[1].queue: queue 1 is already configured by txqueues[0]" },
         { MQ, "{'txqueues': [{'queue': 4, 'delta_ns': 5}]}",
