@@ -159,7 +159,8 @@ static int apply_list_add(Link ***list, size_t *n, NameIndex *queued, Link *l) {
 /* The rule: a file that cannot be taken for any reason never removes a
  * tree; only a link that no file keeps any more goes. */
 static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
-        _cleanup_(shared_dump_done) SharedDump dump = {}, before = {};
+        /* Only the links' trees: a pass looks at no other interface. */
+        _cleanup_(shared_dump_done) SharedDump dump = { .links_only = true }, before = { .links_only = true };
         _cleanup_free_ char *errors = NULL;
         _cleanup_free_ Link **apply = NULL;
         _cleanup_(name_index_freep) NameIndex *declared = NULL, *queued = NULL;

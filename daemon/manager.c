@@ -45,9 +45,54 @@ void shared_dump_done(SharedDump *d) {
         qdisc_tree_set_done(&d->set);
 }
 
+static int int_cmp(const void *a, const void *b) {
+        int x = *(const int *) a, y = *(const int *) b;
+
+        return (x > y) - (x < y);
+}
+
+/* The links' interface indexes, ascending, without repeats, in
+ * *ret_wanted (NULL when there is none): the one each link had and the one
+ * its apply or removal will look up (LinkContext.ifindex_of: the index
+ * the load's probe cached; a new link has none of its own yet). Returns how
+ * many, or -ENOMEM. */
+static ssize_t links_ifindexes(Manager *m, int **ret_wanted) {
+        _cleanup_free_ int *v = NULL;
+        size_t n = 0, k = 0;
+
+        *ret_wanted = NULL;
+        if (m->n_links == 0)
+                return 0;
+        v = calloc(m->n_links, 2 * sizeof(int));
+        if (!v)
+                return -ENOMEM;
+        for (size_t i = 0; i < m->n_links; i++) {
+                int now = m->link_ctx.ifindex_of(m->links[i]->name, m->link_ctx.userdata);
+
+                if (m->links[i]->ifindex > 0)
+                        v[n++] = m->links[i]->ifindex;
+                if (now > 0 && now != m->links[i]->ifindex)
+                        v[n++] = now;
+        }
+        if (n > 1)
+                qsort(v, n, sizeof(int), int_cmp);
+        for (size_t i = 0; i < n; i++)
+                if (k == 0 || v[i] != v[k - 1])
+                        v[k++] = v[i];
+        *ret_wanted = TAKE_PTR(v);
+        return (ssize_t) k;
+}
+
 const QDiscTreeSet *shared_dump_get(Manager *m, SharedDump *d) {
         if (!d->dumped) {
-                d->ok = nl_qdisc_dump_all(m->nl, &d->set) >= 0;
+                _cleanup_free_ int *wanted = NULL;
+                ssize_t n = d->links_only ? links_ifindexes(m, &wanted) : -1;
+
+                /* Without memory for the list: every interface. */
+                if (n >= 0)
+                        d->ok = nl_qdisc_dump_some(m->nl, wanted ?: &(int) { 0 }, (size_t) n, &d->set) >= 0;
+                else
+                        d->ok = nl_qdisc_dump_all(m->nl, &d->set) >= 0;
                 d->dumped = true;
         }
         return d->ok ? &d->set : NULL;

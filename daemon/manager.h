@@ -109,9 +109,14 @@ int manager_run(Manager *m);
 int manager_reload(Manager *m, char **ret_error);
 
 /* One qdisc dump shared by every link a pass looks at, taken when the
- * first of them needs it (a pass with nothing to do dumps nothing). */
+ * first of them needs it (a pass with nothing to do dumps nothing). With
+ * links_only, only the trees of the interfaces the Manager has links on
+ * are kept: a pass over those links, on a machine with many more
+ * interfaces, neither keeps nor parses the others' (a link whose index
+ * changed after the dump finds no tree and is dumped on its own). */
 typedef struct SharedDump {
         QDiscTreeSet set;
+        bool links_only;
         bool dumped, ok;
 } SharedDump;
 

@@ -13,6 +13,7 @@
 #include <netlink/socket.h>
 
 #include "nl-transport.h"
+#include "qdisc-tree.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -270,12 +271,13 @@ int nl_transport_request(NlQdisc *nl, struct nl_msg *m) {
 }
 
 /* The dump buffer's first size: a dump of a few hundred interfaces' trees
- * fits without growing. */
+ * fits without growing; a filtered one starts small. */
 #define DUMP_FIRST_SIZE (256 * 1024)
+#define DUMP_FIRST_SIZE_FILTERED (16 * 1024)
 
 /* The dump's RTM_NEWQDISC messages are copied out of each datagram into one
  * growing buffer, back to back; the others are left out. */
-int nl_qdisc_dump_raw(NlQdisc *nl, void **ret_buf, size_t *ret_len) {
+int nl_qdisc_dump_raw(NlQdisc *nl, const int *wanted, size_t n_wanted, void **ret_buf, size_t *ret_len) {
         struct tcmsg t = { .tcm_family = AF_UNSPEC };
         struct nl_msg *req = NULL;
         _cleanup_free_ uint8_t *out = NULL;
@@ -310,7 +312,7 @@ int nl_qdisc_dump_raw(NlQdisc *nl, void **ret_buf, size_t *ret_len) {
                 if (rem < 0)
                         return rem;
                 if (size - len < (size_t) rem) {
-                        size_t n = size ? size * 2 : DUMP_FIRST_SIZE;
+                        size_t n = size ? size * 2 : wanted ? DUMP_FIRST_SIZE_FILTERED : DUMP_FIRST_SIZE;
                         uint8_t *p;
 
                         while (n - len < (size_t) rem)
@@ -340,6 +342,8 @@ int nl_qdisc_dump_raw(NlQdisc *nl, void **ret_buf, size_t *ret_len) {
                                 return e->error < 0 ? e->error : -EBADMSG;
                         }
                         if (h->nlmsg_type != RTM_NEWQDISC)
+                                continue;
+                        if (wanted && !qdisc_dump_wants(h, wanted, n_wanted))
                                 continue;
                         memcpy(out + len, h, h->nlmsg_len);
                         memset(out + len + h->nlmsg_len, 0, NLMSG_ALIGN(h->nlmsg_len) - h->nlmsg_len);

@@ -67,9 +67,13 @@ const char *nl_transport_ext_ack(const NlQdisc *nl);
 /** One RTM_GETQDISC dump of every interface's qdiscs, as the RTM_NEWQDISC
  *  messages received, back to back (free(*ret_buf)). Build each interface's
  *  tree from it with qdisc_tree_parse_dump() or qdisc_tree_set_parse(): one
- *  dump serves all links. Returns 0, -EMSGSIZE when a message did not fit
- *  a receive, or another -errno. */
-int nl_qdisc_dump_raw(NlQdisc *nl, void **ret_buf, size_t *ret_len);
+ *  dump serves all links. With wanted (n_wanted indexes, ascending) only
+ *  the messages of those interfaces are kept (qdisc_dump_wants()): the
+ *  kernel (Linux 6.1) dumps every interface whatever the request asks, and
+ *  a caller that needs a few need not keep and parse thousands. NULL keeps
+ *  all. Returns 0, -EMSGSIZE when a message did not fit a receive, or
+ *  another -errno. */
+int nl_qdisc_dump_raw(NlQdisc *nl, const int *wanted, size_t n_wanted, void **ret_buf, size_t *ret_len);
 
 /** The extended-ACK text (NLMSGERR_ATTR_MSG) of an NLMSG_ERROR message h,
  *  whether the kernel echoed the whole request or only its header

@@ -7,11 +7,15 @@
 #include "qdisc-dump.h"
 
 int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret) {
+        return nl_qdisc_dump_some(nl, NULL, 0, ret);
+}
+
+int nl_qdisc_dump_some(NlQdisc *nl, const int *wanted, size_t n_wanted, QDiscTreeSet *ret) {
         _cleanup_free_ void *buf = NULL;
         size_t len = 0;
         int k;
 
-        k = nl_qdisc_dump_raw(nl, &buf, &len);
+        k = nl_qdisc_dump_raw(nl, wanted, n_wanted, &buf, &len);
         if (k < 0)
                 return k;
         k = qdisc_tree_set_parse(buf, len, ret);
@@ -26,7 +30,9 @@ int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret) {
         size_t len = 0;
         int k;
 
-        k = nl_qdisc_dump_raw(nl, &buf, &len);
+        /* Only ifindex's messages are kept: the buffer holds one tree, not
+         * every interface's. */
+        k = nl_qdisc_dump_raw(nl, &ifindex, 1, &buf, &len);
         if (k < 0)
                 return k;
         k = qdisc_tree_parse_dump(buf, len, ifindex, ret);

@@ -14,3 +14,9 @@ int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret);
 /** One dump of every interface (nl_qdisc_dump_raw()) split into *ret
  *  (qdisc_tree_set_parse()). Returns 0 or -errno. */
 int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret);
+
+/** The same dump, keeping the trees of the n_wanted interfaces of wanted
+ *  (ascending) only; the others are dropped as they are received, neither
+ *  kept nor parsed (nl_qdisc_dump_raw()). qdisc_tree_set_find() of any
+ *  other index gives NULL. Returns 0 or -errno. */
+int nl_qdisc_dump_some(NlQdisc *nl, const int *wanted, size_t n_wanted, QDiscTreeSet *ret);

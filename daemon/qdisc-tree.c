@@ -319,6 +319,26 @@ int qdisc_tree_parse_dump(const void *buf, size_t len, int ifindex, QDiscTree *r
         return dump_builder_finish(&b, NULL, ret);
 }
 
+bool qdisc_dump_wants(const struct nlmsghdr *h, const int *wanted, size_t n_wanted) {
+        size_t lo = 0, hi = n_wanted;
+        int ifindex;
+
+        if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct tcmsg)))
+                return true;
+        ifindex = ((const struct tcmsg *) NLMSG_DATA(h))->tcm_ifindex;
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+
+                if (wanted[mid] == ifindex)
+                        return true;
+                if (wanted[mid] < ifindex)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        return false;
+}
+
 /* One RTM_NEWQDISC message of a dump, for grouping by interface. */
 typedef struct DumpRef {
         int ifindex;

@@ -14,6 +14,8 @@
 
 #include "schedule.h"
 
+struct nlmsghdr;
+
 /* Counters of one qdisc, from TCA_STATS2 (TCA_STATS_BASIC, TCA_STATS_QUEUE). */
 typedef struct QDiscStats {
         uint64_t bytes;
@@ -94,6 +96,11 @@ typedef struct QDiscTreeSet {
         InstalledQueue *queue_pool;
         uint32_t *handle_pool;
 } QDiscTreeSet;
+
+/** Whether the dumped message h (RTM_NEWQDISC) belongs to one of the
+ *  n_wanted interfaces of wanted (ascending): a binary search. A message too
+ *  short to name its interface is kept, for the parser to refuse. */
+bool qdisc_dump_wants(const struct nlmsghdr *h, const int *wanted, size_t n_wanted);
 
 /** Split raw dump bytes (as nl_qdisc_dump_raw() returns them) into one tree
  *  per interface in a single pass: O(messages), where calling

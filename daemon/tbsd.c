@@ -236,14 +236,36 @@ static int log_folder_error(const char *dir, int r) {
  * sent): a root that must be re-created is a warning, a schedule the kernel
  * cannot take (max_sdu) an error. A dump that cannot be taken is said once
  * and the check goes on without it. Returns 0 or -ENOMEM. */
+static int ifindex_cmp(const void *a, const void *b) {
+        int x = *(const int *) a, y = *(const int *) b;
+
+        return (x > y) - (x < y);
+}
+
 static int check_root_changes(ScheduleDir *d, DeviceProbes *probes) {
         _cleanup_(qdisc_tree_set_done) QDiscTreeSet set = {};
+        _cleanup_free_ int *wanted = NULL;
         NlQdisc *nl = NULL;
+        size_t n_wanted = 0;
         int r;
+
+        /* Only the probed interfaces' trees are kept from the dump. */
+        wanted = calloc(d->n ?: 1, sizeof(int));
+        if (!wanted)
+                return -ENOMEM;
+        for (size_t i = 0; i < d->n; i++) {
+                unsigned ifindex = d->files[i].schedule ?
+                        device_probes_ifindex(probes, d->files[i].schedule->ifname) : 0;
+
+                if (ifindex > 0 && ifindex <= INT_MAX)
+                        wanted[n_wanted++] = (int) ifindex;
+        }
+        if (n_wanted > 1)
+                qsort(wanted, n_wanted, sizeof(int), ifindex_cmp);
 
         r = nl_qdisc_new(&nl);
         if (r >= 0)
-                r = nl_qdisc_dump_all(nl, &set);
+                r = nl_qdisc_dump_some(nl, wanted, n_wanted, &set);
         nl_qdisc_free(nl);
         if (r < 0) {
                 log_warning_errno(r, "cannot read the kernel's qdiscs, what an apply would change is not "

@@ -239,11 +239,14 @@ int schedule_safety_check(const Schedule *s, const DeviceFacts *facts, int64_t n
 
 int schedule_safety_check_now(const Schedule *s, const DeviceFacts *facts, DiagList *diags,
                               uint32_t *ret_failed) {
-        clockid_t clk = s->root.kind == ROOT_TAPRIO ? s->root.clockid : CLOCK_TAI;
         struct timespec ts;
         int64_t now = 0;
 
-        if (clock_gettime(clk, &ts) == 0)
+        /* Only a taprio root's base-time rule reads the clock: other
+         * schedules (checked at every load and before every apply) make no
+         * system call for it. */
+        if (s->root.kind == ROOT_TAPRIO && !allowed(s, SAFETY_BASE_TIME) &&
+            clock_gettime(s->root.clockid, &ts) == 0)
                 now = (int64_t) ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
         return schedule_safety_check(s, facts, now, diags, ret_failed);
 }

@@ -54,6 +54,7 @@ int schedule_safety_check(const Schedule *s, const DeviceFacts *facts, int64_t n
                           uint32_t *ret_failed);
 
 /** schedule_safety_check() at the current time of the schedule's taprio
- *  clock (CLOCK_TAI for an mqprio root). */
+ *  clock, read only when the base-time rule is judged (a taprio root that
+ *  does not allow "base-time"); other schedules read no clock. */
 int schedule_safety_check_now(const Schedule *s, const DeviceFacts *facts, DiagList *diags,
                               uint32_t *ret_failed);
