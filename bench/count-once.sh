@@ -9,29 +9,10 @@
 # the profiles (cg.NAME.N, NAME the folder holding the build).
 N=64
 for ((i = 0; i < N; i++)); do make_veth "b$i" "p$i" 4; done
-schedule() { # IFACE: bench/guest.sh's file, queue 0's delta 200000
-        cat <<EOJ
-{
-  "interface": "$1",
-  "root": {
-    "qdisc": "mqprio", "handle": "100:", "num_tc": 4,
-    "priority_map": [0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3],
-    "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1},
-                {"count": 1, "offset": 2}, {"count": 1, "offset": 3} ]
-  },
-  "txqueues": [
-    {"queue": 0, "qdisc": "etf", "delta_ns": 200000, "offload": false},
-    {"queue": 1, "qdisc": "etf", "delta_ns": 300000, "offload": false},
-    {"queue": 2, "qdisc": "etf", "delta_ns": 400000, "offload": false},
-    {"queue": 3, "qdisc": "etf", "delta_ns": 500000, "offload": false}
-  ],
-  "allow": ["ptp-etf"]
-}
-EOJ
-}
+. "$TBS_SOURCE_DIR/bench/schedule.sh"
 for n in 1 $N; do
         mkdir -p "$TMPDIR/n$n"
-        for ((i = 0; i < n; i++)); do schedule "b$i" > "$TMPDIR/n$n/b$i.json"; done
+        for ((i = 0; i < n; i++)); do bench_schedule "b$i" > "$TMPDIR/n$n/b$i.json"; done
 done
 reset() { for ((i = 0; i < N; i++)); do tc qdisc del dev "b$i" root 2>/dev/null || true; done; }
 for bin in "$@"; do

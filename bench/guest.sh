@@ -101,28 +101,7 @@ for ((i = 0; i < nlinks; i++)); do
 done
 
 map="0 1 2 3 3 3 3 3 3 3 3 3 3 3 3 3"
-schedule() { # IFACE DELTA0 (printed without starting a process: 2 per interface and size)
-        local text
-        IFS= read -r -d '' text <<EOJ || true
-{
-  "interface": "$1",
-  "root": {
-    "qdisc": "mqprio", "handle": "100:", "num_tc": 4,
-    "priority_map": [0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3],
-    "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1},
-                {"count": 1, "offset": 2}, {"count": 1, "offset": 3} ]
-  },
-  "txqueues": [
-    {"queue": 0, "qdisc": "etf", "delta_ns": $2, "offload": false},
-    {"queue": 1, "qdisc": "etf", "delta_ns": 300000, "offload": false},
-    {"queue": 2, "qdisc": "etf", "delta_ns": 400000, "offload": false},
-    {"queue": 3, "qdisc": "etf", "delta_ns": 500000, "offload": false}
-  ],
-  "allow": ["ptp-etf"]
-}
-EOJ
-        printf '%s' "$text"
-}
+. "$TBS_SOURCE_DIR/bench/schedule.sh"
 
 # Per size: tbsd's folders (base and queue 0's delta changed), the tc script,
 # the same as a tc -batch file, their re-apply and delta variants.
@@ -133,8 +112,8 @@ for n in "${sizes[@]}"; do
         : > "$d/rescript.sh"; : > "$d/rebatch"; : > "$d/replace.sh"
         : > "$d/delta.sh"; : > "$d/delta.batch"
         for ((i = 0; i < n; i++)); do
-                schedule "b$i" 200000 > "$d/base/b$i.json"
-                schedule "b$i" 210000 > "$d/delta/b$i.json"
+                bench_schedule "b$i" 200000 > "$d/base/b$i.json"
+                bench_schedule "b$i" 210000 > "$d/delta/b$i.json"
                 root="qdisc add dev b$i root handle 100: mqprio num_tc 4 map $map queues 1@0 1@1 1@2 1@3 hw 0"
                 kids=("qdisc add dev b$i parent 100:1 etf clockid CLOCK_TAI delta 200000"
                       "qdisc add dev b$i parent 100:2 etf clockid CLOCK_TAI delta 300000"

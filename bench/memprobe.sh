@@ -19,25 +19,8 @@ for ((i = 0; i < n; i++)); do
   ip link set b$i up; ip link set p$i up
 done
 work=$TMPDIR/mp; conf=$work/conf; mkdir -p $conf $work/base
-for ((i = 0; i < n; i++)); do cat > $work/base/b$i.json <<EOJ
-{
-  "interface": "b$i",
-  "root": {
-    "qdisc": "mqprio", "handle": "100:", "num_tc": 4,
-    "priority_map": [0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3],
-    "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1},
-                {"count": 1, "offset": 2}, {"count": 1, "offset": 3} ]
-  },
-  "txqueues": [
-    {"queue": 0, "qdisc": "etf", "delta_ns": 200000, "offload": false},
-    {"queue": 1, "qdisc": "etf", "delta_ns": 300000, "offload": false},
-    {"queue": 2, "qdisc": "etf", "delta_ns": 400000, "offload": false},
-    {"queue": 3, "qdisc": "etf", "delta_ns": 500000, "offload": false}
-  ],
-  "allow": ["ptp-etf"]
-}
-EOJ
-done
+. "$TBS_SOURCE_DIR/bench/schedule.sh"
+for ((i = 0; i < n; i++)); do bench_schedule "b$i" > "$work/base/b$i.json"; done
 cp $work/base/b0.json $conf/
 start_system_bus
 # The environment the daemon's unit gives it.

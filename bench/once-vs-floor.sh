@@ -36,10 +36,11 @@ for ((i = 0; i < np; i++)); do echo "link set b$i up"; echo "link set p$i up"; d
 ip -batch "$work/links" || fail "cannot create $np veth pairs"
 ifindex=()
 for ((i = 0; i < max; i++)); do read -r "ifindex[i]" < "/sys/class/net/b$i/ifindex"; done
+. "$TBS_SOURCE_DIR/bench/schedule.sh"
 for n in "${sizes[@]}"; do
         mkdir -p "$work/cfg$n"
         for ((i = 0; i < n; i++)); do
-                cat > "$work/cfg$n/b$i.json" <<EOJ
+                bench_schedule "b$i" > "$work/cfg$n/b$i.json"
 { "interface": "b$i",
   "root": { "qdisc": "mqprio", "handle": "100:", "num_tc": 4,
     "priority_map": [0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3],
