@@ -41,18 +41,6 @@ for n in "${sizes[@]}"; do
         mkdir -p "$work/cfg$n"
         for ((i = 0; i < n; i++)); do
                 bench_schedule "b$i" > "$work/cfg$n/b$i.json"
-{ "interface": "b$i",
-  "root": { "qdisc": "mqprio", "handle": "100:", "num_tc": 4,
-    "priority_map": [0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3],
-    "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1},
-                {"count": 1, "offset": 2}, {"count": 1, "offset": 3} ] },
-  "txqueues": [
-    {"queue": 0, "qdisc": "etf", "delta_ns": 200000, "offload": false},
-    {"queue": 1, "qdisc": "etf", "delta_ns": 300000, "offload": false},
-    {"queue": 2, "qdisc": "etf", "delta_ns": 400000, "offload": false},
-    {"queue": 3, "qdisc": "etf", "delta_ns": 500000, "offload": false} ],
-  "allow": ["ptp-etf"] }
-EOJ
         done
 done
 for ((i = 0; i < max; i++)); do echo "qdisc del dev b$i root"; done > "$work/reset"
