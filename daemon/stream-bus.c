@@ -8,8 +8,8 @@
 
 #include "bus-access.h"
 #include "json-util.h"
-#include "link-bus.h"
 #include "link-internal.h"
+#include "manager.h"
 #include "schedule-streams.h"
 #include "stream-bus.h"
 #include "stream-state.h"
