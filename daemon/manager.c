@@ -45,12 +45,6 @@ void shared_dump_done(SharedDump *d) {
         qdisc_tree_set_done(&d->set);
 }
 
-static int int_cmp(const void *a, const void *b) {
-        int x = *(const int *) a, y = *(const int *) b;
-
-        return (x > y) - (x < y);
-}
-
 /* The links' interface indexes, ascending, without repeats, in
  * *ret_wanted (NULL when there is none): the one each link had and the one
  * its apply or removal will look up (LinkContext.ifindex_of: the index
@@ -58,7 +52,7 @@ static int int_cmp(const void *a, const void *b) {
  * many, or -ENOMEM. */
 static ssize_t links_ifindexes(Manager *m, int **ret_wanted) {
         _cleanup_free_ int *v = NULL;
-        size_t n = 0, k = 0;
+        size_t n = 0, k;
 
         *ret_wanted = NULL;
         if (m->n_links == 0)
@@ -74,11 +68,7 @@ static ssize_t links_ifindexes(Manager *m, int **ret_wanted) {
                 if (now > 0 && now != m->links[i]->ifindex)
                         v[n++] = now;
         }
-        if (n > 1)
-                qsort(v, n, sizeof(int), int_cmp);
-        for (size_t i = 0; i < n; i++)
-                if (k == 0 || v[i] != v[k - 1])
-                        v[k++] = v[i];
+        k = qdisc_dump_wanted_sort(v, n);
         *ret_wanted = TAKE_PTR(v);
         return (ssize_t) k;
 }

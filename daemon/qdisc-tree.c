@@ -319,6 +319,23 @@ int qdisc_tree_parse_dump(const void *buf, size_t len, int ifindex, QDiscTree *r
         return dump_builder_finish(&b, NULL, ret);
 }
 
+static int ifindex_cmp(const void *a, const void *b) {
+        int x = *(const int *) a, y = *(const int *) b;
+
+        return (x > y) - (x < y);
+}
+
+size_t qdisc_dump_wanted_sort(int *v, size_t n) {
+        size_t k = 0;
+
+        if (n > 1)
+                qsort(v, n, sizeof(int), ifindex_cmp);
+        for (size_t i = 0; i < n; i++)
+                if (k == 0 || v[i] != v[k - 1])
+                        v[k++] = v[i];
+        return k;
+}
+
 bool qdisc_dump_wants(const struct nlmsghdr *h, const int *wanted, size_t n_wanted) {
         size_t lo = 0, hi = n_wanted;
         int ifindex;

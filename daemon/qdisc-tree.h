@@ -102,6 +102,10 @@ typedef struct QDiscTreeSet {
  *  short to name its interface is kept, for the parser to refuse. */
 bool qdisc_dump_wants(const struct nlmsghdr *h, const int *wanted, size_t n_wanted);
 
+/** Sort the interface indexes v[0..n) ascending and drop repeats, in
+ *  place, as qdisc_dump_wants() wants them. Returns how many are left. */
+size_t qdisc_dump_wanted_sort(int *v, size_t n);
+
 /** Split raw dump bytes (as nl_qdisc_dump_raw() returns them) into one tree
  *  per interface in a single pass: O(messages), where calling
  *  qdisc_tree_parse_dump() once per interface reads the whole dump each

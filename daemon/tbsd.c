@@ -236,12 +236,6 @@ static int log_folder_error(const char *dir, int r) {
  * sent): a root that must be re-created is a warning, a schedule the kernel
  * cannot take (max_sdu) an error. A dump that cannot be taken is said once
  * and the check goes on without it. Returns 0 or -ENOMEM. */
-static int ifindex_cmp(const void *a, const void *b) {
-        int x = *(const int *) a, y = *(const int *) b;
-
-        return (x > y) - (x < y);
-}
-
 static int check_root_changes(ScheduleDir *d, DeviceProbes *probes) {
         _cleanup_(qdisc_tree_set_done) QDiscTreeSet set = {};
         _cleanup_free_ int *wanted = NULL;
@@ -260,8 +254,7 @@ static int check_root_changes(ScheduleDir *d, DeviceProbes *probes) {
                 if (ifindex > 0 && ifindex <= INT_MAX)
                         wanted[n_wanted++] = (int) ifindex;
         }
-        if (n_wanted > 1)
-                qsort(wanted, n_wanted, sizeof(int), ifindex_cmp);
+        n_wanted = qdisc_dump_wanted_sort(wanted, n_wanted);
 
         r = nl_qdisc_new(&nl);
         if (r >= 0)
