@@ -107,7 +107,7 @@ int bus_access_check_groups(sd_bus_message *m, const char *admin_group, const ch
                             sd_bus_error *ret_error) {
         _cleanup_free_ gid_t *gids = NULL;
         gid_t admin_gid = 0, extra_gid = 0;
-        bool have_admin_gid = false, have_extra_gid = false, extra = extra_group && *extra_group;
+        bool have_admin_gid = false, have_extra_gid = false, extra = extra_group && *extra_group, admin;
         uid_t euid;
         pid_t pid = 0;
         int n_gids = -1, r;
@@ -125,10 +125,10 @@ int bus_access_check_groups(sd_bus_message *m, const char *admin_group, const ch
                 if (extra)
                         have_extra_gid = admin_group_gid(extra_group, &extra_gid);
         }
-        if (bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, admin_gid, have_admin_gid) ||
-            bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, extra_gid, have_extra_gid)) {
+        admin = bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, admin_gid, have_admin_gid);
+        if (admin || bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, extra_gid, have_extra_gid)) {
                 if (ret_caller)
-                        *ret_caller = (BusCaller) { .uid = euid, .pid = pid };
+                        *ret_caller = (BusCaller) { .uid = euid, .pid = pid, .admin = admin };
                 return 1;
         }
 

@@ -30,6 +30,7 @@ int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *ref
 typedef struct BusCaller {
         uid_t uid;
         pid_t pid;              /* 0: the bus did not say */
+        bool admin;             /* uid 0 or a member of the admin group, not only of the extra group */
 } BusCaller;
 
 /** bus_access_check() where the members of extra_group (a group name;

@@ -180,6 +180,38 @@ static int read_request(sd_bus_message *msg, const char *ifname, TxtimeRequest *
         return 0;
 }
 
+/* Who may have a packet socket, and for which EtherType: 0, or an error
+ * set (AccessDenied) and the refusal logged. Linux lets the holder of a
+ * packet socket bind() it to any interface and EtherType and send any
+ * frame on any interface, whatever tbsd set it up for; the locked filter
+ * (txtime-socket.c) confines what it receives, nothing confines what it
+ * sends. So packet sockets are for those already trusted with the
+ * link's network control, and never for its control protocols unless the
+ * schedule says so (SECURITY.md, "Sockets from tbsd"). */
+static int check_packet_socket(Manager *m, Link *l, const TxtimeRequest *req, const BusCaller *caller,
+                               sd_bus_error *error) {
+        char why[TXTIME_WHY_MAX];
+
+        if (req->kind != TXTIME_SOCKET_PACKET)
+                return 0;
+        if (!caller->admin) {
+                refusal_log_note(m->refusals, caller->uid,
+                                 "packet socket on %s to uid %u (a member of group '%s' only, not of the admin group)",
+                                 l->name, (unsigned) caller->uid, l->schedule && l->schedule->sockets.group
+                                                                          ? l->schedule->sockets.group : "");
+                return sd_bus_error_setf(error, TBS_ERROR_ACCESS_DENIED,
+                                         "%s: packet sockets are for uid 0 and the tbsd admin group only (their "
+                                         "holder can bind them to any interface and send any frame); ask for "
+                                         "kind \"udp4\" or \"udp6\"", l->name);
+        }
+        if (txtime_ethertype_allowed(l->schedule ? &l->schedule->sockets : NULL, req->protocol, why) < 0) {
+                refusal_log_note(m->refusals, caller->uid, "packet socket on %s to uid %u: %s", l->name,
+                                 (unsigned) caller->uid, why);
+                return sd_bus_error_setf(error, TBS_ERROR_ACCESS_DENIED, "%s: %s", l->name, why);
+        }
+        return 0;
+}
+
 static int reply_socket_failed(sd_bus_error *error, const char *ifname, TxtimeSocketKind kind, const char *step,
                                int r) {
         if (r == -EAFNOSUPPORT || r == -EPROTONOSUPPORT || r == -ESOCKTNOSUPPORT)
@@ -238,6 +270,9 @@ int txtime_bus_open_socket(sd_bus_message *msg, void *userdata, sd_bus_error *er
         if (r <= 0)
                 return r < 0 ? r : -EACCES;
         r = read_request(msg, l->name, &req, error);
+        if (r < 0)
+                return r;
+        r = check_packet_socket(m, l, &req, &caller, error);
         if (r < 0)
                 return r;
 

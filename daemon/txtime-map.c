@@ -136,3 +136,65 @@ int txtime_class_etf(const Schedule *s, const TxtimeTarget *t, TxtimeEtf *ret, c
 uint32_t txtime_flags_for(const TxtimeEtf *etf) {
         return SOF_TXTIME_REPORT_ERRORS | (etf->has_etf && etf->deadline_mode ? SOF_TXTIME_DEADLINE_MODE : 0);
 }
+
+/* The EtherTypes of network control: the link's own addressing, routing
+ * and time sync, its port access control and encryption, its VLAN tags,
+ * its redundancy and stream reservation protocols. A packet socket for one
+ * of them would let its holder read and forge that protocol on the link
+ * (PTP: the clock every launch time depends on), so tbsd opens one only
+ * when the schedule, which root writes, names the EtherType in
+ * sockets.ethertypes. The one list: docs/schedule-format.md shows it, and
+ * tests/unit/test-txtime-map.c checks that the docs show all of it. */
+static const TxtimeReservedEthertype reserved_ethertypes[] = {
+        { 0x0800, "IPv4" },
+        { 0x0806, "ARP" },
+        { 0x22ea, "MSRP, stream reservation" },
+        { 0x8035, "RARP" },
+        { 0x8100, "VLAN tag, 802.1Q" },
+        { 0x86dd, "IPv6" },
+        { 0x8808, "Ethernet flow control (PAUSE, PFC)" },
+        { 0x8809, "slow protocols (LACP, OAM)" },
+        { 0x8847, "MPLS" },
+        { 0x8848, "MPLS multicast" },
+        { 0x8863, "PPPoE discovery" },
+        { 0x8864, "PPPoE session" },
+        { 0x888e, "802.1X port access control (EAPOL)" },
+        { 0x88a8, "VLAN tag, 802.1ad" },
+        { 0x88cc, "LLDP" },
+        { 0x88e3, "MRP, media redundancy" },
+        { 0x88e5, "MACsec" },
+        { 0x88e7, "PBB, 802.1ah" },
+        { 0x88f5, "MVRP" },
+        { 0x88f6, "MMRP" },
+        { 0x88f7, "PTP" },
+        { 0x88fb, "PRP supervision" },
+        { 0x8902, "CFM, 802.1ag" },
+        { 0x892f, "HSR" },
+        { 0x9100, "VLAN tag, QinQ" },
+};
+
+const TxtimeReservedEthertype *txtime_reserved_ethertypes(size_t *ret_n) {
+        *ret_n = ELEMENTSOF(reserved_ethertypes);
+        return reserved_ethertypes;
+}
+
+const char *txtime_reserved_ethertype(uint16_t type) {
+        for (size_t i = 0; i < ELEMENTSOF(reserved_ethertypes); i++)
+                if (reserved_ethertypes[i].type == type)
+                        return reserved_ethertypes[i].name;
+        return NULL;
+}
+
+int txtime_ethertype_allowed(const SocketsSpec *k, uint16_t type, char *why) {
+        const char *name = txtime_reserved_ethertype(type);
+
+        if (!name)
+                return 0;
+        for (size_t i = 0; k && i < k->n_ethertypes; i++)
+                if (k->ethertypes[i] == type)
+                        return 0;
+        set_why(why,
+                "EtherType 0x%04x (%s) is network control: tbsd opens packet sockets for it only where the "
+                "schedule lists it in sockets.ethertypes", type, name);
+        return -EACCES;
+}

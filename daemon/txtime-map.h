@@ -72,3 +72,24 @@ int txtime_class_etf(const Schedule *s, const TxtimeTarget *t, TxtimeEtf *ret, c
 /** The SOF_TXTIME_* flags of a socket for an etf: errors always reported,
  *  deadline mode exactly when the etf has it. */
 uint32_t txtime_flags_for(const TxtimeEtf *etf);
+
+/* A network-control EtherType and what it carries. */
+typedef struct TxtimeReservedEthertype {
+        uint16_t type;
+        const char *name;       /* "PTP", "VLAN tag, 802.1Q", ... */
+} TxtimeReservedEthertype;
+
+/** The network-control EtherTypes, in ascending order: *ret_n of them.
+ *  A packet socket is opened for one only when the schedule's
+ *  sockets.ethertypes names it (txtime_ethertype_allowed()). */
+const TxtimeReservedEthertype *txtime_reserved_ethertypes(size_t *ret_n);
+
+/** What the network-control EtherType type carries ("PTP"), or NULL when
+ *  it is not one. */
+const char *txtime_reserved_ethertype(uint16_t type);
+
+/** Whether a packet socket for EtherType type may be opened on the
+ *  interface whose schedule has sockets k (may be NULL: none): 0 when the
+ *  type is not network control or k lists it, else -EACCES and a one-line
+ *  reason in why (as for txtime_target_resolve()). */
+int txtime_ethertype_allowed(const SocketsSpec *k, uint16_t type, char *why);

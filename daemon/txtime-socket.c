@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <linux/net_tstamp.h>
 #include <netinet/in.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -44,6 +46,24 @@ static int set_int(int fd, int level, int name, int value) {
         return setsockopt(fd, level, name, &value, sizeof(value)) < 0 ? -errno : 0;
 }
 
+void txtime_packet_filter(int ifindex, uint16_t protocol, struct sock_filter prog[static TXTIME_PACKET_FILTER_LEN]) {
+        const struct sock_filter p[TXTIME_PACKET_FILTER_LEN] = {
+                /* A = the interface the frame came in on */
+                BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t) (SKF_AD_OFF + SKF_AD_IFINDEX)),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t) ifindex, 0, 5),
+                /* A = its EtherType, host order */
+                BPF_STMT(BPF_LD | BPF_H | BPF_ABS, (uint32_t) (SKF_AD_OFF + SKF_AD_PROTOCOL)),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, protocol, 0, 3),
+                /* not a copy of a frame this host sends (ETH_P_ALL sees those) */
+                BPF_STMT(BPF_LD | BPF_B | BPF_ABS, (uint32_t) (SKF_AD_OFF + SKF_AD_PKTTYPE)),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 1, 0),
+                BPF_STMT(BPF_RET | BPF_K, UINT32_MAX),  /* the whole frame */
+                BPF_STMT(BPF_RET | BPF_K, 0),           /* nothing */
+        };
+
+        memcpy(prog, p, sizeof(p));
+}
+
 int txtime_socket_open(const TxtimeSocketSpec *spec, int *ret_fd, const char **ret_step) {
         _cleanup_close_ int fd = -EBADF;
         struct sock_txtime st = {
@@ -61,6 +81,9 @@ int txtime_socket_open(const TxtimeSocketSpec *spec, int *ret_fd, const char **r
                         .sll_ifindex = spec->ifindex,
                 };
 
+                struct sock_filter prog[TXTIME_PACKET_FILTER_LEN];
+                const struct sock_fprog fprog = { .len = TXTIME_PACKET_FILTER_LEN, .filter = prog };
+
                 /* Protocol 0 first: the socket receives nothing until it
                  * is bound to the one interface and EtherType, so the
                  * application never finds other interfaces' frames queued. */
@@ -68,6 +91,19 @@ int txtime_socket_open(const TxtimeSocketSpec *spec, int *ret_fd, const char **r
                 fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
                 if (fd < 0)
                         goto fail_errno;
+                /* The holder may bind() the socket again, to any interface
+                 * and EtherType, ETH_P_ALL included: Linux asks no
+                 * capability for that. The filter, which it cannot take
+                 * off or replace once locked, keeps what it receives to
+                 * this interface's frames of this EtherType. */
+                txtime_packet_filter(spec->ifindex, spec->protocol, prog);
+                step = "SO_ATTACH_FILTER";
+                if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog)) < 0)
+                        goto fail_errno;
+                step = "SO_LOCK_FILTER";
+                r = set_int(fd, SOL_SOCKET, SO_LOCK_FILTER, 1);
+                if (r < 0)
+                        goto fail;
                 step = "bind(AF_PACKET)";
                 if (bind(fd, (const struct sockaddr *) &sll, sizeof(sll)) < 0)
                         goto fail_errno;

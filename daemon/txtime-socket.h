@@ -5,9 +5,11 @@
  * CAP_NET_ADMIN for any clock but CLOCK_MONOTONIC), SO_PRIORITY above 6
  * (CAP_NET_ADMIN or CAP_NET_RAW) or open an AF_PACKET socket (CAP_NET_RAW).
  * Options an application may change later without privileges (a bound
- * port, SO_TIMESTAMPING) are its own business. */
+ * port, SO_TIMESTAMPING) are its own business; what it can do beyond the
+ * socket's purpose is in SECURITY.md ("Sockets from tbsd"). */
 #pragma once
 
+#include <linux/filter.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -50,8 +52,21 @@ uint32_t txtime_timestamping_flags(bool hardware);
  *  transmit time stamping is switched on (SIOCSHWTSTAMP; ptp4l -H does it). */
 bool txtime_hardware_tx_stamps(uint32_t so_timestamping, uint32_t tx_types);
 
-/** Create the socket of spec and set it up: a packet socket bound to the
- *  interface and the EtherType (it receives nothing before that), a UDP
+/* Instructions of txtime_packet_filter()'s program. */
+#define TXTIME_PACKET_FILTER_LEN 8
+
+/** The classic BPF receive filter of a packet socket for interface ifindex
+ *  and EtherType protocol (host order), into prog: it passes a frame that
+ *  came in on that interface with that EtherType (SKF_AD_IFINDEX,
+ *  SKF_AD_PROTOCOL) and is not a copy of one sent by this host
+ *  (SKF_AD_PKTTYPE PACKET_OUTGOING, which a socket re-bound to ETH_P_ALL
+ *  would see), whole, and drops every other. */
+void txtime_packet_filter(int ifindex, uint16_t protocol, struct sock_filter prog[static TXTIME_PACKET_FILTER_LEN]);
+
+/** Create the socket of spec and set it up: a packet socket with
+ *  txtime_packet_filter()'s filter, locked (SO_LOCK_FILTER: its holder can
+ *  neither detach nor replace it), then bound to the interface and the
+ *  EtherType (it receives nothing before that), a UDP
  *  socket bound to the device (SO_BINDTOIFINDEX: SO_BINDTODEVICE by index)
  *  with IP_RECVERR/IPV6_RECVERR, so that a launch time etf refuses comes
  *  back as an error of the send and on the error queue; then SO_PRIORITY,

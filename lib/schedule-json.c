@@ -214,10 +214,31 @@ static json_object *clock_to_json(const ClockSpec *c) {
         return TAKE_PTR(o);
 }
 
+/* EtherTypes as the hex strings they are written in ("0x88f7"). */
+static json_object *ethertypes_to_json(const SocketsSpec *k) {
+        _cleanup_json_ json_object *a = json_object_new_array();
+
+        if (!a)
+                return NULL;
+        for (size_t i = 0; i < k->n_ethertypes; i++) {
+                char hex[8];
+                json_object *t;
+
+                snprintf(hex, sizeof(hex), "0x%04x", k->ethertypes[i]);
+                t = json_object_new_string(hex);
+                if (!t || json_object_array_add(a, t) < 0) {
+                        json_object_put(t);
+                        return NULL;
+                }
+        }
+        return TAKE_PTR(a);
+}
+
 static json_object *sockets_to_json(const SocketsSpec *k) {
         _cleanup_json_ json_object *o = json_object_new_object();
 
-        if (!o || add_str(o, "group", k->group) < 0)
+        if (!o || (k->group && add_str(o, "group", k->group) < 0) ||
+            (k->n_ethertypes > 0 && add_owned(o, "ethertypes", ethertypes_to_json(k)) < 0))
                 return NULL;
         return TAKE_PTR(o);
 }
@@ -304,7 +325,8 @@ json_object *schedule_to_json(const Schedule *s) {
             json_add(o, "txqueues", TAKE_PTR(tx)) < 0 ||
             (s->clock.configured && add_owned(o, "clock", clock_to_json(&s->clock)) < 0) ||
             (s->drift != DRIFT_ENFORCE && add_str(o, "drift", drift_policy_to_string(s->drift)) < 0) ||
-            (s->sockets.group && add_owned(o, "sockets", sockets_to_json(&s->sockets)) < 0) ||
+            ((s->sockets.group || s->sockets.n_ethertypes > 0) &&
+             add_owned(o, "sockets", sockets_to_json(&s->sockets)) < 0) ||
             (s->allow && add_owned(o, "allow", allow_to_json(s->allow)) < 0))
                 return NULL;
         return TAKE_PTR(o);

@@ -519,11 +519,72 @@ static void parse_drift(Parser *p, const JsonNode *top, Schedule *s) {
         s->drift = d;
 }
 
+/* One EtherType of "sockets.ethertypes" at path: an integer or a hex
+ * string such as "0x88f7" (as EtherTypes are written), 0x0600 to 0xffff
+ * (below 0x0600 the field is an 802.3 length). 0 and *ret, or -EINVAL
+ * with the problem reported. */
+static int parse_ethertype(Parser *p, const char *path, const JsonNode *v, uint16_t *ret) {
+        char sh[SHOW_MAX];
+        int64_t x = -1;
+
+        if (json_is(v, JSON_INTEGER)) {
+                if (as_int(p, path, v, 0, UINT16_MAX, &x) < 0)
+                        return -EINVAL;
+        } else if (json_is(v, JSON_STRING) && !has_nul(v) && v->text[0] == '0' &&
+                   (v->text[1] == 'x' || v->text[1] == 'X') && v->text[2] && strlen(v->text + 2) <= 4 &&
+                   strspn(v->text + 2, "0123456789abcdefABCDEF") == strlen(v->text + 2))
+                x = (int64_t) strtoul(v->text + 2, NULL, 16);
+        else {
+                perr(p, path, "must be an EtherType, an integer or a hex string such as \"0x88f7\", got %s",
+                     show(v, sh));
+                return -EINVAL;
+        }
+        if (x < 0x0600) {
+                perr(p, path, "must be an EtherType, 0x0600 to 0xffff (below, the field is an 802.3 length), got %s",
+                     show(v, sh));
+                return -EINVAL;
+        }
+        *ret = (uint16_t) x;
+        return 0;
+}
+
+/* "sockets.ethertypes": the network-control EtherTypes tbsd may open
+ * packet sockets for on this interface (daemon/txtime-map.h). */
+static void parse_socket_ethertypes(Parser *p, const JsonNode *o, SocketsSpec *k) {
+        char path[JPATH_MAX];
+        const JsonNode *a;
+
+        a = get_container(p, "sockets", o, "ethertypes", false, JSON_ARRAY);
+        if (!a)
+                return;
+        if (a->len > TBS_SOCKET_ETHERTYPES_MAX) {
+                perr(p, "sockets.ethertypes", "lists %u EtherTypes; at most %d", (unsigned) a->len, TBS_SOCKET_ETHERTYPES_MAX);
+                return;
+        }
+        for (size_t i = 0; i < a->len; i++) {
+                uint16_t t;
+
+                jpath_index(path, "sockets.ethertypes", i);
+                if (parse_ethertype(p, path, json_index(a, i), &t) < 0)
+                        continue;
+                for (size_t j = 0; j < k->n_ethertypes; j++)
+                        if (k->ethertypes[j] == t) {
+                                perr(p, path, "lists 0x%04x a second time", t);
+                                t = 0;
+                                break;
+                        }
+                if (t)
+                        k->ethertypes[k->n_ethertypes++] = t;
+        }
+}
+
 /* "sockets": who else may open SO_TXTIME sockets on the interface through
  * tbsd. Whether the group exists is asked at each call, not here: a file
- * may be checked on another machine, and a group created later counts. */
+ * may be checked on another machine, and a group created later counts.
+ * The group may be left out when the key only lists EtherTypes (for the
+ * admins' packet sockets). */
 static void parse_sockets(Parser *p, const JsonNode *top, SocketsSpec *k) {
-        static const KeySpec keys[] = { { "group", K_ANY } };
+        static const KeySpec keys[] = { { "group", K_ANY }, { "ethertypes", K_ANY } };
         char sh[SHOW_MAX];
         const JsonNode *o, *v = NULL;
         const char *t;
@@ -532,7 +593,8 @@ static void parse_sockets(Parser *p, const JsonNode *top, SocketsSpec *k) {
         if (!o)
                 return;
         check_keys(p, "sockets", o, keys, ELEMENTSOF(keys), K_ANY);
-        t = get_string(p, "sockets", o, "group", true, &v);
+        parse_socket_ethertypes(p, o, k);
+        t = get_string(p, "sockets", o, "group", !json_member(o, "ethertypes"), &v);
         if (!t)
                 return;
         if (!group_name_is_valid(t)) {

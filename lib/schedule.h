@@ -222,10 +222,17 @@ typedef struct ClockSpec {
                                                * traffic class (lib/schedule-safety.h) */
 } ClockSpec;
 
+/* Most EtherTypes "sockets.ethertypes" lists. */
+#define TBS_SOCKET_ETHERTYPES_MAX 16
+
 /* Who, besides root and the admin group, may ask tbsd for a ready
- * SO_TXTIME socket on this interface (Link.OpenTxtimeSocket()). */
+ * SO_TXTIME socket on this interface (Link.OpenTxtimeSocket()), and which
+ * network-control EtherTypes (daemon/txtime-map.h) packet sockets may be
+ * opened for. */
 typedef struct SocketsSpec {
         char *group;                          /* a group name; NULL: nobody else */
+        uint16_t ethertypes[TBS_SOCKET_ETHERTYPES_MAX]; /* reserved EtherTypes the file allows, in its order */
+        uint8_t n_ethertypes;
 } SocketsSpec;
 
 /* Longest group name the "sockets.group" key takes (LOGIN_NAME_MAX is 256,

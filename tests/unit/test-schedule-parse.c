@@ -221,7 +221,7 @@ static const BadCase bad_cases[] = {
           F ": root.txtime-delay: unknown key (tc's notation; write \"txtime_delay_ns\")\n"
           F ": root.sched-entry: unknown key (tc's notation; write \"entries\")" },
         /* sockets */
-        { MQ, "{'sockets': {'group': 'ctrl', 'mode': 432}}", F ": sockets.mode: unknown key; known keys: group" },
+        { MQ, "{'sockets': {'group': 'ctrl', 'mode': 432}}", F ": sockets.mode: unknown key; known keys: group, ethertypes" },
         { MQ, "{'sockets': 'ctrl-apps'}", F ": sockets: must be an object, got \"ctrl-apps\"" },
         { MQ, "{'sockets': {}}", F ": sockets.group: required key is missing" },
         { MQ, "{'sockets': {'group': 1000}}", F ": sockets.group: must be a string, got 1000" },
@@ -239,6 +239,26 @@ static const BadCase bad_cases[] = {
             "or '.'), got \"a23456789012345678901234567890123\"" },
         { MQ, "{'sockets': {'group': 'ctrl\\napps'}}",
           F ": sockets.group: must not contain control characters, got \"ctrl\\napps\"" },
+        /* sockets.ethertypes */
+        { MQ, "{'sockets': {'ethertypes': '0x88f7'}}", F ": sockets.ethertypes: must be an array, got \"0x88f7\"" },
+        { MQ, "{'sockets': {'ethertypes': [1500]}}",
+          F ": sockets.ethertypes[0]: must be an EtherType, 0x0600 to 0xffff (below, the field is an 802.3 length), "
+            "got 1500" },
+        { MQ, "{'sockets': {'ethertypes': ['0x0003']}}",
+          F ": sockets.ethertypes[0]: must be an EtherType, 0x0600 to 0xffff (below, the field is an 802.3 length), "
+            "got \"0x0003\"" },
+        { MQ, "{'sockets': {'ethertypes': [65536]}}",
+          F ": sockets.ethertypes[0]: must be between 0 and 65535, got 65536" },
+        { MQ, "{'sockets': {'ethertypes': ['88f7']}}",
+          F ": sockets.ethertypes[0]: must be an EtherType, an integer or a hex string such as \"0x88f7\", got \"88f7\"" },
+        { MQ, "{'sockets': {'ethertypes': ['0x188f7']}}",
+          F ": sockets.ethertypes[0]: must be an EtherType, an integer or a hex string such as \"0x88f7\", got \"0x188f7\"" },
+        { MQ, "{'sockets': {'ethertypes': [null]}}",
+          F ": sockets.ethertypes[0]: must be an EtherType, an integer or a hex string such as \"0x88f7\", got null" },
+        { MQ, "{'sockets': {'ethertypes': ['0x88f7', 35063]}}", F ": sockets.ethertypes[1]: lists 0x88f7 a second time" },
+        { MQ, "{'sockets': {'ethertypes': [2048, 2049, 2050, 2051, 2052, 2053, 2054, 2055, 2056, 2057, 2058, 2059,"
+              " 2060, 2061, 2062, 2063, 2064]}}",
+          F ": sockets.ethertypes: lists 17 EtherTypes; at most 16" },
         /* interface */
         { MQ, "{'interface': 5}", F ": interface: must be a string, got 5" },
         { MQ, "{'interface': ''}", F ": interface: must not be empty, got \"\"" },
@@ -856,7 +876,9 @@ static bool schedules_equal(const Schedule *a, const Schedule *b) {
                a->clock.max_phc_offset_ns == b->clock.max_phc_offset_ns &&
                a->clock.ptp_priority == b->clock.ptp_priority && a->allow == b->allow &&
                (a->sockets.group ? b->sockets.group && strcmp(a->sockets.group, b->sockets.group) == 0
-                                 : !b->sockets.group);
+                                 : !b->sockets.group) &&
+               a->sockets.n_ethertypes == b->sockets.n_ethertypes &&
+               memcmp(a->sockets.ethertypes, b->sockets.ethertypes, sizeof(a->sockets.ethertypes)) == 0;
 }
 
 /* parse -> verify clean -> to_json -> parse again -> equal model. */
@@ -890,6 +912,8 @@ static void test_round_trip_cases(void **state) {
                 "               'deadline_mode': true, 'skip_sock_check': true}], 'allow': ['ptp-etf']}",
                 "{'sockets': {'group': 'ctrl-apps'}}",
                 "{'sockets': {'group': '_tsn.app$'}}",
+                "{'sockets': {'group': 'ctrl-apps', 'ethertypes': ['0x88f7', 2054, '0X88CC']}}",
+                "{'sockets': {'ethertypes': [34997]}}",
                 "{'txqueues': [{'queue': 0, 'delta_ns': 200000, 'monitor': {}},"
                 "              {'queue': 1, 'delta_ns': 300000, 'monitor': {'interval_ms': 100, 'frames': 64}}]}",
                 "{'txqueues': [{'queue': 1, 'delta_ns': 300000, 'monitor': {'interval_ms': 3600000, 'frames': 1}}]}",

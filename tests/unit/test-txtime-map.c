@@ -5,20 +5,24 @@
  * open windows of a taprio class as the kernel checks launch times
  * against them (cut at the cycle's end, gap after the last entry, adjacent
  * entries kept apart), the first launch time a window holds with a guard,
- * which schedule a dumped root runs; daemon/txtime-socket.c's kind names and
- * time-stamping flags. */
+ * which schedule a dumped root runs; the network-control EtherTypes a
+ * packet socket needs the schedule's word for (and that the docs list
+ * them all); daemon/txtime-socket.c's kind names, time-stamping flags and
+ * the receive filter of a packet socket, run on frames. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <linux/if_packet.h>
 #include <linux/net_tstamp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
+#include "read-all.h"
 #include "schedule-parse.h"
 #include "txtime-map.h"
 #include "txtime-socket.h"
@@ -343,6 +347,134 @@ static void test_socket_names_flags(void **state) {
         assert_false(txtime_hardware_tx_stamps(0x5f, 0x1));
 }
 
+static void test_reserved_ethertypes(void **state) {
+        static const uint16_t issue_types[] = { 0x0800, 0x0806, 0x86dd, 0x88f7, 0x88cc, 0x8100, 0x88a8, 0x888e, 0x88e5 };
+        _cleanup_schedule_ Schedule *s = NULL;
+        const TxtimeReservedEthertype *t;
+        char why[TXTIME_WHY_MAX];
+        size_t n;
+
+        t = txtime_reserved_ethertypes(&n);
+        assert_true(n >= ELEMENTSOF(issue_types));
+        for (size_t i = 1; i < n; i++)
+                assert_true(t[i - 1].type < t[i].type);         /* ascending, none twice */
+        for (size_t i = 0; i < ELEMENTSOF(issue_types); i++)
+                assert_non_null(txtime_reserved_ethertype(issue_types[i]));
+        assert_string_equal(txtime_reserved_ethertype(0x88f7), "PTP");
+        /* Application EtherTypes: local experimental, IEEE 1722 AVTP. */
+        assert_null(txtime_reserved_ethertype(0x88b5));
+        assert_null(txtime_reserved_ethertype(0x88b6));
+        assert_null(txtime_reserved_ethertype(0x22f0));
+
+        assert_int_equal(txtime_ethertype_allowed(NULL, 0x88b5, why), 0);
+        assert_int_equal(txtime_ethertype_allowed(NULL, 0x88f7, why), -EACCES);
+        assert_string_equal(why, "EtherType 0x88f7 (PTP) is network control: tbsd opens packet sockets for it only "
+                                 "where the schedule lists it in sockets.ethertypes");
+        s = parse("{\"interface\": \"eth0\", \"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 1,"
+                  " \"priority_map\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],"
+                  " \"queues\": [{\"count\": 1, \"offset\": 0}]}, \"txqueues\": [],"
+                  " \"sockets\": {\"ethertypes\": [\"0x88F7\", 2054]}}");
+        assert_null(s->sockets.group);
+        assert_int_equal(txtime_ethertype_allowed(&s->sockets, 0x88f7, why), 0);
+        assert_int_equal(txtime_ethertype_allowed(&s->sockets, 0x0806, why), 0);
+        assert_int_equal(txtime_ethertype_allowed(&s->sockets, 0x0800, why), -EACCES);
+        assert_int_equal(txtime_ethertype_allowed(&s->sockets, 0x88b5, why), 0);
+}
+
+/* docs/schedule-format.md lists every one of them, with what it carries. */
+static void test_reserved_ethertypes_documented(void **state) {
+        _cleanup_free_ char *path = NULL, *text = NULL;
+        const TxtimeReservedEthertype *t;
+        size_t n;
+
+        assert_true(asprintf(&path, "%s/docs/schedule-format.md", TBS_SOURCE_DIR) >= 0);
+        text = read_all(path);
+        t = txtime_reserved_ethertypes(&n);
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_free_ char *row = NULL;
+
+                assert_true(asprintf(&row, "| `0x%04x` | %s |", t[i].type, t[i].name) >= 0);
+                if (!strstr(text, row))
+                        fail_msg("docs/schedule-format.md lacks the row %s", row);
+        }
+}
+
+/* A frame as the filter sees it: the ancillary values it loads. */
+typedef struct FakeFrame {
+        uint32_t ifindex, protocol, pkttype;
+} FakeFrame;
+
+/* Runs a classic BPF program of the instructions txtime_packet_filter()
+ * uses (ancillary loads, JEQ with a constant, RET with a constant) on f;
+ * any other instruction fails the test. Returns what it returns. */
+static uint32_t run_filter(const struct sock_filter *prog, size_t len, const FakeFrame *f) {
+        uint32_t a = 0;
+
+        for (size_t pc = 0; pc < len; pc++) {
+                const struct sock_filter *in = &prog[pc];
+
+                switch (in->code) {
+                case BPF_LD | BPF_W | BPF_ABS:
+                case BPF_LD | BPF_H | BPF_ABS:
+                case BPF_LD | BPF_B | BPF_ABS:
+                        if (in->k == (uint32_t) (SKF_AD_OFF + SKF_AD_IFINDEX))
+                                a = f->ifindex;
+                        else if (in->k == (uint32_t) (SKF_AD_OFF + SKF_AD_PROTOCOL))
+                                a = f->protocol;
+                        else if (in->k == (uint32_t) (SKF_AD_OFF + SKF_AD_PKTTYPE))
+                                a = f->pkttype;
+                        else
+                                fail_msg("load of 0x%x", in->k);
+                        break;
+                case BPF_JMP | BPF_JEQ | BPF_K:
+                        pc += a == in->k ? in->jt : in->jf;
+                        break;
+                case BPF_RET | BPF_K:
+                        return in->k;
+                default:
+                        fail_msg("instruction 0x%x at %zu", in->code, pc);
+                }
+        }
+        fail_msg("the program runs off its end");
+        return 0;
+}
+
+static void test_packet_filter(void **state) {
+        struct sock_filter prog[TXTIME_PACKET_FILTER_LEN];
+        static const struct {
+                FakeFrame f;
+                bool pass;
+        } cases[] = {
+                { { 7, 0x88b5, PACKET_HOST }, true },
+                { { 7, 0x88b5, PACKET_BROADCAST }, true },
+                { { 7, 0x88b5, PACKET_MULTICAST }, true },
+                { { 7, 0x88b5, PACKET_OTHERHOST }, true },     /* as the bound socket sees in promiscuous mode */
+                { { 7, 0x88b5, PACKET_OUTGOING }, false },     /* what this host sends: ETH_P_ALL only */
+                { { 8, 0x88b5, PACKET_HOST }, false },         /* another interface */
+                { { 1, 0x88b5, PACKET_HOST }, false },         /* lo */
+                { { 7, 0x88f7, PACKET_MULTICAST }, false },    /* another EtherType */
+                { { 7, 0x0800, PACKET_HOST }, false },
+                { { 7, 0xb588, PACKET_HOST }, false },         /* the bytes the other way round */
+                { { 0, 0, PACKET_HOST }, false },
+        };
+
+        txtime_packet_filter(7, 0x88b5, prog);
+        /* The one instruction that keeps the frame keeps all of it. */
+        assert_int_equal(prog[TXTIME_PACKET_FILTER_LEN - 2].code, BPF_RET | BPF_K);
+        assert_int_equal(prog[TXTIME_PACKET_FILTER_LEN - 2].k, UINT32_MAX);
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                uint32_t r = run_filter(prog, TXTIME_PACKET_FILTER_LEN, &cases[i].f);
+
+                if ((r != 0) != cases[i].pass)
+                        fail_msg("frame %zu (ifindex %u, EtherType 0x%04x, type %u): filter returned %u", i,
+                                 cases[i].f.ifindex, cases[i].f.protocol, cases[i].f.pkttype, r);
+        }
+        /* Another interface and EtherType: another program. */
+        txtime_packet_filter(300, 0x22f0, prog);
+        assert_int_not_equal(run_filter(prog, TXTIME_PACKET_FILTER_LEN, &(FakeFrame) { 300, 0x22f0, PACKET_HOST }), 0);
+        assert_int_equal(run_filter(prog, TXTIME_PACKET_FILTER_LEN, &(FakeFrame) { 7, 0x88b5, PACKET_HOST }), 0);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_resolve_queue),
@@ -356,6 +488,9 @@ int main(void) {
                 cmocka_unit_test(test_probe_guard),
                 cmocka_unit_test(test_running_root),
                 cmocka_unit_test(test_socket_names_flags),
+                cmocka_unit_test(test_reserved_ethertypes),
+                cmocka_unit_test(test_reserved_ethertypes_documented),
+                cmocka_unit_test(test_packet_filter),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
