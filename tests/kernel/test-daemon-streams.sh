@@ -41,7 +41,7 @@ EOJ
 }
 streams_file 2000000
 start_system_bus
-start_tbsd "$conf" --state-dir "$TMPDIR/state"
+start_tbsd "$conf" --state-dir "$TMPDIR/state" --admin-group users
 wait_configured ts0
 
 # By hand, at 10000 Mbit/s: ctrl's frame takes (128 + 24) * 0.8 = 122 ns,
@@ -65,6 +65,8 @@ assert_eq "$(jq -c '[.entries[] | [(.gate_mask | ltrimstr("0x")), .interval_ns]]
         "tbsctl schedule: tc's entries"
 "$TBSCTL" schedule "$conf/ts0.json"
 
+# uid 65534 in group users, tbsd's admin group here: packet sockets are for
+# admins (kernel-daemon-txtime-confine).
 member() { setpriv --reuid=65534 --regid=65534 --groups 100 "$@"; }
 assert_eq "$(member "$CLIENT" window ts0 0 | jq -c .windows)" "[[0,100000],[1000000,100000]]" "class 0 windows"
 assert_eq "$(member "$CLIENT" window ts0 1 | jq -c .windows)" "[[100000,100000]]" "class 1 windows"
@@ -132,7 +134,7 @@ assert_contains "$out" "RemoveStream is privileged" "RemoveStream: unprivileged 
 # A restart keeps it: the same tree (unchanged), the stream from the bus.
 kill -TERM "$TBSD_PID"
 wait "$TBSD_PID" || fail "tbsd exited with $? on SIGTERM"
-start_tbsd "$conf" --state-dir "$TMPDIR/state"
+start_tbsd "$conf" --state-dir "$TMPDIR/state" --admin-group users
 wait_configured ts0
 wait_until 10 newest_is '(.options.admin.schedule // .options.schedule)' || fail "after the restart: $(gates)"
 assert_eq "$("$TBSCTL" --json status ts0 | jq -c '[.declared.root.streams[] | [.name, .origin // "file"]]')" \

@@ -1,6 +1,7 @@
-# Link.OpenTxtimeSocket(): an unprivileged application (uid 65534) in the
-# schedule's sockets.group gets a packet socket for an etf queue from tbsd
-# over the bus, and with it sends 40 frames whose launch times are in a
+# Link.OpenTxtimeSocket(): an unprivileged application (uid 65534) in tbsd's
+# admin group gets a packet socket for an etf queue from tbsd over the bus
+# (packet sockets are for admins; a member of the schedule's sockets.group
+# gets UDP ones: kernel-daemon-txtime-confine), and with it sends 40 frames whose launch times are in a
 # shuffled order, 10 of them already past (tests/tools/txtime-client, which
 # sends with libtbs's tbs_send_at() and reads the error queue with
 # tbs_tx_report_read()). The receiver in another network namespace gets
@@ -40,16 +41,17 @@ cat > "$conf/ts0.json" <<EOJ
 }
 EOJ
 start_system_bus
-start_tbsd "$conf"
+start_tbsd "$conf" --admin-group nogroup
 wait_configured ts0
 
-# uid 65534 with the schedule's group (users, 100) as a supplementary group;
-# the same user without it.
-member() { setpriv --reuid=65534 --regid=65534 --groups 100 "$@"; }
-outsider() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# uid 65534 with the schedule's group (users, 100); with the admin group
+# (nogroup, 65534) instead; with neither (gid 4242 has no name).
+member() { setpriv --reuid=65534 --regid=100 --groups 100 "$@"; }
+admin() { setpriv --reuid=65534 --regid=65534 --groups 65534 "$@"; }
+outsider() { setpriv --reuid=65534 --regid=4242 --clear-groups "$@"; }
 
 # What the socket holds, read back by the application.
-out=$(member "$CLIENT" open ts0 0 packet --protocol 0x88b5) || fail "member could not open a socket: $out"
+out=$(admin "$CLIENT" open ts0 0 packet --protocol 0x88b5) || fail "admin could not open a socket: $out"
 echo "$out"
 assert_eq "$(jq -r '[.priority, .so_priority] | join(",")' <<<"$out")" "3,3" "SO_PRIORITY (lowest priority of class 0)"
 assert_eq "$(jq -r '[.clockid, .so_txtime_clockid] | join(",")' <<<"$out")" "11,11" "SO_TXTIME clock (CLOCK_TAI)"
@@ -64,21 +66,26 @@ grep -q "ts0: packet socket (EtherType 0x88b5) for TX queue 0 (traffic class 0, 
         "$TBS_OUT/tbsd.log" || fail "the socket handed out is not logged: $(tail -3 "$TBS_OUT/tbsd.log")"
 pass "the socket handed out is logged with the caller"
 
+# A member of sockets.group gets a UDP socket, set up the same way.
+out=$(member "$CLIENT" open ts0 0 udp4) || fail "member could not open a udp4 socket: $out"
+assert_eq "$(jq -r '[.domain, .bound_device, .so_priority, .so_txtime_clockid, .so_txtime_flags] | join(",")' <<<"$out")" \
+        "AF_INET,ts0,3,11,2" "member's udp4 socket"
+
 # Deadline mode exactly when the etf has it; transmit stamps in software on veth.
-out=$(member "$CLIENT" open ts0 2 packet --protocol 0x88b5 --timestamps)
+out=$(admin "$CLIENT" open ts0 2 packet --protocol 0x88b5 --timestamps)
 assert_eq "$(jq -r '[.priority, .so_priority, .txtime_flags, .so_txtime_flags] | join(",")' <<<"$out")" "1,1,3,3" \
         "queue 2: priority 1, DEADLINE_MODE|REPORT_ERRORS"
 # SOF_TIMESTAMPING_TX_SOFTWARE (0x2) | SOFTWARE (0x10) | OPT_ID (0x80)
 assert_eq "$(jq -r .so_timestamping <<<"$out")" $((0x2 | 0x10 | 0x80)) "software transmit stamps on veth"
 # busctl as an independent client: the same answer.
-read -r sig _ prio clk flags delta < <(member busctl --system call org.tsn.Tbs /org/tsn/Tbs/link/ts0 \
+read -r sig _ prio clk flags delta < <(admin busctl --system call org.tsn.Tbs /org/tsn/Tbs/link/ts0 \
         org.tsn.Tbs.Link OpenTxtimeSocket usa{sv} 2 packet 1 protocol q 34997)
 assert_eq "$sig $prio $clk $flags $delta" "huiuu 1 11 3 1000000" "busctl's answer for queue 2"
 
 # The priority and traffic_class options instead of the queue.
-out=$(member "$CLIENT" open ts0 options packet --protocol 0x88b5 --priority 2)
+out=$(admin "$CLIENT" open ts0 options packet --protocol 0x88b5 --priority 2)
 assert_eq "$(jq -r '[.so_priority, .delta_ns] | join(",")' <<<"$out")" "2,0" "option priority 2: class 1, delta 0"
-out=$(member "$CLIENT" open ts0 options packet --protocol 0x88b5 --class 2)
+out=$(admin "$CLIENT" open ts0 options packet --protocol 0x88b5 --class 2)
 assert_eq "$(jq -r '[.so_priority, .so_txtime_flags, .delta_ns] | join(",")' <<<"$out")" "1,3,1000000" \
         "option traffic_class 2: priority 1, deadline mode"
 
@@ -87,7 +94,7 @@ ON=30 BAD=10
 ip netns exec peer "$CLIENT" recv ts0p 0x88b5 "$ON" 15000 > "$TMPDIR/recv.json" 2> "$TMPDIR/recv.err" &
 recv_pid=$!
 wait_until 5 grep -q listening "$TMPDIR/recv.err" || fail "receiver did not start"
-member "$CLIENT" send ts0 0 packet --protocol 0x88b5 --count $((ON + BAD)) --invalid $BAD --seed 7 --lead-ns 600000000 \
+admin "$CLIENT" send ts0 0 packet --protocol 0x88b5 --count $((ON + BAD)) --invalid $BAD --seed 7 --lead-ns 600000000 \
         > "$TMPDIR/send0.json" || fail "send on queue 0 failed"
 wait "$recv_pid" || fail "receiver failed"
 cat "$TMPDIR/send0.json" "$TMPDIR/recv.json"
@@ -102,7 +109,7 @@ assert_eq "$(jq -c '.txtimes == (.txtimes | sort)' "$TMPDIR/recv.json")" true "a
 
 # Queue 1 (delta 0): every frame misses its launch time in the queue.
 MISS=6
-member "$CLIENT" send ts0 1 packet --protocol 0x88b5 --count $MISS --seed 3 > "$TMPDIR/send1.json" ||
+admin "$CLIENT" send ts0 1 packet --protocol 0x88b5 --count $MISS --seed 3 > "$TMPDIR/send1.json" ||
         fail "send on queue 1 failed"
 s1=$(cat "$TMPDIR/send1.json")
 echo "$s1"

@@ -44,7 +44,7 @@ cat > "$conf/tw0.json" <<EOJ
 }
 EOJ
 start_system_bus
-start_tbsd "$conf"
+start_tbsd "$conf" --admin-group users
 wait_configured tw0
 
 tc -j qdisc show dev tw0 > "$TMPDIR/tc.json"
@@ -53,6 +53,8 @@ echo "$root"
 assert_eq "$(jq -r .kind <<<"$root")" taprio "root qdisc"
 assert_eq "$(jq -r .options.flags <<<"$root")" 0x1 "taprio flags (txtime-assist)"
 
+# uid 65534 in group users, tbsd's admin group here: packet sockets are for
+# admins (kernel-daemon-txtime-confine).
 member() { setpriv --reuid=65534 --regid=65534 --groups 100 "$@"; }
 for tc in 0 1 2 3; do
         got=$(member "$CLIENT" window tw0 $tc) || fail "GetTxtimeWindow($tc): $got"

@@ -1,5 +1,7 @@
 # examples/txtime-sender, the application of libtbs, run as an unprivileged
-# user (uid 65534) in the schedule's sockets.group: it gets its socket from
+# user (uid 65534) in tbsd's admin group, which is also the schedule's
+# sockets.group (packet sockets, the sender's default, are for admins;
+# kernel-daemon-txtime-confine): it gets its socket from
 # tbsd (OpenTxtimeSocket() over the system bus, the descriptor passed),
 # sends a frame every cycle through the tbsd-installed etf on queue 0 and
 # reports them sent, none invalid or missed; etf's own counters (tc -s, the
@@ -8,7 +10,7 @@
 # etf counts them as drops. By traffic class and by priority it reaches
 # the same queue; with --timestamps each frame comes back as a software TX
 # time stamp. Under valgrind the library's whole path over the bus is clean
-# (a leak of 22 bytes put into get_link() failed it). Without the group the
+# (a leak of 22 bytes put into get_link() failed it). Without the groups the
 # same user is refused,
 # with tbsd's error name. On a taprio link with --class the sender reads the
 # class's gate window (GetTxtimeWindow()) and places its launch times in it;
@@ -39,7 +41,7 @@ cat > "$conf/lx0.json" <<EOJ
 }
 EOJ
 start_system_bus
-start_tbsd "$conf"
+start_tbsd "$conf" --admin-group nogroup
 wait_configured lx0
 
 # etf's counter FIELD on queue 0 (parent 100:1), from tc -s.
@@ -47,7 +49,8 @@ etf_stat() {
         tc -j -s qdisc show dev lx0 | jq -r '.[] | select(.parent == "100:1" and .kind == "etf") | .'"$1"
 }
 # as_member ARGS...: the sender as uid 65534, primary group users (100),
-# nogroup (65534) as a supplementary group: a member of sockets.group.
+# nogroup (65534) as a supplementary group: a member of sockets.group and
+# of the admin group.
 as_member() {
         setpriv --reuid=65534 --regid=100 --groups 65534 "$SENDER" "$@"
 }
