@@ -80,7 +80,8 @@ static int parse_u64(const char *name, const char *s, uint64_t max, uint64_t *re
 
 static void usage(void) {
         printf("txtime-sender --interface IFACE {--queue N | --class TC | --priority P} [options]\n"
-               "  --kind packet|udp4|udp6   socket kind (default packet)\n"
+               "  --kind packet|udp4|udp6   socket kind (default packet: tbsd hands those to root and its\n"
+               "                            admin group only; members of sockets.group ask for udp4/udp6)\n"
                "  --protocol ETHERTYPE      of a packet socket (default 0x88b5)\n"
                "  --dest ADDR               packet: destination MAC (default broadcast);\n"
                "                            udp4: A.B.C.D:PORT; udp6: [ADDR]:PORT (required)\n"
