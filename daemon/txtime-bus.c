@@ -190,21 +190,22 @@ static int read_request(sd_bus_message *msg, const char *ifname, TxtimeRequest *
  * schedule says so (SECURITY.md, "Sockets from tbsd"). */
 static int check_packet_socket(Manager *m, Link *l, const TxtimeRequest *req, const BusCaller *caller,
                                sd_bus_error *error) {
+        const SocketsSpec *k = l->schedule ? &l->schedule->sockets : NULL;
         char why[TXTIME_WHY_MAX];
 
         if (req->kind != TXTIME_SOCKET_PACKET)
                 return 0;
         if (!caller->admin) {
+                /* Let in by sockets.group, so k and its group exist. */
                 refusal_log_note(m->refusals, caller->uid,
                                  "packet socket on %s to uid %u (a member of group '%s' only, not of the admin group)",
-                                 l->name, (unsigned) caller->uid, l->schedule && l->schedule->sockets.group
-                                                                          ? l->schedule->sockets.group : "");
+                                 l->name, (unsigned) caller->uid, k && k->group ? k->group : "");
                 return sd_bus_error_setf(error, TBS_ERROR_ACCESS_DENIED,
                                          "%s: packet sockets are for uid 0 and the tbsd admin group only (their "
                                          "holder can bind them to any interface and send any frame); ask for "
                                          "kind \"udp4\" or \"udp6\"", l->name);
         }
-        if (txtime_ethertype_allowed(l->schedule ? &l->schedule->sockets : NULL, req->protocol, why) < 0) {
+        if (txtime_ethertype_allowed(k, req->protocol, why) < 0) {
                 refusal_log_note(m->refusals, caller->uid, "packet socket on %s to uid %u: %s", l->name,
                                  (unsigned) caller->uid, why);
                 return sd_bus_error_setf(error, TBS_ERROR_ACCESS_DENIED, "%s: %s", l->name, why);
