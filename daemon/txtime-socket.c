@@ -80,7 +80,6 @@ int txtime_socket_open(const TxtimeSocketSpec *spec, int *ret_fd, const char **r
                         .sll_protocol = htons(spec->protocol),
                         .sll_ifindex = spec->ifindex,
                 };
-
                 struct sock_filter prog[TXTIME_PACKET_FILTER_LEN];
                 const struct sock_fprog fprog = { .len = TXTIME_PACKET_FILTER_LEN, .filter = prog };
 
