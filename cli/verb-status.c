@@ -130,6 +130,9 @@ static void render_monitor(struct json_object *m) {
         printf("%19slaunch error: ", "");
         print_launch_figures(stdout, m);
         putchar('\n');
+        if (json_get_string(m, "stamps_requested"))
+                printf("%19stransmit stamps requested: %s (%s)\n", "", json_get_string(m, "stamps_requested"),
+                       str_or(m, "stamps_reason", "no reason given"));
 }
 
 /* The offload a queue's schedule asks for: "on", "off" or "auto".
