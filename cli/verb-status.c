@@ -75,6 +75,9 @@ static void render_caps(struct json_object *c) {
         else
                 field("Time stamping", "%s, no PHC",
                       json_get_bool(c, "hw_timestamping", 0) ? "hardware" : "software only");
+        if (json_get_int(c, "tx_stamp_slots", 0) > 0)
+                field("TX stamp slots", "%" PRId64 " transmitted frame%s stamped at a time",
+                      json_get_int(c, "tx_stamp_slots", 0), json_get_int(c, "tx_stamp_slots", 0) == 1 ? "" : "s");
 }
 
 static void render_clock(struct json_object *c) {

@@ -97,6 +97,7 @@ assert_eq "$(jq -r '[.source, .count == .on_time, .unstamped, .min_ns >= -'$delt
 # B. ptp4l switches transmit time stamping on.
 skipped() { ethtool -S "$dev" | awk '$1 == "tx_hwtstamp_skipped:" { print $2 }'; }
 assert_eq "$("$TBSCTL" --json status "$dev" | jq .capabilities.tx_stamp_slots)" 1 "B: igb holds one transmit stamp"
+assert_contains "$("$TBSCTL" caps "$dev")" "TX stamp slots: 1 transmitted frame stamped at a time" "B: tbsctl caps says so"
 skipped0=$(skipped)
 ptp4l -i "$dev" -H -2 -m --uds_address="$sock" \
         --logAnnounceInterval=-2 --announceReceiptTimeout=2 >"$TBS_OUT/ptp4l.log" 2>&1 &
