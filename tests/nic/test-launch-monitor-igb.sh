@@ -102,6 +102,16 @@ skipped0=$(skipped)
 ptp4l -i "$dev" -H -2 -m --uds_address="$sock" \
         --logAnnounceInterval=-2 --announceReceiptTimeout=2 >"$TBS_OUT/ptp4l.log" 2>&1 &
 is_master() { [ "$(port_state "$sock")" = MASTER ]; }
+# port_now: the port's state; asked again when pmc found no answer in time
+# (a loaded guest), up to three times.
+port_now() {
+        local p i
+        for i in 1 2 3; do
+                p=$(port_state "$sock")
+                [ -z "$p" ] || break
+        done
+        echo "$p"
+}
 wait_until 30 is_master || { cat "$TBS_OUT/ptp4l.log"; fail "ptp4l port is $(port_state "$sock"), not MASTER"; }
 assert_contains "$(hwstamp_ctl -i "$dev")" "tx_type 1" "B: ptp4l switched transmit time stamping on"
 # The monitor runs beside ptp4l for at least 100 probes (5 s at 4 every
@@ -123,7 +133,7 @@ ethtool -S "$dev" | grep hwtstamp
 skipped1=$(skipped)
 assert_eq "$((skipped1 - skipped0))" 0 "B: stamp requests igb skipped while the monitor ran beside ptp4l"
 assert_eq "$(cat "$port_ok")" MASTER "B: ptp4l's port while the monitor runs"
-assert_eq "$(port_state "$sock")" MASTER "B: ptp4l's port after 100 probes"
+assert_eq "$(port_now)" MASTER "B: ptp4l's port after 100 probes"
 if grep -E "timed out while polling for tx timestamp|FAULTY" "$TBS_OUT/ptp4l.log"; then
         fail "B: ptp4l lost a transmit stamp"
 fi
