@@ -64,11 +64,19 @@ field() {
 
 # selftest OUT: tbsctl selftest of queue 0 into OUT. Under emulation a
 # frame may miss its launch time now and then (exit status 1): the stamps
-# are what is checked here, so a miss is not a failure.
+# are what is checked here, so a miss is not a failure. A burst none of
+# whose frames was on time (the guest stalled past all ten launch times, a
+# loaded machine; seen once in ten runs) has no stamps to check: it is
+# sent again, up to three times.
 selftest() {
-        local rc=0
-        "$TBSCTL" --json selftest "$dev" 0 --count 10 > "$1" || rc=$?
-        [ "$rc" -le 1 ] && jq -e '.queues[0].sent == 10' "$1" >/dev/null
+        local rc attempt
+        for attempt in 1 2 3; do
+                rc=0
+                "$TBSCTL" --json selftest "$dev" 0 --count 10 > "$1" || rc=$?
+                [ "$rc" -le 1 ] && jq -e '.queues[0].sent == 10' "$1" >/dev/null || return 1
+                jq -e '.queues[0].on_time > 0' "$1" >/dev/null && return 0
+                echo "selftest: no frame on time (burst $attempt of 3)"
+        done
 }
 
 # A. Software stamps.
