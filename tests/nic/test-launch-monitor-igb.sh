@@ -65,17 +65,17 @@ field() {
 # selftest OUT: tbsctl selftest of queue 0 into OUT. Under emulation a
 # frame may miss its launch time now and then (exit status 1): the stamps
 # are what is checked here, so a miss is not a failure. A burst none of
-# whose frames was on time (the guest stalled past all ten launch times, a
-# loaded machine; seen once in ten runs) has no stamps to check: it is
-# sent again, up to three times.
+# whose frames was on time (the guest stalled past all ten launch times: at
+# load average 9-11 on 2 cores, 5 bursts of 30 in 10 runs, at most 2 in a
+# row) has no stamps to check: it is sent again, up to five times.
 selftest() {
         local rc attempt
-        for attempt in 1 2 3; do
+        for attempt in 1 2 3 4 5; do
                 rc=0
                 "$TBSCTL" --json selftest "$dev" 0 --count 10 > "$1" || rc=$?
                 [ "$rc" -le 1 ] && jq -e '.queues[0].sent == 10' "$1" >/dev/null || return 1
                 jq -e '.queues[0].on_time > 0' "$1" >/dev/null && return 0
-                echo "selftest: no frame on time (burst $attempt of 3)"
+                echo "selftest: no frame on time (burst $attempt of 5)"
         done
 }
 
