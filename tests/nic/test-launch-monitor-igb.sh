@@ -66,7 +66,7 @@ field() {
 # frame may miss its launch time now and then (exit status 1): the stamps
 # are what is checked here, so a miss is not a failure. A burst none of
 # whose frames was on time (the guest stalled past all ten launch times: at
-# load average 9-11 on 2 cores, 5 bursts of 30 in 10 runs, at most 2 in a
+# load average 9-11 on 2 cores, 5 bursts of 25 in 10 runs, at most 2 in a
 # row) has no stamps to check: it is sent again, up to five times.
 selftest() {
         local rc attempt
