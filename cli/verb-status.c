@@ -75,6 +75,9 @@ static void render_caps(struct json_object *c) {
         else
                 field("Time stamping", "%s, no PHC",
                       json_get_bool(c, "hw_timestamping", 0) ? "hardware" : "software only");
+        if (json_get_int(c, "tx_stamp_slots", 0) > 0)
+                field("TX stamp slots", "%" PRId64 " transmitted frame%s stamped at a time",
+                      json_get_int(c, "tx_stamp_slots", 0), json_get_int(c, "tx_stamp_slots", 0) == 1 ? "" : "s");
 }
 
 static void render_clock(struct json_object *c) {
@@ -130,6 +133,9 @@ static void render_monitor(struct json_object *m) {
         printf("%19slaunch error: ", "");
         print_launch_figures(stdout, m);
         putchar('\n');
+        if (json_get_string(m, "stamps_requested"))
+                printf("%19stransmit stamps requested: %s (%s)\n", "", json_get_string(m, "stamps_requested"),
+                       str_or(m, "stamps_reason", "no reason given"));
 }
 
 /* The offload a queue's schedule asks for: "on", "off" or "auto".

@@ -41,7 +41,19 @@
  * The others listed have no ndo_setup_tc at all, so the kernel's etf
  * answers "Specified device does not support ETF offload". A driver not
  * listed is CAPS_UNKNOWN: offload "auto" tries and keeps what the kernel
- * accepts. */
+ * accepts.
+ *
+ * Transmit stamp slots (tx_stamp_slots: how many transmitted frames the
+ * driver holds a hardware stamp for at once; a frame that asks while all
+ * are taken gets none, and ptp4l, waiting for it, faults):
+ * igb  one: igb_xmit_frame_ring() takes __IGB_PTP_TX_IN_PROGRESS with
+ *      adapter->ptp_tx_skb, or counts tx_hwtstamp_skipped (6.1 and 6.12
+ *      alike; the 82576, i210 and the others of the driver).
+ * igc  one up to Linux 6.3 (__IGC_PTP_TX_IN_PROGRESS, adapter->ptp_tx_skb,
+ *      as in 6.1); four from 6.4 on (IGC_MAX_TX_TSTAMP_REGS tx_tstamp[]
+ *      requests, as in 6.12). Read from the driver version, which for an
+ *      in-tree driver is the kernel's release; one when it cannot be read.
+ * Any other: not known (0), which the monitor treats as one. */
 
 typedef enum CapsRule {
         RULE_NONE,            /* no launch time on any queue */
@@ -61,6 +73,9 @@ typedef struct CapsDriverEntry {
         const char *pci_family;       /* RULE_PCI_IDS: what the listed ids are called */
         bool taprio_full_offload;
         bool resets_link_on_offload;  /* switching an offload on resets the link (and ptp4l's lock) */
+        unsigned tx_stamp_slots;      /* transmit stamp slots; 0: not known */
+        unsigned tx_stamp_slots_later; /* from Linux tx_stamp_slots_since on, when not 0 */
+        unsigned tx_stamp_slots_since; /* major * 1000 + minor */
         const char *reason;           /* the table's verdict, for messages */
 } CapsDriverEntry;
 
@@ -76,6 +91,7 @@ static const CapsDriverEntry caps_table[] = {
                 .pci_devices = { 0x1533, 0x1536, 0x1537, 0x1538, 0x157B, 0x157C },
                 .pci_family = "i210",
                 .taprio_full_offload = false,
+                .tx_stamp_slots = 1,
                 .reason = "igb: launch time only on i210 queues 0 and 1",
         },
         {
@@ -88,6 +104,9 @@ static const CapsDriverEntry caps_table[] = {
                 /* igc_tsn_offload_apply(): on the i225 a change of TSN mode
                  * (launch time, Qbv, cbs) schedules the adapter's reset task */
                 .resets_link_on_offload = true,
+                .tx_stamp_slots = 1,
+                .tx_stamp_slots_later = 4,
+                .tx_stamp_slots_since = 6004,
                 .reason = "igc: launch time on every TX queue; taprio full offload",
         },
         {
@@ -114,6 +133,18 @@ static const CapsDriverEntry *caps_table_find(const char *driver) {
                         if (strcmp(caps_table[i].drivers[j], driver) == 0)
                                 return &caps_table[i];
         return NULL;
+}
+
+/* The entry's transmit stamp slots for a driver reporting version (an
+ * in-tree driver's is the kernel release, "6.12.0-..."): the later count
+ * only when the version says so. */
+static unsigned entry_tx_stamp_slots(const CapsDriverEntry *e, const char *version) {
+        unsigned major, minor;
+
+        if (e->tx_stamp_slots_later == 0 || !version ||
+            sscanf(version, "%u.%u", &major, &minor) != 2 || minor >= 1000)
+                return e->tx_stamp_slots;
+        return major * 1000 + minor >= e->tx_stamp_slots_since ? e->tx_stamp_slots_later : e->tx_stamp_slots;
 }
 
 static bool entry_has_pci_device(const CapsDriverEntry *e, uint16_t vendor, uint16_t device) {
@@ -453,6 +484,7 @@ static void probe_judge(LinkCaps *c) {
                 c->cbs_offload_mask = 0;
                 c->taprio_full_offload = false;
                 c->resets_link_on_offload = false;
+                c->tx_stamp_slots = 0;
                 if (c->driver[0])
                         snprintf(c->reason, sizeof(c->reason),
                                  "%s: not in the launch-time table; offload \"auto\" tries it and keeps software mode if refused",
@@ -465,6 +497,7 @@ static void probe_judge(LinkCaps *c) {
 
         c->taprio_full_offload = e->taprio_full_offload;
         c->resets_link_on_offload = e->resets_link_on_offload;
+        c->tx_stamp_slots = entry_tx_stamp_slots(e, c->version);
 
         switch (e->rule) {
         case RULE_NONE:
@@ -669,6 +702,8 @@ struct json_object *caps_to_json(const LinkCaps *c) {
             json_add_made(o, "taprio_full_offload", json_object_new_boolean(c->taprio_full_offload)) < 0 ||
             json_add_made(o, "taprio_txtime_assist", json_object_new_boolean(c->taprio_txtime_assist)) < 0 ||
             json_add_made(o, "resets_link_on_offload", json_object_new_boolean(c->resets_link_on_offload)) < 0 ||
+            (c->tx_stamp_slots ? json_add_made(o, "tx_stamp_slots", json_object_new_int64(c->tx_stamp_slots))
+                               : json_add(o, "tx_stamp_slots", NULL)) < 0 ||
             json_add_made(o, "confidence", json_object_new_string(caps_confidence_to_string(c->confidence) ?: "unknown")) < 0 ||
             json_add_made(o, "reason", json_object_new_string(c->reason)) < 0)
                 return NULL;

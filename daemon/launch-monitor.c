@@ -24,6 +24,7 @@ typedef struct QueueMonitor {
         int fd;                         /* -1: could not start (logged once), counts nothing */
         uint8_t mac[6];                 /* the interface's own: the probes' destination */
         unsigned tstamps;               /* TXTIME_PROBE_TSTAMP_* set on fd */
+        LaunchStampChoice stamps;       /* what tstamps was chosen by, and why */
         sd_event_source *tick;          /* every interval_ms */
         sd_event_source *timeout;       /* at the earliest pending probe's deadline */
         sd_event_source *io;            /* the error queue (EPOLLERR) */
@@ -48,7 +49,50 @@ bool launch_monitor_config_equal(const LaunchMonitorConfig *a, const LaunchMonit
         return a->ifindex == b->ifindex && a->queue == b->queue && a->priority == b->priority &&
                a->clockid == b->clockid && a->deadline_mode == b->deadline_mode && a->delta_ns == b->delta_ns &&
                a->interval_ms == b->interval_ms && a->frames == b->frames && a->gated == b->gated &&
-               a->tc == b->tc && a->link_speed_mbps == b->link_speed_mbps;
+               a->tc == b->tc && a->link_speed_mbps == b->link_speed_mbps &&
+               a->tx_stamp_slots == b->tx_stamp_slots;
+}
+
+LaunchStampChoice launch_monitor_choose_stamps(bool tx_stamping_on, unsigned tx_stamp_slots, uint32_t frames) {
+        if (!tx_stamping_on)
+                return (LaunchStampChoice) { LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_NIC_OFF };
+        /* Whoever switched the port's stamping on (tbsd never does) waits
+         * for the stamps of its frames: assume it needs them now, whatever
+         * the clock section says, and leave it a slot. */
+        if (tx_stamp_slots == 0)
+                return (LaunchStampChoice) { LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_UNKNOWN_SLOTS };
+        if (tx_stamp_slots <= frames)
+                return (LaunchStampChoice) { LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_NO_SPARE };
+        return (LaunchStampChoice) { LAUNCH_STAMPS_HARDWARE, LAUNCH_STAMPS_WHY_SPARE };
+}
+
+const char *launch_stamps_to_string(LaunchStamps s) {
+        switch (s) {
+        case LAUNCH_STAMPS_SOFTWARE:
+                return "software";
+        case LAUNCH_STAMPS_HARDWARE:
+                return "hardware";
+        default:
+                return NULL;
+        }
+}
+
+const char *launch_stamps_why_to_string(LaunchStampsWhy w) {
+        switch (w) {
+        case LAUNCH_STAMPS_WHY_NIC_OFF:
+                return "the port's hardware transmit stamping is off";
+        case LAUNCH_STAMPS_WHY_NO_SPARE:
+                return "the port's transmit stamping is on (ptp4l's) and the NIC holds too few transmit "
+                       "stamps at once to spare any for the probes: they would take ptp4l's";
+        case LAUNCH_STAMPS_WHY_UNKNOWN_SLOTS:
+                return "the port's transmit stamping is on (ptp4l's) and how many transmit stamps the driver "
+                       "holds at once is not known: the probes could take ptp4l's";
+        case LAUNCH_STAMPS_WHY_SPARE:
+                return "the port's transmit stamping is on and the NIC holds a transmit stamp for each probe "
+                       "of a round beside ptp4l's";
+        default:
+                return NULL;
+        }
 }
 
 int launch_gated_txtime(const RootSpec *root, unsigned tc, int64_t now_ns, int64_t earliest_ns, uint64_t guard_ns,
@@ -159,29 +203,35 @@ static int on_error_queue(sd_event_source *s, int fd, uint32_t revents, void *us
         return 0;
 }
 
-/* One kind of transmit stamp at a time: the NIC's while its transmit
- * stamping is on (ptp4l switches it on), else the driver's software one.
- * Both at once would not do: a report for a frame the NIC was asked to
- * stamp carries the skb's time in ts[0] (its launch time, or the dequeue
- * time in deadline mode), which looks like a software stamp when the
- * hardware one is missing (QEMU's igb gives 0). */
+/* One kind of transmit stamp at a time, chosen before each round (ptp4l
+ * may start or stop between two): the NIC's when its transmit stamping is
+ * on and it has stamps to spare (launch_monitor_choose_stamps()), else
+ * the driver's software one. Both at once would not do: a report for a
+ * frame the NIC was asked to stamp carries the skb's time in ts[0] (its
+ * launch time, or the dequeue time in deadline mode), which looks like a
+ * software stamp when the hardware one is missing (QEMU's igb gives 0). */
 static void choose_tstamps(QueueMonitor *qm) {
-        unsigned want = TXTIME_PROBE_TSTAMP_SOFTWARE;
+        bool on = txtime_probe_hw_tx_timestamps_on(qm->fd, qm->owner->ifname, NULL, 0) > 0;
+        LaunchStampChoice c = launch_monitor_choose_stamps(on, qm->cfg.tx_stamp_slots, qm->cfg.frames);
+        unsigned want = c.stamps == LAUNCH_STAMPS_HARDWARE ? TXTIME_PROBE_TSTAMP_HARDWARE : TXTIME_PROBE_TSTAMP_SOFTWARE;
         int r;
 
-        if (txtime_probe_hw_tx_timestamps_on(qm->fd, qm->owner->ifname, NULL, 0) > 0)
-                want = TXTIME_PROBE_TSTAMP_HARDWARE;
-        if (want == qm->tstamps)
-                return;
-        r = txtime_probe_timestamping(qm->fd, want);
-        if (r < 0) {
-                log_link_debug_errno(qm->owner->ifname, r, "queue %" PRIu32 ": launch monitor: SO_TIMESTAMPING: %m",
-                                     qm->cfg.queue);
-                return;
+        if (want != qm->tstamps) {
+                r = txtime_probe_timestamping(qm->fd, want);
+                if (r < 0) {
+                        log_link_debug_errno(qm->owner->ifname, r,
+                                             "queue %" PRIu32 ": launch monitor: SO_TIMESTAMPING: %m", qm->cfg.queue);
+                        return;
+                }
+                qm->tstamps = want;
         }
-        log_link_debug(qm->owner->ifname, "queue %" PRIu32 ": launch monitor: %s transmit stamps", qm->cfg.queue,
-                       want == TXTIME_PROBE_TSTAMP_HARDWARE ? "hardware" : "software");
-        qm->tstamps = want;
+        if (c.why == qm->stamps.why)
+                return;
+        /* the plain case at debug; a choice ptp4l's stamping made, once */
+        log_link_full_errno(qm->owner->ifname, c.why == LAUNCH_STAMPS_WHY_NIC_OFF ? LOG_DEBUG : LOG_INFO, 0,
+                            "queue %" PRIu32 ": launch monitor: %s transmit stamps: %s", qm->cfg.queue,
+                            launch_stamps_to_string(c.stamps), launch_stamps_why_to_string(c.why));
+        qm->stamps = c;
 }
 
 /* Why a gated round stops short, logged once until a round goes through. */
@@ -491,6 +541,13 @@ size_t launch_monitors_stats(const LaunchMonitors *m, const LaunchQueueStats **r
         }
         *ret = m->stats;
         return m->n;
+}
+
+LaunchStampChoice launch_monitors_stamps(const LaunchMonitors *m, uint32_t queue) {
+        for (size_t i = 0; m && i < m->n; i++)
+                if (m->q[i]->cfg.queue == queue)
+                        return m->q[i]->stamps;
+        return (LaunchStampChoice) {};
 }
 
 const LaunchMonitorConfig *launch_monitors_config(const LaunchMonitors *m, uint32_t queue) {

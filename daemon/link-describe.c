@@ -100,6 +100,7 @@ static struct json_object *monitor_json(Link *l, const EtfSpec *want) {
         const LaunchQueueStats *all, *st = NULL, zero = { .queue = want->queue };
         size_t n = link_launch_stats(l, &all);
         struct json_object *o = json_object_new_object();
+        const char *stamps, *stamps_why;
         int64_t p50 = 0, p99 = 0;
         bool have;
 
@@ -115,6 +116,11 @@ static struct json_object *monitor_json(Link *l, const EtfSpec *want) {
         (void) launch_hist_quantile(&st->hist, 0.5, &p50);
         (void) launch_hist_quantile(&st->hist, 0.99, &p99);
         json_add_string(o, "source", launch_stamp_source_to_string(st->source));
+        /* what the monitor asks for now (source: what the last stamped
+         * probe had), and why: docs/fidelity.md */
+        stamps = link_launch_stamps(l, want->queue, &stamps_why);
+        json_add_string(o, "stamps_requested", stamps);
+        json_add_string(o, "stamps_reason", stamps_why);
         json_add(o, "sent", json_object_new_int64((int64_t) st->sent));
         json_add(o, "missed", json_object_new_int64((int64_t) st->missed));
         json_add(o, "invalid", json_object_new_int64((int64_t) st->invalid));

@@ -117,6 +117,7 @@ static int monitor_config(Link *l, const EtfSpec *q, LaunchMonitorConfig *ret, c
                 .gated = l->schedule->root.kind == ROOT_TAPRIO,
                 .tc = t.tc,
                 .link_speed_mbps = l->rt->caps ? l->rt->facts.link_speed_mbps : 0,
+                .tx_stamp_slots = l->rt->caps ? l->rt->caps->tx_stamp_slots : 0,
         };
         return 0;
 }
@@ -153,6 +154,13 @@ void link_update_monitors(Link *l) {
 
 size_t link_launch_stats(const Link *l, const LaunchQueueStats **ret) {
         return launch_monitors_stats(l->rt->monitors, ret);
+}
+
+const char *link_launch_stamps(const Link *l, uint32_t queue, const char **ret_why) {
+        LaunchStampChoice c = launch_monitors_stamps(l->rt->monitors, queue);
+
+        *ret_why = launch_stamps_why_to_string(c.why);
+        return launch_stamps_to_string(c.stamps);
 }
 
 const LaunchMonitorConfig *link_launch_monitor_config(const Link *l, uint32_t queue) {

@@ -290,6 +290,11 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
  *  number (0, *ret NULL, when no queue is monitored). */
 size_t link_launch_stats(const Link *l, const LaunchQueueStats **ret);
 
+/** The transmit stamps the monitor of queue asks for now, "software" or
+ *  "hardware", with why (one sentence) in *ret_why; NULL (and *ret_why
+ *  NULL) before its first round or when queue is not monitored now. */
+const char *link_launch_stamps(const Link *l, uint32_t queue, const char **ret_why);
+
 typedef struct LaunchMonitorConfig LaunchMonitorConfig;
 /** The running monitor's settings of queue (interval, frames, the probe
  *  socket's), or NULL when queue is not monitored now. */

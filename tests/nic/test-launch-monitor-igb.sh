@@ -3,21 +3,22 @@
 # etf, the 82576 has no launch time) and "monitor" on. What the emulation
 # does, recorded by this test (docs/fidelity.md):
 #   A. Transmit time stamping off (SIOCGHWTSTAMP tx_type 0, as after boot):
-#      the monitor falls back to software stamps (igb's skb_tx_timestamp at
-#      xmit): source "software", the histogram fills, no probe leaves more
-#      than delta early. tbsctl selftest the same.
-#   B. ptp4l -H switches the port's transmit stamping on: the monitor asks
-#      for hardware stamps, and QEMU's igb delivers none that are usable:
-#      the driver stamps one frame at a time (tx_hwtstamp_skipped counts
-#      the others) and the one it stamps comes back with a hardware stamp
-#      of 0 (the report then carries the frame's launch time in ts[0],
-#      which is not a stamp). So the probes go unstamped and the histogram
-#      stops (the source stays what the last stamped probe had); tbsctl
-#      selftest (hardware and software requested; its frames 1 ms apart
-#      each get the stamping slot when the monitor's do not hold it) gets
-#      no stamp for a frame the driver stamped and a software one for a
-#      skipped frame: its source is never "hardware" here. On a real 82576
-#      or i210 the source would be "hardware".
+#      the monitor uses software stamps (igb's skb_tx_timestamp at xmit):
+#      source "software", the histogram fills, no probe leaves more than
+#      delta early. tbsctl selftest the same.
+#   B. ptp4l -H switches the port's transmit stamping on. igb holds one
+#      transmitted frame's hardware stamp at a time (a frame asking while
+#      it is taken gets none: tx_hwtstamp_skipped), so hardware-stamped
+#      probes would take the stamp of ptp4l's Sync and fault its port
+#      (issue 37: skipped grew by 77-91, the port went FAULTY). The monitor
+#      keeps to software stamps and says so in status; ptp4l's port stays
+#      MASTER, igb skips no stamp request, the histogram keeps growing.
+#   C. tbsctl selftest (hardware and software requested; its frames 1 ms
+#      apart) gets no stamp for a frame the driver stamped (QEMU's igb
+#      gives a hardware stamp of 0) and a software one for a skipped frame:
+#      its source is never "hardware" here. On a real 82576 or i210 it
+#      would be. An operator's one-off burst that may take ptp4l's stamp
+#      (docs/fidelity.md), so ptp4l's port is not checked after it.
 # Oracles: tc (the probes went through queue 0's etf), ethtool -S (igb's
 # hwtstamp counters), hwstamp_ctl (the port's setting), pmc (ptp4l).
 tai_offset=$TBS_BUILD_DIR/tests/nic/tai-offset
@@ -63,11 +64,19 @@ field() {
 
 # selftest OUT: tbsctl selftest of queue 0 into OUT. Under emulation a
 # frame may miss its launch time now and then (exit status 1): the stamps
-# are what is checked here, so a miss is not a failure.
+# are what is checked here, so a miss is not a failure. A burst none of
+# whose frames was on time (the guest stalled past all ten launch times: at
+# load average 9-11 on 2 cores, 5 bursts of 25 in 10 runs, at most 2 in a
+# row) has no stamps to check: it is sent again, up to five times.
 selftest() {
-        local rc=0
-        "$TBSCTL" --json selftest "$dev" 0 --count 10 > "$1" || rc=$?
-        [ "$rc" -le 1 ] && jq -e '.queues[0].sent == 10' "$1" >/dev/null
+        local rc attempt
+        for attempt in 1 2 3 4 5; do
+                rc=0
+                "$TBSCTL" --json selftest "$dev" 0 --count 10 > "$1" || rc=$?
+                [ "$rc" -le 1 ] && jq -e '.queues[0].sent == 10' "$1" >/dev/null || return 1
+                jq -e '.queues[0].on_time > 0' "$1" >/dev/null && return 0
+                echo "selftest: no frame on time (burst $attempt of 5)"
+        done
 }
 
 # A. Software stamps.
@@ -77,6 +86,8 @@ m=$(monitor)
 echo "A: monitor $m"
 "$TBSCTL" stats "$dev"
 assert_eq "$(jq -r .source <<<"$m")" software "A: stamp source without transmit time stamping"
+assert_eq "$(jq -r '[.stamps_requested, .stamps_reason] | @csv' <<<"$m")" \
+        '"software","the port'"'"'s hardware transmit stamping is off"' "A: the stamps the monitor asks for, and why"
 assert_eq "$(jq -r '[.min_ns >= -'$delta', .min_ns <= .p50_ns, .p50_ns <= .p99_ns, .p99_ns <= .max_ns] | @csv' <<<"$m")" \
         "true,true,true,true" "A: no probe more than delta early; min <= p50 <= p99 <= max"
 tc0=$(tc -j -s qdisc show dev "$dev" | jq '.[] | select(.parent == "100:1") | .packets')
@@ -92,31 +103,73 @@ assert_eq "$(jq -r '[.source, .count == .on_time, .unstamped, .min_ns >= -'$delt
         "A: selftest: software stamps, one per on-time frame"
 
 # B. ptp4l switches transmit time stamping on.
-skipped0=$(ethtool -S "$dev" | awk '$1 == "tx_hwtstamp_skipped:" { print $2 }')
-ptp4l -i "$dev" -H -2 -m --uds_address="$sock" \
+skipped() { ethtool -S "$dev" | awk '$1 == "tx_hwtstamp_skipped:" { print $2 }'; }
+assert_eq "$("$TBSCTL" --json status "$dev" | jq .capabilities.tx_stamp_slots)" 1 "B: igb holds one transmit stamp"
+assert_contains "$("$TBSCTL" caps "$dev")" "TX stamp slots: 1 transmitted frame stamped at a time" "B: tbsctl caps says so"
+skipped0=$(skipped)
+# ptp4l waits 1 ms for a transmit stamp by default, which real hardware
+# keeps; the emulated igb hands it over from the driver's work item on an
+# emulated CPU, which on a loaded machine can take longer without any
+# stamp being lost (tx_hwtstamp_skipped 0; a run here faulted so). 100 ms:
+# a stamp the monitor took would still never come.
+ptp4l -i "$dev" -H -2 -m --uds_address="$sock" --tx_timestamp_timeout=100 \
         --logAnnounceInterval=-2 --announceReceiptTimeout=2 >"$TBS_OUT/ptp4l.log" 2>&1 &
 is_master() { [ "$(port_state "$sock")" = MASTER ]; }
+# port_now: the port's state; asked again when pmc found no answer in time
+# (a loaded guest), up to three times.
+port_now() {
+        local p i
+        for i in 1 2 3; do
+                p=$(port_state "$sock")
+                [ -z "$p" ] || break
+        done
+        echo "$p"
+}
 wait_until 30 is_master || { cat "$TBS_OUT/ptp4l.log"; fail "ptp4l port is $(port_state "$sock"), not MASTER"; }
 assert_contains "$(hwstamp_ctl -i "$dev")" "tx_type 1" "B: ptp4l switched transmit time stamping on"
-# From the next round on the monitor asks for hardware stamps.
-sleep_rounds() { wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json status $dev | jq '.txqueues[0].monitor.sent')\" -ge $1 ]"; }
-sleep_rounds $(( $(field sent) + 8 )) || fail "B: the monitor stopped sending"
-c0=$(field count) u0=$(field unstamped)
-wait_until 60 sh -c "[ \"\$(\"$TBSCTL\" --json status $dev | jq '.txqueues[0].monitor.unstamped')\" -ge $((u0 + 12)) ]" ||
-        fail "B: probes did not go unstamped: $(monitor)"
+# The monitor runs beside ptp4l for at least 100 probes (5 s at 4 every
+# 200 ms, ptp4l's Sync every second), the port checked all along.
+s0=$(field sent) c0=$(field count)
+port_ok=$TMPDIR/port-ok
+echo MASTER > "$port_ok"
+enough_probes() {
+        local p
+        p=$(port_state "$sock")
+        # (pmc may find no answer in time on a loaded guest: only a state counts)
+        [ -z "$p" ] || [ "$p" = MASTER ] || echo "$p" > "$port_ok"
+        [ "$("$TBSCTL" --json status "$dev" | jq '.txqueues[0].monitor.sent')" -ge $((s0 + 100)) ]
+}
+wait_until 60 enough_probes || fail "B: the monitor did not send 100 probes beside ptp4l: $(monitor)"
 m=$(monitor)
 echo "B: monitor $m"
 ethtool -S "$dev" | grep hwtstamp
+skipped1=$(skipped)
+echo "B: ptp4l's log:"; grep -vE "rms|master offset" "$TBS_OUT/ptp4l.log" | tail -n 20
+assert_eq "$((skipped1 - skipped0))" 0 "B: stamp requests igb skipped while the monitor ran beside ptp4l"
+assert_eq "$(cat "$port_ok")" MASTER "B: ptp4l's port while the monitor runs"
+assert_eq "$(port_now)" MASTER "B: ptp4l's port after 100 probes"
+if grep -E "timed out while polling for tx timestamp|FAULTY" "$TBS_OUT/ptp4l.log"; then
+        fail "B: ptp4l lost a transmit stamp"
+fi
+assert_eq "$(jq -r '[.stamps_requested, .source] | @csv' <<<"$m")" '"software","software"' \
+        "B: the monitor asks for software stamps with ptp4l on the port"
+assert_contains "$(jq -r .stamps_reason <<<"$m")" "transmit stamping is on (ptp4l's)" "B: status says why"
+assert_contains "$("$TBSCTL" status "$dev")" "transmit stamps requested: software (the port's transmit stamping is on" \
+        "B: tbsctl status says so"
 c1=$(jq .count <<<"$m")
-[ "$c1" -le $((c0 + 4)) ] || fail "B: the histogram grew from $c0 to $c1 with hardware stamps requested"
-pass "B: no usable hardware stamp: count $c0 -> $c1 (one round in flight at most), unstamped $u0 -> $(jq .unstamped <<<"$m")"
-skipped1=$(ethtool -S "$dev" | awk '$1 == "tx_hwtstamp_skipped:" { print $2 }')
-[ "$skipped1" -gt "$skipped0" ] || fail "B: igb skipped no stamp request ($skipped0 -> $skipped1)"
-pass "B: igb skipped $((skipped1 - skipped0)) stamp requests (one frame stamped at a time)"
-selftest "$TMPDIR/self-b.json" || fail "B: selftest failed: $(cat "$TMPDIR/self-b.json")"
-s=$(jq -c '.queues[0] | {source, sent, on_time, count, unstamped, min_ns, p50_ns, p99_ns, max_ns, timestamps}' "$TMPDIR/self-b.json")
-echo "B: selftest $s"
-assert_eq "$(jq -r '[.source != "hardware", .count + .unstamped == .on_time, .unstamped >= 1, .count == 0 or .max_ns < 1000000000] | @csv' <<<"$s")" \
-        "true,true,true,true" "B: selftest: no hardware stamp; stamped frames unstamped (ts[0] = launch time is no stamp)"
-assert_eq "$(port_state "$sock")" MASTER "B: ptp4l's port while the monitor runs"
+# (an emulated igb on a loaded machine misses up to a third of them:
+# late for etf; hardware-stamped probes would add none at all)
+[ "$c1" -ge $((c0 + 20)) ] || fail "B: the histogram grew from $c0 to only $c1 in 100 probes"
+pass "B: software stamps beside ptp4l: count $c0 -> $c1, igb skipped none"
+grep -q "launch monitor: software transmit stamps: the port's transmit stamping is on" "$TBS_OUT/tbsd.log" ||
+        fail "B: tbsd did not log its choice of stamps"
+pass "B: tbsd logged its choice of stamps"
+
+# C. The selftest asks for hardware stamps too.
+selftest "$TMPDIR/self-c.json" || fail "C: selftest failed: $(cat "$TMPDIR/self-c.json")"
+s=$(jq -c '.queues[0] | {source, sent, on_time, count, unstamped, min_ns, p50_ns, p99_ns, max_ns, timestamps}' "$TMPDIR/self-c.json")
+echo "C: selftest $s"
+assert_eq "$(jq -r '[.source != "hardware", .count + .unstamped == .on_time, .count == 0 or .max_ns < 1000000000] | @csv' <<<"$s")" \
+        "true,true,true" "C: selftest: no hardware stamp; stamped frames unstamped (ts[0] = launch time is no stamp)"
+assert_eq "$(field stamps_requested)" software "C: the monitor still asks for software stamps"
 kill -0 "$TBSD_PID" || fail "tbsd died"

@@ -147,6 +147,7 @@ static void test_82576(void **state) {
         assert_int_equal(c.confidence, CAPS_UNSUPPORTED);
         assert_string_equal(c.reason, "igb: launch time only on i210 queues 0 and 1; 8086:10c9 is not an i210");
         assert_int_equal(auto_hw_mask(&c, false), 0);
+        assert_int_equal(c.tx_stamp_slots, 1);  /* every igb device: one */
 }
 
 /* The real igb driver on QEMU's 82576, never brought up: sysfs shows all 8
@@ -212,6 +213,37 @@ static void test_i225(void **state) {
         assert_true(f.taprio_full_offload);
 }
 
+/* How many transmit stamps the driver holds at once: igc's depend on the
+ * kernel release its version names (four from Linux 6.4 on). */
+static void test_tx_stamp_slots(void **state) {
+        static const struct {
+                const char *device, *version;
+                unsigned slots;
+        } cases[] = {
+                { "i210", "6.1.0-18-amd64", 1 },
+                { "i210", "6.12.9", 1 },
+                { "i225", "6.1.0-18-amd64", 1 },
+                { "i225", "6.3.13", 1 },
+                { "i225", "6.4.0", 4 },
+                { "i225", "6.12.9+bpo-amd64", 4 },
+                { "i225", "7.0", 4 },
+                { "i225", "", 1 },               /* unreadable: the older, smaller count */
+                { "i225", "5.15.0-91-generic", 1 },
+        };
+
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                Recording rec;
+                LinkCaps c;
+                CapsIO io;
+
+                recording_load(&rec, cases[i].device);
+                snprintf(rec.drvinfo.version, sizeof(rec.drvinfo.version), "%s", cases[i].version);
+                io = recording_io(&rec);
+                assert_int_equal(caps_probe(&io, rec.ifname, &c), 0);
+                assert_int_equal(c.tx_stamp_slots, cases[i].slots);
+        }
+}
+
 static void test_e1000e(void **state) {
         Recording rec;
         LinkCaps c;
@@ -267,6 +299,7 @@ static void test_veth(void **state) {
         assert_string_equal(c.driver, "veth");
         assert_string_equal(c.version, "1.0");
         assert_string_equal(c.bus_info, "");
+        assert_int_equal(c.tx_stamp_slots, 0);  /* not in the table's slot facts: not known */
         assert_false(c.pci_known);
         assert_int_equal(c.tx_queues, 4);
         assert_false(c.hw_timestamping);
@@ -498,7 +531,7 @@ static void test_json(void **state) {
                             "\"tx_queues\":4,\"launch_time_queues\":[0,1],\"cbs_offload_queues\":[0,1],"
                             "\"link_speed_mbps\":null,\"hw_timestamping\":true,"
                             "\"sw_timestamping\":true,\"phc_index\":0,\"taprio_full_offload\":false,"
-                            "\"taprio_txtime_assist\":true,\"resets_link_on_offload\":false,"
+                            "\"taprio_txtime_assist\":true,\"resets_link_on_offload\":false,\"tx_stamp_slots\":1,"
                             "\"confidence\":\"known\","
                             "\"reason\":\"igb: launch time only on i210 queues 0 and 1\"}");
         json_object_put(o);
@@ -695,6 +728,7 @@ int main(void) {
                 cmocka_unit_test(test_82576),
                 cmocka_unit_test(test_82576_qemu),
                 cmocka_unit_test(test_i225),
+                cmocka_unit_test(test_tx_stamp_slots),
                 cmocka_unit_test(test_e1000e),
                 cmocka_unit_test(test_virtio_net),
                 cmocka_unit_test(test_veth),

@@ -54,6 +54,49 @@ static void test_config_equal(void **state) {
         b = a;
         b.link_speed_mbps = 1000;
         assert_false(launch_monitor_config_equal(&a, &b));
+        b = a;
+        b.tx_stamp_slots = 4;
+        assert_false(launch_monitor_config_equal(&a, &b));
+}
+
+/* The stamps a round asks for: the NIC's only while its transmit stamping
+ * is on and it holds a stamp for each of the round's probes beside the one
+ * a PTP daemon waits for; software otherwise (issue 37: igb's one slot). */
+static void test_choose_stamps(void **state) {
+        static const struct {
+                bool on;
+                unsigned slots;
+                uint32_t frames;
+                LaunchStamps stamps;
+                LaunchStampsWhy why;
+        } cases[] = {
+                /* stamping off: nobody needs the NIC's stamps, and it gives none */
+                { false, 0, 4, LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_NIC_OFF },
+                { false, 1, 1, LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_NIC_OFF },
+                { false, 4, 1, LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_NIC_OFF },
+                /* igb (one slot), igc before 6.4: never, whatever the round */
+                { true, 1, 1, LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_NO_SPARE },
+                { true, 1, 4, LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_NO_SPARE },
+                /* a driver the table does not know: as if one */
+                { true, 0, 1, LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_UNKNOWN_SLOTS },
+                /* igc from 6.4 (four): rounds of up to three probes */
+                { true, 4, 3, LAUNCH_STAMPS_HARDWARE, LAUNCH_STAMPS_WHY_SPARE },
+                { true, 4, 4, LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_NO_SPARE },
+                { true, 4, 64, LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_NO_SPARE },
+                { true, 2, 1, LAUNCH_STAMPS_HARDWARE, LAUNCH_STAMPS_WHY_SPARE },
+                { true, 65, 64, LAUNCH_STAMPS_HARDWARE, LAUNCH_STAMPS_WHY_SPARE },
+        };
+
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                LaunchStampChoice c = launch_monitor_choose_stamps(cases[i].on, cases[i].slots, cases[i].frames);
+
+                assert_int_equal(c.stamps, cases[i].stamps);
+                assert_int_equal(c.why, cases[i].why);
+                assert_non_null(launch_stamps_to_string(c.stamps));
+                assert_non_null(launch_stamps_why_to_string(c.why));
+        }
+        assert_null(launch_stamps_to_string(LAUNCH_STAMPS_NONE));
+        assert_null(launch_stamps_why_to_string(LAUNCH_STAMPS_WHY_NONE));
 }
 
 /* A gated probe's launch time from a dumped taprio root whose change is
@@ -123,6 +166,9 @@ static void test_lifecycle(void **state) {
         assert_non_null(launch_monitors_config(m, 7));
         assert_int_equal(launch_monitors_config(m, 7)->interval_ms, 500);
         assert_null(launch_monitors_config(m, 3));
+        /* no round yet: no stamps chosen */
+        assert_int_equal(launch_monitors_stamps(m, 7).stamps, LAUNCH_STAMPS_NONE);
+        assert_int_equal(launch_monitors_stamps(NULL, 7).stamps, LAUNCH_STAMPS_NONE);
 
         /* figures to tell kept from restarted monitors */
         ((LaunchQueueStats *) st)[0].sent = 20;
@@ -161,6 +207,7 @@ static void test_lifecycle(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_config_equal),
+                cmocka_unit_test(test_choose_stamps),
                 cmocka_unit_test(test_gated_txtime),
                 cmocka_unit_test(test_lifecycle),
         };
