@@ -12,6 +12,8 @@
 #include "nl-qdisc.h"
 
 void link_vanished(Link *l) {
+        bool checked = l->rt->clock;
+
         if (l->ifindex == 0 && l->state == LINK_STATE_ABSENT)
                 return;
         link_set_ifindex(l, 0);
@@ -19,8 +21,20 @@ void link_vanished(Link *l) {
         link_end_ptp_relock(l);
         l->rt->drift = mfree(l->rt->drift);
         link_emit_changed(l, "Index", NULL);
+        if (checked) {
+                /* Nothing installed, nothing to check: the clock is "not
+                 * checked while the schedule is not installed (absent)"
+                 * until the apply on its return starts the check again (it
+                 * went on reporting ptp4l's state for an interface that was
+                 * gone). ClockState comes with State and StateReason. */
+                link_hold_changes(l);
+                l->rt->clock = clock_check_free(l->rt->clock);
+                link_emit_changed(l, "ClockState", NULL);
+        }
         link_emit_event(l, "vanished", "interface %s is gone", l->name);
         link_set_state(l, LINK_STATE_ABSENT, "interface %s is gone; waiting for it to return", l->name);
+        if (checked)
+                link_release_changes(l);
 }
 
 /* The installed tree of a configured link against its schedule. */

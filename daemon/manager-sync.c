@@ -11,6 +11,7 @@
 #include "manager.h"
 #include "name-index.h"
 #include "schedule-dir.h"
+#include "stream-bus.h"
 #include "time-util.h"
 
 /* The first error of a file as "FIELD: REASON" (or "REASON" when it is
@@ -289,6 +290,7 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                 log_debug("%zu link(s) applied: %.1f ms", n_apply, (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
         }
 
+        stream_bus_prune(m);    /* bus streams go with their schedule */
         manager_notify_status(m);
         if (ret_error)
                 *ret_error = TAKE_PTR(errors);

@@ -2,13 +2,16 @@
 /* Link.AddStream() and Link.RemoveStream(): streams placed at run time in a
  * schedule given by streams (docs/streams.md), kept in the state directory
  * (stream-state.h), applied like a changed file. Privileged like Apply(). */
+#include <dirent.h>
 #include <errno.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bus-access.h"
 #include "json-util.h"
 #include "link-internal.h"
+#include "log.h"
 #include "manager.h"
 #include "schedule-streams.h"
 #include "stream-bus.h"
@@ -70,8 +73,9 @@ static int read_stream_dict(sd_bus_message *msg, json_object *o, sd_bus_error *e
         return sd_bus_message_exit_container(msg);
 }
 
-/* Make s the link's schedule, keep its bus streams and apply it; on any
- * failure the old schedule and state stay. Takes s. */
+/* Make s the link's schedule, keep its bus streams and apply it (not on a
+ * link set aside by Remove(): that lasts until Apply() or a reload); on
+ * any failure the old schedule and state stay. Takes s. */
 static int swap_and_apply(Link *l, Schedule *s, sd_bus_error *error) {
         _cleanup_free_ char *why = NULL;
         Schedule *old = l->schedule;
@@ -85,6 +89,10 @@ static int swap_and_apply(Link *l, Schedule *s, sd_bus_error *error) {
         }
         l->schedule = s;
         link_resolve_streams(l);
+        if (l->removed) {
+                schedule_free(old);
+                return 0;
+        }
         r = link_apply(l, &why);
         if (r < 0) {
                 l->schedule = old;
@@ -119,6 +127,13 @@ int stream_bus_add(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
                 return r;
         if (!l->ctx->state_dir)
                 return sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: tbsd keeps no state here", l->name);
+        if (l->removed)
+                /* A stream is a window in the installed gate list: none
+                 * is installed, and Remove() lasts until Apply() or a
+                 * reload (which an AddStream must not stand in for). */
+                return sd_bus_error_setf(error, TBS_ERROR_NOT_CONFIGURED,
+                                         "%s: the schedule was removed (Remove(), tbsctl remove) and stays so until "
+                                         "Apply() or a reload; no stream can be added before", l->name);
         if (!l->schedule || l->schedule->streams.n == 0)
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
                                          "%s: the schedule gives no streams (only a taprio root given by "
@@ -214,4 +229,54 @@ int stream_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error) 
                 return r;
         link_emit_event(l, "stream-removed", "stream %s", name);
         return sd_bus_reply_method_return(msg, NULL);
+}
+
+/* Whether the streams kept for a link stay: its schedule in force takes
+ * streams, or nothing is in force (an invalid file keeps the link; its
+ * next valid version decides). */
+static bool streams_belong(const Link *l) {
+        return l && (!l->schedule || l->schedule->streams.n > 0);
+}
+
+void stream_bus_prune(Manager *m) {
+        const char *dir = m->link_ctx.state_dir;
+        _cleanup_free_ char *sub = NULL;
+        struct dirent *de;
+        DIR *d;
+
+        if (!dir)
+                return;
+        if (asprintf(&sub, "%s/streams", dir) < 0)
+                return;
+        d = opendir(sub);
+        if (!d) {
+                if (errno != ENOENT)
+                        log_warning_errno(errno, "cannot read %s: %m", sub);
+                return;
+        }
+        while ((de = readdir(d))) {
+                char ifname[IFNAMSIZ];
+                size_t n = strlen(de->d_name);
+                Link *l;
+                int r;
+
+                if (n <= 5 || n - 5 >= sizeof(ifname) || strcmp(de->d_name + n - 5, ".json") != 0)
+                        continue;
+                memcpy(ifname, de->d_name, n - 5);
+                ifname[n - 5] = '\0';
+                l = manager_find_link(m, ifname);
+                if (streams_belong(l))
+                        continue;
+                r = stream_state_drop(dir, ifname);
+                if (r < 0)
+                        log_link_warning_errno(ifname, r, "cannot drop the streams added over the bus from %s: %m",
+                                               sub);
+                else if (r > 0 && l)
+                        link_emit_event(l, "stream-removed", "the streams added over the bus are dropped: %s "
+                                        "gives no streams now", l->schedule_file ?: "the schedule");
+                else if (r > 0)
+                        manager_emit_event(m, ifname, "stream-removed", "the streams added over the bus are "
+                                           "dropped with the schedule: no file declares %s", ifname);
+        }
+        closedir(d);
 }

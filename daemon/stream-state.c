@@ -129,3 +129,13 @@ int stream_state_save(const char *dir, const Schedule *s) {
         }
         return 0;
 }
+
+int stream_state_drop(const char *dir, const char *ifname) {
+        _cleanup_free_ char *path = state_path(dir, ifname, "");
+
+        if (!path)
+                return -ENOMEM;
+        if (unlink(path) < 0)
+                return errno == ENOENT ? 0 : -errno;
+        return 1;
+}

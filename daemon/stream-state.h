@@ -20,3 +20,7 @@ int stream_state_merge(const char *dir, Schedule *s, char **ret_error);
  *  (a temporary file renamed over the old one); with none, remove the file.
  *  Returns 0 or -errno. */
 int stream_state_save(const char *dir, const Schedule *s);
+
+/** Forget the streams kept for ifname in dir (their file goes).
+ *  Returns 1 when there were some, 0 when none, or -errno. */
+int stream_state_drop(const char *dir, const char *ifname);

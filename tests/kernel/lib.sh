@@ -150,6 +150,31 @@ write_mqprio_schedule() {
 EOJ
 }
 
+# write_streams_schedule FILE IFACE STREAMS: a txtime-assist taprio root of
+# 3 classes given by streams (STREAMS: the JSON objects of its "streams"
+# array, comma-separated), software etf on queues 0 and 1, sockets for
+# group "users" (docs/streams.md).
+write_streams_schedule() {
+        cat > "$1" <<EOJ
+{
+  "interface": "$2",
+  "root": {
+    "qdisc": "taprio", "handle": "100:", "num_tc": 3,
+    "priority_map": [2, 2, 2, 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+    "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2}],
+    "clockid": "CLOCK_TAI", "base_time_ns": 1000,
+    "mode": "txtime-assist", "txtime_delay_ns": 300000,
+    "streams": [$3]
+  },
+  "txqueues": [
+    {"queue": 0, "delta_ns": 300000, "offload": false, "skip_sock_check": true},
+    {"queue": 1, "delta_ns": 300000, "offload": false, "skip_sock_check": true}
+  ],
+  "sockets": {"group": "users"}
+}
+EOJ
+}
+
 # start_tbsd CONFIG_DIR [ARGS...]: run tbsd in the background (log in
 # $TBS_OUT/tbsd.log) and wait until it answers on the bus.
 start_tbsd() {

@@ -17,27 +17,9 @@ make_veth_to_peer ts0 ts0p
 conf=$TMPDIR/conf
 mkdir -p "$conf"
 streams_file() { # BULK_PERIOD_NS
-        cat > "$conf/ts0.json" <<EOJ
-{
-  "interface": "ts0",
-  "root": {
-    "qdisc": "taprio", "handle": "100:", "num_tc": 3,
-    "priority_map": [2, 2, 2, 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2],
-    "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2}],
-    "clockid": "CLOCK_TAI", "base_time_ns": 1000,
-    "mode": "txtime-assist", "txtime_delay_ns": 300000,
-    "streams": [
+        write_streams_schedule "$conf/ts0.json" ts0 '
       {"name": "ctrl", "traffic_class": 0, "period_ns": 1000000, "offset_ns": 0, "max_frame_bytes": 128},
-      {"name": "bulk", "traffic_class": 1, "period_ns": $1, "max_frame_bytes": 1500, "frames_per_period": 4}
-    ]
-  },
-  "txqueues": [
-    {"queue": 0, "delta_ns": 300000, "offload": false, "skip_sock_check": true},
-    {"queue": 1, "delta_ns": 300000, "offload": false, "skip_sock_check": true}
-  ],
-  "sockets": {"group": "users"}
-}
-EOJ
+      {"name": "bulk", "traffic_class": 1, "period_ns": '"$1"', "max_frame_bytes": 1500, "frames_per_period": 4}'
 }
 streams_file 2000000
 start_system_bus

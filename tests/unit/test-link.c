@@ -309,6 +309,24 @@ static void test_ptp_relock_state(void **state) {
         assert_false(l->rt->relock.waiting);
         assert_null(l->rt->relock_timer);
 
+        /* An interface that goes stops its clock check: the clock is not
+         * checked (it went on with ptp4l's answers), and ClockState comes
+         * in one signal with State and StateReason. */
+        {
+                ClockStatus buf;
+
+                l->rt->applied = true;
+                l->schedule->clock.configured = true;   /* as the check above stands for */
+                seen.n = 0;
+                link_vanished(l);
+                assert_null(l->rt->clock);
+                assert_int_equal(link_clock_status(l, &buf)->state, CLOCK_STATE_UNSYNCED);
+                assert_string_equal(buf.reason, "not checked while the schedule is not installed (absent)");
+                assert_seen(&seen, 4, "props Index", "event t3 vanished: interface t3 is gone",
+                            "state degraded->absent: interface t3 is gone; waiting for it to return",
+                            "props State,StateReason,ClockState");
+        }
+
         link_free(l);
         sd_event_unref(e);
         assert_int_equal(rmdir(dir), 0);

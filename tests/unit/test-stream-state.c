@@ -97,7 +97,14 @@ static void test_save_and_merge(void **state) {
         assert_int_equal(stream_state_merge(dir, entries, &why), 0);
         assert_int_equal(entries->streams.n, 0);
 
+        /* Dropped with its schedule: 1 while there was a file, then 0. */
+        assert_int_equal(stream_state_drop(dir, "ts0"), 1);
+        assert_int_equal(access(path, F_OK), -1);
+        assert_int_equal(stream_state_drop(dir, "ts0"), 0);
+
         /* No bus stream left: the file goes. */
+        assert_int_equal(stream_state_save(dir, s), 0);
+        assert_int_equal(access(path, F_OK), 0);
         s->streams.n = 1;
         free(s->streams.items[1].name);
         assert_int_equal(stream_state_save(dir, s), 0);
