@@ -256,6 +256,32 @@ static void test_monitor_taprio(void **state) {
         assert_verify(s, &slow, "");
 }
 
+/* A file's monitors alone within the daemon's probe budget (issue 37:
+ * the largest monitors the keys allow took a core); both sides of it. */
+static void test_monitor_budget(void **state) {
+        _cleanup_schedule_ Schedule *s = new_model();
+
+        s->txqueues[0].offload = OFFLOAD_OFF;
+        s->txqueues[1].offload = OFFLOAD_OFF;
+        s->txqueues[0].monitor = (MonitorSpec) { .enabled = true, .interval_ms = 100, .frames = 64 };
+        s->txqueues[1].monitor = (MonitorSpec) { .enabled = true, .interval_ms = 100, .frames = 64 };
+        assert_int_equal(monitor_spec_probes_per_s(&s->txqueues[0].monitor), 640);
+        assert_verify(s, NULL, "");
+        s->txqueues[1].monitor = (MonitorSpec) { .enabled = true, .interval_ms = 101, .frames = 64 };
+        assert_int_equal(monitor_spec_probes_per_s(&s->txqueues[1].monitor), 634);   /* rounded up */
+        s->txqueues[0].monitor.frames = 64;
+        s->txqueues[0].monitor.interval_ms = 31;                                      /* 2065 */
+        assert_verify(s, NULL, "m.json: txqueues[0].monitor: the file's monitors send 2699 probe frames a second, "
+                               "above tbsd's budget of 2000 for all monitors (fewer frames, a longer interval_ms "
+                               "or fewer monitored queues)");
+        s->txqueues[0].monitor.interval_ms = 47;                                      /* 1362 + 634 */
+        assert_verify(s, NULL, "");
+        s->txqueues[0].monitor.interval_ms = 46;                                      /* 1392 + 634 */
+        assert_verify(s, NULL, "m.json: txqueues[1].monitor: the file's monitors send 2026 probe frames a second, "
+                               "above tbsd's budget of 2000 for all monitors (fewer frames, a longer interval_ms "
+                               "or fewer monitored queues)");
+}
+
 /* The kernel's limits (docs/schedule-format.md, Limits), both sides of each. */
 static void test_taprio_limits(void **state) {
         _cleanup_schedule_ Schedule *s = new_model();
@@ -334,6 +360,7 @@ int main(void) {
                 cmocka_unit_test(test_facts_offload),
                 cmocka_unit_test(test_taprio_rules),
                 cmocka_unit_test(test_monitor_taprio),
+                cmocka_unit_test(test_monitor_budget),
                 cmocka_unit_test(test_taprio_limits),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
