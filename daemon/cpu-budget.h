@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A CPU-time budget for work any bus caller can ask for (Validate()):
+ * a token bucket per user id and one for all callers together, both
+ * refilled at a share of one core and holding at most a burst. A call is
+ * admitted while both buckets of its caller hold time; what it then took
+ * (measured, CLOCK_THREAD_CPUTIME_ID) is taken from both, so one long
+ * call leaves a debt the next calls wait for. Callers the daemon trusts
+ * (uid 0, the admin group) are not counted at all.
+ *
+ * Pure (times are given) so it can be tested; manager-bus.c measures. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Each user: 50 ms of CPU a second (5 % of a core), 100 ms at once; all
+ * of them: 100 ms a second, 200 ms at once. Measured in the test kernel
+ * (BENCHMARKS.md, "Bounds"): a 10 kB streams document costs 1-8 ms, so a
+ * user gets dozens of Validate() calls a second, and twenty at once from
+ * four clients keep root's `tbsctl status` under 100 ms. */
+#define CPU_BUDGET_USER_RATE_USEC_PER_S 50000
+#define CPU_BUDGET_USER_BURST_USEC 100000
+#define CPU_BUDGET_ALL_RATE_USEC_PER_S 100000
+#define CPU_BUDGET_ALL_BURST_USEC 200000
+/* Users followed at once; beyond that the longest-idle slot is reused
+ * (a full bucket: nothing is lost by forgetting it). */
+#define CPU_BUDGET_USERS 32
+
+typedef struct CpuBucket {
+        int64_t level_usec;          /* CPU time left; negative: a debt */
+        uint64_t at_usec;            /* CLOCK_MONOTONIC of the last refill */
+} CpuBucket;
+
+typedef struct CpuBudgetUser {
+        bool used;
+        uid_t uid;
+        CpuBucket bucket;
+} CpuBudgetUser;
+
+typedef struct CpuBudget {
+        bool ready;                  /* false (a zeroed struct): initialised at the first call */
+        CpuBucket all;
+        CpuBudgetUser users[CPU_BUDGET_USERS];
+} CpuBudget;
+
+/** A budget with every bucket full (a zeroed CpuBudget is one too). */
+void cpu_budget_init(CpuBudget *b);
+
+/** Whether uid may start a call at now_usec. When not, *ret_wait_usec (may
+ *  be NULL) gets how long until it may, and *ret_all (may be NULL) whether
+ *  it is the bucket of all callers that is empty. */
+bool cpu_budget_admit(CpuBudget *b, uid_t uid, uint64_t now_usec, uint64_t *ret_wait_usec, bool *ret_all);
+
+/** Take cost_usec of CPU time used by a call of uid from its buckets. */
+void cpu_budget_charge(CpuBudget *b, uid_t uid, uint64_t now_usec, uint64_t cost_usec);
