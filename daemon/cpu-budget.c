@@ -82,3 +82,38 @@ void cpu_budget_charge(CpuBudget *b, uid_t uid, uint64_t now_usec, uint64_t cost
         u->level_usec -= c;
         b->all.level_usec -= c;
 }
+
+bool cpu_budget_sender_find(const CpuBudget *b, const char *name, uint64_t now_usec, uid_t *ret_uid,
+                            bool *ret_trusted) {
+        if (!name)
+                return false;
+        for (size_t i = 0; i < CPU_BUDGET_SENDERS; i++) {
+                const CpuBudgetSender *c = &b->senders[i];
+
+                if (c->name[0] && strcmp(c->name, name) == 0 && now_usec - c->at_usec < CPU_BUDGET_SENDER_USEC) {
+                        *ret_uid = c->uid;
+                        *ret_trusted = c->trusted;
+                        return true;
+                }
+        }
+        return false;
+}
+
+void cpu_budget_sender_remember(CpuBudget *b, const char *name, uint64_t now_usec, uid_t uid, bool trusted) {
+        CpuBudgetSender *slot = &b->senders[0];
+
+        if (!name || strlen(name) >= CPU_BUDGET_SENDER_NAME_MAX)
+                return;
+        for (size_t i = 0; i < CPU_BUDGET_SENDERS; i++) {
+                CpuBudgetSender *c = &b->senders[i];
+
+                if (strcmp(c->name, name) == 0 || !c->name[0]) {
+                        slot = c;
+                        break;
+                }
+                if (c->at_usec < slot->at_usec)
+                        slot = c;
+        }
+        *slot = (CpuBudgetSender) { .uid = uid, .trusted = trusted, .at_usec = now_usec };
+        strcpy(slot->name, name);
+}

@@ -38,10 +38,27 @@ typedef struct CpuBudgetUser {
         CpuBucket bucket;
 } CpuBudgetUser;
 
+/* Who a bus connection is, remembered for a while: asking the bus
+ * (GetConnectionCredentials) is a round trip during which the daemon
+ * waits, and a client that keeps calling would make it once per call. A
+ * unique name is never given to another connection, so only the trust
+ * (group membership) can go stale: CPU_BUDGET_SENDER_USEC. */
+#define CPU_BUDGET_SENDERS 32
+#define CPU_BUDGET_SENDER_NAME_MAX 32
+#define CPU_BUDGET_SENDER_USEC (10 * 1000000ULL)
+
+typedef struct CpuBudgetSender {
+        char name[CPU_BUDGET_SENDER_NAME_MAX];   /* unique bus name; "" unused */
+        uid_t uid;
+        bool trusted;
+        uint64_t at_usec;
+} CpuBudgetSender;
+
 typedef struct CpuBudget {
         bool ready;                  /* false (a zeroed struct): initialised at the first call */
         CpuBucket all;
         CpuBudgetUser users[CPU_BUDGET_USERS];
+        CpuBudgetSender senders[CPU_BUDGET_SENDERS];
 } CpuBudget;
 
 /** A budget with every bucket full (a zeroed CpuBudget is one too). */
@@ -54,3 +71,12 @@ bool cpu_budget_admit(CpuBudget *b, uid_t uid, uint64_t now_usec, uint64_t *ret_
 
 /** Take cost_usec of CPU time used by a call of uid from its buckets. */
 void cpu_budget_charge(CpuBudget *b, uid_t uid, uint64_t now_usec, uint64_t cost_usec);
+
+/** The uid and trust remembered for the unique bus name within
+ *  CPU_BUDGET_SENDER_USEC of now_usec; false when there is none. */
+bool cpu_budget_sender_find(const CpuBudget *b, const char *name, uint64_t now_usec, uid_t *ret_uid,
+                            bool *ret_trusted);
+
+/** Remember the uid and trust of a unique bus name (the oldest entry
+ *  makes room; a name too long is not remembered). */
+void cpu_budget_sender_remember(CpuBudget *b, const char *name, uint64_t now_usec, uid_t uid, bool trusted);

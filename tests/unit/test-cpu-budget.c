@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 
 #include "cpu-budget.h"
 
@@ -72,11 +73,38 @@ static void test_slots(void **state) {
         assert_false(cpu_budget_admit(&b, 3000, S + 300, NULL, NULL));
 }
 
+/* A connection's uid and trust are remembered for a while, per unique name. */
+static void test_senders(void **state) {
+        CpuBudget b = {};
+        bool trusted = true;
+        uid_t uid = 0;
+        char name[16];
+
+        assert_false(cpu_budget_sender_find(&b, ":1.7", S, &uid, &trusted));
+        cpu_budget_sender_remember(&b, ":1.7", S, 65534, false);
+        assert_true(cpu_budget_sender_find(&b, ":1.7", 2 * S, &uid, &trusted));
+        assert_int_equal(uid, 65534);
+        assert_false(trusted);
+        assert_false(cpu_budget_sender_find(&b, ":1.70", 2 * S, &uid, &trusted));
+        assert_false(cpu_budget_sender_find(&b, ":1.7", S + CPU_BUDGET_SENDER_USEC, &uid, &trusted));
+        /* full: the oldest makes room */
+        for (int i = 0; i < CPU_BUDGET_SENDERS; i++) {
+                snprintf(name, sizeof(name), ":2.%d", i);
+                cpu_budget_sender_remember(&b, name, 3 * S + (uint64_t) i, 1000 + (uid_t) i, i == 0);
+        }
+        assert_false(cpu_budget_sender_find(&b, ":1.7", 3 * S, &uid, &trusted));
+        cpu_budget_sender_remember(&b, ":3.1", 4 * S, 0, true);
+        assert_false(cpu_budget_sender_find(&b, ":2.0", 4 * S, &uid, &trusted));
+        assert_true(cpu_budget_sender_find(&b, ":2.1", 4 * S, &uid, &trusted));
+        assert_int_equal(uid, 1001);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_user_budget),
                 cmocka_unit_test(test_all_budget),
                 cmocka_unit_test(test_slots),
+                cmocka_unit_test(test_senders),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
