@@ -189,11 +189,12 @@ typedef struct CbsSpec {
  * interval_ms). A probe costs the daemon a send, its error-queue reports
  * and their accounting, one event-loop wake-up or more: the largest
  * setting the keys allow, 640 a second per queue, on 16 links took 98 % of
- * a core in the test kernel and made `tbsctl metrics` take seconds
- * (BENCHMARKS.md, "Bounds"). A file whose monitors would pass it is
+ * a core in the test kernel and made `tbsctl metrics` take seconds; 1920
+ * a second still took 77 % there (BENCHMARKS.md, "Bounds"), where every
+ * system call is a round trip through the host. A file whose monitors would pass it is
  * refused (schedule_verify() for a file alone, schedule_dir_load() for
  * the folder: files read unchanged first, then the others in name order). */
-#define TBS_MONITOR_MAX_PROBES_PER_S 2000
+#define TBS_MONITOR_MAX_PROBES_PER_S 1000
 
 typedef struct MonitorSpec {
         bool enabled;                         /* the entry has "monitor" (opt-in) */

@@ -302,33 +302,32 @@ static void test_stamps(void **state) {
  * left; on a reload the files read unchanged keep theirs first. */
 static void test_monitor_budget(void **state) {
         char folder[] = "/tmp/tbs-test-budget-XXXXXX", path[160];
-        const char *const files[] = { "0.json", "a.json", "b.json", "c.json", "d.json", "e.json" };
+        const char *const files[] = { "0.json", "a.json", "b.json", "c.json", "d.json" };
         ScheduleDirStamps *stamps = NULL;
         ScheduleDir d = {};
         ScheduleFile *f;
         char *l;
 
-        assert_int_equal(TBS_MONITOR_MAX_PROBES_PER_S, 2000);
+        assert_int_equal(TBS_MONITOR_MAX_PROBES_PER_S, 1000);
         assert_non_null(mkdtemp(folder));
         write_in(folder, "a.json", MONITORED("eth0", "64"));   /* 640 a second */
-        write_in(folder, "b.json", MONITORED("eth1", "64"));   /* 1280 */
-        write_in(folder, "c.json", MONITORED("eth2", "64"));   /* 1920 */
-        write_in(folder, "d.json", MONITORED("eth3", "64"));   /* 2560: refused */
-        write_in(folder, "e.json", MONITORED("eth4", "8"));    /* 2000 */
+        write_in(folder, "b.json", MONITORED("eth1", "32"));   /* 960 */
+        write_in(folder, "c.json", MONITORED("eth2", "8"));    /* 1040: refused */
+        write_in(folder, "d.json", MONITORED("eth3", "4"));    /* 1000 */
         schedule_dir_stamps_set_quiet(0);
 
         assert_int_equal(schedule_dir_load_stamped(folder, &stamps, &d), 0);
-        for (const char *const *n = (const char *const[]) { "a.json", "b.json", "c.json", "e.json", NULL }; *n; n++)
+        for (const char *const *n = (const char *const[]) { "a.json", "b.json", "d.json", NULL }; *n; n++)
                 assert_non_null(file_named(&d, *n)->schedule);
-        f = file_named(&d, "d.json");
+        f = file_named(&d, "c.json");
         assert_null(f->schedule);
-        l = lines(&f->diags);
-        snprintf(path, sizeof(path), "%s/d.json", folder);
-        assert_non_null(strstr(l, path));
-        assert_non_null(strstr(l, ": txqueues[0].monitor: the file's monitors send 640 probe frames a second; with "
-                                  "the 1920 of the other files' that is above tbsd's budget of 2000 for all "
-                                  "monitors"));
         assert_int_equal(f->diags.n, 1);
+        l = lines(&f->diags);
+        snprintf(path, sizeof(path), "%s/c.json: txqueues[0].monitor: ", folder);
+        assert_non_null(strstr(l, path));
+        assert_non_null(strstr(l, ": txqueues[0].monitor: the file's monitors send 80 probe frames a second; with "
+                                  "the 960 of the other files' that is above tbsd's budget of 1000 for all "
+                                  "monitors"));
         free(l);
         assert_int_equal(schedule_dir_errors(&d), 1);
         schedule_dir_done(&d);
@@ -337,9 +336,9 @@ static void test_monitor_budget(void **state) {
         write_in(folder, "0.json", MONITORED("eth5", "1"));
         assert_int_equal(schedule_dir_load_stamped(folder, &stamps, &d), 0);
         assert_true(file_named(&d, "a.json")->unchanged);
-        assert_true(file_named(&d, "e.json")->unchanged);
+        assert_true(file_named(&d, "d.json")->unchanged);
         assert_null(file_named(&d, "0.json")->schedule);
-        assert_null(file_named(&d, "d.json")->schedule);
+        assert_null(file_named(&d, "c.json")->schedule);
         assert_int_equal(schedule_dir_errors(&d), 2);
         schedule_dir_done(&d);
 
