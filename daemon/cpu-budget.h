@@ -15,10 +15,12 @@
 #include <sys/types.h>
 
 /* Each user: 50 ms of CPU a second (5 % of a core), 100 ms at once; all
- * of them: 100 ms a second, 200 ms at once. Measured in the test kernel
- * (BENCHMARKS.md, "Bounds"): a 10 kB streams document costs 1-8 ms, so a
- * user gets dozens of Validate() calls a second, and twenty at once from
- * four clients keep root's `tbsctl status` under 100 ms. */
+ * of them: 100 ms a second, 200 ms at once. A costly 12 kB streams
+ * document (bench/streams-doc.py) is 39 million instructions, 30-100 ms of
+ * the daemon's CPU in the loaded test kernel: with these, four uid-65534
+ * clients sending it twenty times at once got 4 answers, and root's status
+ * calls meanwhile took what they take without them (BENCHMARKS.md,
+ * "Bounds"). */
 #define CPU_BUDGET_USER_RATE_USEC_PER_S 50000
 #define CPU_BUDGET_USER_BURST_USEC 100000
 #define CPU_BUDGET_ALL_RATE_USEC_PER_S 100000
