@@ -74,7 +74,7 @@ static void help(void) {
                "  -v --verbose          list: also print each link's D-Bus object path\n"
                "     --watch[=SECONDS]  stats: refresh every SECONDS (0.1-3600, default 1)\n"
                "                        until interrupted\n"
-               "     --count=N          selftest: probe frames per queue (1-100000, default 20)\n"
+               "     --count=N          selftest: probe frames per queue (1-1000, default 20)\n"
                "     --device=IFACE     validate: also check against IFACE of this machine, as\n"
                "                        tbsd would before applying (\".\": each file's own\n"
                "                        interface)\n"
@@ -137,7 +137,7 @@ int main(int argc, char *argv[]) {
                 case ARG_COUNT: {
                         uint64_t v;
 
-                        if (parse_uint_arg("--count", optarg, 1, 100000, &v) < 0)
+                        if (parse_uint_arg("--count", optarg, 1, SELFTEST_COUNT_MAX, &v) < 0)
                                 return TBSCTL_EXIT_USAGE;
                         arg_count = (unsigned) v;
                         break;

@@ -18,6 +18,9 @@ extern double arg_watch;
 /* Bounds of a --watch interval (tbsctl.c and verb-stats-watch.c parse it). */
 #define WATCH_MIN_NS (100 * 1000 * 1000ULL)          /* 0.1 s */
 #define WATCH_MAX_NS (3600ULL * 1000 * 1000 * 1000)   /* 1 h */
+/* selftest --count: its probes are sent at once, 1 ms apart, and their
+ * reports wait in one socket's error queue (BENCHMARKS.md, "Bounds") */
+#define SELFTEST_COUNT_MAX 1000
 
 /* --device=IFACE: validate checks the files against IFACE of this machine
  * ("." each file's own interface); NULL: not given. */

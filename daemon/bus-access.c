@@ -174,3 +174,22 @@ int bus_access_require(sd_bus_message *m, const char *admin_group, RefusalLog *r
 int bus_method_failed(sd_bus_error *error, int r, const char *what) {
         return sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: %s", what, strerror(r < 0 ? -r : r));
 }
+
+int bus_access_caller(sd_bus_message *m, const char *admin_group, uid_t *ret_uid, bool *ret_trusted) {
+        _cleanup_free_ gid_t *gids = NULL;
+        gid_t admin_gid = 0;
+        bool have_admin_gid = false;
+        uid_t euid;
+        pid_t pid;
+        int n_gids = -1, r;
+
+        r = bus_creds(m, &euid, &pid, &gids, &n_gids);
+        if (r < 0)
+                return r;
+        if (euid != 0 && n_gids >= 0)
+                have_admin_gid = admin_group_gid(admin_group, &admin_gid);
+        *ret_uid = euid;
+        *ret_trusted = bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, admin_gid,
+                                         have_admin_gid);
+        return 0;
+}

@@ -51,4 +51,9 @@ int bus_access_require(sd_bus_message *m, const char *admin_group, RefusalLog *r
  *  errno text", never the errno-mapped generic name sd-bus would pick:
  *  every error a tbsd method answers is an org.tsn.Tbs.Error.*. Returns
  *  what sd_bus_error_setf() returns. */
+/** Who calls, without deciding anything: its user id as the bus vouches
+ *  for it, and whether the daemon trusts it (uid 0 or the admin group).
+ *  Returns 0, or -errno when the bus does not vouch for a user id. */
+int bus_access_caller(sd_bus_message *m, const char *admin_group, uid_t *ret_uid, bool *ret_trusted);
+
 int bus_method_failed(sd_bus_error *error, int r, const char *what);

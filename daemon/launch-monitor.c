@@ -17,6 +17,15 @@
  * longer than the interval */
 #define PENDING_ROUNDS 4
 
+/* The monitors' event sources come after everything else the loop has
+ * pending (bus calls, link and qdisc notifications, clock checks): with
+ * many probes a second they were always pending, sd-event dispatches one
+ * source per iteration, and a bus call waited its turn among them
+ * (`tbsctl status` took 58 s beside 16 monitors at 640 probes a second,
+ * BENCHMARKS.md "Bounds"). Above normal (0), below the signal queue's idle
+ * source (SD_EVENT_PRIORITY_IDLE, 100). */
+#define MONITOR_EVENT_PRIORITY 50
+
 typedef struct QueueMonitor {
         LaunchMonitors *owner;
         size_t index;                   /* of its figures in owner->stats */
@@ -168,6 +177,8 @@ static void arm_timeout(QueueMonitor *qm) {
         }
         if (!qm->timeout) {
                 r = sd_event_add_time(qm->owner->event, &qm->timeout, CLOCK_MONOTONIC, first, 10000, on_timeout, qm);
+                if (r >= 0)
+                        (void) sd_event_source_set_priority(qm->timeout, MONITOR_EVENT_PRIORITY);
                 if (r < 0)
                         log_link_warning_errno(qm->owner->ifname, r,
                                                "queue %" PRIu32 ": launch monitor: cannot arm the report timeout: %m",
@@ -369,6 +380,8 @@ static int queue_monitor_start(QueueMonitor *qm) {
         if (r >= 0) {
                 step = "the error queue source";
                 r = sd_event_add_io(qm->owner->event, &qm->io, qm->fd, EPOLLERR, on_error_queue, qm);
+                if (r >= 0)
+                        r = sd_event_source_set_priority(qm->io, MONITOR_EVENT_PRIORITY);
         }
         if (r >= 0) {
                 step = "the timer";
@@ -376,6 +389,8 @@ static int queue_monitor_start(QueueMonitor *qm) {
                  * tenth of it with the loop's other wake-ups */
                 r = sd_event_add_time_relative(qm->owner->event, &qm->tick, CLOCK_MONOTONIC, interval_usec,
                                                interval_usec / 10, on_tick, qm);
+                if (r >= 0)
+                        r = sd_event_source_set_priority(qm->tick, MONITOR_EVENT_PRIORITY);
         }
         if (r >= 0)
                 r = sd_event_source_set_enabled(qm->tick, SD_EVENT_ON);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "schedule-parse.h"
 #include "schedule-verify.h"
 #include "sd-cleanup.h"
+#include "time-util.h"
 #include "utf8.h"
 
 /* The Manager object on the bus (/org/tsn/Tbs), the bus connection, and
@@ -95,11 +97,54 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
         return sd_bus_reply_method_return(msg, NULL);
 }
 
+/* Validate() is open to everyone and its cost follows the document: an
+ * untrusted caller (neither uid 0 nor the admin group) is admitted while
+ * its user and all untrusted callers together have CPU time left
+ * (cpu-budget.h), and the time the call took is then charged. Returns 1
+ * (go on; *ret_charge: whether to charge *ret_uid), or 0 with the refusal
+ * in error. */
+static int validate_admit(Manager *m, sd_bus_message *msg, uid_t *ret_uid, bool *ret_charge, sd_bus_error *error) {
+        uint64_t wait_usec;
+        bool trusted, all;
+        uid_t uid;
+        int r;
+
+        if (!cpu_budget_sender_find(&m->validate_budget, sd_bus_message_get_sender(msg), now_usec(CLOCK_MONOTONIC),
+                                    &uid, &trusted)) {
+                r = bus_access_caller(msg, m->admin_group, &uid, &trusted);
+                if (r < 0) {
+                        sd_bus_error_setf(error, TBS_ERROR_ACCESS_DENIED,
+                                          "Validate: the bus did not vouch for the caller's user id: %s",
+                                          strerror(-r));
+                        return 0;
+                }
+                cpu_budget_sender_remember(&m->validate_budget, sd_bus_message_get_sender(msg),
+                                           now_usec(CLOCK_MONOTONIC), uid, trusted);
+        }
+        *ret_uid = uid;
+        *ret_charge = !trusted;
+        if (trusted || cpu_budget_admit(&m->validate_budget, uid, now_usec(CLOCK_MONOTONIC), &wait_usec, &all))
+                return 1;
+        refusal_log_note(m->refusals, uid, "Validate to uid %u: %s CPU budget for it is used up", (unsigned) uid,
+                         all ? "the unprivileged callers'" : "its");
+        sd_bus_error_setf(error, TBS_ERROR_LIMIT_EXCEEDED,
+                          "Validate: %s of CPU time for Validate() (%d ms a second%s) is used up; try again in "
+                          "%" PRIu64 " ms", all ? "the budget of all callers other than root and the admin group"
+                                                : "this user's budget",
+                          (all ? CPU_BUDGET_ALL_RATE_USEC_PER_S : CPU_BUDGET_USER_RATE_USEC_PER_S) / 1000,
+                          all ? " for them together" : "", (wait_usec + 999) / 1000);
+        return 0;
+}
+
 static int method_validate(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
         _cleanup_schedule_ Schedule *s = NULL;
+        Manager *m = userdata;
         DiagList diags = {};
         const char *text;
+        uint64_t cpu0;
+        bool charge;
+        uid_t uid;
         int r;
 
         r = sd_bus_message_read(msg, "s", &text);
@@ -108,9 +153,16 @@ static int method_validate(sd_bus_message *msg, void *userdata, sd_bus_error *er
         if (strlen(text) > VALIDATE_MAX_BYTES)
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
                                          "schedule is larger than %d bytes", VALIDATE_MAX_BYTES);
+        r = validate_admit(m, msg, &uid, &charge, error);
+        if (r == 0)
+                return -EBUSY;  /* the refusal is in error */
+        cpu0 = now_usec(CLOCK_THREAD_CPUTIME_ID);
         r = schedule_parse_json("<Validate>", text, strlen(text), &diags, &s);
         if (r >= 0)
                 (void) schedule_verify(s, NULL, &diags);
+        if (charge)
+                cpu_budget_charge(&m->validate_budget, uid, now_usec(CLOCK_MONOTONIC),
+                                  now_usec(CLOCK_THREAD_CPUTIME_ID) - cpu0);
 
         r = sd_bus_message_new_method_return(msg, &reply);
         if (r >= 0)

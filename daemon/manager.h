@@ -14,6 +14,7 @@
 #include <systemd/sd-event.h>
 
 #include "caps-cache.h"
+#include "cpu-budget.h"
 #include "link.h"
 #include "nl-qdisc.h"
 
@@ -53,6 +54,7 @@ struct Manager {
         char *config_dir;
         char *admin_group;              /* may call privileged methods; NULL: root only */
         struct RefusalLog *refusals;    /* refused privileged calls, logged per caller with a limit */
+        CpuBudget validate_budget;      /* CPU time of untrusted callers' Validate() (manager-bus.c) */
         uint64_t clock_interval_usec;
         NlQdisc *nl;                    /* netlink socket for qdisc changes and dumps */
         CapsCache *caps;                /* capability probe results by ifindex */

@@ -24,3 +24,4 @@
 #define TBS_ERROR_PROTOCOL_MISSING  "org.tsn.Tbs.Error.ProtocolMissing"
 #define TBS_ERROR_INVALID_OPTION    "org.tsn.Tbs.Error.InvalidOption"
 #define TBS_ERROR_NOT_SUPPORTED     "org.tsn.Tbs.Error.NotSupported"
+#define TBS_ERROR_LIMIT_EXCEEDED    "org.tsn.Tbs.Error.LimitExceeded"

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,6 +253,7 @@ typedef struct FileStamp {
         char *path;
         FileVersion version;
         char ifname[IFNAMSIZ];
+        uint32_t monitor_probes_per_s;
 } FileStamp;
 
 struct ScheduleDirStamps {
@@ -315,6 +317,8 @@ static int load_one(ScheduleFile *f, int dfd, const char *name,
         const FileStamp *o = ret_stamp ? stamp_find(old, f->path) : NULL;
         struct stat lst, rst;
         bool have_lst = false;
+        uint64_t total;
+        size_t over_at;
         size_t len;
         int r;
 
@@ -330,11 +334,13 @@ static int load_one(ScheduleFile *f, int dfd, const char *name,
 
                 if (same_file_version(&o->version, &v)) {
                         f->unchanged = true;
+                        f->monitor_probes_per_s = o->monitor_probes_per_s;
                         memcpy(f->ifname, o->ifname, sizeof(f->ifname));
                         ret_stamp->path = strdup(f->path);
                         if (!ret_stamp->path)
                                 return -ENOMEM;
                         ret_stamp->version = o->version;
+                        ret_stamp->monitor_probes_per_s = o->monitor_probes_per_s;
                         memcpy(ret_stamp->ifname, o->ifname, sizeof(ret_stamp->ifname));
                         return 0;
                 }
@@ -371,6 +377,8 @@ static int load_one(ScheduleFile *f, int dfd, const char *name,
                 return r;
         if (r < 0)
                 return 0;
+        (void) schedule_monitor_over_budget(s, 0, &over_at, &total);
+        f->monitor_probes_per_s = (uint32_t) total;
         f->schedule = TAKE_PTR(s);
 
         /* Stamped: a regular file (with an lstat(), the one it saw: not
@@ -389,6 +397,7 @@ static int load_one(ScheduleFile *f, int dfd, const char *name,
                 if (!ret_stamp->path)
                         return -ENOMEM;
                 ret_stamp->version = got;
+                ret_stamp->monitor_probes_per_s = f->monitor_probes_per_s;
                 memcpy(ret_stamp->ifname, f->ifname, sizeof(ret_stamp->ifname));
         }
         return 0;
@@ -439,6 +448,40 @@ static int refuse_duplicates(ScheduleDir *d) {
                                         f->schedule = NULL;
                                 }
                         }
+        }
+        return 0;
+}
+
+/* The monitors of all the files within TBS_MONITOR_MAX_PROBES_PER_S. The
+ * files read unchanged keep running as they are and are counted first;
+ * then each other valid file in name order: one that would pass the
+ * budget is refused at the monitor that passes it, and the next files
+ * still get the room it leaves. */
+static int refuse_over_monitor_budget(ScheduleDir *d) {
+        uint64_t used = 0;
+
+        for (size_t i = 0; i < d->n; i++)
+                if (d->files[i].unchanged)
+                        used += d->files[i].monitor_probes_per_s;
+        for (size_t i = 0; i < d->n; i++) {
+                ScheduleFile *f = &d->files[i];
+                char path[64];
+                size_t q;
+
+                if (!f->schedule || !schedule_monitor_over_budget(f->schedule, used, &q, NULL)) {
+                        if (f->schedule)
+                                used += f->monitor_probes_per_s;
+                        continue;
+                }
+                snprintf(path, sizeof(path), "txqueues[%zu].monitor", q);
+                if (diag_error(&f->diags, f->path, path,
+                               "the file's monitors send %" PRIu32 " probe frames a second; with the %" PRIu64
+                               " of the other files' that is above tbsd's budget of %d for all monitors "
+                               "(fewer frames, a longer interval_ms or fewer monitored queues)",
+                               f->monitor_probes_per_s, used, TBS_MONITOR_MAX_PROBES_PER_S) < 0)
+                        return -ENOMEM;
+                schedule_free(f->schedule);
+                f->schedule = NULL;
         }
         return 0;
 }
@@ -494,6 +537,8 @@ static int load_dir(const char *dir,
         n = 0;
 
         r = refuse_duplicates(&d);
+        if (r >= 0)
+                r = refuse_over_monitor_budget(&d);
         if (r < 0)
                 goto fail;
         if (stamps) {

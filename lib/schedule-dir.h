@@ -20,6 +20,7 @@ typedef struct ScheduleFile {
                                       * (also for a file refused as unsafe: it is not read) */
         Schedule *schedule;          /* NULL when the file has errors */
         DiagList diags;              /* this file's errors and warnings */
+        uint32_t monitor_probes_per_s; /* of its monitors, valid or unchanged files only */
         bool unchanged;              /* schedule_dir_load_stamped(): not read again, since it
                                       * is the version read last time (schedule is NULL) */
 } ScheduleFile;

@@ -566,6 +566,20 @@ static int verify_pending_streams(Verifier *v, const Schedule *s, const DeviceFa
         return k == 0;
 }
 
+/* The file's monitors alone within the daemon's probe budget (the
+ * folder's sum is schedule_dir_load()'s). */
+static void verify_monitor_budget(Verifier *v, const Schedule *s) {
+        char path[JPATH_MAX];
+        uint64_t total;
+        size_t i;
+
+        if (schedule_monitor_over_budget(s, 0, &i, &total))
+                verr(v, pathf(path, "txqueues[%zu].monitor", i),
+                     "the file's monitors send %" PRIu64 " probe frames a second, above tbsd's budget of %d "
+                     "for all monitors (fewer frames, a longer interval_ms or fewer monitored queues)",
+                     total, TBS_MONITOR_MAX_PROBES_PER_S);
+}
+
 int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags) {
         Verifier v = { .file = s->source, .diags = diags };
         size_t errors = diag_errors(diags);
@@ -584,6 +598,7 @@ int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags
         verify_root(&v, s, facts);
         verify_txqueues(&v, s, facts);
         verify_cbs_link(&v, s, facts);
+        verify_monitor_budget(&v, s);
         verify_clock(&v, &s->clock);
         /* The safety checks judge a schedule the kernel would take: on one
          * with errors already their findings would be noise. */

@@ -178,6 +178,29 @@ bool monitor_spec_equal(const MonitorSpec *a, const MonitorSpec *b) {
         return !a->enabled || (a->interval_ms == b->interval_ms && a->frames == b->frames);
 }
 
+uint32_t monitor_spec_probes_per_s(const MonitorSpec *m) {
+        if (!m->enabled || m->interval_ms == 0)
+                return 0;
+        return (uint32_t) (((uint64_t) m->frames * 1000 + m->interval_ms - 1) / m->interval_ms);
+}
+
+bool schedule_monitor_over_budget(const Schedule *s, uint64_t used, size_t *ret_index, uint64_t *ret_total) {
+        bool over = false;
+
+        for (size_t i = 0; i < s->n_txqueues; i++) {
+                if (s->txqueues[i].kind != TXQ_ETF)
+                        continue;
+                used += monitor_spec_probes_per_s(&s->txqueues[i].monitor);
+                if (!over && used > TBS_MONITOR_MAX_PROBES_PER_S) {
+                        over = true;
+                        *ret_index = i;
+                }
+        }
+        if (ret_total)
+                *ret_total = used;
+        return over;
+}
+
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
         if (a->kind != b->kind)
                 return false;

@@ -184,6 +184,18 @@ typedef struct CbsSpec {
 #define TBS_MONITOR_FRAMES_MAX 64
 #define TBS_MONITOR_FRAMES_DEFAULT 4
 
+/* The probe frames per second the monitors of all the schedules one tbsd
+ * loads may send together (each monitored queue: frames * 1000 /
+ * interval_ms). A probe costs the daemon a send, its error-queue reports
+ * and their accounting, one event-loop wake-up or more: the largest
+ * setting the keys allow, 640 a second per queue, on 16 links took 98 % of
+ * a core in the test kernel and made `tbsctl metrics` take seconds; 1920
+ * a second still took 77 % there (BENCHMARKS.md, "Bounds"), where every
+ * system call is a round trip through the host. A file whose monitors would pass it is
+ * refused (schedule_verify() for a file alone, schedule_dir_load() for
+ * the folder: files read unchanged first, then the others in name order). */
+#define TBS_MONITOR_MAX_PROBES_PER_S 1000
+
 typedef struct MonitorSpec {
         bool enabled;                         /* the entry has "monitor" (opt-in) */
         uint32_t interval_ms;
@@ -193,6 +205,9 @@ typedef struct MonitorSpec {
 /** Whether two monitor settings are the same (both off, or on with the
  *  same interval and frames). */
 bool monitor_spec_equal(const MonitorSpec *a, const MonitorSpec *b);
+
+/** Probe frames per second of one monitor (rounded up); 0 when it is off. */
+uint32_t monitor_spec_probes_per_s(const MonitorSpec *m);
 
 /* One TX queue's child qdisc: etf (kind TXQ_ETF, the etf fields) or cbs
  * (kind TXQ_CBS, cbs and offload). The name stays from when etf was the
@@ -302,6 +317,12 @@ void root_spec_done(RootSpec *r);
 
 /** Deep copy. Returns 0 and *ret, or -ENOMEM. */
 int schedule_copy(const Schedule *s, Schedule **ret);
+
+/** The first monitor of s (its txqueues index in *ret_index) at which the
+ *  probes per second of s's monitors, on top of used, pass
+ *  TBS_MONITOR_MAX_PROBES_PER_S; false when none does. *ret_total (may be
+ *  NULL) gets used plus all of s's monitors' probes per second. */
+bool schedule_monitor_over_budget(const Schedule *s, uint64_t used, size_t *ret_index, uint64_t *ret_total);
 
 /** Whether name is a group name the "sockets.group" key takes: 1 to
  *  TBS_GROUP_NAME_MAX bytes, a letter or '_' first, then letters, digits,

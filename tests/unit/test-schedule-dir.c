@@ -288,6 +288,68 @@ static void test_stamps(void **state) {
         assert_int_equal(rmdir(folder), 0);
 }
 
+#define MONITORED(ifname, frames)                                                               \
+        "{\"interface\": \"" ifname "\", \"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 2,"      \
+        " \"priority_map\": [0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],"                                 \
+        " \"queues\": [{\"count\": 2, \"offset\": 0}, {\"count\": 1, \"offset\": 2}]},"        \
+        " \"txqueues\": [{\"queue\": 2, \"delta_ns\": 100000, \"offload\": false,"             \
+        " \"monitor\": {\"interval_ms\": 100, \"frames\": " frames "}}],"                        \
+        " \"allow\": [\"ptp-etf\"]}\n"
+
+/* The monitors of all files together stay within TBS_MONITOR_MAX_PROBES_PER_S
+ * (issue 37: 16 links at 640 probes a second each took a core): a file
+ * that would pass it is refused at its monitor, the next ones get the room
+ * left; on a reload the files read unchanged keep theirs first. */
+static void test_monitor_budget(void **state) {
+        char folder[] = "/tmp/tbs-test-budget-XXXXXX", path[160];
+        const char *const files[] = { "0.json", "a.json", "b.json", "c.json", "d.json" };
+        ScheduleDirStamps *stamps = NULL;
+        ScheduleDir d = {};
+        ScheduleFile *f;
+        char *l;
+
+        assert_int_equal(TBS_MONITOR_MAX_PROBES_PER_S, 1000);
+        assert_non_null(mkdtemp(folder));
+        write_in(folder, "a.json", MONITORED("eth0", "64"));   /* 640 a second */
+        write_in(folder, "b.json", MONITORED("eth1", "32"));   /* 960 */
+        write_in(folder, "c.json", MONITORED("eth2", "8"));    /* 1040: refused */
+        write_in(folder, "d.json", MONITORED("eth3", "4"));    /* 1000 */
+        schedule_dir_stamps_set_quiet(0);
+
+        assert_int_equal(schedule_dir_load_stamped(folder, &stamps, &d), 0);
+        for (const char *const *n = (const char *const[]) { "a.json", "b.json", "d.json", NULL }; *n; n++)
+                assert_non_null(file_named(&d, *n)->schedule);
+        f = file_named(&d, "c.json");
+        assert_null(f->schedule);
+        assert_int_equal(f->diags.n, 1);
+        l = lines(&f->diags);
+        snprintf(path, sizeof(path), "%s/c.json: txqueues[0].monitor: ", folder);
+        assert_non_null(strstr(l, path));
+        assert_non_null(strstr(l, ": txqueues[0].monitor: the file's monitors send 80 probe frames a second; with "
+                                  "the 960 of the other files' that is above tbsd's budget of 1000 for all "
+                                  "monitors"));
+        free(l);
+        assert_int_equal(schedule_dir_errors(&d), 1);
+        schedule_dir_done(&d);
+
+        /* A new file sorted first does not push out what runs. */
+        write_in(folder, "0.json", MONITORED("eth5", "1"));
+        assert_int_equal(schedule_dir_load_stamped(folder, &stamps, &d), 0);
+        assert_true(file_named(&d, "a.json")->unchanged);
+        assert_true(file_named(&d, "d.json")->unchanged);
+        assert_null(file_named(&d, "0.json")->schedule);
+        assert_null(file_named(&d, "c.json")->schedule);
+        assert_int_equal(schedule_dir_errors(&d), 2);
+        schedule_dir_done(&d);
+
+        stamps = schedule_dir_stamps_free(stamps);
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                snprintf(path, sizeof(path), "%s/%s", folder, files[i]);
+                (void) unlink(path);
+        }
+        assert_int_equal(rmdir(folder), 0);
+}
+
 /* The folder itself is held to the rules of its files. */
 static void test_folder_refused(void **state) {
         char folder[] = "/tmp/tbs-test-folder-XXXXXX", link[64], want[256];
@@ -391,6 +453,7 @@ int main(void) {
                 cmocka_unit_test(test_missing_and_empty),
                 cmocka_unit_test(test_stamps),
                 cmocka_unit_test(test_folder_refused),
+                cmocka_unit_test(test_monitor_budget),
                 cmocka_unit_test(test_changed_while_read),
         };
         return cmocka_run_group_tests(tests, setup, teardown);

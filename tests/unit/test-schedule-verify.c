@@ -256,6 +256,26 @@ static void test_monitor_taprio(void **state) {
         assert_verify(s, &slow, "");
 }
 
+/* A file's monitors alone within the daemon's probe budget (issue 37:
+ * the largest monitors the keys allow took a core); both sides of it. */
+static void test_monitor_budget(void **state) {
+        _cleanup_schedule_ Schedule *s = new_model();
+
+        s->txqueues[0].offload = OFFLOAD_OFF;
+        s->txqueues[1].offload = OFFLOAD_OFF;
+        s->txqueues[0].monitor = (MonitorSpec) { .enabled = true, .interval_ms = 100, .frames = 64 };
+        s->txqueues[1].monitor = (MonitorSpec) { .enabled = true, .interval_ms = 100, .frames = 36 };
+        assert_int_equal(monitor_spec_probes_per_s(&s->txqueues[0].monitor), 640);
+        assert_verify(s, NULL, "");                                 /* 1000 */
+        s->txqueues[1].monitor.interval_ms = 99;                    /* 363.6: 364, rounded up */
+        assert_int_equal(monitor_spec_probes_per_s(&s->txqueues[1].monitor), 364);
+        assert_verify(s, NULL, "m.json: txqueues[1].monitor: the file's monitors send 1004 probe frames a second, "
+                               "above tbsd's budget of 1000 for all monitors (fewer frames, a longer interval_ms "
+                               "or fewer monitored queues)");
+        s->txqueues[1].monitor = (MonitorSpec) {};
+        assert_verify(s, NULL, "");
+}
+
 /* The kernel's limits (docs/schedule-format.md, Limits), both sides of each. */
 static void test_taprio_limits(void **state) {
         _cleanup_schedule_ Schedule *s = new_model();
@@ -334,6 +354,7 @@ int main(void) {
                 cmocka_unit_test(test_facts_offload),
                 cmocka_unit_test(test_taprio_rules),
                 cmocka_unit_test(test_monitor_taprio),
+                cmocka_unit_test(test_monitor_budget),
                 cmocka_unit_test(test_taprio_limits),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

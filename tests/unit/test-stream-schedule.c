@@ -205,6 +205,11 @@ static void test_refusals(void **state) {
         StreamSpec nobe[] = { fixed("x", 0, 1000000, 0, 122476, 1) };
         StreamSpec dup[] = { fixed("x", 0, 1000000, 0, 128, 1), fixed("x", 1, 1000000, 5000, 128, 1) };
         StreamSpec late[] = { fixed("x", 0, 1000000, 999000, 1500, 1) };
+        StreamSpec slow_to_place[] = { fixed("b0", 1, 20000, 19300, 60, 1), fixed("b1", 1, 20000, 19450, 60, 1),
+                                       fixed("b2", 1, 20000, 19600, 60, 1), fixed("b3", 1, 20000, 19750, 60, 1),
+                                       floating("victim", 2, 20025, 60, 1) };
+        StreamScheduleParams fast = { .link_speed_mbps = 10000, .num_tc = 3, .ptp_tc = 0,
+                                      .guard_frame_bytes = 60 };
 
         slow.link_speed_mbps = 10;
         expect_refused(conflict, 2, &p, -EBUSY, "streams \"a\" and \"b\" overlap at 1000 ns of the cycle, for 216 ns");
@@ -220,6 +225,14 @@ static void test_refusals(void **state) {
                        "the streams leave no best-effort time of 12336 ns (one frame of 1518 bytes) in the cycle: "
                        "PTP's class 2 would never open");
         expect_refused(dup, 2, &p, -EINVAL, "two streams are named \"x\"");
+        /* Four streams every 20 us at 19.3, 19.45, 19.6 and 19.75 us and
+         * one more every 20.025 us: its 801 occurrences step 25 ns against
+         * theirs, so each of the 3 205 candidate offsets fails only after
+         * hundreds of checks, 305 488 in all (issue 37: any Validate()
+         * caller could start that much work); the bound stops it. */
+        expect_refused(slow_to_place, 5, &fast, -ERANGE,
+                       "placing stream \"victim\" took more than 262144 checks of the windows already placed, the "
+                       "bound of the computation: give streams offset_ns, or fewer streams or occurrences");
         expect_refused(late, 1, &p, -EINVAL,
                        "stream \"x\": its window of 12192 ns from offset 999000 ns ends past its period of "
                        "1000000 ns");
