@@ -180,7 +180,7 @@ static void test_apply_outcome_reaches_callbacks(void **state) {
         assert_seen(&seen, 2, "applied -19: interface tbs-none0 does not exist", "props Index");
 
         /* A batch of one takes the same way (no dump: one by one). */
-        assert_int_equal(links_apply(&l, 1, NULL, NULL), 0);
+        assert_int_equal(links_apply(&l, 1, NULL, NULL, NULL), 0);
         assert_seen(&seen, 2, "applied -19: interface tbs-none0 does not exist", "props Index");
 
         link_free(l);
