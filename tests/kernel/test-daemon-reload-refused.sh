@@ -97,7 +97,7 @@ EOJ
 }
 write_ifb() { # DELTA0 OFFLOAD1
         write_mqprio_schedule "$TMPDIR/ifb0.json" ifb0 "$1" 500000
-        jq ".txqueues[1].offload = $2" "$TMPDIR/ifb0.json" > "$conf/ifb0.json"
+        jq ".txqueues[0].offload = false | .txqueues[1].offload = $2" "$TMPDIR/ifb0.json" > "$conf/ifb0.json"
 }
 good_files() {
         write_rr0 200000 '{"count": 3, "offset": 1}'
