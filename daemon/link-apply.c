@@ -168,24 +168,26 @@ static char *bus_streams_cause(const Schedule *s, const LinkCaps *caps) {
         char *t = NULL;
         int r;
 
-        for (size_t i = 0; i < s->streams.n; i++)
-                n_bus += s->streams.items[i].from_bus;
+        for (size_t i = 0; i < s->streams.n; i++) {
+                const StreamSpec *st = &s->streams.items[i];
+
+                if (!st->from_bus)
+                        continue;
+                n_bus++;
+                if (asprintf(&t, "%s%s%s", names ?: "", names ? ", " : "", st->name) < 0)
+                        return NULL;
+                free(names);
+                names = t;
+        }
         if (n_bus == 0 || n_bus == s->streams.n || schedule_copy(s, &alone) < 0)
                 return NULL;
         for (size_t i = 0; i < alone->streams.n; i++) {
                 StreamSpec *st = &alone->streams.items[i];
 
-                if (!st->from_bus) {
-                        alone->streams.items[k++] = *st;
-                        continue;
-                }
-                if (asprintf(&t, "%s%s%s", names ?: "", names ? ", " : "", st->name) < 0) {
+                if (st->from_bus)
                         free(st->name);
-                        return NULL;
-                }
-                free(names);
-                names = t;
-                free(st->name);
+                else
+                        alone->streams.items[k++] = *st;
         }
         alone->streams.n = k;
         /* The gate list is computed again, without them. */

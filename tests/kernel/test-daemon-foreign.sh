@@ -88,9 +88,14 @@ assert_contains "$out" "mqprio 100: is not tbsd's (its settings differ from the 
 expect_root fm0 "mqprio 100:" "fm0's mqprio left in place"
 assert_eq "$(tc -j qdisc show dev fm0 | jq -r '.[] | select(.root) | .options.tc')" 2 "fm0's own number of classes"
 
-# A deleted schedule file: the foreign htb stays, tbsd's tree goes.
+# A deleted schedule file: the foreign htb stays, tbsd's tree goes. The
+# reload fails: it names the files the device check still refuses.
 rm "$conf/fd0.json" "$conf/fp0.json" "$conf/ok1.json"
-"$TBSCTL" reload
+set +e
+out=$("$TBSCTL" reload 2>&1); rc=$?
+set -e
+assert_eq "$rc" 1 "reload with files the device check refuses"
+assert_eq "$(grep -c "$conf/f[hmq]0.json: " <<<"$out")" 3 "the reload names fh0, fm0 and fq0: $out"
 expect_root fp0 "prio 5:" "fp0's prio left in place after its file was deleted"
 assert_eq "$(tc -j qdisc show dev fp0 | jq -r '.[] | select(.root) | .options.bands')" 4 "fp0's prio bands"
 expect_event fp0 foreign
