@@ -13,6 +13,7 @@
 #include "link-internal.h"
 #include "log.h"
 #include "nl-qdisc.h"
+#include "schedule-streams.h"
 
 #define RETRY_FIRST_USEC (1000 * 1000ULL)
 #define RETRY_MAX_USEC (60 * 1000 * 1000ULL)
@@ -155,6 +156,81 @@ static int apply_end(Link *l, int r, char *error, const ApplyReport *report, cha
         return r;
 }
 
+/* When the streams added over the bus are what makes s not fit the
+ * device (s without them passes device_verify()): "; the cause is the N
+ * stream(s) added over the bus (AddStream: NAMES): the file's own streams
+ * fit", else NULL (also without memory). */
+static char *bus_streams_cause(const Schedule *s, const LinkCaps *caps) {
+        _cleanup_schedule_ Schedule *alone = NULL;
+        _cleanup_free_ char *names = NULL;
+        DiagList diags = {};
+        size_t n_bus = 0, k = 0;
+        char *t = NULL;
+        int r;
+
+        for (size_t i = 0; i < s->streams.n; i++) {
+                const StreamSpec *st = &s->streams.items[i];
+
+                if (!st->from_bus)
+                        continue;
+                n_bus++;
+                if (asprintf(&t, "%s%s%s", names ?: "", names ? ", " : "", st->name) < 0)
+                        return NULL;
+                free(names);
+                names = t;
+        }
+        if (n_bus == 0 || n_bus == s->streams.n || schedule_copy(s, &alone) < 0)
+                return NULL;
+        for (size_t i = 0; i < alone->streams.n; i++) {
+                StreamSpec *st = &alone->streams.items[i];
+
+                if (st->from_bus)
+                        free(st->name);
+                else
+                        alone->streams.items[k++] = *st;
+        }
+        alone->streams.n = k;
+        /* The gate list is computed again, without them. */
+        alone->streams.resolved_speed_mbps = 0;
+        free(alone->root.entries);
+        alone->root.entries = NULL;
+        alone->root.n_entries = 0;
+        r = device_verify(alone, caps, &diags);
+        diag_list_clear(&diags);
+        if (r < 0)
+                return NULL;
+        if (asprintf(&t, "; the cause is the %zu stream%s added over the bus (AddStream: %s): the file's own "
+                     "streams fit", n_bus, n_bus == 1 ? "" : "s", names) < 0)
+                return NULL;
+        return t;
+}
+
+/* The device check refused l's schedule: diags holds why. The first error
+ * as "FILE: PATH: REASON" in *ret_line, and as "PATH: REASON" in *ret_why,
+ * each followed by what bus_streams_cause() says. Returns 0 or -ENOMEM. */
+static int device_refusal(Link *l, const DiagList *diags, char **ret_line, char **ret_why) {
+        _cleanup_free_ char *line = NULL, *why = NULL, *cause = NULL;
+
+        for (size_t i = 0; i < diags->n; i++) {
+                const Diag *e = &diags->items[i];
+
+                if (e->severity != DIAG_ERROR)
+                        continue;
+                line = diag_format(e);
+                if (!line || asprintf(&why, "%s%s%s", e->path ?: "", e->path ? ": " : "", e->reason) < 0)
+                        return -ENOMEM;
+                break;
+        }
+        cause = bus_streams_cause(l->schedule, l->rt->caps);
+        if (asprintf(ret_line, "%s%s", line ?: "schedule does not fit the device", cause ?: "") < 0)
+                return -ENOMEM;
+        if (asprintf(ret_why, "%s%s", why ?: "it does not fit the device", cause ?: "") < 0) {
+                *ret_line = mfree(*ret_line);
+                return -ENOMEM;
+        }
+        return 0;
+}
+
 /* What comes before the engine: the interface's index, the probe, the
  * checks that need the device. Returns 0 when the link may go to the
  * engine, else its result (state, events and *ret_error taken care of). */
@@ -185,22 +261,27 @@ static int apply_prepare(Link *l, char **ret_error) {
         link_probe(l);
 
         /* Checks that need the device: queue ranges, offload on queues
-         * without launch time. Nothing is changed when they fail. The same
-         * function makes them for tbsd --check and tbsctl validate --device. */
+         * without launch time, the link's rate. Nothing is changed when
+         * they fail. The same function makes them for tbsd --check and
+         * tbsctl validate --device. */
         l->schedule->source = l->schedule->source ?: (l->schedule_file ? strdup(l->schedule_file) : NULL);
         link_resolve_streams(l);
         r = device_verify(l->schedule, l->rt->caps, &diags);
         if (r < 0) {
-                _cleanup_free_ char *line = NULL;
+                _cleanup_free_ char *line = NULL, *why = NULL;
 
-                for (size_t i = 0; i < diags.n && !line; i++)
-                        if (diags.items[i].severity == DIAG_ERROR)
-                                line = diag_format(&diags.items[i]);
+                r = device_refusal(l, &diags, &line, &why);
                 diag_list_clear(&diags);
+                if (r < 0)
+                        return r;
                 l->counters.apply_failures++;
-                link_set_state(l, LINK_STATE_FAILED, "%s", line ?: "schedule does not fit the device");
-                link_emit_event(l, "failed", "%s", l->state_reason);
-                link_set_error(ret_error, "%s", l->state_reason);
+                /* A new version refused while the previous one's tree is
+                 * in place: that one stays in force and served. */
+                if (!link_keep_previous(l, "is refused", why)) {
+                        link_set_state(l, LINK_STATE_FAILED, "%s", line);
+                        link_emit_event(l, "failed", "%s", l->state_reason);
+                }
+                link_set_error(ret_error, "%s", line);
                 return -EINVAL;
         }
         diag_list_clear(&diags);
@@ -232,6 +313,24 @@ static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
                 apply_report_done(report);
                 return r;
         }
+        if (r < 0 && !report->rollback_error && (report->rolled_back || report->n_messages == 0) &&
+            l->rt->previous) {
+                /* Refused, and the previous schedule's tree is in place
+                 * again (restored, or nothing was changed): that schedule
+                 * stays in force and served; a reload tries the new
+                 * version again. */
+                _cleanup_free_ char *why = NULL;
+
+                l->counters.apply_failures++;
+                if (asprintf(&why, "%s%s", report->error ?: strerror(-r),
+                             report->n_messages > 0 ? "; previous qdiscs restored" : "") < 0)
+                        why = NULL;
+                (void) link_keep_previous(l, "was refused by the kernel", why ?: strerror(-r));
+                link_set_error(&error, "%s", report->error ?: strerror(-r));
+                r = apply_end(l, r, error, report, ret_error);
+                apply_report_done(report);
+                return r;
+        }
         if (r < 0) {
                 l->counters.apply_failures++;
                 link_set_state(l, LINK_STATE_FAILED, "%s%s%s", report->error ?: strerror(-r),
@@ -255,7 +354,7 @@ static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
         l->rt->last = *report;
         *report = (ApplyReport) {};
         l->rt->applied = true;
-        link_forget_installed_root(l);
+        link_forget_previous(l);
         if (r > 0 && l->rt->last.root_changed_in_place)
                 link_emit_event(l, "applied", "%u change(s) sent, root changed in place (schedule from base "
                                 "time %" PRIi64 ")", l->rt->last.n_messages, l->rt->last.admin_base_time_ns);
@@ -316,7 +415,7 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         return r;
 }
 
-int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_results) {
+int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_results, char **ret_errors) {
         _cleanup_free_ ApplyJob *jobs = NULL;
         _cleanup_free_ size_t *link_of = NULL;
         _cleanup_free_ int *results = NULL;
@@ -334,7 +433,7 @@ int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_result
                 /* Without a shared dump (or memory for a batch): one by one. */
                 free(reports);
                 for (size_t i = 0; i < n; i++) {
-                        int r = link_apply_from(links[i], set, NULL);
+                        int r = link_apply_from(links[i], set, ret_errors ? &ret_errors[i] : NULL);
 
                         if (ret_results)
                                 ret_results[i] = r;
@@ -351,7 +450,7 @@ int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_result
                 link_hold_changes(l);
                 r = apply_prepare(l, &error);
                 if (r < 0) {
-                        r = apply_end(l, r, error, NULL, NULL);
+                        r = apply_end(l, r, error, NULL, ret_errors ? &ret_errors[i] : NULL);
                         link_release_changes(l);
                         if (ret_results)
                                 ret_results[i] = r;
@@ -371,7 +470,8 @@ int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_result
         if (n_jobs > 0)
                 (void) nl_qdisc_apply_many(links[0]->ctx->nl, jobs, n_jobs, reports, results);
         for (size_t j = 0; j < n_jobs; j++) {
-                int r = apply_finish(links[link_of[j]], results[j], &reports[j], NULL);
+                int r = apply_finish(links[link_of[j]], results[j], &reports[j],
+                                     ret_errors ? &ret_errors[link_of[j]] : NULL);
 
                 link_release_changes(links[link_of[j]]);
                 if (ret_results)
@@ -390,7 +490,7 @@ int link_remove_qdiscs_from(Link *l, const QDiscTreeSet *set, char **ret_error) 
         _cleanup_free_ char *err = NULL;
         const RootSpec *ours[2] = {
                 l->schedule ? &l->schedule->root : NULL,
-                l->rt->installed_root,
+                l->rt->previous ? &l->rt->previous->root : NULL,
         };
         int ifindex, r;
 
@@ -411,7 +511,7 @@ int link_remove_qdiscs_from(Link *l, const QDiscTreeSet *set, char **ret_error) 
         l->removed = true;
         l->rt->drift = mfree(l->rt->drift);
         l->rt->clock = clock_check_free(l->rt->clock);
-        link_forget_installed_root(l);
+        link_forget_previous(l);
         link_emit_changed(l, "ClockState", NULL);
         if (r == -EEXIST) {
                 /* Nothing of tbsd's is installed: the link is set aside all

@@ -14,11 +14,13 @@ struct LinkRuntime {
         ClockCheck *clock;
         ApplyReport last;               /* of the last successful apply */
         bool applied;
-        /* The root tbsd installed when it is not the schedule's: the
-         * previous schedule's, kept when a new one replaced it and has not
-         * been installed yet. Still tbsd's to remove (qdisc-owner.h). NULL
-         * when the tree, if any, is the schedule's (nearly always). */
-        RootSpec *installed_root;
+        /* The schedule whose tree is installed when it is not the link's
+         * schedule: the previous one, kept when a new one replaced it and
+         * has not been installed yet. Its root is still tbsd's to remove
+         * (qdisc-owner.h), and when the new one is refused it is put back
+         * (link_keep_previous()). NULL when the tree, if any, is the
+         * schedule's (nearly always). */
+        Schedule *previous;
         char *drift;                    /* the drift being reported (policy "report"), or NULL */
         char *base_reason;              /* StateReason as last set, without the kept note */
         sd_event_source *retry;         /* re-apply after a failure that may pass */
@@ -67,8 +69,15 @@ static inline void link_update_installed_state(Link *l) {
  * for one); buf holds it when there is no check. */
 /* The last apply's result for TX queue q, or NULL. */
 const QueueApplyResult *link_last_result(Link *l, uint32_t queue);
-/* Forget the previous schedule's root (installed_root). */
-void link_forget_installed_root(Link *l);
+/* Forget the previous schedule (LinkRuntime.previous). */
+void link_forget_previous(Link *l);
+/* The new schedule was refused (why: "PATH: REASON" or the kernel's
+ * reason; refusal: "is refused", "was refused by the kernel") and the
+ * tree of the previous one is still in place: the previous schedule goes
+ * back in force, StateReason and a "failed" Event say so. Returns false
+ * (nothing done) when there is no previous schedule or its tree is
+ * not in place. */
+bool link_keep_previous(Link *l, const char *refusal, const char *why);
 
 /** Compute the gate list of the link's schedule from its streams, if it
  *  has streams, with the file's link speed or the probed one. */

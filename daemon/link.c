@@ -58,7 +58,7 @@ Link *link_free(Link *l) {
         clock_check_free(l->rt->clock);
         caps_cache_unref(l->rt->caps);
         apply_report_done(&l->rt->last);
-        link_forget_installed_root(l);
+        link_forget_previous(l);
         sd_event_source_disable_unref(l->rt->retry);
         sd_event_source_disable_unref(l->rt->relock_timer);
         qdisc_tree_done(l->stats.sample);
@@ -158,11 +158,9 @@ void link_set_error(char **ret_error, const char *fmt, ...) {
         va_end(ap);
 }
 
-void link_forget_installed_root(Link *l) {
-        if (!l->rt->installed_root)
-                return;
-        root_spec_done(l->rt->installed_root);
-        l->rt->installed_root = mfree(l->rt->installed_root);
+void link_forget_previous(Link *l) {
+        schedule_free(l->rt->previous);
+        l->rt->previous = NULL;
 }
 
 void link_set_ifindex(Link *l, int ifindex) {
@@ -265,6 +263,44 @@ void link_set_kept_note(Link *l, const char *note) {
         link_set_state(l, l->state, "%s", l->rt->base_reason ?: l->state_reason);
 }
 
+int link_note_refused(Link *l, const char *file, const char *refusal, const char *why) {
+        _cleanup_free_ char *note = NULL;
+        int r;
+
+        if (file && l->schedule_file && strcmp(file, l->schedule_file) == 0)
+                r = asprintf(&note, "the new version of %s %s (%s); the previous version stays in force", file,
+                             refusal, why);
+        else
+                r = asprintf(&note, "%s %s (%s); the schedule of %s stays in force", file ?: "its file", refusal,
+                             why, l->schedule_file ?: "the previous file");
+        if (r < 0)
+                return -ENOMEM;
+        link_set_kept_note(l, note);
+        link_emit_event(l, "failed", "%s", note);
+        return 0;
+}
+
+bool link_keep_previous(Link *l, const char *refusal, const char *why) {
+        _cleanup_free_ char *refused = NULL;
+        char *file;
+
+        /* Only while its tree is in place (not after the interface went). */
+        if (!l->rt->previous || !l->rt->applied)
+                return false;
+        /* The file of the version in force (the same path unless the file
+         * was renamed meanwhile). */
+        file = l->rt->previous->source ? strdup(l->rt->previous->source) : NULL;
+        if (file) {
+                refused = l->schedule_file;
+                l->schedule_file = file;
+        } else
+                refused = l->schedule_file ? strdup(l->schedule_file) : NULL;
+        schedule_free(l->schedule);
+        l->schedule = TAKE_PTR(l->rt->previous);
+        (void) link_note_refused(l, refused, refusal, why);
+        return true;
+}
+
 static char *canonical_text(const Schedule *s) {
         struct json_object *o;
         char *t;
@@ -322,17 +358,10 @@ int link_set_schedule(Link *l, const char *file, Schedule *s, const DiagList *er
 
         free(l->schedule_file);
         l->schedule_file = f;
-        if (changed && l->schedule && l->rt->applied && !l->rt->installed_root) {
+        if (changed && l->schedule && l->rt->applied && !l->rt->previous)
                 /* The old schedule's tree stays installed until the new
-                 * one is: its root moves over (no copy). Out of memory,
-                 * only the new schedule's root counts as tbsd's. */
-                l->rt->installed_root = malloc(sizeof(RootSpec));
-                if (l->rt->installed_root) {
-                        *l->rt->installed_root = l->schedule->root;
-                        l->schedule->root.entries = NULL;
-                        l->schedule->root.n_entries = 0;
-                }
-        }
+                 * one is: kept, to put back if the new one is refused. */
+                l->rt->previous = TAKE_PTR(l->schedule);
         schedule_free(l->schedule);
         l->schedule = s;
         link_resolve_streams(l);

@@ -183,6 +183,14 @@ void link_set_state(Link *l, LinkState state, const char *reason_fmt, ...) _prin
  *  state changes to meanwhile. */
 void link_set_kept_note(Link *l, const char *note);
 
+/** A version of the link's schedule file (file) was refused and the
+ *  schedule the link holds stays in force: set the kept note (above) to
+ *  "the new version of FILE REFUSAL (WHY); the previous version stays in
+ *  force" (or, for another file, "FILE REFUSAL (WHY); the schedule of
+ *  OTHER stays in force") and report a "failed" Event with it. refusal is
+ *  a verb phrase ("is invalid", "is refused"). Returns 0 or -ENOMEM. */
+int link_note_refused(Link *l, const char *file, const char *refusal, const char *why);
+
 /** Hold back the reports of changed properties until the matching
  *  link_release_changes(), which reports all of them in one call of
  *  on_properties_changed (one PropertiesChanged signal): an apply changes
@@ -212,9 +220,10 @@ int link_apply_from(Link *l, const QDiscTreeSet *set, char **ret_error);
  *  back on its own), then each link takes its outcome as link_apply_from()
  *  would. The links must differ. set as for link_apply_from() (NULL: each
  *  link is applied on its own). ret_results (may be NULL) gets each
- *  link's result. Returns how many were applied without error, or
- *  -ENOMEM when nothing could be tried. */
-int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_results);
+ *  link's result, ret_errors (may be NULL; n entries) each link's reason
+ *  on failure, else NULL (free() each). Returns how many were applied
+ *  without error, or -ENOMEM when nothing could be tried. */
+int links_apply(Link **links, size_t n, const QDiscTreeSet *set, int *ret_results, char **ret_errors);
 
 /** Look at the link after a change notification: apply when it is new or
  *  came back, check the installed tree for drift when it is configured

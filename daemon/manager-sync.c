@@ -102,7 +102,7 @@ static const ScheduleFile *file_at(const ScheduleDir *dir, const char *path) {
 /* An invalid file keeps link l: the schedule in force (if any) stays, tree
  * and state untouched; StateReason and an Event say why. */
 static int link_keep(Manager *m, Link *l, const ScheduleFile *f) {
-        _cleanup_free_ char *why = first_error(&f->diags), *note = NULL;
+        _cleanup_free_ char *why = first_error(&f->diags);
         const char *w = why ?: "invalid schedule";
         int r;
 
@@ -115,17 +115,7 @@ static int link_keep(Manager *m, Link *l, const ScheduleFile *f) {
                 link_set_state(l, LINK_STATE_FAILED, "invalid schedule %s: %s", f->path, w);
                 return 0;
         }
-        if (streq_ptr(f->path, l->schedule_file))
-                r = asprintf(&note, "the new version of %s is invalid (%s); the previous version stays in force",
-                             f->path, w);
-        else
-                r = asprintf(&note, "%s is invalid (%s); the schedule of %s stays in force", f->path, w,
-                             l->schedule_file ?: "the previous file");
-        if (r < 0)
-                return -ENOMEM;
-        link_set_kept_note(l, note);
-        manager_emit_event(m, l->name, "failed", "%s", note);
-        return 0;
+        return link_note_refused(l, f->path, "is invalid", w);
 }
 
 /* Append "LINE" to the newline-separated list *errors. */
@@ -139,22 +129,78 @@ static int errors_add(char **errors, const char *line) {
         return 0;
 }
 
-/* Add l to the links to apply (once: queued holds those added). */
-static int apply_list_add(Link ***list, size_t *n, NameIndex *queued, Link *l) {
+/* The links of a load to apply, each with the file it takes. */
+typedef struct ApplyList {
+        Link **links;
+        const char **files;     /* the ScheduleDir's paths */
+        size_t n;
+        NameIndex *queued;      /* the links added */
+} ApplyList;
+
+static void apply_list_done(ApplyList *a) {
+        free(a->links);
+        free(a->files);
+        name_index_free(a->queued);
+}
+
+/* Add l, which takes file, to the links to apply (once). */
+static int apply_list_add(ApplyList *a, Link *l, const char *file) {
         Link **v;
+        const char **f;
         int r;
 
-        if (name_index_get(queued, l->name, 0))
+        if (name_index_get(a->queued, l->name, 0))
                 return 0;
-        v = reallocarray(*list, *n + 1, sizeof(Link *));
+        v = reallocarray(a->links, a->n + 1, sizeof(Link *));
         if (!v)
                 return -ENOMEM;
-        *list = v;
-        r = name_index_put(queued, l->name, 0, l);
+        a->links = v;
+        f = reallocarray(a->files, a->n + 1, sizeof(char *));
+        if (!f)
+                return -ENOMEM;
+        a->files = f;
+        r = name_index_put(a->queued, l->name, 0, l);
         if (r < 0)
                 return r;
-        v[(*n)++] = l;
+        v[a->n] = l;
+        f[a->n++] = file;
         return 0;
+}
+
+/* Apply the links of a in one batch against set (see sync_dir()) and add
+ * a line "FILE: REASON" to *errors for each whose file was refused there
+ * (the device check, the kernel). An interface that does not exist refuses
+ * nothing: its link waits for it. Returns how many were refused, or
+ * -ENOMEM. */
+static int apply_list_run(ApplyList *a, const QDiscTreeSet *set, char **errors) {
+        _cleanup_free_ int *results = calloc(a->n, sizeof(int));
+        char **why = calloc(a->n, sizeof(char *));
+        int n_refused = 0, r = 0;
+
+        if (!results || !why) {
+                free(why);
+                return -ENOMEM;
+        }
+        (void) links_apply(a->links, a->n, set, results, why);
+        for (size_t i = 0; i < a->n; i++) {
+                _cleanup_free_ char *line = NULL;
+                size_t k = strlen(a->files[i]);
+
+                if (results[i] >= 0 || results[i] == -ENODEV || r < 0)
+                        continue;
+                n_refused++;
+                /* The device check's line names the file already. */
+                if (why[i] && strncmp(why[i], a->files[i], k) == 0 && why[i][k] == ':')
+                        r = errors_add(errors, why[i]);
+                else if (asprintf(&line, "%s: %s", a->files[i], why[i] ?: strerror(-results[i])) < 0)
+                        r = -ENOMEM;
+                else
+                        r = errors_add(errors, line);
+        }
+        for (size_t i = 0; i < a->n; i++)
+                free(why[i]);
+        free(why);
+        return r < 0 ? r : n_refused;
 }
 
 /* The rule: a file that cannot be taken for any reason never removes a
@@ -163,17 +209,19 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         /* Only the links' trees: a pass looks at no other interface. */
         _cleanup_(shared_dump_done) SharedDump dump = { .links_only = true }, before = { .links_only = true };
         _cleanup_free_ char *errors = NULL;
-        _cleanup_free_ Link **apply = NULL;
-        _cleanup_(name_index_freep) NameIndex *declared = NULL, *queued = NULL;
-        size_t n_invalid = 0, n_apply = 0;
+        _cleanup_(apply_list_done) ApplyList apply = {};
+        _cleanup_(name_index_freep) NameIndex *declared = NULL;
+        size_t n_invalid = 0;
         int r;
 
-        r = name_index_new(false, &queued);
+        r = name_index_new(false, &apply.queued);
         if (r < 0)
                 return r;
 
         /* A file not read again whose version its link does not hold (any
-         * more): read it after all, before anything is decided on it. */
+         * more, or not yet: a version refused last time, with the previous
+         * one kept in force): read it after all, before anything is
+         * decided on it. */
         for (size_t j = 0; j < dir->n; j++) {
                 ScheduleFile *f = &dir->files[j];
                 Link *l;
@@ -181,7 +229,7 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                 if (!f->unchanged)
                         continue;
                 l = manager_find_link(m, f->ifname);
-                if (l && l->schedule && streq_ptr(l->schedule_file, f->path))
+                if (l && l->schedule && streq_ptr(l->schedule_file, f->path) && !l->kept_note)
                         continue;
                 r = schedule_dir_load_file(dir, j);
                 if (r < 0)
@@ -252,7 +300,7 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         /* Not read again: the version this link carries. */
                         if (link_is_installed(l))
                                 continue;
-                        if (apply_list_add(&apply, &n_apply, queued, l) < 0)
+                        if (apply_list_add(&apply, l, f->path) < 0)
                                 return -ENOMEM;
                         continue;
                 }
@@ -268,7 +316,7 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                         return r;
                 if (r == 0 && link_is_installed(l))
                         continue; /* unchanged and in place */
-                if (apply_list_add(&apply, &n_apply, queued, l) < 0)
+                if (apply_list_add(&apply, l, f->path) < 0)
                         return -ENOMEM;
         }
 
@@ -278,16 +326,21 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
 
         /* Every link to apply in one batch, planned against one dump taken
          * after the removals above (each apply changes only its own
-         * interface): the requests of all go out in few sends. */
-        if (n_apply > 0) {
+         * interface): the requests of all go out in few sends. A file
+         * refused there (by the device check or the kernel) is an invalid
+         * one too: the answer names it. */
+        if (apply.n > 0) {
                 uint64_t t0 = now_usec(CLOCK_MONOTONIC);
                 const QDiscTreeSet *set = shared_dump_get(m, &dump);
 
-                log_debug("%zu link(s) to apply; trees read: %.1f ms", n_apply,
+                log_debug("%zu link(s) to apply; trees read: %.1f ms", apply.n,
                           (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
                 t0 = now_usec(CLOCK_MONOTONIC);
-                (void) links_apply(apply, n_apply, set, NULL);
-                log_debug("%zu link(s) applied: %.1f ms", n_apply, (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
+                r = apply_list_run(&apply, set, &errors);
+                if (r < 0)
+                        return r;
+                n_invalid += (size_t) r;
+                log_debug("%zu link(s) applied: %.1f ms", apply.n, (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
         }
 
         stream_bus_prune(m);    /* bus streams go with their schedule */

@@ -15,9 +15,11 @@
 #    again) without touching the tree;
 #  - removing queue 0's key and reloading stops its probes (etf's packet
 #    counter stays put) and closes its socket; tbsctl remove stops the last
-#    one, tbsctl apply starts it again; a link that fails (a schedule that
-#    does not fit the device) monitors nothing until it is fixed; no
-#    descriptor is left behind.
+#    one, tbsctl apply starts it again; a file refused on reload (a schedule
+#    that does not fit the device) leaves the schedule in force and its
+#    monitor running; a link that fails (the same file with nothing in
+#    force) monitors nothing until it is fixed; no descriptor is left
+#    behind.
 make_veth lm0 lm0p 4
 ifindex=$(cat /sys/class/net/lm0/ifindex)
 
@@ -182,11 +184,20 @@ wait_until 10 back || fail "queue 1 not monitored again after apply: $(lte_all)"
 assert_eq "$(probe_sockets)" 1 "probe sockets after apply"
 assert_eq "$(fds)" "$((fds_two - 1))" "tbsd's descriptors after apply"
 
-# ---- a failed link monitors nothing ----
-# offload on a veth does not fit the device: the link fails, the monitor stops.
+# ---- a refused file keeps the monitor; a failed link monitors nothing ----
+# offload on a veth does not fit the device: the file is refused, the
+# schedule in force stays and its monitor runs on.
 jq '.txqueues[1].offload = true' "$conf/lm0.json" > "$conf/lm0.tmp" && mv "$conf/lm0.tmp" "$conf/lm0.json"
-"$TBSCTL" reload >/dev/null 2>&1 || true
-assert_eq "$(link_state lm0)" failed "lm0 with offload on a veth"
+"$TBSCTL" reload >/dev/null 2>&1 && fail "reload of a file that does not fit the device succeeded"
+assert_eq "$(link_state lm0)" configured "lm0 keeps the schedule in force"
+sent1=$(field "$(lte 1)" 2)
+moved() { [ "$(field "$(lte 1)" 2)" -gt "$sent1" ]; }
+wait_until 10 moved || fail "queue 1's monitor stopped with the refused file: $(lte 1)"
+assert_eq "$(probe_sockets)" 1 "probe sockets with a refused file"
+# With nothing in force (removed first) the refused file fails the link.
+"$TBSCTL" remove lm0 >/dev/null || fail "tbsctl remove"
+"$TBSCTL" reload >/dev/null 2>&1 && fail "reload of a file that does not fit the device succeeded"
+assert_eq "$(link_state lm0)" failed "lm0 with offload on a veth and nothing in force"
 wait_until 5 empty || fail "LaunchTimeError not empty on a failed link: $(lte_all)"
 assert_eq "$(probe_sockets)" 0 "probe sockets of a failed link"
 assert_eq "$("$TBSCTL" --json status lm0 | jq -c '.txqueues[] | select(.queue == 1) | .monitor.running')" false \

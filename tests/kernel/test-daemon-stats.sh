@@ -93,7 +93,7 @@ assert_eq "$(metric_value 'tbs_link_applies_total{interface="st0",device="st0"}'
 pass "drift repair counted"
 
 # A schedule that does not fit the device (8 queues on 4): the apply fails,
-# counted, and the tree stays as it was.
+# counted, the reload too, and the tree and the schedule in force stay.
 before=$(handles st0)
 sed 's/"count": 2, "offset": 2/"count": 6, "offset": 2/' "$conf/st0.json" > "$conf/st0.json.new"
 grep -q '"count": 6' "$conf/st0.json.new" || fail "the test's schedule edit did not apply"
@@ -101,6 +101,8 @@ mv "$conf/st0.json.new" "$conf/st0.json"
 busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Reload >/dev/null 2>&1 || true
 wait_until 10 grep -qx 'tbs_link_apply_failures_total{interface="st0",device="st0"} 1' "$mf" ||
         fail "the failed apply was not counted: $(grep 'st0' "$mf" | grep 'tbs_link_')"
-assert_eq "$(metric_value 'tbs_link_state{interface="st0",device="st0",state="failed"}')" 1 "st0 failed"
+assert_eq "$(metric_value 'tbs_link_state{interface="st0",device="st0",state="configured"}')" 1 \
+        "st0 keeps the schedule in force"
+assert_eq "$(metric_value tbs_config_last_reload_successful)" 0 "the reload with the refused file failed"
 assert_eq "$(metric_value 'tbs_link_applies_total{interface="st0",device="st0"}')" 2 "no apply counted for the failure"
 assert_eq "$(handles st0)" "$before" "the failed apply left the tree as it was"

@@ -180,8 +180,62 @@ static void test_apply_outcome_reaches_callbacks(void **state) {
         assert_seen(&seen, 2, "applied -19: interface tbs-none0 does not exist", "props Index");
 
         /* A batch of one takes the same way (no dump: one by one). */
-        assert_int_equal(links_apply(&l, 1, NULL, NULL), 0);
+        assert_int_equal(links_apply(&l, 1, NULL, NULL, NULL), 0);
         assert_seen(&seen, 2, "applied -19: interface tbs-none0 does not exist", "props Index");
+
+        link_free(l);
+        diag_list_clear(&d);
+}
+
+/* A new schedule taken while the previous one's tree is installed keeps
+ * that one aside; when the new one is refused the previous one goes back
+ * in force (state and its reason kept, the note and a "failed" event
+ * added). With nothing installed nothing is kept aside. */
+static void test_refused_keeps_previous(void **state) {
+        static const char path[] = "/etc/tbsd/schedules.d/tbs-none0.json";
+        char text2[sizeof(schedule_text)], *delta;
+        Seen seen = {};
+        LinkContext ctx = test_context(&seen);
+        Schedule *s1 = NULL, *s2 = NULL, *s3 = NULL;
+        DiagList d = {};
+        Link *l = NULL;
+
+        memcpy(text2, schedule_text, sizeof(text2));
+        delta = strstr(text2, "200000");
+        assert_non_null(delta);
+        delta[0] = '3';
+        assert_int_equal(link_new(&ctx, "tbs-none0", &l), 0);
+        assert_int_equal(schedule_parse_json(path, schedule_text, strlen(schedule_text), &d, &s1), 0);
+        assert_int_equal(schedule_parse_json(path, text2, strlen(text2), &d, &s2), 0);
+        assert_int_equal(link_set_schedule(l, path, s1, NULL), 1);
+        /* as after a successful apply */
+        l->rt->applied = true;
+        link_set_state(l, LINK_STATE_CONFIGURED, "schedule installed");
+
+        assert_int_equal(link_set_schedule(l, path, s2, NULL), 1);
+        assert_ptr_equal(l->schedule, s2);
+        assert_ptr_equal(l->rt->previous, s1);
+        seen.n = 0;
+        assert_true(link_keep_previous(l, "is refused", "txqueues[0].offload: no"));
+        assert_ptr_equal(l->schedule, s1);
+        assert_null(l->rt->previous);
+        assert_string_equal(l->schedule_file, path);
+        assert_int_equal(l->state, LINK_STATE_CONFIGURED);
+        assert_string_equal(l->state_reason, "schedule installed; the new version of "
+                            "/etc/tbsd/schedules.d/tbs-none0.json is refused (txqueues[0].offload: no); "
+                            "the previous version stays in force");
+        assert_true(seen.n >= 1);
+        assert_string_equal(seen.lines[seen.n - 1], "event tbs-none0 failed: the new version of "
+                            "/etc/tbsd/schedules.d/tbs-none0.json is refused (txqueues[0].offload: no); "
+                            "the previous version stays in force");
+
+        /* Nothing installed: the new schedule simply replaces the old. */
+        l->rt->applied = false;
+        assert_int_equal(schedule_parse_json(path, text2, strlen(text2), &d, &s3), 0);
+        assert_int_equal(link_set_schedule(l, path, s3, NULL), 1);
+        assert_null(l->rt->previous);
+        assert_false(link_keep_previous(l, "is refused", "x"));
+        assert_ptr_equal(l->schedule, s3);
 
         link_free(l);
         diag_list_clear(&d);
@@ -336,6 +390,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_state_reaches_callbacks),
                 cmocka_unit_test(test_apply_outcome_reaches_callbacks),
+                cmocka_unit_test(test_refused_keeps_previous),
                 cmocka_unit_test(test_held_changes),
                 cmocka_unit_test(test_statistics_read),
                 cmocka_unit_test(test_no_callbacks),
