@@ -116,7 +116,8 @@ static int parse_argv(int argc, char *argv[]) {
         };
         int c, r;
 
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        opterr = 0;   /* log_option_error() names the option, not argv[0] */
+        while ((c = getopt_long(argc, argv, ":h", options, NULL)) >= 0)
                 switch (c) {
                 case 'h':
                         help();
@@ -207,7 +208,7 @@ static int parse_argv(int argc, char *argv[]) {
                         arg_metrics_file = optarg;
                         break;
                 default:
-                        return -EINVAL;
+                        return log_option_error("tbsd", c, argv, options);
                 }
         if (optind < argc) {
                 log_error("unexpected argument '%s'; see 'tbsd --help'", argv[optind]);
