@@ -38,7 +38,9 @@ int verb_import(int argc, char *argv[]);
  *  files without a daemon; with --device also against that interface of this
  *  machine, as the daemon does before an apply. Prints each problem as
  *  "FILE: JSON.PATH: REASON" on stderr (or, with --json, [{"file", "valid",
- *  "interface", "errors", "warnings", "device", "capabilities"}] on stdout).
+ *  "interface", "errors", "warnings", "diagnostics", "device",
+ *  "capabilities"}] on stdout: errors and warnings as those lines,
+ *  diagnostics as {"file", "path", "reason", "severity"} objects).
  *  Returns 0 when every file is valid (warnings allowed), 1 when one is not,
  *  2 for a bad --device. */
 int verb_validate(int argc, char *argv[]);

@@ -56,12 +56,21 @@ expect_eq "validate --json: error line" "$(jq -r '.[0].errors[1]' "$tmp/json")" 
         "$tmp/eth0.json: txqueues[1].delta_ns: must be between 0 and 2147483647, got -5"
 expect_eq "validate --json: missing file" "$(jq -r '.[2].errors[0]' "$tmp/json")" \
         "/nonexistent.json: cannot open: No such file or directory"
+# ... and each problem as an object of its parts, errors and warnings in
+# one list (the lines above stay as they were: a key added, none changed).
+expect_eq "validate --json: diagnostics" "$(jq -c '[.[] | .diagnostics]' "$tmp/json")" \
+        "[[{\"file\":\"$tmp/eth0.json\",\"path\":\"txqueues[1].offlaod\",\"reason\":\"unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check, monitor\",\"severity\":\"error\"},\
+{\"file\":\"$tmp/eth0.json\",\"path\":\"txqueues[1].delta_ns\",\"reason\":\"must be between 0 and 2147483647, got -5\",\"severity\":\"error\"}],\
+[],\
+[{\"file\":\"/nonexistent.json\",\"path\":null,\"reason\":\"cannot open: No such file or directory\",\"severity\":\"error\"}]]"
 
 # 4. A warning alone is not a failure.
 jq '.txqueues[0].skip_sock_check = false' "$src/examples/i225-taprio-txtime-assist.json" >"$tmp/warn.json"
 "$tbsctl" --json validate "$tmp/warn.json" >"$tmp/json"; rc=$?
 expect_eq "validate warning: exit code" "$rc" 0
 expect_eq "validate warning: warnings" "$(jq -r '.[0].valid, (.[0].warnings | length)' "$tmp/json" | tr '\n' ' ')" "true 1 "
+expect_eq "validate warning: diagnostics" "$(jq -r '.[0].diagnostics[] | [.file, .path, .severity] | join(" ")' "$tmp/json")" \
+        "$tmp/warn.json txqueues[0].skip_sock_check warning"
 
 # 5. tbsd --check on the examples folder, and on one with two files for eth0
 # (--no-probe: the files alone, whatever interfaces this machine has; 6.
