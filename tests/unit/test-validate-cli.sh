@@ -124,10 +124,22 @@ before=$(ls -la --time-style=full-iso "$tmp/conf")
 "$tbsd" --check --no-probe --config-dir "$tmp/conf" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect_eq "check duplicates: exit code" "$rc" 1
 expect_eq "check duplicates: stderr" "$(cat "$tmp/err")" \
-"$tmp/conf/a.json: interface: interface \"veth0\" is also configured by $tmp/conf/b.json; each interface must have exactly one schedule file
-$tmp/conf/b.json: interface: interface \"veth0\" is also configured by $tmp/conf/a.json; each interface must have exactly one schedule file"
-expect_eq "check duplicates: stdout" "$(cat "$tmp/out")" "$tmp/conf: 3 schedule files, 2 errors, 0 warnings"
+"$tmp/conf/a.json: interface: interface \"veth0\" is configured by 2 files ($tmp/conf/a.json, $tmp/conf/b.json); each interface must have exactly one schedule file"
+expect_eq "check duplicates: stdout" "$(cat "$tmp/out")" "$tmp/conf: 3 schedule files, 1 error, 0 warnings"
 expect_eq "check touches nothing" "$(ls -la --time-style=full-iso "$tmp/conf")" "$before"
+# Seven files for one interface and two for another: one line per
+# interface, naming its files (not one per pair of files, from both sides).
+for f in d e f g h; do cp "$src/examples/veth-software.json" "$tmp/conf/$f.json"; done
+cp "$src/examples/veth-streams.json" "$tmp/conf/i.json"
+cp "$src/examples/veth-streams.json" "$tmp/conf/j.json"
+"$tbsd" --check --no-probe --config-dir "$tmp/conf" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "check 7 + 2 duplicates: exit code" "$rc" 1
+expect_eq "check 7 + 2 duplicates: stderr" "$(cat "$tmp/err")" \
+"$tmp/conf/a.json: interface: interface \"veth0\" is configured by 7 files ($tmp/conf/a.json, $tmp/conf/b.json, \
+$tmp/conf/d.json, $tmp/conf/e.json, $tmp/conf/f.json, $tmp/conf/g.json, $tmp/conf/h.json); each interface must have exactly one schedule file
+$tmp/conf/i.json: interface: interface \"veth1\" is configured by 2 files ($tmp/conf/i.json, $tmp/conf/j.json); each interface must have exactly one schedule file"
+expect_eq "check 7 + 2 duplicates: stdout" "$(cat "$tmp/out")" "$tmp/conf: 10 schedule files, 2 errors, 0 warnings"
+rm "$tmp/conf/"[d-j].json
 "$tbsd" --check --config-dir "$tmp/missing" >/dev/null 2>"$tmp/err"; rc=$?
 expect_eq "check missing folder: exit code" "$rc" 1
 grep -q "cannot read the schedules folder" "$tmp/err" || fail "check missing folder: message"
