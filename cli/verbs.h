@@ -46,10 +46,12 @@ int verb_import(int argc, char *argv[]);
 int verb_validate(int argc, char *argv[]);
 
 /** tbsctl schedule IFACE|FILE: the cycle computed from the streams of the
- *  configuration folder's schedule for IFACE (or of FILE), with the file's
- *  link speed or the interface's, as a timeline (stream-timeline.h; with
- *  --json its document). Needs no daemon. Returns 0, or 1 when the schedule
- *  is missing, invalid, has no streams or cannot be computed. */
+ *  schedule for IFACE in the folder the running tbsd serves (its
+ *  ConfigDirectory; the compiled-in folder, with a note, when none runs),
+ *  or of FILE, with the file's link speed or the interface's, as a timeline
+ *  (stream-timeline.h; with --json its document). Needs no daemon. Returns
+ *  0, or 1 when the schedule is missing, invalid, has no streams or cannot
+ *  be computed. */
 int verb_schedule(int argc, char *argv[]);
 
 /** tbsctl status [IFACE...]: the Describe() document of each link (all when

@@ -115,6 +115,14 @@ sed 's/"frames_per_period": 4/"frames_per_period": 400/' "$src/examples/veth-str
 expect_eq "schedule over 100 %: exit code" "$rc" 1
 expect_eq "schedule over 100 %: stderr" "$(cat "$tmp/err")" \
         "tbsctl: $tmp/over.json: root.streams: the streams' windows take 253.8 % of the cycle of 2000000 ns (above 100 % at 1000 Mbit/s)"
+# tbsctl schedule IFACE reads the folder of the running tbsd; with none
+# (here not even a system bus), the compiled-in folder, and says so.
+DBUS_SYSTEM_BUS_ADDRESS="unix:path=$tmp/no-bus" "$tbsctl" schedule veth1 >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "schedule IFACE without tbsd: exit code" "$rc" 1
+case "$(head -n1 "$tmp/err")" in
+"tbsctl: tbsd is not reachable (no system bus: No such file or directory): reading the compiled-in folder /"*) ;;
+*) fail "schedule IFACE without tbsd: no note of the folder read: $(cat "$tmp/err")" ;;
+esac
 mkdir "$tmp/conf"
 cp "$src/examples/veth-software.json" "$tmp/conf/a.json"
 cp "$src/examples/veth-software.json" "$tmp/conf/b.json"
