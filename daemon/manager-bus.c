@@ -58,13 +58,19 @@ static int method_list_links(sd_bus_message *msg, void *userdata, sd_bus_error *
 
 /* The NoSuchLink message for name: "no link named 'NAME'" and which of two
  * it is, an interface of this machine that no schedule names (tbsd leaves
- * it alone) or a name no interface has. The name comes from the caller:
- * cut at a character boundary, the error must stay UTF-8. Returns a new
- * string or NULL. */
+ * it alone) or a name no interface has. The name comes from the caller
+ * (an object path decodes to any bytes): escaped and cut at a character
+ * boundary, the error must stay UTF-8. Returns a new string or NULL. */
 static char *no_such_link_text(Manager *m, const char *name) {
+        _cleanup_free_ char *buf = NULL;
+        char cut[65];
+        const char *safe;
         char *text;
 
-        if (asprintf(&text, "no link named '%.*s': %s%s%s", (int) utf8_cut(name, 64), name,
+        /* cut first: a name may be megabytes long */
+        snprintf(cut, sizeof(cut), "%.*s", (int) utf8_cut(name, 64), name);
+        safe = text_safe(cut, &buf);
+        if (asprintf(&text, "no link named '%s': %s%s%s", safe,
                      manager_ifindex(m, name) > 0 ? "the interface exists, but no schedule in " :
                                                     "no interface of that name on this machine, and no schedule in ",
                      m->config_dir, " names it") < 0)
@@ -215,8 +221,7 @@ static int on_bus_filter(sd_bus_message *msg, void *userdata, sd_bus_error *erro
                 _cleanup_free_ char *text = no_such_link_text(m, name);
 
                 r = sd_bus_reply_method_errorf(msg, TBS_ERROR_NO_SUCH_LINK, "%s", text ?: "no such link");
-        }
-        else if (strcmp(sd_bus_message_get_signature(msg, true) ?: "", want) != 0)
+        } else if (strcmp(sd_bus_message_get_signature(msg, true) ?: "", want) != 0)
                 r = sd_bus_reply_method_errorf(msg, TBS_ERROR_INVALID_ARGUMENTS,
                                                "%s takes arguments of type '%s', not '%.32s'", member, want,
                                                sd_bus_message_get_signature(msg, true) ?: "");
