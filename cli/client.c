@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,8 +105,16 @@ int client_get_link(sd_bus *bus, const char *ifname, char **ret) {
 
         r = sd_bus_call_method(bus, TBS_BUS_NAME, TBS_MANAGER_PATH, TBS_MANAGER_IFACE,
                                "GetLink", &error, &reply, "s", ifname);
-        if (r < 0)
-                return client_call_failed(ifname, &error, r);
+        if (r < 0) {
+                r = client_call_failed(ifname, &error, r);
+                /* which of two: an interface tbsd leaves alone, or none */
+                if (r == -ENODEV)
+                        log_error("%s: %s", ifname,
+                                  strlen(ifname) < IF_NAMESIZE && if_nametoindex(ifname) > 0 ?
+                                  "the interface exists, but no schedule in tbsd's folder names it" :
+                                  "no interface of that name on this machine");
+                return r;
+        }
         r = sd_bus_message_read(reply, "o", &path);
         if (r < 0)
                 return log_error_errno(r, "GetLink: bad reply: %m");

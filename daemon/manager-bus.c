@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,28 +55,6 @@ static int method_list_links(sd_bus_message *msg, void *userdata, sd_bus_error *
         return sd_bus_send(NULL, reply, NULL);
 }
 
-/* The NoSuchLink message for name: "no link named 'NAME'" and which of two
- * it is, an interface of this machine that no schedule names (tbsd leaves
- * it alone) or a name no interface has. The name comes from the caller
- * (an object path decodes to any bytes): escaped and cut at a character
- * boundary, the error must stay UTF-8. Returns a new string or NULL. */
-static char *no_such_link_text(Manager *m, const char *name) {
-        _cleanup_free_ char *buf = NULL;
-        char cut[65];
-        const char *safe;
-        char *text;
-
-        /* cut first: a name may be megabytes long */
-        snprintf(cut, sizeof(cut), "%.*s", (int) utf8_cut(name, 64), name);
-        safe = text_safe(cut, &buf);
-        if (asprintf(&text, "no link named '%s': %s%s%s", safe,
-                     manager_ifindex(m, name) > 0 ? "the interface exists, but no schedule in " :
-                                                    "no interface of that name on this machine, and no schedule in ",
-                     m->config_dir, " names it") < 0)
-                return NULL;
-        return text;
-}
-
 static int method_get_link(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         _cleanup_free_ char *path = NULL;
         Manager *m = userdata;
@@ -89,11 +66,10 @@ static int method_get_link(sd_bus_message *msg, void *userdata, sd_bus_error *er
         if (r < 0)
                 return bus_method_failed(error, r, "GetLink");
         l = manager_find_link(m, name);
-        if (!l) {
-                _cleanup_free_ char *text = no_such_link_text(m, name);
-
-                return sd_bus_error_set(error, TBS_ERROR_NO_SUCH_LINK, text ?: "no such link");
-        }
+        if (!l)
+                /* cut at a character boundary: the error must stay UTF-8 */
+                return sd_bus_error_setf(error, TBS_ERROR_NO_SUCH_LINK, "no link named '%.*s'",
+                                         (int) utf8_cut(name, 64), name);
         r = link_object_path(l->name, &path);
         if (r < 0)
                 return bus_method_failed(error, r, "GetLink");
@@ -217,11 +193,9 @@ static int on_bus_filter(sd_bus_message *msg, void *userdata, sd_bus_error *erro
                 return 0;
         if (!vtable_method(vt, member, &want))
                 return 0;         /* not ours: sd-bus answers (UnknownMethod, or another interface's) */
-        if (name && !manager_find_link(m, name)) {
-                _cleanup_free_ char *text = no_such_link_text(m, name);
-
-                r = sd_bus_reply_method_errorf(msg, TBS_ERROR_NO_SUCH_LINK, "%s", text ?: "no such link");
-        } else if (strcmp(sd_bus_message_get_signature(msg, true) ?: "", want) != 0)
+        if (name && !manager_find_link(m, name))
+                r = sd_bus_reply_method_errorf(msg, TBS_ERROR_NO_SUCH_LINK, "no link named '%.64s'", name);
+        else if (strcmp(sd_bus_message_get_signature(msg, true) ?: "", want) != 0)
                 r = sd_bus_reply_method_errorf(msg, TBS_ERROR_INVALID_ARGUMENTS,
                                                "%s takes arguments of type '%s', not '%.32s'", member, want,
                                                sd_bus_message_get_signature(msg, true) ?: "");

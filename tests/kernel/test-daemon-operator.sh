@@ -70,11 +70,13 @@ ip link show lo > /dev/null || fail "no lo in the guest"
 rc=0; "$TBSCTL" status lo > "$TMPDIR/out" 2> "$TMPDIR/err" || rc=$?
 check_eq "$rc" 1 "status lo: exit code"
 check_eq "$(cat "$TMPDIR/err")" \
-        "tbsctl: lo: no link named 'lo': the interface exists, but no schedule in $conf names it" "status lo"
+        "tbsctl: lo: no link named 'lo'
+tbsctl: lo: the interface exists, but no schedule in tbsd's folder names it" "status lo"
 rc=0; "$TBSCTL" status nosuch0 > "$TMPDIR/out" 2> "$TMPDIR/err" || rc=$?
 check_eq "$rc" 1 "status nosuch0: exit code"
 check_eq "$(cat "$TMPDIR/err")" \
-        "tbsctl: nosuch0: no link named 'nosuch0': no interface of that name on this machine, and no schedule in $conf names it" \
+        "tbsctl: nosuch0: no link named 'nosuch0'
+tbsctl: nosuch0: no interface of that name on this machine" \
         "status nosuch0"
 
 # 5. A queue the device does not have, against one it has without an etf.
