@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,8 +105,16 @@ int client_get_link(sd_bus *bus, const char *ifname, char **ret) {
 
         r = sd_bus_call_method(bus, TBS_BUS_NAME, TBS_MANAGER_PATH, TBS_MANAGER_IFACE,
                                "GetLink", &error, &reply, "s", ifname);
-        if (r < 0)
-                return client_call_failed(ifname, &error, r);
+        if (r < 0) {
+                r = client_call_failed(ifname, &error, r);
+                /* which of two: an interface tbsd leaves alone, or none */
+                if (r == -ENODEV)
+                        log_error("%s: %s", ifname,
+                                  strlen(ifname) < IF_NAMESIZE && if_nametoindex(ifname) > 0 ?
+                                  "the interface exists, but no schedule in tbsd's folder names it" :
+                                  "no interface of that name on this machine");
+                return r;
+        }
         r = sd_bus_message_read(reply, "o", &path);
         if (r < 0)
                 return log_error_errno(r, "GetLink: bad reply: %m");
@@ -114,6 +123,14 @@ int client_get_link(sd_bus *bus, const char *ifname, char **ret) {
                 return log_error_errno(ENOMEM, "out of memory");
         *ret = p;
         return 0;
+}
+
+int client_compare_names(const char *a, const char *b) {
+        return strcmp(a, b);
+}
+
+static int compare_names(const void *a, const void *b) {
+        return client_compare_names(*(char *const *) a, *(char *const *) b);
 }
 
 int client_list_links(sd_bus *bus, char ***ret) {
@@ -146,6 +163,9 @@ int client_list_links(sd_bus *bus, char ***ret) {
         }
         if (r < 0)
                 return log_error_errno(r, "ListLinks: bad reply: %m");
+        /* ListLinks answers in the daemon's order (as the links came);
+         * every listing of tbsctl is by name. */
+        qsort(l, n, sizeof(char *), compare_names);
         *ret = TAKE_PTR(l);
         return 0;
 }
@@ -201,5 +221,29 @@ int client_describe_links(sd_bus *bus, int argc, char *argv[], struct json_objec
                 json_object_array_add(arr, d);
         }
         *ret = TAKE_PTR(arr);
+        return 0;
+}
+
+int client_config_dir(char **ret, char **ret_why) {
+        _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_bus_ sd_bus *bus = NULL;
+        char *dir = NULL;
+        int r;
+
+        *ret_why = NULL;
+        r = sd_bus_open_system(&bus);
+        if (r < 0)
+                return asprintf(ret_why, "tbsd is not reachable (no system bus: %s)", strerror(-r)) < 0 ? -ENOMEM : r;
+        r = sd_bus_get_property_string(bus, TBS_BUS_NAME, TBS_MANAGER_PATH, TBS_MANAGER_IFACE,
+                                       "ConfigDirectory", &error, &dir);
+        if (r < 0) {
+                if (is_no_daemon_error(&error, r))
+                        *ret_why = strdup("tbsd is not running");
+                else
+                        (void) asprintf(ret_why, "cannot ask tbsd for its folder (%s)",
+                                        error.message ?: strerror(-r));
+                return *ret_why ? r : -ENOMEM;
+        }
+        *ret = dir;
         return 0;
 }

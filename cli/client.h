@@ -35,16 +35,30 @@ int client_exit_status(int r);
 /** Object path of a link (GetLink). Returns 0 or -errno (logged). *ret must be freed. */
 int client_get_link(sd_bus *bus, const char *ifname, char **ret);
 
-/** Link names known to the daemon, as a NULL-terminated array (ListLinks). */
+/** The order of links in every listing of tbsctl (list, status, caps,
+ *  clock, metrics): by interface name, byte by byte, as strcmp(). By name,
+ *  not index: a link is its schedule's interface name, an absent one has
+ *  no index, and a re-created device gets a new one. */
+int client_compare_names(const char *a, const char *b);
+
+/** Link names known to the daemon, as a NULL-terminated array (ListLinks),
+ *  sorted by client_compare_names(). */
 int client_list_links(sd_bus *bus, char ***ret);
 
 /** The link's status document (Describe()), parsed. */
 int client_describe(sd_bus *bus, const char *ifname, struct json_object **ret);
 
-/** Describe() of each named link, or of every link (ListLinks) when argc
- *  is 0, as a JSON array of status documents in that order. Returns 0 or
+/** Describe() of each named link (in the order given), or of every link
+ *  (client_list_links(), by name) when argc is 0, as a JSON array of status documents in that order. Returns 0 or
  *  -errno (logged). */
 int client_describe_links(sd_bus *bus, int argc, char *argv[], struct json_object **ret);
+
+/** The schedules folder the running tbsd serves (the Manager's
+ *  ConfigDirectory property: its --config-dir), for the verbs that read
+ *  the folder themselves. Logs nothing: on failure *ret_why says why
+ *  (tbsd not running, no system bus, the call's error; free() it) and the
+ *  caller falls back. Returns 0 and *ret (free() it), or -errno. */
+int client_config_dir(char **ret, char **ret_why);
 
 /** Free a NULL-terminated string array. */
 void strv_free(char **l);

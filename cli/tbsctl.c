@@ -107,8 +107,11 @@ int main(int argc, char *argv[]) {
         int c;
 
         log_set_program_name("tbsctl");
-        /* "+" would stop at the first non-option; we allow --json after the command. */
-        while ((c = getopt_long(argc, argv, "hjvo:", options, NULL)) >= 0)
+        /* "+" would stop at the first non-option; we allow --json after the
+         * command. ":" and opterr = 0: the refusals are ours
+         * (log_option_error()), for every command. */
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, ":hjvo:", options, NULL)) >= 0)
                 switch (c) {
                 case 'h':
                         help();
@@ -152,6 +155,7 @@ int main(int argc, char *argv[]) {
                         arg_force = true;
                         break;
                 default:
+                        (void) log_option_error("tbsctl", c, argv, options);
                         return TBSCTL_EXIT_USAGE;
                 }
 

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tbsctl schedule IFACE|FILE: the cycle that tbsd computes from a schedule's
  * streams (docs/streams.md), as a timeline. Runs without a daemon, like
- * validate: the schedule is the configuration folder's file for IFACE (or
- * FILE), the link speed the file's or, without one, this machine's
+ * validate: the schedule is the file for IFACE in the folder the running
+ * tbsd serves (the compiled-in folder, with a note, when none runs), or
+ * FILE; the link speed the file's or, without one, this machine's
  * interface's, probed as tbsd probes it. */
 #include <stdio.h>
 #include <string.h>
 
+#include "client.h"
 #include "device-check.h"
 #include "json-util.h"
 #include "log.h"
@@ -34,9 +36,23 @@ static void print_first_error(const DiagList *l) {
                 }
 }
 
+/* The folder of the running tbsd (its --config-dir may not be the
+ * compiled-in one), else, with a note, the compiled-in folder. Returns a
+ * new string or NULL. */
+static char *schedules_folder(void) {
+        _cleanup_free_ char *why = NULL;
+        char *dir = NULL;
+
+        if (client_config_dir(&dir, &why) >= 0)
+                return dir;
+        log_notice("%s: reading the compiled-in folder %s", why ?: "out of memory", TBS_CONFIG_DIR);
+        return strdup(TBS_CONFIG_DIR);
+}
+
 /* The schedule of arg: a file, or the folder's file for an interface. */
 static int load(const char *arg, Schedule **ret) {
         _cleanup_(schedule_dir_done) ScheduleDir d = {};
+        _cleanup_free_ char *dir = NULL;
         DiagList l = {};
         int r;
 
@@ -52,9 +68,12 @@ static int load(const char *arg, Schedule **ret) {
                 diag_list_clear(&l);
                 return r;
         }
-        r = schedule_dir_load(TBS_CONFIG_DIR, NULL, NULL, &d);
+        dir = schedules_folder();
+        if (!dir)
+                return log_error_errno(ENOMEM, "out of memory");
+        r = schedule_dir_load(dir, NULL, NULL, &d);
         if (r < 0)
-                return log_error_errno(r, "%s: cannot read the schedules: %m", TBS_CONFIG_DIR);
+                return log_error_errno(r, "%s: cannot read the schedules: %m", dir);
         for (size_t i = 0; i < d.n; i++) {
                 if (strcmp(d.files[i].ifname, arg) != 0)
                         continue;
@@ -65,7 +84,7 @@ static int load(const char *arg, Schedule **ret) {
                 *ret = TAKE_PTR(d.files[i].schedule);
                 return 0;
         }
-        log_error("%s: no schedule in %s names this interface", arg, TBS_CONFIG_DIR);
+        log_error("%s: no schedule in %s names this interface", arg, dir);
         return -ENOENT;
 }
 

@@ -260,8 +260,13 @@ static void render_status(struct json_object *d) {
         struct json_object *qs = json_get(d, "txqueues");
         const char *state = str_or(d, "state", "unknown");
 
-        printf("%s %s (index %" PRId64 ")\n", strcmp(state, "configured") == 0 ? "●" : "○",
-               str_or(d, "interface", "?"), json_get_int(d, "ifindex", 0));
+        /* An absent interface has no index (0 in the document; "-" in
+         * list's IDX column), not "index 0". */
+        if (json_get_int(d, "ifindex", 0) > 0)
+                printf("%s %s (index %" PRId64 ")\n", strcmp(state, "configured") == 0 ? "●" : "○",
+                       str_or(d, "interface", "?"), json_get_int(d, "ifindex", 0));
+        else
+                printf("○ %s (no index)\n", str_or(d, "interface", "?"));
         field("State", "%s%s%s", state, json_get_string(d, "state_reason") ? " - " : "",
               str_or(d, "state_reason", ""));
         field("Schedule", "%s", str_or(d, "schedule_file", "none"));
@@ -396,15 +401,11 @@ typedef struct ListRow {
         int64_t ifindex;
 } ListRow;
 
+/* The order of every listing (client_compare_names()): by name. */
 static int list_row_compare(const void *a, const void *b) {
         const ListRow *x = a, *y = b;
 
-        /* Absent links (index 0) last, in name order among themselves. */
-        if ((x->ifindex > 0) != (y->ifindex > 0))
-                return x->ifindex > 0 ? -1 : 1;
-        if (x->ifindex != y->ifindex)
-                return x->ifindex < y->ifindex ? -1 : 1;
-        return strcmp(str_or(x->doc, "interface", ""), str_or(y->doc, "interface", ""));
+        return client_compare_names(str_or(x->doc, "interface", ""), str_or(y->doc, "interface", ""));
 }
 
 /* Queues whose qdisc runs in the device, and queues with an etf (or cbs)

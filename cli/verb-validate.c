@@ -58,20 +58,44 @@ static int validate_file(const char *path, DeviceProbes *probes, DiagList *diags
         return 0;
 }
 
+/* Add s to o under key as a JSON string, or null for NULL. JSON escapes
+ * control characters, but cannot carry bytes that are not UTF-8 (a file
+ * name may hold them): those are escaped as diag_format() escapes them.
+ * Returns 0 or -ENOMEM. */
+static int add_text(json_object *o, const char *key, const char *s) {
+        _cleanup_free_ char *fixed = NULL;
+
+        if (s && !utf8_is_valid_n(s, strlen(s)) && !(fixed = utf8_escape_invalid(s)))
+                return -ENOMEM;
+        return json_add_string(o, key, fixed ?: s);
+}
+
+/* One diagnostic as {"file", "path", "reason", "severity"}: the parts of
+ * its line, path null for the file as a whole. */
+static json_object *diag_to_json(const Diag *d) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+
+        if (!o || add_text(o, "file", d->file) < 0 || add_text(o, "path", d->path) < 0 ||
+            add_text(o, "reason", d->reason) < 0 ||
+            json_add_string(o, "severity", d->severity == DIAG_ERROR ? "error" : "warning") < 0)
+                return NULL;
+        return TAKE_PTR(o);
+}
+
 /* {"file", "valid", "interface", "errors": [lines], "warnings": [lines],
+ *  "diagnostics": [diag_to_json(), errors and warnings in the order found],
  *  "device": the interface checked against or null, "capabilities": its
  *  probe result (as in tbsctl caps) or null} */
 static json_object *file_to_json(const char *path, const DiagList *diags, const char *ifname,
                                  const DeviceProbe *probe) {
         _cleanup_json_ json_object *o = json_object_new_object(), *errors = json_object_new_array(),
-                                   *warnings = json_object_new_array();
-        _cleanup_free_ char *fixed = NULL;
+                                   *warnings = json_object_new_array(), *all = json_object_new_array();
 
-        if (!o || !errors || !warnings)
+        if (!o || !errors || !warnings || !all)
                 return NULL;
         for (size_t i = 0; i < diags->n; i++) {
                 _cleanup_free_ char *line = diag_format(&diags->items[i]);
-                json_object *l;
+                json_object *l, *d;
 
                 if (!line || !(l = json_object_new_string(line)))
                         return NULL;
@@ -79,16 +103,18 @@ static json_object *file_to_json(const char *path, const DiagList *diags, const 
                         json_object_put(l);
                         return NULL;
                 }
+                d = diag_to_json(&diags->items[i]);
+                if (!d || json_object_array_add(all, d) < 0) {
+                        json_object_put(d);
+                        return NULL;
+                }
         }
-        /* JSON escapes control characters, but cannot carry bytes that are
-         * not UTF-8 (a file name may hold them) */
-        if (!utf8_is_valid_n(path, strlen(path)) && !(fixed = utf8_escape_invalid(path)))
-                return NULL;
-        if (json_add_string(o, "file", fixed ?: path) < 0 ||
+        if (add_text(o, "file", path) < 0 ||
             json_add(o, "valid", json_object_new_boolean(diag_errors(diags) == 0)) < 0 ||
             json_add_string(o, "interface", ifname[0] ? ifname : NULL) < 0 ||
             json_add(o, "errors", TAKE_PTR(errors)) < 0 ||
             json_add(o, "warnings", TAKE_PTR(warnings)) < 0 ||
+            json_add(o, "diagnostics", TAKE_PTR(all)) < 0 ||
             json_add_string(o, "device", probe ? probe->ifname : NULL) < 0)
                 return NULL;
         if (probe && probe->error == 0) {

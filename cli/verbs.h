@@ -41,16 +41,20 @@ int verb_import(int argc, char *argv[]);
  *  files without a daemon; with --device also against that interface of this
  *  machine, as the daemon does before an apply. Prints each problem as
  *  "FILE: JSON.PATH: REASON" on stderr (or, with --json, [{"file", "valid",
- *  "interface", "errors", "warnings", "device", "capabilities"}] on stdout).
+ *  "interface", "errors", "warnings", "diagnostics", "device",
+ *  "capabilities"}] on stdout: errors and warnings as those lines,
+ *  diagnostics as {"file", "path", "reason", "severity"} objects).
  *  Returns 0 when every file is valid (warnings allowed), 1 when one is not,
  *  2 for a bad --device. */
 int verb_validate(int argc, char *argv[]);
 
 /** tbsctl schedule IFACE|FILE: the cycle computed from the streams of the
- *  configuration folder's schedule for IFACE (or of FILE), with the file's
- *  link speed or the interface's, as a timeline (stream-timeline.h; with
- *  --json its document). Needs no daemon. Returns 0, or 1 when the schedule
- *  is missing, invalid, has no streams or cannot be computed. */
+ *  schedule for IFACE in the folder the running tbsd serves (its
+ *  ConfigDirectory; the compiled-in folder, with a note, when none runs),
+ *  or of FILE, with the file's link speed or the interface's, as a timeline
+ *  (stream-timeline.h; with --json its document). Needs no daemon. Returns
+ *  0, or 1 when the schedule is missing, invalid, has no streams or cannot
+ *  be computed. */
 int verb_schedule(int argc, char *argv[]);
 
 /** tbsctl status [IFACE...]: the Describe() document of each link (all when

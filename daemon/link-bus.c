@@ -253,11 +253,21 @@ static int method_get_txtime_params(sd_bus_message *msg, void *userdata, sd_bus_
         uint32_t queue, prio = 0, delta = 0;
         int32_t clockid = 0;
         bool deadline = false, offload = false;
+        unsigned n;
         int r;
 
         r = sd_bus_message_read(msg, "u", &queue);
         if (r < 0)
                 return bus_method_failed(error, r, l->name);
+        n = link_tx_queues(l);
+        if (n == 1 && queue > 0)   /* not "no etf": there is no such queue */
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_QUEUE,
+                                         "%s: TX queue %" PRIu32 " does not exist: the device has 1 TX queue (0)",
+                                         l->name, queue);
+        if (n > 1 && queue >= n)
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_QUEUE,
+                                         "%s: TX queue %" PRIu32 " does not exist: the device has %u TX queues (0-%u)",
+                                         l->name, queue, n, n - 1);
         r = link_txtime_params(l, queue, &prio, &clockid, &deadline, &delta, &offload);
         if (r == -ENOENT)
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_QUEUE,

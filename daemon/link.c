@@ -509,6 +509,10 @@ const QueueApplyResult *link_last_result(Link *l, uint32_t queue) {
         return NULL;
 }
 
+unsigned link_tx_queues(const Link *l) {
+        return l->ifindex > 0 && l->rt->caps ? l->rt->caps->tx_queues : 0;
+}
+
 int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
                        bool *ret_deadline, uint32_t *ret_delta, bool *ret_offload) {
         const QueueApplyResult *res;

@@ -287,6 +287,10 @@ const QDiscTree *link_statistics_read(Link *l);
 /** FNV-1a of a qdisc kind (QueueCounters.kind_hash). */
 uint32_t link_kind_hash(const char *kind);
 
+/** The TX queues of the link's device as last probed (caps-probe.h), 0
+ *  when unknown (not probed, absent). */
+unsigned link_tx_queues(const Link *l);
+
 /** What an application must set on its socket for TX queue q: SO_PRIORITY,
  *  the SO_TXTIME clock and deadline flag, etf delta and offload. -ENOENT
  *  when no etf is declared on q, -ENODATA when no priority maps to it. */

@@ -116,7 +116,8 @@ static int parse_argv(int argc, char *argv[]) {
         };
         int c, r;
 
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        opterr = 0;   /* log_option_error() names the option, not argv[0] */
+        while ((c = getopt_long(argc, argv, ":h", options, NULL)) >= 0)
                 switch (c) {
                 case 'h':
                         help();
@@ -207,7 +208,7 @@ static int parse_argv(int argc, char *argv[]) {
                         arg_metrics_file = optarg;
                         break;
                 default:
-                        return -EINVAL;
+                        return log_option_error("tbsd", c, argv, options);
                 }
         if (optind < argc) {
                 log_error("unexpected argument '%s'; see 'tbsd --help'", argv[optind]);
@@ -330,7 +331,7 @@ static int print_timeline(const Schedule *s, const DeviceProbes *probes) {
 static int run_check(const char *dir, bool probe) {
         _cleanup_(device_probes_done) DeviceProbes probes = { .sock.fd = -1 };
         _cleanup_(schedule_dir_done) ScheduleDir d = {};
-        size_t n_errors, n_warnings = 0;
+        size_t n_errors = 0, n_warnings = 0;
         int r;
 
         if (probe)
@@ -353,11 +354,16 @@ static int run_check(const char *dir, bool probe) {
                         return 1;
                 }
                 for (size_t j = 0; j < f->diags.n; j++) {
-                        _cleanup_free_ char *line = diag_format(&f->diags.items[j]);
+                        _cleanup_free_ char *line = NULL;
 
+                        if (schedule_dir_repeats(&d, i, j))
+                                continue;   /* an interface's files: one line names them all */
+                        line = diag_format(&f->diags.items[j]);
                         fprintf(stderr, "%s\n", line ?: "out of memory");
                         if (f->diags.items[j].severity == DIAG_WARNING)
                                 n_warnings++;
+                        else
+                                n_errors++;
                 }
         }
         for (size_t i = 0; i < d.n; i++)
@@ -365,7 +371,6 @@ static int run_check(const char *dir, bool probe) {
                         log_error("out of memory");
                         return 1;
                 }
-        n_errors = schedule_dir_errors(&d);
         printf("%s: %zu schedule file%s, %zu error%s, %zu warning%s\n", dir,
                d.n, d.n == 1 ? "" : "s", n_errors, n_errors == 1 ? "" : "s",
                n_warnings, n_warnings == 1 ? "" : "s");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Strict parsing of the numbers given on tbsd's and tbsctl's command lines
- * (intervals, counts, queue numbers, the log level). strtod() and
+ * (intervals, counts, queue numbers, the log level), and the line for an
+ * option getopt_long() refused. strtod() and
  * strtoul() take white space, signs, "0x", exponents, "inf", "nan" and a
  * trailing rest; these take plain decimals only, with bounds, so that
  * "--watch=inf" or "--count=1abc" is an error, never a surprise. */
@@ -35,6 +36,17 @@ int parse_seconds_arg(const char *label, const char *s, bool zero_ok, uint64_t m
  *  "LABEL: must be an integer between MIN and MAX, got 'S'" and returns
  *  -EINVAL. */
 int parse_uint_arg(const char *label, const char *s, uint64_t min, uint64_t max, uint64_t *ret);
+
+struct option;
+
+/** The one line for an option getopt_long() refused, made where the
+ *  program parses its options with opterr = 0 and an optstring starting
+ *  with ':': "unknown option '--bogus'", "option '--count' needs a value"
+ *  or "option '--json' takes no value", then "; see 'PROGRAM --help'".
+ *  glibc's own message would name the program by argv[0], its whole path,
+ *  and give no hint. c is what getopt_long() returned ('?' or ':'),
+ *  argv and options what it was given. Logs, returns -EINVAL. */
+int log_option_error(const char *program, int c, char *const argv[], const struct option *options);
 
 /** Format a nanosecond count as a decimal number of seconds without
  *  trailing zeros ("0.01", "3600"). Returns buf. */

@@ -412,9 +412,32 @@ static int cmp_by_ifname(const void *a, const void *b) {
         return c != 0 ? c : (x < y ? -1 : x > y);
 }
 
-/* Every file naming an interface that another file names gets an error per
- * other file, and loses its schedule. Sorted by interface, the files of one
- * interface sit together: O(n log n) for hundreds of files. */
+/* The start of refuse_duplicates()'s error. */
+#define DUPLICATE_FORMAT "interface \"%s\" is configured by "
+
+/* "(A, B, C)": the paths of the group's files, in folder order. Returns a
+ * new string or NULL. */
+static char *group_paths(ScheduleFile *const *group, size_t n) {
+        _cleanup_free_ char *buf = NULL;
+        size_t size = 0;
+        FILE *f;
+
+        f = open_memstream(&buf, &size);
+        if (!f)
+                return NULL;
+        for (size_t i = 0; i < n; i++)
+                fprintf(f, "%s%s", i ? ", " : "(", group[i]->path);
+        fputc(')', f);
+        if (fclose(f) != 0)
+                return NULL;
+        return TAKE_PTR(buf);
+}
+
+/* Every file naming an interface that another file names gets one error,
+ * the same for each of them, naming all of them, and loses its schedule
+ * (schedule_dir_repeats() lets a report print it once). Sorted by
+ * interface, the files of one interface sit together: O(n log n) for
+ * hundreds of files. */
 static int refuse_duplicates(ScheduleDir *d) {
         _cleanup_free_ ScheduleFile **by_if = NULL;
         size_t m = 0;
@@ -430,24 +453,25 @@ static int refuse_duplicates(ScheduleDir *d) {
         qsort(by_if, m, sizeof(ScheduleFile *), cmp_by_ifname);
 
         for (size_t g = 0, e; g < m; g = e) {
+                _cleanup_free_ char *paths = NULL;
+
                 for (e = g + 1; e < m && strcmp(by_if[e]->ifname, by_if[g]->ifname) == 0; e++)
                         ;
-                for (size_t i = g; e - g > 1 && i < e; i++)
-                        for (size_t j = g; j < e; j++) {
-                                ScheduleFile *f = by_if[i];
+                if (e - g < 2)
+                        continue;
+                paths = group_paths(by_if + g, e - g);
+                if (!paths)
+                        return -ENOMEM;
+                for (size_t i = g; i < e; i++) {
+                        ScheduleFile *f = by_if[i];
 
-                                if (j == i)
-                                        continue;
-                                if (diag_error(&f->diags, f->path, "interface",
-                                               "interface \"%s\" is also configured by %s; each interface "
-                                               "must have exactly one schedule file",
-                                               f->ifname, by_if[j]->path) < 0)
-                                        return -ENOMEM;
-                                if (f->schedule) {
-                                        schedule_free(f->schedule);
-                                        f->schedule = NULL;
-                                }
-                        }
+                        if (diag_error(&f->diags, f->path, "interface",
+                                       DUPLICATE_FORMAT "%zu files %s; each interface "
+                                       "must have exactly one schedule file", f->ifname, e - g, paths) < 0)
+                                return -ENOMEM;
+                        schedule_free(f->schedule);
+                        f->schedule = NULL;
+                }
         }
         return 0;
 }
@@ -484,6 +508,34 @@ static int refuse_over_monitor_budget(ScheduleDir *d) {
                 f->schedule = NULL;
         }
         return 0;
+}
+
+/* Whether x is refuse_duplicates()'s error for the interface ifname. */
+static bool is_duplicate_error(const Diag *x, const char *ifname) {
+        char prefix[sizeof(DUPLICATE_FORMAT) + IFNAMSIZ];
+
+        snprintf(prefix, sizeof(prefix), DUPLICATE_FORMAT, ifname);
+        return x->severity == DIAG_ERROR && x->path && strcmp(x->path, "interface") == 0 &&
+               strncmp(x->reason, prefix, strlen(prefix)) == 0;
+}
+
+bool schedule_dir_repeats(const ScheduleDir *d, size_t file, size_t diag) {
+        const ScheduleFile *f = &d->files[file];
+        const Diag *x = &f->diags.items[diag];
+
+        if (!is_duplicate_error(x, f->ifname))
+                return false;
+        for (size_t i = 0; i < file; i++) {
+                const ScheduleFile *o = &d->files[i];
+
+                if (strcmp(o->ifname, f->ifname) != 0)
+                        continue;
+                for (size_t j = 0; j < o->diags.n; j++)
+                        if (is_duplicate_error(&o->diags.items[j], f->ifname) &&
+                            strcmp(o->diags.items[j].reason, x->reason) == 0)
+                                return true;
+        }
+        return false;
 }
 
 static int load_dir(const char *dir,

@@ -88,5 +88,11 @@ int schedule_dir_load_file(ScheduleDir *d, size_t i);
  *  an empty (zeroed) one. */
 void schedule_dir_done(ScheduleDir *d);
 
+/** Whether error diag of file repeats one an earlier file of the folder
+ *  carries: the files that name one interface each get the same error,
+ *  naming them all; a report that prints the folder's errors prints it
+ *  once, at the first file (tbsd --check). */
+bool schedule_dir_repeats(const ScheduleDir *d, size_t file, size_t diag);
+
 /** Total number of errors (not warnings) over all files. */
 size_t schedule_dir_errors(const ScheduleDir *d);

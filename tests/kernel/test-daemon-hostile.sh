@@ -18,7 +18,7 @@ done
 out=$(call /org/tsn/Tbs/link/nope org.tsn.Tbs.Link Describe)
 assert_contains "$out" "no link named 'nope'" "Describe on an unknown link"
 out=$(call /org/tsn/Tbs/link/ho0 org.tsn.Tbs.Link GetTxtimeParams u 4000000000)
-assert_contains "$out" "no etf qdisc is declared on TX queue 4000000000" "GetTxtimeParams on a queue that does not exist"
+assert_contains "$out" "TX queue 4000000000 does not exist: the device has 4 TX queues (0-3)" "GetTxtimeParams on a queue that does not exist"
 
 # Every method answers with an org.tsn.Tbs.Error.* name. busctl prints only
 # the message: dbus-send (another client library) prints the error's name.

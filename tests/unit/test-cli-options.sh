@@ -102,6 +102,23 @@ expect "import over an existing file" 1 "tbsctl: $tmp/have.json: exists; use --f
 [ "$(cat "$tmp/have.json")" = keep ] || fail "import over an existing file: the file changed"
 expect "import of a missing interface" 1 "tbsctl: nosuch0: no such interface" "$tbsctl" import nosuch0
 
+# An option getopt refuses: one line with the program's short name (not
+# the path it was started by) and the --help hint, for every command and
+# for tbsd; nothing after it runs (exit 2 before the bus is asked).
+for verb in status list "caps lo" "clock" "stats lo" "apply lo" "remove lo" reload "validate x.json" \
+            "import lo" "schedule lo" "txtime-params lo 0" monitor metrics "selftest lo"; do
+        # shellcheck disable=SC2086
+        expect "$verb --bogus" 2 "tbsctl: unknown option '--bogus'; see 'tbsctl --help'" "$tbsctl" $verb --bogus
+done
+expect "tbsctl -x" 2 "tbsctl: unknown option '-x'; see 'tbsctl --help'" "$tbsctl" -jx status
+expect "tbsctl --json=1" 2 "tbsctl: option '--json' takes no value; see 'tbsctl --help'" "$tbsctl" --json=1 list
+expect "tbsctl --count" 2 "tbsctl: option '--count' needs a value; see 'tbsctl --help'" "$tbsctl" selftest lo --count
+expect "tbsctl -o" 2 "tbsctl: option '-o' needs a value; see 'tbsctl --help'" "$tbsctl" import lo -o
+expect "tbsctl --ver" 2 "tbsctl: ambiguous option '--ver'; see 'tbsctl --help'" "$tbsctl" --ver
+expect "tbsd --bogus" 2 "tbsd: unknown option '--bogus'; see 'tbsd --help'" "$tbsd" --bogus
+expect "tbsd --check=1" 2 "tbsd: option '--check' takes no value; see 'tbsd --help'" "$tbsd" --check=1
+expect "tbsd --config-dir" 2 "tbsd: option '--config-dir' needs a value; see 'tbsd --help'" "$tbsd" --check --config-dir
+
 if [ "$failures" -gt 0 ]; then
         echo "$failures failure(s)"
         exit 1

@@ -115,15 +115,20 @@ static void test_load(void **state) {
         assert_string_equal(d.files[0].path, p);
         assert_string_equal(d.files[0].ifname, "eth0");
         assert_null(d.files[0].schedule);
-        snprintf(e, sizeof(e), "%s/a-eth0.json: interface: interface \"eth0\" is also configured by "
-                 "%s/b-eth0.json; each interface must have exactly one schedule file", dir, dir);
+        snprintf(e, sizeof(e), "%s/a-eth0.json: interface: interface \"eth0\" is configured by 2 files "
+                 "(%s/a-eth0.json, %s/b-eth0.json); each interface must have exactly one schedule file",
+                 dir, dir, dir);
         assert_lines(&d.files[0].diags, e);
+        assert_false(schedule_dir_repeats(&d, 0, 0));
 
         assert_string_equal(d.files[1].ifname, "eth0");
         assert_null(d.files[1].schedule);
-        snprintf(e, sizeof(e), "%s/b-eth0.json: interface: interface \"eth0\" is also configured by "
-                 "%s/a-eth0.json; each interface must have exactly one schedule file", dir, dir);
+        /* the same error, naming both: a report prints it once */
+        snprintf(e, sizeof(e), "%s/b-eth0.json: interface: interface \"eth0\" is configured by 2 files "
+                 "(%s/a-eth0.json, %s/b-eth0.json); each interface must have exactly one schedule file",
+                 dir, dir, dir);
         assert_lines(&d.files[1].diags, e);
+        assert_true(schedule_dir_repeats(&d, 1, 0));
 
         assert_string_equal(d.files[2].ifname, "eth1");
         assert_non_null(d.files[2].schedule);

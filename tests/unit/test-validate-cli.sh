@@ -56,12 +56,21 @@ expect_eq "validate --json: error line" "$(jq -r '.[0].errors[1]' "$tmp/json")" 
         "$tmp/eth0.json: txqueues[1].delta_ns: must be between 0 and 2147483647, got -5"
 expect_eq "validate --json: missing file" "$(jq -r '.[2].errors[0]' "$tmp/json")" \
         "/nonexistent.json: cannot open: No such file or directory"
+# ... and each problem as an object of its parts, errors and warnings in
+# one list (the lines above stay as they were: a key added, none changed).
+expect_eq "validate --json: diagnostics" "$(jq -c '[.[] | .diagnostics]' "$tmp/json")" \
+        "[[{\"file\":\"$tmp/eth0.json\",\"path\":\"txqueues[1].offlaod\",\"reason\":\"unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check, monitor\",\"severity\":\"error\"},\
+{\"file\":\"$tmp/eth0.json\",\"path\":\"txqueues[1].delta_ns\",\"reason\":\"must be between 0 and 2147483647, got -5\",\"severity\":\"error\"}],\
+[],\
+[{\"file\":\"/nonexistent.json\",\"path\":null,\"reason\":\"cannot open: No such file or directory\",\"severity\":\"error\"}]]"
 
 # 4. A warning alone is not a failure.
 jq '.txqueues[0].skip_sock_check = false' "$src/examples/i225-taprio-txtime-assist.json" >"$tmp/warn.json"
 "$tbsctl" --json validate "$tmp/warn.json" >"$tmp/json"; rc=$?
 expect_eq "validate warning: exit code" "$rc" 0
 expect_eq "validate warning: warnings" "$(jq -r '.[0].valid, (.[0].warnings | length)' "$tmp/json" | tr '\n' ' ')" "true 1 "
+expect_eq "validate warning: diagnostics" "$(jq -r '.[0].diagnostics[] | [.file, .path, .severity] | join(" ")' "$tmp/json")" \
+        "$tmp/warn.json txqueues[0].skip_sock_check warning"
 
 # 5. tbsd --check on the examples folder, and on one with two files for eth0
 # (--no-probe: the files alone, whatever interfaces this machine has; 6.
@@ -106,6 +115,14 @@ sed 's/"frames_per_period": 4/"frames_per_period": 400/' "$src/examples/veth-str
 expect_eq "schedule over 100 %: exit code" "$rc" 1
 expect_eq "schedule over 100 %: stderr" "$(cat "$tmp/err")" \
         "tbsctl: $tmp/over.json: root.streams: the streams' windows take 253.8 % of the cycle of 2000000 ns (above 100 % at 1000 Mbit/s)"
+# tbsctl schedule IFACE reads the folder of the running tbsd; with none
+# (here not even a system bus), the compiled-in folder, and says so.
+DBUS_SYSTEM_BUS_ADDRESS="unix:path=$tmp/no-bus" "$tbsctl" schedule veth1 >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "schedule IFACE without tbsd: exit code" "$rc" 1
+case "$(head -n1 "$tmp/err")" in
+"tbsctl: tbsd is not reachable (no system bus: No such file or directory): reading the compiled-in folder /"*) ;;
+*) fail "schedule IFACE without tbsd: no note of the folder read: $(cat "$tmp/err")" ;;
+esac
 mkdir "$tmp/conf"
 cp "$src/examples/veth-software.json" "$tmp/conf/a.json"
 cp "$src/examples/veth-software.json" "$tmp/conf/b.json"
@@ -115,10 +132,22 @@ before=$(ls -la --time-style=full-iso "$tmp/conf")
 "$tbsd" --check --no-probe --config-dir "$tmp/conf" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect_eq "check duplicates: exit code" "$rc" 1
 expect_eq "check duplicates: stderr" "$(cat "$tmp/err")" \
-"$tmp/conf/a.json: interface: interface \"veth0\" is also configured by $tmp/conf/b.json; each interface must have exactly one schedule file
-$tmp/conf/b.json: interface: interface \"veth0\" is also configured by $tmp/conf/a.json; each interface must have exactly one schedule file"
-expect_eq "check duplicates: stdout" "$(cat "$tmp/out")" "$tmp/conf: 3 schedule files, 2 errors, 0 warnings"
+"$tmp/conf/a.json: interface: interface \"veth0\" is configured by 2 files ($tmp/conf/a.json, $tmp/conf/b.json); each interface must have exactly one schedule file"
+expect_eq "check duplicates: stdout" "$(cat "$tmp/out")" "$tmp/conf: 3 schedule files, 1 error, 0 warnings"
 expect_eq "check touches nothing" "$(ls -la --time-style=full-iso "$tmp/conf")" "$before"
+# Seven files for one interface and two for another: one line per
+# interface, naming its files (not one per pair of files, from both sides).
+for f in d e f g h; do cp "$src/examples/veth-software.json" "$tmp/conf/$f.json"; done
+cp "$src/examples/veth-streams.json" "$tmp/conf/i.json"
+cp "$src/examples/veth-streams.json" "$tmp/conf/j.json"
+"$tbsd" --check --no-probe --config-dir "$tmp/conf" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect_eq "check 7 + 2 duplicates: exit code" "$rc" 1
+expect_eq "check 7 + 2 duplicates: stderr" "$(cat "$tmp/err")" \
+"$tmp/conf/a.json: interface: interface \"veth0\" is configured by 7 files ($tmp/conf/a.json, $tmp/conf/b.json, \
+$tmp/conf/d.json, $tmp/conf/e.json, $tmp/conf/f.json, $tmp/conf/g.json, $tmp/conf/h.json); each interface must have exactly one schedule file
+$tmp/conf/i.json: interface: interface \"veth1\" is configured by 2 files ($tmp/conf/i.json, $tmp/conf/j.json); each interface must have exactly one schedule file"
+expect_eq "check 7 + 2 duplicates: stdout" "$(cat "$tmp/out")" "$tmp/conf: 10 schedule files, 2 errors, 0 warnings"
+rm "$tmp/conf/"[d-j].json
 "$tbsd" --check --config-dir "$tmp/missing" >/dev/null 2>"$tmp/err"; rc=$?
 expect_eq "check missing folder: exit code" "$rc" 1
 grep -q "cannot read the schedules folder" "$tmp/err" || fail "check missing folder: message"
