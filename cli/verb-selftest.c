@@ -23,6 +23,7 @@
 #include "json-util.h"
 #include "launch-error.h"
 #include "launch-print.h"
+#include "launch-stamps.h"
 #include "log.h"
 #include "parse-number.h"
 #include "schedule.h"
@@ -258,7 +259,7 @@ int verb_selftest(int argc, char *argv[]) {
         _cleanup_json_ struct json_object *doc = NULL, *out = NULL;
         struct json_object *qs, *arr;
         int64_t total[_TXTIME_OUTCOME_MAX] = {}, sent = 0;
-        char reason[160] = "";
+        char reason[320] = "";
         uint64_t only = 0;
         bool have_only = argc > 1, hw;
         int ifindex, r;
@@ -293,6 +294,20 @@ int verb_selftest(int argc, char *argv[]) {
                 char tmp[sizeof(reason)];
                 snprintf(tmp, sizeof(tmp), "no transmit time stamps: %s", reason);
                 memcpy(reason, tmp, sizeof(reason));
+        } else {
+                /* Stamping is on: someone (ptp4l) waits for the NIC's stamps.
+                 * Ask for them only where the NIC holds one for every frame
+                 * of the burst beside that one's, as the daemon's monitor
+                 * does: a selftest must not fault ptp4l's port. */
+                struct json_object *caps = json_get(doc, "capabilities");
+                int64_t slots = caps ? json_get_int(caps, "tx_stamp_slots", 0) : 0;
+                LaunchStampChoice c = launch_stamps_choose(true, slots > 0 ? (unsigned) slots : 0, arg_count);
+
+                if (c.stamps != LAUNCH_STAMPS_HARDWARE) {
+                        hw = false;
+                        snprintf(reason, sizeof(reason), "software stamps only: %s",
+                                 launch_stamps_why_to_string(c.why));
+                }
         }
 
         out = json_object_new_object();

@@ -62,48 +62,6 @@ bool launch_monitor_config_equal(const LaunchMonitorConfig *a, const LaunchMonit
                a->tx_stamp_slots == b->tx_stamp_slots;
 }
 
-LaunchStampChoice launch_monitor_choose_stamps(bool tx_stamping_on, unsigned tx_stamp_slots, uint32_t frames) {
-        if (!tx_stamping_on)
-                return (LaunchStampChoice) { LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_NIC_OFF };
-        /* Whoever switched the port's stamping on (tbsd never does) waits
-         * for the stamps of its frames: assume it needs them now, whatever
-         * the clock section says, and leave it a slot. */
-        if (tx_stamp_slots == 0)
-                return (LaunchStampChoice) { LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_UNKNOWN_SLOTS };
-        if (tx_stamp_slots <= frames)
-                return (LaunchStampChoice) { LAUNCH_STAMPS_SOFTWARE, LAUNCH_STAMPS_WHY_NO_SPARE };
-        return (LaunchStampChoice) { LAUNCH_STAMPS_HARDWARE, LAUNCH_STAMPS_WHY_SPARE };
-}
-
-const char *launch_stamps_to_string(LaunchStamps s) {
-        switch (s) {
-        case LAUNCH_STAMPS_SOFTWARE:
-                return "software";
-        case LAUNCH_STAMPS_HARDWARE:
-                return "hardware";
-        default:
-                return NULL;
-        }
-}
-
-const char *launch_stamps_why_to_string(LaunchStampsWhy w) {
-        switch (w) {
-        case LAUNCH_STAMPS_WHY_NIC_OFF:
-                return "the port's hardware transmit stamping is off";
-        case LAUNCH_STAMPS_WHY_NO_SPARE:
-                return "the port's transmit stamping is on (ptp4l's) and the NIC holds too few transmit "
-                       "stamps at once to spare any for the probes: they would take ptp4l's";
-        case LAUNCH_STAMPS_WHY_UNKNOWN_SLOTS:
-                return "the port's transmit stamping is on (ptp4l's) and how many transmit stamps the driver "
-                       "holds at once is not known: the probes could take ptp4l's";
-        case LAUNCH_STAMPS_WHY_SPARE:
-                return "the port's transmit stamping is on and the NIC holds a transmit stamp for each probe "
-                       "of a round beside ptp4l's";
-        default:
-                return NULL;
-        }
-}
-
 int launch_gated_txtime(const RootSpec *root, unsigned tc, int64_t now_ns, int64_t earliest_ns, uint64_t guard_ns,
                         int64_t *ret_ns) {
         _cleanup_free_ TxtimeWindow *w = NULL;
@@ -216,14 +174,14 @@ static int on_error_queue(sd_event_source *s, int fd, uint32_t revents, void *us
 
 /* One kind of transmit stamp at a time, chosen before each round (ptp4l
  * may start or stop between two): the NIC's when its transmit stamping is
- * on and it has stamps to spare (launch_monitor_choose_stamps()), else
+ * on and it has stamps to spare (launch_stamps_choose()), else
  * the driver's software one. Both at once would not do: a report for a
  * frame the NIC was asked to stamp carries the skb's time in ts[0] (its
  * launch time, or the dequeue time in deadline mode), which looks like a
  * software stamp when the hardware one is missing (QEMU's igb gives 0). */
 static void choose_tstamps(QueueMonitor *qm) {
         bool on = txtime_probe_hw_tx_timestamps_on(qm->fd, qm->owner->ifname, NULL, 0) > 0;
-        LaunchStampChoice c = launch_monitor_choose_stamps(on, qm->cfg.tx_stamp_slots, qm->cfg.frames);
+        LaunchStampChoice c = launch_stamps_choose(on, qm->cfg.tx_stamp_slots, qm->cfg.frames);
         unsigned want = c.stamps == LAUNCH_STAMPS_HARDWARE ? TXTIME_PROBE_TSTAMP_HARDWARE : TXTIME_PROBE_TSTAMP_SOFTWARE;
         int r;
 

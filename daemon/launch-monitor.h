@@ -7,7 +7,7 @@
  * the socket's error queue that matches the kernel's reports to the probes
  * and adds each launch error (transmit stamp - launch time) to the queue's
  * LaunchQueueStats (lib/launch-hist.h). Each round chooses the stamps it
- * asks for (launch_monitor_choose_stamps()): the NIC's only while its
+ * asks for (launch_stamps_choose()): the NIC's only while its
  * transmit stamping is on (SIOCGHWTSTAMP, on the probe socket: one ioctl
  * per round) and the NIC holds stamps to spare beside ptp4l's; else
  * software ones, so that a probe never takes the stamp a PTP frame needs.
@@ -31,6 +31,7 @@
 #include <systemd/sd-event.h>
 
 #include "launch-hist.h"
+#include "launch-stamps.h"
 #include "schedule.h"
 #include "txtime-probe.h"
 
@@ -75,44 +76,6 @@ typedef struct LaunchMonitorConfig {
         uint32_t link_speed_mbps;       /* gated: for the guard (txtime_probe_guard_ns()); 0: unknown */
         unsigned tx_stamp_slots;        /* transmit stamps the NIC holds at once (LinkCaps); 0: unknown */
 } LaunchMonitorConfig;
-
-/* The transmit stamps a monitor asks for. */
-typedef enum LaunchStamps {
-        LAUNCH_STAMPS_NONE,             /* not chosen yet (before the first round) */
-        LAUNCH_STAMPS_SOFTWARE,
-        LAUNCH_STAMPS_HARDWARE,
-} LaunchStamps;
-
-/* Why. */
-typedef enum LaunchStampsWhy {
-        LAUNCH_STAMPS_WHY_NONE,
-        LAUNCH_STAMPS_WHY_NIC_OFF,      /* software: the port's hardware transmit stamping is off */
-        LAUNCH_STAMPS_WHY_NO_SPARE,     /* software: on (a PTP daemon's), no stamp to spare beside its frame */
-        LAUNCH_STAMPS_WHY_UNKNOWN_SLOTS, /* software: on, and the driver's stamp slots are not known */
-        LAUNCH_STAMPS_WHY_SPARE,        /* hardware: on, with a stamp for every probe of a round to spare */
-} LaunchStampsWhy;
-
-typedef struct LaunchStampChoice {
-        LaunchStamps stamps;
-        LaunchStampsWhy why;
-} LaunchStampChoice;
-
-/** The stamps a round of frames probes asks for. tx_stamping_on: the
- *  port's hardware transmit stamping is on (SIOCGHWTSTAMP tx_type not
- *  off): someone (ptp4l, another PTP daemon) switched it on, tbsd never
- *  does, so its transmitted frames need the NIC's stamps. tx_stamp_slots:
- *  how many transmitted frames the NIC holds a stamp for at once (0: not
- *  known). Hardware only when the NIC can stamp a whole round beside the
- *  one frame a PTP daemon waits for (slots > frames); otherwise a probe
- *  could take that frame's stamp (the driver skips a frame that asks while
- *  every slot is taken) and ptp4l's port faults. Pure. */
-LaunchStampChoice launch_monitor_choose_stamps(bool tx_stamping_on, unsigned tx_stamp_slots, uint32_t frames);
-
-/** "software", "hardware"; NULL for LAUNCH_STAMPS_NONE. */
-const char *launch_stamps_to_string(LaunchStamps s);
-
-/** One sentence: why; NULL for LAUNCH_STAMPS_WHY_NONE. */
-const char *launch_stamps_why_to_string(LaunchStampsWhy w);
 
 typedef struct LaunchMonitors LaunchMonitors;
 

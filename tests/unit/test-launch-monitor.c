@@ -88,7 +88,7 @@ static void test_choose_stamps(void **state) {
         };
 
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-                LaunchStampChoice c = launch_monitor_choose_stamps(cases[i].on, cases[i].slots, cases[i].frames);
+                LaunchStampChoice c = launch_stamps_choose(cases[i].on, cases[i].slots, cases[i].frames);
 
                 assert_int_equal(c.stamps, cases[i].stamps);
                 assert_int_equal(c.why, cases[i].why);
