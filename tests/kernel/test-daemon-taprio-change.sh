@@ -25,6 +25,12 @@ ip neigh replace 10.24.0.2 lladdr "$peer_mac" dev tc0 nud permanent
 
 conf=$TMPDIR/conf
 mkdir -p "$conf"
+# The change's margin: the checks of the pending change (a tc dump, two
+# tbsctl calls, GetTxtimeWindow) must all run before the new schedule
+# starts. 5 s were too short on a loaded machine (each command a slow
+# fork and exec in the guest; seen twice at load 2-3): 15 s times the
+# timeout factor.
+margin_s=$(awk -v f="${TBS_TEST_TIMEOUT_FACTOR:-1}" 'BEGIN { printf "%d", 15 * (f < 1 ? 1 : f) }')
 # write_schedule INTERVAL2_NS [MODE]: TC 0 (priority 0, queue 0, etf) is
 # open in both entries; TC 1 only in the first. Every gate boundary of
 # either version lies on a multiple of 500 us (base 0). No ptp4l runs here:
@@ -38,7 +44,7 @@ write_schedule() {
     "qdisc": "taprio", "handle": "100:", "num_tc": 3,
     "priority_map": [0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
     "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2} ],
-    "mode": "${2:-software}", "base_time_ns": 0, "change_margin_ns": 5000000000,
+    "mode": "${2:-software}", "base_time_ns": 0, "change_margin_ns": ${margin_s}000000000,
     "entries": [
       {"gate_mask": "0x7", "interval_ns": 1000000},
       {"gate_mask": "0x5", "interval_ns": $1}
@@ -70,10 +76,10 @@ assert_eq "$("$TBSCTL" --json status tc0 | jq -c '.root | [.change_pending, .adm
 assert_eq "$("$TBSCTL" --json status tc0 | jq -c '.root.max_sdu')" "[0,0,0]" \
         "status: the kernel's max SDUs (Linux 6.1 dumps them)"
 
-# The stream: 9000 datagrams, one per millisecond (or slower), 400 ms
-# ahead: it outlasts the change's margin of 5 s. etf's delta of 200 ms
+# The stream: one datagram per millisecond (or slower), 400 ms ahead,
+# for the change's margin and 4 s more: it outlasts the change. etf's delta of 200 ms
 # keeps the guest's timer lag under load from turning into deadline misses.
-COUNT=9000
+COUNT=$(( (margin_s + 4) * 1000 ))
 ip netns exec peer "$STREAM" recv 7777 "$COUNT" 4000 > "$TMPDIR/recv.json" 2> "$TMPDIR/recv.err" &
 recv_pid=$!
 wait_until 5 grep -q listening "$TMPDIR/recv.err" || fail "receiver did not start"
@@ -111,7 +117,7 @@ assert_contains "$(cat "$TBS_OUT/tbsd.log")" "changing the gate schedule in plac
 assert_contains "$(cat "$TBS_OUT/tbsd.log")" "root changed in place" "the applied event"
 
 # The new schedule takes over at its base time; the file is then unchanged.
-wait_until 15 sh -c "\"$TBSCTL\" --json status tc0 | jq -e '.root.change_pending == false'" ||
+wait_until $((margin_s + 15)) sh -c "\"$TBSCTL\" --json status tc0 | jq -e '.root.change_pending == false'" ||
         fail "the admin schedule never took over: $("$TBSCTL" --json status tc0 | jq -c .root)"
 assert_eq "$("$TBSCTL" --json status tc0 | jq -c '[.root.oper_schedule.entries[].interval_ns]')" "[1000000,1500000]" \
         "status: the new schedule runs"
