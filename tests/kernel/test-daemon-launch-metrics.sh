@@ -61,9 +61,11 @@ assert_eq "$(grep "^tbs_launch_error_seconds_bucket{$q0," "$f" | awk '{ if ($2 <
 sent0=$(sample "$f" tbs_launch_probes_sent_total 'device="lm0",queue="0"')
 missed0=$(sample "$f" tbs_launch_probes_dropped_total 'device="lm0",queue="0",reason="missed"')
 unst0=$(sample "$f" tbs_launch_probes_unstamped_total 'device="lm0",queue="0"')
-# Every probe sent is stamped, dropped, unstamped or still on its way (at
-# most one round of 4).
-[ "$sent0" -ge "$count0" ] && [ $((sent0 - count0 - missed0 - unst0)) -le 4 ] ||
+# Every probe sent is stamped, dropped, unstamped or still on its way: at
+# most two rounds of 4, since the monitor's sources run after the daemon's
+# others (issue 37 point 5), so the metrics file can be written while one
+# round's reports wait and the next round has gone out (seen: 6).
+[ "$sent0" -ge "$count0" ] && [ $((sent0 - count0 - missed0 - unst0)) -le 8 ] ||
         fail "queue 0: sent $sent0, stamped $count0, missed $missed0, unstamped $unst0"
 pass "queue 0: sent $sent0 = stamped $count0 + missed $missed0 + unstamped $unst0 (+ in flight)"
 # tc counted the probes that left (nothing else goes through queue 0).
