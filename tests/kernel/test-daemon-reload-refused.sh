@@ -72,28 +72,11 @@ EOJ
 }
 cbs0='"bandwidth_kbps": 20000, "offload": false'
 cbs1='"idle_slope_kbps": 98688, "send_slope_kbps": -9901312, "offload": false'
-write_streams() { # EXTRA_STREAMS: taprio from streams, txtime-assist
-        cat > "$conf/rs0.json" <<EOJ
-{
-  "interface": "rs0",
-  "root": {
-    "qdisc": "taprio", "handle": "100:", "num_tc": 3,
-    "priority_map": [2, 2, 2, 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2],
-    "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2}],
-    "clockid": "CLOCK_TAI", "base_time_ns": 1000,
-    "mode": "txtime-assist", "txtime_delay_ns": 300000,
-    "streams": [
-      {"name": "ctrl", "traffic_class": 0, "period_ns": 1000000, "offset_ns": 0, "max_frame_bytes": 128},
-      {"name": "bulk", "traffic_class": 1, "period_ns": 1000000, "max_frame_bytes": 1500,
-       "frames_per_period": 4}$1
-    ]
-  },
-  "txqueues": [
-    {"queue": 0, "delta_ns": 300000, "offload": false, "skip_sock_check": true},
-    {"queue": 1, "delta_ns": 300000, "offload": false, "skip_sock_check": true}
-  ]
-}
-EOJ
+write_streams() { # EXTRA_STREAMS: taprio from streams, txtime-assist (lib.sh)
+        write_streams_schedule "$conf/rs0.json" rs0 \
+                '{"name": "ctrl", "traffic_class": 0, "period_ns": 1000000, "offset_ns": 0, "max_frame_bytes": 128},
+                 {"name": "bulk", "traffic_class": 1, "period_ns": 1000000, "max_frame_bytes": 1500,
+                  "frames_per_period": 4}'"$1"
 }
 write_ifb() { # DELTA0 OFFLOAD1
         write_mqprio_schedule "$TMPDIR/ifb0.json" ifb0 "$1" 500000
