@@ -89,15 +89,15 @@ grown() { [ "$(misses "$mfile")" -gt "$(misses "$1")" ] 2>/dev/null && [ "$mfile
 record() {
         local d=$rec/$1
         mkdir -p "$d"
-        copy_file "$d/0.prom"
-        date -r "$d/0.prom" +%s.%N > "$d/mtimes"
+        copy_file "$d/0.prom" /run/alerts/0.prom
         if [ "${2:-}" = stopped ]; then
                 sleep 2
         else
-                wait_until 10 grown "$d/0.prom" || fail "$1: the metrics file was not rewritten with more misses"
+                wait_until 10 grown /run/alerts/0.prom || fail "$1: the metrics file was not rewritten with more misses"
         fi
-        copy_file "$d/1.prom"
-        date -r "$d/1.prom" +%s.%N >> "$d/mtimes"
+        copy_file "$d/1.prom" /run/alerts/1.prom
+        date -r /run/alerts/0.prom +%s.%N > "$d/mtimes"
+        date -r /run/alerts/1.prom +%s.%N >> "$d/mtimes"
         { cat; counter_alerts "$d"; } > "$d/expect"
         if [ "${2:-}" != stopped ]; then
                 grep -qx "TbsDeadlineMissesRising device=al8 queue=1" "$d/expect" &&
@@ -106,10 +106,14 @@ record() {
         fi
         pass "$1 recorded"
 }
-# copy_file DEST: the metrics file with its modification time (cp gives up
-# on a file renamed over while it copies: again then).
+# copy_file DEST KEEP: the metrics file into KEEP with its modification time
+# (cp gives up on a file renamed over while it copies: again then), and
+# into DEST. KEEP is on the guest's tmpfs: hostfs ($rec) keeps a set
+# modification time in whole seconds only, so two copies of a file
+# rewritten within one second would look unchanged.
 copy_file() {
-        wait_until 5 cp -p "$mfile" "$1" || fail "cannot copy $mfile"
+        wait_until 5 cp -p "$mfile" "$2" || fail "cannot copy $mfile"
+        cp "$2" "$1" || fail "cannot copy $2 to $1"
 }
 # counter_alerts DIR: the counter alerts due for what grew from 0.prom to 1.prom.
 counter_alerts() {
