@@ -116,11 +116,11 @@ static void check_ptp_etf(Checker *c, int tc) {
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
 
-                if (q->kind != TXQ_ETF || root_tc_of_queue(r, q->queue) != tc)
+                if (!etf_spec_has_etf(q) || root_tc_of_queue(r, q->queue) != tc)
                         continue;
                 if (assist && q->skip_sock_check)
                         continue;
-                snprintf(path, sizeof(path), "txqueues[%zu]", i);
+                snprintf(path, sizeof(path), q->kind == TXQ_CBS ? "txqueues[%zu].child" : "txqueues[%zu]", i);
                 if (assist)
                         snprintf(reason, sizeof(reason),
                                  "queue %" PRIu32 " carries PTP (traffic class %d, clock.ptp_priority %u); taprio "
@@ -136,6 +136,18 @@ static void check_ptp_etf(Checker *c, int tc) {
                                  s->clock.ptp_priority);
                 finding(c, DIAG_ERROR, SAFETY_PTP_ETF, path, reason);
         }
+}
+
+/* An etf as the root, or under a cbs root, takes every packet of the
+ * interface: ptp4l's have no launch time and are dropped. */
+static void check_ptp_etf_root(Checker *c) {
+        const RootSpec *r = &c->s->root;
+
+        if (!etf_spec_has_etf(&r->leaf))
+                return;
+        finding(c, DIAG_ERROR, SAFETY_PTP_ETF, r->kind == ROOT_CBS ? "root.child" : "root",
+                "every packet of the interface passes this etf, and etf drops every packet without a launch "
+                "time, ptp4l's included; PTP cannot run on this interface");
 }
 
 /* taprio stamps a frame txtime_delay_ns ahead at the least; etf hands it
@@ -223,6 +235,8 @@ int schedule_safety_check(const Schedule *s, const DeviceFacts *facts, int64_t n
                 check_ptp_gate(&c, facts, tc);
         if (tc >= 0 && !allowed(s, SAFETY_PTP_ETF))
                 check_ptp_etf(&c, tc);
+        if (root_is_leaf(r) && !allowed(s, SAFETY_PTP_ETF))
+                check_ptp_etf_root(&c);
         if (taprio && r->mode == TAPRIO_MODE_TXTIME_ASSIST && !allowed(s, SAFETY_ASSIST_DELAY))
                 check_assist_delay(&c);
         if (taprio && r->cycle_time_ns > 0 && !allowed(s, SAFETY_DELTA_CYCLE))

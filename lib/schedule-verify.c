@@ -266,6 +266,10 @@ static void verify_taprio(Verifier *v, const Schedule *s) {
                      sum, r->cycle_time_ns);
 }
 
+static void verify_cbs_queue(Verifier *v, const EtfSpec *q, const char *at, const DeviceFacts *facts);
+static void verify_etf_qdisc(Verifier *v, const EtfSpec *q, const char *at, OffloadMode offload,
+                             const DeviceFacts *facts);
+
 static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
         char path[JPATH_MAX];
@@ -275,6 +279,16 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
                 return;
         }
         verify_handle(v, r);
+        if (r->kind == ROOT_CBS) {
+                verify_cbs_queue(v, &r->leaf, "root", facts);
+                if (r->leaf.etf_child)
+                        verify_etf_qdisc(v, &r->leaf, "root.child", r->leaf.child_offload, facts);
+                return;
+        }
+        if (r->kind == ROOT_ETF) {
+                verify_etf_qdisc(v, &r->leaf, "root", r->leaf.offload, facts);
+                return;
+        }
         if (r->num_tc < 1 || r->num_tc > TBS_MAX_TC)
                 verr(v, "root.num_tc", "must be between 1 and %u, got %u", TBS_MAX_TC, r->num_tc);
         else {
@@ -295,16 +309,16 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
 }
 
 /* One cbs queue: signs, the port rate, offload. */
-static void verify_cbs_queue(Verifier *v, const EtfSpec *q, size_t i, const DeviceFacts *facts) {
+static void verify_cbs_queue(Verifier *v, const EtfSpec *q, const char *at, const DeviceFacts *facts) {
         uint32_t speed = cbs_link_speed(&q->cbs, facts ? facts->link_speed_mbps : 0);
         char path[JPATH_MAX];
         const CbsSpec c = q->cbs;
 
         if ((unsigned) q->offload >= _OFFLOAD_MODE_MAX)
-                verr(v, pathf(path, "txqueues[%zu].offload", i), "unknown offload mode %d", (int) q->offload);
+                verr(v, pathf(path, "%s.offload", at), "unknown offload mode %d", (int) q->offload);
         else if (q->offload == OFFLOAD_ON && facts && facts->offload_known &&
                  !(q->queue < 64 && (facts->cbs_offload_mask & (UINT64_C(1) << q->queue))))
-                verr(v, pathf(path, "txqueues[%zu].offload", i),
+                verr(v, pathf(path, "%s.offload", at),
                      "cbs offload is not available on queue %" PRIu32 " of this device%s", q->queue,
                      facts->cbs_offload_mask ? " (the NIC shapes only some of its queues)" : "");
 
@@ -312,7 +326,7 @@ static void verify_cbs_queue(Verifier *v, const EtfSpec *q, size_t i, const Devi
          * the bandwidth is below the port rate. */
         if (q->cbs.from_bandwidth) {
                 if (speed > 0 && (uint64_t) q->cbs.bandwidth_kbps >= (uint64_t) speed * 1000)
-                        verr(v, pathf(path, "txqueues[%zu].bandwidth_kbps", i),
+                        verr(v, pathf(path, "%s.bandwidth_kbps", at),
                              "must be below the link's rate of %" PRIu32 " kbit/s (link speed %" PRIu32
                              " Mbit/s), got %" PRIu32, speed * 1000, speed, q->cbs.bandwidth_kbps);
                 return;
@@ -321,25 +335,25 @@ static void verify_cbs_queue(Verifier *v, const EtfSpec *q, size_t i, const Devi
          * values, and a wrong sign makes a shaper that never sends or
          * never holds back. */
         if (c.idle_slope_kbps <= 0)
-                verr(v, pathf(path, "txqueues[%zu].idle_slope_kbps", i), "must be above 0, got %" PRIi32,
+                verr(v, pathf(path, "%s.idle_slope_kbps", at), "must be above 0, got %" PRIi32,
                      c.idle_slope_kbps);
         if (c.send_slope_kbps >= 0)
-                verr(v, pathf(path, "txqueues[%zu].send_slope_kbps", i), "must be below 0, got %" PRIi32,
+                verr(v, pathf(path, "%s.send_slope_kbps", at), "must be below 0, got %" PRIi32,
                      c.send_slope_kbps);
         if (c.hi_credit_bytes <= 0)
-                verr(v, pathf(path, "txqueues[%zu].hi_credit_bytes", i), "must be above 0, got %" PRIi32,
+                verr(v, pathf(path, "%s.hi_credit_bytes", at), "must be above 0, got %" PRIi32,
                      c.hi_credit_bytes);
         if (c.lo_credit_bytes >= 0)
-                verr(v, pathf(path, "txqueues[%zu].lo_credit_bytes", i), "must be below 0, got %" PRIi32,
+                verr(v, pathf(path, "%s.lo_credit_bytes", at), "must be below 0, got %" PRIi32,
                      c.lo_credit_bytes);
         if (speed == 0)
                 return;
         if ((int64_t) c.idle_slope_kbps > (int64_t) speed * 1000)
-                verr(v, pathf(path, "txqueues[%zu].idle_slope_kbps", i),
+                verr(v, pathf(path, "%s.idle_slope_kbps", at),
                      "must be at most the link's rate of %" PRIu32 " kbit/s, got %" PRIi32, speed * 1000,
                      c.idle_slope_kbps);
         else if ((int64_t) c.send_slope_kbps != (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000)
-                vwarn(v, pathf(path, "txqueues[%zu].send_slope_kbps", i),
+                vwarn(v, pathf(path, "%s.send_slope_kbps", at),
                       "is %" PRIi32 " kbit/s, but idle_slope_kbps minus the link's rate (%" PRIu32
                       " Mbit/s) is %" PRIi64 " (IEEE 802.1Q 8.6.8.2); installed as given",
                       c.send_slope_kbps, speed, (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000);
@@ -457,11 +471,40 @@ static void verify_cbs_link(Verifier *v, const Schedule *s, const DeviceFacts *f
                      sum, speed * 1000, speed);
 }
 
+/* The settings of one etf (a txqueues entry, a cbs's child or the root),
+ * its keys under at; offload is its own (a cbs child's is child_offload). */
+static void verify_etf_qdisc(Verifier *v, const EtfSpec *q, const char *at, OffloadMode offload,
+                             const DeviceFacts *facts) {
+        char path[JPATH_MAX], cn[32];
+
+        if (q->clockid != CLOCK_TAI)
+                verr(v, pathf(path, "%s.clockid", at),
+                     "must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got %s",
+                     clock_name(q->clockid, cn));
+        if (q->delta_ns < 0 || q->delta_ns > INT32_MAX)
+                verr(v, pathf(path, "%s.delta_ns", at),
+                     "must be between 0 and %d, got %" PRIi64, INT32_MAX, q->delta_ns);
+        if ((unsigned) offload >= _OFFLOAD_MODE_MAX)
+                verr(v, pathf(path, "%s.offload", at), "unknown offload mode %d", (int) offload);
+        else if (offload == OFFLOAD_ON && facts && facts->offload_known &&
+                 !(q->queue < 64 && (facts->launch_time_mask & (UINT64_C(1) << q->queue))))
+                verr(v, pathf(path, "%s.offload", at),
+                     "launch-time offload is not available on queue %" PRIu32 "%s%s",
+                     q->queue, facts->offload_reason ? ": " : " of this device",
+                     facts->offload_reason ?: "");
+}
+
 static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
         bool tcs_ok = r->num_tc >= 1 && r->num_tc <= TBS_MAX_TC;
-        char path[JPATH_MAX], cn[32];
+        char path[JPATH_MAX], at[JPATH_MAX];
 
+        if (root_is_leaf(r) && s->n_txqueues > 0) {
+                verr(v, "txqueues", "must be left out under a root %s: a single qdisc as the root has no TX "
+                     "queues of its own to put qdiscs on (a cbs root takes an etf as its \"child\")",
+                     root_kind_to_string(r->kind));
+                return;
+        }
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
 
@@ -484,29 +527,17 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                                      q->queue);
                 }
                 if (q->kind == TXQ_CBS) {
-                        verify_cbs_queue(v, q, i, facts);
+                        verify_cbs_queue(v, q, pathf(at, "txqueues[%zu]", i), facts);
+                        if (q->etf_child)
+                                verify_etf_qdisc(v, q, pathf(at, "txqueues[%zu].child", i), q->child_offload,
+                                                 facts);
                         continue;
                 }
                 if ((unsigned) q->kind >= _TXQ_KIND_MAX) {
                         verr(v, pathf(path, "txqueues[%zu].qdisc", i), "unknown qdisc kind %d", (int) q->kind);
                         continue;
                 }
-                if (q->clockid != CLOCK_TAI)
-                        verr(v, pathf(path, "txqueues[%zu].clockid", i),
-                             "must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got %s",
-                             clock_name(q->clockid, cn));
-                if (q->delta_ns < 0 || q->delta_ns > INT32_MAX)
-                        verr(v, pathf(path, "txqueues[%zu].delta_ns", i),
-                             "must be between 0 and %d, got %" PRIi64, INT32_MAX, q->delta_ns);
-                if ((unsigned) q->offload >= _OFFLOAD_MODE_MAX)
-                        verr(v, pathf(path, "txqueues[%zu].offload", i), "unknown offload mode %d",
-                             (int) q->offload);
-                else if (q->offload == OFFLOAD_ON && facts && facts->offload_known &&
-                         !(q->queue < 64 && (facts->launch_time_mask & (UINT64_C(1) << q->queue))))
-                        verr(v, pathf(path, "txqueues[%zu].offload", i),
-                             "launch-time offload is not available on queue %" PRIu32 "%s%s",
-                             q->queue, facts->offload_reason ? ": " : " of this device",
-                             facts->offload_reason ?: "");
+                verify_etf_qdisc(v, q, pathf(at, "txqueues[%zu]", i), q->offload, facts);
                 if (q->monitor.enabled && tcs_ok)
                         verify_monitor(v, s, q, i, facts);
                 /* For PTP's queue the ptp-etf check says it, as an error. */

@@ -129,6 +129,8 @@ int root_tc_of_queue(const RootSpec *r, uint32_t queue) {
 bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
         if (a->kind != b->kind || a->handle != b->handle || a->num_tc != b->num_tc)
                 return false;
+        if (root_is_leaf(a))
+                return etf_spec_equal(&a->leaf, &b->leaf);
         if (memcmp(a->priority_map, b->priority_map, sizeof(a->priority_map)) != 0)
                 return false;
         for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
@@ -204,12 +206,21 @@ bool schedule_monitor_over_budget(const Schedule *s, uint64_t used, size_t *ret_
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
         if (a->kind != b->kind)
                 return false;
-        if (a->kind == TXQ_CBS)
-                return a->queue == b->queue && a->offload == b->offload &&
-                       a->cbs.idle_slope_kbps == b->cbs.idle_slope_kbps &&
-                       a->cbs.send_slope_kbps == b->cbs.send_slope_kbps &&
-                       a->cbs.hi_credit_bytes == b->cbs.hi_credit_bytes &&
-                       a->cbs.lo_credit_bytes == b->cbs.lo_credit_bytes;
+        if (a->kind == TXQ_CBS) {
+                EtfSpec ea, eb;
+
+                if (a->queue != b->queue || a->offload != b->offload ||
+                    a->cbs.idle_slope_kbps != b->cbs.idle_slope_kbps ||
+                    a->cbs.send_slope_kbps != b->cbs.send_slope_kbps ||
+                    a->cbs.hi_credit_bytes != b->cbs.hi_credit_bytes ||
+                    a->cbs.lo_credit_bytes != b->cbs.lo_credit_bytes || a->etf_child != b->etf_child)
+                        return false;
+                if (!a->etf_child)
+                        return true;
+                ea = etf_spec_etf_part(a);
+                eb = etf_spec_etf_part(b);
+                return etf_spec_equal(&ea, &eb);
+        }
         return a->queue == b->queue && a->clockid == b->clockid &&
                a->delta_ns == b->delta_ns && a->offload == b->offload &&
                a->deadline_mode == b->deadline_mode &&
@@ -219,6 +230,8 @@ bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
 static const char *const root_kind_table[_ROOT_KIND_MAX] = {
         [ROOT_MQPRIO] = "mqprio",
         [ROOT_TAPRIO] = "taprio",
+        [ROOT_ETF] = "etf",
+        [ROOT_CBS] = "cbs",
 };
 
 static const char *const taprio_mode_table[_TAPRIO_MODE_MAX] = {

@@ -41,6 +41,8 @@
 typedef enum RootKind {
         ROOT_MQPRIO,
         ROOT_TAPRIO,
+        ROOT_ETF,                             /* a single etf as the root (RootSpec.leaf) */
+        ROOT_CBS,                             /* a single cbs as the root (RootSpec.leaf) */
         _ROOT_KIND_MAX,
         _ROOT_KIND_INVALID = -EINVAL,
 } RootKind;
@@ -106,39 +108,6 @@ typedef struct GateSchedule {
 #define TBS_TAPRIO_CHANGE_MARGIN_MIN_NS 1000000LL
 #define TBS_TAPRIO_CHANGE_MARGIN_MAX_NS 3600000000000LL
 
-typedef struct RootSpec {
-        RootKind kind;
-        uint32_t handle;                      /* major << 16, minor 0 */
-        uint8_t num_tc;
-        uint8_t priority_map[TBS_PRIO_MAP_LEN];
-        QueueRange queues[TBS_MAX_TC];        /* num_tc entries used */
-
-        /* mqprio */
-        bool hw_offload;
-
-        /* taprio */
-        clockid_t clockid;                    /* CLOCK_TAI by default */
-        int64_t base_time_ns;
-        int64_t cycle_time_ns;                /* effective: sum of intervals when not given */
-        bool cycle_time_given;
-        int64_t cycle_time_extension_ns;
-        TaprioMode mode;
-        uint32_t txtime_delay_ns;             /* txtime-assist only */
-        GateEntry *entries;
-        size_t n_entries;
-        bool base_time_now;                   /* the file said "now": any base time satisfies it */
-        int64_t change_margin_ns;             /* an in-place change starts no earlier than now + this */
-        uint32_t max_sdu[TBS_MAX_TC];         /* bytes per traffic class, 0: no limit */
-        bool max_sdu_given;                   /* the request carries TCA_TAPRIO_ATTR_TC_ENTRY */
-        uint8_t n_max_sdu;                    /* entries the file gave (the validator wants num_tc) */
-
-        /* taprio, from a kernel dump only */
-        bool max_sdu_dumped;                  /* the dump carried TC entries: the kernel knows them */
-        bool admin_pending;                   /* the schedule above is the admin one, waiting for
-                                               * its base time */
-        GateSchedule oper;                    /* with admin_pending: the running one (no entries:
-                                               * none runs yet) */
-} RootSpec;
 
 /* The qdisc a schedule puts on one TX queue ("qdisc" of a txqueues entry). */
 typedef enum TxqKind {
@@ -223,7 +192,78 @@ typedef struct EtfSpec {
         bool skip_sock_check;
         bool spelled_tbs;                     /* the file said "qdisc": "tbs" */
         MonitorSpec monitor;                  /* kind TXQ_ETF; never compared with the kernel's tree */
+        /* kind TXQ_CBS: an etf under the cbs (the file's "child"; the kernel's
+         * parent CBS_HANDLE:1), set by clockid, delta_ns, deadline_mode and
+         * skip_sock_check above and its own offload */
+        bool etf_child;
+        OffloadMode child_offload;
 } EtfSpec;
+
+/** Whether e puts an etf on its queue: an etf queue, or a cbs with an etf
+ *  under it. */
+static inline bool etf_spec_has_etf(const EtfSpec *e) {
+        return e->kind == TXQ_ETF || (e->kind == TXQ_CBS && e->etf_child);
+}
+
+/** The etf that e puts on its queue (etf_spec_has_etf()) as an etf queue
+ *  of its own: e itself, or a cbs's child with its offload. */
+static inline EtfSpec etf_spec_etf_part(const EtfSpec *e) {
+        EtfSpec r = *e;
+
+        if (e->kind == TXQ_CBS) {
+                r.kind = TXQ_ETF;
+                r.offload = e->child_offload;
+                r.cbs = (CbsSpec) {};
+                r.etf_child = false;
+                r.child_offload = OFFLOAD_OFF;
+        }
+        return r;
+}
+
+
+typedef struct RootSpec {
+        RootKind kind;
+        uint32_t handle;                      /* major << 16, minor 0 */
+        uint8_t num_tc;
+        uint8_t priority_map[TBS_PRIO_MAP_LEN];
+        QueueRange queues[TBS_MAX_TC];        /* num_tc entries used */
+
+        /* mqprio */
+        bool hw_offload;
+
+        /* taprio */
+        clockid_t clockid;                    /* CLOCK_TAI by default */
+        int64_t base_time_ns;
+        int64_t cycle_time_ns;                /* effective: sum of intervals when not given */
+        bool cycle_time_given;
+        int64_t cycle_time_extension_ns;
+        TaprioMode mode;
+        uint32_t txtime_delay_ns;             /* txtime-assist only */
+        GateEntry *entries;
+        size_t n_entries;
+        bool base_time_now;                   /* the file said "now": any base time satisfies it */
+        int64_t change_margin_ns;             /* an in-place change starts no earlier than now + this */
+        uint32_t max_sdu[TBS_MAX_TC];         /* bytes per traffic class, 0: no limit */
+        bool max_sdu_given;                   /* the request carries TCA_TAPRIO_ATTR_TC_ENTRY */
+        uint8_t n_max_sdu;                    /* entries the file gave (the validator wants num_tc) */
+
+        /* taprio, from a kernel dump only */
+        bool max_sdu_dumped;                  /* the dump carried TC entries: the kernel knows them */
+        bool admin_pending;                   /* the schedule above is the admin one, waiting for
+                                               * its base time */
+        GateSchedule oper;                    /* with admin_pending: the running one (no entries:
+                                               * none runs yet) */
+
+        /* etf or cbs as the root (ROOT_ETF, ROOT_CBS: single-queue devices):
+         * the qdisc as a txqueues entry of that kind holds it (kind TXQ_ETF
+         * or TXQ_CBS, queue 0; a cbs may have its etf child); num_tc 0 */
+        EtfSpec leaf;
+} RootSpec;
+
+/** Whether r is a single etf or cbs qdisc as the root (no traffic classes). */
+static inline bool root_is_leaf(const RootSpec *r) {
+        return r->kind == ROOT_ETF || r->kind == ROOT_CBS;
+}
 
 typedef struct ClockSpec {
         bool configured;                      /* false: the file has no "clock" section */
