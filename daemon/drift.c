@@ -53,8 +53,14 @@ static const char *cbs_difference(const EtfSpec *have, const EtfSpec *want, char
                 snprintf(buf, 96, "hicredit %d bytes instead of %d", h->hi_credit_bytes, w->hi_credit_bytes);
         else if (h->lo_credit_bytes != w->lo_credit_bytes)
                 snprintf(buf, 96, "locredit %d bytes instead of %d", h->lo_credit_bytes, w->lo_credit_bytes);
-        else
+        else if (have->offload != want->offload || !want->etf_child)
                 snprintf(buf, 96, "offload %s", have->offload == OFFLOAD_ON ? "on" : "off");
+        else {
+                EtfSpec he = etf_spec_etf_part(have), we = etf_spec_etf_part(want);
+                char eb[96];
+
+                snprintf(buf, 96, "etf under it: %s", etf_difference(&he, &we, eb));
+        }
         return buf;
 }
 
@@ -76,7 +82,27 @@ int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *fac
                                 vt->kind, tc_handle_to_string(want.handle, h2));
         if (want.kind == ROOT_TAPRIO)
                 taprio_settle_base_time(&want, &t->root_spec, qdisc_clock_now_ns(taprio_time_clock(&want)));
-        if (!vt->equal(&want, &t->root_spec))
+        if (root_is_leaf(&want)) {
+                _cleanup_free_ char *why = NULL;
+
+                if (plan_resolve_leaf(&want, facts, &why) < 0)
+                        return describe(ret_description, "%s", why ?: "root: cbs values unknown");
+                if (want.leaf.etf_child && !t->root_spec.leaf.etf_child)
+                        return describe(ret_description, "root %s %s has no etf under it", vt->kind,
+                                        tc_handle_to_string(want.handle, h1));
+                if (!want.leaf.etf_child && t->root_spec.leaf.etf_child)
+                        return describe(ret_description, "root %s %s has an etf under it, which is not declared",
+                                        vt->kind, tc_handle_to_string(want.handle, h1));
+                if (!vt->equal(&want, &t->root_spec))
+                        return describe(ret_description, "root %s %s %s", vt->kind,
+                                        tc_handle_to_string(want.handle, h1),
+                                        want.kind == ROOT_CBS && etf_spec_equal(&(EtfSpec) { .kind = TXQ_CBS,
+                                                .cbs = want.leaf.cbs, .offload = want.leaf.offload },
+                                                &(EtfSpec) { .kind = TXQ_CBS, .cbs = t->root_spec.leaf.cbs,
+                                                .offload = t->root_spec.leaf.offload }) ?
+                                        "has an etf under it with other options than declared" :
+                                        "has other options than declared");
+        } else if (!vt->equal(&want, &t->root_spec))
                 return describe(ret_description, "root %s %s has other options than declared", vt->kind,
                                 tc_handle_to_string(want.handle, h1));
 
@@ -90,8 +116,13 @@ int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *fac
 
                 if (plan_resolve_cbs(&want_q, facts, &why) < 0)
                         return describe(ret_description, "%s", why ?: "txqueue: cbs values unknown");
+                plan_resolve_etf_child(&want_q, facts);
                 if (!iq)
                         return describe(ret_description, "txqueue %u: no qdisc (%s declared)", e->queue, kind);
+                if (e->kind == TXQ_CBS && iq->is_cbs && e->etf_child != iq->etf.etf_child)
+                        return describe(ret_description, e->etf_child ? "txqueue %u: cbs %s has no etf under it" :
+                                        "txqueue %u: cbs %s has an etf under it, which is not declared", e->queue,
+                                        tc_handle_to_string(iq->qdisc.handle, h1));
                 if (!installed_queue_is_declarable(iq) || iq->etf.kind != e->kind)
                         return describe(ret_description, "txqueue %u: %s %s instead of %s", e->queue,
                                         iq->qdisc.kind, tc_handle_to_string(iq->qdisc.handle, h1), kind);

@@ -522,7 +522,7 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
         if (!l->schedule)
                 return -ENOENT;
         e = schedule_find_txqueue(l->schedule, queue);
-        if (!e || e->kind != TXQ_ETF)   /* a cbs queue takes no launch times */
+        if (!e || !etf_spec_has_etf(e))   /* a cbs queue without an etf takes no launch times */
                 return -ENOENT;
         tc = root_tc_of_queue(&l->schedule->root, queue);
         if (tc < 0)
@@ -537,7 +537,9 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
                         *ret_clockid = (int32_t) e->clockid;
                         *ret_deadline = e->deadline_mode;
                         *ret_delta = (uint32_t) e->delta_ns;
-                        *ret_offload = res ? res->offload : false;
+                        /* a cbs's etf: its own offload (the result is the cbs's) */
+                        *ret_offload = e->kind == TXQ_CBS ? e->child_offload == OFFLOAD_ON :
+                                       res ? res->offload : false;
                         return 0;
                 }
         return -ENODATA;

@@ -68,3 +68,29 @@ const QDiscVTable qdisc_cbs_vtable = {
         .parse_options = cbs_parse_options,
         .equal = cbs_equal,
 };
+
+/* cbs as the root: the same options, from and into RootSpec.leaf (the
+ * etf under it, if any, is the dump parser's: qdisc-tree.c). */
+static int cbs_root_fill_options(struct nl_msg *m, const void *spec) {
+        return cbs_fill_options(m, &((const RootSpec *) spec)->leaf);
+}
+
+static int cbs_root_parse_options(const struct nlattr *options, void *ret_spec) {
+        RootSpec *r = ret_spec;
+
+        *r = (RootSpec) { .kind = ROOT_CBS };
+        return cbs_parse_options(options, &r->leaf);
+}
+
+static bool cbs_root_equal(const void *a, const void *b) {
+        return root_spec_equal(a, b);
+}
+
+const QDiscVTable qdisc_cbs_root_vtable = {
+        .kind = "cbs",
+        .root = true,
+        .default_child = "pfifo",       /* cbs grafts a pfifo as its inner qdisc */
+        .fill_options = cbs_root_fill_options,
+        .parse_options = cbs_root_parse_options,
+        .equal = cbs_root_equal,
+};

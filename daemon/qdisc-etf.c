@@ -69,6 +69,33 @@ const QDiscVTable qdisc_etf_vtable = {
         .equal = etf_equal,
 };
 
+/* etf as the root: the same options, from and into RootSpec.leaf. */
+static int etf_root_fill_options(struct nl_msg *m, const void *spec) {
+        return etf_fill_options(m, &((const RootSpec *) spec)->leaf);
+}
+
+static int etf_root_parse_options(const struct nlattr *options, void *ret_spec) {
+        RootSpec *r = ret_spec;
+        int k;
+
+        *r = (RootSpec) { .kind = ROOT_ETF };
+        k = etf_parse_options(options, &r->leaf);
+        r->leaf.kind = TXQ_ETF;
+        return k;
+}
+
+static bool root_equal(const void *a, const void *b) {
+        return root_spec_equal(a, b);
+}
+
+const QDiscVTable qdisc_etf_root_vtable = {
+        .kind = "etf",
+        .root = true,
+        .fill_options = etf_root_fill_options,
+        .parse_options = etf_root_parse_options,
+        .equal = root_equal,
+};
+
 EtfOffloadPlan etf_offload_plan(const EtfSpec *e, const DeviceFacts *f, const char **ret_reason) {
         const char *reason;
         EtfOffloadPlan p;

@@ -67,11 +67,12 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
         if (!t || !t->has_root)
                 return refuse(ret_reason, "no root qdisc in the kernel's dump (is the interface up?)");
         if (t->root.handle == 0)
-                return refuse(ret_reason, "the root is the kernel's default qdisc (%s), not an mqprio or "
-                              "taprio tree: nothing to import", text_safe(t->root.kind, &kb));
+                return refuse(ret_reason, "the root is the kernel's default qdisc (%s), not an mqprio, "
+                              "taprio, etf or cbs tree: nothing to import", text_safe(t->root.kind, &kb));
         if (!t->root_known)
-                return refuse(ret_reason, "root qdisc %s %s is neither mqprio nor taprio, the roots a "
-                              "schedule declares", text_safe(t->root.kind, &kb), tc_handle_to_string(t->root.handle, hb));
+                return refuse(ret_reason, "root qdisc %s %s is none of mqprio, taprio, etf and cbs, the roots "
+                              "a schedule declares", text_safe(t->root.kind, &kb),
+                              tc_handle_to_string(t->root.handle, hb));
         k = installed_qdisc_unexpressed(&t->root, &what);
         if (k < 0)
                 return k;
@@ -97,6 +98,10 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                 const InstalledQueue *iq = &t->queues[i];
 
                 if (!installed_queue_is_declarable(iq)) {
+                        /* A cbs root's etf, read into its leaf. */
+                        if (t->root_spec.kind == ROOT_CBS && t->root_spec.leaf.etf_child && iq->queue == 0 &&
+                            strcmp(iq->qdisc.kind, "etf") == 0)
+                                continue;
                         if (strcmp(iq->qdisc.kind, child_kind) == 0)
                                 continue;       /* the root's own default child */
                         return refuse(ret_reason, "txqueue %u: %s %s on %s: a schedule puts etf, cbs or the "
@@ -120,7 +125,7 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                 bool known = h == t->root.handle || TC_H_MAJ(h) == TC_H_MAJ(TC_H_INGRESS);
 
                 for (size_t j = 0; !known && j < t->n_queues; j++)
-                        known = t->queues[j].qdisc.handle == h;
+                        known = t->queues[j].qdisc.handle == h || t->queues[j].child.handle == h;
                 if (!known)
                         return refuse(ret_reason, "qdisc %s is neither the root nor on a TX queue of it "
                                       "(a qdisc inside a TX queue's qdisc, such as cbs's), which a schedule "

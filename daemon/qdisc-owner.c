@@ -14,6 +14,8 @@ static bool root_is(const QDiscTree *t, const RootSpec *want) {
         w.handle = w.handle ?: TBS_DEFAULT_ROOT_HANDLE;
         if (w.kind == ROOT_TAPRIO && t->root_known)
                 taprio_settle_base_time(&w, &t->root_spec, qdisc_clock_now_ns(taprio_time_clock(&w)));
+        if (t->root_known)
+                leaf_settle_unresolved(&w, &t->root_spec);
         return vt && t->root_known && t->root.handle == w.handle && t->root_spec.kind == w.kind &&
                vt->equal(&w, &t->root_spec);
 }

@@ -136,6 +136,38 @@ int plan_resolve_cbs(EtfSpec *e, const DeviceFacts *facts, char **ret_error) {
 }
 
 
+void plan_resolve_etf_child(EtfSpec *e, const DeviceFacts *f) {
+        EtfSpec etf;
+
+        if (e->kind != TXQ_CBS || !e->etf_child || e->child_offload != OFFLOAD_AUTO)
+                return;
+        etf = etf_spec_etf_part(e);
+        e->child_offload = etf_offload_plan(&etf, f, NULL) == ETF_PLAN_HARDWARE ? OFFLOAD_ON : OFFLOAD_OFF;
+}
+
+int plan_resolve_leaf(RootSpec *r, const DeviceFacts *facts, char **ret_error) {
+        EtfSpec *e = &r->leaf;
+        uint32_t speed = facts ? facts->link_speed_mbps : 0;
+        int k;
+
+        e->queue = 0;
+        if (e->kind == TXQ_CBS) {
+                k = cbs_spec_resolve(&e->cbs, speed, &e->cbs);
+                if (k < 0) {
+                        if (asprintf(ret_error, k == -ENODATA ?
+                                     "root (cbs): bandwidth_kbps needs the link speed, which the device does not "
+                                     "report (is the link down?); give link_speed_mbps" :
+                                     "root (cbs): bandwidth_kbps does not fit the link speed") < 0)
+                                *ret_error = NULL;
+                        return k;
+                }
+        }
+        if (e->offload == OFFLOAD_AUTO)
+                e->offload = etf_offload_plan(e, facts, NULL) == ETF_PLAN_HARDWARE ? OFFLOAD_ON : OFFLOAD_OFF;
+        plan_resolve_etf_child(e, facts);
+        return 0;
+}
+
 /* Append t to name[*at..size), cut at the end like snprintf(). */
 static void name_put(char *name, size_t size, size_t *at, const char *t) {
         size_t k = strlen(t);
@@ -167,6 +199,31 @@ static void name_queue_step(char *name, size_t size, uint32_t queue, const char 
         name_put(name, size, &at, ")");
 }
 
+/* The etf under a cbs that this plan creates (cbs_handle: its handle). */
+static int plan_etf_child(QDiscPlan *p, int ifindex, const EtfSpec *e, uint32_t cbs_handle, HandlePool *pool,
+                          size_t max) {
+        PlanStep st = { .kind = PLAN_ETF_CHILD, .spec = *e, .parent = TC_H_MAKE(cbs_handle, 1) };
+        struct nl_msg *m = NULL;
+        char hb[16];
+        int k;
+
+        st.hw = e->child_offload == OFFLOAD_ON;
+        if (cbs_handle == p->root_handle)
+                snprintf(st.name, sizeof(st.name), "etf under the root (cbs %s)",
+                         tc_handle_to_string(cbs_handle, hb));
+        else
+                snprintf(st.name, sizeof(st.name), "txqueue %u (etf under cbs %s)", e->queue,
+                         tc_handle_to_string(cbs_handle, hb));
+        k = handle_pool_next(pool, &st.handle);
+        if (k >= 0)
+                k = qdisc_etf_child_request(ifindex, st.parent, st.handle, e, st.hw, &m);
+        if (k < 0) {
+                p->report.error = qdisc_step_error("", k, st.name);
+                return k;
+        }
+        return plan_add(p, max, &st, m);
+}
+
 /* The etf requests: every declared queue whose installed child does not
  * satisfy it (all of them when the root is new). */
 static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const QDiscTree *tree,
@@ -184,7 +241,15 @@ static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const
                 k = plan_resolve_cbs(&st.spec, facts, &rep->error);
                 if (k < 0)
                         return k;
+                plan_resolve_etf_child(&st.spec, facts);
                 st.plan = etf_offload_plan(e, facts, &st.why);
+                /* The etf goes under the cbs in the same batch: a cbs
+                 * refused with offload would leave it nowhere to go. */
+                if (e->etf_child && st.plan == ETF_PLAN_TRY_HARDWARE) {
+                        st.plan = ETF_PLAN_SOFTWARE;
+                        st.why = "device capabilities unknown: software mode (a cbs with an etf under it is "
+                                 "not tried with offload)";
+                }
                 /* Its reasons are literals but the device's own. */
                 st.why_literal = !facts || st.why != facts->offload_reason;
                 if (st.plan < 0) {
@@ -220,6 +285,11 @@ static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const
                 k = plan_add(p, max, &st, m);
                 if (k < 0)
                         return k;
+                if (e->etf_child) {
+                        k = plan_etf_child(p, ifindex, e, st.handle, pool, max);
+                        if (k < 0)
+                                return k;
+                }
         }
         return 0;
 }
@@ -330,7 +400,9 @@ int64_t taprio_change_base_time(const RootSpec *running, const RootSpec *want, i
 }
 
 const char *taprio_in_place_blocker(const RootSpec *installed, const RootSpec *want, char *buf, size_t size) {
-        if (installed->kind != ROOT_TAPRIO || want->kind != ROOT_TAPRIO)
+        if (installed->kind == want->kind && root_is_leaf(want))
+                snprintf(buf, size, "%s cannot change in place", root_kind_to_string(want->kind));
+        else if (installed->kind != ROOT_TAPRIO || want->kind != ROOT_TAPRIO)
                 snprintf(buf, size, "root kind %s instead of %s", root_kind_to_string(installed->kind) ?: "?",
                          root_kind_to_string(want->kind) ?: "?");
         else if (installed->handle != want->handle)
@@ -452,7 +524,12 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                         p.report.error = NULL;
                 goto out;
         }
-        max = 3 + s->n_txqueues + tree->n_queues;
+        if (root_is_leaf(&want)) {
+                k = plan_resolve_leaf(&want, facts, &p.report.error);
+                if (k < 0)
+                        goto out;
+        }
+        max = 4 + 2 * s->n_txqueues + tree->n_queues;
         pool = (HandlePool) { .tree = tree, .next_major = (TC_H_MAJ(want.handle) >> 16) + 1 };
         if (want.kind == ROOT_TAPRIO) {
                 now_ns = (now ?: qdisc_clock_now_ns)(taprio_time_clock(&want));
@@ -493,6 +570,8 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                             tree->root_spec.kind == ROOT_MQPRIO)
                                 snprintf(p.root_why, sizeof(p.root_why), "mqprio cannot change in place");
                         k = plan_root(&p, ifindex, tree, &want, vt, max);
+                        if (k >= 0 && want.kind == ROOT_CBS && want.leaf.etf_child)
+                                k = plan_etf_child(&p, ifindex, &want.leaf, want.handle, &pool, max);
                         p.check_max_sdu = want.kind == ROOT_TAPRIO && root_has_max_sdu(&want) &&
                                           !(tree->root_known && tree->root_spec.max_sdu_dumped);
                 }

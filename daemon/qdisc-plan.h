@@ -77,6 +77,7 @@ typedef enum PlanStepKind {
                                          * grafted (Linux 6.1 stops it then) */
         PLAN_ETF,                       /* graft an etf on a TX queue */
         PLAN_RESET_CHILD,               /* put the root's default child back on a queue */
+        PLAN_ETF_CHILD,                 /* graft an etf under a cbs (a queue's, or the root) */
         _PLAN_STEP_KIND_MAX,
         _PLAN_STEP_KIND_INVALID = -EINVAL,
 } PlanStepKind;
@@ -88,7 +89,9 @@ typedef struct PlanStep {
         EtfOffloadPlan plan;            /* PLAN_ETF */
         const char *why;                /* PLAN_ETF: reason of the plan */
         bool why_literal;               /* PLAN_ETF: why is a literal, not the device's reason */
-        uint32_t handle;                /* PLAN_ETF, PLAN_RESET_CHILD: the new qdisc's handle */
+        uint32_t handle;                /* PLAN_ETF, PLAN_RESET_CHILD, PLAN_ETF_CHILD: the new
+                                         * qdisc's handle */
+        uint32_t parent;                /* PLAN_ETF_CHILD: the cbs's handle, minor 1 */
         bool hw;                        /* PLAN_ETF: sent in offload mode */
         EtfSpec spec;                   /* PLAN_ETF: the child as sent, a cbs's values resolved */
         char name[96];                  /* "txqueue 1 (etf on 100:2)", for errors */
@@ -166,6 +169,19 @@ int64_t taprio_next_cycle_start(int64_t base, int64_t cycle, int64_t t);
  *  Returns 0, or -errno with *ret_error (malloc'ed, may be NULL when out of
  *  memory) saying why, naming the queue. */
 int plan_resolve_cbs(EtfSpec *e, const DeviceFacts *facts, char **ret_error);
+
+/** The offload of a cbs's etf child (e->child_offload) decided with the
+ *  device facts f (NULL: unknown) in place: "auto" is on only where the
+ *  device is known to have launch time on e->queue (no fallback is tried
+ *  under a cbs). A spec without a child is left as it is. */
+void plan_resolve_etf_child(EtfSpec *e, const DeviceFacts *f);
+
+/** An etf or cbs root (RootSpec.leaf) as it is sent, in place: a cbs's
+ *  values computed, offload "auto" decided with the facts (NULL: unknown):
+ *  on where the device is known to have it on its queue 0, else off (a root
+ *  is not tried and fallen back), and so its etf child's. Returns 0, or
+ *  -errno with *ret_error (malloc'ed, may be NULL) saying why. */
+int plan_resolve_leaf(RootSpec *r, const DeviceFacts *facts, char **ret_error);
 
 /** Free a plan (its requests and its report). Accepts NULL. */
 void qdisc_plan_done(QDiscPlan *p);

@@ -202,6 +202,59 @@ const char *qdisc_system_default_kind(char buf[static IFNAMSIZ]) {
         return "pfifo_fast";
 }
 
+/* q is an etf under a cbs (parent CBS:1): its settings into the cbs's
+ * spec (etf_child, the etf fields, child_offload). Another kind is left
+ * out of the model (tbsctl import refuses it by its handle). Returns 1
+ * when folded, 0 when not an etf, or -errno. */
+static int fold_etf_child(const InstalledQDisc *q, EtfSpec *cbs) {
+        EtfSpec e;
+        int k;
+
+        if (strcmp(q->kind, qdisc_etf_vtable.kind) != 0)
+                return 0;
+        k = parse_known(&qdisc_etf_vtable, q, &e);
+        if (k < 0)
+                return k;
+        cbs->etf_child = true;
+        cbs->child_offload = e.offload;
+        cbs->clockid = e.clockid;
+        cbs->delta_ns = e.delta_ns;
+        cbs->deadline_mode = e.deadline_mode;
+        cbs->skip_sock_check = e.skip_sock_check;
+        return 1;
+}
+
+/* The qdiscs left in b that sit under a TX queue's cbs (parent CBS:1):
+ * an etf there is that queue's chain (InstalledQueue.child). */
+static int attach_etf_children(DumpBuilder *b, QDiscTree *t) {
+        for (size_t i = 0; i < b->n; i++) {
+                InstalledQDisc *q = &b->all[i];
+
+                if (!q->kind[0] || q->parent == TC_H_ROOT || TC_H_MIN(q->parent) != 1)
+                        continue;
+                for (size_t j = 0; j < t->n_queues; j++) {
+                        InstalledQueue *iq = &t->queues[j];
+                        int k;
+
+                        if (!iq->is_cbs || iq->qdisc.handle == 0 || iq->child.kind[0] ||
+                            TC_H_MAJ(q->parent) != TC_H_MAJ(iq->qdisc.handle))
+                                continue;
+                        k = fold_etf_child(q, &iq->etf);
+                        if (k < 0)
+                                return k;
+                        if (k == 0)
+                                break;
+                        iq->child = *q;
+                        *q = (InstalledQDisc) {};
+                        iq->deadline_misses = iq->child.stats.overlimits;
+                        iq->invalid = iq->child.stats.drops > iq->child.stats.overlimits ?
+                                iq->child.stats.drops - iq->child.stats.overlimits : 0;
+                        break;
+                }
+        }
+        return 0;
+}
+
 /* Turn the collected qdiscs into a tree; takes ownership of b's items.
  * With pools (a set's tree) the arrays come from them. */
 static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret) {
@@ -233,8 +286,8 @@ static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret)
                 }
 
         if (t.has_root && t.root.handle != 0) {
-                vt = qdisc_vtable_by_kind(t.root.kind);
-                if (vt && vt->root) {
+                vt = qdisc_vtable_root_by_kind(t.root.kind);
+                if (vt) {
                         k = parse_known(vt, &t.root, &t.root_spec);
                         if (k < 0)
                                 goto fail;
@@ -261,6 +314,13 @@ static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret)
                         *iq = (InstalledQueue) { .queue = TC_H_MIN(q->parent) - 1, .qdisc = *q };
                         *q = (InstalledQDisc) {};
 
+                        /* The etf under a cbs root is the root's (its leaf). */
+                        if (t.root_known && t.root_spec.kind == ROOT_CBS) {
+                                k = fold_etf_child(&iq->qdisc, &t.root_spec.leaf);
+                                if (k < 0)
+                                        goto fail;
+                                continue;
+                        }
                         /* The kinds a schedule declares on a queue parse into
                          * the same EtfSpec the parser fills. */
                         for (TxqKind kk = 0; kk < _TXQ_KIND_MAX; kk++) {
@@ -282,6 +342,9 @@ static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret)
                                         iq->qdisc.stats.drops - iq->qdisc.stats.overlimits : 0;
                         }
                 }
+                k = attach_etf_children(b, &t);
+                if (k < 0)
+                        goto fail;
                 if (t.n_queues > 1)
                         qsort(t.queues, t.n_queues, sizeof(InstalledQueue), queue_cmp);
         }
@@ -480,6 +543,8 @@ int qdisc_tree_set_take_slim(QDiscTreeSet *set, int ifindex, QDiscTree *ret) {
                 for (size_t i = 0; i < c.n_queues; i++) {
                         c.queues[i].qdisc.options = NULL;
                         c.queues[i].qdisc.options_len = 0;
+                        c.queues[i].child.options = NULL;
+                        c.queues[i].child.options_len = 0;
                 }
         }
         /* root_spec (and what it owns) went over to c with the copy. */
@@ -510,8 +575,10 @@ void qdisc_tree_done(QDiscTree *t) {
         }
         installed_qdisc_done(&t->root);
         root_spec_done(&t->root_spec);
-        for (size_t i = 0; i < t->n_queues; i++)
+        for (size_t i = 0; i < t->n_queues; i++) {
                 installed_qdisc_done(&t->queues[i].qdisc);
+                installed_qdisc_done(&t->queues[i].child);
+        }
         free(t->queues);
         free(t->handles);
         *t = (QDiscTree) {};

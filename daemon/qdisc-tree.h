@@ -45,7 +45,10 @@ typedef struct InstalledQueue {
         bool is_etf;
         bool is_cbs;
         EtfSpec etf;                    /* when is_etf or is_cbs (etf.kind says which); offload is
-                                         * OFFLOAD_ON or OFFLOAD_OFF */
+                                         * OFFLOAD_ON or OFFLOAD_OFF; a cbs's etf child in
+                                         * etf.etf_child and the etf fields */
+        InstalledQDisc child;           /* is_cbs with an etf under it (parent CBS_HANDLE:1): that
+                                         * etf; kind "" when none */
         uint64_t deadline_misses;       /* etf: overlimits (txtime passed at dequeue) */
         uint64_t invalid;               /* etf: drops - overlimits (refused at enqueue) */
 } InstalledQueue;
@@ -55,7 +58,9 @@ typedef struct QDiscTree {
         int ifindex;
         bool has_root;                  /* false: the dump had no root (should not happen) */
         InstalledQDisc root;            /* handle 0: the kernel's default root */
-        bool root_known;                /* root is mqprio/taprio: root_spec holds it */
+        bool root_known;                /* root is mqprio/taprio/etf/cbs: root_spec holds it (a cbs
+                                         * root's etf child too, in its leaf; that etf is also
+                                         * queues[0], neither is_etf nor is_cbs) */
         RootSpec root_spec;             /* handle included */
         InstalledQueue *queues;         /* children of the root, sorted by queue */
         size_t n_queues;

@@ -8,6 +8,8 @@
 static const QDiscVTable *const root_vtables[_ROOT_KIND_MAX] = {
         [ROOT_MQPRIO] = &qdisc_mqprio_vtable,
         [ROOT_TAPRIO] = &qdisc_taprio_vtable,
+        [ROOT_ETF] = &qdisc_etf_root_vtable,
+        [ROOT_CBS] = &qdisc_cbs_root_vtable,
 };
 
 static const QDiscVTable *const all_vtables[] = {
@@ -34,6 +36,15 @@ const QDiscVTable *qdisc_vtable_by_kind(const char *kind) {
         for (size_t i = 0; i < ELEMENTSOF(all_vtables); i++)
                 if (strcmp(all_vtables[i]->kind, kind) == 0)
                         return all_vtables[i];
+        return NULL;
+}
+
+const QDiscVTable *qdisc_vtable_root_by_kind(const char *kind) {
+        if (!kind)
+                return NULL;
+        for (RootKind k = 0; k < _ROOT_KIND_MAX; k++)
+                if (strcmp(root_vtables[k]->kind, kind) == 0)
+                        return root_vtables[k];
         return NULL;
 }
 
@@ -171,6 +182,27 @@ int qdisc_etf_request(int ifindex, uint32_t root_handle, uint32_t handle, const 
         return 0;
 }
 
+int qdisc_etf_child_request(int ifindex, uint32_t parent, uint32_t handle, const EtfSpec *e, bool offload,
+                            struct nl_msg **ret) {
+        _cleanup_(nlmsg_freep) struct nl_msg *m = NULL;
+        EtfSpec etf = etf_spec_etf_part(e);
+        int k;
+
+        if (TC_H_MIN(handle) != 0 || TC_H_MIN(parent) == 0 || !etf_spec_has_etf(e))
+                return -EINVAL;
+        etf.offload = offload ? OFFLOAD_ON : OFFLOAD_OFF;
+        k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex, handle, parent,
+                              qdisc_etf_vtable.kind, &m);
+        if (k < 0)
+                return k;
+        k = qdisc_etf_vtable.fill_options(m, &etf);
+        if (k < 0)
+                return k;
+
+        *ret = TAKE_PTR(m);
+        return 0;
+}
+
 struct nlattr *qdisc_request_options(struct nl_msg *m) {
         return nlmsg_find_attr(nlmsg_hdr(m), sizeof(struct tcmsg), TCA_OPTIONS);
 }
@@ -205,4 +237,22 @@ int qdisc_qopt_to_root(const void *buf, size_t len, RootSpec *r) {
                                             : (QueueRange) {};
         r->hw_offload = q.hw != 0;
         return 0;
+}
+
+void leaf_settle_unresolved(RootSpec *want, const RootSpec *installed) {
+        EtfSpec *w = &want->leaf;
+        const EtfSpec *h = &installed->leaf;
+
+        if (!root_is_leaf(want) || want->kind != installed->kind)
+                return;
+        if (w->offload == OFFLOAD_AUTO)
+                w->offload = h->offload;
+        if (w->etf_child && w->child_offload == OFFLOAD_AUTO)
+                w->child_offload = h->child_offload;
+        if (w->kind == TXQ_CBS && w->cbs.from_bandwidth && w->cbs.idle_slope_kbps == 0) {
+                w->cbs.idle_slope_kbps = h->cbs.idle_slope_kbps;
+                w->cbs.send_slope_kbps = h->cbs.send_slope_kbps;
+                w->cbs.hi_credit_bytes = h->cbs.hi_credit_bytes;
+                w->cbs.lo_credit_bytes = h->cbs.lo_credit_bytes;
+        }
 }

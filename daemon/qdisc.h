@@ -55,12 +55,18 @@ extern const QDiscVTable qdisc_mqprio_vtable;
 extern const QDiscVTable qdisc_taprio_vtable;
 extern const QDiscVTable qdisc_etf_vtable;
 extern const QDiscVTable qdisc_cbs_vtable;
+extern const QDiscVTable qdisc_etf_root_vtable;  /* etf as the root: a RootSpec with its leaf */
+extern const QDiscVTable qdisc_cbs_root_vtable;  /* cbs as the root: a RootSpec with its leaf */
 
 /** The ops of a TX queue child kind (etf, cbs), or NULL when out of range. */
 const QDiscVTable *qdisc_vtable_for_child(TxqKind k);
 
 /** The ops for a TCA_KIND string ("mqprio", "taprio", "etf", "cbs"), or NULL. */
 const QDiscVTable *qdisc_vtable_by_kind(const char *kind);
+
+/** The root ops for a TCA_KIND string ("mqprio", "taprio", "etf", "cbs"),
+ *  or NULL. */
+const QDiscVTable *qdisc_vtable_root_by_kind(const char *kind);
 
 /** The ops for a root kind, or NULL when out of range. */
 const QDiscVTable *qdisc_vtable_for_root(RootKind k);
@@ -108,6 +114,13 @@ int qdisc_root_change_request(int ifindex, const RootSpec *r, struct nl_msg **re
 int qdisc_etf_request(int ifindex, uint32_t root_handle, uint32_t handle, const EtfSpec *e,
                       bool offload, struct nl_msg **ret);
 
+/** Request that grafts a new etf (e's etf part, etf_spec_etf_part(), with
+ *  offload as given) with handle `handle` under the qdisc `parent` (a
+ *  cbs's handle with minor 1), NLM_F_CREATE|NLM_F_REPLACE. Returns 0 and
+ *  *ret, or -errno. */
+int qdisc_etf_child_request(int ifindex, uint32_t parent, uint32_t handle, const EtfSpec *e, bool offload,
+                            struct nl_msg **ret);
+
 /** The TCA_OPTIONS attribute of a request built above, or NULL. */
 struct nlattr *qdisc_request_options(struct nl_msg *m);
 
@@ -148,6 +161,13 @@ clockid_t taprio_time_clock(const RootSpec *r);
  *  the installed value, so that equal() compares the rest. Other kinds and
  *  other base times are left alone. */
 void taprio_settle_base_time(RootSpec *want, const RootSpec *installed, int64_t now_ns);
+
+/** Before comparing want (a shallow copy of a schedule's root) with the
+ *  installed root for ownership, where no device facts are at hand: an etf
+ *  or cbs root's offload "auto" (and its etf child's) takes the installed
+ *  setting, and a cbs given by a bandwidth not yet computed takes the
+ *  installed four values. Other kinds are left alone. */
+void leaf_settle_unresolved(RootSpec *want, const RootSpec *installed);
 
 /** How an etf (or cbs) queue's offload is decided before anything is sent. */
 typedef enum EtfOffloadPlan {

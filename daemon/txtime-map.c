@@ -103,7 +103,7 @@ int txtime_class_etf(const Schedule *s, const TxtimeTarget *t, TxtimeEtf *ret, c
         for (uint32_t i = 0; i < t->n_queues; i++) {
                 const EtfSpec *e = schedule_find_txqueue(s, t->first_queue + i);
 
-                if (!e || e->kind != TXQ_ETF)   /* a cbs queue takes no launch times */
+                if (!e || !etf_spec_has_etf(e))   /* a cbs queue without an etf takes no launch times */
                         continue;
                 if (with > 0 && (e->clockid != etf.clockid || e->deadline_mode != etf.deadline_mode)) {
                         set_why(why,

@@ -381,6 +381,7 @@ enum {
         TXK_ETF = 1U << TXQ_ETF,
         TXK_CBS = 1U << TXQ_CBS,
         TXK_ANY = TXK_ETF | TXK_CBS,
+        TXK_CLASSES = 1U << _TXQ_KIND_MAX,    /* an etf or cbs root: the keys of a root with classes */
 };
 
 /* The keys of an etf (a txqueues entry, a root etf or a cbs's child). */
@@ -503,10 +504,15 @@ static void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r) {
                 { "max_interference_bytes", TXK_CBS },
                 { "link_speed_mbps", TXK_CBS },
                 { "child", TXK_CBS },
+                { "num_tc", TXK_CLASSES },
+                { "priority_map", TXK_CLASSES },
+                { "queues", TXK_CLASSES },
         };
-        static const char *const only[_TXQ_KIND_MAX] = {
+        static const char *const only[] = {
                 [TXQ_ETF] = "only valid for an etf root (\"qdisc\": \"etf\")",
                 [TXQ_CBS] = "only valid for a cbs root (\"qdisc\": \"cbs\")",
+                [_TXQ_KIND_MAX] = "only valid for an mqprio or taprio root (a single etf or cbs as the root "
+                                  "has no traffic classes)",
         };
         EtfSpec *q = &r->leaf;
 

@@ -179,7 +179,7 @@ static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *fac
 
 static bool schedule_has_etf(const Schedule *s) {
         for (size_t i = 0; i < s->n_txqueues; i++)
-                if (s->txqueues[i].kind == TXQ_ETF)
+                if (etf_spec_has_etf(&s->txqueues[i]))
                         return true;
         return false;
 }

@@ -119,9 +119,9 @@ static void test_foreign_mqprio(void **state) {
 }
 
 static void test_refused_roots(void **state) {
-        check_fixture("htb.bin", NULL, "root qdisc htb 1: is neither mqprio nor taprio, the roots a schedule declares");
+        check_fixture("htb.bin", NULL, "root qdisc htb 1: is none of mqprio, taprio, etf and cbs, the roots a schedule declares");
         check_fixture("default.bin", NULL, "the root is the kernel's default qdisc (noqueue), not an "
-                      "mqprio or taprio tree: nothing to import");
+                      "mqprio, taprio, etf or cbs tree: nothing to import");
         check_tree(&(QDiscTree) {}, NULL, "no root qdisc in the kernel's dump (is the interface up?)");
 }
 

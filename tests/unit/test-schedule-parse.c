@@ -54,6 +54,12 @@ static const char *const TA =
         "                      {'command': 'set-gates', 'gate_mask': '0x6', 'interval_ns': 700000}]},"
         " 'txqueues': [{'queue': 0, 'delta_ns': 200000}]}";
 
+/* A root etf alone (single-queue devices). */
+static const char *const LEAF =
+        "{'interface': 'eth2',"
+        " 'root': {'qdisc': 'etf', 'delta_ns': 300000, 'offload': false},"
+        " 'allow': ['ptp-etf']}";
+
 /* RFC 7396 JSON merge patch: objects merge, null deletes, the rest replaces. */
 static void merge(json_object *target, json_object *patch) {
         json_object_object_foreach(patch, key, val) {
@@ -272,9 +278,49 @@ static const BadCase bad_cases[] = {
         /* root */
         { MQ, "{'root': 5}", F ": root: must be an object, got 5" },
         { MQ, "{'root': {'qdisc': null}}", F ": root.qdisc: required key is missing" },
-        { MQ, "{'root': {'qdisc': 'prio'}}", F ": root.qdisc: unknown qdisc \"prio\"; expected \"mqprio\" or \"taprio\"" },
+        { MQ, "{'root': {'qdisc': 'prio'}}", F ": root.qdisc: unknown qdisc \"prio\"; expected \"mqprio\", \"taprio\", \"etf\" or \"cbs\"" },
         { MQ, "{'root': {'qdisc': 'etf'}}",
-          F ": root.qdisc: unknown qdisc \"etf\"; expected \"mqprio\" or \"taprio\" (etf qdiscs go in \"txqueues\")" },
+          F ": root.num_tc: only valid for an mqprio or taprio root (a single etf or cbs as the root has no traffic classes)\n"
+          F ": root.priority_map: only valid for an mqprio or taprio root (a single etf or cbs as the root has no traffic classes)\n"
+          F ": root.queues: only valid for an mqprio or taprio root (a single etf or cbs as the root has no traffic classes)\n"
+          F ": root.delta_ns: required key is missing" },
+        { MQ, "{'root': {'qdisc': 'tbs'}}",
+          F ": root.qdisc: unknown qdisc \"tbs\"; expected \"mqprio\", \"taprio\", \"etf\" or \"cbs\" (a root etf "
+          "is \"etf\"; \"tbs\" is only a txqueues entry's old name)" },
+        /* etf or cbs as the root, an etf under a cbs */
+        { LEAF, "{'root': {'delta_ns': -1, 'monitor': {}}}",
+          F ": root.monitor: unknown key; known keys: qdisc, handle, clockid, delta_ns, offload, deadline_mode, "
+          "skip_sock_check\n"
+          F ": root.delta_ns: must be between 0 and 2147483647, got -1" },
+        { LEAF, "{'root': {'child': {'delta_ns': 1}}}", F ": root.child: only valid for a cbs root (\"qdisc\": \"cbs\")" },
+        { LEAF, "{'root': {'clockid': 'CLOCK_MONOTONIC'}}",
+          F ": root.clockid: must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got CLOCK_MONOTONIC" },
+        { LEAF, "{'txqueues': [{'queue': 0, 'delta_ns': 1}]}",
+          F ": txqueues: must be left out under a root etf: a single qdisc as the root has no TX queues of its own "
+          "to put qdiscs on (a cbs root takes an etf as its \"child\")" },
+        { LEAF, "{'allow': null}",
+          F ": root: ptp-etf: every packet of the interface passes this etf, and etf drops every packet without a "
+          "launch time, ptp4l's included; PTP cannot run on this interface; to accept it, add \"ptp-etf\" to "
+          "\"allow\"" },
+        { LEAF, "{'root': {'qdisc': 'cbs', 'delta_ns': null, 'bandwidth_kbps': 1000, 'max_frame_bytes': 100,"
+          " 'child': {'qdisc': 'pfifo', 'delta_ns': 'x', 'queue': 1}}}",
+          F ": root.child.queue: unknown key; known keys: qdisc, clockid, delta_ns, offload, deadline_mode, "
+          "skip_sock_check\n"
+          F ": root.child.qdisc: unknown qdisc \"pfifo\"; the qdisc under a cbs can only be \"etf\"\n"
+          F ": root.child.delta_ns: must be an integer, got \"x\"" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 1, 'child': {'delta_ns': 1}}]}",
+          F ": txqueues[0].child: only valid for a cbs queue (\"qdisc\": \"cbs\")" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 1000,"
+          " 'max_frame_bytes': 100, 'link_speed_mbps': 1000, 'child': []}]}",
+          F ": txqueues[0].child: must be an object, got an array" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 1000,"
+          " 'max_frame_bytes': 100, 'link_speed_mbps': 1000, 'child': {'offload': 'yes'}}]}",
+          F ": txqueues[0].child.delta_ns: required key is missing\n"
+          F ": txqueues[0].child.offload: must be true, false or \"auto\", got \"yes\"" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 1000,"
+          " 'max_frame_bytes': 100, 'link_speed_mbps': 1000, 'child': {'delta_ns': 5, 'clockid': 'REALTIME'}}]}",
+          F ": txqueues[0].child.clockid: must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got "
+          "CLOCK_REALTIME" },
         { MQ, "{'root': {'handle': '100:1'}}", F ": root.handle: must have minor number 0, such as \"100:\", got \"100:1\"" },
         { MQ, "{'root': {'handle': 'root'}}", F ": root.handle: must be a qdisc handle such as \"100:\", got \"root\"" },
         { MQ, "{'root': {'handle': 'ffff:'}}",

@@ -121,7 +121,7 @@ static void test_model_ranges(void **state) {
         assert_verify(s, NULL, "m.json: root.handle: must be a qdisc handle such as \"100:\", got \"0:\"");
         s->root.handle = TBS_DEFAULT_ROOT_HANDLE;
         s->root.kind = _ROOT_KIND_MAX;
-        assert_verify(s, NULL, "m.json: root.qdisc: unknown root qdisc kind 2");
+        assert_verify(s, NULL, "m.json: root.qdisc: unknown root qdisc kind 4");
         s->root.kind = ROOT_MQPRIO;
         s->clock.transport_specific = 16;
         s->clock.ptp4l_socket = calloc(200, 1);

@@ -36,7 +36,9 @@ static void test_handles(void **state) {
 
 static void test_tables(void **state) {
         assert_int_equal(root_kind_from_string("taprio"), ROOT_TAPRIO);
-        assert_int_equal(root_kind_from_string("etf"), -EINVAL);
+        assert_int_equal(root_kind_from_string("etf"), ROOT_ETF);
+        assert_int_equal(root_kind_from_string("cbs"), ROOT_CBS);
+        assert_int_equal(root_kind_from_string("tbs"), -EINVAL);
         assert_string_equal(taprio_mode_to_string(TAPRIO_MODE_TXTIME_ASSIST), "txtime-assist");
         assert_int_equal(gate_command_from_string("set-and-release"), GATE_SET_AND_RELEASE);
         assert_null(gate_command_to_string(_GATE_COMMAND_MAX));
