@@ -63,6 +63,33 @@ static bool root_intact(const QDiscTree *snap, const QDiscTree *cur) {
                 memcmp(cur->root.options, snap->root.options, cur->root.options_len) == 0);
 }
 
+/* The etf that was under a TX queue's cbs, back under the cbs recreated
+ * with handle h (its old handle where the kernel allows it). */
+static int restore_grandchild(NlQdisc *nl, int ifindex, const InstalledQueue *sq, uint32_t h, HandlePool *pool,
+                              char **ret_error) {
+        InstalledQDisc c = sq->child;
+        char step[96], hb[16];
+        uint32_t ch = c.handle;
+        int k = 0;
+
+        if (!c.kind[0])
+                return 0;
+        c.parent = TC_H_MAKE(h, 1);
+        if (ch != 0)
+                k = create_from_installed(nl, ifindex, &c, ch, NLM_F_CREATE | NLM_F_REPLACE);
+        if (ch == 0 || k < 0) {
+                k = handle_pool_next(pool, &ch);
+                if (k >= 0)
+                        k = create_from_installed(nl, ifindex, &c, ch, NLM_F_CREATE | NLM_F_REPLACE);
+        }
+        if (k < 0) {
+                snprintf(step, sizeof(step), "rollback: txqueue %u (%s under %s)", sq->queue, c.kind,
+                         handle_str(c.parent, hb));
+                *ret_error = step_error(nl, k, step);
+        }
+        return k;
+}
+
 /* Recreate one dumped child, with its old handle when it had one (falling
  * back to a fresh handle if that one is taken). A fresh explicit handle is
  * what makes the kernel graft rather than try to change the present child. */
@@ -84,8 +111,9 @@ static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, Han
                 snprintf(step, sizeof(step), "rollback: txqueue %u (%s on %s)", sq->queue,
                          sq->qdisc.kind, handle_str(sq->qdisc.parent, hb));
                 *ret_error = step_error(nl, k, step);
+                return k;
         }
-        return k;
+        return restore_grandchild(nl, ifindex, sq, h, pool, ret_error);
 }
 
 /* Linux 6.1 stops a software taprio's schedule when a child is grafted
@@ -122,7 +150,8 @@ static int restore_children(NlQdisc *nl, int ifindex, const QDiscTree *snap, con
                 const InstalledQueue *cq = qdisc_tree_find_queue(cur, sq->queue);
                 int k;
 
-                if (cq && cq->qdisc.handle == sq->qdisc.handle && strcmp(cq->qdisc.kind, sq->qdisc.kind) == 0)
+                if (cq && cq->qdisc.handle == sq->qdisc.handle && strcmp(cq->qdisc.kind, sq->qdisc.kind) == 0 &&
+                    cq->child.handle == sq->child.handle && strcmp(cq->child.kind, sq->child.kind) == 0)
                         continue;
                 k = restore_child(nl, ifindex, sq, pool, ret_error);
                 if (k < 0)

@@ -1021,7 +1021,9 @@ static void test_examples(void **state) {
         static const char *const names[] = {
                 "i210-mqprio-launchtime.json",
                 "i210-mqprio-cbs.json",
+                "i210-mqprio-cbs-etf.json",
                 "i225-taprio-txtime-assist.json",
+                "single-queue-etf.json",
                 "veth-software.json",
                 "veth-streams.json",
         };
@@ -1066,7 +1068,7 @@ static void test_doc_example(void **state) {
 static void test_mutations(void **state) {
         static const char *const names[] = {
                 "i210-mqprio-launchtime.json", "i210-mqprio-cbs.json", "i225-taprio-txtime-assist.json",
-                "veth-software.json", "veth-streams.json",
+                "veth-software.json", "veth-streams.json", "i210-mqprio-cbs-etf.json", "single-queue-etf.json",
         };
         static const char *const tokens[] = {
                 "\"", "{", "}", "[", "]", ",", ":", "0", "-1", "99999999999", "null", "true", "\"0x\"",
