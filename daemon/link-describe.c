@@ -26,8 +26,8 @@ static struct json_object *stats_json(const QDiscStats *st, const InstalledQueue
         json_add(o, "backlog_bytes", json_object_new_int64(st->backlog_bytes));
         json_add(o, "backlog_packets", json_object_new_int64(st->qlen));
         if (q) {
-                json_add(o, "deadline_misses", json_object_new_int64((int64_t) (q->is_etf ? q->deadline_misses : 0)));
-                json_add(o, "invalid", json_object_new_int64((int64_t) (q->is_etf ? q->invalid : 0)));
+                json_add(o, "deadline_misses", json_object_new_int64((int64_t) (q->is_etf || q->child.kind[0] ? q->deadline_misses : 0)));
+                json_add(o, "invalid", json_object_new_int64((int64_t) (q->is_etf || q->child.kind[0] ? q->invalid : 0)));
         }
         return o;
 }
@@ -168,6 +168,19 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
         }
         json_add(o, "deadline_mode", json_object_new_boolean(e->deadline_mode));
         json_add(o, "skip_sock_check", json_object_new_boolean(e->skip_sock_check));
+        if (want->kind == TXQ_CBS && (want->etf_child || (q && q->child.kind[0]))) {
+                /* The etf under the cbs (the keys above are its settings). */
+                struct json_object *c = json_object_new_object();
+
+                json_add_string(c, "qdisc", q && q->child.kind[0] ? q->child.kind : NULL);
+                json_add_string(c, "declared_qdisc", want->etf_child ? "etf" : NULL);
+                json_add_string(c, "handle", q && q->child.kind[0] ? tc_handle_to_string(q->child.handle, h) : NULL);
+                json_add(c, "offload", json_object_new_boolean(installed && q->etf.etf_child &&
+                                                               q->etf.child_offload == OFFLOAD_ON));
+                json_add(c, "offload_requested", offload_requested_json(want->child_offload));
+                json_add(c, "stats", q && q->child.kind[0] ? stats_json(&q->child.stats, NULL) : NULL);
+                json_add(o, "child", c);
+        }
         if (q)
                 json_add(o, "stats", stats_json(&q->qdisc.stats, q));
         else

@@ -37,8 +37,8 @@ static void queue_metrics(Link *l, const EtfSpec *want, const QDiscTree *t, Metr
                 ret->counters[METRICS_DROPS] = st->drops;
                 ret->counters[METRICS_OVERLIMITS] = st->overlimits;
                 ret->counters[METRICS_REQUEUES] = st->requeues;
-                ret->counters[METRICS_DEADLINE_MISSES] = (int64_t) (q->is_etf ? q->deadline_misses : 0);
-                ret->counters[METRICS_INVALID] = (int64_t) (q->is_etf ? q->invalid : 0);
+                ret->counters[METRICS_DEADLINE_MISSES] = (int64_t) (q->is_etf || q->child.kind[0] ? q->deadline_misses : 0);
+                ret->counters[METRICS_INVALID] = (int64_t) (q->is_etf || q->child.kind[0] ? q->invalid : 0);
                 ret->counters[METRICS_BACKLOG_BYTES] = st->backlog_bytes;
                 ret->counters[METRICS_BACKLOG_PACKETS] = st->qlen;
                 ret->has_counters = (1u << _METRICS_COUNTER_MAX) - 1;
