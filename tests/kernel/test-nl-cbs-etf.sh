@@ -1,0 +1,86 @@
+# An etf under a cbs on a TX queue (issue 38, 2c): the Intel/Avnu guides'
+# AVB configuration with launch time, built once with their tc commands
+# (cbs on 100:1 and 100:2 with handles the kernel picks, an etf on each
+# cbs's class 1). tbsctl import reads it into a file whose cbs queues have
+# a "child"; tbsd --once finds that file unchanged on tc's tree; on a bare
+# device the same file (and examples/i210-mqprio-cbs-etf.json) gives tc's
+# tree again (tc -j -d, handles aside), re-applies unchanged, and puts the
+# tree back after an etf under a cbs was changed by hand or deleted.
+make_veth va vb 4
+conf=$TMPDIR/schedules.d
+mkdir -p "$conf"
+
+guide_tree() {
+        local q h
+        tc qdisc add dev va root handle 100: mqprio num_tc 3 map 2 2 1 0 2 2 2 2 2 2 2 2 2 2 2 2 \
+                queues 1@0 1@1 2@2 hw 0
+        for q in 1 2; do
+                tc qdisc replace dev va parent 100:$q cbs idleslope 20000 sendslope -980000 \
+                        hicredit 30 locredit -1470 offload 0
+                h=$(qdisc_at va 100:$q | jq -r .handle)
+                tc qdisc replace dev va parent "${h}1" etf clockid CLOCK_TAI delta 500000
+        done
+}
+cbs_handle() { qdisc_at va "100:$1" | jq -r .handle; }
+
+guide_tree
+want=$(qdisc_shape va)
+echo "tc's tree: $want"
+assert_eq "$(jq -c '[.[] | select(.kind == "etf") | .at]' <<<"$want")" '["root/1/1","root/2/1"]' \
+        "tc's tree has an etf under each cbs"
+
+# 1. Import: the file declares the chain, validates, and is already in place.
+"$TBSCTL" import va -o "$conf/va.json" || fail "import failed"
+cat "$conf/va.json"
+assert_eq "$(jq -c '[.txqueues[] | [.queue, .qdisc, .child.qdisc, .child.delta_ns, .child.offload]]' "$conf/va.json")" \
+        '[[0,"cbs","etf",500000,false],[1,"cbs","etf",500000,false]]' "imported chains"
+"$TBSCTL" validate "$conf/va.json" || fail "tbsctl validate refused the import"
+"$TBSD" --check --config-dir "$conf" || fail "tbsd --check refused the import"
+before=$(handles va)
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "--once on tc's tree"
+assert_eq "$(handles va)" "$before" "handles after --once on tc's tree"
+
+# 2. The imported file on a bare device builds tc's tree.
+tc qdisc del dev va root
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "--once on a bare device"
+assert_eq "$(qdisc_shape va)" "$want" "tree from the imported file = tc's tree"
+before=$(handles va)
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "second --once"
+assert_eq "$(handles va)" "$before" "handles after the second --once"
+# ... and reads back into the same file.
+assert_eq "$("$TBSCTL" import va)" "$(cat "$conf/va.json")" "import of tbsd's tree = the file"
+
+# 3. Drift: an etf under a cbs changed by hand, then one deleted (the cbs
+# gets its default inner qdisc back): --once puts the chain back.
+h=$(cbs_handle 2)
+tc qdisc replace dev va parent "${h}1" handle 900: etf clockid CLOCK_TAI delta 400000
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "--once after an etf under a cbs changed"
+assert_eq "$(qdisc_shape va)" "$want" "tree after the etf was put back"
+h=$(cbs_handle 1)
+etf_h=$(qdisc_at va "${h}1" | jq -r .handle)
+tc qdisc del dev va parent "${h}1" handle "$etf_h"
+assert_eq "$(qdisc_at va "${h}1" | jq -r .kind)" "" "the etf under cbs $h is gone"
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "--once after an etf under a cbs was deleted"
+assert_eq "$(qdisc_shape va)" "$want" "tree after the chain was put back"
+
+# 4. The example file, given va and software mode (no NIC here offloads).
+jq '.interface = "va" | del(.clock) | .txqueues[].offload = false | .txqueues[].child.offload = false' \
+        "$TBS_SOURCE_DIR/examples/i210-mqprio-cbs-etf.json" > "$conf/va.json"
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "--once with the example on the same tree"
+tc qdisc del dev va root
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "--once with the example on a bare device"
+assert_eq "$(qdisc_shape va)" "$want" "tree from the example = tc's tree"
+
+# 5. The chain's etf leaves, the cbs stays a cbs: the new cbs has none
+# under it; and a cbs without a child gets one.
+jq 'del(.txqueues[1].child)' "$conf/va.json" > "$conf/va.new" && mv "$conf/va.new" "$conf/va.json"
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "--once without queue 1's etf"
+got=$(qdisc_shape va)
+assert_eq "$(jq -c '[.[] | select(.kind == "etf") | .at]' <<<"$got")" '["root/1/1"]' "only queue 0 keeps an etf"
+assert_eq "$(jq -c '[.[] | select(.at == "root/2") | .kind]' <<<"$got")" '["cbs"]' "queue 1 keeps a cbs"
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "--once again without queue 1's etf"
+
+# 6. tbsd --remove takes the tree off: the default root comes back.
+assert_eq "$("$TBSD" --remove va --config-dir "$conf")" "va: removed" "--remove"
+assert_eq "$(qdisc_at va root | jq -r .handle)" "0:" "default root handle"
+assert_eq "$(qdisc_json va | jq length)" 1 "nothing but the default root"

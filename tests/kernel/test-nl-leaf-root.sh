@@ -1,0 +1,91 @@
+# An etf or a cbs as the root (issue 38, 2b): a single-queue device, as the
+# kernel's so_txtime selftest sets it up (`tc qdisc add dev X root etf
+# clockid CLOCK_TAI delta ...`, no handle: the kernel picks one), and a cbs
+# root with an etf on its class 1. For each: tbsctl import writes a file
+# that tbsd --once finds unchanged on tc's tree; on a bare device the file
+# gives tc's tree again (tc -j -d, handles aside), re-applies unchanged and
+# reads back into the same file; a root changed by hand is put back; one
+# shape replaces the other; tbsd --remove takes the root off.
+make_veth va vb 1
+conf=$TMPDIR/schedules.d
+mkdir -p "$conf"
+
+# round_trip NAME: tc's tree on va -> import -> unchanged -> bare device ->
+# applied -> tc's tree -> unchanged -> the same import.
+round_trip() {
+        local want before
+        want=$(qdisc_shape va)
+        echo "$1: tc's tree: $want"
+        "$TBSCTL" import va -o "$conf/va.json" || fail "$1: import failed"
+        cat "$conf/va.json"
+        "$TBSCTL" validate "$conf/va.json" || fail "$1: tbsctl validate refused the import"
+        "$TBSD" --check --config-dir "$conf" || fail "$1: tbsd --check refused the import"
+        before=$(handles va)
+        assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "$1: --once on tc's tree"
+        assert_eq "$(handles va)" "$before" "$1: handles after --once on tc's tree"
+        tc qdisc del dev va root
+        assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "$1: --once on a bare device"
+        assert_eq "$(qdisc_shape va)" "$want" "$1: tree from the imported file = tc's tree"
+        before=$(handles va)
+        assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "$1: second --once"
+        assert_eq "$(handles va)" "$before" "$1: handles after the second --once"
+        assert_eq "$("$TBSCTL" import va)" "$(cat "$conf/va.json")" "$1: import of tbsd's tree = the file"
+}
+
+# 1. A root etf without a handle, as the so_txtime selftest makes it.
+tc qdisc add dev va root etf clockid CLOCK_TAI delta 300000
+round_trip "root etf"
+etf=$(qdisc_shape va)
+assert_eq "$(jq -c '[.root.qdisc, .root.delta_ns, .root.offload, .allow, (.txqueues // [] | length)]' "$conf/va.json")" \
+        '["etf",300000,false,["ptp-etf"],0]' "root etf file"
+case $(jq -r .root.handle "$conf/va.json") in
+8???:) pass "the kernel's handle is kept" ;;
+*) fail "root etf handle: $(jq -r .root.handle "$conf/va.json")" ;;
+esac
+# Without "allow": ["ptp-etf"] the file is refused (an etf root drops ptp4l's frames).
+jq 'del(.allow)' "$conf/va.json" > "$TMPDIR/noallow.json"
+assert_contains "$("$TBSCTL" validate "$TMPDIR/noallow.json" 2>&1 || true)" \
+        "root: ptp-etf: every packet of the interface passes this etf" "root etf without allow"
+# Changed by hand (a root etf cannot change in place): put back.
+h=$(qdisc_at va root | jq -r .handle)
+tc qdisc replace dev va root handle "$h" etf clockid CLOCK_TAI delta 200000 2>/dev/null ||
+        { tc qdisc del dev va root; tc qdisc add dev va root handle "$h" etf clockid CLOCK_TAI delta 200000; }
+assert_eq "$(qdisc_at va root | jq -r .options.delta)" 200000 "root etf changed by hand"
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "--once after the root etf changed"
+assert_eq "$(qdisc_shape va)" "$etf" "root etf put back"
+# The example file (handle 100:, offload auto: software on veth).
+jq '.interface = "va"' "$TBS_SOURCE_DIR/examples/single-queue-etf.json" > "$conf/va.json"
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "--once with the example"
+assert_eq "$(qdisc_at va root | jq -r .handle)" "100:" "example's root handle"
+assert_eq "$(qdisc_shape va)" "$etf" "tree from the example = tc's root etf"
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "--once with the example again"
+
+# 2. A cbs root with an etf on its class 1.
+tc qdisc del dev va root
+tc qdisc add dev va root handle 100: cbs idleslope 20000 sendslope -980000 hicredit 30 locredit -1470
+tc qdisc add dev va parent 100:1 etf clockid CLOCK_TAI delta 400000 skip_sock_check
+round_trip "root cbs + etf"
+cbs=$(qdisc_shape va)
+assert_eq "$(jq -c '[.root.qdisc, .root.idle_slope_kbps, .root.child.qdisc, .root.child.delta_ns, .root.child.skip_sock_check]' "$conf/va.json")" \
+        '["cbs",20000,"etf",400000,true]' "root cbs file"
+# Its etf deleted by hand: put back.
+etf_h=$(qdisc_at va 100:1 | jq -r .handle)
+tc qdisc del dev va parent 100:1 handle "$etf_h"
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "--once after the root cbs's etf was deleted"
+assert_eq "$(qdisc_shape va)" "$cbs" "root cbs's etf put back"
+# A cbs root alone, from a bandwidth.
+cat > "$conf/va.json" <<'EOS'
+{"interface": "va", "root": {"qdisc": "cbs", "bandwidth_kbps": 20000, "max_frame_bytes": 1500,
+ "max_interference_bytes": 1500, "link_speed_mbps": 1000, "offload": false}}
+EOS
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "--once: the root cbs alone"
+assert_eq "$(qdisc_json va | jq -c '[.[] | [.kind, .options.idleslope, .options.sendslope, .options.hicredit, .options.locredit]]')" \
+        '[["cbs",20000,-980000,30,-1470]]' "root cbs from a bandwidth, nothing under it"
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "--once: the root cbs alone again"
+
+# 3. Back to the root etf, then off.
+jq '.interface = "va"' "$TBS_SOURCE_DIR/examples/single-queue-etf.json" > "$conf/va.json"
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "--once: cbs root -> etf root"
+assert_eq "$(qdisc_shape va)" "$etf" "etf root again"
+assert_eq "$("$TBSD" --remove va --config-dir "$conf")" "va: removed" "--remove"
+assert_eq "$(qdisc_at va root | jq -r .handle)" "0:" "default root handle"
