@@ -16,6 +16,7 @@ round_trip() {
         local want before
         want=$(qdisc_shape va)
         echo "$1: tc's tree: $want"
+        rm -f "$conf/va.json"
         "$TBSCTL" import va -o "$conf/va.json" || fail "$1: import failed"
         cat "$conf/va.json"
         "$TBSCTL" validate "$conf/va.json" || fail "$1: tbsctl validate refused the import"
@@ -80,8 +81,14 @@ cat > "$conf/va.json" <<'EOS'
 EOS
 assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "--once: the root cbs alone"
 assert_eq "$(qdisc_json va | jq -c '[.[] | [.kind, .options.idleslope, .options.sendslope, .options.hicredit, .options.locredit]]')" \
-        '[["cbs",20000,-980000,30,-1470]]' "root cbs from a bandwidth, nothing under it"
+        '[["cbs",20000,-980000,30,-1470],["pfifo",null,null,null,null]]' \
+        "root cbs from a bandwidth, with the kernel's own pfifo under it"
 assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "--once: the root cbs alone again"
+"$TBSCTL" import va -o "$TMPDIR/alone.json" || fail "import of the root cbs alone failed"
+assert_eq "$(jq -c '[.root.qdisc, .root.idle_slope_kbps, .root.lo_credit_bytes, .root.child]' "$TMPDIR/alone.json")" \
+        '["cbs",20000,-1470,null]' "import of the root cbs alone"
+cp "$TMPDIR/alone.json" "$conf/va.json"
+assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "--once with the import of the root cbs alone"
 
 # 3. Back to the root etf, then off.
 jq '.interface = "va"' "$TBS_SOURCE_DIR/examples/single-queue-etf.json" > "$conf/va.json"
