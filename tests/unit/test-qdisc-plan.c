@@ -440,6 +440,159 @@ static void test_cbs(void **state) {
         qdisc_tree_done(&t);
 }
 
+static void assert_child_step(const PlanStep *st, const EtfSpec *e, uint32_t parent, uint32_t handle, bool hw) {
+        struct nl_msg *m = NULL;
+
+        assert_int_equal(st->kind, PLAN_ETF_CHILD);
+        assert_int_equal(st->handle, handle);
+        assert_int_equal(st->parent, parent);
+        assert_int_equal(st->hw, hw);
+        assert_header(st, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, handle, parent);
+        assert_int_equal(qdisc_etf_child_request(IFINDEX, parent, handle, e, hw, &m), 0);
+        assert_same_bytes(st->msg, m);
+        nlmsg_free(m);
+}
+
+/* An etf under a cbs (mqprio-cbs-etf.bin: cbs 101: with etf 201: on queue
+ * 0, cbs 102: alone on queue 1): kept as installed; a change of the etf
+ * re-creates the pair with fresh handles; from the default root, the root,
+ * each cbs and the etf under the first one. */
+static void test_cbs_etf_chain(void **state) {
+        EtfSpec q[] = {
+                { .queue = 0, .kind = TXQ_CBS, .offload = OFFLOAD_AUTO,
+                  .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
+                           .hi_credit_bytes = 30, .lo_credit_bytes = -1470 },
+                  .etf_child = true, .clockid = CLOCK_TAI, .delta_ns = 500000, .child_offload = OFFLOAD_AUTO },
+                { .queue = 1, .kind = TXQ_CBS, .offload = OFFLOAD_OFF,
+                  .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
+                           .hi_credit_bytes = 30, .lo_credit_bytes = -1470 } },
+        };
+        DeviceFacts veth = { .offload_known = true, .link_speed_mbps = 10000 };
+        DeviceFacts i210 = { .offload_known = true, .launch_time_mask = 0x3, .cbs_offload_mask = 0x3,
+                             .link_speed_mbps = 1000 };
+        Schedule s = recorded_schedule(q, 2);
+        EtfSpec sent;
+        QDiscTree t = {};
+        QDiscPlan p = {};
+
+        load_tree(FIXTURES "mqprio-cbs-etf.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 0);
+        qdisc_plan_done(&p);
+        /* Without facts "auto" is software under a cbs: still in place. */
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 0);
+        qdisc_plan_done(&p);
+
+        /* The etf's delta changes: a new cbs (103:, the first free major
+         * after 100:) replaces the old one, the etf goes under it (104:). */
+        q[0].delta_ns = 400000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 2);
+        sent = q[0];
+        sent.offload = OFFLOAD_OFF;
+        sent.child_offload = OFFLOAD_OFF;
+        assert_etf_step(&p.steps[0], &sent, 0x01030000, false);
+        assert_child_step(&p.steps[1], &sent, 0x01030001, 0x01040000, false);
+        assert_string_equal(p.steps[1].name, "txqueue 0 (etf under cbs 103:)");
+        qdisc_plan_done(&p);
+
+        /* queue 1 gets an etf: the same, on queue 1 */
+        q[0].delta_ns = 500000;
+        q[1].etf_child = true;
+        q[1].clockid = CLOCK_TAI;
+        q[1].delta_ns = 300000;
+        q[1].child_offload = OFFLOAD_OFF;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 2);
+        assert_etf_step(&p.steps[0], &q[1], 0x01030000, false);
+        assert_child_step(&p.steps[1], &q[1], 0x01030001, 0x01040000, false);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+
+        /* From the default root, on an i210 (offload "auto": on). */
+        q[1].etf_child = false;
+        load_tree(FIXTURES "default.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &i210, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 4);
+        assert_root_step(&p.steps[0], &mqprio_root);
+        sent = q[0];
+        sent.offload = OFFLOAD_ON;
+        sent.child_offload = OFFLOAD_ON;
+        assert_etf_step(&p.steps[1], &sent, 0x01010000, true);
+        assert_child_step(&p.steps[2], &sent, 0x01010001, 0x01020000, true);
+        assert_etf_step(&p.steps[3], &q[1], 0x01030000, false);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+/* An etf or cbs as the root (root-etf.bin: etf 100: delta 300000
+ * skip_sock_check; root-cbs-etf.bin: cbs 100: with etf 101: deadline_mode
+ * on 100:1): kept when equal, re-created (deleted first: same handle)
+ * when not, and a cbs root's etf grafted on its class 1. */
+static void test_leaf_root(void **state) {
+        Schedule s = {
+                .root = { .kind = ROOT_ETF, .handle = 0x01000000,
+                          .leaf = { .kind = TXQ_ETF, .clockid = CLOCK_TAI, .delta_ns = 300000,
+                                    .offload = OFFLOAD_AUTO, .skip_sock_check = true } },
+        };
+        DeviceFacts veth = { .offload_known = true };
+        RootSpec sent;
+        QDiscTree t = {};
+        QDiscPlan p = {};
+
+        load_tree(FIXTURES "root-etf.bin", &t);
+        assert_true(t.root_known);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 0);
+        assert_int_equal(p.root_change, ROOT_KEEP);
+        qdisc_plan_done(&p);
+
+        s.root.leaf.delta_ns = 200000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_string_equal(p.root_why, "etf cannot change in place");
+        assert_int_equal(p.n, 2);
+        assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_header(&p.steps[0], RTM_DELQDISC, 0, 0x01000000, TC_H_ROOT);
+        sent = s.root;
+        sent.leaf.offload = OFFLOAD_OFF;
+        assert_root_step(&p.steps[1], &sent);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+
+        /* a cbs root with an etf, from the etf root: replaced at once */
+        s.root = (RootSpec) { .kind = ROOT_CBS, .handle = 0x01000000,
+                              .leaf = { .kind = TXQ_CBS, .offload = OFFLOAD_OFF,
+                                        .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
+                                                 .hi_credit_bytes = 30, .lo_credit_bytes = -1470 },
+                                        .etf_child = true, .clockid = CLOCK_TAI, .delta_ns = 400000,
+                                        .deadline_mode = true, .child_offload = OFFLOAD_OFF } };
+        load_tree(FIXTURES "root-etf.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.n, 3);
+        assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_root_step(&p.steps[1], &s.root);
+        assert_child_step(&p.steps[2], &s.root.leaf, 0x01000001, 0x01010000, false);
+        assert_string_equal(p.steps[2].name, "etf under the root (cbs 100:)");
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+
+        /* ... which is what root-cbs-etf.bin has: nothing to do */
+        load_tree(FIXTURES "root-cbs-etf.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 0);
+        qdisc_plan_done(&p);
+        /* the same cbs without the etf: re-created */
+        s.root.leaf.etf_child = false;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 2);
+        assert_string_equal(p.root_why, "cbs cannot change in place");
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
 /* A taprio root is planned with the same steps; a gate list too large for
  * one request is refused by the plan, naming the step. */
 static void test_taprio_root(void **state) {
@@ -801,6 +954,8 @@ int main(void) {
                 cmocka_unit_test(test_taprio_pending_recorded),
                 cmocka_unit_test(test_taprio_recreate),
                 cmocka_unit_test(test_taprio_max_sdu),
+                cmocka_unit_test(test_cbs_etf_chain),
+                cmocka_unit_test(test_leaf_root),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
