@@ -5,8 +5,10 @@
 # a "child"; tbsd --once finds that file unchanged on tc's tree; on a bare
 # device the same file (and examples/i210-mqprio-cbs-etf.json) gives tc's
 # tree again (tc -j -d, handles aside), re-applies unchanged, and puts the
-# tree back after an etf under a cbs was changed by hand or deleted.
-make_veth va vb 4
+# tree back after an etf under a cbs was changed by hand or deleted. The
+# daemon shows the chain, offers its etf's launch-time settings, sends
+# tbsctl selftest's probes through it and repairs a change made with tc.
+make_veth_to_peer va vb 4
 conf=$TMPDIR/schedules.d
 mkdir -p "$conf"
 
@@ -80,7 +82,36 @@ assert_eq "$(jq -c '[.[] | select(.kind == "etf") | .at]' <<<"$got")" '["root/1/
 assert_eq "$(jq -c '[.[] | select(.at == "root/2") | .kind]' <<<"$got")" '["cbs"]' "queue 1 keeps a cbs"
 assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "--once again without queue 1's etf"
 
-# 6. tbsd --remove takes the tree off: the default root comes back.
+# 6. The daemon, with the example.
+jq '.interface = "va" | del(.clock) | .txqueues[].offload = false | .txqueues[].child.offload = false' \
+        "$TBS_SOURCE_DIR/examples/i210-mqprio-cbs-etf.json" > "$conf/va.json"
+start_system_bus
+start_tbsd "$conf"
+wait_configured va
+st=$("$TBSCTL" status va)
+echo "$st"
+h=$(cbs_handle 1)
+etf_h=$(qdisc_at va "${h}1" | jq -r .handle)
+assert_contains "$st" "Queue 0: cbs $h parent 100:1, idleslope 20000 kbit/s" "status of queue 0"
+assert_contains "$st" "under it: etf $etf_h, CLOCK_TAI, delta 500000 ns, offload off" "status of queue 0's etf"
+assert_eq "$("$TBSCTL" --json status va | jq -c '.txqueues[0] | [.qdisc, .installed, .delta_ns, .child.qdisc, .child.handle]')" \
+        "[\"cbs\",true,500000,\"etf\",\"$etf_h\"]" "Describe of queue 0"
+assert_contains "$("$TBSCTL" txtime-params va 0)" "etf delta:      500000 ns" "txtime-params of queue 0 (the etf's)"
+# (its exit status also judges the launch times, which a loaded machine
+# can miss: the count is what is checked here)
+out=$("$TBSCTL" selftest va 0 --count 5 2>&1 || true)
+echo "$out"
+assert_contains "$out" "the qdisc counted: 5 sent" "selftest's probes through the etf under cbs $h"
+# Changed with tc: the daemon puts the etf back (drift policy enforce).
+tc qdisc replace dev va parent "${h}1" handle 900: etf clockid CLOCK_TAI delta 100000
+wait_until 10 sh -c "! tc qdisc show dev va | grep -q ' 900: '" || fail "the etf changed by hand stays"
+assert_contains "$(cat "$TBS_OUT/tbsd.log")" "va: drift: txqueue 0: cbs $h etf under it: delta 100000 ns instead of 500000 ns" \
+        "the daemon's drift line"
+wait_configured va
+assert_eq "$(qdisc_shape va)" "$want" "tree after the daemon's repair"
+kill "$TBSD_PID"; wait "$TBSD_PID" || true
+
+# 7. tbsd --remove takes the tree off: the default root comes back.
 assert_eq "$("$TBSD" --remove va --config-dir "$conf")" "va: removed" "--remove"
 assert_eq "$(qdisc_at va root | jq -r .handle)" "0:" "default root handle"
 assert_eq "$(qdisc_json va | jq length)" 1 "nothing but the default root"

@@ -90,9 +90,25 @@ assert_eq "$(jq -c '[.root.qdisc, .root.idle_slope_kbps, .root.lo_credit_bytes, 
 cp "$TMPDIR/alone.json" "$conf/va.json"
 assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "--once with the import of the root cbs alone"
 
-# 3. Back to the root etf, then off.
+# 3. Back to the root etf, with the daemon: status shows the one qdisc,
+# and the daemon puts it back after a change with tc.
 jq '.interface = "va"' "$TBS_SOURCE_DIR/examples/single-queue-etf.json" > "$conf/va.json"
-assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: applied" "--once: cbs root -> etf root"
-assert_eq "$(qdisc_shape va)" "$etf" "etf root again"
+start_system_bus
+start_tbsd "$conf"
+wait_configured va
+assert_eq "$(qdisc_shape va)" "$etf" "etf root again (the daemon)"
+st=$("$TBSCTL" status va)
+echo "$st"
+assert_contains "$st" "Root: etf 100:, the only qdisc: CLOCK_TAI, delta 300000 ns, offload off" "status of the root etf"
+assert_eq "$("$TBSCTL" --json status va | jq -c '[.root.qdisc, .root.delta_ns, (.txqueues | length)]')" \
+        '["etf",300000,0]' "Describe of the root etf"
+tc qdisc del dev va root
+tc qdisc add dev va root handle 100: etf clockid CLOCK_TAI delta 100000
+wait_until 10 sh -c "[ \"\$(tc -j qdisc show dev va | jq '.[0].options.delta')\" = 300000 ]" ||
+        fail "the root etf changed by hand stays: $(tc -j qdisc show dev va)"
+assert_contains "$(cat "$TBS_OUT/tbsd.log")" "va: drift: root etf 100: has other options than declared" \
+        "the daemon's drift line"
+wait_configured va
+kill "$TBSD_PID"; wait "$TBSD_PID" || true
 assert_eq "$("$TBSD" --remove va --config-dir "$conf")" "va: removed" "--remove"
 assert_eq "$(qdisc_at va root | jq -r .handle)" "0:" "default root handle"
