@@ -82,6 +82,25 @@ assert_eq "$(jq -c '[.[] | select(.kind == "etf") | .at]' <<<"$got")" '["root/1/
 assert_eq "$(jq -c '[.[] | select(.at == "root/2") | .kind]' <<<"$got")" '["cbs"]' "queue 1 keeps a cbs"
 assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "--once again without queue 1's etf"
 
+# 5b. A failed apply puts the chains back: on a device the probe does not
+# know (ifb), an etf under a cbs with offload true is sent as asked and
+# the kernel refuses it; the rollback re-creates each cbs with its etf.
+modprobe -d /run/modroot ifb
+ip link add ifb0 numtxqueues 4 numrxqueues 4 type ifb
+ip link set ifb0 up
+mkdir -p "$TMPDIR/ifb"
+jq '.interface = "ifb0" | del(.clock) | .txqueues[].offload = false | .txqueues[].child.offload = false' \
+        "$TBS_SOURCE_DIR/examples/i210-mqprio-cbs-etf.json" > "$TMPDIR/ifb/ifb0.json"
+assert_eq "$("$TBSD" --once --config-dir "$TMPDIR/ifb" || true)" "ifb0: applied" "ifb0: the chains"
+ifb_shape=$(qdisc_shape ifb0)
+jq '.txqueues[0].child.delta_ns = 300000 | .txqueues[1].child.offload = true' "$TMPDIR/ifb/ifb0.json" > "$TMPDIR/ifb/new"
+mv "$TMPDIR/ifb/new" "$TMPDIR/ifb/ifb0.json"
+out=$("$TBSD" --once --config-dir "$TMPDIR/ifb" 2>&1 || true)
+echo "$out"
+assert_contains "$out" "ifb0: failed: txqueue 1 (etf under cbs" "ifb0: the etf offload refused"
+assert_eq "$(qdisc_shape ifb0)" "$ifb_shape" "ifb0: the chains as they were"
+ip link del ifb0
+
 # 6. The daemon, with the example.
 jq '.interface = "va" | del(.clock) | .txqueues[].offload = false | .txqueues[].child.offload = false' \
         "$TBS_SOURCE_DIR/examples/i210-mqprio-cbs-etf.json" > "$conf/va.json"

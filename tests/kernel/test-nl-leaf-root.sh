@@ -90,6 +90,27 @@ assert_eq "$(jq -c '[.root.qdisc, .root.idle_slope_kbps, .root.lo_credit_bytes, 
 cp "$TMPDIR/alone.json" "$conf/va.json"
 assert_eq "$("$TBSD" --once --config-dir "$conf" || true)" "va: unchanged" "--once with the import of the root cbs alone"
 
+# 2b. A failed apply puts the root back: on a device the probe does not
+# know (ifb), a root etf with offload true is sent as asked, the kernel
+# refuses it, and the cbs root with its etf is re-created.
+modprobe -d /run/modroot ifb
+ip link add ifb0 type ifb
+ip link set ifb0 up
+mkdir -p "$TMPDIR/ifb"
+cat > "$TMPDIR/ifb/ifb0.json" <<'EOS'
+{"interface": "ifb0", "root": {"qdisc": "cbs", "idle_slope_kbps": 20000, "send_slope_kbps": -980000,
+ "hi_credit_bytes": 30, "lo_credit_bytes": -1470, "offload": false,
+ "child": {"delta_ns": 400000, "offload": false}}, "allow": ["ptp-etf"]}
+EOS
+assert_eq "$("$TBSD" --once --config-dir "$TMPDIR/ifb" || true)" "ifb0: applied" "ifb0: cbs root with an etf"
+ifb_shape=$(qdisc_shape ifb0)
+jq '.interface = "ifb0" | .root.offload = true' "$TBS_SOURCE_DIR/examples/single-queue-etf.json" > "$TMPDIR/ifb/ifb0.json"
+out=$("$TBSD" --once --config-dir "$TMPDIR/ifb" 2>&1 || true)
+echo "$out"
+assert_contains "$out" "ifb0: failed: root (etf 100:)" "ifb0: the root etf's offload refused"
+assert_eq "$(qdisc_shape ifb0)" "$ifb_shape" "ifb0: the cbs root and its etf as they were"
+ip link del ifb0
+
 # 3. Back to the root etf, with the daemon: status shows the one qdisc,
 # and the daemon puts it back after a change with tc.
 jq '.interface = "va"' "$TBS_SOURCE_DIR/examples/single-queue-etf.json" > "$conf/va.json"
