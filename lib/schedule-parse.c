@@ -549,7 +549,7 @@ static int parse_ethertype(Parser *p, const char *path, const JsonNode *v, uint1
 }
 
 /* "sockets.ethertypes": the network-control EtherTypes tbsd may open
- * packet sockets for on this interface (daemon/txtime-map.h). */
+ * packet sockets for on this interface (daemon/broker/txtime-map.h). */
 static void parse_socket_ethertypes(Parser *p, const JsonNode *o, SocketsSpec *k) {
         char path[JPATH_MAX];
         const JsonNode *a;

@@ -173,7 +173,7 @@ typedef struct CbsSpec {
 } CbsSpec;
 
 /* The launch-time monitor of an etf queue ("monitor" of a txqueues
- * entry; daemon/launch-monitor.c): every interval_ms, frames probe frames
+ * entry; daemon/link/launch-monitor.c): every interval_ms, frames probe frames
  * with launch times through the queue, their transmit stamps measured
  * against the launch times. Not part of the kernel's tree: a change
  * installs nothing, it restarts the monitor. */
@@ -242,7 +242,7 @@ typedef struct ClockSpec {
 
 /* Who, besides root and the admin group, may ask tbsd for a ready
  * SO_TXTIME socket on this interface (Link.OpenTxtimeSocket()), and which
- * network-control EtherTypes (daemon/txtime-map.h) packet sockets may be
+ * network-control EtherTypes (daemon/broker/txtime-map.h) packet sockets may be
  * opened for. */
 typedef struct SocketsSpec {
         char *group;                          /* a group name; NULL: nobody else */

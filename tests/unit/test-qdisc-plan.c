@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The plan of an apply as a pure function (daemon/qdisc-plan.c): kernel
+/* The plan of an apply as a pure function (daemon/qdisc/qdisc-plan.c): kernel
  * trees recorded in the test kernel (tests/unit/fixtures/qdisc/, parsed
  * with qdisc_tree_parse_dump()) and a schedule go in, the list of requests
  * comes out; no socket is opened. Each request is checked against the

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/txtime-map.c on parsed schedules: which priority reaches a TX
+/* daemon/broker/txtime-map.c on parsed schedules: which priority reaches a TX
  * queue, a traffic class or stays as given; the etf settings a class's
  * socket must have and when no one setting fits; the SO_TXTIME flags; the
  * open windows of a taprio class as the kernel checks launch times
@@ -7,7 +7,7 @@
  * entries kept apart), the first launch time a window holds with a guard,
  * which schedule a dumped root runs; the network-control EtherTypes a
  * packet socket needs the schedule's word for (and that the docs list
- * them all); daemon/txtime-socket.c's kind names, time-stamping flags and
+ * them all); daemon/broker/txtime-socket.c's kind names, time-stamping flags and
  * the receive filter of a packet socket, run on frames. */
 #include <errno.h>
 #include <setjmp.h>

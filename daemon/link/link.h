@@ -164,7 +164,7 @@ const char *link_state_to_string(LinkState s);
 
 /** Whether the link's schedule is in place: configured, degraded, or
  *  pending while it waits for PTP to lock again after an apply that reset
- *  the NIC (daemon/ptp-relock.h). */
+ *  the NIC (daemon/clock/ptp-relock.h). */
 bool link_is_installed(const Link *l);
 
 /** Create a link working with ctx (which must outlive it). Registers it
