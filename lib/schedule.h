@@ -217,7 +217,7 @@ typedef struct EtfSpec {
         TxqKind kind;
         CbsSpec cbs;                          /* kind TXQ_CBS */
         clockid_t clockid;                    /* only CLOCK_TAI is valid */
-        int64_t delta_ns;                     /* checked to fit in int32 */
+        int32_t delta_ns;                     /* the kernel's shape (tc_etf_qopt.delta); a file's is 0..INT32_MAX */
         OffloadMode offload;
         bool deadline_mode;
         bool skip_sock_check;

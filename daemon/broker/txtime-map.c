@@ -114,8 +114,8 @@ int txtime_class_etf(const Schedule *s, const TxtimeTarget *t, TxtimeEtf *ret, c
                 etf.has_etf = true;
                 etf.clockid = e->clockid;
                 etf.deadline_mode = e->deadline_mode;
-                if ((uint64_t) e->delta_ns > etf.delta_ns)
-                        etf.delta_ns = (uint32_t) e->delta_ns;
+                if (e->delta_ns > etf.delta_ns)
+                        etf.delta_ns = e->delta_ns;
                 with++;
         }
         if (with == 0) {

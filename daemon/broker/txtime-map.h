@@ -47,7 +47,7 @@ typedef struct TxtimeEtf {
         bool has_etf;           /* false: no queue of the class has an etf */
         clockid_t clockid;
         bool deadline_mode;
-        uint32_t delta_ns;      /* the largest delta of the class's etfs */
+        int32_t delta_ns;       /* the largest delta of the class's etfs */
 } TxtimeEtf;
 
 /** Resolve what the caller named (a TX queue, a traffic class or a socket

@@ -514,7 +514,7 @@ unsigned link_tx_queues(const Link *l) {
 }
 
 int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
-                       bool *ret_deadline, uint32_t *ret_delta, bool *ret_offload) {
+                       bool *ret_deadline, int32_t *ret_delta, bool *ret_offload) {
         const QueueApplyResult *res;
         const EtfSpec *e;
         int tc;
@@ -536,7 +536,7 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
                         *ret_priority = p;
                         *ret_clockid = (int32_t) e->clockid;
                         *ret_deadline = e->deadline_mode;
-                        *ret_delta = (uint32_t) e->delta_ns;
+                        *ret_delta = e->delta_ns;
                         *ret_offload = res ? res->offload : false;
                         return 0;
                 }
