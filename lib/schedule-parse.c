@@ -309,6 +309,7 @@ static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
                 { "streams", K_TAPRIO },
                 { "link_speed_mbps", K_TAPRIO },
                 { "guard_frame_bytes", K_TAPRIO },
+                { "stab", K_ANY },
         };
         char sh[SHOW_MAX], hint[TC_HINT_MAX];
         const JsonNode *root, *v = NULL;
@@ -339,6 +340,7 @@ static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
         }
         parse_priority_map(p, root, r);
         parse_queues(p, root, r, num_tc_ok);
+        parse_stab(p, "root", root, &r->stab);
 
         if (kind == ROOT_MQPRIO && (v = json_member(root, "hw_offload")) &&
             tc_hint_bool(v, hint))

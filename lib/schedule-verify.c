@@ -275,6 +275,8 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
                 return;
         }
         verify_handle(v, r);
+        if (stab_refusal(&r->stab))
+                verr(v, "root.stab", "%s", stab_refusal(&r->stab));
         if (r->num_tc < 1 || r->num_tc > TBS_MAX_TC)
                 verr(v, "root.num_tc", "must be between 1 and %u, got %u", TBS_MAX_TC, r->num_tc);
         else {

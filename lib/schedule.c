@@ -131,6 +131,8 @@ bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
                 return false;
         if (memcmp(a->priority_map, b->priority_map, sizeof(a->priority_map)) != 0)
                 return false;
+        if (!stab_equal(&a->stab, &b->stab))
+                return false;
         for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
                 if (a->queues[i].count != b->queues[i].count ||
                     a->queues[i].offset != b->queues[i].offset)

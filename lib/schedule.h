@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "macro.h"
+#include "schedule-stab.h"
 
 #define TBS_MAX_TC 16                 /* TC_QOPT_MAX_QUEUE */
 #define TBS_PRIO_MAP_LEN 16           /* TC_QOPT_BITMASK + 1 */
@@ -131,6 +132,9 @@ typedef struct RootSpec {
         uint32_t max_sdu[TBS_MAX_TC];         /* bytes per traffic class, 0: no limit */
         bool max_sdu_given;                   /* the request carries TCA_TAPRIO_ATTR_TC_ENTRY */
         uint8_t n_max_sdu;                    /* entries the file gave (the validator wants num_tc) */
+
+        /* any kind */
+        StabSpec stab;                        /* "stab": the root's size table (schedule-stab.h) */
 
         /* taprio, from a kernel dump only */
         bool max_sdu_dumped;                  /* the dump carried TC entries: the kernel knows them */

@@ -75,6 +75,8 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
         k = installed_qdisc_unexpressed(&t->root, &what);
         if (k < 0)
                 return k;
+        if (!what)
+                what = stab_unexpressed(&t->root.stab);
         if (what)
                 return refuse(ret_reason, "root %s %s has %s, which a schedule cannot express", t->root.kind,
                               tc_handle_to_string(t->root.handle, hb), what);
@@ -109,6 +111,10 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                         return k;
                 if (what)
                         return refuse(ret_reason, "txqueue %u: %s, which a schedule cannot express", iq->queue, what);
+                if (iq->qdisc.stab.given)
+                        return refuse(ret_reason, "txqueue %u: %s %s has a size table (stab), which a schedule "
+                                      "gives only the root", iq->queue, iq->qdisc.kind,
+                                      tc_handle_to_string(iq->qdisc.handle, hb));
         }
 
         /* Every named qdisc of the device must be the root or a TX queue's

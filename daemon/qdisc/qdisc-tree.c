@@ -81,6 +81,23 @@ static int parse_stats(struct nlattr *stats2, QDiscStats *st) {
         return 0;
 }
 
+/* TCA_STAB as the kernel dumps it: the sizespec alone (the table stays
+ * in the kernel). */
+static int dump_parse_stab(struct nlattr *a, StabSpec *ret) {
+        struct nlattr *tb[TCA_STAB_MAX + 1];
+        struct tc_sizespec spec = {};
+
+        if (nla_parse_nested(tb, TCA_STAB_MAX, a, NULL) < 0)
+                return -EBADMSG;
+        if (!tb[TCA_STAB_BASE])
+                return 0;
+        memcpy(&spec, nla_data(tb[TCA_STAB_BASE]),
+               (size_t) nla_len(tb[TCA_STAB_BASE]) < sizeof(spec) ? (size_t) nla_len(tb[TCA_STAB_BASE])
+                                                                   : sizeof(spec));
+        stab_from_sizespec(&spec, ret);
+        return 0;
+}
+
 /* Add one dumped message to b; other types and interfaces are skipped. */
 static int dump_builder_add(DumpBuilder *b, struct nlmsghdr *h) {
         struct nlattr *tb[TCA_MAX + 1];
@@ -106,6 +123,11 @@ static int dump_builder_add(DumpBuilder *b, struct nlmsghdr *h) {
         nla_strlcpy(q.kind, tb[TCA_KIND], sizeof(q.kind));
         if (tb[TCA_STATS2]) {
                 k = parse_stats(tb[TCA_STATS2], &q.stats);
+                if (k < 0)
+                        return k;
+        }
+        if (tb[TCA_STAB]) {
+                k = dump_parse_stab(tb[TCA_STAB], &q.stab);
                 if (k < 0)
                         return k;
         }
@@ -239,6 +261,7 @@ static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret)
                         if (k < 0)
                                 goto fail;
                         t.root_spec.handle = t.root.handle;
+                        t.root_spec.stab = t.root.stab;
                         t.root_known = true;
                 }
 

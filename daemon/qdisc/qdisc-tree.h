@@ -36,6 +36,7 @@ typedef struct InstalledQDisc {
         void *options;                  /* raw TCA_OPTIONS payload, NULL if none */
         size_t options_len;
         bool options_nested;            /* the dump set NLA_F_NESTED on TCA_OPTIONS */
+        StabSpec stab;                  /* TCA_STAB's sizespec (given: the qdisc has one) */
 } InstalledQDisc;
 
 /* The qdisc on one TX queue of the root (its parent is ROOT_MAJOR:(queue+1)). */

@@ -150,7 +150,7 @@ static const BadCase bad_cases[] = {
         /* Unknown keys, with the list of known ones */
         { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock, drift, sockets, allow" },
         { MQ, "{'root': {'hw_ofload': true}}",
-          F ": root.hw_ofload: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, hw_offload" },
+          F ": root.hw_ofload: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, hw_offload, stab" },
         { MQ, "{'root': {'base_time_ns': 0}}", F ": root.base_time_ns: only valid for a taprio root" },
         { TA, "{'root': {'hw_offload': false}}", F ": root.hw_offload: only valid for an mqprio root" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta': 5}]}",
@@ -214,7 +214,7 @@ static const BadCase bad_cases[] = {
         { TA, "{'root': {'hw': 0}}",
           F ": root.hw: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, clockid, base_time_ns, "
             "change_margin_ns, max_sdu, cycle_time_ns, cycle_time_extension_ns, mode, txtime_delay_ns, entries, "
-            "streams, link_speed_mbps, guard_frame_bytes" },
+            "streams, link_speed_mbps, guard_frame_bytes, stab" },
         { TA, "{'root': {'base-time': 0, 'cycle_time': 5, 'txtime-delay': 5, 'sched-entry': []}}",
           F ": root.base-time: unknown key (tc's notation; write \"base_time_ns\")\n"
           F ": root.cycle_time: unknown key (tc's notation; write \"cycle_time_ns\")\n"
