@@ -126,6 +126,25 @@ int qdisc_put_stab(struct nl_msg *m, const StabSpec *s) {
         return qdisc_nest_end(m, nest);
 }
 
+/* A copy of *m with room for TCA_STAB: a request libnl-route built (mqprio)
+ * has only the room its own attributes take. */
+static int request_with_stab_room(struct nl_msg **m) {
+        struct nlmsghdr *h = nlmsg_hdr(*m);
+        struct nl_msg *c;
+
+        c = nlmsg_alloc_size(h->nlmsg_len + QDISC_STAB_SIZE);
+        if (!c)
+                return -ENOMEM;
+        if (!nlmsg_put(c, h->nlmsg_pid, h->nlmsg_seq, h->nlmsg_type, nlmsg_datalen(h), h->nlmsg_flags)) {
+                nlmsg_free(c);
+                return -ENOMEM;
+        }
+        memcpy(nlmsg_data(nlmsg_hdr(c)), nlmsg_data(h), (size_t) nlmsg_datalen(h));
+        nlmsg_free(*m);
+        *m = c;
+        return 0;
+}
+
 static int root_request(int ifindex, const RootSpec *r, bool change, struct nl_msg **ret) {
         _cleanup_(nlmsg_freep) struct nl_msg *m = NULL;
         const QDiscVTable *vt;
@@ -140,6 +159,11 @@ static int root_request(int ifindex, const RootSpec *r, bool change, struct nl_m
                 k = vt->build_request(ifindex, r, &m);
                 if (k < 0)
                         return k;
+                if (stab_needs_request(&r->stab)) {
+                        k = request_with_stab_room(&m);
+                        if (k < 0)
+                                return k;
+                }
                 k = qdisc_put_stab(m, &r->stab);
                 if (k < 0)
                         return k;
