@@ -524,19 +524,34 @@ const InstalledQueue *qdisc_tree_find_queue(const QDiscTree *t, uint32_t queue) 
         return NULL;
 }
 
+/* used[] is not cleared as a whole (8 KiB for each plan that hands out a
+ * handle): a word counts only once its bit in filled[] is set, and is
+ * zeroed when first written. */
+static bool pool_word_filled(const HandlePool *p, uint32_t w) {
+        return p->filled[w / 64] & (UINT64_C(1) << (w % 64));
+}
+
 static void pool_mark(HandlePool *p, uint32_t major) {
-        p->used[major / 64] |= UINT64_C(1) << (major % 64);
+        uint32_t w = major / 64;
+
+        if (!pool_word_filled(p, w)) {
+                p->used[w] = 0;
+                p->filled[w / 64] |= UINT64_C(1) << (w % 64);
+        }
+        p->used[w] |= UINT64_C(1) << (major % 64);
 }
 
 static bool pool_marked(const HandlePool *p, uint32_t major) {
-        return p->used[major / 64] & (UINT64_C(1) << (major % 64));
+        uint32_t w = major / 64;
+
+        return pool_word_filled(p, w) && (p->used[w] & (UINT64_C(1) << (major % 64)));
 }
 
-/* Fill the map of majors in use: the tree's handles and the root's. */
+/* Mark the majors in use: the tree's handles and the root's. */
 static void pool_ready(HandlePool *p) {
         if (p->ready)
                 return;
-        memset(p->used, 0, sizeof(p->used));
+        memset(p->filled, 0, sizeof(p->filled));
         pool_mark(p, 0);                        /* 0: is no handle */
         pool_mark(p, 0xffff);                   /* ingress and clsact */
         if (p->root_major != 0)
@@ -553,7 +568,7 @@ void handle_pool_init(HandlePool *p, const QDiscTree *tree, uint32_t root_handle
         p->root_major = major;
         p->start = major + 1 < QDISC_HANDLE_AUTO_MAJOR ? major + 1 : 1;
         p->walked = 0;
-        p->ready = false;               /* used[] is filled on first use */
+        p->ready = false;               /* the map is filled on first use */
 }
 
 void handle_pool_reserve(HandlePool *p, uint32_t handle) {

@@ -176,14 +176,16 @@ const char *qdisc_system_default_kind(char buf[static IFNAMSIZ]);
  * 8000: or above), then 8000: to fffe:, the kernel's own range, only when
  * all of those are taken. A tree that has room below 8000: thus gets the
  * handles it always got. The map of majors is filled on first use, so a
- * plan that hands out nothing costs nothing. */
+ * plan that hands out nothing costs nothing, and only the words of the map
+ * that majors in use fall into are written. */
 typedef struct HandlePool {
         const QDiscTree *tree;          /* NULL: no dumped tree */
         uint32_t root_major;            /* 0: none */
         uint32_t start;                 /* first major of the order */
         uint32_t walked;                /* how many majors of the order were handed out or skipped */
-        bool ready;                     /* used[] holds the tree's majors */
-        uint64_t used[0x10000 / 64];    /* bit per major */
+        bool ready;                     /* the map holds the tree's majors */
+        uint64_t used[0x10000 / 64];    /* bit per major; a word only counts... */
+        uint64_t filled[0x10000 / 64 / 64]; /* ... once its bit here is set */
 } HandlePool;
 
 /** Start a pool for the device of tree (may be NULL) whose root has (or
