@@ -116,7 +116,7 @@ static void check_ptp_etf(Checker *c, int tc) {
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
 
-                if (q->kind != TXQ_ETF || root_tc_of_queue(r, q->queue) != tc)
+                if (q->kind != TXQ_ETF || !root_tc_has_queue(r, tc, q->queue))
                         continue;
                 if (assist && q->skip_sock_check)
                         continue;

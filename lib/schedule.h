@@ -337,8 +337,33 @@ bool group_name_is_valid(const char *name);
 /** Find the etf spec for a TX queue, or NULL. */
 const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue);
 
-/** Traffic class that the root sends the TX queue to, or -ENOENT. */
+/** Whether r's traffic classes may share TX queues: taprio in txtime-assist
+ *  mode, the one root whose queue ranges Linux (6.1, taprio_parse_mqprio_opt())
+ *  lets overlap. Every other root has each TX queue in one class at most. */
+bool root_queues_may_overlap(const RootSpec *r);
+
+/** The traffic classes whose queue range holds TX queue queue, as a mask
+ *  (bit tc); 0 when none does. More than one bit only where
+ *  root_queues_may_overlap(). */
+uint32_t root_tcs_of_queue(const RootSpec *r, uint32_t queue);
+
+/** Whether traffic class tc of r holds TX queue queue (false for a tc that
+ *  is negative or not below num_tc). */
+bool root_tc_has_queue(const RootSpec *r, int tc, uint32_t queue);
+
+/** The lowest traffic class whose queue range holds the TX queue, or
+ *  -ENOENT. Where ranges overlap the queue may serve more classes
+ *  (root_tcs_of_queue()); a sender reaches it through root_send_tc_of_queue(). */
 int root_tc_of_queue(const RootSpec *r, uint32_t queue);
+
+/** The traffic class a socket is sent through to reach TX queue queue
+ *  (OpenTxtimeSocket() and GetTxtimeParams() by queue, the launch monitor):
+ *  of the classes holding the queue, the lowest that some priority of
+ *  priority_map reaches and whose range is this queue alone, else the
+ *  lowest that some priority reaches, else the lowest. Without overlapping
+ *  ranges that is the one class holding the queue. -ENOENT when no class
+ *  holds it. */
+int root_send_tc_of_queue(const RootSpec *r, uint32_t queue);
 
 /** Compare the root qdisc parts that the kernel reports back (for taprio the
  *  newest schedule, the admin one while it is pending, and max_sdu of the

@@ -29,7 +29,7 @@ int txtime_target_resolve(const RootSpec *root, TxtimeSelect by, uint32_t value,
 
         switch (by) {
         case TXTIME_BY_QUEUE:
-                tc = root_tc_of_queue(root, value);
+                tc = root_send_tc_of_queue(root, value);
                 if (tc < 0) {
                         set_why(why, "TX queue %" PRIu32 " is in none of the root's traffic classes", value);
                         return -ERANGE;

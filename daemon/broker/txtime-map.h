@@ -54,7 +54,10 @@ typedef struct TxtimeEtf {
  *  priority, by by) through root's map to the priority to set and the
  *  class's queues.
  *  For a queue or a class, the priority is the lowest p of 0..15 that the
- *  map sends to its class; a priority given is kept.
+ *  map sends to its class; a priority given is kept. A queue that serves
+ *  several classes (taprio in txtime-assist mode) is reached through the
+ *  class root_send_tc_of_queue() picks; a caller who wants another names
+ *  the class or a priority.
  *  Returns 0 and *ret, -ERANGE when value names no queue of a class, no
  *  class or no priority of 0..15, -ENODATA when no priority reaches the
  *  class; why (TXTIME_WHY_MAX bytes, may be NULL) gets a one-line reason. */

@@ -524,12 +524,14 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
         e = schedule_find_txqueue(l->schedule, queue);
         if (!e || e->kind != TXQ_ETF)   /* a cbs queue takes no launch times */
                 return -ENOENT;
-        tc = root_tc_of_queue(&l->schedule->root, queue);
+        tc = root_send_tc_of_queue(&l->schedule->root, queue);
         if (tc < 0)
                 return -ENODATA;
-        /* The lowest priority the map sends to the queue's traffic class.
-         * mqprio/taprio look at skb->priority & 15; a class with several
-         * queues spreads its flows over them by hash. */
+        /* The lowest priority the map sends to the queue's traffic class
+         * (of a queue that serves several classes, the one a sender uses:
+         * root_send_tc_of_queue()). mqprio/taprio look at skb->priority &
+         * 15; a class with several queues spreads its flows over them by
+         * hash. */
         for (uint32_t p = 0; p < TBS_PRIO_MAP_LEN; p++)
                 if (l->schedule->root.priority_map[p] == tc) {
                         res = link_last_result(l, queue);

@@ -320,6 +320,31 @@ static const BadCase bad_cases[] = {
         { MQ, "{'root': {'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 1}, {'count': 2, 'offset': 4}]}}",
           F ": root.queues[2].offset: leaves queues 2-3 in no traffic class; traffic classes must use "
           "contiguous queues, so it must be 2, got 4" },
+        /* Queue ranges overlap only under taprio in txtime-assist mode (Linux 6.1) */
+        { MQ, "{'root': {'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 2, 'offset': 0}]}}",
+          F ": root.queues[1].offset: overlaps traffic class 0 (queue 0); must be 1, got 0\n"
+          F ": root.queues[2].offset: overlaps traffic class 0 (queue 0); must be 1, got 0" },
+        { TA, "{'root': {'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}]}}",
+          F ": root.queues[1].offset: overlaps traffic class 0 (queue 0); must be 1, got 0\n"
+          F ": root.queues[2].offset: overlaps traffic class 0 (queue 0); must be 1, got 0" },
+        { TA, "{'root': {'mode': 'full-offload',"
+              " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 1}]}}",
+          F ": root.queues[1].offset: overlaps traffic class 0 (queue 0); must be 1, got 0" },
+        { TA, "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+              " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 2}]},"
+              " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+          F ": root.queues[2].offset: leaves queue 1 in no traffic class; the queues of all traffic classes "
+          "together must be contiguous, so it must be at most 1, got 2" },
+        { TA, "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+              " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 0, 'offset': 0}]},"
+              " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+          F ": root.queues[2].count: must be between 1 and 65535, got 0" },
+        /* PTP's class (priority 0 -> class 2) shares queue 0 with classes 0 and 1: its etf is PTP's */
+        { TA, "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+              " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}]}}",
+          F ": txqueues[0]: ptp-etf: queue 0 carries PTP (traffic class 2, clock.ptp_priority 0); taprio stamps "
+          "ptp4l's frames with a launch time, but this etf drops them since ptp4l's socket has no SO_TXTIME; set "
+          "skip_sock_check to true; to accept it, add \"ptp-etf\" to \"allow\"" },
         /* txqueues */
         { MQ, "{'txqueues': {'queue': 0}}", F ": txqueues: must be an array, got an object" },
         { MQ, "{'txqueues': [7]}", F ": txqueues[0]: must be an object, got 7" },
@@ -556,6 +581,33 @@ static void test_bases_valid(void **state) {
         assert_string_equal(b, "");
 }
 
+/* taprio in txtime-assist mode: classes may share queues, in any order
+ * and partly, as Linux 6.1 lets them (taprio_parse_mqprio_opt() skips
+ * its overlap check for the mode). */
+static void test_assist_overlap_valid(void **state) {
+        static const char *const patches[] = {
+                /* the i210 shape: every class on queue 0 */
+                "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+                " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}]},"
+                " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+                /* partly overlapping, out of order */
+                "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+                " 'queues': [{'count': 2, 'offset': 1}, {'count': 2, 'offset': 0}, {'count': 1, 'offset': 0}]},"
+                " 'txqueues': [{'queue': 2, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+                /* the usual contiguous ranges stay valid */
+                "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000},"
+                " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(patches); i++) {
+                _cleanup_free_ char *got = diagnose(TA, patches[i]);
+
+                if (strcmp(got, "") != 0)
+                        print_error("case %zu: %s\n", i, got);
+                assert_string_equal(got, "");
+        }
+}
+
 /* The example line of the issue, with its file name. */
 static void test_issue_example_line(void **state) {
         _cleanup_free_ char *text = patched(MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 1}, {'queue': 1, 'delta_ns': -5}]}");
@@ -589,7 +641,6 @@ static void test_all_errors_reported(void **state) {
                 F ": clock.domain: must be an integer, got \"x\"");
         assert_string_equal(rule_errors,
                 F ": root.priority_map[15]: traffic class 5 does not exist (num_tc is 3)\n"
-                F ": root.queues[1].offset: overlaps traffic class 0 (queue 1); must be 2, got 1\n"
                 F ": root.cycle_time_ns: must be at least the sum of the entries' intervals (1000000), got 10\n"
                 F ": txqueues[0].queue: queue 0 is in no traffic class of root.queues\n"
                 F ": txqueues[0].skip_sock_check: warning: taprio in txtime-assist mode stamps every packet with a "
@@ -1143,6 +1194,7 @@ static void test_peek_ifname(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_bases_valid),
+                cmocka_unit_test(test_assist_overlap_valid),
                 cmocka_unit_test(test_bad_inputs),
                 cmocka_unit_test(test_issue_example_line),
                 cmocka_unit_test(test_all_errors_reported),
