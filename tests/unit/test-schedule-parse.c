@@ -1026,6 +1026,7 @@ static void test_examples(void **state) {
         static const char *const names[] = {
                 "i210-mqprio-launchtime.json",
                 "i210-mqprio-cbs.json",
+                "i210-taprio-txtime-assist.json",
                 "i225-taprio-txtime-assist.json",
                 "veth-software.json",
                 "veth-streams.json",
@@ -1070,8 +1071,8 @@ static void test_doc_example(void **state) {
  * diagnostic, every diagnostic is one line, and what parses round-trips. */
 static void test_mutations(void **state) {
         static const char *const names[] = {
-                "i210-mqprio-launchtime.json", "i210-mqprio-cbs.json", "i225-taprio-txtime-assist.json",
-                "veth-software.json", "veth-streams.json",
+                "i210-mqprio-launchtime.json", "i210-mqprio-cbs.json", "i210-taprio-txtime-assist.json",
+                "i225-taprio-txtime-assist.json", "veth-software.json", "veth-streams.json",
         };
         static const char *const tokens[] = {
                 "\"", "{", "}", "[", "]", ",", ":", "0", "-1", "99999999999", "null", "true", "\"0x\"",
