@@ -345,6 +345,21 @@ static const BadCase bad_cases[] = {
           F ": txqueues[0]: ptp-etf: queue 0 carries PTP (traffic class 2, clock.ptp_priority 0); taprio stamps "
           "ptp4l's frames with a launch time, but this etf drops them since ptp4l's socket has no SO_TXTIME; set "
           "skip_sock_check to true; to accept it, add \"ptp-etf\" to \"allow\"" },
+        /* A monitor on a queue of several classes is probed through the lowest class a priority reaches
+         * (here class 1: none reaches class 0), and that class must open */
+        { TA, "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+              " 'priority_map': [2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],"
+              " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}],"
+              " 'entries': [{'gate_mask': 1, 'interval_ns': 300000}, {'gate_mask': 4, 'interval_ns': 700000}]},"
+              " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true, 'monitor': {}}]}",
+          F ": txqueues[0].monitor: traffic class 1 of queue 0 never opens in the gate list (root.entries): taprio "
+          "drops every launch time of the class, so no probe frame can pass" },
+        { TA, "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+              " 'queues': [{'count': 2, 'offset': 0}, {'count': 2, 'offset': 0}, {'count': 2, 'offset': 0}]},"
+              " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true, 'monitor': {}}]}",
+          F ": txqueues[0].monitor: queue 0 shares traffic class 0 with 1 other queue; the kernel spreads a class's "
+          "flows over its queues, so probe frames cannot be aimed at one of them; give the monitored queue a "
+          "traffic class of its own" },
         /* txqueues */
         { MQ, "{'txqueues': {'queue': 0}}", F ": txqueues: must be an array, got an object" },
         { MQ, "{'txqueues': [7]}", F ": txqueues[0]: must be an object, got 7" },
@@ -594,6 +609,10 @@ static void test_assist_overlap_valid(void **state) {
                 "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
                 " 'queues': [{'count': 2, 'offset': 1}, {'count': 2, 'offset': 0}, {'count': 1, 'offset': 0}]},"
                 " 'txqueues': [{'queue': 2, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+                /* a monitor on the shared queue: class 0 (priority 3) has it alone and opens */
+                "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+                " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}]},"
+                " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true, 'monitor': {}}]}",
                 /* the usual contiguous ranges stay valid */
                 "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000},"
                 " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}]}",
