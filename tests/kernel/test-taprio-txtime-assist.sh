@@ -63,6 +63,40 @@ out=$("$TBSD" --once --config-dir "$conf" 2>>"$TMPDIR/once.log") ||
 assert_eq "$out" "va: unchanged" "tbsd --once again"
 assert_eq "$(handles va)" "$before" "handles after the second --once"
 
+# Every class sends through queue 0's etf on tbsd's tree: frames without
+# SO_TXTIME of a priority of each class (3: class 0, 2: class 1, 0: class
+# 2), which taprio stamps and etf (skip_sock_check) takes; the other
+# queues' pfifo see none. tc -s counts them: sent, or dropped by etf when
+# the loaded test kernel's timer ran past a launch time (the queue is what
+# is checked here, not the timing).
+SEND=$TBS_BUILD_DIR/tests/tools/txtime-send
+sent_on() { tc -j -s qdisc show dev va | jq -r --arg p "$1" '.[] | select(.parent == $p) | .packets + .drops'; }
+n=0
+for prio in 3 2 0; do
+        "$SEND" send va "$prio" --no-txtime 2 --quiet-ms 100 >/dev/null || fail "txtime-send at priority $prio"
+        n=$((n + 2))
+        wait_until 5 test "$(sent_on 100:1)" = "$n" ||
+                fail "priority $prio: the etf on queue 0 took $(sent_on 100:1) frames, expected $n:" \
+                     "$(tc -s qdisc show dev va)"
+        pass "priority $prio: through the etf on queue 0 ($n frames in all)"
+done
+assert_eq "$(sent_on 100:2)/$(sent_on 100:3)/$(sent_on 100:4)" "0/0/0" "frames on the other queues"
+
+# The daemon serves the shared queue: by queue, a socket goes through class
+# 0 (priority 3, the lowest that reaches a class of queue 0 alone). No
+# ptp4l runs here: the clock section is left out.
+dconf=$TMPDIR/daemon.d
+mkdir -p "$dconf"
+jq 'del(.clock)' "$conf/va.json" >"$dconf/va.json"
+start_system_bus
+start_tbsd "$dconf"
+wait_configured va
+read -r _ prio _ _ delta _ < <(busctl --system call org.tsn.Tbs /org/tsn/Tbs/link/va org.tsn.Tbs.Link \
+        GetTxtimeParams u 0)
+assert_eq "$prio/$delta" "3/200000" "GetTxtimeParams of queue 0: priority and delta"
+assert_eq "$("$TBSCTL" --json status va | jq -r .state)" configured "the link's state"
+assert_eq "$(tree va)" "$want" "tbsd's tree after the daemon's start"
+
 # import_round_trip DEV: tbsctl import DEV validates and applies unchanged.
 import_round_trip() {
         local dir=$TMPDIR/import-$1 before out
