@@ -209,8 +209,15 @@ static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *fac
                              queue_span(q->offset, end, span), facts->tx_queues,
                              facts->tx_queues == 1 ? "" : "s");
         }
-        if (overlap)
-                verify_queue_union(v, r);
+        if (!overlap)
+                return;
+        verify_queue_union(v, r);
+        /* Shared queues do not lift taprio's other rule (Linux 6.1): no
+         * more classes than the device has TX queues. */
+        if (facts && facts->tx_queues > 0 && r->num_tc > facts->tx_queues)
+                verr(v, "root.num_tc", "is %u, but the device has %u TX queue%s; taprio takes at most one traffic "
+                     "class per TX queue, also where classes share queues", (unsigned) r->num_tc, facts->tx_queues,
+                     facts->tx_queues == 1 ? "" : "s");
 }
 
 static bool schedule_has_etf(const Schedule *s) {

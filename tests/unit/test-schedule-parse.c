@@ -625,6 +625,26 @@ static void test_assist_overlap_valid(void **state) {
                         print_error("case %zu: %s\n", i, got);
                 assert_string_equal(got, "");
         }
+
+        /* Against a device: the ranges within its queues, and no more
+         * classes than it has queues (the kernel's "Number of traffic
+         * classes is greater than number of HW queues"). */
+        {
+                _cleanup_free_ char *text = patched(TA, patches[0]);
+                _cleanup_schedule_ Schedule *s = NULL;
+                DeviceFacts two = { .tx_queues = 2 }, three = { .tx_queues = 3 };
+                DiagList l = {};
+                _cleanup_free_ char *got = NULL;
+
+                assert_int_equal(schedule_parse_json(F, text, strlen(text), &l, &s), 0);
+                assert_int_equal(schedule_verify(s, &three, &l), 0);
+                assert_int_equal(l.n, 0);
+                assert_int_equal(schedule_verify(s, &two, &l), -EINVAL);
+                got = join_diags(&l);
+                assert_string_equal(got, F ": root.num_tc: is 3, but the device has 2 TX queues; taprio takes at "
+                                    "most one traffic class per TX queue, also where classes share queues");
+                diag_list_clear(&l);
+        }
 }
 
 /* The example line of the issue, with its file name. */
