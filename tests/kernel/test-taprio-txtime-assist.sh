@@ -7,8 +7,11 @@
 # examples/i210-taprio-txtime-assist.json (only the interface changed) on
 # another: `tc -j -d` shows the same trees (child handles aside); a second
 # --once is "unchanged"; tbsctl import of either tree gives a file that
-# validates and that --once finds unchanged. The same ranges without
-# txtime-assist are refused by the kernel and by tbsctl validate alike.
+# validates and that --once finds unchanged. Frames of every class leave
+# through queue 0's etf (tc -s); the daemon answers GetTxtimeParams of the
+# shared queue, and its launch-time monitor probes it inside its class's
+# windows. The same ranges without txtime-assist are refused by the kernel
+# and by tbsctl validate alike.
 # veth cannot offload etf: the guide's etf "offload" is left out on the tc
 # side, and the example's "auto" installs software etf here.
 make_veth ta tb 4
