@@ -126,6 +126,8 @@ static json_object *root_to_json(const RootSpec *r) {
             json_add(o, "priority_map", TAKE_PTR(map)) < 0 ||
             add_owned(o, "queues", queues_to_json(r)) < 0)
                 return NULL;
+        if (r->stab.given && add_owned(o, "stab", stab_to_json(&r->stab)) < 0)
+                return NULL;
 
         if (r->kind == ROOT_MQPRIO) {
                 if (add_bool(o, "hw_offload", r->hw_offload) < 0)
@@ -207,6 +209,8 @@ static json_object *leaf_root_to_json(const RootSpec *r) {
                 return NULL;
         if ((r->kind == ROOT_CBS ? cbs_keys_to_json(o, &r->leaf)
                                  : etf_keys_to_json(o, &r->leaf, r->leaf.offload)) < 0)
+                return NULL;
+        if (r->stab.given && add_owned(o, "stab", stab_to_json(&r->stab)) < 0)
                 return NULL;
         return TAKE_PTR(o);
 }

@@ -311,6 +311,7 @@ static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
                 { "streams", K_TAPRIO },
                 { "link_speed_mbps", K_TAPRIO },
                 { "guard_frame_bytes", K_TAPRIO },
+                { "stab", K_ANY },
         };
         char sh[SHOW_MAX], hint[TC_HINT_MAX];
         const JsonNode *root, *v = NULL;
@@ -347,6 +348,7 @@ static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
         }
         parse_priority_map(p, root, r);
         parse_queues(p, root, r, num_tc_ok);
+        parse_stab(p, "root", root, &r->stab);
 
         if (kind == ROOT_MQPRIO && (v = json_member(root, "hw_offload")) &&
             tc_hint_bool(v, hint))
@@ -504,6 +506,7 @@ static void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r) {
                 { "max_interference_bytes", TXK_CBS },
                 { "link_speed_mbps", TXK_CBS },
                 { "child", TXK_CBS },
+                { "stab", TXK_ANY },
                 { "num_tc", TXK_CLASSES },
                 { "priority_map", TXK_CLASSES },
                 { "queues", TXK_CLASSES },
@@ -524,6 +527,7 @@ static void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r) {
         r->num_tc = 0;
         check_keys_only(p, "root", root, keys, ELEMENTSOF(keys), 1U << q->kind, only);
         parse_handle(p, root, r);
+        parse_stab(p, "root", root, &r->stab);
         if (q->kind == TXQ_CBS) {
                 parse_offload(p, "root", root, &q->offload);
                 parse_cbs(p, "root", root, &q->cbs);
@@ -645,7 +649,7 @@ static int parse_ethertype(Parser *p, const char *path, const JsonNode *v, uint1
 }
 
 /* "sockets.ethertypes": the network-control EtherTypes tbsd may open
- * packet sockets for on this interface (daemon/txtime-map.h). */
+ * packet sockets for on this interface (daemon/broker/txtime-map.h). */
 static void parse_socket_ethertypes(Parser *p, const JsonNode *o, SocketsSpec *k) {
         char path[JPATH_MAX];
         const JsonNode *a;

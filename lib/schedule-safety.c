@@ -116,7 +116,7 @@ static void check_ptp_etf(Checker *c, int tc) {
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
 
-                if (!etf_spec_has_etf(q) || root_tc_of_queue(r, q->queue) != tc)
+                if (!etf_spec_has_etf(q) || !root_tc_has_queue(r, tc, q->queue))
                         continue;
                 if (assist && q->skip_sock_check)
                         continue;
@@ -164,10 +164,10 @@ static void check_assist_delay(Checker *c) {
                         continue;
                 snprintf(path, sizeof(path), "txqueues[%zu].delta_ns", i);
                 snprintf(reason, sizeof(reason),
-                         "is %" PRIi64 " ns, more than root.txtime_delay_ns (%" PRIu32 " ns): taprio stamps "
+                         "is %" PRIi32 " ns, more than root.txtime_delay_ns (%" PRIu32 " ns): taprio stamps "
                          "launch times only txtime_delay_ns ahead, and etf must release a frame delta_ns before "
                          "its launch time, so frames of queue %" PRIu32 " arrive too late and are dropped; make "
-                         "txtime_delay_ns at least %" PRIi64,
+                         "txtime_delay_ns at least %" PRIi32,
                          q->delta_ns, s->root.txtime_delay_ns, q->queue, q->delta_ns);
                 finding(c, DIAG_ERROR, SAFETY_ASSIST_DELAY, path, reason);
         }
@@ -184,7 +184,7 @@ static void check_delta_cycle(Checker *c) {
                         continue;
                 snprintf(path, sizeof(path), "txqueues[%zu].delta_ns", i);
                 snprintf(reason, sizeof(reason),
-                         "is %" PRIi64 " ns, longer than the taprio cycle (%" PRIi64 " ns): etf hands frames to "
+                         "is %" PRIi32 " ns, longer than the taprio cycle (%" PRIi64 " ns): etf hands frames to "
                          "the device more than a cycle before their launch time, so frames of a later cycle "
                          "wait in the device's queue in front of this cycle's",
                          q->delta_ns, s->root.cycle_time_ns);

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -131,8 +132,41 @@ static void verify_handle(Verifier *v, const RootSpec *r) {
                      "major number ffff is reserved for the ingress and clsact qdiscs, got \"%s\"", h);
 }
 
+/* Where classes may share queues (taprio in txtime-assist mode), their
+ * ranges may overlap and come in any order, as Linux 6.1 lets them; the
+ * queues they cover together must still leave none out: the first queue
+ * after the lowest range's start that no class holds is named. */
+static void verify_queue_union(Verifier *v, const RootSpec *r) {
+        char path[JPATH_MAX], span[32];
+        unsigned first = UINT_MAX, end = 0, hole, hole_end;
+
+        for (unsigned tc = 0; tc < r->num_tc; tc++)
+                if (r->queues[tc].count > 0) {
+                        unsigned o = r->queues[tc].offset, e = o + r->queues[tc].count;
+
+                        first = o < first ? o : first;
+                        end = e > end ? e : end;
+                }
+        for (hole = first; hole < end && root_tcs_of_queue(r, hole) != 0; hole++)
+                ;
+        if (hole >= end)
+                return;
+        for (hole_end = hole; hole_end < end && root_tcs_of_queue(r, hole_end) == 0; hole_end++)
+                ;
+        /* the class starting at the hole's end */
+        for (unsigned tc = 0; tc < r->num_tc; tc++)
+                if (r->queues[tc].count > 0 && r->queues[tc].offset == hole_end) {
+                        verr(v, pathf(path, "root.queues[%u].offset", tc),
+                             "leaves %s in no traffic class; the queues of all traffic classes together must "
+                             "be contiguous, so it must be at most %u, got %u",
+                             queue_span(hole, hole_end, span), hole, hole_end);
+                        return;
+                }
+}
+
 static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *facts) {
         char path[JPATH_MAX], span[32];
+        bool overlap = root_queues_may_overlap(r);
 
         for (unsigned tc = 0; tc < r->num_tc; tc++) {
                 const QueueRange *q = &r->queues[tc];
@@ -143,7 +177,7 @@ static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *fac
                              "must be between 1 and 65535, got 0");
                         continue;
                 }
-                if (tc > 0 && r->queues[tc - 1].count > 0 &&
+                if (!overlap && tc > 0 && r->queues[tc - 1].count > 0 &&
                     q->offset != (unsigned) r->queues[tc - 1].offset + r->queues[tc - 1].count) {
                         unsigned prev_end = (unsigned) r->queues[tc - 1].offset + r->queues[tc - 1].count;
                         int other = -1;
@@ -175,6 +209,15 @@ static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *fac
                              queue_span(q->offset, end, span), facts->tx_queues,
                              facts->tx_queues == 1 ? "" : "s");
         }
+        if (!overlap)
+                return;
+        verify_queue_union(v, r);
+        /* Shared queues do not lift taprio's other rule (Linux 6.1): no
+         * more classes than the device has TX queues. */
+        if (facts && facts->tx_queues > 0 && r->num_tc > facts->tx_queues)
+                verr(v, "root.num_tc", "is %u, but the device has %u TX queue%s; taprio takes at most one traffic "
+                     "class per TX queue, also where classes share queues", (unsigned) r->num_tc, facts->tx_queues,
+                     facts->tx_queues == 1 ? "" : "s");
 }
 
 static bool schedule_has_etf(const Schedule *s) {
@@ -279,6 +322,8 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
                 return;
         }
         verify_handle(v, r);
+        if (stab_refusal(&r->stab))
+                verr(v, "root.stab", "%s", stab_refusal(&r->stab));
         if (r->kind == ROOT_CBS) {
                 verify_cbs_queue(v, &r->leaf, "root", facts);
                 if (r->leaf.etf_child)
@@ -402,12 +447,13 @@ static void verify_monitor_windows(Verifier *v, const Schedule *s, int tc, const
  * their launch times must pass the root (mqprio checks none, taprio its
  * gate windows). A socket reaches a traffic class by its priority; a class
  * of several TX queues spreads its flows over them by hash, so the probes
- * could land on another queue. The interval and frames ranges are the
- * parser's. */
+ * could land on another queue. A queue that serves several classes
+ * (txtime-assist) is probed through root_send_tc_of_queue()'s class, as
+ * the monitor does. The interval and frames ranges are the parser's. */
 static void verify_monitor(Verifier *v, const Schedule *s, const EtfSpec *q, size_t i, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
         char path[JPATH_MAX];
-        int tc = root_tc_of_queue(r, q->queue);
+        int tc = root_send_tc_of_queue(r, q->queue);
         unsigned p;
 
         if (tc < 0)
@@ -481,9 +527,9 @@ static void verify_etf_qdisc(Verifier *v, const EtfSpec *q, const char *at, Offl
                 verr(v, pathf(path, "%s.clockid", at),
                      "must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got %s",
                      clock_name(q->clockid, cn));
-        if (q->delta_ns < 0 || q->delta_ns > INT32_MAX)
+        if (q->delta_ns < 0) /* a dumped tree's: tc can install one */
                 verr(v, pathf(path, "%s.delta_ns", at),
-                     "must be between 0 and %d, got %" PRIi64, INT32_MAX, q->delta_ns);
+                     "must be between 0 and %d, got %" PRIi32, INT32_MAX, q->delta_ns);
         if ((unsigned) offload >= _OFFLOAD_MODE_MAX)
                 verr(v, pathf(path, "%s.offload", at), "unknown offload mode %d", (int) offload);
         else if (offload == OFFLOAD_ON && facts && facts->offload_known &&
@@ -542,7 +588,7 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                         verify_monitor(v, s, q, i, facts);
                 /* For PTP's queue the ptp-etf check says it, as an error. */
                 if (r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST && !q->skip_sock_check &&
-                    (s->allow & (1U << SAFETY_PTP_ETF) || root_tc_of_queue(r, q->queue) != schedule_ptp_tc(s)))
+                    (s->allow & (1U << SAFETY_PTP_ETF) || !root_tc_has_queue(r, schedule_ptp_tc(s), q->queue)))
                         vwarn(v, pathf(path, "txqueues[%zu].skip_sock_check", i),
                               "taprio in txtime-assist mode stamps every packet with a launch time, and "
                               "etf drops stamped packets from sockets without SO_TXTIME; set "

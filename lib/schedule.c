@@ -118,16 +118,59 @@ const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue) {
         return NULL;
 }
 
+bool root_queues_may_overlap(const RootSpec *r) {
+        return r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST;
+}
+
+bool root_tc_has_queue(const RootSpec *r, int tc, uint32_t queue) {
+        if (tc < 0 || (unsigned) tc >= r->num_tc || tc >= TBS_MAX_TC)
+                return false;
+        return queue >= r->queues[tc].offset && queue < (uint32_t) r->queues[tc].offset + r->queues[tc].count;
+}
+
+uint32_t root_tcs_of_queue(const RootSpec *r, uint32_t queue) {
+        uint32_t mask = 0;
+
+        for (int tc = 0; tc < TBS_MAX_TC; tc++)
+                if (root_tc_has_queue(r, tc, queue))
+                        mask |= 1U << tc;
+        return mask;
+}
+
 int root_tc_of_queue(const RootSpec *r, uint32_t queue) {
-        for (unsigned tc = 0; tc < r->num_tc && tc < TBS_MAX_TC; tc++)
-                if (queue >= r->queues[tc].offset &&
-                    queue < (uint32_t) r->queues[tc].offset + r->queues[tc].count)
-                        return (int) tc;
-        return -ENOENT;
+        uint32_t mask = root_tcs_of_queue(r, queue);
+
+        return mask ? __builtin_ctz(mask) : -ENOENT;
+}
+
+static bool root_tc_has_priority(const RootSpec *r, int tc) {
+        for (unsigned p = 0; p < TBS_PRIO_MAP_LEN; p++)
+                if (r->priority_map[p] == tc)
+                        return true;
+        return false;
+}
+
+int root_send_tc_of_queue(const RootSpec *r, uint32_t queue) {
+        uint32_t mask = root_tcs_of_queue(r, queue);
+        int reached = -1;
+
+        if (mask == 0)
+                return -ENOENT;
+        for (int tc = 0; tc < TBS_MAX_TC; tc++) {
+                if (!(mask & (1U << tc)) || !root_tc_has_priority(r, tc))
+                        continue;
+                if (r->queues[tc].count == 1)
+                        return tc;
+                if (reached < 0)
+                        reached = tc;
+        }
+        return reached >= 0 ? reached : __builtin_ctz(mask);
 }
 
 bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
         if (a->kind != b->kind || a->handle != b->handle || a->num_tc != b->num_tc)
+                return false;
+        if (!stab_equal(&a->stab, &b->stab))
                 return false;
         if (root_is_leaf(a))
                 return etf_spec_equal(&a->leaf, &b->leaf);

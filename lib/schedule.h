@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "macro.h"
+#include "schedule-stab.h"
 
 #define TBS_MAX_TC 16                 /* TC_QOPT_MAX_QUEUE */
 #define TBS_PRIO_MAP_LEN 16           /* TC_QOPT_BITMASK + 1 */
@@ -142,7 +143,7 @@ typedef struct CbsSpec {
 } CbsSpec;
 
 /* The launch-time monitor of an etf queue ("monitor" of a txqueues
- * entry; daemon/launch-monitor.c): every interval_ms, frames probe frames
+ * entry; daemon/link/launch-monitor.c): every interval_ms, frames probe frames
  * with launch times through the queue, their transmit stamps measured
  * against the launch times. Not part of the kernel's tree: a change
  * installs nothing, it restarts the monitor. */
@@ -186,7 +187,7 @@ typedef struct EtfSpec {
         TxqKind kind;
         CbsSpec cbs;                          /* kind TXQ_CBS */
         clockid_t clockid;                    /* only CLOCK_TAI is valid */
-        int64_t delta_ns;                     /* checked to fit in int32 */
+        int32_t delta_ns;                     /* the kernel's shape (tc_etf_qopt.delta); a file's is 0..INT32_MAX */
         OffloadMode offload;
         bool deadline_mode;
         bool skip_sock_check;
@@ -247,6 +248,9 @@ typedef struct RootSpec {
         bool max_sdu_given;                   /* the request carries TCA_TAPRIO_ATTR_TC_ENTRY */
         uint8_t n_max_sdu;                    /* entries the file gave (the validator wants num_tc) */
 
+        /* any kind */
+        StabSpec stab;                        /* "stab": the root's size table (schedule-stab.h) */
+
         /* taprio, from a kernel dump only */
         bool max_sdu_dumped;                  /* the dump carried TC entries: the kernel knows them */
         bool admin_pending;                   /* the schedule above is the admin one, waiting for
@@ -282,7 +286,7 @@ typedef struct ClockSpec {
 
 /* Who, besides root and the admin group, may ask tbsd for a ready
  * SO_TXTIME socket on this interface (Link.OpenTxtimeSocket()), and which
- * network-control EtherTypes (daemon/txtime-map.h) packet sockets may be
+ * network-control EtherTypes (daemon/broker/txtime-map.h) packet sockets may be
  * opened for. */
 typedef struct SocketsSpec {
         char *group;                          /* a group name; NULL: nobody else */
@@ -373,8 +377,33 @@ bool group_name_is_valid(const char *name);
 /** Find the etf spec for a TX queue, or NULL. */
 const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue);
 
-/** Traffic class that the root sends the TX queue to, or -ENOENT. */
+/** Whether r's traffic classes may share TX queues: taprio in txtime-assist
+ *  mode, the one root whose queue ranges Linux (6.1, taprio_parse_mqprio_opt())
+ *  lets overlap. Every other root has each TX queue in one class at most. */
+bool root_queues_may_overlap(const RootSpec *r);
+
+/** The traffic classes whose queue range holds TX queue queue, as a mask
+ *  (bit tc); 0 when none does. More than one bit only where
+ *  root_queues_may_overlap(). */
+uint32_t root_tcs_of_queue(const RootSpec *r, uint32_t queue);
+
+/** Whether traffic class tc of r holds TX queue queue (false for a tc that
+ *  is negative or not below num_tc). */
+bool root_tc_has_queue(const RootSpec *r, int tc, uint32_t queue);
+
+/** The lowest traffic class whose queue range holds the TX queue, or
+ *  -ENOENT. Where ranges overlap the queue may serve more classes
+ *  (root_tcs_of_queue()); a sender reaches it through root_send_tc_of_queue(). */
 int root_tc_of_queue(const RootSpec *r, uint32_t queue);
+
+/** The traffic class a socket is sent through to reach TX queue queue
+ *  (OpenTxtimeSocket() and GetTxtimeParams() by queue, the launch monitor):
+ *  of the classes holding the queue, the lowest that some priority of
+ *  priority_map reaches and whose range is this queue alone, else the
+ *  lowest that some priority reaches, else the lowest. Without overlapping
+ *  ranges that is the one class holding the queue. -ENOENT when no class
+ *  holds it. */
+int root_send_tc_of_queue(const RootSpec *r, uint32_t queue);
 
 /** Compare the root qdisc parts that the kernel reports back (for taprio the
  *  newest schedule, the admin one while it is pending, and max_sdu of the

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The plan of an apply as a pure function (daemon/qdisc-plan.c): kernel
+/* The plan of an apply as a pure function (daemon/qdisc/qdisc-plan.c): kernel
  * trees recorded in the test kernel (tests/unit/fixtures/qdisc/, parsed
  * with qdisc_tree_parse_dump()) and a schedule go in, the list of requests
  * comes out; no socket is opened. Each request is checked against the
@@ -937,6 +937,181 @@ static void test_taprio_max_sdu(void **state) {
         qdisc_tree_done(&t);
 }
 
+/* An etf on queue 0 and a cbs on queue 1 (slopes given: no link speed needed). */
+static EtfSpec handle_children[] = {
+        { .queue = 0, .clockid = CLOCK_TAI, .delta_ns = 300000, .offload = OFFLOAD_OFF },
+        { .queue = 1, .kind = TXQ_CBS, .offload = OFFLOAD_OFF,
+          .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
+                   .hi_credit_bytes = 30, .lo_credit_bytes = -1470 } },
+};
+
+/* Plan handle_children under a new mqprio root root_handle on tree t; the
+ * two child steps get want0 and want1 and hang on the root's queues. */
+static void assert_children_handles(QDiscTree *t, uint32_t root_handle, uint32_t want0, uint32_t want1) {
+        Schedule s = recorded_schedule(handle_children, ELEMENTSOF(handle_children));
+        QDiscPlan p = {};
+        char name[64], hb[16];
+
+        s.root.handle = root_handle;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_null(p.report.error);
+        assert_int_equal(p.n, 3);
+        assert_int_equal(p.steps[0].kind, PLAN_ROOT);
+        assert_int_equal(step_tcmsg(&p.steps[0])->tcm_handle, root_handle);
+        for (size_t i = 0; i < 2; i++) {
+                const PlanStep *st = &p.steps[1 + i];
+                uint32_t want = i == 0 ? want0 : want1;
+
+                assert_int_equal(st->kind, PLAN_ETF);
+                assert_int_equal(st->handle, want);
+                assert_header(st, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, want,
+                              TC_H_MAKE(root_handle, (uint32_t) i + 1));
+        }
+        snprintf(name, sizeof(name), "txqueue 1 (cbs on %s)",
+                 tc_handle_to_string(TC_H_MAKE(root_handle, 2), hb));
+        assert_string_equal(p.steps[2].name, name);
+        qdisc_plan_done(&p);
+}
+
+/* Issue 38: a root anywhere from 1: to fffe: gets its etf and cbs children
+ * (8001: is what the kernel gives `tc qdisc add dev X root mqprio ...`).
+ * Children take majors from the root's + 1 up to 7fff:, around to 1:, and
+ * from the kernel's range 8000:..fffe: only when all below it are taken. */
+static void test_root_handles(void **state) {
+        static const struct { uint32_t root, child0, child1; } cases[] = {
+                { 0x00010000, 0x00020000, 0x00030000 },
+                { 0x01000000, 0x01010000, 0x01020000 },         /* as ever: 101:, 102: */
+                { 0x7ffe0000, 0x7fff0000, 0x00010000 },         /* around below 8000: */
+                { 0x7fff0000, 0x00010000, 0x00020000 },
+                { 0x80000000, 0x00010000, 0x00020000 },
+                { 0x80010000, 0x00010000, 0x00020000 },
+                { 0xfffe0000, 0x00010000, 0x00020000 },
+        };
+        QDiscTree t = {};
+
+        load_tree(FIXTURES "default.bin", &t);
+        assert_int_equal(t.n_handles, 0);
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++)
+                assert_children_handles(&t, cases[i].root, cases[i].child0, cases[i].child1);
+        qdisc_tree_done(&t);
+}
+
+/* Handles the device uses are never handed out: the recorded tree's
+ * (mqprio 100: with etf 101: and 102:) and any other qdisc's. */
+static void test_root_handles_in_use(void **state) {
+        uint32_t used[] = { 0x00020000, 0x00030000, 0x00050000, 0x7fff0000, 0x80010000, 0xffff0000 };
+        uint32_t *own_handles;
+        size_t own_n;
+        QDiscTree t = {};
+
+        load_tree(FIXTURES "mqprio-etf.bin", &t);
+        /* a new root 8001: beside the old tree's handles: around them */
+        assert_children_handles(&t, 0x80010000, 0x00010000, 0x00020000);
+        assert_children_handles(&t, 0x00ff0000, 0x01030000, 0x01040000);
+
+        own_handles = t.handles;
+        own_n = t.n_handles;
+        t.handles = used;
+        t.n_handles = ELEMENTSOF(used);
+        assert_children_handles(&t, 0x00010000, 0x00040000, 0x00060000);
+        assert_children_handles(&t, 0x7ffe0000, 0x00010000, 0x00040000);
+        assert_children_handles(&t, 0x80010000, 0x00010000, 0x00040000);
+        assert_children_handles(&t, 0xfffe0000, 0x00010000, 0x00040000);
+        t.handles = own_handles;
+        t.n_handles = own_n;
+        qdisc_tree_done(&t);
+}
+
+/* The device uses every major but `free_majors`: the tree's handles. */
+static uint32_t *handles_but(const uint32_t *free_majors, size_t n_free, size_t *ret_n) {
+        uint32_t *v = calloc(0x10000, sizeof(uint32_t));
+        size_t n = 0;
+
+        assert_non_null(v);
+        for (uint32_t major = 1; major <= 0xffff; major++) {
+                bool is_free = false;
+
+                for (size_t i = 0; i < n_free; i++)
+                        is_free = is_free || free_majors[i] == major;
+                if (!is_free)
+                        v[n++] = major << 16 | (major % 7);     /* minors do not matter */
+        }
+        *ret_n = n;
+        return v;
+}
+
+/* Below 8000: full: the kernel's range is used; all full: the apply is
+ * refused before anything is sent, in one line that says why and what to do. */
+static void test_handles_exhausted(void **state) {
+        static const uint32_t high[] = { 0x8123, 0xfffe };
+        static const uint32_t one[] = { 0x4000 };
+        Schedule s = recorded_schedule(handle_children, ELEMENTSOF(handle_children));
+        uint32_t *own_handles;
+        size_t own_n;
+        QDiscTree t = {};
+        QDiscPlan p = {};
+
+        load_tree(FIXTURES "default.bin", &t);
+        own_handles = t.handles;
+        own_n = t.n_handles;
+
+        /* only 8123: and fffe: free; the root 8001: is in the dumped tree */
+        t.handles = handles_but(high, ELEMENTSOF(high), &t.n_handles);
+        assert_children_handles(&t, 0x80010000, 0x81230000, 0xfffe0000);
+        free(t.handles);
+
+        /* one free major for two children */
+        t.handles = handles_but(one, ELEMENTSOF(one), &t.n_handles);
+        s.root.handle = 0x80010000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -ENOSPC);
+        assert_string_equal(p.report.error, "txqueue 1 (cbs on 8001:2): no free qdisc handle on the device, every "
+                            "one from 1: to fffe: is in use; delete the qdiscs the device does not need (tc qdisc "
+                            "show dev IFACE lists them) and apply again");
+        qdisc_plan_done(&p);
+        free(t.handles);
+
+        /* none free at all: the first child says so */
+        t.handles = handles_but(NULL, 0, &t.n_handles);
+        s.root.handle = 0x01000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -ENOSPC);
+        assert_string_equal(p.report.error, "txqueue 0 (etf on 100:1): " HANDLE_POOL_FULL_TEXT);
+        qdisc_plan_done(&p);
+        free(t.handles);
+
+        t.handles = own_handles;
+        t.n_handles = own_n;
+        qdisc_tree_done(&t);
+}
+
+/* The pool by itself: its order, reservations, the end. */
+static void test_handle_pool(void **state) {
+        HandlePool pool;
+        uint32_t h, n = 0;
+
+        handle_pool_init(&pool, NULL, 0x7ffd0000);
+        handle_pool_reserve(&pool, 0x7fff0003);
+        handle_pool_reserve(&pool, 0x00010000);
+        handle_pool_reserve(&pool, 0);                  /* no handle: ignored */
+        handle_pool_reserve(&pool, TC_H_ROOT);
+        assert_int_equal(handle_pool_next(&pool, &h), 0);
+        assert_int_equal(h, 0x7ffe0000);
+        assert_int_equal(handle_pool_next(&pool, &h), 0);
+        assert_int_equal(h, 0x00020000);
+        handle_pool_reserve(&pool, 0x00030000);
+        assert_int_equal(handle_pool_next(&pool, &h), 0);
+        assert_int_equal(h, 0x00040000);
+
+        /* no tree, no root: 1: up to fffe:, each once, then the end */
+        handle_pool_init(&pool, NULL, 0);
+        for (uint32_t want = 1; handle_pool_next(&pool, &h) == 0; want++, n++) {
+                if (want == 0x8000)
+                        assert_int_equal(h, 0x80000000);
+                assert_int_equal(h, want << 16);
+        }
+        assert_int_equal(n, 0xfffe);
+        assert_int_equal(handle_pool_next(&pool, &h), -ENOSPC);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_fresh_install),
@@ -954,6 +1129,10 @@ int main(void) {
                 cmocka_unit_test(test_taprio_pending_recorded),
                 cmocka_unit_test(test_taprio_recreate),
                 cmocka_unit_test(test_taprio_max_sdu),
+                cmocka_unit_test(test_root_handles),
+                cmocka_unit_test(test_root_handles_in_use),
+                cmocka_unit_test(test_handles_exhausted),
+                cmocka_unit_test(test_handle_pool),
                 cmocka_unit_test(test_cbs_etf_chain),
                 cmocka_unit_test(test_leaf_root),
         };

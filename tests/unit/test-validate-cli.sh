@@ -26,9 +26,10 @@ out=$("$tbsctl" validate "$src"/examples/*.json 2>"$tmp/err"); rc=$?
 expect_eq "validate examples: exit code" "$rc" 0
 expect_eq "validate examples: stderr" "$(cat "$tmp/err")" ""
 expect_eq "validate examples: stdout" "$out" \
-"$src/examples/i210-mqprio-cbs-etf.json: valid schedule for enp4s0
+"$src/examples/i210-mqprio-cbs-etf.json: valid schedule for enp5s0
 $src/examples/i210-mqprio-cbs.json: valid schedule for enp3s0
 $src/examples/i210-mqprio-launchtime.json: valid schedule for enp1s0
+$src/examples/i210-taprio-txtime-assist.json: valid schedule for enp4s0
 $src/examples/i225-taprio-txtime-assist.json: valid schedule for enp2s0
 $src/examples/single-queue-etf.json: valid schedule for end0
 $src/examples/veth-software.json: valid schedule for veth0
@@ -94,7 +95,7 @@ timeline="veth1: cycle 2000000 ns at 1000 Mbit/s, guard band 100000 ns, streams'
        1100000       800000 0x4    2          (best effort)
        1900000       100000 0x0    -          (guard band)"
 expect_eq "check examples: stdout" "$(cat "$tmp/out")" "$timeline
-$src/examples: 7 schedule files, 0 errors, 0 warnings"
+$src/examples: 8 schedule files, 0 errors, 0 warnings"
 
 # 5b. tbsctl schedule FILE: the same timeline, and as JSON.
 out=$("$tbsctl" schedule "$src/examples/veth-streams.json" 2>"$tmp/err"); rc=$?

@@ -29,7 +29,7 @@ int txtime_target_resolve(const RootSpec *root, TxtimeSelect by, uint32_t value,
 
         switch (by) {
         case TXTIME_BY_QUEUE:
-                tc = root_tc_of_queue(root, value);
+                tc = root_send_tc_of_queue(root, value);
                 if (tc < 0) {
                         set_why(why, "TX queue %" PRIu32 " is in none of the root's traffic classes", value);
                         return -ERANGE;
@@ -114,8 +114,8 @@ int txtime_class_etf(const Schedule *s, const TxtimeTarget *t, TxtimeEtf *ret, c
                 etf.has_etf = true;
                 etf.clockid = e->clockid;
                 etf.deadline_mode = e->deadline_mode;
-                if ((uint64_t) e->delta_ns > etf.delta_ns)
-                        etf.delta_ns = (uint32_t) e->delta_ns;
+                if (e->delta_ns > etf.delta_ns)
+                        etf.delta_ns = e->delta_ns;
                 with++;
         }
         if (with == 0) {

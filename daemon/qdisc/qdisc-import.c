@@ -76,6 +76,8 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
         k = installed_qdisc_unexpressed(&t->root, &what);
         if (k < 0)
                 return k;
+        if (!what)
+                what = stab_unexpressed(&t->root.stab);
         if (what)
                 return refuse(ret_reason, "root %s %s has %s, which a schedule cannot express", t->root.kind,
                               tc_handle_to_string(t->root.handle, hb), what);
@@ -100,8 +102,13 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                 if (!installed_queue_is_declarable(iq)) {
                         /* A cbs root's etf, read into its leaf. */
                         if (t->root_spec.kind == ROOT_CBS && t->root_spec.leaf.etf_child && iq->queue == 0 &&
-                            strcmp(iq->qdisc.kind, "etf") == 0)
+                            strcmp(iq->qdisc.kind, "etf") == 0) {
+                                if (iq->qdisc.stab.given)
+                                        return refuse(ret_reason, "the etf %s under the root has a size table "
+                                                      "(stab), which a schedule gives only the root",
+                                                      tc_handle_to_string(iq->qdisc.handle, hb));
                                 continue;
+                        }
                         if (strcmp(iq->qdisc.kind, child_kind) == 0)
                                 continue;       /* the root's own default child */
                         return refuse(ret_reason, "txqueue %u: %s %s on %s: a schedule puts etf, cbs or the "
@@ -114,6 +121,14 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                         return k;
                 if (what)
                         return refuse(ret_reason, "txqueue %u: %s, which a schedule cannot express", iq->queue, what);
+                if (iq->qdisc.stab.given)
+                        return refuse(ret_reason, "txqueue %u: %s %s has a size table (stab), which a schedule "
+                                      "gives only the root", iq->queue, iq->qdisc.kind,
+                                      tc_handle_to_string(iq->qdisc.handle, hb));
+                if (iq->child.stab.given)
+                        return refuse(ret_reason, "txqueue %u: %s %s has a size table (stab), which a schedule "
+                                      "gives only the root", iq->queue, iq->child.kind,
+                                      tc_handle_to_string(iq->child.handle, hb));
         }
 
         /* Every named qdisc of the device must be the root or a TX queue's

@@ -164,7 +164,7 @@ const char *link_state_to_string(LinkState s);
 
 /** Whether the link's schedule is in place: configured, degraded, or
  *  pending while it waits for PTP to lock again after an apply that reset
- *  the NIC (daemon/ptp-relock.h). */
+ *  the NIC (daemon/clock/ptp-relock.h). */
 bool link_is_installed(const Link *l);
 
 /** Create a link working with ctx (which must outlive it). Registers it
@@ -295,7 +295,7 @@ unsigned link_tx_queues(const Link *l);
  *  the SO_TXTIME clock and deadline flag, etf delta and offload. -ENOENT
  *  when no etf is declared on q, -ENODATA when no priority maps to it. */
 int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
-                       bool *ret_deadline, uint32_t *ret_delta, bool *ret_offload);
+                       bool *ret_deadline, int32_t *ret_delta, bool *ret_offload);
 
 /** The launch-time figures of the link's monitored queues (the schedule's
  *  "monitor" keys, while the tree is installed), ascending by queue, in

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Link.AddStream() / Link.RemoveStream() (daemon/stream-bus.c). */
+/* Link.AddStream() / Link.RemoveStream() (daemon/manager/stream-bus.c). */
 #pragma once
 
 #include <systemd/sd-bus.h>

@@ -36,6 +36,7 @@ typedef struct InstalledQDisc {
         void *options;                  /* raw TCA_OPTIONS payload, NULL if none */
         size_t options_len;
         bool options_nested;            /* the dump set NLA_F_NESTED on TCA_OPTIONS */
+        StabSpec stab;                  /* TCA_STAB's sizespec (given: the qdisc has one) */
 } InstalledQDisc;
 
 /* The qdisc on one TX queue of the root (its parent is ROOT_MAJOR:(queue+1)). */
@@ -163,13 +164,44 @@ int installed_qdisc_unexpressed(const InstalledQDisc *q, const char **ret);
  *  that literal. */
 const char *qdisc_system_default_kind(char buf[static IFNAMSIZ]);
 
-/* Handles an apply hands out: majors the dumped tree does not use, below
- * the kernel's automatic range (8000: and up), counting up from next_major. */
+/* Qdisc handles are MAJOR:0 with a major of 1: to fffe: (ffff: belongs to
+ * ingress and clsact). The kernel picks its own (a qdisc created without a
+ * handle, such as `tc qdisc add dev X root mqprio ...`) from 8001: upward. */
+#define QDISC_HANDLE_MAJOR_MAX  0xfffeU
+#define QDISC_HANDLE_AUTO_MAJOR 0x8000U
+
+/* The text of -ENOSPC from handle_pool_next(), for the step that wanted one. */
+#define HANDLE_POOL_FULL_TEXT                                                                      \
+        "no free qdisc handle on the device, every one from 1: to fffe: is in use; delete the "   \
+        "qdiscs the device does not need (tc qdisc show dev IFACE lists them) and apply again"
+
+/* The handles an apply (or a rollback) hands out on one device: majors that
+ * nothing on the device uses (the dumped tree's handles, the root's and
+ * whatever handle_pool_reserve() adds), in this order: from the root's
+ * major + 1 up to 7fff:, wrapping around to 1: (from 1: when the root is
+ * 8000: or above), then 8000: to fffe:, the kernel's own range, only when
+ * all of those are taken. A tree that has room below 8000: thus gets the
+ * handles it always got. The map of majors is filled on first use, so a
+ * plan that hands out nothing costs nothing, and only the words of the map
+ * that majors in use fall into are written. */
 typedef struct HandlePool {
-        const QDiscTree *tree;
-        uint32_t next_major;
+        const QDiscTree *tree;          /* NULL: no dumped tree */
+        uint32_t root_major;            /* 0: none */
+        uint32_t start;                 /* first major of the order */
+        uint32_t walked;                /* how many majors of the order were handed out or skipped */
+        bool ready;                     /* the map holds the tree's majors */
+        uint64_t used[0x10000 / 64];    /* bit per major; a word only counts... */
+        uint64_t filled[0x10000 / 64 / 64]; /* ... once its bit here is set */
 } HandlePool;
 
-/** The next free handle (major only) of the pool in *ret. Returns 0, or
- *  -ENOSPC when no major below 8000: is free. */
+/** Start a pool for the device of tree (may be NULL) whose root has (or
+ *  gets) root_handle (0: none); both are reserved. */
+void handle_pool_init(HandlePool *p, const QDiscTree *tree, uint32_t root_handle);
+
+/** Mark the major of handle as in use (0 and TC_H_ROOT are ignored). */
+void handle_pool_reserve(HandlePool *p, uint32_t handle);
+
+/** The next free handle (major only, minor 0) in *ret, reserved from then
+ *  on. Returns 0, or -ENOSPC when every major from 1: to fffe: is in use
+ *  (HANDLE_POOL_FULL_TEXT says so). */
 int handle_pool_next(HandlePool *p, uint32_t *ret);

@@ -60,6 +60,8 @@ const QDiscVTable *qdisc_vtable_for_root(RootKind k) {
  * a taprio root gets room for each entry on top. */
 #define REQUEST_SIZE QDISC_REQUEST_SIZE
 #define REQUEST_SIZE_PER_ENTRY 32
+/* TCA_STAB: its nest, the sizespec and a table of at most TBS_STAB_TSIZE_MAX slots */
+#define QDISC_STAB_SIZE (64 + TBS_STAB_TSIZE_MAX * sizeof(uint16_t))
 
 static int request_new_sized(int type, int flags, int ifindex, uint32_t handle, uint32_t parent,
                              const char *kind, size_t size, struct nl_msg **ret) {
@@ -114,6 +116,46 @@ int qdisc_request_with_options(int type, int flags, int ifindex, uint32_t handle
         return 0;
 }
 
+int qdisc_put_stab(struct nl_msg *m, const StabSpec *s) {
+        uint16_t table[TBS_STAB_TSIZE_MAX];
+        struct tc_sizespec spec;
+        struct nlattr *nest;
+
+        if (!stab_needs_request(s))
+                return 0;
+        stab_sizespec(s, &spec);
+        if (spec.tsize > TBS_STAB_TSIZE_MAX)
+                return -EINVAL;         /* a dumped table larger than the format's */
+        nest = nla_nest_start(m, TCA_STAB);
+        if (!nest || nla_put(m, TCA_STAB_BASE, sizeof(spec), &spec) < 0)
+                return -EMSGSIZE;
+        if (spec.tsize > 0) {
+                stab_table(s, &spec, table);
+                if (nla_put(m, TCA_STAB_DATA, (int) (spec.tsize * sizeof(uint16_t)), table) < 0)
+                        return -EMSGSIZE;
+        }
+        return qdisc_nest_end(m, nest);
+}
+
+/* A copy of *m with room for TCA_STAB: a request libnl-route built (mqprio)
+ * has only the room its own attributes take. */
+static int request_with_stab_room(struct nl_msg **m) {
+        struct nlmsghdr *h = nlmsg_hdr(*m);
+        struct nl_msg *c;
+
+        c = nlmsg_alloc_size(h->nlmsg_len + QDISC_STAB_SIZE);
+        if (!c)
+                return -ENOMEM;
+        if (!nlmsg_put(c, h->nlmsg_pid, h->nlmsg_seq, h->nlmsg_type, nlmsg_datalen(h), h->nlmsg_flags)) {
+                nlmsg_free(c);
+                return -ENOMEM;
+        }
+        memcpy(nlmsg_data(nlmsg_hdr(c)), nlmsg_data(h), (size_t) nlmsg_datalen(h));
+        nlmsg_free(*m);
+        *m = c;
+        return 0;
+}
+
 static int root_request(int ifindex, const RootSpec *r, bool change, struct nl_msg **ret) {
         _cleanup_(nlmsg_freep) struct nl_msg *m = NULL;
         const QDiscVTable *vt;
@@ -128,6 +170,14 @@ static int root_request(int ifindex, const RootSpec *r, bool change, struct nl_m
                 k = vt->build_request(ifindex, r, &m);
                 if (k < 0)
                         return k;
+                if (stab_needs_request(&r->stab)) {
+                        k = request_with_stab_room(&m);
+                        if (k < 0)
+                                return k;
+                }
+                k = qdisc_put_stab(m, &r->stab);
+                if (k < 0)
+                        return k;
                 if (nlmsg_hdr(m)->nlmsg_len > QDISC_REQUEST_MAX)
                         return -EMSGSIZE;
                 *ret = TAKE_PTR(m);
@@ -138,10 +188,15 @@ static int root_request(int ifindex, const RootSpec *r, bool change, struct nl_m
          * options to the qdisc's change(). */
         k = request_new_sized(RTM_NEWQDISC, change ? NLM_F_REPLACE : NLM_F_CREATE | NLM_F_REPLACE, ifindex,
                               r->handle, TC_H_ROOT, vt->kind,
-                              REQUEST_SIZE + r->n_entries * REQUEST_SIZE_PER_ENTRY, &m);
+                              REQUEST_SIZE + r->n_entries * REQUEST_SIZE_PER_ENTRY +
+                                      (stab_needs_request(&r->stab) ? QDISC_STAB_SIZE : 0), &m);
         if (k < 0)
                 return k;
         k = vt->fill_options(m, r);
+        if (k < 0)
+                return k;
+        /* also on a change: one without TCA_STAB takes the kernel's table away */
+        k = qdisc_put_stab(m, &r->stab);
         if (k < 0)
                 return k;
         if (nlmsg_hdr(m)->nlmsg_len > QDISC_REQUEST_MAX)

@@ -95,6 +95,11 @@ int qdisc_request_with_options(int type, int flags, int ifindex, uint32_t handle
  *  ifindex with handle r->handle. Returns 0 and *ret, or -errno. */
 int qdisc_root_request(int ifindex, const RootSpec *r, struct nl_msg **ret);
 
+/* TCA_STAB for a qdisc whose size table is in force (lib/schedule-stab.h):
+ * its sizespec and, when it has one, the table, as tc qdisc ... stab sends
+ * them. Nothing when none is in force. */
+int qdisc_put_stab(struct nl_msg *m, const StabSpec *s);
+
 /** Request that changes the running root r->handle on ifindex in place
  *  (RTM_NEWQDISC with NLM_F_REPLACE, without NLM_F_CREATE: what `tc qdisc
  *  replace` sends for the root's own handle). taprio takes the gate list,

@@ -317,7 +317,7 @@ int txtime_bus_open_socket(sd_bus_message *msg, void *userdata, sd_bus_error *er
         if (r < 0)
                 return reply_socket_failed(error, l->name, req.kind, step, r);
         r = sd_bus_reply_method_return(msg, "huiuu", fd, spec.priority, (int32_t) spec.clockid, spec.txtime_flags,
-                                       etf.has_etf ? etf.delta_ns : 0);
+                                       etf.has_etf ? (uint32_t) etf.delta_ns : 0u);
         if (r < 0)
                 return bus_method_failed(error, r, l->name);
         log_handed_out(l, &t, &spec, &caller);

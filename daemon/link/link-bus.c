@@ -250,8 +250,8 @@ static int method_remove(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 
 static int method_get_txtime_params(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         Link *l = userdata;
-        uint32_t queue, prio = 0, delta = 0;
-        int32_t clockid = 0;
+        uint32_t queue, prio = 0;
+        int32_t clockid = 0, delta = 0;
         bool deadline = false, offload = false;
         unsigned n;
         int r;
@@ -277,7 +277,8 @@ static int method_get_txtime_params(sd_bus_message *msg, void *userdata, sd_bus_
                                          "%s: no socket priority maps to TX queue %" PRIu32, l->name, queue);
         if (r < 0)
                 return bus_method_failed(error, r, l->name);
-        return sd_bus_reply_method_return(msg, "uibub", prio, clockid, (int) deadline, delta, (int) offload);
+        return sd_bus_reply_method_return(msg, "uibub", prio, clockid, (int) deadline,
+                                          (uint32_t) delta /* never negative in a verified schedule */, (int) offload);
 }
 
 const sd_bus_vtable link_bus_vtable[] = {

@@ -81,6 +81,23 @@ static int parse_stats(struct nlattr *stats2, QDiscStats *st) {
         return 0;
 }
 
+/* TCA_STAB as the kernel dumps it: the sizespec alone (the table stays
+ * in the kernel). */
+static int dump_parse_stab(struct nlattr *a, StabSpec *ret) {
+        struct nlattr *tb[TCA_STAB_MAX + 1];
+        struct tc_sizespec spec = {};
+
+        if (nla_parse_nested(tb, TCA_STAB_MAX, a, NULL) < 0)
+                return -EBADMSG;
+        if (!tb[TCA_STAB_BASE])
+                return 0;
+        memcpy(&spec, nla_data(tb[TCA_STAB_BASE]),
+               (size_t) nla_len(tb[TCA_STAB_BASE]) < sizeof(spec) ? (size_t) nla_len(tb[TCA_STAB_BASE])
+                                                                   : sizeof(spec));
+        stab_from_sizespec(&spec, ret);
+        return 0;
+}
+
 /* Add one dumped message to b; other types and interfaces are skipped. */
 static int dump_builder_add(DumpBuilder *b, struct nlmsghdr *h) {
         struct nlattr *tb[TCA_MAX + 1];
@@ -106,6 +123,11 @@ static int dump_builder_add(DumpBuilder *b, struct nlmsghdr *h) {
         nla_strlcpy(q.kind, tb[TCA_KIND], sizeof(q.kind));
         if (tb[TCA_STATS2]) {
                 k = parse_stats(tb[TCA_STATS2], &q.stats);
+                if (k < 0)
+                        return k;
+        }
+        if (tb[TCA_STAB]) {
+                k = dump_parse_stab(tb[TCA_STAB], &q.stab);
                 if (k < 0)
                         return k;
         }
@@ -292,6 +314,7 @@ static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret)
                         if (k < 0)
                                 goto fail;
                         t.root_spec.handle = t.root.handle;
+                        t.root_spec.stab = t.root.stab;
                         t.root_known = true;
                 }
 
@@ -591,19 +614,82 @@ const InstalledQueue *qdisc_tree_find_queue(const QDiscTree *t, uint32_t queue) 
         return NULL;
 }
 
-static bool handle_in_use(const QDiscTree *t, uint32_t major) {
-        for (size_t i = 0; i < t->n_handles; i++)
-                if (TC_H_MAJ(t->handles[i]) == TC_H_MAKE(major << 16, 0))
-                        return true;
-        return false;
+/* used[] is not cleared as a whole (8 KiB for each plan that hands out a
+ * handle): a word counts only once its bit in filled[] is set, and is
+ * zeroed when first written. */
+static bool pool_word_filled(const HandlePool *p, uint32_t w) {
+        return p->filled[w / 64] & (UINT64_C(1) << (w % 64));
+}
+
+static void pool_mark(HandlePool *p, uint32_t major) {
+        uint32_t w = major / 64;
+
+        if (!pool_word_filled(p, w)) {
+                p->used[w] = 0;
+                p->filled[w / 64] |= UINT64_C(1) << (w % 64);
+        }
+        p->used[w] |= UINT64_C(1) << (major % 64);
+}
+
+static bool pool_marked(const HandlePool *p, uint32_t major) {
+        uint32_t w = major / 64;
+
+        return pool_word_filled(p, w) && (p->used[w] & (UINT64_C(1) << (major % 64)));
+}
+
+/* Mark the majors in use: the tree's handles and the root's. */
+static void pool_ready(HandlePool *p) {
+        if (p->ready)
+                return;
+        memset(p->filled, 0, sizeof(p->filled));
+        pool_mark(p, 0);                        /* 0: is no handle */
+        pool_mark(p, 0xffff);                   /* ingress and clsact */
+        if (p->root_major != 0)
+                pool_mark(p, p->root_major);
+        for (size_t i = 0; p->tree && i < p->tree->n_handles; i++)
+                pool_mark(p, TC_H_MAJ(p->tree->handles[i]) >> 16);
+        p->ready = true;
+}
+
+void handle_pool_init(HandlePool *p, const QDiscTree *tree, uint32_t root_handle) {
+        uint32_t major = TC_H_MAJ(root_handle) >> 16;
+
+        p->tree = tree;
+        p->root_major = major;
+        p->start = major + 1 < QDISC_HANDLE_AUTO_MAJOR ? major + 1 : 1;
+        p->walked = 0;
+        p->ready = false;               /* the map is filled on first use */
+}
+
+void handle_pool_reserve(HandlePool *p, uint32_t handle) {
+        if (handle == 0 || handle == TC_H_ROOT)
+                return;
+        pool_ready(p);
+        pool_mark(p, TC_H_MAJ(handle) >> 16);
+}
+
+/* The i-th major of the pool's order (i < QDISC_HANDLE_MAJOR_MAX): the
+ * 7fff majors below the kernel's range from start around, then its range. */
+static uint32_t pool_major_at(const HandlePool *p, uint32_t i) {
+        const uint32_t low = QDISC_HANDLE_AUTO_MAJOR - 1;      /* 1: .. 7fff: */
+
+        if (i < low)
+                return 1 + (p->start - 1 + i) % low;
+        return QDISC_HANDLE_AUTO_MAJOR + (i - low);
 }
 
 int handle_pool_next(HandlePool *p, uint32_t *ret) {
-        for (; p->next_major < 0x8000; p->next_major++)
-                if (!handle_in_use(p->tree, p->next_major)) {
-                        *ret = p->next_major++ << 16;
+        pool_ready(p);
+        for (; p->walked < QDISC_HANDLE_MAJOR_MAX; p->walked++) {
+                uint32_t major = pool_major_at(p, p->walked);
+
+                if (!pool_marked(p, major)) {
+                        pool_mark(p, major);
+                        p->walked++;
+                        *ret = major << 16;
                         return 0;
                 }
+        }
         return -ENOSPC;
 }
 

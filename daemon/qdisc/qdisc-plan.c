@@ -279,7 +279,7 @@ static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const
                 if (k >= 0)
                         k = qdisc_etf_request(ifindex, root_handle, st.handle, e, st.hw, &m);
                 if (k < 0) {
-                        rep->error = qdisc_step_error("", k, st.name);
+                        rep->error = qdisc_step_error(k == -ENOSPC ? HANDLE_POOL_FULL_TEXT : "", k, st.name);
                         return k;
                 }
                 k = plan_add(p, max, &st, m);
@@ -316,7 +316,7 @@ static int plan_reset_children(QDiscPlan *p, int ifindex, const Schedule *s, con
                         k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex,
                                               st.handle, iq->qdisc.parent, kind, &m);
                 if (k < 0) {
-                        p->report.error = qdisc_step_error("", k, st.name);
+                        p->report.error = qdisc_step_error(k == -ENOSPC ? HANDLE_POOL_FULL_TEXT : "", k, st.name);
                         return k;
                 }
                 k = plan_add(p, max, &st, m);
@@ -530,7 +530,7 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                         goto out;
         }
         max = 4 + 2 * s->n_txqueues + tree->n_queues;
-        pool = (HandlePool) { .tree = tree, .next_major = (TC_H_MAJ(want.handle) >> 16) + 1 };
+        handle_pool_init(&pool, tree, want.handle);
         if (want.kind == ROOT_TAPRIO) {
                 now_ns = (now ?: qdisc_clock_now_ns)(taprio_time_clock(&want));
                 if (want.base_time_now)

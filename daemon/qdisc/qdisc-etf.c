@@ -9,13 +9,11 @@
 static int etf_fill_options(struct nl_msg *m, const void *spec) {
         const EtfSpec *e = spec;
         struct tc_etf_qopt q = {
-                .delta = (int32_t) e->delta_ns,
+                .delta = e->delta_ns,
                 .clockid = e->clockid,
         };
         struct nlattr *nest;
 
-        if (e->delta_ns < INT32_MIN || e->delta_ns > INT32_MAX)
-                return -ERANGE;
         if (e->offload == OFFLOAD_AUTO)
                 return -EINVAL;
         if (e->offload == OFFLOAD_ON)

@@ -514,7 +514,7 @@ unsigned link_tx_queues(const Link *l) {
 }
 
 int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
-                       bool *ret_deadline, uint32_t *ret_delta, bool *ret_offload) {
+                       bool *ret_deadline, int32_t *ret_delta, bool *ret_offload) {
         const QueueApplyResult *res;
         const EtfSpec *e;
         int tc;
@@ -524,19 +524,21 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
         e = schedule_find_txqueue(l->schedule, queue);
         if (!e || !etf_spec_has_etf(e))   /* a cbs queue without an etf takes no launch times */
                 return -ENOENT;
-        tc = root_tc_of_queue(&l->schedule->root, queue);
+        tc = root_send_tc_of_queue(&l->schedule->root, queue);
         if (tc < 0)
                 return -ENODATA;
-        /* The lowest priority the map sends to the queue's traffic class.
-         * mqprio/taprio look at skb->priority & 15; a class with several
-         * queues spreads its flows over them by hash. */
+        /* The lowest priority the map sends to the queue's traffic class
+         * (of a queue that serves several classes, the one a sender uses:
+         * root_send_tc_of_queue()). mqprio/taprio look at skb->priority &
+         * 15; a class with several queues spreads its flows over them by
+         * hash. */
         for (uint32_t p = 0; p < TBS_PRIO_MAP_LEN; p++)
                 if (l->schedule->root.priority_map[p] == tc) {
                         res = link_last_result(l, queue);
                         *ret_priority = p;
                         *ret_clockid = (int32_t) e->clockid;
                         *ret_deadline = e->deadline_mode;
-                        *ret_delta = (uint32_t) e->delta_ns;
+                        *ret_delta = e->delta_ns;
                         /* a cbs's etf: its own offload (the result is the cbs's) */
                         *ret_offload = e->kind == TXQ_CBS ? e->child_offload == OFFLOAD_ON :
                                        res ? res->offload : false;

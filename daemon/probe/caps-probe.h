@@ -72,7 +72,7 @@ typedef struct LinkCaps {
         bool taprio_full_offload;   /* taprio flags 0x2 is supported by the driver */
         bool taprio_txtime_assist;  /* taprio flags 0x1 can be installed (a software mode) */
         bool resets_link_on_offload; /* the driver resets the link when an offload is switched on
-                                     * (igc): ptp4l loses its lock (daemon/ptp-relock.h) */
+                                     * (igc): ptp4l loses its lock (daemon/clock/ptp-relock.h) */
         unsigned tx_stamp_slots;    /* transmitted frames the driver holds a hardware stamp for at
                                      * once (a frame asking while all are taken gets none); 0: not
                                      * known. The launch monitor's choice of stamps rests on it. */

@@ -47,14 +47,17 @@ typedef struct TxtimeEtf {
         bool has_etf;           /* false: no queue of the class has an etf */
         clockid_t clockid;
         bool deadline_mode;
-        uint32_t delta_ns;      /* the largest delta of the class's etfs */
+        int32_t delta_ns;       /* the largest delta of the class's etfs */
 } TxtimeEtf;
 
 /** Resolve what the caller named (a TX queue, a traffic class or a socket
  *  priority, by by) through root's map to the priority to set and the
  *  class's queues.
  *  For a queue or a class, the priority is the lowest p of 0..15 that the
- *  map sends to its class; a priority given is kept.
+ *  map sends to its class; a priority given is kept. A queue that serves
+ *  several classes (taprio in txtime-assist mode) is reached through the
+ *  class root_send_tc_of_queue() picks; a caller who wants another names
+ *  the class or a priority.
  *  Returns 0 and *ret, -ERANGE when value names no queue of a class, no
  *  class or no priority of 0..15, -ENODATA when no priority reaches the
  *  class; why (TXTIME_WHY_MAX bytes, may be NULL) gets a one-line reason. */

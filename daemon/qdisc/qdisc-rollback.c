@@ -70,6 +70,7 @@ static int restore_grandchild(NlQdisc *nl, int ifindex, const InstalledQueue *sq
         InstalledQDisc c = sq->child;
         char step[96], hb[16];
         uint32_t ch = c.handle;
+        bool pool_full = false;
         int k = 0;
 
         if (!c.kind[0])
@@ -79,13 +80,15 @@ static int restore_grandchild(NlQdisc *nl, int ifindex, const InstalledQueue *sq
                 k = create_from_installed(nl, ifindex, &c, ch, NLM_F_CREATE | NLM_F_REPLACE);
         if (ch == 0 || k < 0) {
                 k = handle_pool_next(pool, &ch);
+                pool_full = k == -ENOSPC;
                 if (k >= 0)
                         k = create_from_installed(nl, ifindex, &c, ch, NLM_F_CREATE | NLM_F_REPLACE);
         }
         if (k < 0) {
                 snprintf(step, sizeof(step), "rollback: txqueue %u (%s under %s)", sq->queue, c.kind,
                          handle_str(c.parent, hb));
-                *ret_error = step_error(nl, k, step);
+                *ret_error = pool_full ? qdisc_step_error(HANDLE_POOL_FULL_TEXT, k, step) :
+                                         step_error(nl, k, step);
         }
         return k;
 }
@@ -97,12 +100,14 @@ static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, Han
                          char **ret_error) {
         char step[96], hb[16];
         uint32_t h = sq->qdisc.handle;
+        bool pool_full = false;
         int k = 0;
 
         if (h != 0)
                 k = create_from_installed(nl, ifindex, &sq->qdisc, h, NLM_F_CREATE | NLM_F_REPLACE);
         if (h == 0 || k < 0) {
                 k = handle_pool_next(pool, &h);
+                pool_full = k == -ENOSPC;
                 if (k >= 0)
                         k = create_from_installed(nl, ifindex, &sq->qdisc, h,
                                                   NLM_F_CREATE | NLM_F_REPLACE);
@@ -110,7 +115,8 @@ static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, Han
         if (k < 0) {
                 snprintf(step, sizeof(step), "rollback: txqueue %u (%s on %s)", sq->queue,
                          sq->qdisc.kind, handle_str(sq->qdisc.parent, hb));
-                *ret_error = step_error(nl, k, step);
+                *ret_error = pool_full ? qdisc_step_error(HANDLE_POOL_FULL_TEXT, k, step) :
+                                         step_error(nl, k, step);
                 return k;
         }
         return restore_grandchild(nl, ifindex, sq, h, pool, ret_error);
@@ -184,9 +190,13 @@ int qdisc_restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, Root
                         *ret_error = NULL;
                 return k;
         }
-        pool = (HandlePool) { .tree = &cur, .next_major = TC_H_MAJ(snap->root.handle) >> 16 };
-        if (pool.next_major == 0)
-                pool.next_major = 1;
+        /* Fresh handles avoid what is on the device now and every handle
+         * of the snapshot, which its other qdiscs get back. */
+        handle_pool_init(&pool, &cur, snap->root.handle);
+        for (size_t i = 0; i < snap->n_handles; i++)
+                handle_pool_reserve(&pool, snap->handles[i]);
+        for (size_t i = 0; i < snap->n_queues; i++)
+                handle_pool_reserve(&pool, snap->queues[i].qdisc.handle);
 
         /* Only the root found before and the one this apply made are the
          * rollback's to take off: a root someone else put there meanwhile

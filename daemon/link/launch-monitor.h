@@ -68,7 +68,7 @@ typedef struct LaunchMonitorConfig {
         uint32_t priority;              /* SO_PRIORITY that reaches the queue */
         clockid_t clockid;              /* SO_TXTIME clock (the etf's) */
         bool deadline_mode;             /* the etf's */
-        uint32_t delta_ns;              /* the etf's */
+        int32_t delta_ns;               /* the etf's */
         uint32_t interval_ms;
         uint32_t frames;
         bool gated;                     /* under a taprio root: launch times inside tc's windows */
