@@ -120,7 +120,10 @@ assert_contains "$("$TBSCTL" txtime-params va 0)" "etf delta:      500000 ns" "t
 # can miss: the count is what is checked here)
 out=$("$TBSCTL" selftest va 0 --count 5 2>&1 || true)
 echo "$out"
-assert_contains "$out" "the qdisc counted: 5 sent" "selftest's probes through the etf under cbs $h"
+# every probe reached the etf under the cbs: sent on time or counted as a
+# deadline miss there (a loaded machine misses some)
+counted=$(sed -n 's/.*the qdisc counted: \([0-9]*\) sent, \([0-9]*\) deadline misses.*/\1 + \2/p' <<<"$out" | head -1)
+assert_eq "$((${counted:-0}))" 5 "selftest's probes through the etf under cbs $h (sent + deadline misses)"
 # Changed with tc: the daemon puts the etf back (drift policy enforce).
 tc qdisc replace dev va parent "${h}1" handle 900: etf clockid CLOCK_TAI delta 100000
 wait_until 10 sh -c "! tc qdisc show dev va | grep -q ' 900: '" || fail "the etf changed by hand stays"
