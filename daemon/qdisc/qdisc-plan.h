@@ -137,7 +137,8 @@ typedef struct QDiscPlan {
  *  is the schedule's, only the etf children that differ (and the default
  *  child back where an etf is no longer declared); otherwise the root with
  *  all etf children (the old root deleted first when it has the same
- *  handle). A root that a rollback could not put back exactly is not
+ *  handle, or when both it and the new root are mqprio or taprio:
+ *  qdisc_root_delete_first()). A root that a rollback could not put back exactly is not
  *  replaced (qdisc_root_replaceable()). offload "auto" is decided with
  *  facts (NULL: unknown, then offload is tried: ETF_PLAN_TRY_HARDWARE).
  *  default_qdisc (NULL: "pfifo_fast") names the system's default child.
