@@ -123,15 +123,25 @@ out:
         return k;
 }
 
-/* A kernel without per-class max SDU ignores TCA_TAPRIO_ATTR_TC_ENTRY; its
- * taprio then dumps none. Read a new taprio back when the plan could not
- * tell beforehand. Returns 0, or -EOPNOTSUPP with rep->error set. */
-static int check_max_sdu(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
+/* Read the new root back when the plan asks for it (one dump for both):
+ * a kernel without per-class max SDU ignores TCA_TAPRIO_ATTR_TC_ENTRY, its
+ * taprio then dumps none; an mqprio or taprio root put in place of one has
+ * been seen accepted without its traffic classes (qdisc_plan_check_root()).
+ * Returns 0, or -errno with rep->error set. */
+static int check_read_back(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
         _cleanup_(qdisc_tree_done) QDiscTree t = {};
+        int k;
 
-        if (!p->plan.check_max_sdu)
+        if (!p->plan.check_max_sdu && !p->plan.check_num_tc)
                 return 0;
-        if (nl_qdisc_dump(nl, p->ifindex, &t) < 0 || !t.root_known || t.root_spec.kind != ROOT_TAPRIO ||
+        /* A dump that fails tells nothing either way (the apply itself
+         * was answered): the drift check reads the tree again later. */
+        if (nl_qdisc_dump(nl, p->ifindex, &t) < 0)
+                return 0;
+        k = qdisc_plan_check_root(&p->plan, p->s, &t, &rep->error);
+        if (k < 0)
+                return k;
+        if (!p->plan.check_max_sdu || !t.root_known || t.root_spec.kind != ROOT_TAPRIO ||
             t.root_spec.max_sdu_dumped)
                 return 0;
         if (asprintf(&rep->error, "root.max_sdu: this kernel does not support a per-class max SDU (its "
@@ -196,7 +206,7 @@ static int apply_plan_finish(NlQdisc *nl, ApplyPlan *p, int send_result, ApplyRe
                         goto fail;
         }
 
-        k = check_max_sdu(nl, p, &rep);
+        k = check_read_back(nl, p, &rep);
         if (k < 0)
                 goto fail;
         k = rep.n_messages > 0;

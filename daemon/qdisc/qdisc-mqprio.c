@@ -111,6 +111,7 @@ const QDiscVTable qdisc_mqprio_vtable = {
         .kind = "mqprio",
         .root = true,
         .default_child = NULL,
+        .traffic_classes = true,
         .build_request = mqprio_build_request,
         .parse_options = mqprio_parse_options,
         .equal = mqprio_equal,

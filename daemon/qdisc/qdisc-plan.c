@@ -340,9 +340,14 @@ static int plan_root(QDiscPlan *p, int ifindex, const QDiscTree *tree, const Roo
                 return k ?: -EEXIST;
 
         /* Same handle: the kernel would try to "change" the old root in
-         * place (mqprio cannot), so it goes first. Another handle or the
-         * default root is replaced by the new root in one step. */
-        if (tree->has_root && tree->root.handle != 0 && tree->root.handle == want->handle) {
+         * place (mqprio cannot), so it goes first. Another handle: an old
+         * mqprio or taprio goes first too when the new root is one of them
+         * (qdisc_root_delete_first(): in one step the new root is left
+         * without traffic classes). Any other root, or the default one, is
+         * replaced by the new root in one step. Deleting takes no more than
+         * the replacement qdisc_root_replaceable() allowed above. */
+        if (tree->has_root && tree->root.handle != 0 &&
+            (tree->root.handle == want->handle || qdisc_root_delete_first(tree->root.kind, vt->kind))) {
                 PlanStep del = { .kind = PLAN_DELETE_ROOT };
 
                 snprintf(del.name, sizeof(del.name), "removing the old root (%s %s)",
@@ -574,6 +579,8 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                                 k = plan_etf_child(&p, ifindex, &want.leaf, want.handle, &pool, max);
                         p.check_max_sdu = want.kind == ROOT_TAPRIO && root_has_max_sdu(&want) &&
                                           !(tree->root_known && tree->root_spec.max_sdu_dumped);
+                        p.check_num_tc = tree->has_root && tree->root.handle != 0 &&
+                                         qdisc_root_delete_first(tree->root.kind, vt->kind);
                 }
                 if (k < 0)
                         goto out;
@@ -595,4 +602,25 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
 out:
         *ret = p;
         return k < 0 ? k : 0;
+}
+
+int qdisc_plan_check_root(const QDiscPlan *p, const Schedule *s, const QDiscTree *t, char **ret_error) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(s->root.kind);
+        char hb[16], th[16];
+
+        if (!p->check_num_tc || !vt)
+                return 0;
+        if (t->has_root && t->root_known && t->root.handle == p->root_handle && t->root_spec.kind == s->root.kind &&
+            t->root_spec.num_tc == s->root.num_tc)
+                return 0;
+        tc_handle_to_string(p->root_handle, hb);
+        if (!t->has_root || !t->root_known || t->root.handle != p->root_handle || t->root_spec.kind != s->root.kind) {
+                if (asprintf(ret_error, "root (%s %s): the kernel answered success but its dump shows another "
+                             "root (%s %s)", vt->kind, hb, t->has_root ? t->root.kind : "none",
+                             tc_handle_to_string(t->has_root ? t->root.handle : 0, th)) < 0)
+                        *ret_error = NULL;
+        } else if (asprintf(ret_error, "root (%s %s): the kernel answered success but its dump shows num_tc %u "
+                            "instead of %u", vt->kind, hb, t->root_spec.num_tc, s->root.num_tc) < 0)
+                *ret_error = NULL;
+        return -EIO;
 }

@@ -126,6 +126,9 @@ typedef struct QDiscPlan {
         bool check_max_sdu;             /* max SDUs go to a new taprio on a kernel not known to
                                          * take them: read the root back after the apply (a
                                          * kernel without them ignores the attribute) */
+        bool check_num_tc;              /* a new mqprio or taprio root in place of one: read the
+                                         * root back after the apply and fail unless it has the
+                                         * schedule's traffic classes (qdisc_plan_check_root()) */
         PlanStep *steps;
         size_t n;                       /* 0: the tree already carries the schedule */
         ApplyReport report;             /* started: entries per queue, reasons of kept queues;
@@ -137,7 +140,8 @@ typedef struct QDiscPlan {
  *  is the schedule's, only the etf children that differ (and the default
  *  child back where an etf is no longer declared); otherwise the root with
  *  all etf children (the old root deleted first when it has the same
- *  handle). A root that a rollback could not put back exactly is not
+ *  handle, or when both it and the new root are mqprio or taprio:
+ *  qdisc_root_delete_first()). A root that a rollback could not put back exactly is not
  *  replaced (qdisc_root_replaceable()). offload "auto" is decided with
  *  facts (NULL: unknown, then offload is tried: ETF_PLAN_TRY_HARDWARE).
  *  default_qdisc (NULL: "pfifo_fast") names the system's default child.
@@ -182,6 +186,14 @@ void plan_resolve_etf_child(EtfSpec *e, const DeviceFacts *f);
  *  is not tried and fallen back), and so its etf child's. Returns 0, or
  *  -errno with *ret_error (malloc'ed, may be NULL) saying why. */
 int plan_resolve_leaf(RootSpec *r, const DeviceFacts *facts, char **ret_error);
+
+/** After an apply of plan p for s: whether t (the interface dumped since)
+ *  has the root the plan created with s's number of traffic classes, when
+ *  p->check_num_tc asks for it (Linux has answered success for an mqprio
+ *  or taprio root left without any). Returns 0, or -EIO with *ret_error
+ *  (malloc'ed, may be NULL when out of memory) naming the root and what the
+ *  dump shows. */
+int qdisc_plan_check_root(const QDiscPlan *p, const Schedule *s, const QDiscTree *t, char **ret_error);
 
 /** Free a plan (its requests and its report). Accepts NULL. */
 void qdisc_plan_done(QDiscPlan *p);

@@ -246,7 +246,12 @@ int qdisc_restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, Root
         if (root_intact(snap, &cur))
                 return restore_children(nl, ifindex, snap, &cur, &pool, ret_error);
 
-        if (cur.has_root && cur.root.handle != 0 && cur.root.handle == snap->root.handle) {
+        /* The root there now is the previous one changed or the one this
+         * apply made (checked above). Under the same handle it goes first;
+         * under another one too when both set traffic classes (mqprio,
+         * taprio): replaced in one step, the restored root would have none. */
+        if (cur.has_root && cur.root.handle != 0 &&
+            (cur.root.handle == snap->root.handle || qdisc_root_delete_first(cur.root.kind, snap->root.kind))) {
                 k = qdisc_delete_root(nl, ifindex, &cur.root);
                 if (k < 0) {
                         snprintf(step, sizeof(step), "rollback: removing root %s",

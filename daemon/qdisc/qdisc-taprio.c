@@ -351,6 +351,7 @@ const QDiscVTable qdisc_taprio_vtable = {
         .kind = "taprio",
         .root = true,
         .default_child = "pfifo",
+        .traffic_classes = true,
         .fill_options = taprio_fill_options,
         .parse_options = taprio_parse_options,
         .equal = taprio_equal,

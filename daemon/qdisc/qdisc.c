@@ -48,6 +48,12 @@ const QDiscVTable *qdisc_vtable_root_by_kind(const char *kind) {
         return NULL;
 }
 
+bool qdisc_root_delete_first(const char *old_kind, const char *new_kind) {
+        const QDiscVTable *o = qdisc_vtable_by_kind(old_kind), *n = qdisc_vtable_by_kind(new_kind);
+
+        return o && n && o->traffic_classes && n->traffic_classes;
+}
+
 const QDiscVTable *qdisc_vtable_for_root(RootKind k) {
         if (k < 0 || k >= _ROOT_KIND_MAX)
                 return NULL;

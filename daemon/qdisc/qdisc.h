@@ -28,6 +28,13 @@ typedef struct QDiscVTable {
         /* Root kinds: the kind the kernel puts on each TX queue when the root
          * is created. NULL: the system default (net.core.default_qdisc). */
         const char *default_child;
+        /* Root kinds that set the device's traffic classes when created
+         * and clear them when destroyed (Linux: mqprio and taprio call
+         * netdev_set_num_tc() and netdev_reset_tc()). Replacing one such
+         * root by another under another handle in one request leaves the
+         * new one with none (the old one is destroyed after the new one
+         * set them): the plan and the rollback delete the old one first. */
+        bool traffic_classes;
         /* Append TCA_OPTIONS for spec to m. An EtfSpec's offload must be
          * resolved to OFFLOAD_ON or OFFLOAD_OFF. Returns 0 or -errno. For
          * the kinds libnl-route 3.7 lacks (taprio, etf). */
@@ -70,6 +77,12 @@ const QDiscVTable *qdisc_vtable_root_by_kind(const char *kind);
 
 /** The ops for a root kind, or NULL when out of range. */
 const QDiscVTable *qdisc_vtable_for_root(RootKind k);
+
+/** Whether the root old_kind (TCA_KIND as dumped) has to be deleted before
+ *  a root of new_kind is created under another handle: both set the
+ *  device's traffic classes (QDiscVTable.traffic_classes), and a one-step
+ *  replace leaves the new root with none (Linux 6.1 answers success). */
+bool qdisc_root_delete_first(const char *old_kind, const char *new_kind);
 
 /** Build a traffic-control request: a struct tcmsg for ifindex, handle and
  *  parent, then TCA_KIND when kind is not NULL. type is RTM_NEWQDISC or

@@ -246,12 +246,59 @@ static void test_changed_root(void **state) {
         assert_etf_step(&p.steps[3], &recorded_etfs[1], 0x01040000, false);
         qdisc_plan_done(&p);
 
-        /* Another handle: the new root replaces the old one in one step. */
+        assert_false(p.check_num_tc);
+        qdisc_plan_done(&p);
+
+        /* Another handle: the old mqprio is deleted first as well (Linux
+         * 6.1 leaves a new mqprio or taprio put in place of one under
+         * another handle in one step without traffic classes: "tc 0"),
+         * and the new root is read back after the apply. */
         s.root.handle = 0x02000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.n, 3);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.n, 4);
+        assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_header(&p.steps[0], RTM_DELQDISC, 0, 0x01000000, TC_H_ROOT);
+        assert_string_equal(p.steps[0].name, "removing the old root (mqprio 100:)");
+        assert_root_step(&p.steps[1], &s.root);
+        assert_int_equal(p.steps[2].kind, PLAN_ETF);
+        assert_int_equal(step_tcmsg(&p.steps[2])->tcm_parent, 0x02000001);
+        assert_int_equal(step_tcmsg(&p.steps[3])->tcm_parent, 0x02000002);
+        assert_true(p.check_num_tc);
+        qdisc_plan_done(&p);
+
+        /* The same with the settings of the installed root: only the handle
+         * differs, the root is re-created all the same. */
+        s.root = mqprio_root;
+        s.root.handle = 0x02000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.n, 4);
+        assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_root_step(&p.steps[1], &s.root);
+        qdisc_plan_done(&p);
+
+        /* mqprio to taprio under another handle: deleted first. */
+        s.root = taprio_root_cycle(1000000);
+        s.root.handle = 0x02000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_string_equal(p.steps[0].name, "removing the old root (mqprio 100:)");
+        assert_root_step(&p.steps[1], &s.root);
+        assert_true(p.check_num_tc);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+
+        /* From the kernel's default root (mq, no handle): one step, nothing
+         * to delete, nothing read back. */
+        s.root = mqprio_root;
+        s.root.handle = 0x02000000;
+        load_tree(FIXTURES "default.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CREATE);
         assert_int_equal(p.steps[0].kind, PLAN_ROOT);
-        assert_int_equal(step_tcmsg(&p.steps[1])->tcm_parent, 0x02000001);
+        assert_false(p.check_num_tc);
         qdisc_plan_done(&p);
         qdisc_tree_done(&t);
 }
@@ -846,6 +893,24 @@ static void test_taprio_recreate(void **state) {
         assert_int_equal(p.root_change, ROOT_RECREATE);
         assert_string_equal(p.root_why, "root kind taprio instead of mqprio");
         qdisc_plan_done(&p);
+
+        /* Another handle, to taprio or mqprio: the old taprio is deleted
+         * first (in one step the new root would have no traffic classes). */
+        for (unsigned i = 0; i < 2; i++) {
+                s.root = i == 0 ? taprio_root_cycle(1000000) : mqprio_root;
+                s.root.handle = 0x02000000;
+                assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+                assert_int_equal(p.root_change, ROOT_RECREATE);
+                assert_string_equal(p.root_why, i == 0 ? "handle differs" : "root kind taprio instead of mqprio");
+                assert_int_equal(p.n, 3);
+                assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+                assert_header(&p.steps[0], RTM_DELQDISC, 0, 0x01000000, TC_H_ROOT);
+                assert_string_equal(p.steps[0].name, "removing the old root (taprio 100:)");
+                assert_root_step(&p.steps[1], &s.root);
+                assert_int_equal(step_tcmsg(&p.steps[2])->tcm_parent, 0x02000001);
+                assert_true(p.check_num_tc);
+                qdisc_plan_done(&p);
+        }
         qdisc_tree_done(&t);
 
         /* From the kernel's default root: created, nothing to say */
@@ -945,21 +1010,25 @@ static EtfSpec handle_children[] = {
                    .hi_credit_bytes = 30, .lo_credit_bytes = -1470 } },
 };
 
-/* Plan handle_children under a new mqprio root root_handle on tree t; the
- * two child steps get want0 and want1 and hang on the root's queues. */
+/* Plan handle_children under a new mqprio root root_handle on tree t (an
+ * mqprio installed there is deleted first); the two child steps get want0
+ * and want1 and hang on the root's queues. */
 static void assert_children_handles(QDiscTree *t, uint32_t root_handle, uint32_t want0, uint32_t want1) {
         Schedule s = recorded_schedule(handle_children, ELEMENTSOF(handle_children));
         QDiscPlan p = {};
         char name[64], hb[16];
+        size_t o = t->has_root && t->root.handle != 0;
 
         s.root.handle = root_handle;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_null(p.report.error);
-        assert_int_equal(p.n, 3);
-        assert_int_equal(p.steps[0].kind, PLAN_ROOT);
-        assert_int_equal(step_tcmsg(&p.steps[0])->tcm_handle, root_handle);
+        assert_int_equal(p.n, 3 + o);
+        if (o)
+                assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_int_equal(p.steps[o].kind, PLAN_ROOT);
+        assert_int_equal(step_tcmsg(&p.steps[o])->tcm_handle, root_handle);
         for (size_t i = 0; i < 2; i++) {
-                const PlanStep *st = &p.steps[1 + i];
+                const PlanStep *st = &p.steps[o + 1 + i];
                 uint32_t want = i == 0 ? want0 : want1;
 
                 assert_int_equal(st->kind, PLAN_ETF);
@@ -969,7 +1038,7 @@ static void assert_children_handles(QDiscTree *t, uint32_t root_handle, uint32_t
         }
         snprintf(name, sizeof(name), "txqueue 1 (cbs on %s)",
                  tc_handle_to_string(TC_H_MAKE(root_handle, 2), hb));
-        assert_string_equal(p.steps[2].name, name);
+        assert_string_equal(p.steps[o + 2].name, name);
         qdisc_plan_done(&p);
 }
 
@@ -1112,6 +1181,46 @@ static void test_handle_pool(void **state) {
         assert_int_equal(handle_pool_next(&pool, &h), -ENOSPC);
 }
 
+/* After a root was re-created in place of an mqprio or taprio: the dump
+ * read back must show it with the schedule's traffic classes (Linux 6.1 has
+ * answered success for a root left with "tc 0"). */
+static void test_check_root(void **state) {
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
+        _cleanup_free_ char *error = NULL;
+
+        load_tree(FIXTURES "mqprio-etf.bin", &t);
+        s.root.handle = 0x02000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_true(p.check_num_tc);
+
+        /* the old tree is not the new root */
+        assert_int_equal(qdisc_plan_check_root(&p, &s, &t, &error), -EIO);
+        assert_string_equal(error, "root (mqprio 200:): the kernel answered success but its dump shows "
+                            "another root (mqprio 100:)");
+        error = mfree(error);
+
+        /* the new root as it should be */
+        t.root.handle = t.root_spec.handle = 0x02000000;
+        assert_int_equal(qdisc_plan_check_root(&p, &s, &t, &error), 0);
+        assert_null(error);
+
+        /* the new root without traffic classes */
+        t.root_spec.num_tc = 0;
+        assert_int_equal(qdisc_plan_check_root(&p, &s, &t, &error), -EIO);
+        assert_string_equal(error, "root (mqprio 200:): the kernel answered success but its dump shows "
+                            "num_tc 0 instead of 3");
+        error = mfree(error);
+
+        /* not asked: nothing read */
+        p.check_num_tc = false;
+        assert_int_equal(qdisc_plan_check_root(&p, &s, &t, &error), 0);
+        assert_null(error);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_fresh_install),
@@ -1133,6 +1242,7 @@ int main(void) {
                 cmocka_unit_test(test_root_handles_in_use),
                 cmocka_unit_test(test_handles_exhausted),
                 cmocka_unit_test(test_handle_pool),
+                cmocka_unit_test(test_check_root),
                 cmocka_unit_test(test_cbs_etf_chain),
                 cmocka_unit_test(test_leaf_root),
         };
