@@ -222,13 +222,15 @@ static json_object *etf_to_json(const EtfSpec *q) {
                 return NULL;
         if (q->kind == TXQ_CBS) {
                 if (add_int(o, "queue", q->queue) < 0 || add_str(o, "qdisc", "cbs") < 0 ||
-                    cbs_keys_to_json(o, q) < 0)
+                    cbs_keys_to_json(o, q) < 0 ||
+                    (q->stab.given && add_owned(o, "stab", stab_to_json(&q->stab)) < 0))
                         return NULL;
                 return TAKE_PTR(o);
         }
         if (add_int(o, "queue", q->queue) < 0 ||
             add_str(o, "qdisc", q->spelled_tbs ? "tbs" : "etf") < 0 ||
-            etf_keys_to_json(o, q, q->offload) < 0)
+            etf_keys_to_json(o, q, q->offload) < 0 ||
+            (q->stab.given && add_owned(o, "stab", stab_to_json(&q->stab)) < 0))
                 return NULL;
         if (q->monitor.enabled) {
                 _cleanup_json_ json_object *m = json_object_new_object();

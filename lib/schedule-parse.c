@@ -447,6 +447,7 @@ static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpe
                 { "max_interference_bytes", TXK_CBS },
                 { "link_speed_mbps", TXK_CBS },
                 { "child", TXK_CBS },
+                { "stab", TXK_ANY },
         };
         static const char *const only[_TXQ_KIND_MAX] = {
                 [TXQ_ETF] = "only valid for an etf queue (\"qdisc\": \"etf\")",
@@ -476,6 +477,7 @@ static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpe
                              "unknown qdisc %s; expected \"etf\" (or its old name \"tbs\") or \"cbs\"",
                              show(v, sh));
         }
+        parse_stab(p, path, e, &q->stab);
         if (q->kind == TXQ_CBS) {
                 parse_offload(p, path, e, &q->offload);
                 parse_cbs(p, path, e, &q->cbs);

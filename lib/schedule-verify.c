@@ -572,6 +572,13 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                                      "queue %" PRIu32 " is in no traffic class of root.queues",
                                      q->queue);
                 }
+                if (stab_refusal(&q->stab))
+                        verr(v, pathf(path, "txqueues[%zu].stab", i), "%s", stab_refusal(&q->stab));
+                else if (q->stab.given && r->kind == ROOT_TAPRIO)
+                        /* sch_api.c takes a size table only on a root or under an mqprio/mq */
+                        verr(v, pathf(path, "txqueues[%zu].stab", i),
+                             "a TX queue's size table needs an mqprio root: under taprio the kernel refuses it "
+                             "(\"STAB not supported on a non root\"); give taprio's as root.stab");
                 if (q->kind == TXQ_CBS) {
                         verify_cbs_queue(v, q, pathf(at, "txqueues[%zu]", i), facts);
                         if (q->etf_child)

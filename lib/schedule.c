@@ -247,7 +247,7 @@ bool schedule_monitor_over_budget(const Schedule *s, uint64_t used, size_t *ret_
 }
 
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
-        if (a->kind != b->kind)
+        if (a->kind != b->kind || !stab_equal(&a->stab, &b->stab))
                 return false;
         if (a->kind == TXQ_CBS) {
                 EtfSpec ea, eb;

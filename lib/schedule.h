@@ -198,6 +198,7 @@ typedef struct EtfSpec {
          * skip_sock_check above and its own offload */
         bool etf_child;
         OffloadMode child_offload;
+        StabSpec stab;                        /* "stab": the queue's qdisc's size table (schedule-stab.h) */
 } EtfSpec;
 
 /** Whether e puts an etf on its queue: an etf queue, or a cbs with an etf
@@ -217,6 +218,7 @@ static inline EtfSpec etf_spec_etf_part(const EtfSpec *e) {
                 r.cbs = (CbsSpec) {};
                 r.etf_child = false;
                 r.child_offload = OFFLOAD_OFF;
+                r.stab = (StabSpec) {};     /* the cbs's, not its etf's */
         }
         return r;
 }

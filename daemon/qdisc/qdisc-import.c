@@ -121,10 +121,10 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                         return k;
                 if (what)
                         return refuse(ret_reason, "txqueue %u: %s, which a schedule cannot express", iq->queue, what);
-                if (iq->qdisc.stab.given)
-                        return refuse(ret_reason, "txqueue %u: %s %s has a size table (stab), which a schedule "
-                                      "gives only the root", iq->queue, iq->qdisc.kind,
-                                      tc_handle_to_string(iq->qdisc.handle, hb));
+                what = stab_unexpressed(&iq->qdisc.stab);
+                if (what)
+                        return refuse(ret_reason, "txqueue %u: %s %s has %s, which a schedule cannot express",
+                                      iq->queue, iq->qdisc.kind, tc_handle_to_string(iq->qdisc.handle, hb), what);
                 if (iq->child.stab.given)
                         return refuse(ret_reason, "txqueue %u: %s %s has a size table (stab), which a schedule "
                                       "gives only the root", iq->queue, iq->child.kind,

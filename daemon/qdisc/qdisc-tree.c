@@ -352,6 +352,7 @@ static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret)
                                 if (strcmp(iq->qdisc.kind, cvt->kind) != 0)
                                         continue;
                                 k = parse_known(cvt, &iq->qdisc, &iq->etf);
+                                iq->etf.stab = iq->qdisc.stab;
                                 if (k < 0)
                                         goto fail;
                                 iq->etf.queue = iq->queue;

@@ -230,12 +230,15 @@ int qdisc_etf_request(int ifindex, uint32_t root_handle, uint32_t handle, const 
         if (!vt || e->queue >= 0xffff || TC_H_MIN(handle) != 0)
                 return -EINVAL;
         resolved.offload = offload ? OFFLOAD_ON : OFFLOAD_OFF;
-        k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex,
-                              handle, TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1),
-                              vt->kind, &m);
+        k = request_new_sized(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex,
+                              handle, TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1), vt->kind,
+                              REQUEST_SIZE + (stab_needs_request(&e->stab) ? QDISC_STAB_SIZE : 0), &m);
         if (k < 0)
                 return k;
         k = vt->fill_options(m, &resolved);
+        if (k < 0)
+                return k;
+        k = qdisc_put_stab(m, &e->stab);
         if (k < 0)
                 return k;
 

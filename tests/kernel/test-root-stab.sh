@@ -5,8 +5,9 @@
 # whole sizespec compared, cell_log and size_log included); the same files
 # applied to a bare device give tc's tree (tc -j -d, stab and options); a
 # changed overhead on a running taprio is an in-place change, and a file
-# without stab takes the table away; a table on a TX queue's qdisc is
-# refused by import with one line.
+# without stab takes the table away; tables on the TX queues' qdiscs (cbs,
+# etf) under mqprio the same way, and a root etf's; under taprio the kernel
+# refuses a queue's table and so does tbsd.
 make_veth va vb 8
 conf=$TMPDIR/schedules.d
 mkdir -p "$conf"
@@ -27,7 +28,7 @@ stab_case() {
         for c in "$@"; do eval "tc $c"; done
         want_root=$(root_of)
         want_children=$(children_of)
-        assert_contains "$want_root" '"stab":{' "$name: tc's root has a size table"
+        assert_contains "$want_root$want_children" '"stab":{' "$name: tc's tree has a size table"
         rm -f "$conf/va.json"
         "$TBSCTL" import va -o "$conf/va.json" || fail "$name: import failed"
         jq -c .root.stab "$conf/va.json"
@@ -84,17 +85,42 @@ assert_contains "$(cat "$TMPDIR/once.log")" "in place" "stab removed in place"
 assert_eq "$(root_of | jq -c .stab)" 'null' "no table after a file without stab"
 assert_eq "$(once)" "va: unchanged" "after the removal"
 
-# A table on a TX queue's qdisc has no key: import refuses it in one line.
+# Tables on the TX queues' qdiscs: a cbs counting 24 bytes more per frame
+# (its credit), with an etf under it, and an etf with an ATM table.
+stab_case "cbs and etf tables" \
+        "qdisc replace dev va handle 100: root mqprio num_tc 3 map 2 2 1 0 2 2 2 2 2 2 2 2 2 2 2 2 queues 1@0 1@1 2@2 hw 0" \
+        "qdisc replace dev va parent 100:1 handle 101: stab overhead 24 cbs idleslope 20000 sendslope -980000 hicredit 30 locredit -1470" \
+        "qdisc replace dev va parent 101:1 etf clockid CLOCK_TAI delta 300000" \
+        "qdisc replace dev va parent 100:2 handle 102: stab mpu 64 linklayer atm etf clockid CLOCK_TAI delta 500000"
+assert_eq "$(jq -c '[.txqueues[] | [.queue, .qdisc, .stab]]' "$conf/va.json")" \
+        '[[0,"cbs",{"overhead":24}],[1,"etf",{"mpu":64,"mtu":2047,"tsize":512,"linklayer":"atm"}]]' "the queues' tables in the file"
+# a changed table on a queue is re-applied, and found in place after
+sed -i 's/"overhead":24/"overhead":20/; s/"overhead": 24/"overhead": 20/' "$conf/va.json"
+assert_contains "$(once)" "va: applied" "the cbs's overhead 24 -> 20"
+assert_eq "$(tc_j -d qdisc show dev va | jq -c '.[] | select(.kind == "cbs") | .stab')" '{"overhead":20}' "the cbs's table after the change"
+assert_eq "$(once)" "va: unchanged" "after the cbs's change"
+
+# Under taprio the kernel takes no table on a TX queue's qdisc; neither
+# does tbsd, before anything is sent.
 tc qdisc del dev va root
-tc qdisc replace dev va handle 100: root mqprio num_tc 2 map 0 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 queues 1@0 1@1 hw 0
-tc qdisc replace dev va parent 100:1 handle 101: stab overhead 24 etf clockid CLOCK_TAI delta 300000
+tc qdisc replace dev va handle 100: parent root taprio num_tc 2 map 0 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 queues 1@0 1@1 base-time 0 sched-entry S 3 1000000 clockid CLOCK_TAI
 set +e
-err=$("$TBSCTL" import va 2>&1)
-rc=$?
+err=$(tc qdisc replace dev va parent 100:1 stab overhead 24 etf clockid CLOCK_TAI delta 300000 2>&1)
 set -e
-assert_eq "$rc" 1 "import of a child's table: exit status"
-assert_eq "$err" "tbsctl: va: cannot import: txqueue 0: etf 101: has a size table (stab), which a schedule gives only the root" \
-        "import of a child's table"
+assert_contains "$err" "STAB not supported on a non root" "the kernel: a table under taprio"
+cat > "$conf/va.json" <<'JSON'
+{"interface": "va", "root": {"qdisc": "taprio", "handle": "100:", "num_tc": 2,
+ "priority_map": [0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}],
+ "clockid": "CLOCK_TAI", "base_time_ns": 0, "entries": [{"command": "set-gates", "gate_mask": 3, "interval_ns": 1000000}]},
+ "txqueues": [{"queue": 0, "delta_ns": 300000, "stab": {"overhead": 24}}]}
+JSON
+set +e
+err=$("$TBSCTL" validate "$conf/va.json" 2>&1)
+set -e
+assert_contains "$err" "txqueues[0].stab: a TX queue's size table needs an mqprio root" "tbsd: a table under taprio"
+
+# A root etf with a table (a single-queue device), as tc makes it.
+stab_case "root etf table" "qdisc replace dev va root handle 100: stab overhead 24 etf clockid CLOCK_TAI delta 300000"
 
 # A stab that says nothing, or mtu without a table, is refused by the validator.
 cat > "$conf/bad.json" <<'JSON'

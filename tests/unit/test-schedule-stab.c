@@ -178,12 +178,54 @@ static void test_file(void **state) {
                      "t.json: root.stab.cell_log: unknown key; known keys: overhead, mpu, mtu, tsize, linklayer");
 }
 
+/* A TX queue's table: parsed on etf and cbs, compared, and refused under
+ * taprio (the kernel takes one only at the top of a TX queue). */
+static void test_queue_tables(void **state) {
+        static const char *const mq =
+                "{\"interface\": \"eth0\", \"root\": {\"qdisc\": \"%s\", \"num_tc\": 2,"
+                " \"priority_map\": [0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],"
+                " \"queues\": [{\"count\": 1, \"offset\": 0}, {\"count\": 1, \"offset\": 1}]%s},"
+                " \"txqueues\": [{\"queue\": 0, \"qdisc\": \"cbs\", \"idle_slope_kbps\": 20000,"
+                " \"send_slope_kbps\": -980000, \"hi_credit_bytes\": 30, \"lo_credit_bytes\": -1470,"
+                " \"stab\": {\"overhead\": 24}},"
+                " {\"queue\": 1, \"delta_ns\": 300000, \"stab\": {\"mpu\": 64}}]}";
+        _cleanup_(diag_list_clear) DiagList l = {};
+        _cleanup_schedule_ Schedule *s = NULL;
+        char text[1024];
+        EtfSpec other;
+
+        snprintf(text, sizeof(text), mq, "mqprio", "");
+        assert_int_equal(schedule_parse_json("t.json", text, strlen(text), &l, &s), 0);
+        assert_int_equal(schedule_verify(s, NULL, &l), 0);
+        assert_int_equal(s->txqueues[0].stab.overhead, 24);
+        assert_int_equal(s->txqueues[1].stab.mpu, 64);
+        other = s->txqueues[0];
+        other.stab.overhead = 20;
+        assert_false(etf_spec_equal(&s->txqueues[0], &other));
+        other.stab = (StabSpec) {};
+        assert_false(etf_spec_equal(&s->txqueues[0], &other));
+        schedule_free(TAKE_PTR(s));
+
+        snprintf(text, sizeof(text), mq, "taprio",
+                 ", \"entries\": [{\"command\": \"set-gates\", \"gate_mask\": 3, \"interval_ns\": 1000000}]");
+        assert_int_equal(schedule_parse_json("t.json", text, strlen(text), &l, &s), 0);
+        assert_true(schedule_verify(s, NULL, &l) < 0);
+        assert_int_equal(l.n, 2);
+        for (size_t i = 0; i < l.n; i++) {
+                _cleanup_free_ char *line = diag_format(&l.items[i]);
+
+                assert_non_null(strstr(line, i == 0 ? "txqueues[0].stab: a TX queue's size table needs an mqprio root"
+                                                    : "txqueues[1].stab: a TX queue's size table needs an mqprio root"));
+        }
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_overhead_only),
                 cmocka_unit_test(test_table),
                 cmocka_unit_test(test_equal),
                 cmocka_unit_test(test_file),
+                cmocka_unit_test(test_queue_tables),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

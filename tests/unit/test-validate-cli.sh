@@ -45,7 +45,7 @@ JSON
 "$tbsctl" validate "$tmp/eth0.json" "$src/examples/veth-software.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect_eq "validate bad: exit code" "$rc" 1
 expect_eq "validate bad: stderr" "$(cat "$tmp/err")" \
-"$tmp/eth0.json: txqueues[1].offlaod: unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check, monitor
+"$tmp/eth0.json: txqueues[1].offlaod: unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check, monitor, stab
 $tmp/eth0.json: txqueues[1].delta_ns: must be between 0 and 2147483647, got -5"
 expect_eq "validate bad: stdout" "$(cat "$tmp/out")" "$src/examples/veth-software.json: valid schedule for veth0"
 
@@ -62,7 +62,7 @@ expect_eq "validate --json: missing file" "$(jq -r '.[2].errors[0]' "$tmp/json")
 # ... and each problem as an object of its parts, errors and warnings in
 # one list (the lines above stay as they were: a key added, none changed).
 expect_eq "validate --json: diagnostics" "$(jq -c '[.[] | .diagnostics]' "$tmp/json")" \
-        "[[{\"file\":\"$tmp/eth0.json\",\"path\":\"txqueues[1].offlaod\",\"reason\":\"unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check, monitor\",\"severity\":\"error\"},\
+        "[[{\"file\":\"$tmp/eth0.json\",\"path\":\"txqueues[1].offlaod\",\"reason\":\"unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check, monitor, stab\",\"severity\":\"error\"},\
 {\"file\":\"$tmp/eth0.json\",\"path\":\"txqueues[1].delta_ns\",\"reason\":\"must be between 0 and 2147483647, got -5\",\"severity\":\"error\"}],\
 [],\
 [{\"file\":\"/nonexistent.json\",\"path\":null,\"reason\":\"cannot open: No such file or directory\",\"severity\":\"error\"}]]"
