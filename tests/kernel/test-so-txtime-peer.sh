@@ -12,12 +12,14 @@
 # rounded up): its "a,10" (10 ms) is 20 ms on an idle machine, 60 ms at
 # factor 3; delta is 5 ms x the factor (the selftest's 400 us), the
 # arrival bound 4 ms x the factor. The guest's timers fire late on a loaded
-# machine: with the selftest's own numbers etf dequeued a datagram after
-# its launch time and dropped it (missed) in two runs of three at load 6
-# on 2 cores, even with a delta of 2 ms. Queue 1 holds an etf in
-# deadline mode, queue 2 one with delta 0 (every datagram misses its
-# launch time there: etf may dequeue it only when now > txtime - delta, and
-# drops it when txtime < now), queue 3 (priority 0, ARP) none.
+# machine: with the selftest's times and a delta of 400 us or 2 ms, etf
+# dequeued a datagram after its launch time and dropped it (missed) in two
+# runs of three at load 6 on 2 cores.
+#
+# Queue 1 holds an etf in deadline mode, queue 2 one with delta 0 (every
+# datagram misses its launch time there: etf may dequeue it only when
+# now > txtime - delta, and drops it when txtime < now), queue 3
+# (priority 0, ARP) none.
 #
 # What is asserted is what the selftest asserts: which datagrams arrive,
 # in which order, and when (within the selftest's 4 ms of the launch time,
