@@ -76,7 +76,9 @@ scenario() {
         spec=$(scaled "$3")
         shift 5
         last_ms=$(tr ',' '\n' <<<"$spec" | awk 'NR % 2 == 0 && $1 > m { m = $1 } END { print m + 0 }')
-        timeout_ms=$(awk -v l="$last_ms" -v f="$FACTOR" 'BEGIN { printf "%d", l + 300 * f }')
+        # The receiver stops at the sender's end mark (sent after the last
+        # launch time); the timeout only keeps a broken run from hanging.
+        timeout_ms=$(awk -v l="$last_ms" -v f="$FACTOR" 'BEGIN { printf "%d", l + 10000 * f }')
         rm -f "$TMPDIR/recv.err"
         ip netns exec peer "$SCEN" recv --clock "$clock" 192.0.2.2 8000 "$count" "$timeout_ms" \
                 > "$TMPDIR/recv.json" 2> "$TMPDIR/recv.err" &

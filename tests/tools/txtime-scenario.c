@@ -16,13 +16,15 @@
  *     until every datagram is reported or 200 ms after the last launch
  *     time, and prints {"start_ns": N, "errors": [{"payload": "a",
  *     "reason": "invalid"|"missed"|"other", "errno": N, "txtime_ms": N}]}.
+ *     Last it sends the end mark "." from a plain socket at priority 0.
  *
  *   txtime-scenario recv [--clock tai|mono] BIND_IP PORT COUNT TIMEOUT_MS
- *     Receives until COUNT datagrams arrived, or TIMEOUT_MS passed without
- *     one, and prints {"received": [{"payload": "a", "delay_us": N}]}: the
+ *     Receives until COUNT datagrams or the sender's end mark arrived, or
+ *     TIMEOUT_MS passed without a datagram, and prints {"received": [{"payload": "a", "delay_us": N}]}: the
  *     arrival, taken from the kernel's receive stamp (SO_TIMESTAMPNS, so
- *     the receiver's own wake-up does not count) and moved onto the clock,
- *     in us after the sender's start. Prints "listening" on stderr once the
+ *     the receiver's own wake-up does not count) and moved onto the clock
+ *     (CLOCK_TAI by the kernel's TAI offset), in us after the sender's
+ *     start. Prints "listening" on stderr once the
  *     socket is bound. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -37,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/timex.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -147,6 +150,24 @@ static int read_report(int fd, char *ret_payload, const char **ret_reason, int *
         return -EBADMSG;
 }
 
+/* The end mark: a datagram "." from a plain socket at priority 0 (a queue
+ * without etf), sent once every launch time has passed, after which the
+ * receiver stops waiting. */
+static int send_end(const struct sockaddr_in *dst, int64_t start) {
+        char buf[1 + sizeof(int64_t)] = { '.' };
+        int fd = socket(AF_INET, SOCK_DGRAM, 0), prio = 0;
+
+        if (fd < 0)
+                return die("socket");
+        memcpy(buf + 1, &start, sizeof(start));
+        if (setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &prio, sizeof(prio)) < 0)
+                return die("SO_PRIORITY");
+        if (sendto(fd, buf, sizeof(buf), 0, (const struct sockaddr *) dst, sizeof(*dst)) < 0)
+                return die("sendto");
+        close(fd);
+        return 0;
+}
+
 static int do_send(int argc, char *argv[]) {
         struct sock_txtime cfg = { .flags = SOF_TXTIME_REPORT_ERRORS };
         Datagram d[MAX_DATAGRAMS];
@@ -252,7 +273,31 @@ static int do_send(int argc, char *argv[]) {
         }
         printf("]}\n");
         close(fd);
-        return 0;
+        return send_end(&dst, start);
+}
+
+/* The clock minus CLOCK_REALTIME, in ns. For CLOCK_TAI the kernel's TAI
+ * offset, exactly; otherwise read from both clocks, taking the closest of
+ * a few tries (a process descheduled between two reads would make the
+ * distance off by as long as it waited: 5 ms was seen in the test guest). */
+static int64_t clock_offset_ns(void) {
+        int64_t best = 0, best_span = INT64_MAX;
+
+        if (arg_clock == CLOCK_TAI) {
+                struct timex tx = { 0 };
+
+                if (adjtimex(&tx) >= 0)
+                        return (int64_t) tx.tai * 1000000000;
+        }
+        for (int i = 0; i < 5; i++) {
+                int64_t r1 = now_ns(CLOCK_REALTIME), c = now_ns(arg_clock), r2 = now_ns(CLOCK_REALTIME);
+
+                if (r2 - r1 < best_span) {
+                        best_span = r2 - r1;
+                        best = c - (r1 + (r2 - r1) / 2);
+                }
+        }
+        return best;
 }
 
 static int do_recv(int argc, char *argv[]) {
@@ -295,9 +340,8 @@ static int do_recv(int argc, char *argv[]) {
                         break;
                 if (len < 0)
                         return die("recvmsg");
-                /* The clock's distance to CLOCK_REALTIME, read now: the
-                 * receive stamp is a CLOCK_REALTIME time. */
-                offset = now_ns(arg_clock) - now_ns(CLOCK_REALTIME);
+                /* The receive stamp is a CLOCK_REALTIME time. */
+                offset = clock_offset_ns();
                 for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
                         if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
                                 struct timespec ts;
@@ -310,6 +354,8 @@ static int do_recv(int argc, char *argv[]) {
                                 rx_rt < 0 ? " without a receive stamp" : "");
                         return 1;
                 }
+                if (buf[0] == '.')
+                        break;
                 memcpy(&start, buf + 1, sizeof(start));
                 printf("%s{\"payload\": \"%c\", \"delay_us\": %" PRIi64 "}", got ? ", " : "", buf[0],
                        (rx_rt + offset - start) / 1000);
