@@ -15,8 +15,9 @@
 #                   naming the file and matching "refusal" (an extended
 #                   regular expression: the path and reason).
 # status "out" with a schedule: tc takes it, tbsd refuses it (the format's
-#                   rule named in "refusal"); without, and "pending": only
-#                   listed (docs/testing.md counts them).
+#                   rule named in "refusal"); without, only listed.
+# status "pending": a shape being added; listed (with the schedule it will
+#                   have), not run (docs/testing.md counts them).
 CASES=$TBS_SOURCE_DIR/tests/kernel/peer-cases.json
 DEV=pc0
 conf=$TMPDIR/peer-conf
