@@ -1,6 +1,6 @@
 # The scenarios of the kernel's SO_TXTIME selftest
 # (tools/testing/selftests/net/so_txtime.{c,sh}) through etf qdiscs that
-# tbsd installed, with tests/tools/txtime-scenario as both ends: one-byte
+# tbsd installed, with tests/tools/txtime-scenario at both ends: one-byte
 # UDP datagrams with launch times from so0 to a peer namespace.
 #
 # The selftest puts a root etf (clockid CLOCK_TAI, delta 400 us) on its
@@ -31,6 +31,12 @@
 # has no IPv6. The selftest's CLOCK_MONOTONIC scenarios run through fq, a
 # qdisc tbsd does not install; here a CLOCK_MONOTONIC socket meets the etf
 # and is refused, as etf refuses any clock but its own.
+#
+# With the argument root-etf the same scenarios run through a root etf on
+# a one-queue veth, as the selftest has it, re-installed by tbsd for each
+# phase (plain, deadline mode, delta 0): for when the format has a root
+# etf (wt-shapes); the registered test runs without it.
+MODE=${1:-mqprio}
 SCEN=$TBS_BUILD_DIR/tests/tools/txtime-scenario
 FACTOR=${TBS_TEST_TIMEOUT_FACTOR:-1}
 VARIANCE_US=$(awk -v f="$FACTOR" 'BEGIN { printf "%d", 4000 * f }')
@@ -42,12 +48,40 @@ scaled() {
         tr ',' '\n' <<<"$1" | awk -v s="$SCALE" 'NR % 2 == 0 && $1 >= 0 { $1 = $1 * s } { print }' | paste -sd,
 }
 
-make_veth_to_peer so0 so1 4
-ip neigh replace 192.0.2.2 lladdr "$(ip -n peer -j link show so1 | jq -r '.[0].address')" dev so0 nud permanent
-
 conf=$TMPDIR/so-conf
 mkdir -p "$conf"
-cat > "$conf/so0.json" <<EOJ
+if [ "$MODE" = root-etf ]; then
+        make_veth_to_peer so0 so1 1
+else
+        make_veth_to_peer so0 so1 4
+fi
+ip neigh replace 192.0.2.2 lladdr "$(ip -n peer -j link show so1 | jq -r '.[0].address')" dev so0 nud permanent
+
+# install PHASE: the etf of PHASE (plain: delta DELTA_US; deadline: the
+# same in deadline mode; late: delta 0) in place through tbsd --once, as
+# tc sees it; sets PRIO (the socket priority that reaches it) and PARENT
+# (its place in tc's dump).
+install() {
+        local delta=$((DELTA_US * 1000)) deadline=false
+        case $1 in
+        deadline) deadline=true ;;
+        late) delta=0 ;;
+        esac
+        if [ "$MODE" = root-etf ]; then
+                PRIO=0 PARENT=root
+                cat > "$conf/so0.json" <<EOJ
+{"interface": "so0", "allow": ["ptp-etf"],
+ "root": {"qdisc": "etf", "handle": "100:", "delta_ns": $delta, "offload": false, "deadline_mode": $deadline}}
+EOJ
+                assert_eq "$(once)" "so0: applied" "$1: tbsd --once installs the root etf"
+        else
+                case $1 in
+                plain) PRIO=1 PARENT=100:1 ;;
+                deadline) PRIO=2 PARENT=100:2 ;;
+                late) PRIO=3 PARENT=100:3 ;;
+                esac
+                if [ ! -e "$conf/so0.json" ]; then
+                        cat > "$conf/so0.json" <<EOJ
 {
   "interface": "so0",
   "root": {
@@ -63,18 +97,43 @@ cat > "$conf/so0.json" <<EOJ
   ]
 }
 EOJ
-assert_eq "$("$TBSD" --once --config-dir "$conf" 2>"$TMPDIR/once.err")" "so0: applied" "tbsd --once installs the etf queues"
-# tc is the oracle for what tbsd installed.
-assert_eq "$(tc_j qdisc show dev so0 | jq -c '[.[] | select(.kind == "etf") | [.parent, .options.clockid, .options.delta, .options.deadline_mode]] | sort')" \
-        "[[\"100:1\",\"TAI\",$((DELTA_US * 1000)),\"off\"],[\"100:2\",\"TAI\",$((DELTA_US * 1000)),\"on\"],[\"100:3\",\"TAI\",0,\"off\"]]" \
-        "the etf qdiscs tc sees"
+                        assert_eq "$(once)" "so0: applied" "tbsd --once installs the etf queues"
+                fi
+        fi
+        # tc is the oracle for what tbsd installed.
+        assert_eq "$(etf_at | jq -c '[.kind, .options.clockid, .options.delta, .options.deadline_mode]')" \
+                "[\"etf\",\"TAI\",$delta,\"$([ "$deadline" = true ] && echo on || echo off)\"]" \
+                "$1: the etf at $PARENT as tc sees it"
+}
 
-# scenario NAME PRIORITY SPEC EXPECT_COUNT CLOCK [SEND OPTIONS...]: runs
-# one scenario; leaves the receiver's JSON in RECV and the sender's in SENT.
+# once: tbsd --once on the schedule; its line (what it logs goes to once.err).
+once() {
+        "$TBSD" --once --config-dir "$conf" 2>"$TMPDIR/once.err" || true
+}
+
+# etf_at: the etf at PARENT, with its statistics (tc -s).
+etf_at() {
+        if [ "$PARENT" = root ]; then
+                tc -j -s qdisc show dev so0 | jq -c '.[] | select(.root == true)'
+        else
+                tc -j -s qdisc show dev so0 | jq -c --arg p "$PARENT" '.[] | select(.parent == $p)'
+        fi
+}
+
+# drops WANT WHAT: tc -s agrees with the error queue: etf counts every
+# refused or missed datagram in drops, the missed ones in overlimits too
+# (WANT: "drops/overlimits").
+drops() {
+        assert_eq "$(etf_at | jq -r '"\(.drops)/\(.overlimits)"')" "$1" "$2: the etf's drops/overlimits"
+}
+
+# scenario NAME SPEC EXPECT_COUNT CLOCK [SEND OPTIONS...]: runs one
+# scenario at priority PRIO; leaves the receiver's JSON in RECV and the
+# sender's in SENT.
 scenario() {
-        local name=$1 prio=$2 spec count=$4 clock=$5 last_ms timeout_ms
-        spec=$(scaled "$3")
-        shift 5
+        local name=$1 spec count=$3 clock=$4 last_ms timeout_ms
+        spec=$(scaled "$2")
+        shift 4
         last_ms=$(tr ',' '\n' <<<"$spec" | awk 'NR % 2 == 0 && $1 > m { m = $1 } END { print m + 0 }')
         # The receiver stops at the sender's end mark (sent after the last
         # launch time); the timeout only keeps a broken run from hanging.
@@ -84,7 +143,10 @@ scenario() {
                 > "$TMPDIR/recv.json" 2> "$TMPDIR/recv.err" &
         local rpid=$!
         wait_until 5 grep -q listening "$TMPDIR/recv.err" || fail "$name: the receiver did not start"
-        SENT=$("$SCEN" send --priority "$prio" --clock "$clock" "$@" 192.0.2.2 8000 "$spec") || fail "$name: the sender failed"
+        SENT=$("$SCEN" send --priority "$PRIO" --clock "$clock" "$@" 192.0.2.2 8000 "$spec") || fail "$name: the sender failed"
+        # The sender returns after the last launch time: the end mark, sent
+        # inside the peer, tells the receiver nothing more is coming.
+        ip netns exec peer "$SCEN" mark 192.0.2.2 8000 || fail "$name: the end mark"
         wait "$rpid" || fail "$name: the receiver failed: $(cat "$TMPDIR/recv.err")"
         RECV=$(cat "$TMPDIR/recv.json")
         echo "$name: sent $spec, received $RECV, sender's reports $SENT"
@@ -118,34 +180,37 @@ reports() {
         assert_eq "$(jq -c '[.errors[] | [.payload, .reason]]' <<<"$SENT")" "$2" "$1: the sender's error queue"
 }
 
-# --- CLOCK_TAI through the etf of queue 0 (the selftest's etf scenarios) ---
+# --- CLOCK_TAI through the plain etf (the selftest's etf scenarios) ---
+install plain
 # a,-1: no launch time. etf takes only datagrams with one (the selftest
 # expects the receiver to see nothing).
-scenario "tai a,-1" 1 "a,-1" 1 tai
+scenario "tai a,-1" "a,-1" 1 tai
 assert_eq "$(jq -c .received <<<"$RECV")" "[]" "tai a,-1: nothing arrives"
 reports "tai a,-1" '[["a","invalid"]]'
 # a,0: launch time = the start, already past when etf sees it.
-scenario "tai a,0" 1 "a,0" 1 tai
+scenario "tai a,0" "a,0" 1 tai
 assert_eq "$(jq -c .received <<<"$RECV")" "[]" "tai a,0: nothing arrives"
 reports "tai a,0" '[["a","invalid"]]'
 assert_eq "$(jq -c '[.errors[].txtime_ms]' <<<"$SENT")" "[0]" "tai a,0: the report carries the launch time"
-scenario "tai a,10" 1 "a,10" 1 tai
+scenario "tai a,10" "a,10" 1 tai
 arrived "tai a,10" "a,10"
 reports "tai a,10" '[]'
-scenario "tai a,10,b,20" 1 "a,10,b,20" 2 tai
+scenario "tai a,10,b,20" "a,10,b,20" 2 tai
 arrived "tai a,10,b,20" "a,10,b,20"
 reports "tai a,10,b,20" '[]'
 # Out of order: etf sends in launch time order.
-scenario "tai a,20,b,10" 1 "a,20,b,10" 2 tai
+scenario "tai a,20,b,10" "a,20,b,10" 2 tai
 arrived "tai a,20,b,10" "b,10,a,20"
 reports "tai a,20,b,10" '[]'
 
 # --- CLOCK_MONOTONIC at the etf: refused, etf takes only its own clock ---
-scenario "mono a,10" 1 "a,10" 1 mono
+scenario "mono a,10" "a,10" 1 mono
 assert_eq "$(jq -c .received <<<"$RECV")" "[]" "mono a,10: nothing arrives"
 reports "mono a,10" '[["a","invalid"]]'
+drops 3/0 "plain"
 
-# --- deadline mode (queue 1): sent as soon as possible, before the deadline ---
+# --- deadline mode: sent as soon as possible, before the deadline ---
+install deadline
 # before_deadlines WHAT: every datagram of RECV arrived before its deadline
 # (scaled spec in $2).
 before_deadlines() {
@@ -159,33 +224,28 @@ before_deadlines() {
                 pass "$1: datagram $i arrived at $got_us us, before its deadline $deadline_us us"
         done
 }
-scenario "deadline a,10,b,20" 2 "a,10,b,20" 2 tai --deadline
+scenario "deadline a,10,b,20" "a,10,b,20" 2 tai --deadline
 assert_eq "$(jq -r '[.received[].payload] | join("")' <<<"$RECV")" "ab" "deadline a,10,b,20: both arrive"
 before_deadlines "deadline a,10,b,20" "a,10,b,20"
 reports "deadline a,10,b,20" '[]'
 # Out of order: etf sends a at once (it holds nothing back in deadline
 # mode), and then refuses b, whose deadline lies before one already sent.
-scenario "deadline a,20,b,10" 2 "a,20,b,10" 1 tai --deadline
+scenario "deadline a,20,b,10" "a,20,b,10" 1 tai --deadline
 assert_eq "$(jq -r '[.received[].payload] | join("")' <<<"$RECV")" "a" "deadline a,20,b,10: a arrives"
 before_deadlines "deadline a,20,b,10" "a,20"
 reports "deadline a,20,b,10" '[["b","invalid"]]'
 # A socket without deadline mode at a deadline-mode etf: refused.
-scenario "deadline mismatch a,10" 2 "a,10" 1 tai
+scenario "deadline mismatch a,10" "a,10" 1 tai
 assert_eq "$(jq -c .received <<<"$RECV")" "[]" "deadline mismatch a,10: nothing arrives"
 reports "deadline mismatch a,10" '[["a","invalid"]]'
+drops 2/0 "deadline"
 
-# --- late datagrams (queue 2, delta 0): dropped at dequeue, reported missed ---
-scenario "late a,10,b,20" 3 "a,10,b,20" 2 tai
+# --- late datagrams (delta 0): dropped at dequeue, reported missed ---
+install late
+scenario "late a,10,b,20" "a,10,b,20" 2 tai
 assert_eq "$(jq -c .received <<<"$RECV")" "[]" "late a,10,b,20: nothing arrives"
 reports "late a,10,b,20" '[["a","missed"],["b","missed"]]'
 assert_eq "$(jq -c '[.errors[].txtime_ms]' <<<"$SENT")" "[$((10 * SCALE)),$((20 * SCALE))]" "late a,10,b,20: the reports carry the launch times"
 
-# tc -s agrees: etf counts every refused or missed datagram in drops, the
-# missed ones in overlimits too.
-etf_stat() {
-        tc -j -s qdisc show dev so0 | jq -r --arg p "$1" ".[] | select(.parent == \$p) | .$2"
-}
-assert_eq "$(etf_stat 100:1 drops)/$(etf_stat 100:1 overlimits)" "3/0" "queue 0 etf: drops/overlimits"
-assert_eq "$(etf_stat 100:2 drops)/$(etf_stat 100:2 overlimits)" "2/0" "queue 1 etf: drops/overlimits"
-assert_eq "$(etf_stat 100:3 drops)/$(etf_stat 100:3 overlimits)" "2/2" "queue 2 etf: drops/overlimits"
-assert_eq "$("$TBSD" --once --config-dir "$conf" 2>"$TMPDIR/once.err")" "so0: unchanged" "the tree is still tbsd's"
+drops 2/2 "late"
+assert_eq "$(once)" "so0: unchanged" "the tree is still tbsd's"

@@ -16,16 +16,19 @@
  *     until every datagram is reported or 200 ms after the last launch
  *     time, and prints {"start_ns": N, "errors": [{"payload": "a",
  *     "reason": "invalid"|"missed"|"other", "errno": N, "txtime_ms": N}]}.
- *     Last it sends the end mark "." from a plain socket at priority 0.
  *
  *   txtime-scenario recv [--clock tai|mono] BIND_IP PORT COUNT TIMEOUT_MS
- *     Receives until COUNT datagrams or the sender's end mark arrived, or
+ *     Receives until COUNT datagrams or the end mark arrived, or
  *     TIMEOUT_MS passed without a datagram, and prints {"received": [{"payload": "a", "delay_us": N}]}: the
  *     arrival, taken from the kernel's receive stamp (SO_TIMESTAMPNS, so
  *     the receiver's own wake-up does not count) and moved onto the clock
  *     (CLOCK_TAI by the kernel's TAI offset), in us after the sender's
  *     start. Prints "listening" on stderr once the
- *     socket is bound. */
+ *     socket is bound.
+ *
+ *   txtime-scenario mark DST_IP PORT
+ *     Sends the end mark, "." from a plain socket: the test sends it from
+ *     the receiver's side once the sender returned. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -72,7 +75,8 @@ static int die(const char *what) {
 static int usage(void) {
         fprintf(stderr, "usage: txtime-scenario send [--clock tai|mono] [--deadline] [--priority P] "
                         "[--start REALTIME_NS] DST_IP PORT SPEC\n"
-                        "       txtime-scenario recv [--clock tai|mono] BIND_IP PORT COUNT TIMEOUT_MS\n");
+                        "       txtime-scenario recv [--clock tai|mono] BIND_IP PORT COUNT TIMEOUT_MS\n"
+                        "       txtime-scenario mark DST_IP PORT\n");
         return 2;
 }
 
@@ -150,19 +154,19 @@ static int read_report(int fd, char *ret_payload, const char **ret_reason, int *
         return -EBADMSG;
 }
 
-/* The end mark: a datagram "." from a plain socket at priority 0 (a queue
- * without etf), sent once every launch time has passed, after which the
+/* The end mark: a datagram "." from a plain socket, after which the
  * receiver stops waiting. */
-static int send_end(const struct sockaddr_in *dst, int64_t start) {
+static int do_mark(int argc, char *argv[]) {
         char buf[1 + sizeof(int64_t)] = { '.' };
-        int fd = socket(AF_INET, SOCK_DGRAM, 0), prio = 0;
+        struct sockaddr_in dst;
+        int fd;
 
+        if (argc != 2 || udp_addr(argv[0], argv[1], &dst) < 0)
+                return usage();
+        fd = socket(AF_INET, SOCK_DGRAM, 0);
         if (fd < 0)
                 return die("socket");
-        memcpy(buf + 1, &start, sizeof(start));
-        if (setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &prio, sizeof(prio)) < 0)
-                return die("SO_PRIORITY");
-        if (sendto(fd, buf, sizeof(buf), 0, (const struct sockaddr *) dst, sizeof(*dst)) < 0)
+        if (sendto(fd, buf, sizeof(buf), 0, (const struct sockaddr *) &dst, sizeof(dst)) < 0)
                 return die("sendto");
         close(fd);
         return 0;
@@ -273,7 +277,7 @@ static int do_send(int argc, char *argv[]) {
         }
         printf("]}\n");
         close(fd);
-        return send_end(&dst, start);
+        return 0;
 }
 
 /* The clock minus CLOCK_REALTIME, in ns. For CLOCK_TAI the kernel's TAI
@@ -371,5 +375,7 @@ int main(int argc, char *argv[]) {
                 return do_send(argc - 2, argv + 2);
         if (argc >= 2 && strcmp(argv[1], "recv") == 0)
                 return do_recv(argc - 2, argv + 2);
+        if (argc >= 2 && strcmp(argv[1], "mark") == 0)
+                return do_mark(argc - 2, argv + 2);
         return usage();
 }
