@@ -31,10 +31,14 @@ fresh_dev() {
 }
 
 # tree: pc0's qdiscs as tc -j -d shows them, without the handles of
-# non-root qdiscs (tbsd picks its own), sorted by parent.
+# non-root qdiscs (tbsd picks its own): a qdisc inside one of them (cbs's
+# pfifo) names its parent by where that one hangs ("in 8001:8"); sorted.
 tree() {
-        tc -j -d qdisc show dev "$DEV" |
-                jq -S -c 'map(if .root then . else del(.handle) end) | sort_by(.parent // "")'
+        tc -j -d qdisc show dev "$DEV" | jq -S -c '
+                (map(select(.root != true and .handle != "0:") | {key: .handle, value: .parent}) | from_entries) as $inner
+                | map(if .root then . else del(.handle) end
+                      | if (.parent // "") as $p | $inner | has($p) then .parent = "in " + $inner[.parent] else . end)
+                | sort_by(.parent // "")'
 }
 
 # same_tree WANT WHAT: pc0's tree is WANT (printed only when it is not).
