@@ -4,9 +4,10 @@
 # UDP datagrams with launch times from so0 to a peer namespace.
 #
 # The selftest puts a root etf (clockid CLOCK_TAI, delta 400 us) on its
-# device. tbsd's format has no root etf yet (pending-root-etf: being added
-# by wt-shapes), so here such an etf sits on TX queue 0 under an mqprio
-# root, and socket priority 1 sends to it.
+# device. The test runs twice in one guest: first through etf qdiscs on TX
+# queues under an mqprio root (MODE mqprio: socket priorities 1, 2 and 3
+# reach them), then through a root etf on a one-queue veth as the selftest
+# has it (MODE root-etf), which tbsd re-installs for each phase.
 #
 # Times are the selftest's stretched by SCALE (2 x the timeout factor,
 # rounded up): its "a,10" (10 ms) is 20 ms on an idle machine, 60 ms at
@@ -16,10 +17,11 @@
 # dequeued a datagram after its launch time and dropped it (missed) in two
 # runs of three at load 6 on 2 cores.
 #
-# Queue 1 holds an etf in deadline mode, queue 2 one with delta 0 (every
-# datagram misses its launch time there: etf may dequeue it only when
-# now > txtime - delta, and drops it when txtime < now), queue 3
-# (priority 0, ARP) none.
+# The phases: plain (delta as below), deadline (the same in deadline
+# mode), late (delta 0: every datagram misses its launch time there, as
+# etf may dequeue it only when now > txtime - delta and drops it when
+# txtime < now). Under mqprio they are queues 0, 1 and 2; queue 3
+# (priority 0, ARP) has none.
 #
 # What is asserted is what the selftest asserts: which datagrams arrive,
 # in which order, and when (within the selftest's 4 ms of the launch time,
@@ -31,12 +33,6 @@
 # has no IPv6. The selftest's CLOCK_MONOTONIC scenarios run through fq, a
 # qdisc tbsd does not install; here a CLOCK_MONOTONIC socket meets the etf
 # and is refused, as etf refuses any clock but its own.
-#
-# With the argument root-etf the same scenarios run through a root etf on
-# a one-queue veth, as the selftest has it, re-installed by tbsd for each
-# phase (plain, deadline mode, delta 0): for when the format has a root
-# etf (wt-shapes); the registered test runs without it.
-MODE=${1:-mqprio}
 SCEN=$TBS_BUILD_DIR/tests/tools/txtime-scenario
 FACTOR=${TBS_TEST_TIMEOUT_FACTOR:-1}
 VARIANCE_US=$(awk -v f="$FACTOR" 'BEGIN { printf "%d", 4000 * f }')
@@ -49,13 +45,17 @@ scaled() {
 }
 
 conf=$TMPDIR/so-conf
-mkdir -p "$conf"
-if [ "$MODE" = root-etf ]; then
-        make_veth_to_peer so0 so1 1
-else
-        make_veth_to_peer so0 so1 4
-fi
-ip neigh replace 192.0.2.2 lladdr "$(ip -n peer -j link show so1 | jq -r '.[0].address')" dev so0 nud permanent
+
+# setup: so0 (4 TX queues, or 1 for a root etf) to so1 in the namespace
+# peer, no schedule yet.
+setup() {
+        ip link del so0 2>/dev/null || true
+        ip netns del peer 2>/dev/null || true
+        rm -rf "$conf"
+        mkdir -p "$conf"
+        make_veth_to_peer so0 so1 "$([ "$MODE" = root-etf ] && echo 1 || echo 4)"
+        ip neigh replace 192.0.2.2 lladdr "$(ip -n peer -j link show so1 | jq -r '.[0].address')" dev so0 nud permanent
+}
 
 # install PHASE: the etf of PHASE (plain: delta DELTA_US; deadline: the
 # same in deadline mode; late: delta 0) in place through tbsd --once, as
@@ -180,72 +180,81 @@ reports() {
         assert_eq "$(jq -c '[.errors[] | [.payload, .reason]]' <<<"$SENT")" "$2" "$1: the sender's error queue"
 }
 
-# --- CLOCK_TAI through the plain etf (the selftest's etf scenarios) ---
-install plain
-# a,-1: no launch time. etf takes only datagrams with one (the selftest
-# expects the receiver to see nothing).
-scenario "tai a,-1" "a,-1" 1 tai
-assert_eq "$(jq -c .received <<<"$RECV")" "[]" "tai a,-1: nothing arrives"
-reports "tai a,-1" '[["a","invalid"]]'
-# a,0: launch time = the start, already past when etf sees it.
-scenario "tai a,0" "a,0" 1 tai
-assert_eq "$(jq -c .received <<<"$RECV")" "[]" "tai a,0: nothing arrives"
-reports "tai a,0" '[["a","invalid"]]'
-assert_eq "$(jq -c '[.errors[].txtime_ms]' <<<"$SENT")" "[0]" "tai a,0: the report carries the launch time"
-scenario "tai a,10" "a,10" 1 tai
-arrived "tai a,10" "a,10"
-reports "tai a,10" '[]'
-scenario "tai a,10,b,20" "a,10,b,20" 2 tai
-arrived "tai a,10,b,20" "a,10,b,20"
-reports "tai a,10,b,20" '[]'
-# Out of order: etf sends in launch time order.
-scenario "tai a,20,b,10" "a,20,b,10" 2 tai
-arrived "tai a,20,b,10" "b,10,a,20"
-reports "tai a,20,b,10" '[]'
+# phases: every scenario, phase by phase, through the etf of MODE.
+phases() {
+        # --- CLOCK_TAI through the plain etf (the selftest's etf scenarios) ---
+        install plain
+        # a,-1: no launch time. etf takes only datagrams with one (the selftest
+        # expects the receiver to see nothing).
+        scenario "tai a,-1" "a,-1" 1 tai
+        assert_eq "$(jq -c .received <<<"$RECV")" "[]" "tai a,-1: nothing arrives"
+        reports "tai a,-1" '[["a","invalid"]]'
+        # a,0: launch time = the start, already past when etf sees it.
+        scenario "tai a,0" "a,0" 1 tai
+        assert_eq "$(jq -c .received <<<"$RECV")" "[]" "tai a,0: nothing arrives"
+        reports "tai a,0" '[["a","invalid"]]'
+        assert_eq "$(jq -c '[.errors[].txtime_ms]' <<<"$SENT")" "[0]" "tai a,0: the report carries the launch time"
+        scenario "tai a,10" "a,10" 1 tai
+        arrived "tai a,10" "a,10"
+        reports "tai a,10" '[]'
+        scenario "tai a,10,b,20" "a,10,b,20" 2 tai
+        arrived "tai a,10,b,20" "a,10,b,20"
+        reports "tai a,10,b,20" '[]'
+        # Out of order: etf sends in launch time order.
+        scenario "tai a,20,b,10" "a,20,b,10" 2 tai
+        arrived "tai a,20,b,10" "b,10,a,20"
+        reports "tai a,20,b,10" '[]'
 
-# --- CLOCK_MONOTONIC at the etf: refused, etf takes only its own clock ---
-scenario "mono a,10" "a,10" 1 mono
-assert_eq "$(jq -c .received <<<"$RECV")" "[]" "mono a,10: nothing arrives"
-reports "mono a,10" '[["a","invalid"]]'
-drops 3/0 "plain"
+        # --- CLOCK_MONOTONIC at the etf: refused, etf takes only its own clock ---
+        scenario "mono a,10" "a,10" 1 mono
+        assert_eq "$(jq -c .received <<<"$RECV")" "[]" "mono a,10: nothing arrives"
+        reports "mono a,10" '[["a","invalid"]]'
+        drops 3/0 "plain"
 
-# --- deadline mode: sent as soon as possible, before the deadline ---
-install deadline
-# before_deadlines WHAT: every datagram of RECV arrived before its deadline
-# (scaled spec in $2).
-before_deadlines() {
-        local spec n i got_us deadline_us
-        spec=$(scaled "$2")
-        n=$(jq '.received | length' <<<"$RECV")
-        for ((i = 0; i < n; i++)); do
-                got_us=$(jq -r --argjson i "$i" '.received[$i].delay_us' <<<"$RECV")
-                deadline_us=$(( $(tr ',' '\n' <<<"$spec" | sed -n "$((2 * i + 2))p") * 1000 ))
-                [ "$got_us" -lt "$deadline_us" ] || fail "$1: datagram $i arrived at $got_us us, after its deadline $deadline_us us"
-                pass "$1: datagram $i arrived at $got_us us, before its deadline $deadline_us us"
-        done
+        # --- deadline mode: sent as soon as possible, before the deadline ---
+        install deadline
+        # before_deadlines WHAT: every datagram of RECV arrived before its deadline
+        # (scaled spec in $2).
+        before_deadlines() {
+                local spec n i got_us deadline_us
+                spec=$(scaled "$2")
+                n=$(jq '.received | length' <<<"$RECV")
+                for ((i = 0; i < n; i++)); do
+                        got_us=$(jq -r --argjson i "$i" '.received[$i].delay_us' <<<"$RECV")
+                        deadline_us=$(( $(tr ',' '\n' <<<"$spec" | sed -n "$((2 * i + 2))p") * 1000 ))
+                        [ "$got_us" -lt "$deadline_us" ] || fail "$1: datagram $i arrived at $got_us us, after its deadline $deadline_us us"
+                        pass "$1: datagram $i arrived at $got_us us, before its deadline $deadline_us us"
+                done
+        }
+        scenario "deadline a,10,b,20" "a,10,b,20" 2 tai --deadline
+        assert_eq "$(jq -r '[.received[].payload] | join("")' <<<"$RECV")" "ab" "deadline a,10,b,20: both arrive"
+        before_deadlines "deadline a,10,b,20" "a,10,b,20"
+        reports "deadline a,10,b,20" '[]'
+        # Out of order: etf sends a at once (it holds nothing back in deadline
+        # mode), and then refuses b, whose deadline lies before one already sent.
+        scenario "deadline a,20,b,10" "a,20,b,10" 1 tai --deadline
+        assert_eq "$(jq -r '[.received[].payload] | join("")' <<<"$RECV")" "a" "deadline a,20,b,10: a arrives"
+        before_deadlines "deadline a,20,b,10" "a,20"
+        reports "deadline a,20,b,10" '[["b","invalid"]]'
+        # A socket without deadline mode at a deadline-mode etf: refused.
+        scenario "deadline mismatch a,10" "a,10" 1 tai
+        assert_eq "$(jq -c .received <<<"$RECV")" "[]" "deadline mismatch a,10: nothing arrives"
+        reports "deadline mismatch a,10" '[["a","invalid"]]'
+        drops 2/0 "deadline"
+
+        # --- late datagrams (delta 0): dropped at dequeue, reported missed ---
+        install late
+        scenario "late a,10,b,20" "a,10,b,20" 2 tai
+        assert_eq "$(jq -c .received <<<"$RECV")" "[]" "late a,10,b,20: nothing arrives"
+        reports "late a,10,b,20" '[["a","missed"],["b","missed"]]'
+        assert_eq "$(jq -c '[.errors[].txtime_ms]' <<<"$SENT")" "[$((10 * SCALE)),$((20 * SCALE))]" "late a,10,b,20: the reports carry the launch times"
+
+        drops 2/2 "late"
+        assert_eq "$(once)" "so0: unchanged" "the tree is still tbsd's"
 }
-scenario "deadline a,10,b,20" "a,10,b,20" 2 tai --deadline
-assert_eq "$(jq -r '[.received[].payload] | join("")' <<<"$RECV")" "ab" "deadline a,10,b,20: both arrive"
-before_deadlines "deadline a,10,b,20" "a,10,b,20"
-reports "deadline a,10,b,20" '[]'
-# Out of order: etf sends a at once (it holds nothing back in deadline
-# mode), and then refuses b, whose deadline lies before one already sent.
-scenario "deadline a,20,b,10" "a,20,b,10" 1 tai --deadline
-assert_eq "$(jq -r '[.received[].payload] | join("")' <<<"$RECV")" "a" "deadline a,20,b,10: a arrives"
-before_deadlines "deadline a,20,b,10" "a,20"
-reports "deadline a,20,b,10" '[["b","invalid"]]'
-# A socket without deadline mode at a deadline-mode etf: refused.
-scenario "deadline mismatch a,10" "a,10" 1 tai
-assert_eq "$(jq -c .received <<<"$RECV")" "[]" "deadline mismatch a,10: nothing arrives"
-reports "deadline mismatch a,10" '[["a","invalid"]]'
-drops 2/0 "deadline"
 
-# --- late datagrams (delta 0): dropped at dequeue, reported missed ---
-install late
-scenario "late a,10,b,20" "a,10,b,20" 2 tai
-assert_eq "$(jq -c .received <<<"$RECV")" "[]" "late a,10,b,20: nothing arrives"
-reports "late a,10,b,20" '[["a","missed"],["b","missed"]]'
-assert_eq "$(jq -c '[.errors[].txtime_ms]' <<<"$SENT")" "[$((10 * SCALE)),$((20 * SCALE))]" "late a,10,b,20: the reports carry the launch times"
-
-drops 2/2 "late"
-assert_eq "$(once)" "so0: unchanged" "the tree is still tbsd's"
+for MODE in mqprio root-etf; do
+        echo "=== through $([ "$MODE" = root-etf ] && echo "a root etf" || echo "etf queues under mqprio")"
+        setup
+        phases
+done
