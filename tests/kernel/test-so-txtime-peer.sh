@@ -17,7 +17,7 @@
 # dequeued a datagram after its launch time and dropped it (missed) in two
 # runs of three at load 6 on 2 cores.
 #
-# The phases: plain (delta as below), deadline (the same in deadline
+# The phases: plain (delta DELTA_US), deadline (the same in deadline
 # mode), late (delta 0: every datagram misses its launch time there, as
 # etf may dequeue it only when now > txtime - delta and drops it when
 # txtime < now). Under mqprio they are queues 0, 1 and 2; queue 3
