@@ -309,8 +309,23 @@ static void verify_taprio(Verifier *v, const Schedule *s) {
                      sum, r->cycle_time_ns);
 }
 
-static void verify_cbs_queue(Verifier *v, const EtfSpec *q, const char *at, const DeviceFacts *facts);
-static void verify_etf_qdisc(Verifier *v, const EtfSpec *q, const char *at, OffloadMode offload,
+/* Where a queue's qdisc sits in the file: "root", "root.child",
+ * "txqueues[3]", "txqueues[3].child". Only made into text for a message:
+ * formatting it for every queue of every file costs more than the checks. */
+typedef struct Where {
+        const char *prefix;     /* "root" or "txqueues" */
+        size_t index;           /* with "txqueues" */
+        bool child;             /* the etf under a cbs */
+} Where;
+
+static const char *where_key(char buf[static JPATH_MAX], const Where *w, const char *key) {
+        if (strcmp(w->prefix, "txqueues") == 0)
+                return pathf(buf, "txqueues[%zu]%s.%s", w->index, w->child ? ".child" : "", key);
+        return pathf(buf, "%s%s.%s", w->prefix, w->child ? ".child" : "", key);
+}
+
+static void verify_cbs_queue(Verifier *v, const EtfSpec *q, const Where *at, const DeviceFacts *facts);
+static void verify_etf_qdisc(Verifier *v, const EtfSpec *q, const Where *at, OffloadMode offload,
                              const DeviceFacts *facts);
 
 static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
@@ -325,13 +340,13 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
         if (stab_refusal(&r->stab))
                 verr(v, "root.stab", "%s", stab_refusal(&r->stab));
         if (r->kind == ROOT_CBS) {
-                verify_cbs_queue(v, &r->leaf, "root", facts);
+                verify_cbs_queue(v, &r->leaf, &(Where) { .prefix = "root" }, facts);
                 if (r->leaf.etf_child)
-                        verify_etf_qdisc(v, &r->leaf, "root.child", r->leaf.child_offload, facts);
+                        verify_etf_qdisc(v, &r->leaf, &(Where) { .prefix = "root", .child = true }, r->leaf.child_offload, facts);
                 return;
         }
         if (r->kind == ROOT_ETF) {
-                verify_etf_qdisc(v, &r->leaf, "root", r->leaf.offload, facts);
+                verify_etf_qdisc(v, &r->leaf, &(Where) { .prefix = "root" }, r->leaf.offload, facts);
                 return;
         }
         if (r->num_tc < 1 || r->num_tc > TBS_MAX_TC)
@@ -354,16 +369,16 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
 }
 
 /* One cbs queue: signs, the port rate, offload. */
-static void verify_cbs_queue(Verifier *v, const EtfSpec *q, const char *at, const DeviceFacts *facts) {
+static void verify_cbs_queue(Verifier *v, const EtfSpec *q, const Where *at, const DeviceFacts *facts) {
         uint32_t speed = cbs_link_speed(&q->cbs, facts ? facts->link_speed_mbps : 0);
         char path[JPATH_MAX];
         const CbsSpec c = q->cbs;
 
         if ((unsigned) q->offload >= _OFFLOAD_MODE_MAX)
-                verr(v, pathf(path, "%s.offload", at), "unknown offload mode %d", (int) q->offload);
+                verr(v, where_key(path, at, "offload"), "unknown offload mode %d", (int) q->offload);
         else if (q->offload == OFFLOAD_ON && facts && facts->offload_known &&
                  !(q->queue < 64 && (facts->cbs_offload_mask & (UINT64_C(1) << q->queue))))
-                verr(v, pathf(path, "%s.offload", at),
+                verr(v, where_key(path, at, "offload"),
                      "cbs offload is not available on queue %" PRIu32 " of this device%s", q->queue,
                      facts->cbs_offload_mask ? " (the NIC shapes only some of its queues)" : "");
 
@@ -371,7 +386,7 @@ static void verify_cbs_queue(Verifier *v, const EtfSpec *q, const char *at, cons
          * the bandwidth is below the port rate. */
         if (q->cbs.from_bandwidth) {
                 if (speed > 0 && (uint64_t) q->cbs.bandwidth_kbps >= (uint64_t) speed * 1000)
-                        verr(v, pathf(path, "%s.bandwidth_kbps", at),
+                        verr(v, where_key(path, at, "bandwidth_kbps"),
                              "must be below the link's rate of %" PRIu32 " kbit/s (link speed %" PRIu32
                              " Mbit/s), got %" PRIu32, speed * 1000, speed, q->cbs.bandwidth_kbps);
                 return;
@@ -380,25 +395,25 @@ static void verify_cbs_queue(Verifier *v, const EtfSpec *q, const char *at, cons
          * values, and a wrong sign makes a shaper that never sends or
          * never holds back. */
         if (c.idle_slope_kbps <= 0)
-                verr(v, pathf(path, "%s.idle_slope_kbps", at), "must be above 0, got %" PRIi32,
+                verr(v, where_key(path, at, "idle_slope_kbps"), "must be above 0, got %" PRIi32,
                      c.idle_slope_kbps);
         if (c.send_slope_kbps >= 0)
-                verr(v, pathf(path, "%s.send_slope_kbps", at), "must be below 0, got %" PRIi32,
+                verr(v, where_key(path, at, "send_slope_kbps"), "must be below 0, got %" PRIi32,
                      c.send_slope_kbps);
         if (c.hi_credit_bytes <= 0)
-                verr(v, pathf(path, "%s.hi_credit_bytes", at), "must be above 0, got %" PRIi32,
+                verr(v, where_key(path, at, "hi_credit_bytes"), "must be above 0, got %" PRIi32,
                      c.hi_credit_bytes);
         if (c.lo_credit_bytes >= 0)
-                verr(v, pathf(path, "%s.lo_credit_bytes", at), "must be below 0, got %" PRIi32,
+                verr(v, where_key(path, at, "lo_credit_bytes"), "must be below 0, got %" PRIi32,
                      c.lo_credit_bytes);
         if (speed == 0)
                 return;
         if ((int64_t) c.idle_slope_kbps > (int64_t) speed * 1000)
-                verr(v, pathf(path, "%s.idle_slope_kbps", at),
+                verr(v, where_key(path, at, "idle_slope_kbps"),
                      "must be at most the link's rate of %" PRIu32 " kbit/s, got %" PRIi32, speed * 1000,
                      c.idle_slope_kbps);
         else if ((int64_t) c.send_slope_kbps != (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000)
-                vwarn(v, pathf(path, "%s.send_slope_kbps", at),
+                vwarn(v, where_key(path, at, "send_slope_kbps"),
                       "is %" PRIi32 " kbit/s, but idle_slope_kbps minus the link's rate (%" PRIu32
                       " Mbit/s) is %" PRIi64 " (IEEE 802.1Q 8.6.8.2); installed as given",
                       c.send_slope_kbps, speed, (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000);
@@ -519,22 +534,22 @@ static void verify_cbs_link(Verifier *v, const Schedule *s, const DeviceFacts *f
 
 /* The settings of one etf (a txqueues entry, a cbs's child or the root),
  * its keys under at; offload is its own (a cbs child's is child_offload). */
-static void verify_etf_qdisc(Verifier *v, const EtfSpec *q, const char *at, OffloadMode offload,
+static void verify_etf_qdisc(Verifier *v, const EtfSpec *q, const Where *at, OffloadMode offload,
                              const DeviceFacts *facts) {
         char path[JPATH_MAX], cn[32];
 
         if (q->clockid != CLOCK_TAI)
-                verr(v, pathf(path, "%s.clockid", at),
+                verr(v, where_key(path, at, "clockid"),
                      "must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got %s",
                      clock_name(q->clockid, cn));
         if (q->delta_ns < 0) /* a dumped tree's: tc can install one */
-                verr(v, pathf(path, "%s.delta_ns", at),
+                verr(v, where_key(path, at, "delta_ns"),
                      "must be between 0 and %d, got %" PRIi32, INT32_MAX, q->delta_ns);
         if ((unsigned) offload >= _OFFLOAD_MODE_MAX)
-                verr(v, pathf(path, "%s.offload", at), "unknown offload mode %d", (int) offload);
+                verr(v, where_key(path, at, "offload"), "unknown offload mode %d", (int) offload);
         else if (offload == OFFLOAD_ON && facts && facts->offload_known &&
                  !(q->queue < 64 && (facts->launch_time_mask & (UINT64_C(1) << q->queue))))
-                verr(v, pathf(path, "%s.offload", at),
+                verr(v, where_key(path, at, "offload"),
                      "launch-time offload is not available on queue %" PRIu32 "%s%s",
                      q->queue, facts->offload_reason ? ": " : " of this device",
                      facts->offload_reason ?: "");
@@ -543,7 +558,7 @@ static void verify_etf_qdisc(Verifier *v, const EtfSpec *q, const char *at, Offl
 static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
         bool tcs_ok = r->num_tc >= 1 && r->num_tc <= TBS_MAX_TC;
-        char path[JPATH_MAX], at[JPATH_MAX];
+        char path[JPATH_MAX];
 
         if (root_is_leaf(r) && s->n_txqueues > 0) {
                 verr(v, "txqueues", "must be left out under a root %s: a single qdisc as the root has no TX "
@@ -580,9 +595,9 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                              "a TX queue's size table needs an mqprio root: under taprio the kernel refuses it "
                              "(\"STAB not supported on a non root\"); give taprio's as root.stab");
                 if (q->kind == TXQ_CBS) {
-                        verify_cbs_queue(v, q, pathf(at, "txqueues[%zu]", i), facts);
+                        verify_cbs_queue(v, q, &(Where) { .prefix = "txqueues", .index = i }, facts);
                         if (q->etf_child)
-                                verify_etf_qdisc(v, q, pathf(at, "txqueues[%zu].child", i), q->child_offload,
+                                verify_etf_qdisc(v, q, &(Where) { .prefix = "txqueues", .index = i, .child = true }, q->child_offload,
                                                  facts);
                         continue;
                 }
@@ -590,7 +605,7 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                         verr(v, pathf(path, "txqueues[%zu].qdisc", i), "unknown qdisc kind %d", (int) q->kind);
                         continue;
                 }
-                verify_etf_qdisc(v, q, pathf(at, "txqueues[%zu]", i), q->offload, facts);
+                verify_etf_qdisc(v, q, &(Where) { .prefix = "txqueues", .index = i }, q->offload, facts);
                 if (q->monitor.enabled && tcs_ok)
                         verify_monitor(v, s, q, i, facts);
                 /* For PTP's queue the ptp-etf check says it, as an error. */

@@ -129,10 +129,11 @@ bool root_tc_has_queue(const RootSpec *r, int tc, uint32_t queue) {
 }
 
 uint32_t root_tcs_of_queue(const RootSpec *r, uint32_t queue) {
+        unsigned n = r->num_tc < TBS_MAX_TC ? r->num_tc : TBS_MAX_TC;
         uint32_t mask = 0;
 
-        for (int tc = 0; tc < TBS_MAX_TC; tc++)
-                if (root_tc_has_queue(r, tc, queue))
+        for (unsigned tc = 0; tc < n; tc++)
+                if (queue - r->queues[tc].offset < r->queues[tc].count && queue >= r->queues[tc].offset)
                         mask |= 1U << tc;
         return mask;
 }
