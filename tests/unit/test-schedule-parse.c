@@ -978,6 +978,7 @@ static void test_examples(void **state) {
                 "i225-taprio-txtime-assist.json",
                 "veth-software.json",
                 "veth-streams.json",
+                "veth-taprio-short-gates.json",
         };
 
         for (size_t i = 0; i < ELEMENTSOF(names); i++) {

@@ -30,7 +30,8 @@ expect_eq "validate examples: stdout" "$out" \
 $src/examples/i210-mqprio-launchtime.json: valid schedule for enp1s0
 $src/examples/i225-taprio-txtime-assist.json: valid schedule for enp2s0
 $src/examples/veth-software.json: valid schedule for veth0
-$src/examples/veth-streams.json: valid schedule for veth1"
+$src/examples/veth-streams.json: valid schedule for veth1
+$src/examples/veth-taprio-short-gates.json: valid schedule for veth-gate"
 
 # 2. A bad file: exit 1, one exact line per problem on stderr.
 cat >"$tmp/eth0.json" <<'JSON'
@@ -92,7 +93,7 @@ timeline="veth1: cycle 2000000 ns at 1000 Mbit/s, guard band 100000 ns, streams'
        1100000       800000 0x4    2          (best effort)
        1900000       100000 0x0    -          (guard band)"
 expect_eq "check examples: stdout" "$(cat "$tmp/out")" "$timeline
-$src/examples: 5 schedule files, 0 errors, 0 warnings"
+$src/examples: 6 schedule files, 0 errors, 0 warnings"
 
 # 5b. tbsctl schedule FILE: the same timeline, and as JSON.
 out=$("$tbsctl" schedule "$src/examples/veth-streams.json" 2>"$tmp/err"); rc=$?
