@@ -154,6 +154,8 @@ for ((r = 1; r <= runs; r++)); do
                 else
                         if grep -q '^uml-run: TIMEOUT' "$log.run"; then
                                 echo "RESULT $c guest stalled $(( $(date +%s) - t0 ))" | tee -a "$log"
+                                # how far it got (the console's last lines)
+                                grep -a '^installed: \|^RESULT ' "$log.run" | sed "s/^/($c, before the stall) /" || true
                         else
                                 echo "RESULT $c guest failed" | tee -a "$log"
                                 grep -m1 '^FAIL' "$log.run" || tail -n 5 "$log.run"
