@@ -2,8 +2,8 @@
 /* tbsctl import IFACE [-o FILE [--force]]: the schedule file that declares
  * the qdisc tree IFACE has now. A read-only RTM_GETQDISC dump needs no
  * privilege and no daemon, so tbsctl takes it itself, through the daemon's
- * own transport and dump parser (daemon/qdisc-dump.c, linked as tbs-qdisc),
- * and turns the tree into the file with daemon/qdisc-import.c. */
+ * own transport and dump parser (daemon/qdisc/qdisc-dump.c, linked as tbs-qdisc),
+ * and turns the tree into the file with daemon/qdisc/qdisc-import.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>

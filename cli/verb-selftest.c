@@ -73,9 +73,10 @@ static struct json_object *find_queue(struct json_object *doc, uint32_t queue) {
         return NULL;
 }
 
+/* An installed etf on the queue, or one under its cbs ("child"). */
 static bool is_etf(struct json_object *q) {
-        const char *k = json_get_string(q, "qdisc");
-        return json_get_bool(q, "installed", 0) && k && strcmp(k, "etf") == 0;
+        const char *k = json_get_string(q, "qdisc"), *c = json_get_string(json_get(q, "child"), "qdisc");
+        return json_get_bool(q, "installed", 0) && ((k && strcmp(k, "etf") == 0) || (c && strcmp(c, "etf") == 0));
 }
 
 static int64_t queue_counter(struct json_object *doc, uint32_t queue, const char *key) {

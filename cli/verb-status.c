@@ -191,12 +191,26 @@ static void render_queue(struct json_object *q) {
                 return;
         }
         if (cbs) {
+                struct json_object *c = json_get(q, "child");
+
                 field(label, "cbs %s parent %s, %s, offload %s (requested %s)", str_or(q, "handle", "-"),
                       str_or(q, "parent", "-"), values, json_get_bool(q, "offload", 0) ? "on" : "off",
                       offload_requested(q));
                 if (json_get_string(q, "offload_reason"))
                         printf("%19s%s\n", "", json_get_string(q, "offload_reason"));
                 render_stats_line("                  ", json_get(q, "stats"));
+                if (c && json_object_is_type(c, json_type_object)) {
+                        if (json_get_string(c, "qdisc"))
+                                printf("%19sunder it: %s %s, %s, delta %" PRId64 " ns, offload %s%s%s\n", "",
+                                       json_get_string(c, "qdisc"), str_or(c, "handle", "-"),
+                                       str_or(q, "clockid", "?"), json_get_int(q, "delta_ns", 0),
+                                       json_get_bool(c, "offload", 0) ? "on" : "off",
+                                       json_get_bool(q, "deadline_mode", 0) ? ", deadline_mode" : "",
+                                       json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
+                        else
+                                printf("%19sunder it: no etf (declared one)\n", "");
+                        render_stats_line("                  ", json_get(c, "stats"));
+                }
                 return;
         }
         field(label, "%s %s parent %s, %s, delta %" PRId64 " ns, offload %s (requested %s)%s%s",
@@ -230,6 +244,26 @@ static void render_root(struct json_object *r) {
 
         if (!r || json_object_is_type(r, json_type_null)) {
                 field("Root", "none installed");
+                return;
+        }
+        if (!json_get(r, "num_tc")) {
+                /* A single etf or cbs as the root: no classes to show. */
+                struct json_object *c = json_get(r, "child");
+                char values[128];
+
+                if (strcmp(str_or(r, "qdisc", "?"), "cbs") == 0) {
+                        cbs_values(r, values);
+                        field("Root", "cbs %s, the only qdisc: %s, offload %s", str_or(r, "handle", "?"), values,
+                              json_get_bool(r, "offload", 0) ? "on" : "off");
+                } else
+                        field("Root", "%s %s, the only qdisc: %s, delta %" PRId64 " ns, offload %s%s%s",
+                              str_or(r, "qdisc", "?"), str_or(r, "handle", "?"), str_or(r, "clockid", "?"),
+                              json_get_int(r, "delta_ns", 0), json_get_bool(r, "offload", 0) ? "on" : "off",
+                              json_get_bool(r, "deadline_mode", 0) ? ", deadline_mode" : "",
+                              json_get_bool(r, "skip_sock_check", 0) ? ", skip_sock_check" : "");
+                if (c && json_object_is_type(c, json_type_object))
+                        field("Under it", "etf, %s, delta %" PRId64 " ns, offload %s", str_or(c, "clockid", "?"),
+                              json_get_int(c, "delta_ns", 0), json_get_bool(c, "offload", 0) ? "on" : "off");
                 return;
         }
         for (size_t i = 0; qs && i < json_object_array_length(qs) && len < sizeof(queues); i++) {

@@ -4,7 +4,7 @@
  * files are judged alone, on any machine; with it they are also judged
  * against that interface of this machine (TX queue count, launch-time
  * capable queues) by the code the daemon refuses them with before an apply
- * (daemon/device-check.h). */
+ * (daemon/probe/device-check.h). */
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>

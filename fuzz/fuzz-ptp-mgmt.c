@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzz target: one datagram from ptp4l's management socket through
- * ptp_mgmt_unpack() (daemon/ptp-mgmt.c), as pmc-client.c receives it, then
+ * ptp_mgmt_unpack() (daemon/clock/ptp-mgmt.c), as pmc-client.c receives it, then
  * what the clock check does with a decoded message. Invariants:
  *  - unpack refuses what its contract says it refuses (length outside
  *    [52, 1500], messageLength != datagram length);

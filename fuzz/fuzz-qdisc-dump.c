@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzz target: the bytes of an RTM_GETQDISC dump answer (a sequence of
  * netlink messages, as recv() returns them) through qdisc_tree_parse_dump()
- * and qdisc_tree_set_parse() (daemon/qdisc-tree.c, with the kinds'
+ * and qdisc_tree_set_parse() (daemon/qdisc/qdisc-tree.c, with the kinds'
  * parse_options() in qdisc-*.c), then
  * what tbsd does with the tree: find queues, compare specs, and render the
  * root the way `tbsctl status` shows it (schedule_to_json()), and import

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzz target: the org.tsn.Tbs.Manager.Validate() path of tbsd
- * (daemon/bus-manager.c method_validate), step for step:
+ * (daemon/manager/manager-bus.c method_validate), step for step:
  *   the argument string -> length limit -> schedule_parse_json("<Validate>",
  *   text, strlen(text)) -> schedule_verify(s, NULL) -> the reply (b, as).
  * Only inputs D-Bus can carry are used: the bytes are cut at the first NUL

@@ -7,7 +7,7 @@
  * the kernel's TAI offset). The hardware stamp wins when a probe has both.
  * A "software stamp" equal to the launch time is the skb's tstamp that a
  * hardware report without a hardware stamp carries in ts[0], not a stamp.
- * One accounting for the daemon's monitor (daemon/launch-monitor.c) and
+ * One accounting for the daemon's monitor (daemon/link/launch-monitor.c) and
  * `tbsctl selftest`; pure but for launch_clock_offset_now(). */
 #pragma once
 

@@ -2,7 +2,7 @@
 /* Prometheus text exposition (format 0.0.4, what node_exporter's textfile
  * collector reads and what a scrape answers with) of tbsd's links, rendered
  * from typed samples (MetricsLink below): tbsd's --metrics-file fills them
- * from its links (daemon/link-metrics.c), `tbsctl metrics` from the status
+ * from its links (daemon/link/link-metrics.c), `tbsctl metrics` from the status
  * documents Describe() returns (metrics_link_from_json(), lib/metrics-json.c).
  *
  * Families (HELP and TYPE lines are always written, in this order, each

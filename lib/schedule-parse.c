@@ -289,6 +289,8 @@ static void parse_taprio(Parser *p, const JsonNode *root, RootSpec *r) {
         }
 }
 
+static void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r);
+
 static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
         static const KeySpec keys[] = {
                 { "qdisc", K_ANY },
@@ -309,6 +311,7 @@ static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
                 { "streams", K_TAPRIO },
                 { "link_speed_mbps", K_TAPRIO },
                 { "guard_frame_bytes", K_TAPRIO },
+                { "stab", K_ANY },
         };
         char sh[SHOW_MAX], hint[TC_HINT_MAX];
         const JsonNode *root, *v = NULL;
@@ -325,9 +328,15 @@ static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
         if (t) {
                 kind = root_kind_from_string(t);
                 if (kind < 0 || has_nul(v))
-                        perr(p, "root.qdisc", "unknown qdisc %s; expected \"mqprio\" or \"taprio\"%s",
-                             show(v, sh),
-                             (strcmp(t, "etf") == 0 || strcmp(t, "tbs") == 0) ? " (etf qdiscs go in \"txqueues\")" : "");
+                        perr(p, "root.qdisc", "unknown qdisc %s; expected \"mqprio\", \"taprio\", \"etf\" "
+                             "or \"cbs\"%s", show(v, sh),
+                             strcmp(t, "tbs") == 0 ? " (a root etf is \"etf\"; \"tbs\" is only a txqueues entry's "
+                             "old name)" : "");
+        }
+        if (kind == ROOT_ETF || kind == ROOT_CBS) {
+                r->kind = kind;
+                parse_root_leaf(p, root, r);
+                return;
         }
         check_keys(p, "root", root, keys, ELEMENTSOF(keys), kind >= 0 ? 1U << kind : K_ANY);
 
@@ -339,6 +348,7 @@ static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
         }
         parse_priority_map(p, root, r);
         parse_queues(p, root, r, num_tc_ok);
+        parse_stab(p, "root", root, &r->stab);
 
         if (kind == ROOT_MQPRIO && (v = json_member(root, "hw_offload")) &&
             tc_hint_bool(v, hint))
@@ -373,7 +383,50 @@ enum {
         TXK_ETF = 1U << TXQ_ETF,
         TXK_CBS = 1U << TXQ_CBS,
         TXK_ANY = TXK_ETF | TXK_CBS,
+        TXK_CLASSES = 1U << _TXQ_KIND_MAX,    /* an etf or cbs root: the keys of a root with classes */
 };
+
+/* The keys of an etf (a txqueues entry, a root etf or a cbs's child). */
+static void parse_etf_keys(Parser *p, const char *path, const JsonNode *e, EtfSpec *q, OffloadMode *offload) {
+        int64_t x;
+
+        parse_clockid(p, path, e, &q->clockid);
+        if (get_int(p, path, e, "delta_ns", true, 0, INT32_MAX, &x) > 0)
+                q->delta_ns = x;
+        parse_offload(p, path, e, offload);
+        (void) get_bool(p, path, e, "deadline_mode", &q->deadline_mode);
+        (void) get_bool(p, path, e, "skip_sock_check", &q->skip_sock_check);
+}
+
+/* A cbs's "child": the etf under it (the kernel's parent CBS_HANDLE:1). */
+static void parse_etf_child(Parser *p, const char *path, const JsonNode *e, EtfSpec *q) {
+        static const KeySpec keys[] = {
+                { "qdisc", K_ANY },
+                { "clockid", K_ANY },
+                { "delta_ns", K_ANY },
+                { "offload", K_ANY },
+                { "deadline_mode", K_ANY },
+                { "skip_sock_check", K_ANY },
+        };
+        char cpath[JPATH_MAX], qpath[JPATH_MAX], sh[SHOW_MAX];
+        const JsonNode *c, *v = NULL;
+        const char *t;
+
+        c = json_member(e, "child");
+        if (!c)
+                return;
+        jpath_key(cpath, path, "child");
+        if (!expect_type(p, cpath, c, JSON_OBJECT))
+                return;
+        check_keys(p, cpath, c, keys, ELEMENTSOF(keys), K_ANY);
+        t = get_string(p, cpath, c, "qdisc", false, &v);
+        if (t && (strcmp(t, "etf") != 0 || str_len(v) != 3))
+                perr(p, jpath_key(qpath, cpath, "qdisc"),
+                     "unknown qdisc %s; the qdisc under a cbs can only be \"etf\"", show(v, sh));
+        q->etf_child = true;
+        q->child_offload = OFFLOAD_AUTO;
+        parse_etf_keys(p, cpath, c, q, &q->child_offload);
+}
 
 static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpec *q) {
         static const KeySpec keys[] = {
@@ -393,6 +446,8 @@ static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpe
                 { "max_frame_bytes", TXK_CBS },
                 { "max_interference_bytes", TXK_CBS },
                 { "link_speed_mbps", TXK_CBS },
+                { "child", TXK_CBS },
+                { "stab", TXK_ANY },
         };
         static const char *const only[_TXQ_KIND_MAX] = {
                 [TXQ_ETF] = "only valid for an etf queue (\"qdisc\": \"etf\")",
@@ -422,18 +477,65 @@ static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpe
                              "unknown qdisc %s; expected \"etf\" (or its old name \"tbs\") or \"cbs\"",
                              show(v, sh));
         }
+        parse_stab(p, path, e, &q->stab);
         if (q->kind == TXQ_CBS) {
                 parse_offload(p, path, e, &q->offload);
                 parse_cbs(p, path, e, &q->cbs);
+                parse_etf_child(p, path, e, q);
                 return;
         }
-        parse_clockid(p, path, e, &q->clockid);
-        if (get_int(p, path, e, "delta_ns", true, 0, INT32_MAX, &x) > 0)
-                q->delta_ns = x;
-        parse_offload(p, path, e, &q->offload);
-        (void) get_bool(p, path, e, "deadline_mode", &q->deadline_mode);
-        (void) get_bool(p, path, e, "skip_sock_check", &q->skip_sock_check);
+        parse_etf_keys(p, path, e, q, &q->offload);
         parse_monitor(p, path, e, &q->monitor);
+}
+
+/* An etf or cbs as the root: the keys of a txqueues entry of that kind
+ * (without queue and monitor), and the handle. */
+static void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r) {
+        static const KeySpec keys[] = {
+                { "qdisc", TXK_ANY },
+                { "handle", TXK_ANY },
+                { "clockid", TXK_ETF },
+                { "delta_ns", TXK_ETF },
+                { "offload", TXK_ANY },
+                { "deadline_mode", TXK_ETF },
+                { "skip_sock_check", TXK_ETF },
+                { "idle_slope_kbps", TXK_CBS },
+                { "send_slope_kbps", TXK_CBS },
+                { "hi_credit_bytes", TXK_CBS },
+                { "lo_credit_bytes", TXK_CBS },
+                { "bandwidth_kbps", TXK_CBS },
+                { "max_frame_bytes", TXK_CBS },
+                { "max_interference_bytes", TXK_CBS },
+                { "link_speed_mbps", TXK_CBS },
+                { "child", TXK_CBS },
+                { "stab", TXK_ANY },
+                { "num_tc", TXK_CLASSES },
+                { "priority_map", TXK_CLASSES },
+                { "queues", TXK_CLASSES },
+        };
+        static const char *const only[] = {
+                [TXQ_ETF] = "only valid for an etf root (\"qdisc\": \"etf\")",
+                [TXQ_CBS] = "only valid for a cbs root (\"qdisc\": \"cbs\")",
+                [_TXQ_KIND_MAX] = "only valid for an mqprio or taprio root (a single etf or cbs as the root "
+                                  "has no traffic classes)",
+        };
+        EtfSpec *q = &r->leaf;
+
+        *q = (EtfSpec) {
+                .kind = r->kind == ROOT_CBS ? TXQ_CBS : TXQ_ETF,
+                .clockid = CLOCK_TAI,
+                .offload = OFFLOAD_AUTO,
+        };
+        r->num_tc = 0;
+        check_keys_only(p, "root", root, keys, ELEMENTSOF(keys), 1U << q->kind, only);
+        parse_handle(p, root, r);
+        parse_stab(p, "root", root, &r->stab);
+        if (q->kind == TXQ_CBS) {
+                parse_offload(p, "root", root, &q->offload);
+                parse_cbs(p, "root", root, &q->cbs);
+                parse_etf_child(p, "root", root, q);
+        } else
+                parse_etf_keys(p, "root", root, q, &q->offload);
 }
 
 static void parse_txqueues(Parser *p, const JsonNode *top, Schedule *s) {
@@ -549,7 +651,7 @@ static int parse_ethertype(Parser *p, const char *path, const JsonNode *v, uint1
 }
 
 /* "sockets.ethertypes": the network-control EtherTypes tbsd may open
- * packet sockets for on this interface (daemon/txtime-map.h). */
+ * packet sockets for on this interface (daemon/broker/txtime-map.h). */
 static void parse_socket_ethertypes(Parser *p, const JsonNode *o, SocketsSpec *k) {
         char path[JPATH_MAX];
         const JsonNode *a;

@@ -117,11 +117,11 @@ static void check_ptp_etf(Checker *c, int tc) {
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
 
-                if (q->kind != TXQ_ETF || root_tc_of_queue(r, q->queue) != tc)
+                if (!etf_spec_has_etf(q) || !root_tc_has_queue(r, tc, q->queue))
                         continue;
                 if (assist && q->skip_sock_check)
                         continue;
-                snprintf(path, sizeof(path), "txqueues[%zu]", i);
+                snprintf(path, sizeof(path), q->kind == TXQ_CBS ? "txqueues[%zu].child" : "txqueues[%zu]", i);
                 if (assist)
                         snprintf(reason, sizeof(reason),
                                  "queue %" PRIu32 " carries PTP (traffic class %d, clock.ptp_priority %u); taprio "
@@ -139,6 +139,18 @@ static void check_ptp_etf(Checker *c, int tc) {
         }
 }
 
+/* An etf as the root, or under a cbs root, takes every packet of the
+ * interface: ptp4l's have no launch time and are dropped. */
+static void check_ptp_etf_root(Checker *c) {
+        const RootSpec *r = &c->s->root;
+
+        if (!etf_spec_has_etf(&r->leaf))
+                return;
+        finding(c, DIAG_ERROR, SAFETY_PTP_ETF, r->kind == ROOT_CBS ? "root.child" : "root",
+                "every packet of the interface passes this etf, and etf drops every packet without a launch "
+                "time, ptp4l's included; PTP cannot run on this interface");
+}
+
 /* taprio stamps a frame txtime_delay_ns ahead at the least; etf hands it
  * to the device delta_ns before its launch time: with a shorter delay the
  * frame reaches etf after that moment and is sent late or dropped. */
@@ -153,10 +165,10 @@ static void check_assist_delay(Checker *c) {
                         continue;
                 snprintf(path, sizeof(path), "txqueues[%zu].delta_ns", i);
                 snprintf(reason, sizeof(reason),
-                         "is %" PRIi64 " ns, more than root.txtime_delay_ns (%" PRIu32 " ns): taprio stamps "
+                         "is %" PRIi32 " ns, more than root.txtime_delay_ns (%" PRIu32 " ns): taprio stamps "
                          "launch times only txtime_delay_ns ahead, and etf must release a frame delta_ns before "
                          "its launch time, so frames of queue %" PRIu32 " arrive too late and are dropped; make "
-                         "txtime_delay_ns at least %" PRIi64,
+                         "txtime_delay_ns at least %" PRIi32,
                          q->delta_ns, s->root.txtime_delay_ns, q->queue, q->delta_ns);
                 finding(c, DIAG_ERROR, SAFETY_ASSIST_DELAY, path, reason);
         }
@@ -173,7 +185,7 @@ static void check_delta_cycle(Checker *c) {
                         continue;
                 snprintf(path, sizeof(path), "txqueues[%zu].delta_ns", i);
                 snprintf(reason, sizeof(reason),
-                         "is %" PRIi64 " ns, longer than the taprio cycle (%" PRIi64 " ns): etf hands frames to "
+                         "is %" PRIi32 " ns, longer than the taprio cycle (%" PRIi64 " ns): etf hands frames to "
                          "the device more than a cycle before their launch time, so frames of a later cycle "
                          "wait in the device's queue in front of this cycle's",
                          q->delta_ns, s->root.cycle_time_ns);
@@ -247,6 +259,8 @@ int schedule_safety_check(const Schedule *s, const DeviceFacts *facts, int64_t n
                 check_ptp_gate(&c, facts, tc);
         if (tc >= 0 && !allowed(s, SAFETY_PTP_ETF))
                 check_ptp_etf(&c, tc);
+        if (root_is_leaf(r) && !allowed(s, SAFETY_PTP_ETF))
+                check_ptp_etf_root(&c);
         if (taprio && r->mode == TAPRIO_MODE_TXTIME_ASSIST && !allowed(s, SAFETY_ASSIST_DELAY))
                 check_assist_delay(&c);
         if (taprio && r->cycle_time_ns > 0 && !allowed(s, SAFETY_DELTA_CYCLE))

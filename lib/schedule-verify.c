@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -131,8 +132,41 @@ static void verify_handle(Verifier *v, const RootSpec *r) {
                      "major number ffff is reserved for the ingress and clsact qdiscs, got \"%s\"", h);
 }
 
+/* Where classes may share queues (taprio in txtime-assist mode), their
+ * ranges may overlap and come in any order, as Linux 6.1 lets them; the
+ * queues they cover together must still leave none out: the first queue
+ * after the lowest range's start that no class holds is named. */
+static void verify_queue_union(Verifier *v, const RootSpec *r) {
+        char path[JPATH_MAX], span[32];
+        unsigned first = UINT_MAX, end = 0, hole, hole_end;
+
+        for (unsigned tc = 0; tc < r->num_tc; tc++)
+                if (r->queues[tc].count > 0) {
+                        unsigned o = r->queues[tc].offset, e = o + r->queues[tc].count;
+
+                        first = o < first ? o : first;
+                        end = e > end ? e : end;
+                }
+        for (hole = first; hole < end && root_tcs_of_queue(r, hole) != 0; hole++)
+                ;
+        if (hole >= end)
+                return;
+        for (hole_end = hole; hole_end < end && root_tcs_of_queue(r, hole_end) == 0; hole_end++)
+                ;
+        /* the class starting at the hole's end */
+        for (unsigned tc = 0; tc < r->num_tc; tc++)
+                if (r->queues[tc].count > 0 && r->queues[tc].offset == hole_end) {
+                        verr(v, pathf(path, "root.queues[%u].offset", tc),
+                             "leaves %s in no traffic class; the queues of all traffic classes together must "
+                             "be contiguous, so it must be at most %u, got %u",
+                             queue_span(hole, hole_end, span), hole, hole_end);
+                        return;
+                }
+}
+
 static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *facts) {
         char path[JPATH_MAX], span[32];
+        bool overlap = root_queues_may_overlap(r);
 
         for (unsigned tc = 0; tc < r->num_tc; tc++) {
                 const QueueRange *q = &r->queues[tc];
@@ -143,7 +177,7 @@ static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *fac
                              "must be between 1 and 65535, got 0");
                         continue;
                 }
-                if (tc > 0 && r->queues[tc - 1].count > 0 &&
+                if (!overlap && tc > 0 && r->queues[tc - 1].count > 0 &&
                     q->offset != (unsigned) r->queues[tc - 1].offset + r->queues[tc - 1].count) {
                         unsigned prev_end = (unsigned) r->queues[tc - 1].offset + r->queues[tc - 1].count;
                         int other = -1;
@@ -175,11 +209,20 @@ static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *fac
                              queue_span(q->offset, end, span), facts->tx_queues,
                              facts->tx_queues == 1 ? "" : "s");
         }
+        if (!overlap)
+                return;
+        verify_queue_union(v, r);
+        /* Shared queues do not lift taprio's other rule (Linux 6.1): no
+         * more classes than the device has TX queues. */
+        if (facts && facts->tx_queues > 0 && r->num_tc > facts->tx_queues)
+                verr(v, "root.num_tc", "is %u, but the device has %u TX queue%s; taprio takes at most one traffic "
+                     "class per TX queue, also where classes share queues", (unsigned) r->num_tc, facts->tx_queues,
+                     facts->tx_queues == 1 ? "" : "s");
 }
 
 static bool schedule_has_etf(const Schedule *s) {
         for (size_t i = 0; i < s->n_txqueues; i++)
-                if (s->txqueues[i].kind == TXQ_ETF)
+                if (etf_spec_has_etf(&s->txqueues[i]))
                         return true;
         return false;
 }
@@ -263,6 +306,10 @@ static void verify_taprio(Verifier *v, const Schedule *s) {
                      sum, r->cycle_time_ns);
 }
 
+static void verify_cbs_queue(Verifier *v, const EtfSpec *q, const char *at, const DeviceFacts *facts);
+static void verify_etf_qdisc(Verifier *v, const EtfSpec *q, const char *at, OffloadMode offload,
+                             const DeviceFacts *facts);
+
 static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
         char path[JPATH_MAX];
@@ -272,6 +319,18 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
                 return;
         }
         verify_handle(v, r);
+        if (stab_refusal(&r->stab))
+                verr(v, "root.stab", "%s", stab_refusal(&r->stab));
+        if (r->kind == ROOT_CBS) {
+                verify_cbs_queue(v, &r->leaf, "root", facts);
+                if (r->leaf.etf_child)
+                        verify_etf_qdisc(v, &r->leaf, "root.child", r->leaf.child_offload, facts);
+                return;
+        }
+        if (r->kind == ROOT_ETF) {
+                verify_etf_qdisc(v, &r->leaf, "root", r->leaf.offload, facts);
+                return;
+        }
         if (r->num_tc < 1 || r->num_tc > TBS_MAX_TC)
                 verr(v, "root.num_tc", "must be between 1 and %u, got %u", TBS_MAX_TC, r->num_tc);
         else {
@@ -292,16 +351,16 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
 }
 
 /* One cbs queue: signs, the port rate, offload. */
-static void verify_cbs_queue(Verifier *v, const EtfSpec *q, size_t i, const DeviceFacts *facts) {
+static void verify_cbs_queue(Verifier *v, const EtfSpec *q, const char *at, const DeviceFacts *facts) {
         uint32_t speed = cbs_link_speed(&q->cbs, facts ? facts->link_speed_mbps : 0);
         char path[JPATH_MAX];
         const CbsSpec c = q->cbs;
 
         if ((unsigned) q->offload >= _OFFLOAD_MODE_MAX)
-                verr(v, pathf(path, "txqueues[%zu].offload", i), "unknown offload mode %d", (int) q->offload);
+                verr(v, pathf(path, "%s.offload", at), "unknown offload mode %d", (int) q->offload);
         else if (q->offload == OFFLOAD_ON && facts && facts->offload_known &&
                  !(q->queue < 64 && (facts->cbs_offload_mask & (UINT64_C(1) << q->queue))))
-                verr(v, pathf(path, "txqueues[%zu].offload", i),
+                verr(v, pathf(path, "%s.offload", at),
                      "cbs offload is not available on queue %" PRIu32 " of this device%s", q->queue,
                      facts->cbs_offload_mask ? " (the NIC shapes only some of its queues)" : "");
 
@@ -309,7 +368,7 @@ static void verify_cbs_queue(Verifier *v, const EtfSpec *q, size_t i, const Devi
          * the bandwidth is below the port rate. */
         if (q->cbs.from_bandwidth) {
                 if (speed > 0 && (uint64_t) q->cbs.bandwidth_kbps >= (uint64_t) speed * 1000)
-                        verr(v, pathf(path, "txqueues[%zu].bandwidth_kbps", i),
+                        verr(v, pathf(path, "%s.bandwidth_kbps", at),
                              "must be below the link's rate of %" PRIu32 " kbit/s (link speed %" PRIu32
                              " Mbit/s), got %" PRIu32, speed * 1000, speed, q->cbs.bandwidth_kbps);
                 return;
@@ -318,25 +377,25 @@ static void verify_cbs_queue(Verifier *v, const EtfSpec *q, size_t i, const Devi
          * values, and a wrong sign makes a shaper that never sends or
          * never holds back. */
         if (c.idle_slope_kbps <= 0)
-                verr(v, pathf(path, "txqueues[%zu].idle_slope_kbps", i), "must be above 0, got %" PRIi32,
+                verr(v, pathf(path, "%s.idle_slope_kbps", at), "must be above 0, got %" PRIi32,
                      c.idle_slope_kbps);
         if (c.send_slope_kbps >= 0)
-                verr(v, pathf(path, "txqueues[%zu].send_slope_kbps", i), "must be below 0, got %" PRIi32,
+                verr(v, pathf(path, "%s.send_slope_kbps", at), "must be below 0, got %" PRIi32,
                      c.send_slope_kbps);
         if (c.hi_credit_bytes <= 0)
-                verr(v, pathf(path, "txqueues[%zu].hi_credit_bytes", i), "must be above 0, got %" PRIi32,
+                verr(v, pathf(path, "%s.hi_credit_bytes", at), "must be above 0, got %" PRIi32,
                      c.hi_credit_bytes);
         if (c.lo_credit_bytes >= 0)
-                verr(v, pathf(path, "txqueues[%zu].lo_credit_bytes", i), "must be below 0, got %" PRIi32,
+                verr(v, pathf(path, "%s.lo_credit_bytes", at), "must be below 0, got %" PRIi32,
                      c.lo_credit_bytes);
         if (speed == 0)
                 return;
         if ((int64_t) c.idle_slope_kbps > (int64_t) speed * 1000)
-                verr(v, pathf(path, "txqueues[%zu].idle_slope_kbps", i),
+                verr(v, pathf(path, "%s.idle_slope_kbps", at),
                      "must be at most the link's rate of %" PRIu32 " kbit/s, got %" PRIi32, speed * 1000,
                      c.idle_slope_kbps);
         else if ((int64_t) c.send_slope_kbps != (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000)
-                vwarn(v, pathf(path, "txqueues[%zu].send_slope_kbps", i),
+                vwarn(v, pathf(path, "%s.send_slope_kbps", at),
                       "is %" PRIi32 " kbit/s, but idle_slope_kbps minus the link's rate (%" PRIu32
                       " Mbit/s) is %" PRIi64 " (IEEE 802.1Q 8.6.8.2); installed as given",
                       c.send_slope_kbps, speed, (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000);
@@ -385,12 +444,13 @@ static void verify_monitor_windows(Verifier *v, const Schedule *s, int tc, const
  * their launch times must pass the root (mqprio checks none, taprio its
  * gate windows). A socket reaches a traffic class by its priority; a class
  * of several TX queues spreads its flows over them by hash, so the probes
- * could land on another queue. The interval and frames ranges are the
- * parser's. */
+ * could land on another queue. A queue that serves several classes
+ * (txtime-assist) is probed through root_send_tc_of_queue()'s class, as
+ * the monitor does. The interval and frames ranges are the parser's. */
 static void verify_monitor(Verifier *v, const Schedule *s, const EtfSpec *q, size_t i, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
         char path[JPATH_MAX];
-        int tc = root_tc_of_queue(r, q->queue);
+        int tc = root_send_tc_of_queue(r, q->queue);
         unsigned p;
 
         if (tc < 0)
@@ -454,11 +514,40 @@ static void verify_cbs_link(Verifier *v, const Schedule *s, const DeviceFacts *f
                      sum, speed * 1000, speed);
 }
 
+/* The settings of one etf (a txqueues entry, a cbs's child or the root),
+ * its keys under at; offload is its own (a cbs child's is child_offload). */
+static void verify_etf_qdisc(Verifier *v, const EtfSpec *q, const char *at, OffloadMode offload,
+                             const DeviceFacts *facts) {
+        char path[JPATH_MAX], cn[32];
+
+        if (q->clockid != CLOCK_TAI)
+                verr(v, pathf(path, "%s.clockid", at),
+                     "must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got %s",
+                     clock_name(q->clockid, cn));
+        if (q->delta_ns < 0) /* a dumped tree's: tc can install one */
+                verr(v, pathf(path, "%s.delta_ns", at),
+                     "must be between 0 and %d, got %" PRIi32, INT32_MAX, q->delta_ns);
+        if ((unsigned) offload >= _OFFLOAD_MODE_MAX)
+                verr(v, pathf(path, "%s.offload", at), "unknown offload mode %d", (int) offload);
+        else if (offload == OFFLOAD_ON && facts && facts->offload_known &&
+                 !(q->queue < 64 && (facts->launch_time_mask & (UINT64_C(1) << q->queue))))
+                verr(v, pathf(path, "%s.offload", at),
+                     "launch-time offload is not available on queue %" PRIu32 "%s%s",
+                     q->queue, facts->offload_reason ? ": " : " of this device",
+                     facts->offload_reason ?: "");
+}
+
 static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
         bool tcs_ok = r->num_tc >= 1 && r->num_tc <= TBS_MAX_TC;
-        char path[JPATH_MAX], cn[32];
+        char path[JPATH_MAX], at[JPATH_MAX];
 
+        if (root_is_leaf(r) && s->n_txqueues > 0) {
+                verr(v, "txqueues", "must be left out under a root %s: a single qdisc as the root has no TX "
+                     "queues of its own to put qdiscs on (a cbs root takes an etf as its \"child\")",
+                     root_kind_to_string(r->kind));
+                return;
+        }
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
 
@@ -480,35 +569,30 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                                      "queue %" PRIu32 " is in no traffic class of root.queues",
                                      q->queue);
                 }
+                if (stab_refusal(&q->stab))
+                        verr(v, pathf(path, "txqueues[%zu].stab", i), "%s", stab_refusal(&q->stab));
+                else if (q->stab.given && r->kind == ROOT_TAPRIO)
+                        /* sch_api.c takes a size table only on a root or under an mqprio/mq */
+                        verr(v, pathf(path, "txqueues[%zu].stab", i),
+                             "a TX queue's size table needs an mqprio root: under taprio the kernel refuses it "
+                             "(\"STAB not supported on a non root\"); give taprio's as root.stab");
                 if (q->kind == TXQ_CBS) {
-                        verify_cbs_queue(v, q, i, facts);
+                        verify_cbs_queue(v, q, pathf(at, "txqueues[%zu]", i), facts);
+                        if (q->etf_child)
+                                verify_etf_qdisc(v, q, pathf(at, "txqueues[%zu].child", i), q->child_offload,
+                                                 facts);
                         continue;
                 }
                 if ((unsigned) q->kind >= _TXQ_KIND_MAX) {
                         verr(v, pathf(path, "txqueues[%zu].qdisc", i), "unknown qdisc kind %d", (int) q->kind);
                         continue;
                 }
-                if (q->clockid != CLOCK_TAI)
-                        verr(v, pathf(path, "txqueues[%zu].clockid", i),
-                             "must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got %s",
-                             clock_name(q->clockid, cn));
-                if (q->delta_ns < 0 || q->delta_ns > INT32_MAX)
-                        verr(v, pathf(path, "txqueues[%zu].delta_ns", i),
-                             "must be between 0 and %d, got %" PRIi64, INT32_MAX, q->delta_ns);
-                if ((unsigned) q->offload >= _OFFLOAD_MODE_MAX)
-                        verr(v, pathf(path, "txqueues[%zu].offload", i), "unknown offload mode %d",
-                             (int) q->offload);
-                else if (q->offload == OFFLOAD_ON && facts && facts->offload_known &&
-                         !(q->queue < 64 && (facts->launch_time_mask & (UINT64_C(1) << q->queue))))
-                        verr(v, pathf(path, "txqueues[%zu].offload", i),
-                             "launch-time offload is not available on queue %" PRIu32 "%s%s",
-                             q->queue, facts->offload_reason ? ": " : " of this device",
-                             facts->offload_reason ?: "");
+                verify_etf_qdisc(v, q, pathf(at, "txqueues[%zu]", i), q->offload, facts);
                 if (q->monitor.enabled && tcs_ok)
                         verify_monitor(v, s, q, i, facts);
                 /* For PTP's queue the ptp-etf check says it, as an error. */
                 if (r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST && !q->skip_sock_check &&
-                    (s->allow & (1U << SAFETY_PTP_ETF) || root_tc_of_queue(r, q->queue) != schedule_ptp_tc(s)))
+                    (s->allow & (1U << SAFETY_PTP_ETF) || !root_tc_has_queue(r, schedule_ptp_tc(s), q->queue)))
                         vwarn(v, pathf(path, "txqueues[%zu].skip_sock_check", i),
                               "taprio in txtime-assist mode stamps every packet with a launch time, and "
                               "etf drops stamped packets from sockets without SO_TXTIME; set "

@@ -118,17 +118,62 @@ const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue) {
         return NULL;
 }
 
+bool root_queues_may_overlap(const RootSpec *r) {
+        return r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST;
+}
+
+bool root_tc_has_queue(const RootSpec *r, int tc, uint32_t queue) {
+        if (tc < 0 || (unsigned) tc >= r->num_tc || tc >= TBS_MAX_TC)
+                return false;
+        return queue >= r->queues[tc].offset && queue < (uint32_t) r->queues[tc].offset + r->queues[tc].count;
+}
+
+uint32_t root_tcs_of_queue(const RootSpec *r, uint32_t queue) {
+        uint32_t mask = 0;
+
+        for (int tc = 0; tc < TBS_MAX_TC; tc++)
+                if (root_tc_has_queue(r, tc, queue))
+                        mask |= 1U << tc;
+        return mask;
+}
+
 int root_tc_of_queue(const RootSpec *r, uint32_t queue) {
-        for (unsigned tc = 0; tc < r->num_tc && tc < TBS_MAX_TC; tc++)
-                if (queue >= r->queues[tc].offset &&
-                    queue < (uint32_t) r->queues[tc].offset + r->queues[tc].count)
-                        return (int) tc;
-        return -ENOENT;
+        uint32_t mask = root_tcs_of_queue(r, queue);
+
+        return mask ? __builtin_ctz(mask) : -ENOENT;
+}
+
+static bool root_tc_has_priority(const RootSpec *r, int tc) {
+        for (unsigned p = 0; p < TBS_PRIO_MAP_LEN; p++)
+                if (r->priority_map[p] == tc)
+                        return true;
+        return false;
+}
+
+int root_send_tc_of_queue(const RootSpec *r, uint32_t queue) {
+        uint32_t mask = root_tcs_of_queue(r, queue);
+        int reached = -1;
+
+        if (mask == 0)
+                return -ENOENT;
+        for (int tc = 0; tc < TBS_MAX_TC; tc++) {
+                if (!(mask & (1U << tc)) || !root_tc_has_priority(r, tc))
+                        continue;
+                if (r->queues[tc].count == 1)
+                        return tc;
+                if (reached < 0)
+                        reached = tc;
+        }
+        return reached >= 0 ? reached : __builtin_ctz(mask);
 }
 
 bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
         if (a->kind != b->kind || a->handle != b->handle || a->num_tc != b->num_tc)
                 return false;
+        if (!stab_equal(&a->stab, &b->stab))
+                return false;
+        if (root_is_leaf(a))
+                return etf_spec_equal(&a->leaf, &b->leaf);
         if (memcmp(a->priority_map, b->priority_map, sizeof(a->priority_map)) != 0)
                 return false;
         for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
@@ -202,14 +247,23 @@ bool schedule_monitor_over_budget(const Schedule *s, uint64_t used, size_t *ret_
 }
 
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
-        if (a->kind != b->kind)
+        if (a->kind != b->kind || !stab_equal(&a->stab, &b->stab))
                 return false;
-        if (a->kind == TXQ_CBS)
-                return a->queue == b->queue && a->offload == b->offload &&
-                       a->cbs.idle_slope_kbps == b->cbs.idle_slope_kbps &&
-                       a->cbs.send_slope_kbps == b->cbs.send_slope_kbps &&
-                       a->cbs.hi_credit_bytes == b->cbs.hi_credit_bytes &&
-                       a->cbs.lo_credit_bytes == b->cbs.lo_credit_bytes;
+        if (a->kind == TXQ_CBS) {
+                EtfSpec ea, eb;
+
+                if (a->queue != b->queue || a->offload != b->offload ||
+                    a->cbs.idle_slope_kbps != b->cbs.idle_slope_kbps ||
+                    a->cbs.send_slope_kbps != b->cbs.send_slope_kbps ||
+                    a->cbs.hi_credit_bytes != b->cbs.hi_credit_bytes ||
+                    a->cbs.lo_credit_bytes != b->cbs.lo_credit_bytes || a->etf_child != b->etf_child)
+                        return false;
+                if (!a->etf_child)
+                        return true;
+                ea = etf_spec_etf_part(a);
+                eb = etf_spec_etf_part(b);
+                return etf_spec_equal(&ea, &eb);
+        }
         return a->queue == b->queue && a->clockid == b->clockid &&
                a->delta_ns == b->delta_ns && a->offload == b->offload &&
                a->deadline_mode == b->deadline_mode &&
@@ -219,6 +273,8 @@ bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
 static const char *const root_kind_table[_ROOT_KIND_MAX] = {
         [ROOT_MQPRIO] = "mqprio",
         [ROOT_TAPRIO] = "taprio",
+        [ROOT_ETF] = "etf",
+        [ROOT_CBS] = "cbs",
 };
 
 static const char *const taprio_mode_table[_TAPRIO_MODE_MAX] = {

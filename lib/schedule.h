@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "macro.h"
+#include "schedule-stab.h"
 
 #define TBS_MAX_TC 16                 /* TC_QOPT_MAX_QUEUE */
 #define TBS_PRIO_MAP_LEN 16           /* TC_QOPT_BITMASK + 1 */
@@ -43,6 +44,8 @@
 typedef enum RootKind {
         ROOT_MQPRIO,
         ROOT_TAPRIO,
+        ROOT_ETF,                             /* a single etf as the root (RootSpec.leaf) */
+        ROOT_CBS,                             /* a single cbs as the root (RootSpec.leaf) */
         _ROOT_KIND_MAX,
         _ROOT_KIND_INVALID = -EINVAL,
 } RootKind;
@@ -108,39 +111,6 @@ typedef struct GateSchedule {
 #define TBS_TAPRIO_CHANGE_MARGIN_MIN_NS 1000000LL
 #define TBS_TAPRIO_CHANGE_MARGIN_MAX_NS 3600000000000LL
 
-typedef struct RootSpec {
-        RootKind kind;
-        uint32_t handle;                      /* major << 16, minor 0 */
-        uint8_t num_tc;
-        uint8_t priority_map[TBS_PRIO_MAP_LEN];
-        QueueRange queues[TBS_MAX_TC];        /* num_tc entries used */
-
-        /* mqprio */
-        bool hw_offload;
-
-        /* taprio */
-        clockid_t clockid;                    /* CLOCK_TAI by default */
-        int64_t base_time_ns;
-        int64_t cycle_time_ns;                /* effective: sum of intervals when not given */
-        bool cycle_time_given;
-        int64_t cycle_time_extension_ns;
-        TaprioMode mode;
-        uint32_t txtime_delay_ns;             /* txtime-assist only */
-        GateEntry *entries;
-        size_t n_entries;
-        bool base_time_now;                   /* the file said "now": any base time satisfies it */
-        int64_t change_margin_ns;             /* an in-place change starts no earlier than now + this */
-        uint32_t max_sdu[TBS_MAX_TC];         /* bytes per traffic class, 0: no limit */
-        bool max_sdu_given;                   /* the request carries TCA_TAPRIO_ATTR_TC_ENTRY */
-        uint8_t n_max_sdu;                    /* entries the file gave (the validator wants num_tc) */
-
-        /* taprio, from a kernel dump only */
-        bool max_sdu_dumped;                  /* the dump carried TC entries: the kernel knows them */
-        bool admin_pending;                   /* the schedule above is the admin one, waiting for
-                                               * its base time */
-        GateSchedule oper;                    /* with admin_pending: the running one (no entries:
-                                               * none runs yet) */
-} RootSpec;
 
 /* The qdisc a schedule puts on one TX queue ("qdisc" of a txqueues entry). */
 typedef enum TxqKind {
@@ -175,7 +145,7 @@ typedef struct CbsSpec {
 } CbsSpec;
 
 /* The launch-time monitor of an etf queue ("monitor" of a txqueues
- * entry; daemon/launch-monitor.c): every interval_ms, frames probe frames
+ * entry; daemon/link/launch-monitor.c): every interval_ms, frames probe frames
  * with launch times through the queue, their transmit stamps measured
  * against the launch times. Not part of the kernel's tree: a change
  * installs nothing, it restarts the monitor. */
@@ -219,13 +189,89 @@ typedef struct EtfSpec {
         TxqKind kind;
         CbsSpec cbs;                          /* kind TXQ_CBS */
         clockid_t clockid;                    /* only CLOCK_TAI is valid */
-        int64_t delta_ns;                     /* checked to fit in int32 */
+        int32_t delta_ns;                     /* the kernel's shape (tc_etf_qopt.delta); a file's is 0..INT32_MAX */
         OffloadMode offload;
         bool deadline_mode;
         bool skip_sock_check;
         bool spelled_tbs;                     /* the file said "qdisc": "tbs" */
         MonitorSpec monitor;                  /* kind TXQ_ETF; never compared with the kernel's tree */
+        /* kind TXQ_CBS: an etf under the cbs (the file's "child"; the kernel's
+         * parent CBS_HANDLE:1), set by clockid, delta_ns, deadline_mode and
+         * skip_sock_check above and its own offload */
+        bool etf_child;
+        OffloadMode child_offload;
+        StabSpec stab;                        /* "stab": the queue's qdisc's size table (schedule-stab.h) */
 } EtfSpec;
+
+/** Whether e puts an etf on its queue: an etf queue, or a cbs with an etf
+ *  under it. */
+static inline bool etf_spec_has_etf(const EtfSpec *e) {
+        return e->kind == TXQ_ETF || (e->kind == TXQ_CBS && e->etf_child);
+}
+
+/** The etf that e puts on its queue (etf_spec_has_etf()) as an etf queue
+ *  of its own: e itself, or a cbs's child with its offload. */
+static inline EtfSpec etf_spec_etf_part(const EtfSpec *e) {
+        EtfSpec r = *e;
+
+        if (e->kind == TXQ_CBS) {
+                r.kind = TXQ_ETF;
+                r.offload = e->child_offload;
+                r.cbs = (CbsSpec) {};
+                r.etf_child = false;
+                r.child_offload = OFFLOAD_OFF;
+                r.stab = (StabSpec) {};     /* the cbs's, not its etf's */
+        }
+        return r;
+}
+
+
+typedef struct RootSpec {
+        RootKind kind;
+        uint32_t handle;                      /* major << 16, minor 0 */
+        uint8_t num_tc;
+        uint8_t priority_map[TBS_PRIO_MAP_LEN];
+        QueueRange queues[TBS_MAX_TC];        /* num_tc entries used */
+
+        /* mqprio */
+        bool hw_offload;
+
+        /* taprio */
+        clockid_t clockid;                    /* CLOCK_TAI by default */
+        int64_t base_time_ns;
+        int64_t cycle_time_ns;                /* effective: sum of intervals when not given */
+        bool cycle_time_given;
+        int64_t cycle_time_extension_ns;
+        TaprioMode mode;
+        uint32_t txtime_delay_ns;             /* txtime-assist only */
+        GateEntry *entries;
+        size_t n_entries;
+        bool base_time_now;                   /* the file said "now": any base time satisfies it */
+        int64_t change_margin_ns;             /* an in-place change starts no earlier than now + this */
+        uint32_t max_sdu[TBS_MAX_TC];         /* bytes per traffic class, 0: no limit */
+        bool max_sdu_given;                   /* the request carries TCA_TAPRIO_ATTR_TC_ENTRY */
+        uint8_t n_max_sdu;                    /* entries the file gave (the validator wants num_tc) */
+
+        /* any kind */
+        StabSpec stab;                        /* "stab": the root's size table (schedule-stab.h) */
+
+        /* taprio, from a kernel dump only */
+        bool max_sdu_dumped;                  /* the dump carried TC entries: the kernel knows them */
+        bool admin_pending;                   /* the schedule above is the admin one, waiting for
+                                               * its base time */
+        GateSchedule oper;                    /* with admin_pending: the running one (no entries:
+                                               * none runs yet) */
+
+        /* etf or cbs as the root (ROOT_ETF, ROOT_CBS: single-queue devices):
+         * the qdisc as a txqueues entry of that kind holds it (kind TXQ_ETF
+         * or TXQ_CBS, queue 0; a cbs may have its etf child); num_tc 0 */
+        EtfSpec leaf;
+} RootSpec;
+
+/** Whether r is a single etf or cbs qdisc as the root (no traffic classes). */
+static inline bool root_is_leaf(const RootSpec *r) {
+        return r->kind == ROOT_ETF || r->kind == ROOT_CBS;
+}
 
 typedef struct ClockSpec {
         bool configured;                      /* false: the file has no "clock" section */
@@ -244,7 +290,7 @@ typedef struct ClockSpec {
 
 /* Who, besides root and the admin group, may ask tbsd for a ready
  * SO_TXTIME socket on this interface (Link.OpenTxtimeSocket()), and which
- * network-control EtherTypes (daemon/txtime-map.h) packet sockets may be
+ * network-control EtherTypes (daemon/broker/txtime-map.h) packet sockets may be
  * opened for. */
 typedef struct SocketsSpec {
         char *group;                          /* a group name; NULL: nobody else */
@@ -335,8 +381,33 @@ bool group_name_is_valid(const char *name);
 /** Find the etf spec for a TX queue, or NULL. */
 const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue);
 
-/** Traffic class that the root sends the TX queue to, or -ENOENT. */
+/** Whether r's traffic classes may share TX queues: taprio in txtime-assist
+ *  mode, the one root whose queue ranges Linux (6.1, taprio_parse_mqprio_opt())
+ *  lets overlap. Every other root has each TX queue in one class at most. */
+bool root_queues_may_overlap(const RootSpec *r);
+
+/** The traffic classes whose queue range holds TX queue queue, as a mask
+ *  (bit tc); 0 when none does. More than one bit only where
+ *  root_queues_may_overlap(). */
+uint32_t root_tcs_of_queue(const RootSpec *r, uint32_t queue);
+
+/** Whether traffic class tc of r holds TX queue queue (false for a tc that
+ *  is negative or not below num_tc). */
+bool root_tc_has_queue(const RootSpec *r, int tc, uint32_t queue);
+
+/** The lowest traffic class whose queue range holds the TX queue, or
+ *  -ENOENT. Where ranges overlap the queue may serve more classes
+ *  (root_tcs_of_queue()); a sender reaches it through root_send_tc_of_queue(). */
 int root_tc_of_queue(const RootSpec *r, uint32_t queue);
+
+/** The traffic class a socket is sent through to reach TX queue queue
+ *  (OpenTxtimeSocket() and GetTxtimeParams() by queue, the launch monitor):
+ *  of the classes holding the queue, the lowest that some priority of
+ *  priority_map reaches and whose range is this queue alone, else the
+ *  lowest that some priority reaches, else the lowest. Without overlapping
+ *  ranges that is the one class holding the queue. -ENOENT when no class
+ *  holds it. */
+int root_send_tc_of_queue(const RootSpec *r, uint32_t queue);
 
 /** Compare the root qdisc parts that the kernel reports back (for taprio the
  *  newest schedule, the admin one while it is pending, and max_sdu of the

@@ -247,3 +247,19 @@ make_ptp_netns_pair() {
         ip -n m link set p0 up
         ip -n s link set p1 up
 }
+
+# qdisc_shape DEV: tc's own tree of DEV (tc -j -d) with every qdisc named
+# by where it sits instead of by its handle: "root", "root/1" (on the
+# root's class 1, TX queue 0), "root/1/1" (under that qdisc's class 1),
+# each with its kind and options, sorted: two trees built with other
+# child handles compare equal.
+qdisc_shape() {
+        tc -j -d qdisc show dev "$1" | jq -c '
+                (map({key: .handle, value: .}) | from_entries) as $by
+                | def at($q): if $q.root then "root"
+                              else ($q.parent | split(":")) as $p
+                                   | ($by[$p[0] + ":"]) as $up
+                                   | if $up == null then "?" + $q.parent else at($up) + "/" + $p[1] end
+                              end;
+                [.[] | {at: at(.), kind, options}] | sort_by(.at)'
+}

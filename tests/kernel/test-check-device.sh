@@ -1,6 +1,6 @@
 # Device-aware checking: tbsd --check and tbsctl validate --device judge the
 # schedules against this machine's interfaces with the rules the daemon
-# refuses them with before an apply (daemon/device-check.c), and say the
+# refuses them with before an apply (daemon/probe/device-check.c), and say the
 # same line. veth has no launch time and the number of TX queues it was made
 # with; tc shows that nothing changes, and the running daemon is the oracle
 # for "the same judgement".

@@ -1,4 +1,4 @@
-# The launch-time monitor (the schedule's "monitor" key, daemon/launch-monitor.c)
+# The launch-time monitor (the schedule's "monitor" key, daemon/link/launch-monitor.c)
 # on software etf queues of a veth: queue 0 (delta 50 ms) and queue 1 (delta
 # 1000 ns, too small: etf wakes later than the launch time and drops the
 # probes as missed), both monitored every 200 ms with 4 frames. Read with

@@ -125,7 +125,7 @@ err=$("$TBSCTL" import va 2>&1 >/dev/null)
 rc=$?
 set -e
 assert_eq "$rc" 1 "htb root: exit status"
-assert_eq "$err" "tbsctl: va: cannot import: root qdisc htb 1: is neither mqprio nor taprio, the roots a schedule declares" \
+assert_eq "$err" "tbsctl: va: cannot import: root qdisc htb 1: is none of mqprio, taprio, etf and cbs, the roots a schedule declares" \
         "htb root refused"
 
 # The kernel's own root, and an interface that does not exist.
@@ -134,7 +134,7 @@ set +e
 err=$("$TBSCTL" import va 2>&1 >/dev/null)
 assert_eq "$?" 1 "default root: exit status"
 set -e
-assert_eq "$err" "tbsctl: va: cannot import: the root is the kernel's default qdisc (noqueue), not an mqprio or taprio tree: nothing to import" \
+assert_eq "$err" "tbsctl: va: cannot import: the root is the kernel's default qdisc (noqueue), not an mqprio, taprio, etf or cbs tree: nothing to import" \
         "default root refused"
 set +e
 err=$("$TBSCTL" import nosuch0 2>&1 >/dev/null)

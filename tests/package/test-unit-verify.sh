@@ -59,10 +59,10 @@ families=" $(directive RestrictAddressFamilies) "
 for f in AF_UNIX AF_NETLINK; do
         [[ $families == *" $f "* ]] || fail "RestrictAddressFamilies lacks $f"
 done
-# The sockets handed to applications (daemon/txtime-socket.c).
-grep -q 'socket(AF_PACKET' "$SRC/daemon/txtime-socket.c" && [[ $families != *" AF_PACKET "* ]] &&
+# The sockets handed to applications (daemon/broker/txtime-socket.c).
+grep -q 'socket(AF_PACKET' "$SRC/daemon/broker/txtime-socket.c" && [[ $families != *" AF_PACKET "* ]] &&
         fail "the daemon creates AF_PACKET sockets for applications, RestrictAddressFamilies lacks it"
-if grep -q 'AF_INET6 : AF_INET' "$SRC/daemon/txtime-socket.c"; then
+if grep -q 'AF_INET6 : AF_INET' "$SRC/daemon/broker/txtime-socket.c"; then
         [[ $families == *" AF_INET "* && $families == *" AF_INET6 "* ]] ||
                 fail "the daemon creates AF_INET/AF_INET6 sockets for applications, RestrictAddressFamilies lacks them"
 fi
@@ -71,10 +71,10 @@ fi
 [ -z "$(directive IPAddressDeny)" ] || fail "IPAddressDeny= would filter the applications' UDP sockets"
 directive DeviceAllow | grep -qx 'char-ptp r' || fail "no DeviceAllow=char-ptp r for /dev/ptp*"
 [ "$(directive RuntimeDirectory)" = tbsd ] || fail "RuntimeDirectory is not tbsd"
-grep -q 'PMC_DEFAULT_RUNTIME_DIR "/run/tbsd"' "$SRC/daemon/pmc-client.h" ||
+grep -q 'PMC_DEFAULT_RUNTIME_DIR "/run/tbsd"' "$SRC/daemon/clock/pmc-client.h" ||
         fail "pmc_client's runtime folder moved: RuntimeDirectory= must follow it"
 pass "CAP_NET_ADMIN and CAP_NET_RAW only; AF_UNIX AF_NETLINK AF_PACKET AF_INET AF_INET6; no IP filter; char-ptp r; /run/tbsd"
-if grep -q 'adjtimex(' "$SRC"/daemon/*.c; then
+if grep -rq --include='*.c' 'adjtimex(' "$SRC"/daemon; then
         # ProtectClock= and @system-service both block adjtimex(), even a read.
         grep -q '^ProtectClock=yes' "$unit" && fail "ProtectClock=yes blocks the adjtimex() the daemon calls"
         # glibc's adjtimex() is the clock_adjtime(CLOCK_REALTIME) system call.
@@ -87,11 +87,11 @@ else
         grep -q '^ProtectClock=yes' "$unit" || fail "the daemon calls no adjtimex(): ProtectClock=yes should be set"
         pass "no adjtimex() in the daemon, ProtectClock=yes"
 fi
-if grep -q '/proc/sys/' "$SRC"/daemon/*.c; then
+if grep -rq --include='*.c' '/proc/sys/' "$SRC"/daemon; then
         grep -q '^ProcSubset=pid' "$unit" && fail "ProcSubset=pid hides /proc/sys, which the daemon reads"
         pass "/proc/sys stays readable"
 fi
-if grep -q 'socket(AF_INET' "$SRC"/daemon/*.c; then
-        [[ $families == *" AF_INET "* ]] || grep -q 'socket(AF_UNIX' "$SRC/daemon/caps-probe.c" ||
+if grep -rq --include='*.c' 'socket(AF_INET' "$SRC"/daemon; then
+        [[ $families == *" AF_INET "* ]] || grep -q 'socket(AF_UNIX' "$SRC/daemon/probe/caps-probe.c" ||
                 fail "the daemon opens AF_INET sockets without an AF_UNIX fallback"
 fi

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* clock-probe: run tbsd's clock check (daemon/clock-check.c, its native
+/* clock-probe: run tbsd's clock check (daemon/clock/clock-check.c, its native
  * ptp4l client and PHC measurement) against one ptp4l socket and print
  * clock_status_to_json() as one JSON line, plus "ingress_time_ns" (when
  * ptp4l answered: the time stamp of the Sync that master_offset_ns comes

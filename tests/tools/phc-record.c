@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* phc-record DEVICE OUTDIR: record the raw answers of a PTP hardware clock
- * to the ioctls daemon/phc-offset.c uses, for the unit test fixtures
+ * to the ioctls daemon/clock/phc-offset.c uses, for the unit test fixtures
  * (tests/unit/fixtures/phc). Writes OUTDIR/precise.bin, extended.bin and
  * basic.bin (the kernel's structs, byte for byte, 9 samples) or, for an
  * ioctl the driver refuses, NAME.errno with the errno number. Not a test. */

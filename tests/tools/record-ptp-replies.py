@@ -11,7 +11,7 @@
       and store the first request datagram it sends as OUTFILE.
 
 The GET is built here with struct.pack, independently of tbsd's encoder,
-so the recordings are an oracle for daemon/ptp-mgmt.c rather than its echo.
+so the recordings are an oracle for daemon/clock/ptp-mgmt.c rather than its echo.
 """
 import os
 import socket

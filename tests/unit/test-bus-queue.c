@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bus signal queue (daemon/bus-queue.c) on a real sd-bus connection:
+/* The bus signal queue (daemon/bus/bus-queue.c) on a real sd-bus connection:
  * a peer-to-peer pair over a socketpair, the daemon's end registering an
  * object, the other end reading what arrives. Nothing is sent before the
  * queue is flushed; changes of one object are coalesced; a removal drops

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/clock-check.c: the rules that turn one check's figures into a
+/* daemon/clock/clock-check.c: the rules that turn one check's figures into a
  * state and reason, the JSON contract of `tbsctl clock --json`, and whole
  * checks run from an event loop against a stand-in ptp4l that answers with
  * the replies recorded from ptp4l (tests/unit/fixtures/ptp). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The CPU budget of untrusted Validate() callers (daemon/cpu-budget.c):
+/* The CPU budget of untrusted Validate() callers (daemon/bus/cpu-budget.c):
  * per user and for all together, debts, refill, the slots' reuse. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -201,6 +201,78 @@ static void test_drift_cbs(void **state) {
                             "report (is the link down?); give link_speed_mbps");
 }
 
+/* An etf under a cbs: the etf's settings are compared (named "etf under
+ * it"), and an etf missing or not declared under the cbs is said. */
+static void test_drift_cbs_etf(void **state) {
+        static const char text[] =
+                "{\"interface\": \"eth0\", \"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 2,"
+                " \"priority_map\": [1,1,1,0,1,1,1,1,1,1,1,1,1,1,1,1],"
+                " \"queues\": [{\"count\": 1, \"offset\": 0}, {\"count\": 3, \"offset\": 1}]},"
+                " \"txqueues\": [{\"queue\": 0, \"qdisc\": \"cbs\", \"idle_slope_kbps\": 20000,"
+                " \"send_slope_kbps\": -980000, \"hi_credit_bytes\": 30, \"lo_credit_bytes\": -1470,"
+                " \"offload\": false, \"child\": {\"delta_ns\": 500000, \"offload\": \"auto\"}}],"
+                " \"allow\": [\"ptp-etf\"]}";
+        _cleanup_schedule_ Schedule *s = NULL;
+        _cleanup_free_ char *a = NULL, *b = NULL, *c = NULL;
+        DiagList d = {};
+        InstalledQueue q;
+        QDiscTree t;
+
+        assert_int_equal(schedule_parse_json("c.json", text, strlen(text), &d, &s), 0);
+        tree_for(s, &t, &q);
+        strcpy(q.qdisc.kind, "cbs");
+        q.is_etf = false;
+        q.is_cbs = true;
+        q.etf.child_offload = OFFLOAD_OFF;      /* "auto" without facts: software */
+        q.child = (InstalledQDisc) { .kind = "etf", .handle = 0x02010000, .parent = 0x01010001 };
+        assert_int_equal(drift_describe(&t, s, NULL, NULL), 0);
+
+        q.etf.delta_ns = 400000;
+        assert_int_equal(drift_describe(&t, s, NULL, &a), 1);
+        assert_string_equal(a, "txqueue 0: cbs 101: etf under it: delta 400000 ns instead of 500000 ns");
+
+        q.etf.delta_ns = 500000;
+        q.etf.etf_child = false;
+        q.child = (InstalledQDisc) {};
+        assert_int_equal(drift_describe(&t, s, NULL, &b), 1);
+        assert_string_equal(b, "txqueue 0: cbs 101: has no etf under it");
+
+        s->txqueues[0].etf_child = false;
+        q.etf.etf_child = true;
+        assert_int_equal(drift_describe(&t, s, NULL, &c), 1);
+        assert_string_equal(c, "txqueue 0: cbs 101: has an etf under it, which is not declared");
+        diag_list_clear(&d);
+}
+
+/* An etf as the root: equal, other options, another kind. */
+static void test_drift_leaf_root(void **state) {
+        static const char text[] =
+                "{\"interface\": \"eth0\", \"root\": {\"qdisc\": \"etf\", \"delta_ns\": 300000},"
+                " \"allow\": [\"ptp-etf\"]}";
+        _cleanup_schedule_ Schedule *s = NULL;
+        _cleanup_free_ char *a = NULL, *b = NULL;
+        DiagList d = {};
+        QDiscTree t;
+
+        assert_int_equal(schedule_parse_json("r.json", text, strlen(text), &d, &s), 0);
+        t = (QDiscTree) {
+                .has_root = true,
+                .root_known = true,
+                .root = { .kind = "etf", .handle = TBS_DEFAULT_ROOT_HANDLE },
+                .root_spec = s->root,
+        };
+        t.root_spec.leaf.offload = OFFLOAD_OFF;
+        assert_int_equal(drift_describe(&t, s, NULL, NULL), 0);
+        t.root_spec.leaf.delta_ns = 1;
+        assert_int_equal(drift_describe(&t, s, NULL, &a), 1);
+        assert_string_equal(a, "root etf 100: has other options than declared");
+        t.root_spec.kind = ROOT_CBS;
+        strcpy(t.root.kind, "cbs");
+        assert_int_equal(drift_describe(&t, s, NULL, &b), 1);
+        assert_string_equal(b, "root is cbs 100: instead of etf 100:");
+        diag_list_clear(&d);
+}
+
 static void test_drift_key(void **state) {
         static const char bad[] =
                 "{\"interface\": \"eth0\", \"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 1,"
@@ -360,6 +432,8 @@ int main(void) {
                 cmocka_unit_test(test_watch_parse),
                 cmocka_unit_test(test_drift),
                 cmocka_unit_test(test_drift_cbs),
+                cmocka_unit_test(test_drift_cbs_etf),
+                cmocka_unit_test(test_drift_leaf_root),
                 cmocka_unit_test(test_drift_key),
                 cmocka_unit_test(test_rates_across_pauses),
                 cmocka_unit_test(test_find_link),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The device checks of daemon/device-check.c on recorded devices
+/* The device checks of daemon/probe/device-check.c on recorded devices
  * (tests/unit/fixtures/caps/, replayed through caps-replay.c): what
  * `tbsd --check` and `tbsctl validate --device` report for a schedule on a
  * device, and that it is line for line what the daemon's own check before an

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/launch-monitor.c without a kernel (how a probe's answer is
+/* daemon/link/launch-monitor.c without a kernel (how a probe's answer is
  * accounted is lib/launch-error.c's, in test-launch-error): the monitors' lifecycle on an event loop: started per queue in
  * ascending order, kept with their figures when their configuration stays,
  * restarted from zero when it changes, stopped when left out. The monitors

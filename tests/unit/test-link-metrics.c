@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/link-metrics.c: tbsd's metrics file, read from the links as typed
+/* daemon/link/link-metrics.c: tbsd's metrics file, read from the links as typed
  * samples, is byte for byte what the links' Describe() documents give
  * (what tbsctl metrics renders from the bus, and what the file was made of
  * before), for links in several states, with and without samples, rates

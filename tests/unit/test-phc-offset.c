@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/phc-offset.c: the PHC - CLOCK_TAI arithmetic on ioctl answers, and
+/* daemon/clock/phc-offset.c: the PHC - CLOCK_TAI arithmetic on ioctl answers, and
  * the PRECISE -> EXTENDED -> BASIC fallback through the ioctl seam.
  *
  * test_recorded_*: answers recorded from the 82576 (igb) PHC of the NIC test

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/pmc-client.c over real Unix datagram sockets: the test stands in
+/* daemon/clock/pmc-client.c over real Unix datagram sockets: the test stands in
  * for ptp4l on a socket in a temporary folder and answers with the replies
  * recorded from ptp4l (tests/unit/fixtures/ptp), re-stamped with the
  * request's sequenceId. Covers matching by sequenceId, answers out of order,

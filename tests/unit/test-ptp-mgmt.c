@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/ptp-mgmt.c against datagrams recorded from ptp4l 3.1.1 and pmc
+/* daemon/clock/ptp-mgmt.c against datagrams recorded from ptp4l 3.1.1 and pmc
  * (tests/unit/fixtures/ptp/README.md says how). Every decode runs on a heap
  * copy of exactly the bytes given, so ASan sees any read past the end. */
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Waiting for PTP after a NIC reset (daemon/ptp-relock.c): which applies
+/* Waiting for PTP after a NIC reset (daemon/clock/ptp-relock.c): which applies
  * reset the link, judged on recorded devices (the capability probe replays
  * an i225, an i210 and a veth), and the wait's verdicts as the clock
  * check's status and the time move on. */

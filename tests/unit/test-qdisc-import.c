@@ -119,9 +119,9 @@ static void test_foreign_mqprio(void **state) {
 }
 
 static void test_refused_roots(void **state) {
-        check_fixture("htb.bin", NULL, "root qdisc htb 1: is neither mqprio nor taprio, the roots a schedule declares");
+        check_fixture("htb.bin", NULL, "root qdisc htb 1: is none of mqprio, taprio, etf and cbs, the roots a schedule declares");
         check_fixture("default.bin", NULL, "the root is the kernel's default qdisc (noqueue), not an "
-                      "mqprio or taprio tree: nothing to import");
+                      "mqprio, taprio, etf or cbs tree: nothing to import");
         check_tree(&(QDiscTree) {}, NULL, "no root qdisc in the kernel's dump (is the interface up?)");
 }
 
@@ -363,6 +363,90 @@ static void test_recorded_cbs(void **state) {
                 NULL);
 }
 
+/* An etf under a cbs (mqprio-cbs-etf.tc.json): cbs 101: on 100:1 with etf
+ * 201: on 101:1, cbs 102: on 100:2 with its own pfifo. */
+static void test_recorded_cbs_etf(void **state) {
+        QDiscTree t = {};
+
+        load_fixture_tree("mqprio-cbs-etf.bin", &t);
+        assert_int_equal(t.n_queues, 4);
+        assert_true(t.queues[0].is_cbs);
+        assert_true(t.queues[0].etf.etf_child);
+        assert_string_equal(t.queues[0].child.kind, "etf");
+        assert_int_equal(t.queues[0].child.handle, 0x02010000);
+        assert_int_equal(t.queues[0].child.parent, 0x01010001);
+        assert_int_equal(t.queues[0].etf.delta_ns, 500000);
+        assert_int_equal(t.queues[0].etf.child_offload, OFFLOAD_OFF);
+        assert_true(t.queues[1].is_cbs);
+        assert_false(t.queues[1].etf.etf_child);
+        assert_string_equal(t.queues[1].child.kind, "");
+        check_tree(&t,
+                "{ \"interface\": \"va\", \"root\": { \"qdisc\": \"mqprio\", \"handle\": \"100:\","
+                "  \"num_tc\": 3, \"priority_map\": [2,2,1,0,2,2,2,2,2,2,2,2,2,2,2,2],"
+                "  \"queues\": [ {\"count\": 1, \"offset\": 0}, {\"count\": 1, \"offset\": 1},"
+                "                {\"count\": 2, \"offset\": 2} ], \"hw_offload\": false },"
+                "  \"txqueues\": ["
+                "   { \"queue\": 0, \"qdisc\": \"cbs\", \"offload\": false, \"idle_slope_kbps\": 20000,"
+                "     \"send_slope_kbps\": -980000, \"hi_credit_bytes\": 30, \"lo_credit_bytes\": -1470,"
+                "     \"child\": { \"qdisc\": \"etf\", \"clockid\": \"CLOCK_TAI\", \"delta_ns\": 500000,"
+                "                \"offload\": false, \"deadline_mode\": false, \"skip_sock_check\": false } },"
+                "   { \"queue\": 1, \"qdisc\": \"cbs\", \"offload\": false, \"idle_slope_kbps\": 20000,"
+                "     \"send_slope_kbps\": -980000, \"hi_credit_bytes\": 30, \"lo_credit_bytes\": -1470 } ] }",
+                NULL);
+        /* Another kind under the cbs has no key: refused by its handle. */
+        strcpy(t.queues[0].child.kind, "fq_codel");
+        t.queues[0].child.handle = 0x02020000;
+        t.queues[0].etf.etf_child = false;
+        check_tree(&t, NULL, "qdisc 201: is neither the root nor on a TX queue of it (a qdisc inside a TX "
+                   "queue's qdisc, such as cbs's), which a schedule cannot express");
+        qdisc_tree_done(&t);
+}
+
+/* An etf as the root (root-etf.tc.json), the kernel's handle kept; the
+ * file accepts what it fails of the safety checks. */
+static void test_recorded_root_etf(void **state) {
+        QDiscTree t = {};
+
+        load_fixture_tree("root-etf.bin", &t);
+        assert_true(t.root_known);
+        assert_int_equal(t.root_spec.kind, ROOT_ETF);
+        assert_int_equal(t.root_spec.leaf.kind, TXQ_ETF);
+        assert_int_equal(t.root_spec.leaf.delta_ns, 300000);
+        assert_true(t.root_spec.leaf.skip_sock_check);
+        assert_int_equal(t.n_queues, 0);
+        check_tree(&t,
+                "{ \"interface\": \"va\", \"root\": { \"qdisc\": \"etf\", \"handle\": \"100:\","
+                "  \"clockid\": \"CLOCK_TAI\", \"delta_ns\": 300000, \"offload\": false,"
+                "  \"deadline_mode\": false, \"skip_sock_check\": true },"
+                "  \"txqueues\": [], \"allow\": [\"ptp-etf\"] }",
+                NULL);
+        qdisc_tree_done(&t);
+}
+
+/* A cbs as the root with an etf on its class 1 (root-cbs-etf.tc.json): the
+ * etf is the root's "child", no TX queue of its own. */
+static void test_recorded_root_cbs_etf(void **state) {
+        QDiscTree t = {};
+
+        load_fixture_tree("root-cbs-etf.bin", &t);
+        assert_true(t.root_known);
+        assert_int_equal(t.root_spec.kind, ROOT_CBS);
+        assert_true(t.root_spec.leaf.etf_child);
+        assert_true(t.root_spec.leaf.deadline_mode);
+        assert_int_equal(t.root_spec.leaf.delta_ns, 400000);
+        assert_int_equal(t.n_queues, 1);
+        assert_false(installed_queue_is_declarable(&t.queues[0]));
+        check_tree(&t,
+                "{ \"interface\": \"va\", \"root\": { \"qdisc\": \"cbs\", \"handle\": \"100:\","
+                "  \"offload\": false, \"idle_slope_kbps\": 20000, \"send_slope_kbps\": -980000,"
+                "  \"hi_credit_bytes\": 30, \"lo_credit_bytes\": -1470,"
+                "  \"child\": { \"qdisc\": \"etf\", \"clockid\": \"CLOCK_TAI\", \"delta_ns\": 400000,"
+                "             \"offload\": false, \"deadline_mode\": true, \"skip_sock_check\": false } },"
+                "  \"txqueues\": [], \"allow\": [\"ptp-etf\"] }",
+                NULL);
+        qdisc_tree_done(&t);
+}
+
 /* The Schedule itself, before rendering: defaults the parser fills are the
  * ones the kernel showed. */
 static void test_to_schedule(void **state) {
@@ -388,6 +472,9 @@ int main(void) {
                 cmocka_unit_test(test_mqprio_etf),
                 cmocka_unit_test(test_taprio_txtime),
                 cmocka_unit_test(test_foreign_mqprio),
+                cmocka_unit_test(test_recorded_cbs_etf),
+                cmocka_unit_test(test_recorded_root_etf),
+                cmocka_unit_test(test_recorded_root_cbs_etf),
                 cmocka_unit_test(test_refused_roots),
                 cmocka_unit_test(test_refused_child),
                 cmocka_unit_test(test_refused_etf_clock),

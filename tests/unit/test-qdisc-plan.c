@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The plan of an apply as a pure function (daemon/qdisc-plan.c): kernel
+/* The plan of an apply as a pure function (daemon/qdisc/qdisc-plan.c): kernel
  * trees recorded in the test kernel (tests/unit/fixtures/qdisc/, parsed
  * with qdisc_tree_parse_dump()) and a schedule go in, the list of requests
  * comes out; no socket is opened. Each request is checked against the
@@ -246,12 +246,59 @@ static void test_changed_root(void **state) {
         assert_etf_step(&p.steps[3], &recorded_etfs[1], 0x01040000, false);
         qdisc_plan_done(&p);
 
-        /* Another handle: the new root replaces the old one in one step. */
+        assert_false(p.check_num_tc);
+        qdisc_plan_done(&p);
+
+        /* Another handle: the old mqprio is deleted first as well (Linux
+         * 6.1 leaves a new mqprio or taprio put in place of one under
+         * another handle in one step without traffic classes: "tc 0"),
+         * and the new root is read back after the apply. */
         s.root.handle = 0x02000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.n, 3);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.n, 4);
+        assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_header(&p.steps[0], RTM_DELQDISC, 0, 0x01000000, TC_H_ROOT);
+        assert_string_equal(p.steps[0].name, "removing the old root (mqprio 100:)");
+        assert_root_step(&p.steps[1], &s.root);
+        assert_int_equal(p.steps[2].kind, PLAN_ETF);
+        assert_int_equal(step_tcmsg(&p.steps[2])->tcm_parent, 0x02000001);
+        assert_int_equal(step_tcmsg(&p.steps[3])->tcm_parent, 0x02000002);
+        assert_true(p.check_num_tc);
+        qdisc_plan_done(&p);
+
+        /* The same with the settings of the installed root: only the handle
+         * differs, the root is re-created all the same. */
+        s.root = mqprio_root;
+        s.root.handle = 0x02000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.n, 4);
+        assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_root_step(&p.steps[1], &s.root);
+        qdisc_plan_done(&p);
+
+        /* mqprio to taprio under another handle: deleted first. */
+        s.root = taprio_root_cycle(1000000);
+        s.root.handle = 0x02000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_string_equal(p.steps[0].name, "removing the old root (mqprio 100:)");
+        assert_root_step(&p.steps[1], &s.root);
+        assert_true(p.check_num_tc);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+
+        /* From the kernel's default root (mq, no handle): one step, nothing
+         * to delete, nothing read back. */
+        s.root = mqprio_root;
+        s.root.handle = 0x02000000;
+        load_tree(FIXTURES "default.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_CREATE);
         assert_int_equal(p.steps[0].kind, PLAN_ROOT);
-        assert_int_equal(step_tcmsg(&p.steps[1])->tcm_parent, 0x02000001);
+        assert_false(p.check_num_tc);
         qdisc_plan_done(&p);
         qdisc_tree_done(&t);
 }
@@ -436,6 +483,159 @@ static void test_cbs(void **state) {
         assert_int_equal(p.n, 1);
         assert_etf_step(&p.steps[0], &recorded_etfs[1], 0x01030000, false);
         assert_string_equal(p.steps[0].name, "txqueue 1 (etf on 100:2)");
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+static void assert_child_step(const PlanStep *st, const EtfSpec *e, uint32_t parent, uint32_t handle, bool hw) {
+        struct nl_msg *m = NULL;
+
+        assert_int_equal(st->kind, PLAN_ETF_CHILD);
+        assert_int_equal(st->handle, handle);
+        assert_int_equal(st->parent, parent);
+        assert_int_equal(st->hw, hw);
+        assert_header(st, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, handle, parent);
+        assert_int_equal(qdisc_etf_child_request(IFINDEX, parent, handle, e, hw, &m), 0);
+        assert_same_bytes(st->msg, m);
+        nlmsg_free(m);
+}
+
+/* An etf under a cbs (mqprio-cbs-etf.bin: cbs 101: with etf 201: on queue
+ * 0, cbs 102: alone on queue 1): kept as installed; a change of the etf
+ * re-creates the pair with fresh handles; from the default root, the root,
+ * each cbs and the etf under the first one. */
+static void test_cbs_etf_chain(void **state) {
+        EtfSpec q[] = {
+                { .queue = 0, .kind = TXQ_CBS, .offload = OFFLOAD_AUTO,
+                  .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
+                           .hi_credit_bytes = 30, .lo_credit_bytes = -1470 },
+                  .etf_child = true, .clockid = CLOCK_TAI, .delta_ns = 500000, .child_offload = OFFLOAD_AUTO },
+                { .queue = 1, .kind = TXQ_CBS, .offload = OFFLOAD_OFF,
+                  .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
+                           .hi_credit_bytes = 30, .lo_credit_bytes = -1470 } },
+        };
+        DeviceFacts veth = { .offload_known = true, .link_speed_mbps = 10000 };
+        DeviceFacts i210 = { .offload_known = true, .launch_time_mask = 0x3, .cbs_offload_mask = 0x3,
+                             .link_speed_mbps = 1000 };
+        Schedule s = recorded_schedule(q, 2);
+        EtfSpec sent;
+        QDiscTree t = {};
+        QDiscPlan p = {};
+
+        load_tree(FIXTURES "mqprio-cbs-etf.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 0);
+        qdisc_plan_done(&p);
+        /* Without facts "auto" is software under a cbs: still in place. */
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 0);
+        qdisc_plan_done(&p);
+
+        /* The etf's delta changes: a new cbs (103:, the first free major
+         * after 100:) replaces the old one, the etf goes under it (104:). */
+        q[0].delta_ns = 400000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 2);
+        sent = q[0];
+        sent.offload = OFFLOAD_OFF;
+        sent.child_offload = OFFLOAD_OFF;
+        assert_etf_step(&p.steps[0], &sent, 0x01030000, false);
+        assert_child_step(&p.steps[1], &sent, 0x01030001, 0x01040000, false);
+        assert_string_equal(p.steps[1].name, "txqueue 0 (etf under cbs 103:)");
+        qdisc_plan_done(&p);
+
+        /* queue 1 gets an etf: the same, on queue 1 */
+        q[0].delta_ns = 500000;
+        q[1].etf_child = true;
+        q[1].clockid = CLOCK_TAI;
+        q[1].delta_ns = 300000;
+        q[1].child_offload = OFFLOAD_OFF;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 2);
+        assert_etf_step(&p.steps[0], &q[1], 0x01030000, false);
+        assert_child_step(&p.steps[1], &q[1], 0x01030001, 0x01040000, false);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+
+        /* From the default root, on an i210 (offload "auto": on). */
+        q[1].etf_child = false;
+        load_tree(FIXTURES "default.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &i210, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 4);
+        assert_root_step(&p.steps[0], &mqprio_root);
+        sent = q[0];
+        sent.offload = OFFLOAD_ON;
+        sent.child_offload = OFFLOAD_ON;
+        assert_etf_step(&p.steps[1], &sent, 0x01010000, true);
+        assert_child_step(&p.steps[2], &sent, 0x01010001, 0x01020000, true);
+        assert_etf_step(&p.steps[3], &q[1], 0x01030000, false);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
+/* An etf or cbs as the root (root-etf.bin: etf 100: delta 300000
+ * skip_sock_check; root-cbs-etf.bin: cbs 100: with etf 101: deadline_mode
+ * on 100:1): kept when equal, re-created (deleted first: same handle)
+ * when not, and a cbs root's etf grafted on its class 1. */
+static void test_leaf_root(void **state) {
+        Schedule s = {
+                .root = { .kind = ROOT_ETF, .handle = 0x01000000,
+                          .leaf = { .kind = TXQ_ETF, .clockid = CLOCK_TAI, .delta_ns = 300000,
+                                    .offload = OFFLOAD_AUTO, .skip_sock_check = true } },
+        };
+        DeviceFacts veth = { .offload_known = true };
+        RootSpec sent;
+        QDiscTree t = {};
+        QDiscPlan p = {};
+
+        load_tree(FIXTURES "root-etf.bin", &t);
+        assert_true(t.root_known);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 0);
+        assert_int_equal(p.root_change, ROOT_KEEP);
+        qdisc_plan_done(&p);
+
+        s.root.leaf.delta_ns = 200000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_string_equal(p.root_why, "etf cannot change in place");
+        assert_int_equal(p.n, 2);
+        assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_header(&p.steps[0], RTM_DELQDISC, 0, 0x01000000, TC_H_ROOT);
+        sent = s.root;
+        sent.leaf.offload = OFFLOAD_OFF;
+        assert_root_step(&p.steps[1], &sent);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+
+        /* a cbs root with an etf, from the etf root: replaced at once */
+        s.root = (RootSpec) { .kind = ROOT_CBS, .handle = 0x01000000,
+                              .leaf = { .kind = TXQ_CBS, .offload = OFFLOAD_OFF,
+                                        .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
+                                                 .hi_credit_bytes = 30, .lo_credit_bytes = -1470 },
+                                        .etf_child = true, .clockid = CLOCK_TAI, .delta_ns = 400000,
+                                        .deadline_mode = true, .child_offload = OFFLOAD_OFF } };
+        load_tree(FIXTURES "root-etf.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.n, 3);
+        assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_root_step(&p.steps[1], &s.root);
+        assert_child_step(&p.steps[2], &s.root.leaf, 0x01000001, 0x01010000, false);
+        assert_string_equal(p.steps[2].name, "etf under the root (cbs 100:)");
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+
+        /* ... which is what root-cbs-etf.bin has: nothing to do */
+        load_tree(FIXTURES "root-cbs-etf.bin", &t);
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 0);
+        qdisc_plan_done(&p);
+        /* the same cbs without the etf: re-created */
+        s.root.leaf.etf_child = false;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.n, 2);
+        assert_string_equal(p.root_why, "cbs cannot change in place");
         qdisc_plan_done(&p);
         qdisc_tree_done(&t);
 }
@@ -693,6 +893,24 @@ static void test_taprio_recreate(void **state) {
         assert_int_equal(p.root_change, ROOT_RECREATE);
         assert_string_equal(p.root_why, "root kind taprio instead of mqprio");
         qdisc_plan_done(&p);
+
+        /* Another handle, to taprio or mqprio: the old taprio is deleted
+         * first (in one step the new root would have no traffic classes). */
+        for (unsigned i = 0; i < 2; i++) {
+                s.root = i == 0 ? taprio_root_cycle(1000000) : mqprio_root;
+                s.root.handle = 0x02000000;
+                assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+                assert_int_equal(p.root_change, ROOT_RECREATE);
+                assert_string_equal(p.root_why, i == 0 ? "handle differs" : "root kind taprio instead of mqprio");
+                assert_int_equal(p.n, 3);
+                assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+                assert_header(&p.steps[0], RTM_DELQDISC, 0, 0x01000000, TC_H_ROOT);
+                assert_string_equal(p.steps[0].name, "removing the old root (taprio 100:)");
+                assert_root_step(&p.steps[1], &s.root);
+                assert_int_equal(step_tcmsg(&p.steps[2])->tcm_parent, 0x02000001);
+                assert_true(p.check_num_tc);
+                qdisc_plan_done(&p);
+        }
         qdisc_tree_done(&t);
 
         /* From the kernel's default root: created, nothing to say */
@@ -784,6 +1002,225 @@ static void test_taprio_max_sdu(void **state) {
         qdisc_tree_done(&t);
 }
 
+/* An etf on queue 0 and a cbs on queue 1 (slopes given: no link speed needed). */
+static EtfSpec handle_children[] = {
+        { .queue = 0, .clockid = CLOCK_TAI, .delta_ns = 300000, .offload = OFFLOAD_OFF },
+        { .queue = 1, .kind = TXQ_CBS, .offload = OFFLOAD_OFF,
+          .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
+                   .hi_credit_bytes = 30, .lo_credit_bytes = -1470 } },
+};
+
+/* Plan handle_children under a new mqprio root root_handle on tree t (an
+ * mqprio installed there is deleted first); the two child steps get want0
+ * and want1 and hang on the root's queues. */
+static void assert_children_handles(QDiscTree *t, uint32_t root_handle, uint32_t want0, uint32_t want1) {
+        Schedule s = recorded_schedule(handle_children, ELEMENTSOF(handle_children));
+        QDiscPlan p = {};
+        char name[64], hb[16];
+        size_t o = t->has_root && t->root.handle != 0;
+
+        s.root.handle = root_handle;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_null(p.report.error);
+        assert_int_equal(p.n, 3 + o);
+        if (o)
+                assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
+        assert_int_equal(p.steps[o].kind, PLAN_ROOT);
+        assert_int_equal(step_tcmsg(&p.steps[o])->tcm_handle, root_handle);
+        for (size_t i = 0; i < 2; i++) {
+                const PlanStep *st = &p.steps[o + 1 + i];
+                uint32_t want = i == 0 ? want0 : want1;
+
+                assert_int_equal(st->kind, PLAN_ETF);
+                assert_int_equal(st->handle, want);
+                assert_header(st, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, want,
+                              TC_H_MAKE(root_handle, (uint32_t) i + 1));
+        }
+        snprintf(name, sizeof(name), "txqueue 1 (cbs on %s)",
+                 tc_handle_to_string(TC_H_MAKE(root_handle, 2), hb));
+        assert_string_equal(p.steps[o + 2].name, name);
+        qdisc_plan_done(&p);
+}
+
+/* Issue 38: a root anywhere from 1: to fffe: gets its etf and cbs children
+ * (8001: is what the kernel gives `tc qdisc add dev X root mqprio ...`).
+ * Children take majors from the root's + 1 up to 7fff:, around to 1:, and
+ * from the kernel's range 8000:..fffe: only when all below it are taken. */
+static void test_root_handles(void **state) {
+        static const struct { uint32_t root, child0, child1; } cases[] = {
+                { 0x00010000, 0x00020000, 0x00030000 },
+                { 0x01000000, 0x01010000, 0x01020000 },         /* as ever: 101:, 102: */
+                { 0x7ffe0000, 0x7fff0000, 0x00010000 },         /* around below 8000: */
+                { 0x7fff0000, 0x00010000, 0x00020000 },
+                { 0x80000000, 0x00010000, 0x00020000 },
+                { 0x80010000, 0x00010000, 0x00020000 },
+                { 0xfffe0000, 0x00010000, 0x00020000 },
+        };
+        QDiscTree t = {};
+
+        load_tree(FIXTURES "default.bin", &t);
+        assert_int_equal(t.n_handles, 0);
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++)
+                assert_children_handles(&t, cases[i].root, cases[i].child0, cases[i].child1);
+        qdisc_tree_done(&t);
+}
+
+/* Handles the device uses are never handed out: the recorded tree's
+ * (mqprio 100: with etf 101: and 102:) and any other qdisc's. */
+static void test_root_handles_in_use(void **state) {
+        uint32_t used[] = { 0x00020000, 0x00030000, 0x00050000, 0x7fff0000, 0x80010000, 0xffff0000 };
+        uint32_t *own_handles;
+        size_t own_n;
+        QDiscTree t = {};
+
+        load_tree(FIXTURES "mqprio-etf.bin", &t);
+        /* a new root 8001: beside the old tree's handles: around them */
+        assert_children_handles(&t, 0x80010000, 0x00010000, 0x00020000);
+        assert_children_handles(&t, 0x00ff0000, 0x01030000, 0x01040000);
+
+        own_handles = t.handles;
+        own_n = t.n_handles;
+        t.handles = used;
+        t.n_handles = ELEMENTSOF(used);
+        assert_children_handles(&t, 0x00010000, 0x00040000, 0x00060000);
+        assert_children_handles(&t, 0x7ffe0000, 0x00010000, 0x00040000);
+        assert_children_handles(&t, 0x80010000, 0x00010000, 0x00040000);
+        assert_children_handles(&t, 0xfffe0000, 0x00010000, 0x00040000);
+        t.handles = own_handles;
+        t.n_handles = own_n;
+        qdisc_tree_done(&t);
+}
+
+/* The device uses every major but `free_majors`: the tree's handles. */
+static uint32_t *handles_but(const uint32_t *free_majors, size_t n_free, size_t *ret_n) {
+        uint32_t *v = calloc(0x10000, sizeof(uint32_t));
+        size_t n = 0;
+
+        assert_non_null(v);
+        for (uint32_t major = 1; major <= 0xffff; major++) {
+                bool is_free = false;
+
+                for (size_t i = 0; i < n_free; i++)
+                        is_free = is_free || free_majors[i] == major;
+                if (!is_free)
+                        v[n++] = major << 16 | (major % 7);     /* minors do not matter */
+        }
+        *ret_n = n;
+        return v;
+}
+
+/* Below 8000: full: the kernel's range is used; all full: the apply is
+ * refused before anything is sent, in one line that says why and what to do. */
+static void test_handles_exhausted(void **state) {
+        static const uint32_t high[] = { 0x8123, 0xfffe };
+        static const uint32_t one[] = { 0x4000 };
+        Schedule s = recorded_schedule(handle_children, ELEMENTSOF(handle_children));
+        uint32_t *own_handles;
+        size_t own_n;
+        QDiscTree t = {};
+        QDiscPlan p = {};
+
+        load_tree(FIXTURES "default.bin", &t);
+        own_handles = t.handles;
+        own_n = t.n_handles;
+
+        /* only 8123: and fffe: free; the root 8001: is in the dumped tree */
+        t.handles = handles_but(high, ELEMENTSOF(high), &t.n_handles);
+        assert_children_handles(&t, 0x80010000, 0x81230000, 0xfffe0000);
+        free(t.handles);
+
+        /* one free major for two children */
+        t.handles = handles_but(one, ELEMENTSOF(one), &t.n_handles);
+        s.root.handle = 0x80010000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -ENOSPC);
+        assert_string_equal(p.report.error, "txqueue 1 (cbs on 8001:2): no free qdisc handle on the device, every "
+                            "one from 1: to fffe: is in use; delete the qdiscs the device does not need (tc qdisc "
+                            "show dev IFACE lists them) and apply again");
+        qdisc_plan_done(&p);
+        free(t.handles);
+
+        /* none free at all: the first child says so */
+        t.handles = handles_but(NULL, 0, &t.n_handles);
+        s.root.handle = 0x01000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -ENOSPC);
+        assert_string_equal(p.report.error, "txqueue 0 (etf on 100:1): " HANDLE_POOL_FULL_TEXT);
+        qdisc_plan_done(&p);
+        free(t.handles);
+
+        t.handles = own_handles;
+        t.n_handles = own_n;
+        qdisc_tree_done(&t);
+}
+
+/* The pool by itself: its order, reservations, the end. */
+static void test_handle_pool(void **state) {
+        HandlePool pool;
+        uint32_t h, n = 0;
+
+        handle_pool_init(&pool, NULL, 0x7ffd0000);
+        handle_pool_reserve(&pool, 0x7fff0003);
+        handle_pool_reserve(&pool, 0x00010000);
+        handle_pool_reserve(&pool, 0);                  /* no handle: ignored */
+        handle_pool_reserve(&pool, TC_H_ROOT);
+        assert_int_equal(handle_pool_next(&pool, &h), 0);
+        assert_int_equal(h, 0x7ffe0000);
+        assert_int_equal(handle_pool_next(&pool, &h), 0);
+        assert_int_equal(h, 0x00020000);
+        handle_pool_reserve(&pool, 0x00030000);
+        assert_int_equal(handle_pool_next(&pool, &h), 0);
+        assert_int_equal(h, 0x00040000);
+
+        /* no tree, no root: 1: up to fffe:, each once, then the end */
+        handle_pool_init(&pool, NULL, 0);
+        for (uint32_t want = 1; handle_pool_next(&pool, &h) == 0; want++, n++) {
+                if (want == 0x8000)
+                        assert_int_equal(h, 0x80000000);
+                assert_int_equal(h, want << 16);
+        }
+        assert_int_equal(n, 0xfffe);
+        assert_int_equal(handle_pool_next(&pool, &h), -ENOSPC);
+}
+
+/* After a root was re-created in place of an mqprio or taprio: the dump
+ * read back must show it with the schedule's traffic classes (Linux 6.1 has
+ * answered success for a root left with "tc 0"). */
+static void test_check_root(void **state) {
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
+        _cleanup_free_ char *error = NULL;
+
+        load_tree(FIXTURES "mqprio-etf.bin", &t);
+        s.root.handle = 0x02000000;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_true(p.check_num_tc);
+
+        /* the old tree is not the new root */
+        assert_int_equal(qdisc_plan_check_root(&p, &s, &t, &error), -EIO);
+        assert_string_equal(error, "root (mqprio 200:): the kernel answered success but its dump shows "
+                            "another root (mqprio 100:)");
+        error = mfree(error);
+
+        /* the new root as it should be */
+        t.root.handle = t.root_spec.handle = 0x02000000;
+        assert_int_equal(qdisc_plan_check_root(&p, &s, &t, &error), 0);
+        assert_null(error);
+
+        /* the new root without traffic classes */
+        t.root_spec.num_tc = 0;
+        assert_int_equal(qdisc_plan_check_root(&p, &s, &t, &error), -EIO);
+        assert_string_equal(error, "root (mqprio 200:): the kernel answered success but its dump shows "
+                            "num_tc 0 instead of 3");
+        error = mfree(error);
+
+        /* not asked: nothing read */
+        p.check_num_tc = false;
+        assert_int_equal(qdisc_plan_check_root(&p, &s, &t, &error), 0);
+        assert_null(error);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_fresh_install),
@@ -801,6 +1238,13 @@ int main(void) {
                 cmocka_unit_test(test_taprio_pending_recorded),
                 cmocka_unit_test(test_taprio_recreate),
                 cmocka_unit_test(test_taprio_max_sdu),
+                cmocka_unit_test(test_root_handles),
+                cmocka_unit_test(test_root_handles_in_use),
+                cmocka_unit_test(test_handles_exhausted),
+                cmocka_unit_test(test_handle_pool),
+                cmocka_unit_test(test_check_root),
+                cmocka_unit_test(test_cbs_etf_chain),
+                cmocka_unit_test(test_leaf_root),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

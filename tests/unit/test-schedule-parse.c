@@ -54,6 +54,12 @@ static const char *const TA =
         "                      {'command': 'set-gates', 'gate_mask': '0x6', 'interval_ns': 700000}]},"
         " 'txqueues': [{'queue': 0, 'delta_ns': 200000}]}";
 
+/* A root etf alone (single-queue devices). */
+static const char *const LEAF =
+        "{'interface': 'eth2',"
+        " 'root': {'qdisc': 'etf', 'delta_ns': 300000, 'offload': false},"
+        " 'allow': ['ptp-etf']}";
+
 /* RFC 7396 JSON merge patch: objects merge, null deletes, the rest replaces. */
 static void merge(json_object *target, json_object *patch) {
         json_object_object_foreach(patch, key, val) {
@@ -150,7 +156,7 @@ static const BadCase bad_cases[] = {
         /* Unknown keys, with the list of known ones */
         { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock, drift, sockets, allow" },
         { MQ, "{'root': {'hw_ofload': true}}",
-          F ": root.hw_ofload: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, hw_offload" },
+          F ": root.hw_ofload: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, hw_offload, stab" },
         { MQ, "{'root': {'base_time_ns': 0}}", F ": root.base_time_ns: only valid for a taprio root" },
         { TA, "{'root': {'hw_offload': false}}", F ": root.hw_offload: only valid for an mqprio root" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta': 5}]}",
@@ -214,7 +220,7 @@ static const BadCase bad_cases[] = {
         { TA, "{'root': {'hw': 0}}",
           F ": root.hw: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, clockid, base_time_ns, "
             "change_margin_ns, max_sdu, cycle_time_ns, cycle_time_extension_ns, mode, txtime_delay_ns, entries, "
-            "streams, link_speed_mbps, guard_frame_bytes" },
+            "streams, link_speed_mbps, guard_frame_bytes, stab" },
         { TA, "{'root': {'base-time': 0, 'cycle_time': 5, 'txtime-delay': 5, 'sched-entry': []}}",
           F ": root.base-time: unknown key (tc's notation; write \"base_time_ns\")\n"
           F ": root.cycle_time: unknown key (tc's notation; write \"cycle_time_ns\")\n"
@@ -272,9 +278,49 @@ static const BadCase bad_cases[] = {
         /* root */
         { MQ, "{'root': 5}", F ": root: must be an object, got 5" },
         { MQ, "{'root': {'qdisc': null}}", F ": root.qdisc: required key is missing" },
-        { MQ, "{'root': {'qdisc': 'prio'}}", F ": root.qdisc: unknown qdisc \"prio\"; expected \"mqprio\" or \"taprio\"" },
+        { MQ, "{'root': {'qdisc': 'prio'}}", F ": root.qdisc: unknown qdisc \"prio\"; expected \"mqprio\", \"taprio\", \"etf\" or \"cbs\"" },
         { MQ, "{'root': {'qdisc': 'etf'}}",
-          F ": root.qdisc: unknown qdisc \"etf\"; expected \"mqprio\" or \"taprio\" (etf qdiscs go in \"txqueues\")" },
+          F ": root.num_tc: only valid for an mqprio or taprio root (a single etf or cbs as the root has no traffic classes)\n"
+          F ": root.priority_map: only valid for an mqprio or taprio root (a single etf or cbs as the root has no traffic classes)\n"
+          F ": root.queues: only valid for an mqprio or taprio root (a single etf or cbs as the root has no traffic classes)\n"
+          F ": root.delta_ns: required key is missing" },
+        { MQ, "{'root': {'qdisc': 'tbs'}}",
+          F ": root.qdisc: unknown qdisc \"tbs\"; expected \"mqprio\", \"taprio\", \"etf\" or \"cbs\" (a root etf "
+          "is \"etf\"; \"tbs\" is only a txqueues entry's old name)" },
+        /* etf or cbs as the root, an etf under a cbs */
+        { LEAF, "{'root': {'delta_ns': -1, 'monitor': {}}}",
+          F ": root.monitor: unknown key; known keys: qdisc, handle, clockid, delta_ns, offload, deadline_mode, "
+          "skip_sock_check, stab\n"
+          F ": root.delta_ns: must be between 0 and 2147483647, got -1" },
+        { LEAF, "{'root': {'child': {'delta_ns': 1}}}", F ": root.child: only valid for a cbs root (\"qdisc\": \"cbs\")" },
+        { LEAF, "{'root': {'clockid': 'CLOCK_MONOTONIC'}}",
+          F ": root.clockid: must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got CLOCK_MONOTONIC" },
+        { LEAF, "{'txqueues': [{'queue': 0, 'delta_ns': 1}]}",
+          F ": txqueues: must be left out under a root etf: a single qdisc as the root has no TX queues of its own "
+          "to put qdiscs on (a cbs root takes an etf as its \"child\")" },
+        { LEAF, "{'allow': null}",
+          F ": root: ptp-etf: every packet of the interface passes this etf, and etf drops every packet without a "
+          "launch time, ptp4l's included; PTP cannot run on this interface; to accept it, add \"ptp-etf\" to "
+          "\"allow\"" },
+        { LEAF, "{'root': {'qdisc': 'cbs', 'delta_ns': null, 'bandwidth_kbps': 1000, 'max_frame_bytes': 100,"
+          " 'child': {'qdisc': 'pfifo', 'delta_ns': 'x', 'queue': 1}}}",
+          F ": root.child.queue: unknown key; known keys: qdisc, clockid, delta_ns, offload, deadline_mode, "
+          "skip_sock_check\n"
+          F ": root.child.qdisc: unknown qdisc \"pfifo\"; the qdisc under a cbs can only be \"etf\"\n"
+          F ": root.child.delta_ns: must be an integer, got \"x\"" },
+        { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 1, 'child': {'delta_ns': 1}}]}",
+          F ": txqueues[0].child: only valid for a cbs queue (\"qdisc\": \"cbs\")" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 1000,"
+          " 'max_frame_bytes': 100, 'link_speed_mbps': 1000, 'child': []}]}",
+          F ": txqueues[0].child: must be an object, got an array" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 1000,"
+          " 'max_frame_bytes': 100, 'link_speed_mbps': 1000, 'child': {'offload': 'yes'}}]}",
+          F ": txqueues[0].child.delta_ns: required key is missing\n"
+          F ": txqueues[0].child.offload: must be true, false or \"auto\", got \"yes\"" },
+        { MQ, "{'txqueues': [{'queue': 0, 'qdisc': 'cbs', 'bandwidth_kbps': 1000,"
+          " 'max_frame_bytes': 100, 'link_speed_mbps': 1000, 'child': {'delta_ns': 5, 'clockid': 'REALTIME'}}]}",
+          F ": txqueues[0].child.clockid: must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got "
+          "CLOCK_REALTIME" },
         { MQ, "{'root': {'handle': '100:1'}}", F ": root.handle: must have minor number 0, such as \"100:\", got \"100:1\"" },
         { MQ, "{'root': {'handle': 'root'}}", F ": root.handle: must be a qdisc handle such as \"100:\", got \"root\"" },
         { MQ, "{'root': {'handle': 'ffff:'}}",
@@ -320,6 +366,46 @@ static const BadCase bad_cases[] = {
         { MQ, "{'root': {'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 1}, {'count': 2, 'offset': 4}]}}",
           F ": root.queues[2].offset: leaves queues 2-3 in no traffic class; traffic classes must use "
           "contiguous queues, so it must be 2, got 4" },
+        /* Queue ranges overlap only under taprio in txtime-assist mode (Linux 6.1) */
+        { MQ, "{'root': {'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 2, 'offset': 0}]}}",
+          F ": root.queues[1].offset: overlaps traffic class 0 (queue 0); must be 1, got 0\n"
+          F ": root.queues[2].offset: overlaps traffic class 0 (queue 0); must be 1, got 0" },
+        { TA, "{'root': {'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}]}}",
+          F ": root.queues[1].offset: overlaps traffic class 0 (queue 0); must be 1, got 0\n"
+          F ": root.queues[2].offset: overlaps traffic class 0 (queue 0); must be 1, got 0" },
+        { TA, "{'root': {'mode': 'full-offload',"
+              " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 1}]}}",
+          F ": root.queues[1].offset: overlaps traffic class 0 (queue 0); must be 1, got 0" },
+        { TA, "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+              " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 2}]},"
+              " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+          F ": root.queues[2].offset: leaves queue 1 in no traffic class; the queues of all traffic classes "
+          "together must be contiguous, so it must be at most 1, got 2" },
+        { TA, "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+              " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 0, 'offset': 0}]},"
+              " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+          F ": root.queues[2].count: must be between 1 and 65535, got 0" },
+        /* PTP's class (priority 0 -> class 2) shares queue 0 with classes 0 and 1: its etf is PTP's */
+        { TA, "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+              " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}]}}",
+          F ": txqueues[0]: ptp-etf: queue 0 carries PTP (traffic class 2, clock.ptp_priority 0); taprio stamps "
+          "ptp4l's frames with a launch time, but this etf drops them since ptp4l's socket has no SO_TXTIME; set "
+          "skip_sock_check to true; to accept it, add \"ptp-etf\" to \"allow\"" },
+        /* A monitor on a queue of several classes is probed through the lowest class a priority reaches
+         * (here class 1: none reaches class 0), and that class must open */
+        { TA, "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+              " 'priority_map': [2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],"
+              " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}],"
+              " 'entries': [{'gate_mask': 1, 'interval_ns': 300000}, {'gate_mask': 4, 'interval_ns': 700000}]},"
+              " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true, 'monitor': {}}]}",
+          F ": txqueues[0].monitor: traffic class 1 of queue 0 never opens in the gate list (root.entries): taprio "
+          "drops every launch time of the class, so no probe frame can pass" },
+        { TA, "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+              " 'queues': [{'count': 2, 'offset': 0}, {'count': 2, 'offset': 0}, {'count': 2, 'offset': 0}]},"
+              " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true, 'monitor': {}}]}",
+          F ": txqueues[0].monitor: queue 0 shares traffic class 0 with 1 other queue; the kernel spreads a class's "
+          "flows over its queues, so probe frames cannot be aimed at one of them; give the monitored queue a "
+          "traffic class of its own" },
         /* txqueues */
         { MQ, "{'txqueues': {'queue': 0}}", F ": txqueues: must be an array, got an object" },
         { MQ, "{'txqueues': [7]}", F ": txqueues[0]: must be an object, got 7" },
@@ -556,6 +642,57 @@ static void test_bases_valid(void **state) {
         assert_string_equal(b, "");
 }
 
+/* taprio in txtime-assist mode: classes may share queues, in any order
+ * and partly, as Linux 6.1 lets them (taprio_parse_mqprio_opt() skips
+ * its overlap check for the mode). */
+static void test_assist_overlap_valid(void **state) {
+        static const char *const patches[] = {
+                /* the i210 shape: every class on queue 0 */
+                "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+                " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}]},"
+                " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+                /* partly overlapping, out of order */
+                "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+                " 'queues': [{'count': 2, 'offset': 1}, {'count': 2, 'offset': 0}, {'count': 1, 'offset': 0}]},"
+                " 'txqueues': [{'queue': 2, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+                /* a monitor on the shared queue: class 0 (priority 3) has it alone and opens */
+                "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000,"
+                " 'queues': [{'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}, {'count': 1, 'offset': 0}]},"
+                " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true, 'monitor': {}}]}",
+                /* the usual contiguous ranges stay valid */
+                "{'root': {'mode': 'txtime-assist', 'txtime_delay_ns': 300000},"
+                " 'txqueues': [{'queue': 0, 'delta_ns': 200000, 'skip_sock_check': true}]}",
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(patches); i++) {
+                _cleanup_free_ char *got = diagnose(TA, patches[i]);
+
+                if (strcmp(got, "") != 0)
+                        print_error("case %zu: %s\n", i, got);
+                assert_string_equal(got, "");
+        }
+
+        /* Against a device: the ranges within its queues, and no more
+         * classes than it has queues (the kernel's "Number of traffic
+         * classes is greater than number of HW queues"). */
+        {
+                _cleanup_free_ char *text = patched(TA, patches[0]);
+                _cleanup_schedule_ Schedule *s = NULL;
+                DeviceFacts two = { .tx_queues = 2 }, three = { .tx_queues = 3 };
+                DiagList l = {};
+                _cleanup_free_ char *got = NULL;
+
+                assert_int_equal(schedule_parse_json(F, text, strlen(text), &l, &s), 0);
+                assert_int_equal(schedule_verify(s, &three, &l), 0);
+                assert_int_equal(l.n, 0);
+                assert_int_equal(schedule_verify(s, &two, &l), -EINVAL);
+                got = join_diags(&l);
+                assert_string_equal(got, F ": root.num_tc: is 3, but the device has 2 TX queues; taprio takes at "
+                                    "most one traffic class per TX queue, also where classes share queues");
+                diag_list_clear(&l);
+        }
+}
+
 /* The example line of the issue, with its file name. */
 static void test_issue_example_line(void **state) {
         _cleanup_free_ char *text = patched(MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 1}, {'queue': 1, 'delta_ns': -5}]}");
@@ -589,7 +726,6 @@ static void test_all_errors_reported(void **state) {
                 F ": clock.domain: must be an integer, got \"x\"");
         assert_string_equal(rule_errors,
                 F ": root.priority_map[15]: traffic class 5 does not exist (num_tc is 3)\n"
-                F ": root.queues[1].offset: overlaps traffic class 0 (queue 1); must be 2, got 1\n"
                 F ": root.cycle_time_ns: must be at least the sum of the entries' intervals (1000000), got 10\n"
                 F ": txqueues[0].queue: queue 0 is in no traffic class of root.queues\n"
                 F ": txqueues[0].skip_sock_check: warning: taprio in txtime-assist mode stamps every packet with a "
@@ -975,7 +1111,10 @@ static void test_examples(void **state) {
         static const char *const names[] = {
                 "i210-mqprio-launchtime.json",
                 "i210-mqprio-cbs.json",
+                "i210-mqprio-cbs-etf.json",
+                "i210-taprio-txtime-assist.json",
                 "i225-taprio-txtime-assist.json",
+                "single-queue-etf.json",
                 "veth-software.json",
                 "veth-streams.json",
                 "veth-taprio-short-gates.json",
@@ -1020,8 +1159,9 @@ static void test_doc_example(void **state) {
  * diagnostic, every diagnostic is one line, and what parses round-trips. */
 static void test_mutations(void **state) {
         static const char *const names[] = {
-                "i210-mqprio-launchtime.json", "i210-mqprio-cbs.json", "i225-taprio-txtime-assist.json",
-                "veth-software.json", "veth-streams.json",
+                "i210-mqprio-launchtime.json", "i210-mqprio-cbs.json", "i210-taprio-txtime-assist.json",
+                "i225-taprio-txtime-assist.json", "veth-software.json", "veth-streams.json",
+                "i210-mqprio-cbs-etf.json", "single-queue-etf.json",
         };
         static const char *const tokens[] = {
                 "\"", "{", "}", "[", "]", ",", ":", "0", "-1", "99999999999", "null", "true", "\"0x\"",
@@ -1144,6 +1284,7 @@ static void test_peek_ifname(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_bases_valid),
+                cmocka_unit_test(test_assist_overlap_valid),
                 cmocka_unit_test(test_bad_inputs),
                 cmocka_unit_test(test_issue_example_line),
                 cmocka_unit_test(test_all_errors_reported),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/txtime-map.c on parsed schedules: which priority reaches a TX
+/* daemon/broker/txtime-map.c on parsed schedules: which priority reaches a TX
  * queue, a traffic class or stays as given; the etf settings a class's
  * socket must have and when no one setting fits; the SO_TXTIME flags; the
  * open windows of a taprio class as the kernel checks launch times
@@ -7,7 +7,7 @@
  * entries kept apart), the first launch time a window holds with a guard,
  * which schedule a dumped root runs; the network-control EtherTypes a
  * packet socket needs the schedule's word for (and that the docs list
- * them all); daemon/txtime-socket.c's kind names, time-stamping flags and
+ * them all); daemon/broker/txtime-socket.c's kind names, time-stamping flags and
  * the receive filter of a packet socket, run on frames. */
 #include <errno.h>
 #include <setjmp.h>
@@ -80,6 +80,57 @@ static void test_resolve_queue(void **state) {
         /* Class 5 exists, but no priority reaches it. */
         assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_QUEUE, 7, &t, why), -ENODATA);
         assert_string_equal(why, "no socket priority maps to traffic class 5");
+}
+
+/* The i210 shape: taprio in txtime-assist mode with every class on queue
+ * 0 (priority 0 -> class 2, 2 -> 1, 3 -> 0). By queue, the socket goes
+ * through the lowest class a priority reaches; by class or priority, each
+ * class reaches queue 0 with its own priority and the one etf. */
+static const char ASSIST[] =
+        "{\"interface\": \"eth0\","
+        " \"root\": {\"qdisc\": \"taprio\", \"num_tc\": 3, \"mode\": \"txtime-assist\","
+        "  \"txtime_delay_ns\": 300000, \"clockid\": \"CLOCK_TAI\", \"base_time_ns\": 0,"
+        "  \"priority_map\": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],"
+        "  \"queues\": [{\"count\": 1, \"offset\": 0}, {\"count\": 1, \"offset\": 0},"
+        "             {\"count\": 1, \"offset\": 0}],"
+        "  \"entries\": [{\"gate_mask\": 1, \"interval_ns\": 300000}, {\"gate_mask\": 2, \"interval_ns\": 300000},"
+        "              {\"gate_mask\": 4, \"interval_ns\": 400000}]},"
+        " \"txqueues\": [{\"queue\": 0, \"delta_ns\": 200000, \"skip_sock_check\": true}]}";
+
+static void test_resolve_shared_queue(void **state) {
+        _cleanup_schedule_ Schedule *s = parse(ASSIST);
+        char why[TXTIME_WHY_MAX];
+        TxtimeTarget t;
+        TxtimeEtf etf;
+
+        assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_QUEUE, 0, &t, why), 0);
+        assert_int_equal(t.tc, 0);
+        assert_int_equal(t.priority, 3);
+        assert_int_equal(t.queue, 0);
+        assert_int_equal(t.n_queues, 1);
+        assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_QUEUE, 1, &t, why), -ERANGE);
+
+        for (unsigned tc = 0; tc < 3; tc++) {
+                static const uint32_t prio[] = { 3, 2, 0 };
+
+                assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_CLASS, tc, &t, why), 0);
+                assert_int_equal(t.priority, prio[tc]);
+                assert_int_equal(t.queue, 0);
+                assert_int_equal(t.first_queue, 0);
+                assert_int_equal(t.n_queues, 1);
+                assert_int_equal(txtime_class_etf(s, &t, &etf, why), 0);
+                assert_true(etf.has_etf);
+                assert_int_equal(etf.delta_ns, 200000);
+        }
+        assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_PRIORITY, 5, &t, why), 0);
+        assert_int_equal(t.tc, 2);
+        assert_int_equal(t.queue, 0);
+
+        /* Class 0 reached by no priority: by queue, the next class holding it. */
+        s->root.priority_map[3] = 1;
+        assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_QUEUE, 0, &t, why), 0);
+        assert_int_equal(t.tc, 1);
+        assert_int_equal(t.priority, 2);
 }
 
 static void test_resolve_class_priority(void **state) {
@@ -479,6 +530,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_resolve_queue),
                 cmocka_unit_test(test_resolve_class_priority),
+                cmocka_unit_test(test_resolve_shared_queue),
                 cmocka_unit_test(test_class_etf),
                 cmocka_unit_test(test_windows),
                 cmocka_unit_test(test_windows_cycle_longer),

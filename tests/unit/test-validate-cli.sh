@@ -26,9 +26,12 @@ out=$("$tbsctl" validate "$src"/examples/*.json 2>"$tmp/err"); rc=$?
 expect_eq "validate examples: exit code" "$rc" 0
 expect_eq "validate examples: stderr" "$(cat "$tmp/err")" ""
 expect_eq "validate examples: stdout" "$out" \
-"$src/examples/i210-mqprio-cbs.json: valid schedule for enp3s0
+"$src/examples/i210-mqprio-cbs-etf.json: valid schedule for enp5s0
+$src/examples/i210-mqprio-cbs.json: valid schedule for enp3s0
 $src/examples/i210-mqprio-launchtime.json: valid schedule for enp1s0
+$src/examples/i210-taprio-txtime-assist.json: valid schedule for enp4s0
 $src/examples/i225-taprio-txtime-assist.json: valid schedule for enp2s0
+$src/examples/single-queue-etf.json: valid schedule for end0
 $src/examples/veth-software.json: valid schedule for veth0
 $src/examples/veth-streams.json: valid schedule for veth1
 $src/examples/veth-taprio-short-gates.json: valid schedule for veth-gate"
@@ -43,7 +46,7 @@ JSON
 "$tbsctl" validate "$tmp/eth0.json" "$src/examples/veth-software.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect_eq "validate bad: exit code" "$rc" 1
 expect_eq "validate bad: stderr" "$(cat "$tmp/err")" \
-"$tmp/eth0.json: txqueues[1].offlaod: unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check, monitor
+"$tmp/eth0.json: txqueues[1].offlaod: unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check, monitor, stab
 $tmp/eth0.json: txqueues[1].delta_ns: must be between 0 and 2147483647, got -5"
 expect_eq "validate bad: stdout" "$(cat "$tmp/out")" "$src/examples/veth-software.json: valid schedule for veth0"
 
@@ -60,7 +63,7 @@ expect_eq "validate --json: missing file" "$(jq -r '.[2].errors[0]' "$tmp/json")
 # ... and each problem as an object of its parts, errors and warnings in
 # one list (the lines above stay as they were: a key added, none changed).
 expect_eq "validate --json: diagnostics" "$(jq -c '[.[] | .diagnostics]' "$tmp/json")" \
-        "[[{\"file\":\"$tmp/eth0.json\",\"path\":\"txqueues[1].offlaod\",\"reason\":\"unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check, monitor\",\"severity\":\"error\"},\
+        "[[{\"file\":\"$tmp/eth0.json\",\"path\":\"txqueues[1].offlaod\",\"reason\":\"unknown key; known keys: queue, qdisc, clockid, delta_ns, offload, deadline_mode, skip_sock_check, monitor, stab\",\"severity\":\"error\"},\
 {\"file\":\"$tmp/eth0.json\",\"path\":\"txqueues[1].delta_ns\",\"reason\":\"must be between 0 and 2147483647, got -5\",\"severity\":\"error\"}],\
 [],\
 [{\"file\":\"/nonexistent.json\",\"path\":null,\"reason\":\"cannot open: No such file or directory\",\"severity\":\"error\"}]]"
@@ -93,7 +96,7 @@ timeline="veth1: cycle 2000000 ns at 1000 Mbit/s, guard band 100000 ns, streams'
        1100000       800000 0x4    2          (best effort)
        1900000       100000 0x0    -          (guard band)"
 expect_eq "check examples: stdout" "$(cat "$tmp/out")" "$timeline
-$src/examples: 6 schedule files, 0 errors, 0 warnings"
+$src/examples: 9 schedule files, 0 errors, 0 warnings"
 
 # 5b. tbsctl schedule FILE: the same timeline, and as JSON.
 out=$("$tbsctl" schedule "$src/examples/veth-streams.json" 2>"$tmp/err"); rc=$?

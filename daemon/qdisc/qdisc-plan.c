@@ -1,0 +1,626 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <inttypes.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netlink/msg.h>
+
+#include "qdisc-owner.h"
+#include "qdisc-plan.h"
+#include "schedule-streams.h"
+#include "schedule-cbs.h"
+
+void apply_report_done(ApplyReport *r) {
+        if (!r)
+                return;
+        for (size_t i = 0; i < r->n_queues; i++)
+                free(r->queues[i].reason_buf);
+        free(r->queues);
+        free(r->error);
+        free(r->rollback_error);
+        *r = (ApplyReport) {};
+}
+
+int apply_report_init(const Schedule *s, ApplyReport *rep) {
+        if (s->n_txqueues == 0)
+                return 0;
+        rep->queues = calloc(s->n_txqueues, sizeof(QueueApplyResult));
+        if (!rep->queues)
+                return -ENOMEM;
+        rep->n_queues = s->n_txqueues;
+        for (size_t i = 0; i < s->n_txqueues; i++) {
+                rep->queues[i].queue = s->txqueues[i].queue;
+                rep->queues[i].requested = s->txqueues[i].offload;
+                rep->queues[i].kind = s->txqueues[i].kind;
+        }
+        return 0;
+}
+
+/* A literal is pointed to; any other text is copied. Hundreds of links
+ * applied at once would otherwise each keep small copies of the same few
+ * texts, spread over the heap the apply's transient work used. */
+int queue_result_set_reason(QueueApplyResult *q, const char *reason, bool literal) {
+        char *t = NULL;
+
+        if (!reason)
+                return 0;
+        if (!literal) {
+                t = strdup(reason);
+                if (!t)
+                        return -ENOMEM;
+        }
+        free(q->reason_buf);
+        q->reason_buf = t;
+        q->reason = t ?: reason;
+        return 0;
+}
+
+char *qdisc_step_error(const char *ext_ack, int error, const char *step) {
+        char *s = NULL;
+
+        if (asprintf(&s, "%s: %s", step, ext_ack && ext_ack[0] ? ext_ack : strerror(-error)) < 0)
+                return NULL;
+        return s;
+}
+
+bool plan_step_may_fall_back(const PlanStep *st, int error) {
+        return st->kind == PLAN_ETF && st->plan == ETF_PLAN_TRY_HARDWARE && st->hw &&
+               (error == -EOPNOTSUPP || error == -EINVAL);
+}
+
+void qdisc_plan_done(QDiscPlan *p) {
+        if (!p)
+                return;
+        for (size_t i = 0; i < p->n; i++)
+                if (p->steps[i].msg)
+                        nlmsg_free(p->steps[i].msg);
+        free(p->steps);
+        apply_report_done(&p->report);
+        *p = (QDiscPlan) {};
+}
+
+/* The kind the kernel itself puts on a queue of a root of kind vt. */
+static const char *default_child_kind(const QDiscVTable *vt, default_qdisc_fn f, char buf[static IFNAMSIZ]) {
+        if (vt && vt->default_child)
+                return vt->default_child;
+        return f ? f(buf) : "pfifo_fast";
+}
+
+/* Add step st with request m (taken) to p; the steps get room for max on
+ * first use: an interface with nothing to change allocates nothing
+ * (hundreds of them touch no new memory). */
+/* Why building a root's request failed, for the report. */
+static char *root_request_error(int k, const char *step) {
+        return qdisc_step_error(k == -EMSGSIZE ? "the request is larger than one netlink message can be (a gate "
+                                                 "list above the limits)" : "",
+                                k, step);
+}
+
+static int plan_add(QDiscPlan *p, size_t max, PlanStep *st, struct nl_msg *m) {
+        if (!p->steps) {
+                p->steps = calloc(max, sizeof(PlanStep));
+                if (!p->steps) {
+                        nlmsg_free(m);
+                        return -ENOMEM;
+                }
+        }
+        if (p->n >= max) {              /* cannot be: max counts every request */
+                nlmsg_free(m);
+                return -EINVAL;
+        }
+        st->msg = m;
+        p->steps[p->n++] = *st;
+        return 0;
+}
+
+int plan_resolve_cbs(EtfSpec *e, const DeviceFacts *facts, char **ret_error) {
+        uint32_t speed = facts ? facts->link_speed_mbps : 0;
+        int k;
+
+        if (e->kind != TXQ_CBS)
+                return 0;
+        k = cbs_spec_resolve(&e->cbs, speed, &e->cbs);
+        if (k == -ENODATA) {
+                if (asprintf(ret_error, "txqueue %u (cbs): bandwidth_kbps needs the link speed, which the "
+                             "device does not report (is the link down?); give link_speed_mbps", e->queue) < 0)
+                        *ret_error = NULL;
+        } else if (k < 0) {
+                if (asprintf(ret_error, "txqueue %u (cbs): bandwidth_kbps %u does not fit the link speed of %u Mbit/s",
+                             e->queue, e->cbs.bandwidth_kbps, cbs_link_speed(&e->cbs, speed)) < 0)
+                        *ret_error = NULL;
+        }
+        return k;
+}
+
+
+void plan_resolve_etf_child(EtfSpec *e, const DeviceFacts *f) {
+        EtfSpec etf;
+
+        if (e->kind != TXQ_CBS || !e->etf_child || e->child_offload != OFFLOAD_AUTO)
+                return;
+        etf = etf_spec_etf_part(e);
+        e->child_offload = etf_offload_plan(&etf, f, NULL) == ETF_PLAN_HARDWARE ? OFFLOAD_ON : OFFLOAD_OFF;
+}
+
+int plan_resolve_leaf(RootSpec *r, const DeviceFacts *facts, char **ret_error) {
+        EtfSpec *e = &r->leaf;
+        uint32_t speed = facts ? facts->link_speed_mbps : 0;
+        int k;
+
+        e->queue = 0;
+        if (e->kind == TXQ_CBS) {
+                k = cbs_spec_resolve(&e->cbs, speed, &e->cbs);
+                if (k < 0) {
+                        if (asprintf(ret_error, k == -ENODATA ?
+                                     "root (cbs): bandwidth_kbps needs the link speed, which the device does not "
+                                     "report (is the link down?); give link_speed_mbps" :
+                                     "root (cbs): bandwidth_kbps does not fit the link speed") < 0)
+                                *ret_error = NULL;
+                        return k;
+                }
+        }
+        if (e->offload == OFFLOAD_AUTO)
+                e->offload = etf_offload_plan(e, facts, NULL) == ETF_PLAN_HARDWARE ? OFFLOAD_ON : OFFLOAD_OFF;
+        plan_resolve_etf_child(e, facts);
+        return 0;
+}
+
+/* Append t to name[*at..size), cut at the end like snprintf(). */
+static void name_put(char *name, size_t size, size_t *at, const char *t) {
+        size_t k = strlen(t);
+
+        if (k > size - 1 - *at)
+                k = size - 1 - *at;
+        memcpy(name + *at, t, k);
+        *at += k;
+        name[*at] = 0;
+}
+
+/* "txqueue Q (KIND on PARENT)": every child step is named for the error
+ * texts, so put together without printf. */
+static void name_queue_step(char *name, size_t size, uint32_t queue, const char *kind, uint32_t parent) {
+        char num[16], hb[16], *d = num + sizeof(num) - 1;
+        size_t at = 0;
+
+        *d = 0;
+        do
+                *--d = (char) ('0' + queue % 10);
+        while ((queue /= 10) > 0);
+        name[0] = 0;
+        name_put(name, size, &at, "txqueue ");
+        name_put(name, size, &at, d);
+        name_put(name, size, &at, " (");
+        name_put(name, size, &at, kind ?: "(null)");
+        name_put(name, size, &at, " on ");
+        name_put(name, size, &at, tc_handle_to_string(parent, hb));
+        name_put(name, size, &at, ")");
+}
+
+/* The etf under a cbs that this plan creates (cbs_handle: its handle). */
+static int plan_etf_child(QDiscPlan *p, int ifindex, const EtfSpec *e, uint32_t cbs_handle, HandlePool *pool,
+                          size_t max) {
+        PlanStep st = { .kind = PLAN_ETF_CHILD, .spec = *e, .parent = TC_H_MAKE(cbs_handle, 1) };
+        struct nl_msg *m = NULL;
+        char hb[16];
+        int k;
+
+        st.hw = e->child_offload == OFFLOAD_ON;
+        if (cbs_handle == p->root_handle)
+                snprintf(st.name, sizeof(st.name), "etf under the root (cbs %s)",
+                         tc_handle_to_string(cbs_handle, hb));
+        else
+                snprintf(st.name, sizeof(st.name), "txqueue %u (etf under cbs %s)", e->queue,
+                         tc_handle_to_string(cbs_handle, hb));
+        k = handle_pool_next(pool, &st.handle);
+        if (k >= 0)
+                k = qdisc_etf_child_request(ifindex, st.parent, st.handle, e, st.hw, &m);
+        if (k < 0) {
+                p->report.error = qdisc_step_error("", k, st.name);
+                return k;
+        }
+        return plan_add(p, max, &st, m);
+}
+
+/* The etf requests: every declared queue whose installed child does not
+ * satisfy it (all of them when the root is new). */
+static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const QDiscTree *tree,
+                             const DeviceFacts *facts, uint32_t root_handle, bool root_same,
+                             HandlePool *pool, size_t max) {
+        ApplyReport *rep = &p->report;
+        int k;
+
+        for (size_t i = 0; i < s->n_txqueues; i++) {
+                QueueApplyResult *q = &rep->queues[i];
+                PlanStep st = { .kind = PLAN_ETF, .txq = i, .spec = s->txqueues[i] };
+                const EtfSpec *e = &st.spec;
+                struct nl_msg *m = NULL;
+
+                k = plan_resolve_cbs(&st.spec, facts, &rep->error);
+                if (k < 0)
+                        return k;
+                plan_resolve_etf_child(&st.spec, facts);
+                st.plan = etf_offload_plan(e, facts, &st.why);
+                /* The etf goes under the cbs in the same batch: a cbs
+                 * refused with offload would leave it nowhere to go. */
+                if (e->etf_child && st.plan == ETF_PLAN_TRY_HARDWARE) {
+                        st.plan = ETF_PLAN_SOFTWARE;
+                        st.why = "device capabilities unknown: software mode (a cbs with an etf under it is "
+                                 "not tried with offload)";
+                }
+                /* Its reasons are literals but the device's own. */
+                st.why_literal = !facts || st.why != facts->offload_reason;
+                if (st.plan < 0) {
+                        if (asprintf(&rep->error, "txqueue %u: invalid offload mode", e->queue) < 0)
+                                rep->error = NULL;
+                        return -EINVAL;
+                }
+                if (root_same) {
+                        const InstalledQueue *iq = qdisc_tree_find_queue(tree, e->queue);
+
+                        if (iq && installed_queue_is_declarable(iq) && etf_matches_plan(&iq->etf, e, st.plan)) {
+                                q->offload = iq->etf.offload == OFFLOAD_ON;
+                                if (st.plan != ETF_PLAN_TRY_HARDWARE)
+                                        k = queue_result_set_reason(q, st.why, st.why_literal);
+                                else
+                                        k = queue_result_set_reason(q, q->offload ? "installed earlier with offload" :
+                                                                    "installed earlier in software mode", true);
+                                if (k < 0)
+                                        return k;
+                                continue;
+                        }
+                }
+                name_queue_step(st.name, sizeof(st.name), e->queue, txq_kind_to_string(e->kind),
+                                TC_H_MAKE(TC_H_MAJ(root_handle), e->queue + 1));
+                st.hw = st.plan != ETF_PLAN_SOFTWARE;
+                k = handle_pool_next(pool, &st.handle);
+                if (k >= 0)
+                        k = qdisc_etf_request(ifindex, root_handle, st.handle, e, st.hw, &m);
+                if (k < 0) {
+                        rep->error = qdisc_step_error(k == -ENOSPC ? HANDLE_POOL_FULL_TEXT : "", k, st.name);
+                        return k;
+                }
+                k = plan_add(p, max, &st, m);
+                if (k < 0)
+                        return k;
+                if (e->etf_child) {
+                        k = plan_etf_child(p, ifindex, e, st.handle, pool, max);
+                        if (k < 0)
+                                return k;
+                }
+        }
+        return 0;
+}
+
+/* etf children no longer declared get the root's default child back. */
+static int plan_reset_children(QDiscPlan *p, int ifindex, const Schedule *s, const QDiscTree *tree,
+                               const QDiscVTable *vt, default_qdisc_fn default_qdisc, HandlePool *pool,
+                               size_t max) {
+        int k;
+
+        for (size_t i = 0; i < tree->n_queues; i++) {
+                const InstalledQueue *iq = &tree->queues[i];
+                PlanStep st = { .kind = PLAN_RESET_CHILD };
+                char kb[IFNAMSIZ];
+                const char *kind;
+                struct nl_msg *m = NULL;
+
+                if (!installed_queue_is_declarable(iq) || schedule_find_txqueue(s, iq->queue))
+                        continue;
+                kind = default_child_kind(vt, default_qdisc, kb);  /* may read a sysctl: only when needed */
+                name_queue_step(st.name, sizeof(st.name), iq->queue, kind, iq->qdisc.parent);
+                k = handle_pool_next(pool, &st.handle);
+                if (k >= 0)
+                        k = qdisc_request_new(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex,
+                                              st.handle, iq->qdisc.parent, kind, &m);
+                if (k < 0) {
+                        p->report.error = qdisc_step_error(k == -ENOSPC ? HANDLE_POOL_FULL_TEXT : "", k, st.name);
+                        return k;
+                }
+                k = plan_add(p, max, &st, m);
+                if (k < 0)
+                        return k;
+        }
+        return 0;
+}
+
+/* The root's requests: delete in place when the handle stays, then the new root. */
+static int plan_root(QDiscPlan *p, int ifindex, const QDiscTree *tree, const RootSpec *want,
+                     const QDiscVTable *vt, size_t max) {
+        PlanStep st = { .kind = PLAN_ROOT };
+        struct nl_msg *m = NULL;
+        char hb[16];
+        int k;
+
+        /* A root that a rollback could not put back is not replaced. */
+        k = qdisc_root_replaceable(tree, &p->report.error);
+        if (k <= 0)
+                return k ?: -EEXIST;
+
+        /* Same handle: the kernel would try to "change" the old root in
+         * place (mqprio cannot), so it goes first. Another handle: an old
+         * mqprio or taprio goes first too when the new root is one of them
+         * (qdisc_root_delete_first(): in one step the new root is left
+         * without traffic classes). Any other root, or the default one, is
+         * replaced by the new root in one step. Deleting takes no more than
+         * the replacement qdisc_root_replaceable() allowed above. */
+        if (tree->has_root && tree->root.handle != 0 &&
+            (tree->root.handle == want->handle || qdisc_root_delete_first(tree->root.kind, vt->kind))) {
+                PlanStep del = { .kind = PLAN_DELETE_ROOT };
+
+                snprintf(del.name, sizeof(del.name), "removing the old root (%s %s)",
+                         tree->root.kind, tc_handle_to_string(tree->root.handle, hb));
+                k = qdisc_request_new(RTM_DELQDISC, 0, ifindex, tree->root.handle, TC_H_ROOT,
+                                      tree->root.kind, &m);
+                if (k < 0)
+                        return k;
+                k = plan_add(p, max, &del, m);
+                if (k < 0)
+                        return k;
+        }
+        snprintf(st.name, sizeof(st.name), "root (%s %s)", vt->kind, tc_handle_to_string(want->handle, hb));
+        k = qdisc_root_request(ifindex, want, &m);
+        if (k < 0) {
+                p->report.error = root_request_error(k, st.name);
+                return k;
+        }
+        return plan_add(p, max, &st, m);
+}
+
+int64_t taprio_next_cycle_start(int64_t base, int64_t cycle, int64_t t) {
+        int64_t n, off, start;
+
+        if (cycle <= 0)
+                return t;
+        if (t <= base)
+                return base;
+        if (__builtin_sub_overflow(t, base, &off))
+                return t;
+        n = off / cycle + (off % cycle != 0);
+        if (__builtin_mul_overflow(n, cycle, &off) || __builtin_add_overflow(base, off, &start))
+                return t;
+        return start;
+}
+
+int64_t taprio_change_base_time(const RootSpec *running, const RootSpec *want, int64_t now_ns) {
+        int64_t margin = want->change_margin_ns > 0 ? want->change_margin_ns : TBS_TAPRIO_CHANGE_MARGIN_NS;
+        int64_t base, cycle, t;
+
+        if (!want->base_time_now && want->base_time_ns > now_ns)
+                return want->base_time_ns;
+        if (__builtin_add_overflow(now_ns, margin, &t))
+                return want->base_time_ns;
+        /* The running schedule: oper beside a pending admin one; a pending
+         * one that has not started yet runs next from its own base time. */
+        if (running->admin_pending && running->oper.n_entries > 0) {
+                base = running->oper.base_time_ns;
+                cycle = running->oper.cycle_time_ns;
+        } else {
+                base = running->base_time_ns;
+                cycle = running->cycle_time_ns;
+        }
+        return taprio_next_cycle_start(base, cycle, t);
+}
+
+const char *taprio_in_place_blocker(const RootSpec *installed, const RootSpec *want, char *buf, size_t size) {
+        if (installed->kind == want->kind && root_is_leaf(want))
+                snprintf(buf, size, "%s cannot change in place", root_kind_to_string(want->kind));
+        else if (installed->kind != ROOT_TAPRIO || want->kind != ROOT_TAPRIO)
+                snprintf(buf, size, "root kind %s instead of %s", root_kind_to_string(installed->kind) ?: "?",
+                         root_kind_to_string(want->kind) ?: "?");
+        else if (installed->handle != want->handle)
+                snprintf(buf, size, "handle differs");
+        else if (installed->mode != want->mode)
+                snprintf(buf, size, "mode %s instead of %s", taprio_mode_to_string(installed->mode) ?: "?",
+                         taprio_mode_to_string(want->mode) ?: "?");
+        else if (installed->num_tc != want->num_tc)
+                snprintf(buf, size, "num_tc %u instead of %u", installed->num_tc, want->num_tc);
+        else if (memcmp(installed->priority_map, want->priority_map, sizeof(want->priority_map)) != 0)
+                snprintf(buf, size, "priority_map differs");
+        else if (memcmp(installed->queues, want->queues, want->num_tc * sizeof(QueueRange)) != 0)
+                snprintf(buf, size, "queues differ");
+        else if (want->mode != TAPRIO_MODE_FULL_OFFLOAD && installed->clockid != want->clockid)
+                snprintf(buf, size, "clockid %s instead of %s", clockid_to_string(installed->clockid) ?: "?",
+                         clockid_to_string(want->clockid) ?: "?");
+        else if (want->mode == TAPRIO_MODE_TXTIME_ASSIST && installed->txtime_delay_ns != want->txtime_delay_ns)
+                snprintf(buf, size, "txtime_delay_ns %" PRIu32 " instead of %" PRIu32,
+                         installed->txtime_delay_ns, want->txtime_delay_ns);
+        else
+                return NULL;
+        return buf;
+}
+
+static bool same_gate_schedule(const RootSpec *a, const RootSpec *b) {
+        return a->cycle_time_ns == b->cycle_time_ns && a->cycle_time_extension_ns == b->cycle_time_extension_ns &&
+               a->n_entries == b->n_entries &&
+               (a->n_entries == 0 || memcmp(a->entries, b->entries, a->n_entries * sizeof(GateEntry)) == 0);
+}
+
+/* The in-place change of a running taprio: the schedule with its base time
+ * settled, TC entries always (a class left out keeps its old max SDU). */
+static int plan_root_change(QDiscPlan *p, int ifindex, const QDiscTree *tree, const RootSpec *want,
+                            int64_t now_ns, size_t max) {
+        PlanStep st = { .kind = PLAN_CHANGE_ROOT };
+        RootSpec r = *want;     /* shallow: the entries stay the schedule's */
+        struct nl_msg *m = NULL;
+        char hb[16];
+        int k;
+
+        /* Only the max SDUs differ: the same schedule goes again with the
+         * installed base time (the kernel starts it on a cycle boundary of
+         * the running one, which it is). */
+        if (same_gate_schedule(&tree->root_spec, want) &&
+            taprio_base_time_satisfied(want, tree->root_spec.base_time_ns, now_ns))
+                r.base_time_ns = tree->root_spec.base_time_ns;
+        else
+                r.base_time_ns = taprio_change_base_time(&tree->root_spec, want, now_ns);
+        r.max_sdu_given = r.max_sdu_given || tree->root_spec.max_sdu_dumped;
+        p->base_time_ns = r.base_time_ns;
+        snprintf(st.name, sizeof(st.name), "root (taprio %s, new schedule in place)",
+                 tc_handle_to_string(want->handle, hb));
+        k = qdisc_root_change_request(ifindex, &r, &m);
+        if (k < 0) {
+                p->report.error = root_request_error(k, st.name);
+                return k;
+        }
+        return plan_add(p, max, &st, m);
+}
+
+/* Linux 6.1 (sch_taprio.c): grafting a child deactivates the device,
+ * which resets the root, and a software taprio's reset cancels the timer
+ * that runs its gate schedule, for good: the schedule of a new root never
+ * starts (no oper schedule: every SO_TXTIME packet is dropped at enqueue),
+ * a running one stops where it was. The same schedule sent once more as a
+ * change after the children starts the timer again (from the schedule's
+ * next cycle). */
+static int plan_restart_schedule(QDiscPlan *p, int ifindex, const RootSpec *sent, size_t max) {
+        PlanStep st = { .kind = PLAN_RESTART_ROOT };
+        struct nl_msg *m = NULL;
+        bool grafts = false;
+        char hb[16];
+        int k;
+
+        for (size_t i = 0; i < p->n; i++)
+                grafts = grafts || p->steps[i].kind == PLAN_ETF || p->steps[i].kind == PLAN_RESET_CHILD;
+        if (!grafts)
+                return 0;
+        snprintf(st.name, sizeof(st.name), "root (taprio %s, schedule restarted after grafting children)",
+                 tc_handle_to_string(sent->handle, hb));
+        k = qdisc_root_change_request(ifindex, sent, &m);
+        if (k < 0) {
+                p->report.error = qdisc_step_error("", k, st.name);
+                return k;
+        }
+        return plan_add(p, max, &st, m);
+}
+
+int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, const DeviceFacts *facts,
+                     default_qdisc_fn default_qdisc, plan_clock_fn now, QDiscPlan *ret) {
+        QDiscPlan p = {};
+        const QDiscVTable *vt;
+        RootSpec want, cmp;
+        HandlePool pool;
+        bool root_same, children_stay;
+        int64_t now_ns = 0;
+        size_t max;
+        int k;
+
+        k = apply_report_init(s, &p.report);
+        if (k < 0)
+                goto out;
+        want = s->root;
+        if (want.handle == 0)
+                want.handle = TBS_DEFAULT_ROOT_HANDLE;
+        p.root_handle = want.handle;
+        vt = qdisc_vtable_for_root(want.kind);
+        if (!vt) {
+                k = -EINVAL;
+                if (asprintf(&p.report.error, "root: unknown qdisc kind") < 0)
+                        p.report.error = NULL;
+                goto out;
+        }
+
+        if (schedule_streams_pending(s)) {
+                k = -ENODATA;
+                if (asprintf(&p.report.error, "root: the streams' gate list needs the link speed, which the "
+                             "device does not report (is the link down?); give root.link_speed_mbps") < 0)
+                        p.report.error = NULL;
+                goto out;
+        }
+        if (root_is_leaf(&want)) {
+                k = plan_resolve_leaf(&want, facts, &p.report.error);
+                if (k < 0)
+                        goto out;
+        }
+        max = 4 + 2 * s->n_txqueues + tree->n_queues;
+        handle_pool_init(&pool, tree, want.handle);
+        if (want.kind == ROOT_TAPRIO) {
+                now_ns = (now ?: qdisc_clock_now_ns)(taprio_time_clock(&want));
+                if (want.base_time_now)
+                        want.base_time_ns = now_ns;     /* a new root: from its next cycle on */
+        }
+
+        /* A base time left to tbsd is satisfied by the one it installed. */
+        cmp = want;
+        if (tree->root_known)
+                taprio_settle_base_time(&cmp, &tree->root_spec, now_ns);
+        root_same = tree->has_root && tree->root_known && tree->root.handle == want.handle &&
+                    tree->root_spec.kind == want.kind && vt->equal(&cmp, &tree->root_spec);
+
+        /* Refused before anything is sent: a kernel without per-class max
+         * SDU ignores the attribute, and its taprio dumps none. */
+        if (want.kind == ROOT_TAPRIO && root_has_max_sdu(&want) && tree->root_known &&
+            tree->root_spec.kind == ROOT_TAPRIO && !tree->root_spec.max_sdu_dumped) {
+                k = -EOPNOTSUPP;
+                if (asprintf(&p.report.error, "root.max_sdu: this kernel does not support a per-class max "
+                             "SDU (its taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY); nothing changed") < 0)
+                        p.report.error = NULL;
+                goto out;
+        }
+
+        p.root_change = ROOT_KEEP;
+        if (!root_same) {
+                const char *why = NULL;
+
+                if (tree->has_root && tree->root_known)
+                        why = taprio_in_place_blocker(&tree->root_spec, &want, p.root_why, sizeof(p.root_why));
+                if (tree->has_root && tree->root_known && !why) {
+                        p.root_change = ROOT_CHANGE_IN_PLACE;
+                        k = plan_root_change(&p, ifindex, tree, &want, now_ns, max);
+                } else {
+                        p.root_change = tree->has_root && tree->root_known ? ROOT_RECREATE : ROOT_CREATE;
+                        if (p.root_change == ROOT_RECREATE && want.kind == ROOT_MQPRIO &&
+                            tree->root_spec.kind == ROOT_MQPRIO)
+                                snprintf(p.root_why, sizeof(p.root_why), "mqprio cannot change in place");
+                        k = plan_root(&p, ifindex, tree, &want, vt, max);
+                        if (k >= 0 && want.kind == ROOT_CBS && want.leaf.etf_child)
+                                k = plan_etf_child(&p, ifindex, &want.leaf, want.handle, &pool, max);
+                        p.check_max_sdu = want.kind == ROOT_TAPRIO && root_has_max_sdu(&want) &&
+                                          !(tree->root_known && tree->root_spec.max_sdu_dumped);
+                        p.check_num_tc = tree->has_root && tree->root.handle != 0 &&
+                                         qdisc_root_delete_first(tree->root.kind, vt->kind);
+                }
+                if (k < 0)
+                        goto out;
+        }
+        children_stay = p.root_change == ROOT_KEEP || p.root_change == ROOT_CHANGE_IN_PLACE;
+        k = plan_etf_children(&p, ifindex, s, tree, facts, want.handle, children_stay, &pool, max);
+        if (k < 0)
+                goto out;
+        if (children_stay)
+                k = plan_reset_children(&p, ifindex, s, tree, vt, default_qdisc, &pool, max);
+        if (k >= 0 && want.kind == ROOT_TAPRIO && want.mode == TAPRIO_MODE_SOFTWARE) {
+                RootSpec sent = p.root_change == ROOT_KEEP ? cmp : want;
+
+                if (p.root_change == ROOT_CHANGE_IN_PLACE)
+                        sent.base_time_ns = p.base_time_ns;
+                sent.max_sdu_given = want.max_sdu_given || (children_stay && tree->root_spec.max_sdu_dumped);
+                k = plan_restart_schedule(&p, ifindex, &sent, max);
+        }
+out:
+        *ret = p;
+        return k < 0 ? k : 0;
+}
+
+int qdisc_plan_check_root(const QDiscPlan *p, const Schedule *s, const QDiscTree *t, char **ret_error) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(s->root.kind);
+        char hb[16], th[16];
+
+        if (!p->check_num_tc || !vt)
+                return 0;
+        if (t->has_root && t->root_known && t->root.handle == p->root_handle && t->root_spec.kind == s->root.kind &&
+            t->root_spec.num_tc == s->root.num_tc)
+                return 0;
+        tc_handle_to_string(p->root_handle, hb);
+        if (!t->has_root || !t->root_known || t->root.handle != p->root_handle || t->root_spec.kind != s->root.kind) {
+                if (asprintf(ret_error, "root (%s %s): the kernel answered success but its dump shows another "
+                             "root (%s %s)", vt->kind, hb, t->has_root ? t->root.kind : "none",
+                             tc_handle_to_string(t->has_root ? t->root.handle : 0, th)) < 0)
+                        *ret_error = NULL;
+        } else if (asprintf(ret_error, "root (%s %s): the kernel answered success but its dump shows num_tc %u "
+                            "instead of %u", vt->kind, hb, t->root_spec.num_tc, s->root.num_tc) < 0)
+                *ret_error = NULL;
+        return -EIO;
+}

@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* taprio: TCA_OPTIONS is a nest (NLA_F_NESTED, as iproute2 sends it) of
+ * TCA_TAPRIO_ATTR_* attributes: clockid, flags, PRIOMAP (struct tc_mqprio_qopt),
+ * txtime delay, base/cycle times and the entry list (NLA_F_NESTED),
+ * itself a list of TCA_TAPRIO_SCHED_ENTRY nests (command u8, gate mask u32,
+ * interval u32).
+ *
+ * Linux 6.1 also takes and dumps the per-class max SDU: TCA_TAPRIO_ATTR_TC_ENTRY
+ * nests (index u32, max SDU u32), repeated at the top level.
+ *
+ * sch_taprio.c dumps the operational schedule at the top level and a
+ * pending one inside TCA_TAPRIO_ATTR_ADMIN_SCHED; the most recently
+ * configured one, the admin schedule when there is one, is what is
+ * compared, the running one is kept beside it (RootSpec.oper). */
+#include <linux/pkt_sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "qdisc.h"
+
+static int taprio_fill_options(struct nl_msg *m, const void *spec) {
+        const RootSpec *r = spec;
+        uint8_t qopt[sizeof(struct tc_mqprio_qopt)];
+        struct nlattr *nest, *list;
+        uint32_t flags;
+
+        if (r->kind != ROOT_TAPRIO)
+                return -EINVAL;
+        switch (r->mode) {
+        case TAPRIO_MODE_SOFTWARE:
+                flags = 0;
+                break;
+        case TAPRIO_MODE_TXTIME_ASSIST:
+                flags = TCA_TAPRIO_ATTR_FLAG_TXTIME_ASSIST;
+                break;
+        case TAPRIO_MODE_FULL_OFFLOAD:
+                flags = TCA_TAPRIO_ATTR_FLAG_FULL_OFFLOAD;
+                break;
+        default:
+                return -EINVAL;
+        }
+
+        nest = nla_nest_start(m, TCA_OPTIONS);
+        if (!nest)
+                return -ENOMEM;
+        nest->nla_type = TCA_OPTIONS | NLA_F_NESTED;
+
+        /* Attribute order as iproute2 6.1 sends it, so the bytes can be
+         * compared with what tc sends. Full offload runs on the NIC's clock;
+         * the kernel neither wants nor dumps one. */
+        if (r->mode != TAPRIO_MODE_FULL_OFFLOAD &&
+            nla_put_s32(m, TCA_TAPRIO_ATTR_SCHED_CLOCKID, r->clockid) < 0)
+                return -ENOMEM;
+        if (nla_put_u32(m, TCA_TAPRIO_ATTR_FLAGS, flags) < 0)
+                return -ENOMEM;
+        qdisc_qopt_from_root(r, qopt);
+        if (nla_put(m, TCA_TAPRIO_ATTR_PRIOMAP, sizeof(qopt), qopt) < 0)
+                return -ENOMEM;
+        if (r->mode == TAPRIO_MODE_TXTIME_ASSIST &&
+            nla_put_u32(m, TCA_TAPRIO_ATTR_TXTIME_DELAY, r->txtime_delay_ns) < 0)
+                return -ENOMEM;
+        if (nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_BASE_TIME, r->base_time_ns) < 0)
+                return -ENOMEM;
+        if (r->cycle_time_ns > 0 &&
+            nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME, r->cycle_time_ns) < 0)
+                return -ENOMEM;
+        if (r->cycle_time_extension_ns != 0 &&
+            nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME_EXTENSION, r->cycle_time_extension_ns) < 0)
+                return -ENOMEM;
+
+        /* Per-class max SDU (Linux 6.1): one TCA_TAPRIO_ATTR_TC_ENTRY nest per
+         * traffic class in use, also for 0 (the kernel keeps a class's
+         * earlier value when a change leaves its entry out). Only when the
+         * schedule asks: a kernel without them ignores the attribute. */
+        for (unsigned tc = 0; r->max_sdu_given && tc < r->num_tc && tc < TBS_MAX_TC; tc++) {
+                struct nlattr *t = nla_nest_start(m, TCA_TAPRIO_ATTR_TC_ENTRY);
+
+                if (!t)
+                        return -ENOMEM;
+                t->nla_type = TCA_TAPRIO_ATTR_TC_ENTRY | NLA_F_NESTED;
+                if (nla_put_u32(m, TCA_TAPRIO_TC_ENTRY_INDEX, tc) < 0 ||
+                    nla_put_u32(m, TCA_TAPRIO_TC_ENTRY_MAX_SDU, r->max_sdu[tc]) < 0)
+                        return -ENOMEM;
+                if (qdisc_nest_end(m, t) < 0)
+                        return -EMSGSIZE;
+        }
+
+        list = nla_nest_start(m, TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST);
+        if (!list)
+                return -ENOMEM;
+        list->nla_type = TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST | NLA_F_NESTED;
+        for (size_t i = 0; i < r->n_entries; i++) {
+                struct nlattr *e;
+
+                /* Like iproute2: NLA_F_NESTED on the list, not on each entry
+                 * (sch_taprio.c parses entries without strict checking). */
+                e = nla_nest_start(m, TCA_TAPRIO_SCHED_ENTRY);
+                if (!e)
+                        return -ENOMEM;
+                e->nla_type = TCA_TAPRIO_SCHED_ENTRY;
+                if (nla_put_u8(m, TCA_TAPRIO_SCHED_ENTRY_CMD, (uint8_t) r->entries[i].command) < 0 ||
+                    nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_GATE_MASK, r->entries[i].gate_mask) < 0 ||
+                    nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_INTERVAL, r->entries[i].interval_ns) < 0)
+                        return -ENOMEM;
+                if (qdisc_nest_end(m, e) < 0)
+                        return -EMSGSIZE;
+        }
+        /* nla_len is 16 bits: libnl refuses (and cuts off) a nest above
+         * 64 KiB. Sent without its list, the schedule would look empty to
+         * the kernel; the request fails instead. */
+        return qdisc_nest_end(m, list) ?: qdisc_nest_end(m, nest);
+}
+
+static int get_s64(const struct nlattr *a, int64_t *ret) {
+        if (!a)
+                return 0;
+        if (nla_len(a) < (int) sizeof(int64_t))
+                return -EBADMSG;
+        memcpy(ret, nla_data(a), sizeof(int64_t));
+        return 0;
+}
+
+static int get_u32(const struct nlattr *a, uint32_t *ret) {
+        if (!a)
+                return 0;
+        if (nla_len(a) < (int) sizeof(uint32_t))
+                return -EBADMSG;
+        memcpy(ret, nla_data(a), sizeof(uint32_t));
+        return 0;
+}
+
+/* Base time, cycle times and entries from a schedule's attributes (the top
+ * level of TCA_OPTIONS, or the ADMIN_SCHED nest: the same attribute ids). */
+static int parse_schedule(struct nlattr **tb, GateSchedule *r) {
+        _cleanup_free_ GateEntry *entries = NULL;
+        struct nlattr *e;
+        size_t n = 0;
+        int rem, k;
+
+        k = get_s64(tb[TCA_TAPRIO_ATTR_SCHED_BASE_TIME], &r->base_time_ns);
+        if (k >= 0)
+                k = get_s64(tb[TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME], &r->cycle_time_ns);
+        if (k >= 0)
+                k = get_s64(tb[TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME_EXTENSION], &r->cycle_time_extension_ns);
+        if (k < 0)
+                return k;
+
+        if (tb[TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST])
+                nla_for_each_nested(e, tb[TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST], rem) {
+                        struct nlattr *etb[TCA_TAPRIO_SCHED_ENTRY_MAX + 1];
+                        GateEntry g = {};
+                        uint32_t cmd = 0;
+                        GateEntry *t;
+
+                        if (nla_type(e) != TCA_TAPRIO_SCHED_ENTRY)
+                                continue;
+                        if (nla_parse_nested(etb, TCA_TAPRIO_SCHED_ENTRY_MAX, e, NULL) < 0)
+                                return -EBADMSG;
+                        if (etb[TCA_TAPRIO_SCHED_ENTRY_CMD]) {
+                                if (nla_len(etb[TCA_TAPRIO_SCHED_ENTRY_CMD]) < 1)
+                                        return -EBADMSG;
+                                cmd = nla_get_u8(etb[TCA_TAPRIO_SCHED_ENTRY_CMD]);
+                        }
+                        if (cmd >= _GATE_COMMAND_MAX)
+                                return -EBADMSG;
+                        g.command = (GateCommand) cmd;
+                        k = get_u32(etb[TCA_TAPRIO_SCHED_ENTRY_GATE_MASK], &g.gate_mask);
+                        if (k >= 0)
+                                k = get_u32(etb[TCA_TAPRIO_SCHED_ENTRY_INTERVAL], &g.interval_ns);
+                        if (k < 0)
+                                return k;
+
+                        t = reallocarray(entries, n + 1, sizeof(GateEntry));
+                        if (!t)
+                                return -ENOMEM;
+                        entries = t;
+                        entries[n++] = g;
+                }
+
+        r->entries = TAKE_PTR(entries);
+        r->n_entries = n;
+        return 0;
+}
+
+/* The TCA_TAPRIO_ATTR_TC_ENTRY nests (repeated at the top level of
+ * TCA_OPTIONS, so not through the parse table, which keeps the last). A
+ * kernel that knows them dumps one per class, 16 in all (Linux 6.1). */
+static int parse_tc_entries(const struct nlattr *options, RootSpec *r) {
+        const struct nlattr *a;
+        int rem;
+
+        nla_for_each_nested(a, (struct nlattr *) options, rem) {
+                struct nlattr *etb[TCA_TAPRIO_TC_ENTRY_MAX + 1];
+                uint32_t tc = UINT32_MAX, sdu = 0;
+                int k;
+
+                if (nla_type(a) != TCA_TAPRIO_ATTR_TC_ENTRY)
+                        continue;
+                if (nla_parse_nested(etb, TCA_TAPRIO_TC_ENTRY_MAX, (struct nlattr *) a, NULL) < 0)
+                        return -EBADMSG;
+                k = get_u32(etb[TCA_TAPRIO_TC_ENTRY_INDEX], &tc);
+                if (k >= 0)
+                        k = get_u32(etb[TCA_TAPRIO_TC_ENTRY_MAX_SDU], &sdu);
+                if (k < 0)
+                        return k;
+                if (tc == UINT32_MAX)
+                        return -EBADMSG;
+                r->max_sdu_dumped = true;
+                if (tc < TBS_MAX_TC)
+                        r->max_sdu[tc] = sdu;
+        }
+        return 0;
+}
+
+static int taprio_parse_options(const struct nlattr *options, void *ret_spec) {
+        struct nlattr *tb[TCA_TAPRIO_ATTR_MAX + 1];
+        RootSpec r = { .kind = ROOT_TAPRIO, .clockid = CLOCK_TAI };
+        GateSchedule g = {};
+        uint32_t flags = 0;
+        int32_t clockid;
+        int k;
+
+        if (!options)
+                return -EBADMSG;
+        if (nla_parse_nested(tb, TCA_TAPRIO_ATTR_MAX, (struct nlattr *) options, NULL) < 0)
+                return -EBADMSG;
+        if (!tb[TCA_TAPRIO_ATTR_PRIOMAP])
+                return -EBADMSG;
+        k = qdisc_qopt_to_root(nla_data(tb[TCA_TAPRIO_ATTR_PRIOMAP]),
+                               nla_len(tb[TCA_TAPRIO_ATTR_PRIOMAP]), &r);
+        if (k < 0)
+                return k;
+        r.hw_offload = false;
+
+        if (tb[TCA_TAPRIO_ATTR_SCHED_CLOCKID]) {
+                if (nla_len(tb[TCA_TAPRIO_ATTR_SCHED_CLOCKID]) < (int) sizeof(int32_t))
+                        return -EBADMSG;
+                memcpy(&clockid, nla_data(tb[TCA_TAPRIO_ATTR_SCHED_CLOCKID]), sizeof(clockid));
+                r.clockid = clockid;
+        }
+        k = get_u32(tb[TCA_TAPRIO_ATTR_FLAGS], &flags);
+        if (k < 0)
+                return k;
+        if (flags & TCA_TAPRIO_ATTR_FLAG_FULL_OFFLOAD)
+                r.mode = TAPRIO_MODE_FULL_OFFLOAD;
+        else if (flags & TCA_TAPRIO_ATTR_FLAG_TXTIME_ASSIST)
+                r.mode = TAPRIO_MODE_TXTIME_ASSIST;
+        else
+                r.mode = TAPRIO_MODE_SOFTWARE;
+        k = get_u32(tb[TCA_TAPRIO_ATTR_TXTIME_DELAY], &r.txtime_delay_ns);
+        if (k < 0)
+                return k;
+
+        k = parse_tc_entries(options, &r);
+        if (k < 0)
+                return k;
+
+        /* The newest schedule goes into the RootSpec's own fields (what is
+         * compared); a running one beside a pending admin schedule into
+         * r.oper. */
+        if (tb[TCA_TAPRIO_ATTR_ADMIN_SCHED]) {
+                struct nlattr *atb[TCA_TAPRIO_ATTR_MAX + 1];
+
+                if (nla_parse_nested(atb, TCA_TAPRIO_ATTR_MAX, tb[TCA_TAPRIO_ATTR_ADMIN_SCHED], NULL) < 0)
+                        return -EBADMSG;
+                k = parse_schedule(atb, &g);
+                if (k < 0)
+                        return k;
+                r.admin_pending = true;
+                if (tb[TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST]) {
+                        k = parse_schedule(tb, &r.oper);
+                        if (k < 0) {
+                                free(g.entries);
+                                return k;
+                        }
+                }
+        } else {
+                k = parse_schedule(tb, &g);
+                if (k < 0)
+                        return k;
+        }
+        r.base_time_ns = g.base_time_ns;
+        r.cycle_time_ns = g.cycle_time_ns;
+        r.cycle_time_extension_ns = g.cycle_time_extension_ns;
+        r.entries = g.entries;
+        r.n_entries = g.n_entries;
+
+        *(RootSpec *) ret_spec = r;
+        return 0;
+}
+
+/* Per-class entries (TCA_TAPRIO_ATTR_TC_ENTRY, one per class, all zero by
+ * default): their max_sdu is in the model (root.max_sdu); an entry that
+ * cannot be read is not. */
+static const char *taprio_unexpressed(const struct nlattr *options) {
+        struct nlattr *tb[TCA_TAPRIO_ATTR_MAX + 1], *e;
+        int rem;
+
+        if (!options || nla_parse_nested(tb, TCA_TAPRIO_ATTR_MAX, (struct nlattr *) options, NULL) < 0)
+                return NULL;
+        nla_for_each_attr(e, nla_data(options), nla_len(options), rem) {
+                struct nlattr *etb[TCA_TAPRIO_TC_ENTRY_MAX + 1];
+                uint32_t sdu = 0;
+
+                if (nla_type(e) != TCA_TAPRIO_ATTR_TC_ENTRY)
+                        continue;
+                if (nla_parse_nested(etb, TCA_TAPRIO_TC_ENTRY_MAX, e, NULL) < 0)
+                        return "taprio per-class entries that cannot be read";
+                if (get_u32(etb[TCA_TAPRIO_TC_ENTRY_MAX_SDU], &sdu) < 0)
+                        return "taprio per-class entries without a max SDU";
+        }
+        return NULL;
+}
+
+static bool taprio_equal(const void *a, const void *b) {
+        const RootSpec *x = a, *y = b;
+        RootSpec xx, yy;
+
+        if (x->kind != ROOT_TAPRIO || y->kind != ROOT_TAPRIO)
+                return false;
+        /* Full offload has no clock in the kernel's dump. */
+        if (x->mode == TAPRIO_MODE_FULL_OFFLOAD && y->mode == TAPRIO_MODE_FULL_OFFLOAD) {
+                xx = *x;
+                yy = *y;
+                xx.clockid = yy.clockid = 0;
+                return root_spec_equal(&xx, &yy);
+        }
+        return root_spec_equal(x, y);
+}
+
+int64_t qdisc_clock_now_ns(clockid_t clock) {
+        struct timespec ts;
+
+        if (clock_gettime(clock, &ts) < 0)
+                return 0;
+        return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+clockid_t taprio_time_clock(const RootSpec *r) {
+        return r->mode == TAPRIO_MODE_FULL_OFFLOAD ? CLOCK_TAI : r->clockid;
+}
+
+void taprio_settle_base_time(RootSpec *want, const RootSpec *installed, int64_t now_ns) {
+        if (want->kind == ROOT_TAPRIO && installed->kind == ROOT_TAPRIO &&
+            taprio_base_time_satisfied(want, installed->base_time_ns, now_ns))
+                want->base_time_ns = installed->base_time_ns;
+}
+
+const QDiscVTable qdisc_taprio_vtable = {
+        .kind = "taprio",
+        .root = true,
+        .default_child = "pfifo",
+        .traffic_classes = true,
+        .fill_options = taprio_fill_options,
+        .parse_options = taprio_parse_options,
+        .equal = taprio_equal,
+        .unexpressed = taprio_unexpressed,
+};
