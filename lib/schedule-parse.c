@@ -723,12 +723,13 @@ static void parse_top(Parser *p, const JsonNode *top, Schedule *s) {
         check_keys(p, NULL, top, keys, ELEMENTSOF(keys), K_ANY);
         parse_interface(p, top, s);
         parse_root(p, top, &s->root);
+        /* Before the streams: "software-gate-interval" decides their shortest window. */
+        parse_allow(p, top, s);
         parse_streams(p, top, s);
         parse_txqueues(p, top, s);
         parse_clock(p, top, &s->clock);
         parse_drift(p, top, s);
         parse_sockets(p, top, &s->sockets);
-        parse_allow(p, top, s);
 }
 
 static void line_col(const char *text, size_t off, unsigned *ret_line, unsigned *ret_col) {

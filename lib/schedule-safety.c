@@ -15,6 +15,7 @@ static const char *const safety_check_table[_SAFETY_CHECK_MAX] = {
         [SAFETY_ASSIST_DELAY] = "assist-delay",
         [SAFETY_DELTA_CYCLE] = "delta-cycle",
         [SAFETY_BASE_TIME] = "base-time",
+        [SAFETY_SOFTWARE_GATE_INTERVAL] = "software-gate-interval",
 };
 
 DEFINE_STRING_TABLE_LOOKUP(safety_check, SafetyCheck, safety_check_table, -EINVAL)
@@ -220,6 +221,29 @@ static void check_base_time(Checker *c, int64_t now_ns) {
         finding(c, DIAG_WARNING, SAFETY_BASE_TIME, "root.base_time_ns", reason);
 }
 
+/* Without full offload taprio ends every entry with a kernel timer
+ * (an hrtimer interrupt, then the queues are woken): the shorter the
+ * entries, the more of the CPU the gates take, whatever the traffic
+ * (docs/schedule-format.md, "Software intervals"). */
+static void check_software_gate_interval(Checker *c) {
+        const RootSpec *r = &c->s->root;
+        char path[64], reason[384];
+
+        for (size_t i = 0; i < r->n_entries; i++) {
+                if (r->entries[i].interval_ns >= TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS)
+                        continue;
+                snprintf(path, sizeof(path), "root.entries[%zu].interval_ns", i);
+                snprintf(reason, sizeof(reason),
+                         "is %" PRIu32 " ns, shorter than %d ns in %s mode: the kernel runs a timer at the end "
+                         "of every entry, and entries this short take a large share of the CPU "
+                         "(docs/schedule-format.md, \"Software intervals\"); use longer entries or "
+                         "\"full-offload\" on a NIC that runs gate schedules",
+                         r->entries[i].interval_ns, TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS,
+                         taprio_mode_to_string(r->mode) ?: "?");
+                finding(c, DIAG_ERROR, SAFETY_SOFTWARE_GATE_INTERVAL, path, reason);
+        }
+}
+
 static bool allowed(const Schedule *s, SafetyCheck check) {
         return s->allow & (1U << check);
 }
@@ -243,6 +267,8 @@ int schedule_safety_check(const Schedule *s, const DeviceFacts *facts, int64_t n
                 check_delta_cycle(&c);
         if (taprio && !allowed(s, SAFETY_BASE_TIME))
                 check_base_time(&c, now_ns);
+        if (taprio && r->mode != TAPRIO_MODE_FULL_OFFLOAD && !allowed(s, SAFETY_SOFTWARE_GATE_INTERVAL))
+                check_software_gate_interval(&c);
 
         if (c.oom)
                 return -ENOMEM;

@@ -17,6 +17,8 @@ typedef enum SafetyCheck {
         SAFETY_ASSIST_DELAY,    /* "assist-delay": txtime_delay_ns >= every etf delta_ns (txtime-assist) */
         SAFETY_DELTA_CYCLE,     /* "delta-cycle": etf delta_ns longer than the taprio cycle (warning) */
         SAFETY_BASE_TIME,       /* "base-time": a past base time whose cycles drift through the second (warning) */
+        SAFETY_SOFTWARE_GATE_INTERVAL, /* "software-gate-interval": a gate entry under
+                                        * TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS without full offload */
         _SAFETY_CHECK_MAX,
         _SAFETY_CHECK_INVALID = -EINVAL,
 } SafetyCheck;

@@ -22,7 +22,10 @@ int schedule_streams_compute(const Schedule *s, uint32_t device_speed_mbps, Stre
                 .guard_frame_bytes = s->streams.guard_frame_bytes ?: TBS_STREAM_DEFAULT_GUARD_FRAME_BYTES,
                 .num_tc = r->num_tc,
                 .ptp_tc = ptp_tc,
-                .min_interval_ns = r->mode == TAPRIO_MODE_FULL_OFFLOAD ? 0 : TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS,
+                /* A file that allows short software gates gets exact windows, as in full offload. */
+                .min_interval_ns = r->mode == TAPRIO_MODE_FULL_OFFLOAD ||
+                                   (s->allow & (1U << SAFETY_SOFTWARE_GATE_INTERVAL)) ? 0
+                                   : TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS,
         };
 
         *ret_error = NULL;

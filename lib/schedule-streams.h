@@ -17,7 +17,8 @@ uint32_t schedule_streams_speed(const Schedule *s, uint32_t device_speed_mbps);
 
 /** Compute s's gate list from its streams (PTP's class: the class of
  *  clock.ptp_priority, schedule_ptp_tc(); the shortest entry: TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS
- *  unless the root runs in full offload). Returns 0 and *ret (release with
+ *  unless the root runs in full offload or the file allows
+ *  "software-gate-interval"). Returns 0 and *ret (release with
  *  stream_schedule_done()), -ENODATA when no link speed is known, or
  *  stream_schedule_compute()'s errors; a one-line reason in *ret_error. */
 int schedule_streams_compute(const Schedule *s, uint32_t device_speed_mbps, StreamSchedule *ret,

@@ -230,7 +230,6 @@ static bool schedule_has_etf(const Schedule *s) {
 static void verify_taprio(Verifier *v, const Schedule *s) {
         const RootSpec *r = &s->root;
         char path[JPATH_MAX], cn[32];
-        uint32_t min_interval;
         int64_t sum = 0;
 
         if ((unsigned) r->mode >= _TAPRIO_MODE_MAX)
@@ -276,7 +275,6 @@ static void verify_taprio(Verifier *v, const Schedule *s) {
                      "must have at most %u entries: the kernel cannot report or notify a larger taprio "
                      "(docs/schedule-format.md, Limits), got %zu",
                      TBS_TAPRIO_MAX_ENTRIES, r->n_entries);
-        min_interval = r->mode == TAPRIO_MODE_FULL_OFFLOAD ? 1 : TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS;
         for (size_t i = 0; i < r->n_entries; i++) {
                 const GateEntry *e = &r->entries[i];
 
@@ -288,12 +286,11 @@ static void verify_taprio(Verifier *v, const Schedule *s) {
                              "opens the gate of a traffic class that does not exist: must be below 0x%x "
                              "(1 << num_tc, num_tc is %u), got 0x%x",
                              1U << r->num_tc, r->num_tc, e->gate_mask);
-                if (e->interval_ns < min_interval || e->interval_ns > TBS_TAPRIO_MAX_CYCLE_NS)
+                /* Software entries under TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS:
+                 * the "software-gate-interval" safety check. */
+                if (e->interval_ns < 1 || e->interval_ns > TBS_TAPRIO_MAX_CYCLE_NS)
                         verr(v, pathf(path, "root.entries[%zu].interval_ns", i),
-                             "must be between %" PRIu32 " and %d%s, got %" PRIu32, min_interval,
-                             TBS_TAPRIO_MAX_CYCLE_NS,
-                             min_interval > 1 ? " in software and txtime-assist modes (a timer runs per entry)" : "",
-                             e->interval_ns);
+                             "must be between 1 and %d, got %" PRIu32, TBS_TAPRIO_MAX_CYCLE_NS, e->interval_ns);
                 sum += e->interval_ns;
         }
         if (!r->cycle_time_given && r->cycle_time_ns == sum && sum > TBS_TAPRIO_MAX_CYCLE_NS)

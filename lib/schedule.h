@@ -36,7 +36,9 @@
  * most INT_MAX ("integer out of range", "'cycle_time' is too big"). */
 #define TBS_TAPRIO_MAX_CYCLE_NS INT32_MAX
 /* Software and txtime-assist taprio run a timer per entry: shorter entries
- * stall the kernel (50 us entries slowed the test kernel 44-fold). */
+ * stall the kernel (50 us entries slowed the test kernel 44-fold). The
+ * floor of the "software-gate-interval" safety check (lib/schedule-safety.c),
+ * which a file's "allow" lifts. */
 #define TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS 100000
 
 typedef enum RootKind {

@@ -100,7 +100,7 @@ taprio_file 2 '["ptp-gates"]'
 check_dir
 assert_eq "$rc" 1 "check, unknown allow name: exit code"
 assert_eq "$err" "$conf/va.json: allow[0]: unknown check \"ptp-gates\"; expected one of \"ptp-gate\", \"ptp-etf\", \
-\"assist-delay\", \"delta-cycle\", \"base-time\"" "check, unknown allow name: the line"
+\"assist-delay\", \"delta-cycle\", \"base-time\", \"software-gate-interval\"" "check, unknown allow name: the line"
 
 # 5. ptp-etf: an mqprio whose PTP class (2: queues 2-3) has an etf on queue 2.
 cat > "$conf/va.json" <<'EOJ'

@@ -52,7 +52,8 @@ assert_contains "$out" "root.entries: must have at most 80 entries" "--once"
 assert_eq "$(tc qdisc show dev va | grep -c taprio)" 0 "taprio qdiscs on va after the refusal"
 write_taprio "$conf/va.json" va 2 99999
 out=$("$TBSD" --check --config-dir "$conf" 2>&1) || true
-assert_contains "$out" "root.entries[0].interval_ns: must be between 100000 and 2147483647 in software" "--check"
+assert_contains "$out" "root.entries[0].interval_ns: software-gate-interval: is 99999 ns, shorter than 100000 ns in software mode" "--check"
+assert_contains "$out" "add \"software-gate-interval\" to \"allow\"" "--check"
 write_taprio "$conf/va.json" va 2
 sed -i 's/"base_time_ns": 0/"base_time_ns": 0, "cycle_time_ns": 2147483648/' "$conf/va.json"
 out=$("$TBSD" --check --config-dir "$conf" 2>&1) || true

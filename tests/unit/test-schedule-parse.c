@@ -1117,6 +1117,7 @@ static void test_examples(void **state) {
                 "single-queue-etf.json",
                 "veth-software.json",
                 "veth-streams.json",
+                "veth-taprio-short-gates.json",
         };
 
         for (size_t i = 0; i < ELEMENTSOF(names); i++) {

@@ -65,6 +65,7 @@ static char *check(const char *text, const DeviceFacts *facts, uint32_t *ret_fai
         } while (0)
 
 /* Priority 0 -> class 2 (queues 2-3); the second entry opens MASK2. */
+#define SGI ", 'allow': ['software-gate-interval']"
 #define TAPRIO(MASK2, INTERVAL2, EXTRA)                                                          \
         "{'interface': 'eth0',"                                                                 \
         " 'root': {'qdisc': 'taprio', 'num_tc': 3,"                                             \
@@ -87,13 +88,14 @@ static void test_ptp_gate(void **state) {
                      "entry of every cycle; to accept it, add \"ptp-gate\" to \"allow\"");
         assert_check(TAPRIO("3", "700000", ", 'allow': ['ptp-gate']"), NULL, 0, "");
         /* It opens, too briefly: 12335 ns at 1 Gbit/s; 12336 is enough. */
-        assert_check(TAPRIO("4", "12336", ""), NULL, 0, "");
+        /* (entries this short need "software-gate-interval" in software mode) */
+        assert_check(TAPRIO("4", "12336", SGI), NULL, 0, "");
         {
-                _cleanup_free_ char *got = check(TAPRIO("4", "12335", ""), NULL, NULL);
+                _cleanup_free_ char *got = check(TAPRIO("4", "12335", SGI), NULL, NULL);
                 assert_non_null(strstr(got, "but the longest entry that opens it, entries[1], is 12335 ns;"));
         }
         /* The device's speed counts: 4935 ns at 2.5 Gbit/s, 123360 at 100 Mbit/s. */
-        assert_check(TAPRIO("4", "12335", ""), &fast, 0, "");
+        assert_check(TAPRIO("4", "12335", SGI), &fast, 0, "");
         {
                 _cleanup_free_ char *got = check(TAPRIO("4", "100000", ""), &slow, NULL);
                 assert_non_null(strstr(got, "takes 123360 ns at 100 Mbit/s, so"));
@@ -216,10 +218,54 @@ static void test_base_time(void **state) {
         assert_check(BASE("1000", "2000000000", ""), NULL, 0, "");
 }
 
+/* Software and txtime-assist entries under 100 us: one finding per entry;
+ * full offload is not judged. */
+#define SHORT(MODE, INTERVALS, EXTRA)                                                            \
+        "{'interface': 'eth0',"                                                                 \
+        " 'root': {'qdisc': 'taprio', 'num_tc': 1, 'mode': '" MODE "',"                         \
+        "          'priority_map': [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],"           \
+        "          'queues': [{'count': 1, 'offset': 0}],"                                      \
+        "          'entries': [" INTERVALS "]}" EXTRA "}"
+#define E(NS) "{'gate_mask': 1, 'interval_ns': " #NS "}"
+
+static void test_software_gate_interval(void **state) {
+        static const char *const tail = "ns, shorter than 100000 ns in software mode: the kernel runs a timer at the end of every "
+                "entry, and entries this short take a large share of the CPU (docs/schedule-format.md, "
+                "\"Software intervals\"); use longer entries or \"full-offload\" on a NIC that runs gate "
+                "schedules; to accept it, add \"software-gate-interval\" to \"allow\"";
+        _cleanup_free_ char *two = NULL;
+
+        assert_check(SHORT("software", E(100000) "," E(900000), ""), NULL, 0, "");
+        assert_check(SHORT("software", E(99999) "," E(900000), ""), NULL, 1U << SAFETY_SOFTWARE_GATE_INTERVAL,
+                     F ": root.entries[0].interval_ns: software-gate-interval: is 99999 ns, shorter than 100000 "
+                     "ns in software mode: the kernel runs a timer at the end of every entry, and entries this "
+                     "short take a large share of the CPU (docs/schedule-format.md, \"Software intervals\"); "
+                     "use longer entries or \"full-offload\" on a NIC that runs gate schedules; to accept it, "
+                     "add \"software-gate-interval\" to \"allow\"");
+        /* detd's software schedule: a 12176 ns entry; every short entry has its line. */
+        assert_true(asprintf(&two, F ": root.entries[0].interval_ns: software-gate-interval: is 12176 %s\n"
+                             F ": root.entries[2].interval_ns: software-gate-interval: is 1 %s", tail, tail) > 0);
+        assert_check(SHORT("software", E(12176) "," E(487824) "," E(1), ""), NULL,
+                     1U << SAFETY_SOFTWARE_GATE_INTERVAL, two);
+        assert_check(SHORT("software", E(12176) "," E(487824) "," E(1), SGI), NULL, 0, "");
+        /* txtime-assist runs the same timers. */
+        {
+                _cleanup_free_ char *got = check(SHORT("txtime-assist", E(50000) "," E(950000), ""), NULL, NULL);
+                assert_non_null(strstr(got, "root.entries[0].interval_ns: software-gate-interval: is 50000 ns, "
+                                            "shorter than 100000 ns in txtime-assist mode: "));
+        }
+        /* Full offload: the NIC runs the gates. */
+        assert_check(SHORT("full-offload", E(12176) "," E(1) "," E(487823), ""), NULL, 0, "");
+        /* mqprio has no gates. */
+        assert_check("{'interface': 'eth0', 'root': {'qdisc': 'mqprio', 'num_tc': 1,"
+                     " 'priority_map': [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0], 'queues': [{'count': 1, 'offset': 0}]}}",
+                     NULL, 0, "");
+}
+
 /* schedule_verify() runs the checks (the one path of --check, validate,
  * Validate() and apply), but not on a file with errors already. */
 static void test_in_verify(void **state) {
-        _cleanup_free_ char *t = dq(TAPRIO("3", "700000", "")), *bad = dq(TAPRIO("3", "70", ""));
+        _cleanup_free_ char *t = dq(TAPRIO("3", "700000", "")), *bad = dq(TAPRIO("8", "70", ""));
         _cleanup_schedule_ Schedule *s = NULL, *b = NULL;
         DiagList l = {};
 
@@ -252,9 +298,27 @@ static void test_in_verify(void **state) {
 
         assert_int_equal(schedule_parse_json(F, bad, strlen(bad), &l, &b), 0);
         assert_int_equal(schedule_verify(b, NULL, &l), -EINVAL);
-        assert_int_equal(l.n, 1);
-        assert_string_equal(l.items[0].path, "root.entries[1].interval_ns");
+        assert_int_equal(l.n, 1);       /* no ptp-gate or software-gate-interval finding */
+        assert_string_equal(l.items[0].path, "root.entries[1].gate_mask");
         diag_list_clear(&l);
+
+        /* A 70 ns software entry: the validator takes it (the kernel's own
+         * floor is the link's), the safety check refuses it until allowed. */
+        {
+                /* (PTP at priority 3: class 0, which entry 0 opens long enough) */
+                _cleanup_free_ char *a = dq(TAPRIO("4", "70", ", 'clock': {'ptp_priority': 3}"));
+                _cleanup_schedule_ Schedule *x = NULL;
+
+                assert_int_equal(schedule_parse_json(F, a, strlen(a), &l, &x), 0);
+                assert_int_equal(schedule_verify(x, NULL, &l), -EINVAL);
+                assert_int_equal(l.n, 1);
+                assert_string_equal(l.items[0].path, "root.entries[1].interval_ns");
+                assert_non_null(strstr(l.items[0].reason, "software-gate-interval: is 70 ns"));
+                diag_list_clear(&l);
+                x->allow = 1U << SAFETY_SOFTWARE_GATE_INTERVAL;
+                assert_int_equal(schedule_verify(x, NULL, &l), 0);
+                assert_int_equal(l.n, 0);
+        }
 }
 
 static void assert_parse_error(const char *text, const char *expected) {
@@ -273,7 +337,7 @@ static void assert_parse_error(const char *text, const char *expected) {
 static void test_parse(void **state) {
         assert_parse_error(TAPRIO("4", "700000", ", 'allow': ['ptp-gates']"),
                            F ": allow[0]: unknown check \"ptp-gates\"; expected one of \"ptp-gate\", \"ptp-etf\", "
-                           "\"assist-delay\", \"delta-cycle\", \"base-time\"");
+                           "\"assist-delay\", \"delta-cycle\", \"base-time\", \"software-gate-interval\"");
         assert_parse_error(TAPRIO("4", "700000", ", 'allow': ['ptp-etf', 'ptp-etf']"),
                            F ": allow[1]: lists \"ptp-etf\" a second time");
         assert_parse_error(TAPRIO("4", "700000", ", 'allow': [1]"), F ": allow[0]: must be a string, got 1");
@@ -297,6 +361,7 @@ int main(void) {
                 cmocka_unit_test(test_assist_delay),
                 cmocka_unit_test(test_delta_cycle),
                 cmocka_unit_test(test_base_time),
+                cmocka_unit_test(test_software_gate_interval),
                 cmocka_unit_test(test_in_verify),
                 cmocka_unit_test(test_parse),
         };

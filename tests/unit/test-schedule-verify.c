@@ -312,15 +312,35 @@ static void test_taprio_limits(void **state) {
         s->root.cycle_time_ns++;
         assert_verify(s, NULL, "m.json: root.entries: the intervals add up to 2147483648 ns; the cycle time "
                                "may be at most 2147483647 ns");
-        s->root.entries[0].interval_ns = TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS - 1;
+        s->root.entries[0].interval_ns = 0;
         s->root.entries[1].interval_ns = (uint32_t) INT32_MAX + 1;
         s->root.cycle_time_ns = (int64_t) s->root.entries[0].interval_ns + s->root.entries[1].interval_ns;
-        assert_verify(s, NULL, "m.json: root.entries[0].interval_ns: must be between 100000 and 2147483647 in "
-                               "software and txtime-assist modes (a timer runs per entry), got 99999\n"
-                               "m.json: root.entries[1].interval_ns: must be between 100000 and 2147483647 in "
-                               "software and txtime-assist modes (a timer runs per entry), got 2147483648\n"
-                               "m.json: root.entries: the intervals add up to 2147583647 ns; the cycle time "
+        assert_verify(s, NULL, "m.json: root.entries[0].interval_ns: must be between 1 and 2147483647, got 0\n"
+                               "m.json: root.entries[1].interval_ns: must be between 1 and 2147483647, "
+                               "got 2147483648\n"
+                               "m.json: root.entries: the intervals add up to 2147483648 ns; the cycle time "
                                "may be at most 2147483647 ns");
+        /* Under 100 us in software mode: the "software-gate-interval"
+         * safety check (tests/unit/test-schedule-safety.c), which a file
+         * may allow; then the kernel's own floor is left to the apply. */
+        s->root.entries[0].interval_ns = TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS - 1;
+        s->root.entries[1].interval_ns = 1;
+        s->root.cycle_time_ns = TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS;
+        s->allow |= 1U << SAFETY_SOFTWARE_GATE_INTERVAL;
+        assert_verify(s, NULL, "");
+        s->allow &= ~(1U << SAFETY_SOFTWARE_GATE_INTERVAL);
+        assert_verify(s, NULL, "m.json: root.entries[0].interval_ns: software-gate-interval: is 99999 ns, shorter "
+                               "than 100000 ns in software mode: the kernel runs a timer at the end of every "
+                               "entry, and entries this short take a large share of the CPU "
+                               "(docs/schedule-format.md, \"Software intervals\"); use longer entries or "
+                               "\"full-offload\" on a NIC that runs gate schedules; to accept it, add "
+                               "\"software-gate-interval\" to \"allow\"\n"
+                               "m.json: root.entries[1].interval_ns: software-gate-interval: is 1 ns, shorter "
+                               "than 100000 ns in software mode: the kernel runs a timer at the end of every "
+                               "entry, and entries this short take a large share of the CPU "
+                               "(docs/schedule-format.md, \"Software intervals\"); use longer entries or "
+                               "\"full-offload\" on a NIC that runs gate schedules; to accept it, add "
+                               "\"software-gate-interval\" to \"allow\"");
         /* Full offload: the hardware runs the gates; the kernel's own floor
          * depends on the link speed and is checked when applied. */
         s->root.mode = TAPRIO_MODE_FULL_OFFLOAD;

@@ -387,12 +387,13 @@ static void test_random_sets(void **state) {
 
 /* A file with streams: parsed, computed at once with the file's link speed
  * (or later with the device's), shown as streams, parsed back the same. */
-#define STREAMS_FILE(speed) \
+#define STREAMS_FILE_MODE(mode, speed, extra) \
         "{\"interface\": \"eth1\", \"root\": {\"qdisc\": \"taprio\", \"num_tc\": 3," \
         " \"priority_map\": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]," \
         " \"queues\": [{\"count\": 1, \"offset\": 0}, {\"count\": 1, \"offset\": 1}, {\"count\": 2, \"offset\": 2}]," \
-        " \"mode\": \"full-offload\"" speed ", \"streams\": [{\"name\": \"a\", \"traffic_class\": 0," \
-        " \"period_ns\": 1000000, \"offset_ns\": 0, \"max_frame_bytes\": 128}]}, \"txqueues\": []}"
+        " \"mode\": \"" mode "\"" speed ", \"streams\": [{\"name\": \"a\", \"traffic_class\": 0," \
+        " \"period_ns\": 1000000, \"offset_ns\": 0, \"max_frame_bytes\": 128}]}, \"txqueues\": []" extra "}"
+#define STREAMS_FILE(speed) STREAMS_FILE_MODE("full-offload", speed, "")
 
 static Schedule *parse_ok(const char *text) {
         DiagList d = {};
@@ -465,6 +466,31 @@ static void test_schedule_file(void **state) {
         assert_null(later->root.entries);
 }
 
+/* In software mode every window is made 100 us long at the least (the
+ * floor of the "software-gate-interval" check); a file that allows the
+ * check gets the exact windows, as in full offload. */
+static void test_software_floor(void **state) {
+        _cleanup_schedule_ Schedule *off = parse_ok(STREAMS_FILE(", \"link_speed_mbps\": 1000"));
+        _cleanup_schedule_ Schedule *sw = parse_ok(STREAMS_FILE_MODE("software", ", \"link_speed_mbps\": 1000", ""));
+        _cleanup_schedule_ Schedule *allowed = parse_ok(STREAMS_FILE_MODE(
+                        "software", ", \"link_speed_mbps\": 1000", ", \"allow\": [\"software-gate-interval\"]"));
+        DiagList d = {};
+
+        assert_int_equal(off->root.entries[0].interval_ns, W128);
+        assert_int_equal(sw->root.entries[0].gate_mask, 0x1);
+        assert_int_equal(sw->root.entries[0].interval_ns, TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS);
+        for (size_t i = 0; i < sw->root.n_entries; i++)
+                assert_true(sw->root.entries[i].interval_ns >= TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS);
+        assert_int_equal(schedule_verify(sw, NULL, &d), 0);
+        assert_int_equal(d.n, 0);
+
+        assert_int_equal(allowed->root.n_entries, off->root.n_entries);
+        assert_memory_equal(allowed->root.entries, off->root.entries, off->root.n_entries * sizeof(GateEntry));
+        assert_int_equal(allowed->root.cycle_time_ns, off->root.cycle_time_ns);
+        assert_int_equal(schedule_verify(allowed, NULL, &d), 0);
+        assert_int_equal(d.n, 0);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_wire_time),
@@ -475,6 +501,7 @@ int main(void) {
                 cmocka_unit_test(test_refusals),
                 cmocka_unit_test(test_random_sets),
                 cmocka_unit_test(test_schedule_file),
+                cmocka_unit_test(test_software_floor),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,7 +33,8 @@ $src/examples/i210-taprio-txtime-assist.json: valid schedule for enp4s0
 $src/examples/i225-taprio-txtime-assist.json: valid schedule for enp2s0
 $src/examples/single-queue-etf.json: valid schedule for end0
 $src/examples/veth-software.json: valid schedule for veth0
-$src/examples/veth-streams.json: valid schedule for veth1"
+$src/examples/veth-streams.json: valid schedule for veth1
+$src/examples/veth-taprio-short-gates.json: valid schedule for veth-gate"
 
 # 2. A bad file: exit 1, one exact line per problem on stderr.
 cat >"$tmp/eth0.json" <<'JSON'
@@ -95,7 +96,7 @@ timeline="veth1: cycle 2000000 ns at 1000 Mbit/s, guard band 100000 ns, streams'
        1100000       800000 0x4    2          (best effort)
        1900000       100000 0x0    -          (guard band)"
 expect_eq "check examples: stdout" "$(cat "$tmp/out")" "$timeline
-$src/examples: 8 schedule files, 0 errors, 0 warnings"
+$src/examples: 9 schedule files, 0 errors, 0 warnings"
 
 # 5b. tbsctl schedule FILE: the same timeline, and as JSON.
 out=$("$tbsctl" schedule "$src/examples/veth-streams.json" 2>"$tmp/err"); rc=$?
