@@ -174,31 +174,19 @@ static int root_request(int ifindex, const RootSpec *r, bool change, struct nl_m
                 return -EOPNOTSUPP;
         if (!change && vt->build_request) {
                 k = vt->build_request(ifindex, r, &m);
-                if (k < 0)
-                        return k;
-                if (stab_needs_request(&r->stab)) {
+                if (k >= 0 && stab_needs_request(&r->stab))
                         k = request_with_stab_room(&m);
-                        if (k < 0)
-                                return k;
-                }
-                k = qdisc_put_stab(m, &r->stab);
-                if (k < 0)
-                        return k;
-                if (nlmsg_hdr(m)->nlmsg_len > QDISC_REQUEST_MAX)
-                        return -EMSGSIZE;
-                *ret = TAKE_PTR(m);
-                return 0;
+        } else {
+                /* A change names the running root by its handle, without
+                 * NLM_F_CREATE (tc qdisc replace/change): the kernel hands
+                 * the options to the qdisc's change(). */
+                k = request_new_sized(RTM_NEWQDISC, change ? NLM_F_REPLACE : NLM_F_CREATE | NLM_F_REPLACE,
+                                      ifindex, r->handle, TC_H_ROOT, vt->kind,
+                                      REQUEST_SIZE + r->n_entries * REQUEST_SIZE_PER_ENTRY +
+                                              (stab_needs_request(&r->stab) ? QDISC_STAB_SIZE : 0), &m);
+                if (k >= 0)
+                        k = vt->fill_options(m, r);
         }
-        /* A change names the running root by its handle, without
-         * NLM_F_CREATE (tc qdisc replace/change): the kernel hands the
-         * options to the qdisc's change(). */
-        k = request_new_sized(RTM_NEWQDISC, change ? NLM_F_REPLACE : NLM_F_CREATE | NLM_F_REPLACE, ifindex,
-                              r->handle, TC_H_ROOT, vt->kind,
-                              REQUEST_SIZE + r->n_entries * REQUEST_SIZE_PER_ENTRY +
-                                      (stab_needs_request(&r->stab) ? QDISC_STAB_SIZE : 0), &m);
-        if (k < 0)
-                return k;
-        k = vt->fill_options(m, r);
         if (k < 0)
                 return k;
         /* also on a change: one without TCA_STAB takes the kernel's table away */
