@@ -73,6 +73,15 @@ void check_keys_only(Parser *p, const char *prefix, const JsonNode *o, const Key
 void parse_base_time(Parser *p, const JsonNode *root, RootSpec *r);
 void parse_max_sdu(Parser *p, const JsonNode *root, RootSpec *r);
 
+/* A key "clockid" of o into *ret, and root.handle into r (lib/schedule-parse.c). */
+void parse_clockid(Parser *p, const char *prefix, const JsonNode *o, clockid_t *ret);
+void parse_handle(Parser *p, const JsonNode *root, RootSpec *r);
+
+/* "txqueues" into s, and an etf or cbs root's keys into r
+ * (lib/schedule-parse-txqueues.c). */
+void parse_txqueues(Parser *p, const JsonNode *top, Schedule *s);
+void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r);
+
 /* A cbs queue's keys into c (lib/schedule-parse-cbs.c). */
 void parse_cbs(Parser *p, const char *path, const JsonNode *e, CbsSpec *c);
 
