@@ -82,8 +82,6 @@ void parse_handle(Parser *p, const JsonNode *root, RootSpec *r);
 void parse_txqueues(Parser *p, const JsonNode *top, Schedule *s);
 void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r);
 
-/* A cbs queue's keys into c (lib/schedule-parse-cbs.c). */
-void parse_cbs(Parser *p, const char *path, const JsonNode *e, CbsSpec *c);
 
 /* An etf queue's "monitor" into m (lib/schedule-parse-monitor.c). */
 void parse_monitor(Parser *p, const char *path, const JsonNode *e, MonitorSpec *m);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "json-util.h"
+#include "qdisc-kind.h"
 #include "schedule-json.h"
 #include "schedule-safety.h"
 #include "schedule-streams.h"
@@ -151,96 +152,29 @@ static json_object *root_to_json(const RootSpec *r) {
         return TAKE_PTR(o);
 }
 
-static json_object *offload_to_json(OffloadMode m) {
-        if (m == OFFLOAD_AUTO)
-                return json_object_new_string("auto");
-        return json_object_new_boolean(m == OFFLOAD_ON);
-}
-
-/* The keys of an etf (a queue's, the root's, or a cbs's child), offload
- * being its own. Returns 0 or -ENOMEM. */
-static int etf_keys_to_json(json_object *o, const EtfSpec *q, OffloadMode offload) {
-        if (add_str(o, "clockid", clockid_to_string(q->clockid)) < 0 ||
-            add_int(o, "delta_ns", q->delta_ns) < 0 ||
-            add_owned(o, "offload", offload_to_json(offload)) < 0 ||
-            add_bool(o, "deadline_mode", q->deadline_mode) < 0 ||
-            add_bool(o, "skip_sock_check", q->skip_sock_check) < 0)
-                return -ENOMEM;
-        return 0;
-}
-
-/* The keys of a cbs in the form its file gave it: a bandwidth (and what it
- * is computed with) or the four kernel values, so the output reads back;
- * then the etf under it. Returns 0 or -ENOMEM. */
-static int cbs_keys_to_json(json_object *o, const EtfSpec *q) {
-        const CbsSpec *c = &q->cbs;
-
-        if (add_owned(o, "offload", offload_to_json(q->offload)) < 0)
-                return -ENOMEM;
-        if (c->from_bandwidth) {
-                if (add_int(o, "bandwidth_kbps", c->bandwidth_kbps) < 0 ||
-                    add_int(o, "max_frame_bytes", c->max_frame_bytes) < 0 ||
-                    add_int(o, "max_interference_bytes", c->max_interference_bytes) < 0)
-                        return -ENOMEM;
-        } else if (add_int(o, "idle_slope_kbps", c->idle_slope_kbps) < 0 ||
-                   add_int(o, "send_slope_kbps", c->send_slope_kbps) < 0 ||
-                   add_int(o, "hi_credit_bytes", c->hi_credit_bytes) < 0 ||
-                   add_int(o, "lo_credit_bytes", c->lo_credit_bytes) < 0)
-                return -ENOMEM;
-        if (c->link_speed_mbps != 0 && add_int(o, "link_speed_mbps", c->link_speed_mbps) < 0)
-                return -ENOMEM;
-        if (q->etf_child) {
-                _cleanup_json_ json_object *ch = json_object_new_object();
-
-                if (!ch || add_str(ch, "qdisc", "etf") < 0 || etf_keys_to_json(ch, q, q->child_offload) < 0 ||
-                    add_owned(o, "child", TAKE_PTR(ch)) < 0)
-                        return -ENOMEM;
-        }
-        return 0;
-}
-
-/* An etf or cbs as the root. */
+/* An etf or cbs as the root: its kind's keys. */
 static json_object *leaf_root_to_json(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_child(r->leaf.kind);
         _cleanup_json_ json_object *o = json_object_new_object();
         char h[16];
 
-        if (!o || add_str(o, "qdisc", root_kind_to_string(r->kind)) < 0 ||
-            add_str(o, "handle", tc_handle_to_string(r->handle, h)) < 0)
-                return NULL;
-        if ((r->kind == ROOT_CBS ? cbs_keys_to_json(o, &r->leaf)
-                                 : etf_keys_to_json(o, &r->leaf, r->leaf.offload)) < 0)
+        if (!o || !vt || add_str(o, "qdisc", root_kind_to_string(r->kind)) < 0 ||
+            add_str(o, "handle", tc_handle_to_string(r->handle, h)) < 0 || vt->to_json(o, &r->leaf) < 0)
                 return NULL;
         if (r->stab.given && add_owned(o, "stab", stab_to_json(&r->stab)) < 0)
                 return NULL;
         return TAKE_PTR(o);
 }
 
+/* A txqueues entry: queue, qdisc, then its kind's keys. */
 static json_object *etf_to_json(const EtfSpec *q) {
+        const QDiscVTable *vt = qdisc_vtable_for_child(q->kind);
         _cleanup_json_ json_object *o = json_object_new_object();
 
-        if (!o)
-                return NULL;
-        if (q->kind == TXQ_CBS) {
-                if (add_int(o, "queue", q->queue) < 0 || add_str(o, "qdisc", "cbs") < 0 ||
-                    cbs_keys_to_json(o, q) < 0 ||
-                    (q->stab.given && add_owned(o, "stab", stab_to_json(&q->stab)) < 0))
-                        return NULL;
-                return TAKE_PTR(o);
-        }
-        if (add_int(o, "queue", q->queue) < 0 ||
-            add_str(o, "qdisc", q->spelled_tbs ? "tbs" : "etf") < 0 ||
-            etf_keys_to_json(o, q, q->offload) < 0 ||
+        if (!o || !vt || add_int(o, "queue", q->queue) < 0 ||
+            add_str(o, "qdisc", q->spelled_tbs ? "tbs" : vt->kind) < 0 || vt->to_json(o, q) < 0 ||
             (q->stab.given && add_owned(o, "stab", stab_to_json(&q->stab)) < 0))
                 return NULL;
-        if (q->monitor.enabled) {
-                _cleanup_json_ json_object *m = json_object_new_object();
-
-                if (!m ||
-                    add_int(m, "interval_ms", q->monitor.interval_ms) < 0 ||
-                    add_int(m, "frames", q->monitor.frames) < 0 ||
-                    add_owned(o, "monitor", TAKE_PTR(m)) < 0)
-                        return NULL;
-        }
         return TAKE_PTR(o);
 }
 

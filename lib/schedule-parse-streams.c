@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "json-strict.h"
-#include "schedule-cbs.h"
+#include "cbs.h"
 #include "schedule-fields.h"
 #include "schedule-streams.h"
 

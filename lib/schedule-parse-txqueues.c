@@ -1,190 +1,150 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The qdiscs on TX queues: a "txqueues" entry (etf or cbs, a cbs's etf
- * "child", a queue's "stab") and the same keys for an etf or cbs as the
- * root. Internal to lib/schedule-parse.c. */
+/* The qdiscs on TX queues: a "txqueues" entry and the same keys for an etf
+ * or cbs as the root. Which keys a kind takes and what they mean is the
+ * kind's (kinds/KIND.c, found in the table by "qdisc"); here are the keys
+ * every kind takes (queue, qdisc, handle, stab). Internal to
+ * lib/schedule-parse.c. */
+#include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "qdisc-kind.h"
 #include "schedule-fields.h"
-#include "schedule-hints.h"
 
-static void parse_offload(Parser *p, const char *prefix, const JsonNode *e, OffloadMode *ret) {
-        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
-        const JsonNode *v;
+/* The key table of a txqueues entry (or of a root that is one qdisc):
+ * the common keys, then each kind's (bit 1 << TxqKind), in the table's
+ * order; a root's also names the keys of a root with traffic classes. */
+#define TXQ_KEYS_MAX 48
+#define TXK_ANY ((1U << _TXQ_KIND_MAX) - 1)
+#define TXK_CLASSES (1U << _TXQ_KIND_MAX)
 
-        v = member(p, prefix, e, "offload", false);
-        if (!v)
-                return;
-        if (json_is(v, JSON_BOOLEAN)) {
-                *ret = v->b ? OFFLOAD_ON : OFFLOAD_OFF;
-                return;
-        }
-        if (json_is(v, JSON_STRING) && strcmp(v->text, "auto") == 0 &&
-            str_len(v) == 4) {
-                *ret = OFFLOAD_AUTO;
-                return;
-        }
-        (void) tc_hint_bool(v, hint);
-        perr(p, jpath_key(path, prefix, "offload"), "must be true, false or \"auto\", got %s%s", show(v, sh), hint);
+typedef struct TxqKeys {
+        KeySpec keys[TXQ_KEYS_MAX];
+        size_t n;
+        char only_text[_TXQ_KIND_MAX + 1][96];
+        const char *only[_TXQ_KIND_MAX + 1];
+} TxqKeys;
+
+static void txq_keys_add(TxqKeys *t, const char *name, unsigned kinds) {
+        for (size_t i = 0; i < t->n; i++)
+                if (strcmp(t->keys[i].name, name) == 0) {
+                        t->keys[i].kinds |= kinds;
+                        return;
+                }
+        assert(t->n < TXQ_KEYS_MAX);
+        t->keys[t->n++] = (KeySpec) { name, kinds };
 }
 
-enum {
-        TXK_ETF = 1U << TXQ_ETF,
-        TXK_CBS = 1U << TXQ_CBS,
-        TXK_ANY = TXK_ETF | TXK_CBS,
-        TXK_CLASSES = 1U << _TXQ_KIND_MAX,    /* an etf or cbs root: the keys of a root with classes */
+/* The keys every kind takes, before and after the kinds' own. */
+static const KeySpec queue_keys_first[] = {
+        { "queue", TXK_ANY },
+        { "qdisc", TXK_ANY },
+};
+static const KeySpec root_keys_first[] = {
+        { "qdisc", TXK_ANY },
+        { "handle", TXK_ANY },
+};
+static const KeySpec keys_last[] = {
+        { "stab", TXK_ANY },
+};
+/* The keys of a root with traffic classes, named in a leaf root's errors. */
+static const KeySpec root_keys_classes[] = {
+        { "num_tc", TXK_CLASSES },
+        { "priority_map", TXK_CLASSES },
+        { "queues", TXK_CLASSES },
 };
 
-/* The keys of an etf (a txqueues entry, a root etf or a cbs's child). */
-static void parse_etf_keys(Parser *p, const char *path, const JsonNode *e, EtfSpec *q, OffloadMode *offload) {
-        int64_t x;
-
-        parse_clockid(p, path, e, &q->clockid);
-        if (get_int(p, path, e, "delta_ns", true, 0, INT32_MAX, &x) > 0)
-                q->delta_ns = x;
-        parse_offload(p, path, e, offload);
-        (void) get_bool(p, path, e, "deadline_mode", &q->deadline_mode);
-        (void) get_bool(p, path, e, "skip_sock_check", &q->skip_sock_check);
+static void txq_keys_add_all(TxqKeys *t, const KeySpec *keys, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                txq_keys_add(t, keys[i].name, keys[i].kinds);
 }
 
-/* A cbs's "child": the etf under it (the kernel's parent CBS_HANDLE:1). */
-static void parse_etf_child(Parser *p, const char *path, const JsonNode *e, EtfSpec *q) {
-        static const KeySpec keys[] = {
-                { "qdisc", K_ANY },
-                { "clockid", K_ANY },
-                { "delta_ns", K_ANY },
-                { "offload", K_ANY },
-                { "deadline_mode", K_ANY },
-                { "skip_sock_check", K_ANY },
-        };
-        char cpath[JPATH_MAX], qpath[JPATH_MAX], sh[SHOW_MAX];
-        const JsonNode *c, *v = NULL;
-        const char *t;
+static void txq_keys_build(TxqKeys *t, bool as_root) {
+        *t = (TxqKeys) {};
+        if (as_root)
+                txq_keys_add_all(t, root_keys_first, ELEMENTSOF(root_keys_first));
+        else
+                txq_keys_add_all(t, queue_keys_first, ELEMENTSOF(queue_keys_first));
+        for (TxqKind k = 0; k < _TXQ_KIND_MAX; k++) {
+                const QDiscVTable *vt = qdisc_vtable_for_child(k);
 
-        c = json_member(e, "child");
-        if (!c)
-                return;
-        jpath_key(cpath, path, "child");
-        if (!expect_type(p, cpath, c, JSON_OBJECT))
-                return;
-        check_keys(p, cpath, c, keys, ELEMENTSOF(keys), K_ANY);
-        t = get_string(p, cpath, c, "qdisc", false, &v);
-        if (t && (strcmp(t, "etf") != 0 || str_len(v) != 3))
-                perr(p, jpath_key(qpath, cpath, "qdisc"),
-                     "unknown qdisc %s; the qdisc under a cbs can only be \"etf\"", show(v, sh));
-        q->etf_child = true;
-        q->child_offload = OFFLOAD_AUTO;
-        parse_etf_keys(p, cpath, c, q, &q->child_offload);
+                for (size_t i = 0; i < vt->n_keys; i++)
+                        if (!as_root || !vt->keys[i].queue_only)
+                                txq_keys_add(t, vt->keys[i].name, 1U << k);
+                snprintf(t->only_text[k], sizeof(t->only_text[k]), "only valid for a%s %s %s (\"qdisc\": \"%s\")",
+                         strchr("aeiou", vt->kind[0]) ? "n" : "", vt->kind, as_root ? "root" : "queue", vt->kind);
+                t->only[k] = t->only_text[k];
+        }
+        txq_keys_add_all(t, keys_last, ELEMENTSOF(keys_last));
+        if (as_root) {
+                txq_keys_add_all(t, root_keys_classes, ELEMENTSOF(root_keys_classes));
+                t->only[_TXQ_KIND_MAX] = "only valid for an mqprio or taprio root (a single etf or cbs as the root "
+                                         "has no traffic classes)";
+        }
+}
+
+/* The kind that "qdisc" of e names (etf when it names none, or none the
+ * table knows: that error is the caller's). */
+static const QDiscVTable *txq_kind_of(const JsonNode *e) {
+        const JsonNode *v = json_member(e, "qdisc");
+        const QDiscVTable *vt = NULL;
+
+        if (v && json_is(v, JSON_STRING))
+                vt = qdisc_vtable_txq_by_name(v->text, str_len(v));
+        return vt ?: qdisc_vtable_for_child(TXQ_ETF);
 }
 
 static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpec *q) {
-        static const KeySpec keys[] = {
-                { "queue", TXK_ANY },
-                { "qdisc", TXK_ANY },
-                { "clockid", TXK_ETF },
-                { "delta_ns", TXK_ETF },
-                { "offload", TXK_ANY },
-                { "deadline_mode", TXK_ETF },
-                { "skip_sock_check", TXK_ETF },
-                { "monitor", TXK_ETF },
-                { "idle_slope_kbps", TXK_CBS },
-                { "send_slope_kbps", TXK_CBS },
-                { "hi_credit_bytes", TXK_CBS },
-                { "lo_credit_bytes", TXK_CBS },
-                { "bandwidth_kbps", TXK_CBS },
-                { "max_frame_bytes", TXK_CBS },
-                { "max_interference_bytes", TXK_CBS },
-                { "link_speed_mbps", TXK_CBS },
-                { "child", TXK_CBS },
-                { "stab", TXK_ANY },
-        };
-        static const char *const only[_TXQ_KIND_MAX] = {
-                [TXQ_ETF] = "only valid for an etf queue (\"qdisc\": \"etf\")",
-                [TXQ_CBS] = "only valid for a cbs queue (\"qdisc\": \"cbs\")",
-        };
-        char qpath[JPATH_MAX], sh[SHOW_MAX];
+        char qpath[JPATH_MAX], sh[SHOW_MAX], names[128] = "";
+        const QDiscVTable *vt;
         const JsonNode *v = NULL;
+        TxqKeys keys;
         const char *t;
         int64_t x;
 
         if (!expect_type(p, path, e, JSON_OBJECT))
                 return;
         /* The kind decides which keys are known: look before checking them. */
-        if ((v = json_member(e, "qdisc")) && json_is(v, JSON_STRING) &&
-            strcmp(v->text, "cbs") == 0 && str_len(v) == 3)
-                q->kind = TXQ_CBS;
-        check_keys_only(p, path, e, keys, ELEMENTSOF(keys), 1U << q->kind, only);
+        vt = txq_kind_of(e);
+        q->kind = vt->txq;
+        txq_keys_build(&keys, false);
+        check_keys_only(p, path, e, keys.keys, keys.n, 1U << q->kind, keys.only);
 
         if (get_int(p, path, e, "queue", true, 0, TBS_MAX_QUEUE, &x) > 0)
                 q->queue = (uint32_t) x;
         t = get_string(p, path, e, "qdisc", false, &v);
-        if (t) {
-                if (strcmp(t, "tbs") == 0 && str_len(v) == 3)
-                        q->spelled_tbs = true;
-                else if (q->kind != TXQ_CBS && (strcmp(t, "etf") != 0 || str_len(v) != 3))
-                        perr(p, jpath_key(qpath, path, "qdisc"),
-                             "unknown qdisc %s; expected \"etf\" (or its old name \"tbs\") or \"cbs\"",
-                             show(v, sh));
+        if (t && strcmp(t, "tbs") == 0 && str_len(v) == 3)
+                q->spelled_tbs = true;
+        else if (t && !qdisc_vtable_txq_by_name(t, str_len(v))) {
+                for (TxqKind k = 0; k < _TXQ_KIND_MAX; k++)
+                        snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s\"%s\"%s",
+                                 k == 0 ? "" : k + 1 == _TXQ_KIND_MAX ? " or " : ", ", txq_kind_to_string(k),
+                                 k == TXQ_ETF ? " (or its old name \"tbs\")" : "");
+                perr(p, jpath_key(qpath, path, "qdisc"), "unknown qdisc %s; expected %s", show(v, sh), names);
         }
         parse_stab(p, path, e, &q->stab);
-        if (q->kind == TXQ_CBS) {
-                parse_offload(p, path, e, &q->offload);
-                parse_cbs(p, path, e, &q->cbs);
-                parse_etf_child(p, path, e, q);
-                return;
-        }
-        parse_etf_keys(p, path, e, q, &q->offload);
-        parse_monitor(p, path, e, &q->monitor);
+        vt->parse(p, path, e, q, false);
 }
 
 /* An etf or cbs as the root: the keys of a txqueues entry of that kind
- * (without queue and monitor), and the handle. */
+ * (without queue and the queue-only keys), and the handle. */
 void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r) {
-        static const KeySpec keys[] = {
-                { "qdisc", TXK_ANY },
-                { "handle", TXK_ANY },
-                { "clockid", TXK_ETF },
-                { "delta_ns", TXK_ETF },
-                { "offload", TXK_ANY },
-                { "deadline_mode", TXK_ETF },
-                { "skip_sock_check", TXK_ETF },
-                { "idle_slope_kbps", TXK_CBS },
-                { "send_slope_kbps", TXK_CBS },
-                { "hi_credit_bytes", TXK_CBS },
-                { "lo_credit_bytes", TXK_CBS },
-                { "bandwidth_kbps", TXK_CBS },
-                { "max_frame_bytes", TXK_CBS },
-                { "max_interference_bytes", TXK_CBS },
-                { "link_speed_mbps", TXK_CBS },
-                { "child", TXK_CBS },
-                { "stab", TXK_ANY },
-                { "num_tc", TXK_CLASSES },
-                { "priority_map", TXK_CLASSES },
-                { "queues", TXK_CLASSES },
-        };
-        static const char *const only[] = {
-                [TXQ_ETF] = "only valid for an etf root (\"qdisc\": \"etf\")",
-                [TXQ_CBS] = "only valid for a cbs root (\"qdisc\": \"cbs\")",
-                [_TXQ_KIND_MAX] = "only valid for an mqprio or taprio root (a single etf or cbs as the root "
-                                  "has no traffic classes)",
-        };
+        const QDiscVTable *vt = qdisc_vtable_for_child(qdisc_vtable_for_root(r->kind)->txq);
         EtfSpec *q = &r->leaf;
+        TxqKeys keys;
 
         *q = (EtfSpec) {
-                .kind = r->kind == ROOT_CBS ? TXQ_CBS : TXQ_ETF,
+                .kind = vt->txq,
                 .clockid = CLOCK_TAI,
                 .offload = OFFLOAD_AUTO,
         };
         r->num_tc = 0;
-        check_keys_only(p, "root", root, keys, ELEMENTSOF(keys), 1U << q->kind, only);
+        txq_keys_build(&keys, true);
+        check_keys_only(p, "root", root, keys.keys, keys.n, 1U << q->kind, keys.only);
         parse_handle(p, root, r);
         parse_stab(p, "root", root, &r->stab);
-        if (q->kind == TXQ_CBS) {
-                parse_offload(p, "root", root, &q->offload);
-                parse_cbs(p, "root", root, &q->cbs);
-                parse_etf_child(p, "root", root, q);
-        } else
-                parse_etf_keys(p, "root", root, q, &q->offload);
+        vt->parse(p, "root", root, q, true);
 }
 
 void parse_txqueues(Parser *p, const JsonNode *top, Schedule *s) {

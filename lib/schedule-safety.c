@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "schedule-cbs.h"
+#include "cbs.h"
 #include "schedule-safety.h"
 #include "string-table.h"
 

@@ -11,9 +11,11 @@
 #include <sys/un.h>
 
 #include "json-util.h"
-#include "schedule-cbs.h"
+#include "qdisc-kind.h"
+#include "cbs.h"
 #include "schedule-safety.h"
 #include "schedule-streams.h"
+#include "schedule-verifier.h"
 #include "schedule-verify.h"
 #include "show.h"
 #include "txtime-windows.h"
@@ -23,16 +25,9 @@
 #define CLOCK_TAI 11
 #endif
 
-#define JPATH_MAX 128
+#define JPATH_MAX VERIFY_PATH_MAX
 
-typedef struct Verifier {
-        const char *file;
-        DiagList *diags;
-        bool oom;
-} Verifier;
-
-static void vdiag(Verifier *v, DiagSeverity sev, const char *path, const char *format, ...) _printf_(4, 5);
-static void vdiag(Verifier *v, DiagSeverity sev, const char *path, const char *format, ...) {
+void vdiag(Verifier *v, DiagSeverity sev, const char *path, const char *format, ...) {
         va_list ap;
 
         va_start(ap, format);
@@ -41,11 +36,7 @@ static void vdiag(Verifier *v, DiagSeverity sev, const char *path, const char *f
         va_end(ap);
 }
 
-#define verr(v, path, ...) vdiag(v, DIAG_ERROR, path, __VA_ARGS__)
-#define vwarn(v, path, ...) vdiag(v, DIAG_WARNING, path, __VA_ARGS__)
-
-static const char *pathf(char buf[static JPATH_MAX], const char *format, ...) _printf_(2, 3);
-static const char *pathf(char buf[static JPATH_MAX], const char *format, ...) {
+const char *pathf(char buf[static JPATH_MAX], const char *format, ...) {
         va_list ap;
 
         va_start(ap, format);
@@ -67,7 +58,7 @@ static const char *show_string(const char *s, char buf[static SHOW_MAX]) {
         return show_json_text(t, buf);
 }
 
-static const char *clock_name(clockid_t c, char buf[static 32]) {
+const char *clock_name(clockid_t c, char buf[static 32]) {
         const char *n = clockid_to_string(c);
 
         if (n)
@@ -306,24 +297,12 @@ static void verify_taprio(Verifier *v, const Schedule *s) {
                      sum, r->cycle_time_ns);
 }
 
-/* Where a queue's qdisc sits in the file: "root", "root.child",
- * "txqueues[3]", "txqueues[3].child". Only made into text for a message:
- * formatting it for every queue of every file costs more than the checks. */
-typedef struct Where {
-        const char *prefix;     /* "root" or "txqueues" */
-        size_t index;           /* with "txqueues" */
-        bool child;             /* the etf under a cbs */
-} Where;
-
-static const char *where_key(char buf[static JPATH_MAX], const Where *w, const char *key) {
+const char *where_key(char buf[static JPATH_MAX], const Where *w, const char *key) {
         if (strcmp(w->prefix, "txqueues") == 0)
                 return pathf(buf, "txqueues[%zu]%s.%s", w->index, w->child ? ".child" : "", key);
         return pathf(buf, "%s%s.%s", w->prefix, w->child ? ".child" : "", key);
 }
 
-static void verify_cbs_queue(Verifier *v, const EtfSpec *q, const Where *at, const DeviceFacts *facts);
-static void verify_etf_qdisc(Verifier *v, const EtfSpec *q, const Where *at, OffloadMode offload,
-                             const DeviceFacts *facts);
 
 static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
@@ -336,14 +315,8 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
         verify_handle(v, r);
         if (stab_refusal(&r->stab))
                 verr(v, "root.stab", "%s", stab_refusal(&r->stab));
-        if (r->kind == ROOT_CBS) {
-                verify_cbs_queue(v, &r->leaf, &(Where) { .prefix = "root" }, facts);
-                if (r->leaf.etf_child)
-                        verify_etf_qdisc(v, &r->leaf, &(Where) { .prefix = "root", .child = true }, r->leaf.child_offload, facts);
-                return;
-        }
-        if (r->kind == ROOT_ETF) {
-                verify_etf_qdisc(v, &r->leaf, &(Where) { .prefix = "root" }, r->leaf.offload, facts);
+        if (root_is_leaf(r)) {
+                qdisc_vtable_for_child(r->leaf.kind)->verify(v, &r->leaf, &(Where) { .prefix = "root" }, facts);
                 return;
         }
         if (r->num_tc < 1 || r->num_tc > TBS_MAX_TC)
@@ -363,57 +336,6 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
                 verr(v, "root.mode",
                      "taprio full offload is not available on this device: its driver cannot run the gate "
                      "schedule itself; use mode \"software\" or \"txtime-assist\"");
-}
-
-/* One cbs queue: signs, the port rate, offload. */
-static void verify_cbs_queue(Verifier *v, const EtfSpec *q, const Where *at, const DeviceFacts *facts) {
-        uint32_t speed = cbs_link_speed(&q->cbs, facts ? facts->link_speed_mbps : 0);
-        char path[JPATH_MAX];
-        const CbsSpec c = q->cbs;
-
-        if ((unsigned) q->offload >= _OFFLOAD_MODE_MAX)
-                verr(v, where_key(path, at, "offload"), "unknown offload mode %d", (int) q->offload);
-        else if (q->offload == OFFLOAD_ON && facts && facts->offload_known &&
-                 !(q->queue < 64 && (facts->cbs_offload_mask & (UINT64_C(1) << q->queue))))
-                verr(v, where_key(path, at, "offload"),
-                     "cbs offload is not available on queue %" PRIu32 " of this device%s", q->queue,
-                     facts->cbs_offload_mask ? " (the NIC shapes only some of its queues)" : "");
-
-        /* From a bandwidth, the formulas give the right signs whenever
-         * the bandwidth is below the port rate. */
-        if (q->cbs.from_bandwidth) {
-                if (speed > 0 && (uint64_t) q->cbs.bandwidth_kbps >= (uint64_t) speed * 1000)
-                        verr(v, where_key(path, at, "bandwidth_kbps"),
-                             "must be below the link's rate of %" PRIu32 " kbit/s (link speed %" PRIu32
-                             " Mbit/s), got %" PRIu32, speed * 1000, speed, q->cbs.bandwidth_kbps);
-                return;
-        }
-        /* The standard's signs (8.6.8.2, Annex L); the kernel takes any
-         * values, and a wrong sign makes a shaper that never sends or
-         * never holds back. */
-        if (c.idle_slope_kbps <= 0)
-                verr(v, where_key(path, at, "idle_slope_kbps"), "must be above 0, got %" PRIi32,
-                     c.idle_slope_kbps);
-        if (c.send_slope_kbps >= 0)
-                verr(v, where_key(path, at, "send_slope_kbps"), "must be below 0, got %" PRIi32,
-                     c.send_slope_kbps);
-        if (c.hi_credit_bytes <= 0)
-                verr(v, where_key(path, at, "hi_credit_bytes"), "must be above 0, got %" PRIi32,
-                     c.hi_credit_bytes);
-        if (c.lo_credit_bytes >= 0)
-                verr(v, where_key(path, at, "lo_credit_bytes"), "must be below 0, got %" PRIi32,
-                     c.lo_credit_bytes);
-        if (speed == 0)
-                return;
-        if ((int64_t) c.idle_slope_kbps > (int64_t) speed * 1000)
-                verr(v, where_key(path, at, "idle_slope_kbps"),
-                     "must be at most the link's rate of %" PRIu32 " kbit/s, got %" PRIi32, speed * 1000,
-                     c.idle_slope_kbps);
-        else if ((int64_t) c.send_slope_kbps != (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000)
-                vwarn(v, where_key(path, at, "send_slope_kbps"),
-                      "is %" PRIi32 " kbit/s, but idle_slope_kbps minus the link's rate (%" PRIu32
-                      " Mbit/s) is %" PRIi64 " (IEEE 802.1Q 8.6.8.2); installed as given",
-                      c.send_slope_kbps, speed, (int64_t) c.idle_slope_kbps - (int64_t) speed * 1000);
 }
 
 /* Under a taprio root the probes' launch times must lie in the class's
@@ -491,67 +413,6 @@ static void verify_monitor(Verifier *v, const Schedule *s, const EtfSpec *q, siz
                 verify_monitor_windows(v, s, tc, q, i, facts);
 }
 
-/* All cbs queues together: one link speed, and their reservations fit it. */
-static void verify_cbs_link(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
-        uint32_t speed = 0;
-        size_t first = SIZE_MAX;
-        int64_t sum = 0;
-        char path[JPATH_MAX];
-
-        for (size_t i = 0; i < s->n_txqueues; i++) {
-                const EtfSpec *q = &s->txqueues[i];
-
-                if (q->kind != TXQ_CBS || q->cbs.link_speed_mbps == 0)
-                        continue;
-                if (speed == 0) {
-                        speed = q->cbs.link_speed_mbps;
-                        first = i;
-                } else if (q->cbs.link_speed_mbps != speed)
-                        verr(v, pathf(path, "txqueues[%zu].link_speed_mbps", i),
-                             "is %" PRIu32 ", but txqueues[%zu] says %" PRIu32 ": a link has one speed",
-                             q->cbs.link_speed_mbps, first, speed);
-        }
-        if (speed == 0 && facts)
-                speed = facts->link_speed_mbps;
-        if (speed == 0)
-                return;
-        for (size_t i = 0; i < s->n_txqueues; i++) {
-                const EtfSpec *q = &s->txqueues[i];
-
-                if (q->kind == TXQ_CBS)
-                        sum += q->cbs.from_bandwidth ? (int64_t) q->cbs.bandwidth_kbps
-                                                     : (int64_t) q->cbs.idle_slope_kbps;
-        }
-        if (sum > (int64_t) speed * 1000)
-                verr(v, "txqueues",
-                     "the cbs queues reserve %" PRIi64 " kbit/s in all (the sum of their idle slopes), "
-                     "more than the link's %" PRIu32 " kbit/s (%" PRIu32 " Mbit/s)",
-                     sum, speed * 1000, speed);
-}
-
-/* The settings of one etf (a txqueues entry, a cbs's child or the root),
- * its keys under at; offload is its own (a cbs child's is child_offload). */
-static void verify_etf_qdisc(Verifier *v, const EtfSpec *q, const Where *at, OffloadMode offload,
-                             const DeviceFacts *facts) {
-        char path[JPATH_MAX], cn[32];
-
-        if (q->clockid != CLOCK_TAI)
-                verr(v, where_key(path, at, "clockid"),
-                     "must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got %s",
-                     clock_name(q->clockid, cn));
-        if (q->delta_ns < 0) /* a dumped tree's: tc can install one */
-                verr(v, where_key(path, at, "delta_ns"),
-                     "must be between 0 and %d, got %" PRIi32, INT32_MAX, q->delta_ns);
-        if ((unsigned) offload >= _OFFLOAD_MODE_MAX)
-                verr(v, where_key(path, at, "offload"), "unknown offload mode %d", (int) offload);
-        else if (offload == OFFLOAD_ON && facts && facts->offload_known &&
-                 !(q->queue < 64 && (facts->launch_time_mask & (UINT64_C(1) << q->queue))))
-                verr(v, where_key(path, at, "offload"),
-                     "launch-time offload is not available on queue %" PRIu32 "%s%s",
-                     q->queue, facts->offload_reason ? ": " : " of this device",
-                     facts->offload_reason ?: "");
-}
-
 static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
         bool tcs_ok = r->num_tc >= 1 && r->num_tc <= TBS_MAX_TC;
@@ -565,6 +426,7 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
         }
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
+                const QDiscVTable *vt;
 
                 if (q->queue > UINT16_MAX - 1)
                         verr(v, pathf(path, "txqueues[%zu].queue", i), "must be between 0 and %u, got %" PRIu32,
@@ -591,18 +453,14 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                         verr(v, pathf(path, "txqueues[%zu].stab", i),
                              "a TX queue's size table needs an mqprio root: under taprio the kernel refuses it "
                              "(\"STAB not supported on a non root\"); give taprio's as root.stab");
-                if (q->kind == TXQ_CBS) {
-                        verify_cbs_queue(v, q, &(Where) { .prefix = "txqueues", .index = i }, facts);
-                        if (q->etf_child)
-                                verify_etf_qdisc(v, q, &(Where) { .prefix = "txqueues", .index = i, .child = true }, q->child_offload,
-                                                 facts);
-                        continue;
-                }
-                if ((unsigned) q->kind >= _TXQ_KIND_MAX) {
+                vt = qdisc_vtable_for_child(q->kind);
+                if (!vt) {
                         verr(v, pathf(path, "txqueues[%zu].qdisc", i), "unknown qdisc kind %d", (int) q->kind);
                         continue;
                 }
-                verify_etf_qdisc(v, q, &(Where) { .prefix = "txqueues", .index = i }, q->offload, facts);
+                vt->verify(v, q, &(Where) { .prefix = "txqueues", .index = i }, facts);
+                if (q->kind != TXQ_ETF)
+                        continue;
                 if (q->monitor.enabled && tcs_ok)
                         verify_monitor(v, s, q, i, facts);
                 /* For PTP's queue the ptp-etf check says it, as an error. */
@@ -693,7 +551,9 @@ int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags
         verify_ifname(&v, s);
         verify_root(&v, s, facts);
         verify_txqueues(&v, s, facts);
-        verify_cbs_link(&v, s, facts);
+        for (TxqKind k = 0; k < _TXQ_KIND_MAX; k++)
+                if (qdisc_vtable_for_child(k)->verify_schedule)
+                        qdisc_vtable_for_child(k)->verify_schedule(&v, s, facts);
         verify_monitor_budget(&v, s);
         verify_clock(&v, &s->clock);
         /* The safety checks judge a schedule the kernel would take: on one

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "qdisc-kind.h"
 #include "schedule.h"
 #include "string-table.h"
 
@@ -248,35 +249,10 @@ bool schedule_monitor_over_budget(const Schedule *s, uint64_t used, size_t *ret_
 }
 
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
-        if (a->kind != b->kind || !stab_equal(&a->stab, &b->stab))
-                return false;
-        if (a->kind == TXQ_CBS) {
-                EtfSpec ea, eb;
+        const QDiscVTable *vt = qdisc_vtable_for_child(a->kind);
 
-                if (a->queue != b->queue || a->offload != b->offload ||
-                    a->cbs.idle_slope_kbps != b->cbs.idle_slope_kbps ||
-                    a->cbs.send_slope_kbps != b->cbs.send_slope_kbps ||
-                    a->cbs.hi_credit_bytes != b->cbs.hi_credit_bytes ||
-                    a->cbs.lo_credit_bytes != b->cbs.lo_credit_bytes || a->etf_child != b->etf_child)
-                        return false;
-                if (!a->etf_child)
-                        return true;
-                ea = etf_spec_etf_part(a);
-                eb = etf_spec_etf_part(b);
-                return etf_spec_equal(&ea, &eb);
-        }
-        return a->queue == b->queue && a->clockid == b->clockid &&
-               a->delta_ns == b->delta_ns && a->offload == b->offload &&
-               a->deadline_mode == b->deadline_mode &&
-               a->skip_sock_check == b->skip_sock_check;
+        return vt && a->kind == b->kind && vt->equal(a, b);
 }
-
-static const char *const root_kind_table[_ROOT_KIND_MAX] = {
-        [ROOT_MQPRIO] = "mqprio",
-        [ROOT_TAPRIO] = "taprio",
-        [ROOT_ETF] = "etf",
-        [ROOT_CBS] = "cbs",
-};
 
 static const char *const taprio_mode_table[_TAPRIO_MODE_MAX] = {
         [TAPRIO_MODE_SOFTWARE] = "software",
@@ -296,21 +272,14 @@ static const char *const offload_mode_table[_OFFLOAD_MODE_MAX] = {
         [OFFLOAD_AUTO] = "auto",
 };
 
-static const char *const txq_kind_table[_TXQ_KIND_MAX] = {
-        [TXQ_ETF] = "etf",
-        [TXQ_CBS] = "cbs",
-};
-
 static const char *const drift_policy_table[_DRIFT_POLICY_MAX] = {
         [DRIFT_ENFORCE] = "enforce",
         [DRIFT_REPORT] = "report",
 };
 
-DEFINE_STRING_TABLE_LOOKUP(root_kind, RootKind, root_kind_table, -EINVAL)
 DEFINE_STRING_TABLE_LOOKUP(taprio_mode, TaprioMode, taprio_mode_table, -EINVAL)
 DEFINE_STRING_TABLE_LOOKUP(gate_command, GateCommand, gate_command_table, -EINVAL)
 DEFINE_STRING_TABLE_TO_STRING(offload_mode, OffloadMode, offload_mode_table)
-DEFINE_STRING_TABLE_LOOKUP(txq_kind, TxqKind, txq_kind_table, -EINVAL)
 DEFINE_STRING_TABLE_LOOKUP(drift_policy, DriftPolicy, drift_policy_table, -EINVAL)
 
 static const struct {

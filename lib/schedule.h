@@ -129,7 +129,7 @@ typedef enum TxqKind {
 /* A cbs queue's settings. The four kernel parameters (struct tc_cbs_qopt,
  * tc's idleslope/sendslope in kbit/s, hicredit/locredit in bytes) are given
  * in the file, or computed from bandwidth_kbps with IEEE 802.1Q Annex L
- * (cbs_spec_resolve(), lib/schedule-cbs.h). */
+ * (cbs_spec_resolve(), kinds/cbs.h). */
 typedef struct CbsSpec {
         int32_t idle_slope_kbps;              /* > 0 */
         int32_t send_slope_kbps;              /* < 0 */

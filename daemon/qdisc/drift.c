@@ -26,44 +26,6 @@ static int describe(char **ret, const char *fmt, ...) {
         return 1;
 }
 
-static const char *etf_difference(const EtfSpec *have, const EtfSpec *want, char buf[static 96]) {
-        if (have->delta_ns != want->delta_ns)
-                snprintf(buf, 96, "delta %lld ns instead of %lld ns", (long long) have->delta_ns,
-                         (long long) want->delta_ns);
-        else if (have->clockid != want->clockid)
-                snprintf(buf, 96, "clock %s instead of %s", clockid_to_string(have->clockid) ?: "?",
-                         clockid_to_string(want->clockid) ?: "?");
-        else if (have->deadline_mode != want->deadline_mode)
-                snprintf(buf, 96, "deadline_mode %s", have->deadline_mode ? "on" : "off");
-        else if (have->skip_sock_check != want->skip_sock_check)
-                snprintf(buf, 96, "skip_sock_check %s", have->skip_sock_check ? "on" : "off");
-        else
-                snprintf(buf, 96, "offload %s", have->offload == OFFLOAD_ON ? "on" : "off");
-        return buf;
-}
-
-static const char *cbs_difference(const EtfSpec *have, const EtfSpec *want, char buf[static 96]) {
-        const CbsSpec *h = &have->cbs, *w = &want->cbs;
-
-        if (h->idle_slope_kbps != w->idle_slope_kbps)
-                snprintf(buf, 96, "idleslope %d kbit/s instead of %d", h->idle_slope_kbps, w->idle_slope_kbps);
-        else if (h->send_slope_kbps != w->send_slope_kbps)
-                snprintf(buf, 96, "sendslope %d kbit/s instead of %d", h->send_slope_kbps, w->send_slope_kbps);
-        else if (h->hi_credit_bytes != w->hi_credit_bytes)
-                snprintf(buf, 96, "hicredit %d bytes instead of %d", h->hi_credit_bytes, w->hi_credit_bytes);
-        else if (h->lo_credit_bytes != w->lo_credit_bytes)
-                snprintf(buf, 96, "locredit %d bytes instead of %d", h->lo_credit_bytes, w->lo_credit_bytes);
-        else if (have->offload != want->offload || !want->etf_child)
-                snprintf(buf, 96, "offload %s", have->offload == OFFLOAD_ON ? "on" : "off");
-        else {
-                EtfSpec he = etf_spec_etf_part(have), we = etf_spec_etf_part(want);
-                char eb[96];
-
-                snprintf(buf, 96, "etf under it: %s", etf_difference(&he, &we, eb));
-        }
-        return buf;
-}
-
 int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *facts, char **ret_description) {
         const QDiscVTable *vt;
         RootSpec want = s->root;
@@ -96,12 +58,8 @@ int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *fac
                 if (!vt->equal(&want, &t->root_spec))
                         return describe(ret_description, "root %s %s %s", vt->kind,
                                         tc_handle_to_string(want.handle, h1),
-                                        want.kind == ROOT_CBS && etf_spec_equal(&(EtfSpec) { .kind = TXQ_CBS,
-                                                .cbs = want.leaf.cbs, .offload = want.leaf.offload },
-                                                &(EtfSpec) { .kind = TXQ_CBS, .cbs = t->root_spec.leaf.cbs,
-                                                .offload = t->root_spec.leaf.offload }) ?
-                                        "has an etf under it with other options than declared" :
-                                        "has other options than declared");
+                                        qdisc_vtable_for_child(want.leaf.kind)->difference(&t->root_spec.leaf,
+                                                                                           &want.leaf, diff));
         } else if (!vt->equal(&want, &t->root_spec))
                 return describe(ret_description, "root %s %s has other options than declared", vt->kind,
                                 tc_handle_to_string(want.handle, h1));
@@ -114,8 +72,8 @@ int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *fac
                 _cleanup_free_ char *why = NULL;
                 EtfOffloadPlan plan = etf_offload_plan(e, facts, NULL);
 
-                if (plan_resolve_cbs(&want_q, facts, &why) < 0)
-                        return describe(ret_description, "%s", why ?: "txqueue: cbs values unknown");
+                if (plan_resolve_values(&want_q, facts, &why) < 0)
+                        return describe(ret_description, "%s", why ?: "txqueue: values unknown");
                 plan_resolve_etf_child(&want_q, facts);
                 if (!iq)
                         return describe(ret_description, "txqueue %u: no qdisc (%s declared)", e->queue, kind);
@@ -129,8 +87,7 @@ int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *fac
                 if (!etf_matches_plan(&iq->etf, e, plan))
                         return describe(ret_description, "txqueue %u: %s %s %s", e->queue, kind,
                                         tc_handle_to_string(iq->qdisc.handle, h1),
-                                        e->kind == TXQ_CBS ? cbs_difference(&iq->etf, e, diff)
-                                                           : etf_difference(&iq->etf, e, diff));
+                                        qdisc_vtable_for_child(e->kind)->difference(&iq->etf, e, diff));
         }
         for (size_t i = 0; i < t->n_queues; i++)
                 if (installed_queue_is_declarable(&t->queues[i]) && !schedule_find_txqueue(s, t->queues[i].queue))

@@ -11,7 +11,6 @@
 #include "qdisc-owner.h"
 #include "qdisc-plan.h"
 #include "schedule-streams.h"
-#include "schedule-cbs.h"
 
 void apply_report_done(ApplyReport *r) {
         if (!r)
@@ -118,25 +117,15 @@ static int plan_add(QDiscPlan *p, size_t max, PlanStep *st, struct nl_msg *m) {
         return 0;
 }
 
-int plan_resolve_cbs(EtfSpec *e, const DeviceFacts *facts, char **ret_error) {
-        uint32_t speed = facts ? facts->link_speed_mbps : 0;
-        int k;
+int plan_resolve_values(EtfSpec *e, const DeviceFacts *facts, char **ret_error) {
+        const QDiscVTable *vt = qdisc_vtable_for_child(e->kind);
+        char label[32];
 
-        if (e->kind != TXQ_CBS)
+        if (!vt || !vt->resolve)
                 return 0;
-        k = cbs_spec_resolve(&e->cbs, speed, &e->cbs);
-        if (k == -ENODATA) {
-                if (asprintf(ret_error, "txqueue %u (cbs): bandwidth_kbps needs the link speed, which the "
-                             "device does not report (is the link down?); give link_speed_mbps", e->queue) < 0)
-                        *ret_error = NULL;
-        } else if (k < 0) {
-                if (asprintf(ret_error, "txqueue %u (cbs): bandwidth_kbps %u does not fit the link speed of %u Mbit/s",
-                             e->queue, e->cbs.bandwidth_kbps, cbs_link_speed(&e->cbs, speed)) < 0)
-                        *ret_error = NULL;
-        }
-        return k;
+        snprintf(label, sizeof(label), "txqueue %" PRIu32, e->queue);
+        return vt->resolve(e, facts, label, ret_error);
 }
-
 
 void plan_resolve_etf_child(EtfSpec *e, const DeviceFacts *f) {
         EtfSpec etf;
@@ -148,21 +137,15 @@ void plan_resolve_etf_child(EtfSpec *e, const DeviceFacts *f) {
 }
 
 int plan_resolve_leaf(RootSpec *r, const DeviceFacts *facts, char **ret_error) {
+        const QDiscVTable *vt = qdisc_vtable_for_child(r->leaf.kind);
         EtfSpec *e = &r->leaf;
-        uint32_t speed = facts ? facts->link_speed_mbps : 0;
         int k;
 
         e->queue = 0;
-        if (e->kind == TXQ_CBS) {
-                k = cbs_spec_resolve(&e->cbs, speed, &e->cbs);
-                if (k < 0) {
-                        if (asprintf(ret_error, k == -ENODATA ?
-                                     "root (cbs): bandwidth_kbps needs the link speed, which the device does not "
-                                     "report (is the link down?); give link_speed_mbps" :
-                                     "root (cbs): bandwidth_kbps does not fit the link speed") < 0)
-                                *ret_error = NULL;
+        if (vt && vt->resolve) {
+                k = vt->resolve(e, facts, "root", ret_error);
+                if (k < 0)
                         return k;
-                }
         }
         if (e->offload == OFFLOAD_AUTO)
                 e->offload = etf_offload_plan(e, facts, NULL) == ETF_PLAN_HARDWARE ? OFFLOAD_ON : OFFLOAD_OFF;
@@ -240,7 +223,7 @@ static int plan_etf_children(QDiscPlan *p, int ifindex, const Schedule *s, const
                 const EtfSpec *e = &st.spec;
                 struct nl_msg *m = NULL;
 
-                k = plan_resolve_cbs(&st.spec, facts, &rep->error);
+                k = plan_resolve_values(&st.spec, facts, &rep->error);
                 if (k < 0)
                         return k;
                 plan_resolve_etf_child(&st.spec, facts);

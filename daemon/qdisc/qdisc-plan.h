@@ -168,11 +168,11 @@ int64_t taprio_change_base_time(const RootSpec *running, const RootSpec *want, i
  *  is not positive or the arithmetic would overflow. */
 int64_t taprio_next_cycle_start(int64_t base, int64_t cycle, int64_t t);
 
-/** Resolve a cbs queue's four values (cbs_spec_resolve()) with the link
- *  speed of facts (NULL: unknown) in place; an etf queue is left as it is.
- *  Returns 0, or -errno with *ret_error (malloc'ed, may be NULL when out of
- *  memory) saying why, naming the queue. */
-int plan_resolve_cbs(EtfSpec *e, const DeviceFacts *facts, char **ret_error);
+/** Compute in place what a queue's file leaves to the device's facts (NULL:
+ *  unknown), such as a cbs bandwidth's four values (QDiscVTable.resolve);
+ *  other queues are left as they are. Returns 0, or -errno with *ret_error
+ *  (malloc'ed, may be NULL when out of memory) saying why, naming the queue. */
+int plan_resolve_values(EtfSpec *e, const DeviceFacts *facts, char **ret_error);
 
 /** The offload of a cbs's etf child (e->child_offload) decided with the
  *  device facts f (NULL: unknown) in place: "auto" is on only where the

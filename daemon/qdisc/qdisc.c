@@ -5,59 +5,10 @@
 
 #include "qdisc.h"
 
-static const QDiscVTable *const root_vtables[_ROOT_KIND_MAX] = {
-        [ROOT_MQPRIO] = &qdisc_mqprio_vtable,
-        [ROOT_TAPRIO] = &qdisc_taprio_vtable,
-        [ROOT_ETF] = &qdisc_etf_root_vtable,
-        [ROOT_CBS] = &qdisc_cbs_root_vtable,
-};
-
-static const QDiscVTable *const all_vtables[] = {
-        &qdisc_mqprio_vtable,
-        &qdisc_taprio_vtable,
-        &qdisc_etf_vtable,
-        &qdisc_cbs_vtable,
-};
-
-static const QDiscVTable *const child_vtables[_TXQ_KIND_MAX] = {
-        [TXQ_ETF] = &qdisc_etf_vtable,
-        [TXQ_CBS] = &qdisc_cbs_vtable,
-};
-
-const QDiscVTable *qdisc_vtable_for_child(TxqKind k) {
-        if (k < 0 || k >= _TXQ_KIND_MAX)
-                return NULL;
-        return child_vtables[k];
-}
-
-const QDiscVTable *qdisc_vtable_by_kind(const char *kind) {
-        if (!kind)
-                return NULL;
-        for (size_t i = 0; i < ELEMENTSOF(all_vtables); i++)
-                if (strcmp(all_vtables[i]->kind, kind) == 0)
-                        return all_vtables[i];
-        return NULL;
-}
-
-const QDiscVTable *qdisc_vtable_root_by_kind(const char *kind) {
-        if (!kind)
-                return NULL;
-        for (RootKind k = 0; k < _ROOT_KIND_MAX; k++)
-                if (strcmp(root_vtables[k]->kind, kind) == 0)
-                        return root_vtables[k];
-        return NULL;
-}
-
 bool qdisc_root_delete_first(const char *old_kind, const char *new_kind) {
         const QDiscVTable *o = qdisc_vtable_by_kind(old_kind), *n = qdisc_vtable_by_kind(new_kind);
 
         return o && n && o->traffic_classes && n->traffic_classes;
-}
-
-const QDiscVTable *qdisc_vtable_for_root(RootKind k) {
-        if (k < 0 || k >= _ROOT_KIND_MAX)
-                return NULL;
-        return root_vtables[k];
 }
 
 /* libnl's own default is a page per message, which hundreds of interfaces
@@ -91,10 +42,6 @@ static int request_new_sized(int type, int flags, int ifindex, uint32_t handle, 
 
         *ret = TAKE_PTR(m);
         return 0;
-}
-
-int qdisc_nest_end(struct nl_msg *m, struct nlattr *start) {
-        return nla_nest_end(m, start) < 0 ? -EMSGSIZE : 0;
 }
 
 int qdisc_request_new(int type, int flags, int ifindex, uint32_t handle, uint32_t parent,
@@ -259,52 +206,17 @@ struct nlattr *qdisc_request_options(struct nl_msg *m) {
         return nlmsg_find_attr(nlmsg_hdr(m), sizeof(struct tcmsg), TCA_OPTIONS);
 }
 
-void qdisc_qopt_from_root(const RootSpec *r, void *buf) {
-        struct tc_mqprio_qopt q = {
-                .num_tc = r->num_tc,
-                .hw = r->kind == ROOT_MQPRIO && r->hw_offload ? TC_MQPRIO_HW_OFFLOAD_TCS : 0,
-        };
-
-        memcpy(q.prio_tc_map, r->priority_map, sizeof(q.prio_tc_map));
-        for (unsigned i = 0; i < r->num_tc && i < TC_QOPT_MAX_QUEUE; i++) {
-                q.count[i] = r->queues[i].count;
-                q.offset[i] = r->queues[i].offset;
-        }
-        memcpy(buf, &q, sizeof(q));
-}
-
-int qdisc_qopt_to_root(const void *buf, size_t len, RootSpec *r) {
-        struct tc_mqprio_qopt q;
-
-        if (len < sizeof(q))
-                return -EBADMSG;
-        memcpy(&q, buf, sizeof(q));
-        if (q.num_tc > TC_QOPT_MAX_QUEUE)
-                return -EBADMSG;
-
-        r->num_tc = q.num_tc;
-        memcpy(r->priority_map, q.prio_tc_map, sizeof(r->priority_map));
-        for (unsigned i = 0; i < TBS_MAX_TC; i++)
-                r->queues[i] = i < q.num_tc ? (QueueRange) { .count = q.count[i], .offset = q.offset[i] }
-                                            : (QueueRange) {};
-        r->hw_offload = q.hw != 0;
-        return 0;
-}
-
 void leaf_settle_unresolved(RootSpec *want, const RootSpec *installed) {
+        const QDiscVTable *vt = qdisc_vtable_for_child(want->leaf.kind);
         EtfSpec *w = &want->leaf;
         const EtfSpec *h = &installed->leaf;
 
-        if (!root_is_leaf(want) || want->kind != installed->kind)
+        if (!root_is_leaf(want) || want->kind != installed->kind || !vt)
                 return;
         if (w->offload == OFFLOAD_AUTO)
                 w->offload = h->offload;
         if (w->etf_child && w->child_offload == OFFLOAD_AUTO)
                 w->child_offload = h->child_offload;
-        if (w->kind == TXQ_CBS && w->cbs.from_bandwidth && w->cbs.idle_slope_kbps == 0) {
-                w->cbs.idle_slope_kbps = h->cbs.idle_slope_kbps;
-                w->cbs.send_slope_kbps = h->cbs.send_slope_kbps;
-                w->cbs.hi_credit_bytes = h->cbs.hi_credit_bytes;
-                w->cbs.lo_credit_bytes = h->cbs.lo_credit_bytes;
-        }
+        if (vt->settle_unresolved)
+                vt->settle_unresolved(w, h);
 }

@@ -14,69 +14,8 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
+#include "qdisc-kind.h"
 #include "schedule.h"
-
-static inline void nlmsg_freep(struct nl_msg **m) {
-        if (*m)
-                nlmsg_free(*m);
-}
-#define _cleanup_nlmsg_ _cleanup_(nlmsg_freep)
-
-typedef struct QDiscVTable {
-        const char *kind;                /* TCA_KIND */
-        bool root;                       /* spec is a RootSpec; otherwise an EtfSpec (etf or cbs) */
-        /* Root kinds: the kind the kernel puts on each TX queue when the root
-         * is created. NULL: the system default (net.core.default_qdisc). */
-        const char *default_child;
-        /* Root kinds that set the device's traffic classes when created
-         * and clear them when destroyed (Linux: mqprio and taprio call
-         * netdev_set_num_tc() and netdev_reset_tc()). Replacing one such
-         * root by another under another handle in one request leaves the
-         * new one with none (the old one is destroyed after the new one
-         * set them): the plan and the rollback delete the old one first. */
-        bool traffic_classes;
-        /* Append TCA_OPTIONS for spec to m. An EtfSpec's offload must be
-         * resolved to OFFLOAD_ON or OFFLOAD_OFF. Returns 0 or -errno. For
-         * the kinds libnl-route 3.7 lacks (taprio, etf). */
-        int (*fill_options)(struct nl_msg *m, const void *spec);
-        /* Root kinds libnl-route knows (mqprio): build the whole request
-         * (RTM_NEWQDISC, NLM_F_CREATE|NLM_F_REPLACE, spec's handle on
-         * TC_H_ROOT) with libnl-route's object and encoder instead. */
-        int (*build_request)(int ifindex, const void *spec, struct nl_msg **ret);
-        /* Parse a dumped TCA_OPTIONS attribute (NULL when the dump had none)
-         * into *ret_spec (a RootSpec or EtfSpec; the caller sets handle or
-         * queue). Returns 0, or -EBADMSG for a malformed payload, or -ENOMEM.
-         * A RootSpec filled here owns its entries: root_spec_done() it. */
-        int (*parse_options)(const struct nlattr *options, void *ret_spec);
-        /* Whether two specs describe the same installed qdisc. */
-        bool (*equal)(const void *a, const void *b);
-        /* What a dumped TCA_OPTIONS (NULL when none) holds beyond the
-         * model, which a schedule therefore cannot declare: a static phrase
-         * such as "mqprio shaper bw_rlimit", or NULL when the model holds
-         * it all. NULL op: the model holds every option of the kind. For
-         * tbsctl import; the engine does not compare what it cannot set. */
-        const char *(*unexpressed)(const struct nlattr *options);
-} QDiscVTable;
-
-extern const QDiscVTable qdisc_mqprio_vtable;
-extern const QDiscVTable qdisc_taprio_vtable;
-extern const QDiscVTable qdisc_etf_vtable;
-extern const QDiscVTable qdisc_cbs_vtable;
-extern const QDiscVTable qdisc_etf_root_vtable;  /* etf as the root: a RootSpec with its leaf */
-extern const QDiscVTable qdisc_cbs_root_vtable;  /* cbs as the root: a RootSpec with its leaf */
-
-/** The ops of a TX queue child kind (etf, cbs), or NULL when out of range. */
-const QDiscVTable *qdisc_vtable_for_child(TxqKind k);
-
-/** The ops for a TCA_KIND string ("mqprio", "taprio", "etf", "cbs"), or NULL. */
-const QDiscVTable *qdisc_vtable_by_kind(const char *kind);
-
-/** The root ops for a TCA_KIND string ("mqprio", "taprio", "etf", "cbs"),
- *  or NULL. */
-const QDiscVTable *qdisc_vtable_root_by_kind(const char *kind);
-
-/** The ops for a root kind, or NULL when out of range. */
-const QDiscVTable *qdisc_vtable_for_root(RootKind k);
 
 /** Whether the root old_kind (TCA_KIND as dumped) has to be deleted before
  *  a root of new_kind is created under another handle: both set the
@@ -142,43 +81,10 @@ int qdisc_etf_child_request(int ifindex, uint32_t parent, uint32_t handle, const
 /** The TCA_OPTIONS attribute of a request built above, or NULL. */
 struct nlattr *qdisc_request_options(struct nl_msg *m);
 
-/* Helpers shared by the kind files. */
-
-/** Close a nest opened with nla_nest_start(). nla_len is 16 bits: a nest
- *  above 65535 bytes cannot be expressed, libnl then cuts it off the message
- *  (which would send the request without it). Returns 0, or -EMSGSIZE when
- *  the nest overflowed (the message must not be sent). */
-int qdisc_nest_end(struct nl_msg *m, struct nlattr *start);
-
-/* Room of a request without a gate list (they are below 300 bytes); libnl
- * messages do not grow, a taprio root gets room per entry on top. */
-#define QDISC_REQUEST_SIZE 512
-
 /* The largest request qdisc_root_request() builds: the kernel refuses a
  * send above the socket's send buffer less 32 bytes (netlink_sendmsg()),
  * and libnl's sockets have SO_SNDBUF 32768, which the kernel doubles. */
 #define QDISC_REQUEST_MAX (65536 - 32)
-
-/** Fill a struct tc_mqprio_qopt (mqprio's options, taprio's PRIOMAP) from r.
- *  buf must hold sizeof(struct tc_mqprio_qopt) bytes. */
-void qdisc_qopt_from_root(const RootSpec *r, void *buf);
-/** Read num_tc, priority_map and queues from a struct tc_mqprio_qopt of len
- *  bytes. Returns 0, or -EBADMSG when too short or num_tc is out of range. */
-int qdisc_qopt_to_root(const void *buf, size_t len, RootSpec *r);
-
-/** The current time of clock in ns (clock_gettime()), 0 when it cannot be read. */
-int64_t qdisc_clock_now_ns(clockid_t clock);
-
-/** The clock a taprio's times count in: its clockid, CLOCK_TAI for full
- *  offload (the NIC's PHC, kept on TAI by phc2sys). */
-clockid_t taprio_time_clock(const RootSpec *r);
-
-/** Before comparing want (a shallow copy of a schedule's root) with the
- *  installed root: a taprio base time the schedule leaves to tbsd that the
- *  installed one satisfies at now_ns (taprio_base_time_satisfied()) takes
- *  the installed value, so that equal() compares the rest. Other kinds and
- *  other base times are left alone. */
-void taprio_settle_base_time(RootSpec *want, const RootSpec *installed, int64_t now_ns);
 
 /** Before comparing want (a shallow copy of a schedule's root) with the
  *  installed root for ownership, where no device facts are at hand: an etf

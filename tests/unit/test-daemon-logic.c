@@ -265,7 +265,7 @@ static void test_drift_leaf_root(void **state) {
         assert_int_equal(drift_describe(&t, s, NULL, NULL), 0);
         t.root_spec.leaf.delta_ns = 1;
         assert_int_equal(drift_describe(&t, s, NULL, &a), 1);
-        assert_string_equal(a, "root etf 100: has other options than declared");
+        assert_string_equal(a, "root etf 100: delta 1 ns instead of 300000 ns");
         t.root_spec.kind = ROOT_CBS;
         strcpy(t.root.kind, "cbs");
         assert_int_equal(drift_describe(&t, s, NULL, &b), 1);

@@ -13,7 +13,7 @@
 
 #include "diag.h"
 #include "json-util.h"
-#include "schedule-cbs.h"
+#include "cbs.h"
 #include "schedule-json.h"
 #include "schedule-parse.h"
 #include "schedule-verify.h"

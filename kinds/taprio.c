@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "qdisc.h"
+#include "qdisc-kind.h"
 
 static int taprio_fill_options(struct nl_msg *m, const void *spec) {
         const RootSpec *r = spec;

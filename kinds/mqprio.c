@@ -11,10 +11,10 @@
 
 #include <netlink/route/qdisc.h>
 #include <netlink/route/qdisc/mqprio.h>
+#include <netlink/errno.h>
 #include <netlink/route/tc.h>
 
-#include "nl-transport.h"
-#include "qdisc.h"
+#include "qdisc-kind.h"
 
 static void rtnl_qdisc_putp(struct rtnl_qdisc **q) {
         if (*q)
@@ -57,7 +57,8 @@ static int mqprio_build_request(int ifindex, const void *spec, struct nl_msg **r
                 k = rtnl_qdisc_mqprio_hw_offload(q, r->hw_offload ? TC_MQPRIO_HW_OFFLOAD_TCS : 0);
         if (k >= 0)
                 k = rtnl_qdisc_build_add_request(q, NLM_F_CREATE | NLM_F_REPLACE, ret);
-        return nl_errno(k);
+        /* libnl's NLE_* codes, not errno values */
+        return k >= 0 ? 0 : k == -NLE_NOMEM ? -ENOMEM : k == -NLE_MSGSIZE ? -EMSGSIZE : -EINVAL;
 }
 
 static int mqprio_parse_options(const struct nlattr *options, void *ret_spec) {

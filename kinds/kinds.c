@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The table of qdisc kinds: a kind is here once, as a root and, when it
+ * can sit on a TX queue, as a queue's qdisc. Adding a kind: its file
+ * (kinds/KIND.c), its lines here, its RootKind or TxqKind value. */
+#include <linux/pkt_sched.h>
+#include <string.h>
+
+#include "json-util.h"
+#include "qdisc-kind.h"
+#include "schedule-fields.h"
+#include "schedule-hints.h"
+
+static const QDiscVTable *const root_vtables[_ROOT_KIND_MAX] = {
+        [ROOT_MQPRIO] = &qdisc_mqprio_vtable,
+        [ROOT_TAPRIO] = &qdisc_taprio_vtable,
+        [ROOT_ETF] = &qdisc_etf_root_vtable,
+        [ROOT_CBS] = &qdisc_cbs_root_vtable,
+};
+
+static const QDiscVTable *const txq_vtables[_TXQ_KIND_MAX] = {
+        [TXQ_ETF] = &qdisc_etf_vtable,
+        [TXQ_CBS] = &qdisc_cbs_vtable,
+};
+
+static const QDiscVTable *const all_vtables[] = {
+        &qdisc_mqprio_vtable,
+        &qdisc_taprio_vtable,
+        &qdisc_etf_vtable,
+        &qdisc_cbs_vtable,
+};
+
+const QDiscVTable *qdisc_vtable_for_child(TxqKind k) {
+        if (k < 0 || k >= _TXQ_KIND_MAX)
+                return NULL;
+        return txq_vtables[k];
+}
+
+const QDiscVTable *qdisc_vtable_txq_by_name(const char *name, size_t len) {
+        if (!name)
+                return NULL;
+        if (len == 3 && strcmp(name, "tbs") == 0)
+                return &qdisc_etf_vtable;
+        for (TxqKind k = 0; k < _TXQ_KIND_MAX; k++)
+                if (strlen(txq_vtables[k]->kind) == len && strcmp(txq_vtables[k]->kind, name) == 0)
+                        return txq_vtables[k];
+        return NULL;
+}
+
+const QDiscVTable *qdisc_vtable_by_kind(const char *kind) {
+        if (!kind)
+                return NULL;
+        for (size_t i = 0; i < ELEMENTSOF(all_vtables); i++)
+                if (strcmp(all_vtables[i]->kind, kind) == 0)
+                        return all_vtables[i];
+        return NULL;
+}
+
+const QDiscVTable *qdisc_vtable_root_by_kind(const char *kind) {
+        if (!kind)
+                return NULL;
+        for (RootKind k = 0; k < _ROOT_KIND_MAX; k++)
+                if (strcmp(root_vtables[k]->kind, kind) == 0)
+                        return root_vtables[k];
+        return NULL;
+}
+
+const QDiscVTable *qdisc_vtable_for_root(RootKind k) {
+        if (k < 0 || k >= _ROOT_KIND_MAX)
+                return NULL;
+        return root_vtables[k];
+}
+
+const char *root_kind_to_string(RootKind k) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(k);
+
+        return vt ? vt->kind : NULL;
+}
+
+RootKind root_kind_from_string(const char *s) {
+        for (RootKind k = 0; s && k < _ROOT_KIND_MAX; k++)
+                if (strcmp(root_vtables[k]->kind, s) == 0)
+                        return k;
+        return _ROOT_KIND_INVALID;
+}
+
+const char *txq_kind_to_string(TxqKind k) {
+        const QDiscVTable *vt = qdisc_vtable_for_child(k);
+
+        return vt ? vt->kind : NULL;
+}
+
+TxqKind txq_kind_from_string(const char *s) {
+        for (TxqKind k = 0; s && k < _TXQ_KIND_MAX; k++)
+                if (strcmp(txq_vtables[k]->kind, s) == 0)
+                        return k;
+        return _TXQ_KIND_INVALID;
+}
+
+int qdisc_nest_end(struct nl_msg *m, struct nlattr *start) {
+        return nla_nest_end(m, start) < 0 ? -EMSGSIZE : 0;
+}
+
+struct json_object *kind_offload_to_json(OffloadMode m) {
+        if (m == OFFLOAD_AUTO)
+                return json_object_new_string("auto");
+        return json_object_new_boolean(m == OFFLOAD_ON);
+}
+
+void kind_parse_offload(Parser *p, const char *prefix, const JsonNode *e, OffloadMode *ret) {
+        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
+        const JsonNode *v;
+
+        v = member(p, prefix, e, "offload", false);
+        if (!v)
+                return;
+        if (json_is(v, JSON_BOOLEAN)) {
+                *ret = v->b ? OFFLOAD_ON : OFFLOAD_OFF;
+                return;
+        }
+        if (json_is(v, JSON_STRING) && strcmp(v->text, "auto") == 0 &&
+            str_len(v) == 4) {
+                *ret = OFFLOAD_AUTO;
+                return;
+        }
+        (void) tc_hint_bool(v, hint);
+        perr(p, jpath_key(path, prefix, "offload"), "must be true, false or \"auto\", got %s%s", show(v, sh), hint);
+}
+
+void qdisc_qopt_from_root(const RootSpec *r, void *buf) {
+        struct tc_mqprio_qopt q = {
+                .num_tc = r->num_tc,
+                .hw = r->kind == ROOT_MQPRIO && r->hw_offload ? TC_MQPRIO_HW_OFFLOAD_TCS : 0,
+        };
+
+        memcpy(q.prio_tc_map, r->priority_map, sizeof(q.prio_tc_map));
+        for (unsigned i = 0; i < r->num_tc && i < TC_QOPT_MAX_QUEUE; i++) {
+                q.count[i] = r->queues[i].count;
+                q.offset[i] = r->queues[i].offset;
+        }
+        memcpy(buf, &q, sizeof(q));
+}
+
+int qdisc_qopt_to_root(const void *buf, size_t len, RootSpec *r) {
+        struct tc_mqprio_qopt q;
+
+        if (len < sizeof(q))
+                return -EBADMSG;
+        memcpy(&q, buf, sizeof(q));
+        if (q.num_tc > TC_QOPT_MAX_QUEUE)
+                return -EBADMSG;
+
+        r->num_tc = q.num_tc;
+        memcpy(r->priority_map, q.prio_tc_map, sizeof(r->priority_map));
+        for (unsigned i = 0; i < TBS_MAX_TC; i++)
+                r->queues[i] = i < q.num_tc ? (QueueRange) { .count = q.count[i], .offset = q.offset[i] }
+                                            : (QueueRange) {};
+        r->hw_offload = q.hw != 0;
+        return 0;
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The qdisc kinds tbsd installs (mqprio, taprio, etf, cbs): one ops table
+ * per kind and position, in the manner of systemd-networkd's QDiscVTable.
+ * A kind's file (kinds/KIND.c) holds everything about it: for a TX queue
+ * kind its schedule keys and rules, its JSON, its netlink options both
+ * ways, its comparison, its part of Describe() and `tbsctl status`, what
+ * drift says of it; kinds/kinds.c is the one table of them. The engine
+ * (daemon/qdisc/), the parser, the validator and the CLI ask the table
+ * and never name a kind's fields. Nothing here logs or talks to the
+ * kernel. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "json-tree.h"
+#include "schedule.h"
+
+struct json_object;
+typedef struct Parser Parser;           /* lib/schedule-fields.h */
+typedef struct Verifier Verifier;       /* lib/schedule-verifier.h */
+typedef struct Where Where;             /* lib/schedule-verifier.h */
+
+static inline void nlmsg_freep(struct nl_msg **m) {
+        if (*m)
+                nlmsg_free(*m);
+}
+#define _cleanup_nlmsg_ _cleanup_(nlmsg_freep)
+
+/* A key a TX queue kind takes in a txqueues entry (and, unless
+ * queue_only, in the root when the kind is the root qdisc), in the order
+ * messages list them. The keys every kind takes (queue, qdisc, handle,
+ * stab) are the parser's. */
+typedef struct KindKey {
+        const char *name;
+        bool queue_only;
+} KindKey;
+
+typedef struct QDiscVTable {
+        const char *kind;                /* TCA_KIND, and the schedule's "qdisc" */
+        bool root;                       /* spec is a RootSpec; otherwise an EtfSpec (a TX queue kind) */
+        /* Root kinds: the kind the kernel puts on each TX queue when the root
+         * is created. NULL: the system default (net.core.default_qdisc). */
+        const char *default_child;
+        /* Root kinds that set the device's traffic classes when created
+         * and clear them when destroyed (Linux: mqprio and taprio call
+         * netdev_set_num_tc() and netdev_reset_tc()). Replacing one such
+         * root by another under another handle in one request leaves the
+         * new one with none (the old one is destroyed after the new one
+         * set them): the plan and the rollback delete the old one first. */
+        bool traffic_classes;
+        /* Append TCA_OPTIONS for spec to m. An EtfSpec's offload must be
+         * resolved to OFFLOAD_ON or OFFLOAD_OFF. Returns 0 or -errno. For
+         * the kinds libnl-route 3.7 lacks (taprio, etf, cbs). */
+        int (*fill_options)(struct nl_msg *m, const void *spec);
+        /* Root kinds libnl-route knows (mqprio): build the whole request
+         * (RTM_NEWQDISC, NLM_F_CREATE|NLM_F_REPLACE, spec's handle on
+         * TC_H_ROOT) with libnl-route's object and encoder instead. */
+        int (*build_request)(int ifindex, const void *spec, struct nl_msg **ret);
+        /* Parse a dumped TCA_OPTIONS attribute (NULL when the dump had none)
+         * into *ret_spec (a RootSpec or EtfSpec; the caller sets handle or
+         * queue). Returns 0, or -EBADMSG for a malformed payload, or -ENOMEM.
+         * A RootSpec filled here owns its entries: root_spec_done() it. */
+        int (*parse_options)(const struct nlattr *options, void *ret_spec);
+        /* Whether two specs describe the same installed qdisc. */
+        bool (*equal)(const void *a, const void *b);
+        /* What a dumped TCA_OPTIONS (NULL when none) holds beyond the
+         * model, which a schedule therefore cannot declare: a static phrase
+         * such as "mqprio shaper bw_rlimit", or NULL when the model holds
+         * it all. NULL op: the model holds every option of the kind. For
+         * tbsctl import; the engine does not compare what it cannot set. */
+        const char *(*unexpressed)(const struct nlattr *options);
+
+        /* The rest: TX queue kinds only (root false; an etf or cbs as the
+         * root is a RootSpec whose leaf is handled by these). */
+        TxqKind txq;
+        const KindKey *keys;
+        size_t n_keys;
+        /* Parse the kind's keys of object e (at path) into q (kind, queue
+         * and stab set by the caller, other fields at their defaults);
+         * as_root: e is the root (the queue-only keys are not there). */
+        void (*parse)(Parser *p, const char *path, const JsonNode *e, EtfSpec *q, bool as_root);
+        /* The kind's rules for q, whose keys sit at at (lib/schedule-verifier.h). */
+        void (*verify)(Verifier *v, const EtfSpec *q, const Where *at, const DeviceFacts *f);
+        /* Rules over all of a schedule's queues of the kind (NULL: none). */
+        void (*verify_schedule)(Verifier *v, const Schedule *s, const DeviceFacts *f);
+        /* The kind's keys of q into o as its file gave them (reads back).
+         * Returns 0 or -ENOMEM. */
+        int (*to_json)(struct json_object *o, const EtfSpec *q);
+        /* Describe(): the kind's values of e (as installed, else as
+         * declared) into o. Returns 0 or -ENOMEM. */
+        int (*describe)(struct json_object *o, const EtfSpec *e);
+        /* tbsctl status: the kind's values of a Describe() queue object q
+         * as one phrase, for example "CLOCK_TAI, delta 300000 ns". */
+        void (*status_text)(struct json_object *q, char *buf, size_t size);
+        /* Drift: how have differs from want (same kind, not equal), one
+         * phrase into buf. */
+        const char *(*difference)(const EtfSpec *have, const EtfSpec *want, char buf[static 96]);
+        /* Values the file leaves to be computed with the device's facts
+         * (a cbs bandwidth needs the link speed): compute them into q.
+         * Returns 0, or -errno and *ret_error ("LABEL (KIND): why"; NULL
+         * when out of memory). NULL op: nothing to compute. */
+        int (*resolve)(EtfSpec *q, const DeviceFacts *f, const char *label, char **ret_error);
+        /* Before comparing want (a copy) with installed for ownership,
+         * without device facts: unresolved values take installed's. */
+        void (*settle_unresolved)(EtfSpec *want, const EtfSpec *installed);
+        /* Whether the device runs the kind on TX queue queue itself (with
+         * f->offload_known), and the reason either way. */
+        bool (*offload_available)(const DeviceFacts *f, uint32_t queue, const char **ret_reason);
+        /* Whether a launch time reaches the queue (an etf on it). */
+        bool (*has_etf)(const EtfSpec *q);
+} QDiscVTable;
+
+extern const QDiscVTable qdisc_mqprio_vtable;
+extern const QDiscVTable qdisc_taprio_vtable;
+extern const QDiscVTable qdisc_etf_vtable;
+extern const QDiscVTable qdisc_cbs_vtable;
+extern const QDiscVTable qdisc_etf_root_vtable;  /* etf as the root: a RootSpec with its leaf */
+extern const QDiscVTable qdisc_cbs_root_vtable;  /* cbs as the root: a RootSpec with its leaf */
+
+/** The ops of a TX queue kind (etf, cbs), or NULL when out of range. */
+const QDiscVTable *qdisc_vtable_for_child(TxqKind k);
+
+/** The TX queue kind a schedule's "qdisc" names ("etf", "cbs"; "tbs" is
+ *  etf's old name, which the parser keeps), or NULL. len: the string's
+ *  length (a JSON string may hold a NUL). */
+const QDiscVTable *qdisc_vtable_txq_by_name(const char *name, size_t len);
+
+/** The ops for a TCA_KIND string ("mqprio", "taprio", "etf", "cbs"), or NULL. */
+const QDiscVTable *qdisc_vtable_by_kind(const char *kind);
+
+/** The root ops for a TCA_KIND string ("mqprio", "taprio", "etf", "cbs"),
+ *  or NULL. */
+const QDiscVTable *qdisc_vtable_root_by_kind(const char *kind);
+
+/** The ops for a root kind, or NULL when out of range. */
+const QDiscVTable *qdisc_vtable_for_root(RootKind k);
+
+/** Close a nest opened with nla_nest_start(). nla_len is 16 bits: a nest
+ *  above 65535 bytes cannot be expressed, libnl then cuts it off the message
+ *  (which would send the request without it). Returns 0, or -EMSGSIZE when
+ *  the nest overflowed (the message must not be sent). */
+int qdisc_nest_end(struct nl_msg *m, struct nlattr *start);
+
+/* Room of a request without a gate list (they are below 300 bytes); libnl
+ * messages do not grow, a taprio root gets room per entry on top. */
+#define QDISC_REQUEST_SIZE 512
+
+/* Helpers the kinds share. */
+
+/** Fill a struct tc_mqprio_qopt (mqprio's options, taprio's PRIOMAP) from r.
+ *  buf must hold sizeof(struct tc_mqprio_qopt) bytes. */
+void qdisc_qopt_from_root(const RootSpec *r, void *buf);
+/** Read num_tc, priority_map and queues from a struct tc_mqprio_qopt of len
+ *  bytes. Returns 0, or -EBADMSG when too short or num_tc is out of range. */
+int qdisc_qopt_to_root(const void *buf, size_t len, RootSpec *r);
+
+/** The current time of clock in ns (clock_gettime()), 0 when it cannot be read. */
+int64_t qdisc_clock_now_ns(clockid_t clock);
+
+/** The clock a taprio's times count in: its clockid, CLOCK_TAI for full
+ *  offload (the NIC's PHC, kept on TAI by phc2sys). */
+clockid_t taprio_time_clock(const RootSpec *r);
+
+/** Before comparing want (a shallow copy of a schedule's root) with the
+ *  installed root: a taprio base time the schedule leaves to tbsd that the
+ *  installed one satisfies at now_ns (taprio_base_time_satisfied()) takes
+ *  the installed value, so that equal() compares the rest. Other kinds and
+ *  other base times are left alone. */
+void taprio_settle_base_time(RootSpec *want, const RootSpec *installed, int64_t now_ns);
+
+
+/** Whether device facts f say queue is in mask (bit q: queue q). */
+static inline bool queue_in_mask(uint64_t mask, uint32_t queue) {
+        return queue < 64 && (mask & (UINT64_C(1) << queue));
+}
+
+/** An offload setting as the file gives it: true, false or "auto". */
+struct json_object *kind_offload_to_json(OffloadMode m);
+/** The file's "offload" of e at prefix into *ret (true, false, "auto"). */
+void kind_parse_offload(Parser *p, const char *prefix, const JsonNode *e, OffloadMode *ret);
+
+/* The etf parts other kinds hold: a cbs's "child" (kinds/etf.c). */
+void etf_parse_keys(Parser *p, const char *path, const JsonNode *e, EtfSpec *q, OffloadMode *offload);
+int etf_keys_to_json(struct json_object *o, const EtfSpec *q, OffloadMode offload);
+void etf_verify_qdisc(Verifier *v, const EtfSpec *q, const Where *at, OffloadMode offload, const DeviceFacts *f);
+bool etf_qdisc_equal(const EtfSpec *a, const EtfSpec *b);
+const char *etf_difference(const EtfSpec *have, const EtfSpec *want, char buf[static 96]);
