@@ -14,6 +14,7 @@
 #include "json-util.h"
 #include "launch-print.h"
 #include "log.h"
+#include "qdisc-kind.h"
 #include "sd-cleanup.h"
 #include "utf8.h"
 #include "verbs.h"
@@ -151,22 +152,21 @@ static const char *offload_requested(struct json_object *q) {
         return str_or(q, "offload_requested", "?");
 }
 
-/* A cbs queue's four values, as installed (or declared when not). */
-static void cbs_values(struct json_object *q, char buf[static 128]) {
-        snprintf(buf, 128, "idleslope %" PRId64 " kbit/s, sendslope %" PRId64 " kbit/s, hicredit %" PRId64
-                 " B, locredit %" PRId64 " B", json_get_int(q, "idle_slope_kbps", 0),
-                 json_get_int(q, "send_slope_kbps", 0), json_get_int(q, "hi_credit_bytes", 0),
-                 json_get_int(q, "lo_credit_bytes", 0));
+/* The kind a Describe() object declares (its "declared_qdisc", else its
+ * "qdisc"; etf when it names none the table knows). */
+static const QDiscVTable *declared_kind(struct json_object *q) {
+        const char *k = json_get_string(q, "declared_qdisc") ?: str_or(q, "qdisc", "etf");
+
+        return qdisc_vtable_txq_by_name(k, strlen(k)) ?: qdisc_vtable_for_child(TXQ_ETF);
 }
 
 static void render_queue(struct json_object *q) {
-        const char *declared = str_or(q, "declared_qdisc", "etf");
-        bool cbs = strcmp(declared, "cbs") == 0;
-        char label[32], values[128];
+        const QDiscVTable *vt = declared_kind(q);
+        struct json_object *c = json_get(q, "child");
+        char label[32], values[192];
 
         snprintf(label, sizeof(label), "Queue %" PRId64, json_get_int(q, "queue", -1));
-        if (cbs)
-                cbs_values(q, values);
+        vt->status_text(q, values, sizeof(values));
         if (!json_get_bool(q, "installed", 1)) {
                 /* Not in the kernel: what is there instead, and what the
                  * schedule declares for it (the state says why). */
@@ -177,51 +177,28 @@ static void render_queue(struct json_object *q) {
                                  str_or(q, "handle", "-"), str_or(q, "parent", "-"));
                 else
                         snprintf(kernel, sizeof(kernel), "no qdisc");
-                if (cbs)
-                        field(label, "not installed (kernel: %s); declared cbs, %s, offload requested %s",
-                              kernel, values, offload_requested(q));
-                else
-                        field(label, "not installed (kernel: %s); declared etf, %s, delta %" PRId64
-                              " ns, offload requested %s%s%s", kernel, str_or(q, "clockid", "?"),
-                              json_get_int(q, "delta_ns", 0), offload_requested(q),
-                              json_get_bool(q, "deadline_mode", 0) ? ", deadline_mode" : "",
-                              json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
+                field(label, "not installed (kernel: %s); declared %s, %s, offload requested %s", kernel, vt->kind,
+                      values, offload_requested(q));
                 if (json_get_string(q, "offload_reason"))
                         printf("%19s%s\n", "", json_get_string(q, "offload_reason"));
                 return;
         }
-        if (cbs) {
-                struct json_object *c = json_get(q, "child");
-
-                field(label, "cbs %s parent %s, %s, offload %s (requested %s)", str_or(q, "handle", "-"),
-                      str_or(q, "parent", "-"), values, json_get_bool(q, "offload", 0) ? "on" : "off",
-                      offload_requested(q));
-                if (json_get_string(q, "offload_reason"))
-                        printf("%19s%s\n", "", json_get_string(q, "offload_reason"));
-                render_stats_line("                  ", json_get(q, "stats"));
-                if (c && json_object_is_type(c, json_type_object)) {
-                        if (json_get_string(c, "qdisc"))
-                                printf("%19sunder it: %s %s, %s, delta %" PRId64 " ns, offload %s%s%s\n", "",
-                                       json_get_string(c, "qdisc"), str_or(c, "handle", "-"),
-                                       str_or(q, "clockid", "?"), json_get_int(q, "delta_ns", 0),
-                                       json_get_bool(c, "offload", 0) ? "on" : "off",
-                                       json_get_bool(q, "deadline_mode", 0) ? ", deadline_mode" : "",
-                                       json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
-                        else
-                                printf("%19sunder it: no etf (declared one)\n", "");
-                        render_stats_line("                  ", json_get(c, "stats"));
-                }
-                return;
-        }
-        field(label, "%s %s parent %s, %s, delta %" PRId64 " ns, offload %s (requested %s)%s%s",
-              str_or(q, "qdisc", "?"), str_or(q, "handle", "-"), str_or(q, "parent", "-"),
-              str_or(q, "clockid", "?"), json_get_int(q, "delta_ns", 0),
-              json_get_bool(q, "offload", 0) ? "on" : "off", offload_requested(q),
-              json_get_bool(q, "deadline_mode", 0) ? ", deadline_mode" : "",
-              json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
+        field(label, "%s %s parent %s, %s, offload %s (requested %s)", str_or(q, "qdisc", "?"),
+              str_or(q, "handle", "-"), str_or(q, "parent", "-"), values,
+              json_get_bool(q, "offload", 0) ? "on" : "off", offload_requested(q));
         if (json_get_string(q, "offload_reason"))
                 printf("%19s%s\n", "", json_get_string(q, "offload_reason"));
         render_stats_line("                  ", json_get(q, "stats"));
+        if (c && json_object_is_type(c, json_type_object)) {
+                /* The etf under it: its settings are the queue's etf keys. */
+                if (json_get_string(c, "qdisc")) {
+                        qdisc_vtable_for_child(TXQ_ETF)->status_text(q, values, sizeof(values));
+                        printf("%19sunder it: %s %s, %s, offload %s\n", "", json_get_string(c, "qdisc"),
+                               str_or(c, "handle", "-"), values, json_get_bool(c, "offload", 0) ? "on" : "off");
+                } else
+                        printf("%19sunder it: no etf (declared one)\n", "");
+                render_stats_line("                  ", json_get(c, "stats"));
+        }
         render_monitor(json_get(q, "monitor"));
 }
 
@@ -249,21 +226,15 @@ static void render_root(struct json_object *r) {
         if (!json_get(r, "num_tc")) {
                 /* A single etf or cbs as the root: no classes to show. */
                 struct json_object *c = json_get(r, "child");
-                char values[128];
+                char values[192];
 
-                if (strcmp(str_or(r, "qdisc", "?"), "cbs") == 0) {
-                        cbs_values(r, values);
-                        field("Root", "cbs %s, the only qdisc: %s, offload %s", str_or(r, "handle", "?"), values,
-                              json_get_bool(r, "offload", 0) ? "on" : "off");
-                } else
-                        field("Root", "%s %s, the only qdisc: %s, delta %" PRId64 " ns, offload %s%s%s",
-                              str_or(r, "qdisc", "?"), str_or(r, "handle", "?"), str_or(r, "clockid", "?"),
-                              json_get_int(r, "delta_ns", 0), json_get_bool(r, "offload", 0) ? "on" : "off",
-                              json_get_bool(r, "deadline_mode", 0) ? ", deadline_mode" : "",
-                              json_get_bool(r, "skip_sock_check", 0) ? ", skip_sock_check" : "");
-                if (c && json_object_is_type(c, json_type_object))
-                        field("Under it", "etf, %s, delta %" PRId64 " ns, offload %s", str_or(c, "clockid", "?"),
-                              json_get_int(c, "delta_ns", 0), json_get_bool(c, "offload", 0) ? "on" : "off");
+                declared_kind(r)->status_text(r, values, sizeof(values));
+                field("Root", "%s %s, the only qdisc: %s, offload %s", str_or(r, "qdisc", "?"),
+                      str_or(r, "handle", "?"), values, json_get_bool(r, "offload", 0) ? "on" : "off");
+                if (c && json_object_is_type(c, json_type_object)) {
+                        qdisc_vtable_for_child(TXQ_ETF)->status_text(c, values, sizeof(values));
+                        field("Under it", "etf, %s, offload %s", values, json_get_bool(c, "offload", 0) ? "on" : "off");
+                }
                 return;
         }
         for (size_t i = 0; qs && i < json_object_array_length(qs) && len < sizeof(queues); i++) {

@@ -426,10 +426,6 @@ static bool cbs_offload_available(const DeviceFacts *f, uint32_t queue, const ch
         return yes;
 }
 
-static bool cbs_has_etf(const EtfSpec *q) {
-        return q->etf_child;
-}
-
 /* As installed, else as declared (0 while a bandwidth waits for the link speed). */
 static int cbs_describe(struct json_object *o, const EtfSpec *e) {
         if (json_add_made(o, "idle_slope_kbps", json_object_new_int64(e->cbs.idle_slope_kbps)) < 0 ||
@@ -488,7 +484,7 @@ const QDiscVTable qdisc_cbs_vtable = {
         .resolve = cbs_resolve,
         .settle_unresolved = cbs_settle_unresolved,
         .offload_available = cbs_offload_available,
-        .has_etf = cbs_has_etf,
+        .takes_etf_child = true,
 };
 
 /* cbs as the root: the same options, from and into RootSpec.leaf (the
@@ -516,4 +512,5 @@ const QDiscVTable qdisc_cbs_root_vtable = {
         .parse_options = cbs_root_parse_options,
         .equal = cbs_root_equal,
         .txq = TXQ_CBS,
+        .takes_etf_child = true,
 };

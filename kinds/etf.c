@@ -194,16 +194,13 @@ static bool etf_offload_available(const DeviceFacts *f, uint32_t queue, const ch
         return yes;
 }
 
-static bool etf_has_etf(const EtfSpec *q) {
-        return true;
-}
-
 /* Describe() gives every queue's etf settings (clockid, delta_ns,
  * deadline_mode, skip_sock_check: a cbs's are its child's); this is the
  * phrase for them. */
 static void etf_status_text(struct json_object *q, char *buf, size_t size) {
-        snprintf(buf, size, "%s, delta %" PRId64 " ns", json_get_string(q, "clockid") ?: "?",
-                 json_get_int(q, "delta_ns", 0));
+        snprintf(buf, size, "%s, delta %" PRId64 " ns%s%s", json_get_string(q, "clockid") ?: "?",
+                 json_get_int(q, "delta_ns", 0), json_get_bool(q, "deadline_mode", 0) ? ", deadline_mode" : "",
+                 json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
 }
 
 const QDiscVTable qdisc_etf_vtable = {
@@ -221,7 +218,6 @@ const QDiscVTable qdisc_etf_vtable = {
         .status_text = etf_status_text,
         .difference = etf_difference,
         .offload_available = etf_offload_available,
-        .has_etf = etf_has_etf,
 };
 
 /* etf as the root: the same options, from and into RootSpec.leaf. */

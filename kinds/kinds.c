@@ -70,6 +70,12 @@ const QDiscVTable *qdisc_vtable_for_root(RootKind k) {
         return root_vtables[k];
 }
 
+bool root_is_leaf(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && !vt->traffic_classes;
+}
+
 const char *root_kind_to_string(RootKind k) {
         const QDiscVTable *vt = qdisc_vtable_for_root(k);
 

@@ -111,8 +111,9 @@ typedef struct QDiscVTable {
         /* Whether the device runs the kind on TX queue queue itself (with
          * f->offload_known), and the reason either way. */
         bool (*offload_available)(const DeviceFacts *f, uint32_t queue, const char **ret_reason);
-        /* Whether a launch time reaches the queue (an etf on it). */
-        bool (*has_etf)(const EtfSpec *q);
+        /* The kind may hold an etf as its "child" (the kernel's parent
+         * HANDLE:1; EtfSpec.etf_child and the etf fields). */
+        bool takes_etf_child;
 } QDiscVTable;
 
 extern const QDiscVTable qdisc_mqprio_vtable;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "json-strict.h"
+#include "qdisc-kind.h"
 #include "schedule-parse.h"
 #include "show.h"
 #include "utf8.h"
@@ -332,7 +333,7 @@ static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
                              strcmp(t, "tbs") == 0 ? " (a root etf is \"etf\"; \"tbs\" is only a txqueues entry's "
                              "old name)" : "");
         }
-        if (kind == ROOT_ETF || kind == ROOT_CBS) {
+        if (kind >= 0 && !qdisc_vtable_for_root(kind)->traffic_classes) {
                 r->kind = kind;
                 parse_root_leaf(p, root, r);
                 return;

@@ -121,7 +121,7 @@ static void check_ptp_etf(Checker *c, int tc) {
                         continue;
                 if (assist && q->skip_sock_check)
                         continue;
-                snprintf(path, sizeof(path), q->kind == TXQ_CBS ? "txqueues[%zu].child" : "txqueues[%zu]", i);
+                snprintf(path, sizeof(path), q->etf_child ? "txqueues[%zu].child" : "txqueues[%zu]", i);
                 if (assist)
                         snprintf(reason, sizeof(reason),
                                  "queue %" PRIu32 " carries PTP (traffic class %d, clock.ptp_priority %u); taprio "
@@ -146,7 +146,7 @@ static void check_ptp_etf_root(Checker *c) {
 
         if (!etf_spec_has_etf(&r->leaf))
                 return;
-        finding(c, DIAG_ERROR, SAFETY_PTP_ETF, r->kind == ROOT_CBS ? "root.child" : "root",
+        finding(c, DIAG_ERROR, SAFETY_PTP_ETF, r->leaf.etf_child ? "root.child" : "root",
                 "every packet of the interface passes this etf, and etf drops every packet without a launch "
                 "time, ptp4l's included; PTP cannot run on this interface");
 }

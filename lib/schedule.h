@@ -206,7 +206,7 @@ typedef struct EtfSpec {
 /** Whether e puts an etf on its queue: an etf queue, or a cbs with an etf
  *  under it. */
 static inline bool etf_spec_has_etf(const EtfSpec *e) {
-        return e->kind == TXQ_ETF || (e->kind == TXQ_CBS && e->etf_child);
+        return e->kind == TXQ_ETF || e->etf_child;
 }
 
 /** The etf that e puts on its queue (etf_spec_has_etf()) as an etf queue
@@ -214,7 +214,7 @@ static inline bool etf_spec_has_etf(const EtfSpec *e) {
 static inline EtfSpec etf_spec_etf_part(const EtfSpec *e) {
         EtfSpec r = *e;
 
-        if (e->kind == TXQ_CBS) {
+        if (e->kind != TXQ_ETF) {
                 r.kind = TXQ_ETF;
                 r.offload = e->child_offload;
                 r.cbs = (CbsSpec) {};
@@ -268,10 +268,9 @@ typedef struct RootSpec {
         EtfSpec leaf;
 } RootSpec;
 
-/** Whether r is a single etf or cbs qdisc as the root (no traffic classes). */
-static inline bool root_is_leaf(const RootSpec *r) {
-        return r->kind == ROOT_ETF || r->kind == ROOT_CBS;
-}
+/** Whether r is a single etf or cbs qdisc as the root (no traffic classes;
+ *  kinds/kinds.c). */
+bool root_is_leaf(const RootSpec *r);
 
 typedef struct ClockSpec {
         bool configured;                      /* false: the file has no "clock" section */

@@ -140,6 +140,7 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
         const QueueApplyResult *res = link_last_result(l, want->queue);
         bool installed = q && installed_queue_is_declarable(q) && q->etf.kind == want->kind;
         const EtfSpec *e = installed ? &q->etf : want;
+        const QDiscVTable *vt = qdisc_vtable_for_child(want->kind);
         struct json_object *o = json_object_new_object();
         QueueRates rates;
         char h[16];
@@ -159,16 +160,11 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
         json_add_string(o, "offload_requested_mode",
                         want->offload == OFFLOAD_AUTO ? "auto" : want->offload == OFFLOAD_ON ? "on" : "off");
         json_add_string(o, "offload_reason", res ? res->reason : NULL);
-        if (want->kind == TXQ_CBS) {
-                /* As installed, else as declared (0 while a bandwidth waits for the link speed). */
-                json_add(o, "idle_slope_kbps", json_object_new_int64(e->cbs.idle_slope_kbps));
-                json_add(o, "send_slope_kbps", json_object_new_int64(e->cbs.send_slope_kbps));
-                json_add(o, "hi_credit_bytes", json_object_new_int64(e->cbs.hi_credit_bytes));
-                json_add(o, "lo_credit_bytes", json_object_new_int64(e->cbs.lo_credit_bytes));
-        }
+        if (vt && vt->describe)
+                (void) vt->describe(o, e);      /* the kind's own values (a member it cannot add stays out) */
         json_add(o, "deadline_mode", json_object_new_boolean(e->deadline_mode));
         json_add(o, "skip_sock_check", json_object_new_boolean(e->skip_sock_check));
-        if (want->kind == TXQ_CBS && (want->etf_child || (q && q->child.kind[0]))) {
+        if (want->etf_child || (q && q->child.kind[0])) {
                 /* The etf under the cbs (the keys above are its settings). */
                 struct json_object *c = json_object_new_object();
 
@@ -196,7 +192,7 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
                 json_add(o, "rates", r);
         } else
                 json_add(o, "rates", NULL);
-        if (want->kind == TXQ_ETF && want->monitor.enabled)
+        if (want->monitor.enabled)
                 json_add(o, "monitor", monitor_json(l, want));
         return o;
 }

@@ -540,7 +540,7 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
                         *ret_deadline = e->deadline_mode;
                         *ret_delta = e->delta_ns;
                         /* a cbs's etf: its own offload (the result is the cbs's) */
-                        *ret_offload = e->kind == TXQ_CBS ? e->child_offload == OFFLOAD_ON :
+                        *ret_offload = e->etf_child ? e->child_offload == OFFLOAD_ON :
                                        res ? res->offload : false;
                         return 0;
                 }

@@ -77,10 +77,10 @@ int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *fac
                 plan_resolve_etf_child(&want_q, facts);
                 if (!iq)
                         return describe(ret_description, "txqueue %u: no qdisc (%s declared)", e->queue, kind);
-                if (e->kind == TXQ_CBS && iq->is_cbs && e->etf_child != iq->etf.etf_child)
-                        return describe(ret_description, e->etf_child ? "txqueue %u: cbs %s has no etf under it" :
-                                        "txqueue %u: cbs %s has an etf under it, which is not declared", e->queue,
-                                        tc_handle_to_string(iq->qdisc.handle, h1));
+                if (installed_queue_is_declarable(iq) && iq->etf.kind == e->kind && e->etf_child != iq->etf.etf_child)
+                        return describe(ret_description, e->etf_child ? "txqueue %u: %s %s has no etf under it" :
+                                        "txqueue %u: %s %s has an etf under it, which is not declared", e->queue,
+                                        kind, tc_handle_to_string(iq->qdisc.handle, h1));
                 if (!installed_queue_is_declarable(iq) || iq->etf.kind != e->kind)
                         return describe(ret_description, "txqueue %u: %s %s instead of %s", e->queue,
                                         iq->qdisc.kind, tc_handle_to_string(iq->qdisc.handle, h1), kind);

@@ -101,7 +101,7 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
 
                 if (!installed_queue_is_declarable(iq)) {
                         /* A cbs root's etf, read into its leaf. */
-                        if (t->root_spec.kind == ROOT_CBS && t->root_spec.leaf.etf_child && iq->queue == 0 &&
+                        if (root_is_leaf(&t->root_spec) && t->root_spec.leaf.etf_child && iq->queue == 0 &&
                             strcmp(iq->qdisc.kind, "etf") == 0) {
                                 if (iq->qdisc.stab.given)
                                         return refuse(ret_reason, "the etf %s under the root has a size table "

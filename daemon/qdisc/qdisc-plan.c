@@ -130,7 +130,7 @@ int plan_resolve_values(EtfSpec *e, const DeviceFacts *facts, char **ret_error) 
 void plan_resolve_etf_child(EtfSpec *e, const DeviceFacts *f) {
         EtfSpec etf;
 
-        if (e->kind != TXQ_CBS || !e->etf_child || e->child_offload != OFFLOAD_AUTO)
+        if (!e->etf_child || e->child_offload != OFFLOAD_AUTO)
                 return;
         etf = etf_spec_etf_part(e);
         e->child_offload = etf_offload_plan(&etf, f, NULL) == ETF_PLAN_HARDWARE ? OFFLOAD_ON : OFFLOAD_OFF;
@@ -560,7 +560,7 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                             tree->root_spec.kind == ROOT_MQPRIO)
                                 snprintf(p.root_why, sizeof(p.root_why), "mqprio cannot change in place");
                         k = plan_root(&p, ifindex, tree, &want, vt, max);
-                        if (k >= 0 && want.kind == ROOT_CBS && want.leaf.etf_child)
+                        if (k >= 0 && want.leaf.etf_child)
                                 k = plan_etf_child(&p, ifindex, &want.leaf, want.handle, &pool, max);
                         p.check_max_sdu = want.kind == ROOT_TAPRIO && root_has_max_sdu(&want) &&
                                           !(tree->root_known && tree->root_spec.max_sdu_dumped);

@@ -258,7 +258,9 @@ static int attach_etf_children(DumpBuilder *b, QDiscTree *t) {
                         InstalledQueue *iq = &t->queues[j];
                         int k;
 
-                        if (!iq->is_cbs || iq->qdisc.handle == 0 || iq->child.kind[0] ||
+                        if (!installed_queue_is_declarable(iq) ||
+                            !qdisc_vtable_for_child(iq->etf.kind)->takes_etf_child || iq->qdisc.handle == 0 ||
+                            iq->child.kind[0] ||
                             TC_H_MAJ(q->parent) != TC_H_MAJ(iq->qdisc.handle))
                                 continue;
                         k = fold_etf_child(q, &iq->etf);
@@ -338,7 +340,7 @@ static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret)
                         *q = (InstalledQDisc) {};
 
                         /* The etf under a cbs root is the root's (its leaf). */
-                        if (t.root_known && t.root_spec.kind == ROOT_CBS) {
+                        if (t.root_known && qdisc_vtable_for_root(t.root_spec.kind)->takes_etf_child) {
                                 k = fold_etf_child(&iq->qdisc, &t.root_spec.leaf);
                                 if (k < 0)
                                         goto fail;
