@@ -148,7 +148,7 @@ static void cbs_parse_values(Parser *p, const char *path, const JsonNode *e, Cbs
                 if (get_int(p, path, e, "max_interference_bytes", false, 1, TBS_CBS_MAX_FRAME_BYTES, &x) > 0)
                         c->max_interference_bytes = (uint32_t) x;
         }
-        if (get_int(p, path, e, "link_speed_mbps", false, 1, TBS_CBS_MAX_RATE_KBPS / 1000, &x) > 0)
+        if (get_int(p, path, e, "link_speed_mbps", false, 1, TBS_MAX_LINK_SPEED_MBPS, &x) > 0)
                 c->link_speed_mbps = (uint32_t) x;
         /* With the speed in the file the values are known now (and shown
          * by --json); a bandwidth above it is left for the validator. */
@@ -418,6 +418,10 @@ static void cbs_settle_unresolved(EtfSpec *w, const EtfSpec *h) {
         }
 }
 
+static uint32_t cbs_file_link_speed(const EtfSpec *q) {
+        return q->cbs.link_speed_mbps;
+}
+
 static bool cbs_offload_available(const DeviceFacts *f, uint32_t queue, const char **ret_reason) {
         bool yes = queue_in_mask(f->cbs_offload_mask, queue);
 
@@ -484,6 +488,7 @@ const QDiscVTable qdisc_cbs_vtable = {
         .resolve = cbs_resolve,
         .settle_unresolved = cbs_settle_unresolved,
         .offload_available = cbs_offload_available,
+        .file_link_speed = cbs_file_link_speed,
         .takes_etf_child = true,
 };
 

@@ -3,6 +3,7 @@
  * can sit on a TX queue, as a queue's qdisc. Adding a kind: its file
  * (kinds/KIND.c), its lines here, its RootKind or TxqKind value. */
 #include <linux/pkt_sched.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "json-util.h"
@@ -68,6 +69,17 @@ const QDiscVTable *qdisc_vtable_for_root(RootKind k) {
         if (k < 0 || k >= _ROOT_KIND_MAX)
                 return NULL;
         return root_vtables[k];
+}
+
+const char *qdisc_kind_names(char buf[static 96], bool roots, bool quoted, const char *conj) {
+        size_t n = roots ? _ROOT_KIND_MAX : _TXQ_KIND_MAX, at = 0;
+
+        buf[0] = 0;
+        for (size_t i = 0; i < n && at < 96; i++)
+                at += (size_t) snprintf(buf + at, 96 - at, "%s%s%s%s", i == 0 ? "" : i + 1 == n ? conj : ", ",
+                                        quoted ? "\"" : "", roots ? root_vtables[i]->kind : txq_vtables[i]->kind,
+                                        quoted ? "\"" : "");
+        return buf;
 }
 
 bool root_is_leaf(const RootSpec *r) {

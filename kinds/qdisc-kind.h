@@ -111,6 +111,9 @@ typedef struct QDiscVTable {
         /* Whether the device runs the kind on TX queue queue itself (with
          * f->offload_known), and the reason either way. */
         bool (*offload_available)(const DeviceFacts *f, uint32_t queue, const char **ret_reason);
+        /* The link speed the file gives for q (Mbit/s; a cbs's
+         * link_speed_mbps), 0 when none. NULL op: none. */
+        uint32_t (*file_link_speed)(const EtfSpec *q);
         /* The kind may hold an etf as its "child" (the kernel's parent
          * HANDLE:1; EtfSpec.etf_child and the etf fields). */
         bool takes_etf_child;
@@ -137,6 +140,12 @@ const QDiscVTable *qdisc_vtable_by_kind(const char *kind);
 /** The root ops for a TCA_KIND string ("mqprio", "taprio", "etf", "cbs"),
  *  or NULL. */
 const QDiscVTable *qdisc_vtable_root_by_kind(const char *kind);
+
+/** The kinds of the table for a message, in its order: the root kinds
+ *  (roots) or the TX queue kinds, as `"mqprio", "taprio", "etf" or "cbs"`
+ *  (quoted) or `mqprio, taprio, etf and cbs`, conj being the last
+ *  separator (" or ", " and "). Returns buf. */
+const char *qdisc_kind_names(char buf[static 96], bool roots, bool quoted, const char *conj);
 
 /** The ops for a root kind, or NULL when out of range. */
 const QDiscVTable *qdisc_vtable_for_root(RootKind k);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "json-strict.h"
-#include "cbs.h"
 #include "schedule-fields.h"
 #include "schedule-streams.h"
 
@@ -121,7 +120,7 @@ void parse_streams(Parser *p, const JsonNode *top, Schedule *s) {
         if (s->root.cycle_time_given)
                 perr(p, "root.cycle_time_ns",
                      "is computed from the streams (the least common multiple of their periods): leave it out");
-        if (get_int(p, "root", root, "link_speed_mbps", false, 1, TBS_CBS_MAX_RATE_KBPS / 1000, &x) > 0)
+        if (get_int(p, "root", root, "link_speed_mbps", false, 1, TBS_MAX_LINK_SPEED_MBPS, &x) > 0)
                 s->streams.link_speed_mbps = (uint32_t) x;
         s->streams.guard_frame_bytes = TBS_STREAM_DEFAULT_GUARD_FRAME_BYTES;
         if (get_int(p, "root", root, "guard_frame_bytes", false, 1, TBS_ETH_MAX_FRAME_BYTES, &x) > 0)

@@ -313,7 +313,7 @@ static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
                 { "guard_frame_bytes", K_TAPRIO },
                 { "stab", K_ANY },
         };
-        char sh[SHOW_MAX], hint[TC_HINT_MAX];
+        char sh[SHOW_MAX], hint[TC_HINT_MAX], names[96];
         const JsonNode *root, *v = NULL;
         RootKind kind = _ROOT_KIND_INVALID;
         bool num_tc_ok = false;
@@ -328,8 +328,8 @@ static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
         if (t) {
                 kind = root_kind_from_string(t);
                 if (kind < 0 || has_nul(v))
-                        perr(p, "root.qdisc", "unknown qdisc %s; expected \"mqprio\", \"taprio\", \"etf\" "
-                             "or \"cbs\"%s", show(v, sh),
+                        perr(p, "root.qdisc", "unknown qdisc %s; expected %s%s", show(v, sh),
+                             qdisc_kind_names(names, true, true, " or "),
                              strcmp(t, "tbs") == 0 ? " (a root etf is \"etf\"; \"tbs\" is only a txqueues entry's "
                              "old name)" : "");
         }

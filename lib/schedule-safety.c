@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "cbs.h"
+#include "qdisc-kind.h"
 #include "schedule-safety.h"
 #include "string-table.h"
 
@@ -56,13 +56,17 @@ uint64_t frame_time_ns(uint32_t wire_bytes, uint32_t speed_mbps) {
 }
 
 /* The link speed for the ptp-gate check: the device's, else the file's
- * (a cbs queue's link_speed_mbps), else 0 (the caller assumes the default). */
+ * (a queue's, such as a cbs's link_speed_mbps), else 0 (the caller
+ * assumes the default). */
 static uint32_t known_link_speed(const Schedule *s, const DeviceFacts *facts) {
         if (facts && facts->link_speed_mbps > 0)
                 return facts->link_speed_mbps;
-        for (size_t i = 0; i < s->n_txqueues; i++)
-                if (s->txqueues[i].kind == TXQ_CBS && s->txqueues[i].cbs.link_speed_mbps > 0)
-                        return s->txqueues[i].cbs.link_speed_mbps;
+        for (size_t i = 0; i < s->n_txqueues; i++) {
+                const QDiscVTable *vt = qdisc_vtable_for_child(s->txqueues[i].kind);
+
+                if (vt && vt->file_link_speed && vt->file_link_speed(&s->txqueues[i]) > 0)
+                        return vt->file_link_speed(&s->txqueues[i]);
+        }
         return 0;
 }
 

@@ -12,7 +12,6 @@
 
 #include "json-util.h"
 #include "qdisc-kind.h"
-#include "cbs.h"
 #include "schedule-safety.h"
 #include "schedule-streams.h"
 #include "schedule-verifier.h"
@@ -253,7 +252,7 @@ static void verify_taprio(Verifier *v, const Schedule *s) {
         if (r->mode == TAPRIO_MODE_TXTIME_ASSIST && !schedule_has_etf(s))
                 verr(v, "root.mode",
                      "txtime-assist needs an etf qdisc on at least one TX queue, but txqueues %s",
-                     s->n_txqueues == 0 ? "is empty" : "has only cbs queues");
+                     s->n_txqueues == 0 ? "is empty" : "has no etf, on a queue or as a cbs's child");
 
         if (r->n_entries == 0 && s->streams.n > 0)
                 return;         /* computed from the streams once the link speed is known */

@@ -23,7 +23,8 @@
 #define TBS_PRIO_MAP_LEN 16           /* TC_QOPT_BITMASK + 1 */
 #define TBS_DEFAULT_ROOT_HANDLE 0x01000000U /* "100:" */
 #define TBS_MAX_SDU 65535             /* ETH_MAX_MTU: the largest max SDU any device takes */
-#define TBS_MAX_QUEUE (UINT16_MAX - 1)  /* highest TX queue number of a schedule (an etf parent is MAJ:queue+1) */
+#define TBS_MAX_QUEUE (UINT16_MAX - 1)
+#define TBS_MAX_LINK_SPEED_MBPS 1000000U /* a file's link_speed_mbps: 1 Tbit/s, its kbit/s fit the kernel's s32 slopes */  /* highest TX queue number of a schedule (an etf parent is MAJ:queue+1) */
 
 /* The kernel's limits on a taprio schedule (Linux 6.1; measured with
  * tests/kernel/measure-taprio-limits.sh, see docs/schedule-format.md).

@@ -48,7 +48,7 @@ int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *fac
                 _cleanup_free_ char *why = NULL;
 
                 if (plan_resolve_leaf(&want, facts, &why) < 0)
-                        return describe(ret_description, "%s", why ?: "root: cbs values unknown");
+                        return describe(ret_description, "%s", why ?: "root: values unknown");
                 if (want.leaf.etf_child && !t->root_spec.leaf.etf_child)
                         return describe(ret_description, "root %s %s has no etf under it", vt->kind,
                                         tc_handle_to_string(want.handle, h1));

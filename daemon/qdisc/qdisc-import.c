@@ -60,19 +60,20 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
         const QDiscVTable *vt;
         _cleanup_free_ char *kb = NULL;
         const char *what, *child_kind;
-        char hb[16], pb[16];
+        char hb[16], pb[16], names[96];
         int k;
 
         *ret_reason = NULL;
         if (!t || !t->has_root)
                 return refuse(ret_reason, "no root qdisc in the kernel's dump (is the interface up?)");
         if (t->root.handle == 0)
-                return refuse(ret_reason, "the root is the kernel's default qdisc (%s), not an mqprio, "
-                              "taprio, etf or cbs tree: nothing to import", text_safe(t->root.kind, &kb));
+                return refuse(ret_reason, "the root is the kernel's default qdisc (%s), not an %s tree: "
+                              "nothing to import", text_safe(t->root.kind, &kb),
+                              qdisc_kind_names(names, true, false, " or "));
         if (!t->root_known)
-                return refuse(ret_reason, "root qdisc %s %s is none of mqprio, taprio, etf and cbs, the roots "
-                              "a schedule declares", text_safe(t->root.kind, &kb),
-                              tc_handle_to_string(t->root.handle, hb));
+                return refuse(ret_reason, "root qdisc %s %s is none of %s, the roots a schedule declares",
+                              text_safe(t->root.kind, &kb), tc_handle_to_string(t->root.handle, hb),
+                              qdisc_kind_names(names, true, false, " and "));
         k = installed_qdisc_unexpressed(&t->root, &what);
         if (k < 0)
                 return k;
@@ -111,10 +112,11 @@ int qdisc_tree_to_schedule(const QDiscTree *t, const char *ifname, const char *d
                         }
                         if (strcmp(iq->qdisc.kind, child_kind) == 0)
                                 continue;       /* the root's own default child */
-                        return refuse(ret_reason, "txqueue %u: %s %s on %s: a schedule puts etf, cbs or the "
+                        return refuse(ret_reason, "txqueue %u: %s %s on %s: a schedule puts %s or the "
                                       "root's default (%s) on a TX queue", iq->queue, text_safe(iq->qdisc.kind, &kb),
                                       tc_handle_to_string(iq->qdisc.handle, hb),
-                                      tc_handle_to_string(iq->qdisc.parent, pb), child_kind);
+                                      tc_handle_to_string(iq->qdisc.parent, pb),
+                                      qdisc_kind_names(names, false, false, ", "), child_kind);
                 }
                 k = installed_qdisc_unexpressed(&iq->qdisc, &what);
                 if (k < 0)

@@ -184,21 +184,21 @@ static void name_queue_step(char *name, size_t size, uint32_t queue, const char 
         name_put(name, size, &at, ")");
 }
 
-/* The etf under a cbs that this plan creates (cbs_handle: its handle). */
-static int plan_etf_child(QDiscPlan *p, int ifindex, const EtfSpec *e, uint32_t cbs_handle, HandlePool *pool,
+/* The etf under a cbs that this plan creates (parent_handle: the cbs's handle). */
+static int plan_etf_child(QDiscPlan *p, int ifindex, const EtfSpec *e, uint32_t parent_handle, HandlePool *pool,
                           size_t max) {
-        PlanStep st = { .kind = PLAN_ETF_CHILD, .spec = *e, .parent = TC_H_MAKE(cbs_handle, 1) };
+        PlanStep st = { .kind = PLAN_ETF_CHILD, .spec = *e, .parent = TC_H_MAKE(parent_handle, 1) };
         struct nl_msg *m = NULL;
         char hb[16];
         int k;
 
         st.hw = e->child_offload == OFFLOAD_ON;
-        if (cbs_handle == p->root_handle)
-                snprintf(st.name, sizeof(st.name), "etf under the root (cbs %s)",
-                         tc_handle_to_string(cbs_handle, hb));
+        if (parent_handle == p->root_handle)
+                snprintf(st.name, sizeof(st.name), "etf under the root (%s %s)", txq_kind_to_string(e->kind),
+                         tc_handle_to_string(parent_handle, hb));
         else
-                snprintf(st.name, sizeof(st.name), "txqueue %u (etf under cbs %s)", e->queue,
-                         tc_handle_to_string(cbs_handle, hb));
+                snprintf(st.name, sizeof(st.name), "txqueue %u (etf under %s %s)", e->queue,
+                         txq_kind_to_string(e->kind), tc_handle_to_string(parent_handle, hb));
         k = handle_pool_next(pool, &st.handle);
         if (k >= 0)
                 k = qdisc_etf_child_request(ifindex, st.parent, st.handle, e, st.hw, &m);

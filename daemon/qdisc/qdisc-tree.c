@@ -228,7 +228,7 @@ const char *qdisc_system_default_kind(char buf[static IFNAMSIZ]) {
  * spec (etf_child, the etf fields, child_offload). Another kind is left
  * out of the model (tbsctl import refuses it by its handle). Returns 1
  * when folded, 0 when not an etf, or -errno. */
-static int fold_etf_child(const InstalledQDisc *q, EtfSpec *cbs) {
+static int fold_etf_child(const InstalledQDisc *q, EtfSpec *parent) {
         EtfSpec e;
         int k;
 
@@ -237,12 +237,12 @@ static int fold_etf_child(const InstalledQDisc *q, EtfSpec *cbs) {
         k = parse_known(&qdisc_etf_vtable, q, &e);
         if (k < 0)
                 return k;
-        cbs->etf_child = true;
-        cbs->child_offload = e.offload;
-        cbs->clockid = e.clockid;
-        cbs->delta_ns = e.delta_ns;
-        cbs->deadline_mode = e.deadline_mode;
-        cbs->skip_sock_check = e.skip_sock_check;
+        parent->etf_child = true;
+        parent->child_offload = e.offload;
+        parent->clockid = e.clockid;
+        parent->delta_ns = e.delta_ns;
+        parent->deadline_mode = e.deadline_mode;
+        parent->skip_sock_check = e.skip_sock_check;
         return 1;
 }
 

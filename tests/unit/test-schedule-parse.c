@@ -539,7 +539,7 @@ static const BadCase bad_cases[] = {
           F ": txqueues[1].link_speed_mbps: is 100, but txqueues[0] says 1000: a link has one speed" },
         { TA, "{'root': {'mode': 'txtime-assist'}, 'txqueues': [{'queue': 0, 'qdisc': 'cbs',"
               " 'bandwidth_kbps': 100, 'max_frame_bytes': 1500}]}",
-          F ": root.mode: txtime-assist needs an etf qdisc on at least one TX queue, but txqueues has only cbs queues" },
+          F ": root.mode: txtime-assist needs an etf qdisc on at least one TX queue, but txqueues has no etf, on a queue or as a cbs's child" },
         /* monitor (launch-time monitoring of an etf queue) */
         { MQ, "{'txqueues': [{'queue': 0, 'delta_ns': 5, 'monitor': true}]}",
           F ": txqueues[0].monitor: must be an object, got true" },
