@@ -61,7 +61,6 @@ static void txq_keys_add_all(TxqKeys *t, const KeySpec *keys, size_t n) {
 }
 
 static void txq_keys_build(TxqKeys *t, bool as_root) {
-        *t = (TxqKeys) {};
         if (as_root)
                 txq_keys_add_all(t, root_keys_first, ELEMENTSOF(root_keys_first));
         else
@@ -84,6 +83,21 @@ static void txq_keys_build(TxqKeys *t, bool as_root) {
         }
 }
 
+/* The key table of a txqueues entry (as_root false) or of a root that is
+ * one qdisc, built from the kinds' tables once: the kinds are constant,
+ * and building it for every queue of every file would cost more than
+ * checking the keys. */
+static const TxqKeys *txq_keys(bool as_root) {
+        static TxqKeys tables[2];
+        static bool built[2];
+
+        if (!built[as_root]) {
+                txq_keys_build(&tables[as_root], as_root);
+                built[as_root] = true;
+        }
+        return &tables[as_root];
+}
+
 /* The kind that "qdisc" of e names (etf when it names none, or none the
  * table knows: that error is the caller's). */
 static const QDiscVTable *txq_kind_of(const JsonNode *e) {
@@ -98,8 +112,8 @@ static const QDiscVTable *txq_kind_of(const JsonNode *e) {
 static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpec *q) {
         char qpath[JPATH_MAX], sh[SHOW_MAX], names[128] = "";
         const QDiscVTable *vt;
+        const TxqKeys *keys = txq_keys(false);
         const JsonNode *v = NULL;
-        TxqKeys keys;
         const char *t;
         int64_t x;
 
@@ -108,8 +122,7 @@ static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpe
         /* The kind decides which keys are known: look before checking them. */
         vt = txq_kind_of(e);
         q->kind = vt->txq;
-        txq_keys_build(&keys, false);
-        check_keys_only(p, path, e, keys.keys, keys.n, 1U << q->kind, keys.only);
+        check_keys_only(p, path, e, keys->keys, keys->n, 1U << q->kind, keys->only);
 
         if (get_int(p, path, e, "queue", true, 0, TBS_MAX_QUEUE, &x) > 0)
                 q->queue = (uint32_t) x;
@@ -131,8 +144,8 @@ static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpe
  * (without queue and the queue-only keys), and the handle. */
 void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r) {
         const QDiscVTable *vt = qdisc_vtable_for_child(qdisc_vtable_for_root(r->kind)->txq);
+        const TxqKeys *keys = txq_keys(true);
         EtfSpec *q = &r->leaf;
-        TxqKeys keys;
 
         *q = (EtfSpec) {
                 .kind = vt->txq,
@@ -140,8 +153,7 @@ void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r) {
                 .offload = OFFLOAD_AUTO,
         };
         r->num_tc = 0;
-        txq_keys_build(&keys, true);
-        check_keys_only(p, "root", root, keys.keys, keys.n, 1U << q->kind, keys.only);
+        check_keys_only(p, "root", root, keys->keys, keys->n, 1U << q->kind, keys->only);
         parse_handle(p, root, r);
         parse_stab(p, "root", root, &r->stab);
         vt->parse(p, "root", root, q, true);
