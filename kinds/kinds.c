@@ -11,14 +11,14 @@
 #include "schedule-fields.h"
 #include "schedule-hints.h"
 
-static const QDiscVTable *const root_vtables[_ROOT_KIND_MAX] = {
+const QDiscVTable *const qdisc_root_vtables[_ROOT_KIND_MAX] = {
         [ROOT_MQPRIO] = &qdisc_mqprio_vtable,
         [ROOT_TAPRIO] = &qdisc_taprio_vtable,
         [ROOT_ETF] = &qdisc_etf_root_vtable,
         [ROOT_CBS] = &qdisc_cbs_root_vtable,
 };
 
-static const QDiscVTable *const txq_vtables[_TXQ_KIND_MAX] = {
+const QDiscVTable *const qdisc_txq_vtables[_TXQ_KIND_MAX] = {
         [TXQ_ETF] = &qdisc_etf_vtable,
         [TXQ_CBS] = &qdisc_cbs_vtable,
 };
@@ -30,20 +30,14 @@ static const QDiscVTable *const all_vtables[] = {
         &qdisc_cbs_vtable,
 };
 
-const QDiscVTable *qdisc_vtable_for_child(TxqKind k) {
-        if (k < 0 || k >= _TXQ_KIND_MAX)
-                return NULL;
-        return txq_vtables[k];
-}
-
 const QDiscVTable *qdisc_vtable_txq_by_name(const char *name, size_t len) {
         if (!name)
                 return NULL;
         if (len == 3 && strcmp(name, "tbs") == 0)
                 return &qdisc_etf_vtable;
         for (TxqKind k = 0; k < _TXQ_KIND_MAX; k++)
-                if (strlen(txq_vtables[k]->kind) == len && strcmp(txq_vtables[k]->kind, name) == 0)
-                        return txq_vtables[k];
+                if (strncmp(qdisc_txq_vtables[k]->kind, name, len) == 0 && qdisc_txq_vtables[k]->kind[len] == 0)
+                        return qdisc_txq_vtables[k];
         return NULL;
 }
 
@@ -60,15 +54,9 @@ const QDiscVTable *qdisc_vtable_root_by_kind(const char *kind) {
         if (!kind)
                 return NULL;
         for (RootKind k = 0; k < _ROOT_KIND_MAX; k++)
-                if (strcmp(root_vtables[k]->kind, kind) == 0)
-                        return root_vtables[k];
+                if (strcmp(qdisc_root_vtables[k]->kind, kind) == 0)
+                        return qdisc_root_vtables[k];
         return NULL;
-}
-
-const QDiscVTable *qdisc_vtable_for_root(RootKind k) {
-        if (k < 0 || k >= _ROOT_KIND_MAX)
-                return NULL;
-        return root_vtables[k];
 }
 
 const char *qdisc_kind_names(char buf[static 96], bool roots, bool quoted, const char *conj) {
@@ -77,7 +65,7 @@ const char *qdisc_kind_names(char buf[static 96], bool roots, bool quoted, const
         buf[0] = 0;
         for (size_t i = 0; i < n && at < 96; i++)
                 at += (size_t) snprintf(buf + at, 96 - at, "%s%s%s%s", i == 0 ? "" : i + 1 == n ? conj : ", ",
-                                        quoted ? "\"" : "", roots ? root_vtables[i]->kind : txq_vtables[i]->kind,
+                                        quoted ? "\"" : "", roots ? qdisc_root_vtables[i]->kind : qdisc_txq_vtables[i]->kind,
                                         quoted ? "\"" : "");
         return buf;
 }
@@ -96,7 +84,7 @@ const char *root_kind_to_string(RootKind k) {
 
 RootKind root_kind_from_string(const char *s) {
         for (RootKind k = 0; s && k < _ROOT_KIND_MAX; k++)
-                if (strcmp(root_vtables[k]->kind, s) == 0)
+                if (strcmp(qdisc_root_vtables[k]->kind, s) == 0)
                         return k;
         return _ROOT_KIND_INVALID;
 }
@@ -109,7 +97,7 @@ const char *txq_kind_to_string(TxqKind k) {
 
 TxqKind txq_kind_from_string(const char *s) {
         for (TxqKind k = 0; s && k < _TXQ_KIND_MAX; k++)
-                if (strcmp(txq_vtables[k]->kind, s) == 0)
+                if (strcmp(qdisc_txq_vtables[k]->kind, s) == 0)
                         return k;
         return _TXQ_KIND_INVALID;
 }

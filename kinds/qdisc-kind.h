@@ -126,8 +126,14 @@ extern const QDiscVTable qdisc_cbs_vtable;
 extern const QDiscVTable qdisc_etf_root_vtable;  /* etf as the root: a RootSpec with its leaf */
 extern const QDiscVTable qdisc_cbs_root_vtable;  /* cbs as the root: a RootSpec with its leaf */
 
+/* The table (kinds/kinds.c), indexed by kind. */
+extern const QDiscVTable *const qdisc_root_vtables[_ROOT_KIND_MAX];
+extern const QDiscVTable *const qdisc_txq_vtables[_TXQ_KIND_MAX];
+
 /** The ops of a TX queue kind (etf, cbs), or NULL when out of range. */
-const QDiscVTable *qdisc_vtable_for_child(TxqKind k);
+static inline const QDiscVTable *qdisc_vtable_for_child(TxqKind k) {
+        return (unsigned) k < _TXQ_KIND_MAX ? qdisc_txq_vtables[k] : NULL;
+}
 
 /** The TX queue kind a schedule's "qdisc" names ("etf", "cbs"; "tbs" is
  *  etf's old name, which the parser keeps), or NULL. len: the string's
@@ -148,7 +154,9 @@ const QDiscVTable *qdisc_vtable_root_by_kind(const char *kind);
 const char *qdisc_kind_names(char buf[static 96], bool roots, bool quoted, const char *conj);
 
 /** The ops for a root kind, or NULL when out of range. */
-const QDiscVTable *qdisc_vtable_for_root(RootKind k);
+static inline const QDiscVTable *qdisc_vtable_for_root(RootKind k) {
+        return (unsigned) k < _ROOT_KIND_MAX ? qdisc_root_vtables[k] : NULL;
+}
 
 /** Close a nest opened with nla_nest_start(). nla_len is 16 bits: a nest
  *  above 65535 bytes cannot be expressed, libnl then cuts it off the message
