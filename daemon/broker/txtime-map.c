@@ -41,19 +41,12 @@ static int leaf_target_resolve(const RootSpec *root, TxtimeSelect by, uint32_t v
                 set_why(why, "the root is a single %s qdisc and has no traffic classes; name queue 0 or a "
                         "priority", kind);
                 return -ERANGE;
-        case TXTIME_BY_PRIORITY:
-                /* Any priority reaches the root; 0 to 15 as for the other
-                 * roots, so a socket means the same under any of them. */
-                if (value >= TBS_PRIO_MAP_LEN) {
-                        set_why(why, "priority %" PRIu32 " is out of range: the root takes priorities 0 to %d",
-                                value, TBS_PRIO_MAP_LEN - 1);
-                        return -ERANGE;
-                }
+        default:
+                /* Any priority reaches the root (checked for 0 to 15 as
+                 * for the other roots, so a socket means the same under
+                 * any of them). */
                 t.priority = value;
                 break;
-        default:
-                set_why(why, "nothing names the queue");
-                return -EINVAL;
         }
         *ret = t;
         return 0;
@@ -64,6 +57,18 @@ int txtime_target_resolve(const RootSpec *root, TxtimeSelect by, uint32_t value,
         TxtimeTarget t = {};
         int tc;
 
+        if (by < 0 || by >= _TXTIME_SELECT_MAX) {
+                set_why(why, "nothing names the queue");
+                return -EINVAL;
+        }
+        /* mqprio and taprio read priority & 15 (TC_BITMASK); a larger
+         * value would reach the same class, but a socket set to it means
+         * something else to other qdiscs. */
+        if (by == TXTIME_BY_PRIORITY && value >= TBS_PRIO_MAP_LEN) {
+                set_why(why, "priority %" PRIu32 " is out of range: the root %s priorities 0 to %d", value,
+                        root_is_leaf(root) ? "takes" : "maps", TBS_PRIO_MAP_LEN - 1);
+                return -ERANGE;
+        }
         if (root_is_leaf(root))
                 return leaf_target_resolve(root, by, value, ret, why);
 
@@ -84,15 +89,7 @@ int txtime_target_resolve(const RootSpec *root, TxtimeSelect by, uint32_t value,
                 }
                 tc = (int) value;
                 break;
-        case TXTIME_BY_PRIORITY:
-                /* mqprio and taprio read priority & 15 (TC_BITMASK); a
-                 * larger value would reach the same class, but a socket
-                 * set to it means something else to other qdiscs. */
-                if (value >= TBS_PRIO_MAP_LEN) {
-                        set_why(why, "priority %" PRIu32 " is out of range: the root maps priorities 0 to %d",
-                                value, TBS_PRIO_MAP_LEN - 1);
-                        return -ERANGE;
-                }
+        default:        /* TXTIME_BY_PRIORITY, in range */
                 tc = root->priority_map[value];
                 if (!class_valid(root, (unsigned) tc)) {
                         set_why(why, "priority %" PRIu32 " maps to traffic class %d, which does not exist", value, tc);
@@ -100,9 +97,6 @@ int txtime_target_resolve(const RootSpec *root, TxtimeSelect by, uint32_t value,
                 }
                 t.priority = value;
                 break;
-        default:
-                set_why(why, "nothing names the queue");
-                return -EINVAL;
         }
 
         t.tc = (unsigned) tc;

@@ -225,6 +225,20 @@ static const char LEAF_CBS[] =
         " \"root\": {\"qdisc\": \"cbs\", \"idle_slope_kbps\": 20000, \"send_slope_kbps\": -980000,"
         "  \"hi_credit_bytes\": 30, \"lo_credit_bytes\": -1470}}";
 
+/* The etf settings t of a root without classes gets: the root etf's. */
+static void expect_leaf_etf(const Schedule *s, const TxtimeTarget *t, bool deadline_mode, int32_t delta_ns) {
+        char why[TXTIME_WHY_MAX];
+        TxtimeEtf e;
+
+        assert_int_equal(txtime_class_etf(s, t, &e, why), 0);
+        assert_true(e.has_etf);
+        assert_int_equal(e.deadline_mode, deadline_mode);
+        assert_int_equal(e.clockid, CLOCK_TAI);
+        assert_int_equal(e.delta_ns, delta_ns);
+        assert_int_equal(txtime_flags_for(&e),
+                         SOF_TXTIME_REPORT_ERRORS | (deadline_mode ? SOF_TXTIME_DEADLINE_MODE : 0));
+}
+
 static void test_leaf_root(void **state) {
         _cleanup_schedule_ Schedule *s = parse(LEAF_ETF), *c = parse(LEAF_CBS_ETF), *n = parse(LEAF_CBS);
         char why[TXTIME_WHY_MAX];
@@ -239,12 +253,7 @@ static void test_leaf_root(void **state) {
         assert_int_equal(t.queue, 0);
         assert_int_equal(t.first_queue, 0);
         assert_int_equal(t.n_queues, 1);
-        assert_int_equal(txtime_class_etf(s, &t, &e, why), 0);
-        assert_true(e.has_etf);
-        assert_true(e.deadline_mode);
-        assert_int_equal(e.clockid, CLOCK_TAI);
-        assert_int_equal(e.delta_ns, 300000);
-        assert_int_equal(txtime_flags_for(&e), SOF_TXTIME_REPORT_ERRORS | SOF_TXTIME_DEADLINE_MODE);
+        expect_leaf_etf(s, &t, true, 300000);
 
         /* No other queue. */
         assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_QUEUE, 1, &t, why), -ERANGE);
@@ -256,8 +265,7 @@ static void test_leaf_root(void **state) {
                 assert_int_equal(t.priority, p);
                 assert_int_equal(t.queue, 0);
                 assert_true(t.leaf);
-                assert_int_equal(txtime_class_etf(s, &t, &e, why), 0);
-                assert_int_equal(e.delta_ns, 300000);
+                expect_leaf_etf(s, &t, true, 300000);
         }
         assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_PRIORITY, 16, &t, why), -ERANGE);
         assert_string_equal(why, "priority 16 is out of range: the root takes priorities 0 to 15");
@@ -270,12 +278,7 @@ static void test_leaf_root(void **state) {
         /* A cbs root: its etf child's settings. */
         assert_int_equal(txtime_target_resolve(&c->root, TXTIME_BY_QUEUE, 0, &t, why), 0);
         assert_int_equal(t.priority, 0);
-        assert_int_equal(txtime_class_etf(c, &t, &e, why), 0);
-        assert_true(e.has_etf);
-        assert_false(e.deadline_mode);
-        assert_int_equal(e.clockid, CLOCK_TAI);
-        assert_int_equal(e.delta_ns, 500000);
-        assert_int_equal(txtime_flags_for(&e), SOF_TXTIME_REPORT_ERRORS);
+        expect_leaf_etf(c, &t, false, 500000);
         assert_int_equal(txtime_target_resolve(&c->root, TXTIME_BY_CLASS, 0, &t, why), -ERANGE);
         assert_string_equal(why, "the root is a single cbs qdisc and has no traffic classes; name queue 0 or a "
                                  "priority");
