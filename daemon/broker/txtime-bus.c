@@ -224,28 +224,36 @@ static int reply_socket_failed(sd_bus_error *error, const char *ifname, TxtimeSo
 }
 
 static void log_handed_out(Link *l, const TxtimeTarget *t, const TxtimeSocketSpec *spec, const BusCaller *caller) {
-        char queue[16], tc[16], prio[16], uid[16], pid[16], proto[32] = "";
+        char queue[16], tc[16], where[48], prio[16], uid[16], pid[16], proto[32] = "";
         const char *kind = txtime_socket_kind_to_string(spec->kind);
-        const JournalField fields[] = {
-                { "TBS_QUEUE", queue },
-                { "TBS_TRAFFIC_CLASS", tc },
-                { "TBS_SOCKET_KIND", kind },
-                { "TBS_SOCKET_PRIORITY", prio },
-                { "TBS_CALLER_UID", uid },
-                { "TBS_CALLER_PID", pid },
-        };
+        JournalField fields[6];
+        size_t n = 0;
 
         snprintf(queue, sizeof(queue), "%" PRIu32, t->queue);
-        snprintf(tc, sizeof(tc), "%u", t->tc);
+        fields[n++] = (JournalField) { "TBS_QUEUE", queue };
+        /* A root without classes: no class to name, the root's kind instead. */
+        if (!t->leaf) {
+                snprintf(tc, sizeof(tc), "%u", t->tc);
+                fields[n++] = (JournalField) { "TBS_TRAFFIC_CLASS", tc };
+        }
+        fields[n++] = (JournalField) { "TBS_SOCKET_KIND", kind };
+        fields[n++] = (JournalField) { "TBS_SOCKET_PRIORITY", prio };
+        fields[n++] = (JournalField) { "TBS_CALLER_UID", uid };
+        fields[n++] = (JournalField) { "TBS_CALLER_PID", pid };
+
         snprintf(prio, sizeof(prio), "%" PRIu32, spec->priority);
         snprintf(uid, sizeof(uid), "%u", (unsigned) caller->uid);
         snprintf(pid, sizeof(pid), "%d", (int) caller->pid);
         if (spec->kind == TXTIME_SOCKET_PACKET)
                 snprintf(proto, sizeof(proto), " (EtherType 0x%04x)", spec->protocol);
-        (void) log_link_fields(LOG_INFO, l->name, fields, ELEMENTSOF(fields),
-                               "%s socket%s for TX queue %s (traffic class %s, priority %s, txtime flags 0x%" PRIx32
+        if (t->leaf)
+                snprintf(where, sizeof(where), "the root %s", root_kind_to_string(l->schedule->root.kind));
+        else
+                snprintf(where, sizeof(where), "traffic class %s", tc);
+        (void) log_link_fields(LOG_INFO, l->name, fields, n,
+                               "%s socket%s for TX queue %s (%s, priority %s, txtime flags 0x%" PRIx32
                                "%s) handed to uid %s pid %s",
-                               kind, proto, queue, tc, prio, spec->txtime_flags,
+                               kind, proto, queue, where, prio, spec->txtime_flags,
                                spec->timestamping ? ", transmit time stamps" : "", uid, pid);
 }
 
@@ -361,7 +369,14 @@ int txtime_bus_get_window(sd_bus_message *msg, void *userdata, sd_bus_error *err
                 return sd_bus_error_setf(error, TBS_ERROR_NOT_CONFIGURED, "%s: not configured: %s", l->name,
                                          missing);
         root = &l->schedule->root;
-        if (tc >= root->num_tc)
+        /* A root without classes (a single etf or cbs) has no gates: class 0
+         * stands for all its frames, as every frame passes the root. */
+        if (root_is_leaf(root) && tc != 0)
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_QUEUE,
+                                         "%s: traffic class %" PRIu32 " does not exist: the root is a single %s "
+                                         "qdisc without traffic classes or gates; class 0 answers for all its "
+                                         "frames", l->name, tc, root_kind_to_string(root->kind));
+        if (!root_is_leaf(root) && tc >= root->num_tc)
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_QUEUE,
                                          "%s: traffic class %" PRIu32 " does not exist (the root has %u)", l->name,
                                          tc, (unsigned) root->num_tc);

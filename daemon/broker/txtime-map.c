@@ -22,10 +22,55 @@ static bool class_valid(const RootSpec *root, unsigned tc) {
         return tc < root->num_tc && tc < TBS_MAX_TC;
 }
 
+/* A single etf or cbs as the root: every frame of the interface passes
+ * it, whatever its priority, so there is one queue (0) and no class. */
+static int leaf_target_resolve(const RootSpec *root, TxtimeSelect by, uint32_t value, TxtimeTarget *ret,
+                               char *why) {
+        const char *kind = root_kind_to_string(root->kind);
+        TxtimeTarget t = { .leaf = true, .n_queues = 1 };
+
+        switch (by) {
+        case TXTIME_BY_QUEUE:
+                if (value != 0) {
+                        set_why(why, "TX queue %" PRIu32 " is not the root's: the root is a single %s qdisc, "
+                                "which every frame passes; name queue 0", value, kind);
+                        return -ERANGE;
+                }
+                break;
+        case TXTIME_BY_CLASS:
+                set_why(why, "the root is a single %s qdisc and has no traffic classes; name queue 0 or a "
+                        "priority", kind);
+                return -ERANGE;
+        default:
+                /* Any priority reaches the root (checked for 0 to 15 as
+                 * for the other roots, so a socket means the same under
+                 * any of them). */
+                t.priority = value;
+                break;
+        }
+        *ret = t;
+        return 0;
+}
+
 int txtime_target_resolve(const RootSpec *root, TxtimeSelect by, uint32_t value, TxtimeTarget *ret,
                           char *why) {
         TxtimeTarget t = {};
         int tc;
+
+        if (by < 0 || by >= _TXTIME_SELECT_MAX) {
+                set_why(why, "nothing names the queue");
+                return -EINVAL;
+        }
+        /* mqprio and taprio read priority & 15 (TC_BITMASK); a larger
+         * value would reach the same class, but a socket set to it means
+         * something else to other qdiscs. */
+        if (by == TXTIME_BY_PRIORITY && value >= TBS_PRIO_MAP_LEN) {
+                set_why(why, "priority %" PRIu32 " is out of range: the root %s priorities 0 to %d", value,
+                        root_is_leaf(root) ? "takes" : "maps", TBS_PRIO_MAP_LEN - 1);
+                return -ERANGE;
+        }
+        if (root_is_leaf(root))
+                return leaf_target_resolve(root, by, value, ret, why);
 
         switch (by) {
         case TXTIME_BY_QUEUE:
@@ -44,15 +89,7 @@ int txtime_target_resolve(const RootSpec *root, TxtimeSelect by, uint32_t value,
                 }
                 tc = (int) value;
                 break;
-        case TXTIME_BY_PRIORITY:
-                /* mqprio and taprio read priority & 15 (TC_BITMASK); a
-                 * larger value would reach the same class, but a socket
-                 * set to it means something else to other qdiscs. */
-                if (value >= TBS_PRIO_MAP_LEN) {
-                        set_why(why, "priority %" PRIu32 " is out of range: the root maps priorities 0 to %d",
-                                value, TBS_PRIO_MAP_LEN - 1);
-                        return -ERANGE;
-                }
+        default:        /* TXTIME_BY_PRIORITY, in range */
                 tc = root->priority_map[value];
                 if (!class_valid(root, (unsigned) tc)) {
                         set_why(why, "priority %" PRIu32 " maps to traffic class %d, which does not exist", value, tc);
@@ -60,9 +97,6 @@ int txtime_target_resolve(const RootSpec *root, TxtimeSelect by, uint32_t value,
                 }
                 t.priority = value;
                 break;
-        default:
-                set_why(why, "nothing names the queue");
-                return -EINVAL;
         }
 
         t.tc = (unsigned) tc;
@@ -94,11 +128,32 @@ static void describe_queues(const TxtimeTarget *t, char buf[static 64]) {
                          t->first_queue + t->n_queues - 1, t->tc);
 }
 
+/* The etf every frame passes: the root itself, or the etf under a root
+ * cbs; a cbs without one takes no launch times. */
+static int leaf_etf(const RootSpec *root, TxtimeEtf *ret, char *why) {
+        const EtfSpec *e = &root->leaf;
+
+        if (!etf_spec_has_etf(e)) {
+                *ret = (TxtimeEtf) {};
+                set_why(why, "TX queue 0 (the root %s) has no etf qdisc", root_kind_to_string(root->kind));
+                return -ENOENT;
+        }
+        *ret = (TxtimeEtf) {
+                .has_etf = true,
+                .clockid = e->clockid,
+                .deadline_mode = e->deadline_mode,
+                .delta_ns = e->delta_ns,
+        };
+        return 0;
+}
+
 int txtime_class_etf(const Schedule *s, const TxtimeTarget *t, TxtimeEtf *ret, char *why) {
         TxtimeEtf etf = {};
         size_t with = 0;
         char qs[64];
 
+        if (t->leaf)
+                return leaf_etf(&s->root, ret, why);
         describe_queues(t, qs);
         for (uint32_t i = 0; i < t->n_queues; i++) {
                 const EtfSpec *e = schedule_find_txqueue(s, t->first_queue + i);

@@ -38,6 +38,8 @@ typedef struct TxtimeTarget {
         uint32_t first_queue;   /* the class's TX queues: first_queue .. +n_queues-1 */
         uint32_t n_queues;
         uint32_t queue;         /* the queue the caller named, else first_queue */
+        bool leaf;              /* the root is a single etf or cbs (root_is_leaf()): queue 0, no
+                                 * class, any priority reaches it */
 } TxtimeTarget;
 
 /* The etf settings every TX queue of a class has, which the socket's
@@ -58,6 +60,9 @@ typedef struct TxtimeEtf {
  *  several classes (taprio in txtime-assist mode) is reached through the
  *  class root_send_tc_of_queue() picks; a caller who wants another names
  *  the class or a priority.
+ *  A root without classes (a single etf or cbs, root_is_leaf()) has queue 0
+ *  only, reached by every priority: by queue priority 0, by priority the
+ *  one given, by class nothing (-ERANGE).
  *  Returns 0 and *ret, -ERANGE when value names no queue of a class, no
  *  class or no priority of 0..15, -ENODATA when no priority reaches the
  *  class; why (TXTIME_WHY_MAX bytes, may be NULL) gets a one-line reason. */
@@ -68,8 +73,9 @@ int txtime_target_resolve(const RootSpec *root, TxtimeSelect by, uint32_t value,
  *  class has an etf and all agree on clock and deadline mode (*ret with
  *  has_etf, delta the largest), or none has one (*ret without has_etf,
  *  -ENOENT), or they differ, so the kernel's choice of queue would decide
- *  whether a packet is dropped (-ENOTUNIQ). why as for
- *  txtime_target_resolve(). */
+ *  whether a packet is dropped (-ENOTUNIQ). For a root without classes, the
+ *  root etf's or its etf child's settings (a cbs root without one:
+ *  -ENOENT). why as for txtime_target_resolve(). */
 int txtime_class_etf(const Schedule *s, const TxtimeTarget *t, TxtimeEtf *ret, char *why);
 
 /** The SOF_TXTIME_* flags of a socket for an etf: errors always reported,

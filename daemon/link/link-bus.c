@@ -275,6 +275,11 @@ static int method_get_txtime_params(sd_bus_message *msg, void *userdata, sd_bus_
         if (r == -ENODATA)
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_QUEUE,
                                          "%s: no socket priority maps to TX queue %" PRIu32, l->name, queue);
+        if (r == -ERANGE)
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_QUEUE,
+                                         "%s: TX queue %" PRIu32 " is not the root's: the root is a single %s "
+                                         "qdisc, which every frame passes; name queue 0", l->name, queue,
+                                         root_kind_to_string(l->schedule->root.kind));
         if (r < 0)
                 return bus_method_failed(error, r, l->name);
         return sd_bus_reply_method_return(msg, "uibub", prio, clockid, (int) deadline,

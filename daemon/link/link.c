@@ -12,6 +12,7 @@
 #include "json-util.h"
 #include "link-internal.h"
 #include "log.h"
+#include "qdisc-plan.h"
 #include "schedule-json.h"
 #include "schedule-streams.h"
 #include "stream-state.h"
@@ -513,6 +514,27 @@ unsigned link_tx_queues(const Link *l) {
         return l->ifindex > 0 && l->rt->caps ? l->rt->caps->tx_queues : 0;
 }
 
+/* A root without classes (a single etf, or a cbs with an etf under it):
+ * every frame passes that etf whatever its priority, so queue 0 and
+ * priority 0; the offload is the one the apply resolves for the root
+ * (plan_resolve_leaf()) with the link's facts. */
+static int leaf_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
+                              bool *ret_deadline, int32_t *ret_delta, bool *ret_offload) {
+        EtfSpec e = l->schedule->root.leaf;
+
+        if (queue != 0)
+                return -ERANGE;
+        if (!etf_spec_has_etf(&e))      /* a cbs root without an etf takes no launch times */
+                return -ENOENT;
+        plan_resolve_leaf_offload(&e, l->rt->caps ? &l->rt->facts : NULL);
+        *ret_priority = 0;
+        *ret_clockid = (int32_t) e.clockid;
+        *ret_deadline = e.deadline_mode;
+        *ret_delta = e.delta_ns;
+        *ret_offload = (e.etf_child ? e.child_offload : e.offload) == OFFLOAD_ON;
+        return 0;
+}
+
 int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
                        bool *ret_deadline, int32_t *ret_delta, bool *ret_offload) {
         const QueueApplyResult *res;
@@ -521,6 +543,9 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
 
         if (!l->schedule)
                 return -ENOENT;
+        if (root_is_leaf(&l->schedule->root))
+                return leaf_txtime_params(l, queue, ret_priority, ret_clockid, ret_deadline, ret_delta,
+                                          ret_offload);
         e = schedule_find_txqueue(l->schedule, queue);
         if (!e || !etf_spec_has_etf(e))   /* a cbs queue without an etf takes no launch times */
                 return -ENOENT;

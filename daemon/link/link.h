@@ -293,7 +293,9 @@ unsigned link_tx_queues(const Link *l);
 
 /** What an application must set on its socket for TX queue q: SO_PRIORITY,
  *  the SO_TXTIME clock and deadline flag, etf delta and offload. -ENOENT
- *  when no etf is declared on q, -ENODATA when no priority maps to it. */
+ *  when no etf is declared on q, -ENODATA when no priority maps to it. A
+ *  root without classes (a single etf or cbs) has queue 0 only (-ERANGE
+ *  for another), reached by priority 0 as by any. */
 int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
                        bool *ret_deadline, int32_t *ret_delta, bool *ret_offload);
 

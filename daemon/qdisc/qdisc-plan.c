@@ -147,10 +147,14 @@ int plan_resolve_leaf(RootSpec *r, const DeviceFacts *facts, char **ret_error) {
                 if (k < 0)
                         return k;
         }
+        plan_resolve_leaf_offload(e, facts);
+        return 0;
+}
+
+void plan_resolve_leaf_offload(EtfSpec *e, const DeviceFacts *facts) {
         if (e->offload == OFFLOAD_AUTO)
                 e->offload = etf_offload_plan(e, facts, NULL) == ETF_PLAN_HARDWARE ? OFFLOAD_ON : OFFLOAD_OFF;
         plan_resolve_etf_child(e, facts);
-        return 0;
 }
 
 /* Append t to name[*at..size), cut at the end like snprintf(). */

@@ -187,6 +187,11 @@ void plan_resolve_etf_child(EtfSpec *e, const DeviceFacts *f);
  *  -errno with *ret_error (malloc'ed, may be NULL) saying why. */
 int plan_resolve_leaf(RootSpec *r, const DeviceFacts *facts, char **ret_error);
 
+/** The offload part of plan_resolve_leaf() alone, on the root's leaf e: its
+ *  "auto" and its etf child's decided with the facts (NULL: unknown). What
+ *  GetTxtimeParams() reports for a root etf. */
+void plan_resolve_leaf_offload(EtfSpec *e, const DeviceFacts *facts);
+
 /** After an apply of plan p for s: whether t (the interface dumped since)
  *  has the root the plan created with s's number of traffic classes, when
  *  p->check_num_tc asks for it (Linux has answered success for an mqprio

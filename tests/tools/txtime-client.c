@@ -31,8 +31,10 @@
  *     What an application gets without tbsd: a socket of its own, then
  *     SO_TXTIME with CLOCK_TAI: {"socket": "ok"|ERRNO, "so_txtime": "ok"|ERRNO}.
  *   txtime-client recv IFACE ETHERTYPE COUNT TIMEOUT_MS
- *     Receive frames of ETHERTYPE that carry a probe payload until COUNT came
- *     or none for TIMEOUT_MS: {"received", "seqs", "txtimes"} in arrival order.
+ *   txtime-client recv udp4 PORT COUNT TIMEOUT_MS
+ *     Receive frames of ETHERTYPE (or UDP datagrams to PORT) that carry a
+ *     probe payload until COUNT came or none for TIMEOUT_MS: {"received",
+ *     "seqs", "txtimes"} in arrival order.
  *
  * OPTION: --protocol N (q), --class N (traffic_class, u), --priority N (u),
  * --timestamps (tx_timestamps), --allow-no-etf, --option NAME:SIG:VALUE (any
@@ -90,7 +92,8 @@ static int usage(void) {
         fprintf(stderr, "usage: txtime-client open|send IFACE QUEUE KIND [OPTION...]\n"
                         "       txtime-client window IFACE TC\n"
                         "       txtime-client self udp4|packet\n"
-                        "       txtime-client recv IFACE ETHERTYPE COUNT TIMEOUT_MS\n");
+                        "       txtime-client recv IFACE ETHERTYPE COUNT TIMEOUT_MS\n"
+                        "       txtime-client recv udp4 PORT COUNT TIMEOUT_MS\n");
         return 2;
 }
 
@@ -654,19 +657,25 @@ static int do_self(int argc, char *argv[]) {
 
 static int do_recv(int argc, char *argv[]) {
         struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+        struct sockaddr_in in = { .sin_family = AF_INET };
         unsigned long count, timeout;
         char seqs[8192] = "", txtimes[16384] = "";
         size_t got = 0, ls = 0, lt = 0;
+        bool udp;
         int fd;
 
         if (argc != 4)
                 return usage();
-        sll.sll_ifindex = (int) if_nametoindex(argv[0]);
+        /* "udp4 PORT": the datagrams to PORT, their payload the probe's. */
+        udp = strcmp(argv[0], "udp4") == 0;
+        sll.sll_ifindex = udp ? 0 : (int) if_nametoindex(argv[0]);
         sll.sll_protocol = htons((uint16_t) strtoul(argv[1], NULL, 0));
+        in.sin_port = htons((uint16_t) strtoul(argv[1], NULL, 0));
         count = strtoul(argv[2], NULL, 10);
         timeout = strtoul(argv[3], NULL, 10);
-        fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-        if (sll.sll_ifindex <= 0 || fd < 0 || bind(fd, (struct sockaddr *) &sll, sizeof(sll)) < 0) {
+        fd = socket(udp ? AF_INET : AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if ((!udp && sll.sll_ifindex <= 0) || fd < 0 ||
+            (udp ? bind(fd, (struct sockaddr *) &in, sizeof(in)) : bind(fd, (struct sockaddr *) &sll, sizeof(sll))) < 0) {
                 fprintf(stderr, "txtime-client: receive socket: %s\n", strerror(errno));
                 return 1;
         }

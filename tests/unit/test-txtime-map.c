@@ -5,7 +5,8 @@
  * open windows of a taprio class as the kernel checks launch times
  * against them (cut at the cycle's end, gap after the last entry, adjacent
  * entries kept apart), the first launch time a window holds with a guard,
- * which schedule a dumped root runs; the network-control EtherTypes a
+ * which schedule a dumped root runs; a root without classes (a single etf,
+ * a cbs with or without an etf under it); the network-control EtherTypes a
  * packet socket needs the schedule's word for (and that the docs list
  * them all); daemon/broker/txtime-socket.c's kind names, time-stamping flags and
  * the receive filter of a packet socket, run on frames. */
@@ -207,6 +208,87 @@ static void test_class_etf(void **state) {
         assert_string_equal(why, "the etf qdiscs of TX queues 2-3 (traffic class 2) differ in clock or deadline "
                                  "mode; the kernel picks one of the queues per flow, so no one socket setting fits "
                                  "them all");
+}
+
+/* A single etf as the root (single-queue NICs), and a cbs root with and
+ * without an etf under it: no classes, queue 0, every priority. */
+static const char LEAF_ETF[] =
+        "{\"interface\": \"eth0\", \"allow\": [\"ptp-etf\"],"
+        " \"root\": {\"qdisc\": \"etf\", \"delta_ns\": 300000, \"deadline_mode\": true}}";
+static const char LEAF_CBS_ETF[] =
+        "{\"interface\": \"eth0\", \"allow\": [\"ptp-etf\"],"
+        " \"root\": {\"qdisc\": \"cbs\", \"idle_slope_kbps\": 20000, \"send_slope_kbps\": -980000,"
+        "  \"hi_credit_bytes\": 30, \"lo_credit_bytes\": -1470,"
+        "  \"child\": {\"qdisc\": \"etf\", \"delta_ns\": 500000}}}";
+static const char LEAF_CBS[] =
+        "{\"interface\": \"eth0\","
+        " \"root\": {\"qdisc\": \"cbs\", \"idle_slope_kbps\": 20000, \"send_slope_kbps\": -980000,"
+        "  \"hi_credit_bytes\": 30, \"lo_credit_bytes\": -1470}}";
+
+/* The etf settings t of a root without classes gets: the root etf's. */
+static void expect_leaf_etf(const Schedule *s, const TxtimeTarget *t, bool deadline_mode, int32_t delta_ns) {
+        char why[TXTIME_WHY_MAX];
+        TxtimeEtf e;
+
+        assert_int_equal(txtime_class_etf(s, t, &e, why), 0);
+        assert_true(e.has_etf);
+        assert_int_equal(e.deadline_mode, deadline_mode);
+        assert_int_equal(e.clockid, CLOCK_TAI);
+        assert_int_equal(e.delta_ns, delta_ns);
+        assert_int_equal(txtime_flags_for(&e),
+                         SOF_TXTIME_REPORT_ERRORS | (deadline_mode ? SOF_TXTIME_DEADLINE_MODE : 0));
+}
+
+static void test_leaf_root(void **state) {
+        _cleanup_schedule_ Schedule *s = parse(LEAF_ETF), *c = parse(LEAF_CBS_ETF), *n = parse(LEAF_CBS);
+        char why[TXTIME_WHY_MAX];
+        TxtimeTarget t;
+        TxtimeEtf e;
+
+        assert_true(root_is_leaf(&s->root));
+        /* By queue: queue 0, priority 0. */
+        assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_QUEUE, 0, &t, why), 0);
+        assert_true(t.leaf);
+        assert_int_equal(t.priority, 0);
+        assert_int_equal(t.queue, 0);
+        assert_int_equal(t.first_queue, 0);
+        assert_int_equal(t.n_queues, 1);
+        expect_leaf_etf(s, &t, true, 300000);
+
+        /* No other queue. */
+        assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_QUEUE, 1, &t, why), -ERANGE);
+        assert_string_equal(why, "TX queue 1 is not the root's: the root is a single etf qdisc, which every frame "
+                                 "passes; name queue 0");
+        /* Every priority reaches the root, and is kept. */
+        for (uint32_t p = 0; p < TBS_PRIO_MAP_LEN; p++) {
+                assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_PRIORITY, p, &t, why), 0);
+                assert_int_equal(t.priority, p);
+                assert_int_equal(t.queue, 0);
+                assert_true(t.leaf);
+                expect_leaf_etf(s, &t, true, 300000);
+        }
+        assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_PRIORITY, 16, &t, why), -ERANGE);
+        assert_string_equal(why, "priority 16 is out of range: the root takes priorities 0 to 15");
+        /* There are no classes. */
+        assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_CLASS, 0, &t, why), -ERANGE);
+        assert_string_equal(why, "the root is a single etf qdisc and has no traffic classes; name queue 0 or a "
+                                 "priority");
+        assert_int_equal(txtime_target_resolve(&s->root, _TXTIME_SELECT_MAX, 0, &t, why), -EINVAL);
+
+        /* A cbs root: its etf child's settings. */
+        assert_int_equal(txtime_target_resolve(&c->root, TXTIME_BY_QUEUE, 0, &t, why), 0);
+        assert_int_equal(t.priority, 0);
+        expect_leaf_etf(c, &t, false, 500000);
+        assert_int_equal(txtime_target_resolve(&c->root, TXTIME_BY_CLASS, 0, &t, why), -ERANGE);
+        assert_string_equal(why, "the root is a single cbs qdisc and has no traffic classes; name queue 0 or a "
+                                 "priority");
+
+        /* A cbs root without an etf takes no launch times, as a cbs queue. */
+        assert_int_equal(txtime_target_resolve(&n->root, TXTIME_BY_PRIORITY, 5, &t, why), 0);
+        assert_int_equal(txtime_class_etf(n, &t, &e, why), -ENOENT);
+        assert_false(e.has_etf);
+        assert_string_equal(why, "TX queue 0 (the root cbs) has no etf qdisc");
+        assert_int_equal(txtime_flags_for(&e), SOF_TXTIME_REPORT_ERRORS);
 }
 
 /* A taprio root with the given entries (mask, interval) and cycle (0: the sum). */
@@ -532,6 +614,7 @@ int main(void) {
                 cmocka_unit_test(test_resolve_class_priority),
                 cmocka_unit_test(test_resolve_shared_queue),
                 cmocka_unit_test(test_class_etf),
+                cmocka_unit_test(test_leaf_root),
                 cmocka_unit_test(test_windows),
                 cmocka_unit_test(test_windows_cycle_longer),
                 cmocka_unit_test(test_windows_cycle_shorter),
