@@ -270,12 +270,8 @@ void taprio_verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
                      "must be CLOCK_TAI in txtime-assist mode: taprio stamps launch times for its etf "
                      "children, and the kernel's etf accepts only CLOCK_TAI; got %s",
                      clock_name(r->clockid, cn));
-        if (r->base_time_ns < 0)
-                verr(v, "root.base_time_ns", "must be between 0 and %" PRIi64 ", got %" PRIi64,
-                     INT64_MAX, r->base_time_ns);
-        if (r->cycle_time_extension_ns < 0)
-                verr(v, "root.cycle_time_extension_ns", "must be between 0 and %" PRIi64 ", got %" PRIi64,
-                     INT64_MAX, r->cycle_time_extension_ns);
+        verify_at_least(v, "root.base_time_ns", r->base_time_ns, 0);
+        verify_at_least(v, "root.cycle_time_extension_ns", r->cycle_time_extension_ns, 0);
         if (r->txtime_delay_ns != 0 && r->mode != TAPRIO_MODE_TXTIME_ASSIST)
                 verr(v, "root.txtime_delay_ns", "only valid with mode \"txtime-assist\", got mode \"%s\"",
                      taprio_mode_to_string(r->mode) ?: "?");

@@ -57,6 +57,11 @@ static const char *show_string(const char *s, char buf[static SHOW_MAX]) {
         return show_json_text(t, buf);
 }
 
+void verify_at_least(Verifier *v, const char *path, int64_t x, int64_t min) {
+        if (x < min)
+                verr(v, path, "must be between %" PRIi64 " and %" PRIi64 ", got %" PRIi64, min, INT64_MAX, x);
+}
+
 const char *clock_name(clockid_t c, char buf[static 32]) {
         const char *n = clockid_to_string(c);
 
@@ -402,12 +407,8 @@ static void verify_clock(Verifier *v, const ClockSpec *c) {
         }
         if (c->transport_specific > 15)
                 verr(v, "clock.transport_specific", "must be between 0 and 15, got %u", c->transport_specific);
-        if (c->max_master_offset_ns < 1)
-                verr(v, "clock.max_master_offset_ns", "must be between 1 and %" PRIi64 ", got %" PRIi64,
-                     INT64_MAX, c->max_master_offset_ns);
-        if (c->max_phc_offset_ns < 1)
-                verr(v, "clock.max_phc_offset_ns", "must be between 1 and %" PRIi64 ", got %" PRIi64,
-                     INT64_MAX, c->max_phc_offset_ns);
+        verify_at_least(v, "clock.max_master_offset_ns", c->max_master_offset_ns, 1);
+        verify_at_least(v, "clock.max_phc_offset_ns", c->max_phc_offset_ns, 1);
 }
 
 /* Streams whose gate list waits for the device's link speed: computed
