@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The qdisc kinds tbsd installs (mqprio, taprio, etf, cbs): one ops table
  * per kind and position, in the manner of systemd-networkd's QDiscVTable.
- * A kind's file (kinds/KIND.c) holds everything about it: its schedule
- * keys and rules, its JSON, its netlink options both
- * ways, its comparison, its part of Describe() and `tbsctl status`, what
- * drift says of it; kinds/kinds.c is the one table of them. The engine
- * (daemon/qdisc/), the parser, the validator and the CLI ask the table
- * and never name a kind's fields. Nothing here logs or talks to the
- * kernel. */
+ * A kind's file (kinds/KIND.c; taprio's schedule side in taprio-keys.c)
+ * holds everything about it: its schedule keys and rules, its JSON, its
+ * netlink options both ways, its comparison, its part of Describe() and
+ * `tbsctl status`, what drift says of it; kinds/kinds.c is the one table
+ * of them. The engine (daemon/qdisc/), the parser, the validator and the
+ * CLI ask the table and never name a kind's fields. Nothing here logs or
+ * talks to the kernel. */
 #pragma once
 
 #include <stdbool.h>
