@@ -471,6 +471,7 @@ static const char *cbs_difference(const EtfSpec *have, const EtfSpec *want, char
 
 const QDiscVTable qdisc_cbs_vtable = {
         .kind = "cbs",
+        .article = "a",
         .root = false,
         .fill_options = cbs_fill_options,
         .parse_options = cbs_parse_options,
@@ -511,6 +512,7 @@ static bool cbs_root_equal(const void *a, const void *b) {
 
 const QDiscVTable qdisc_cbs_root_vtable = {
         .kind = "cbs",
+        .article = "a",
         .root = true,
         .default_child = "pfifo",       /* cbs grafts a pfifo as its inner qdisc */
         .fill_options = cbs_root_fill_options,

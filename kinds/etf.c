@@ -205,6 +205,7 @@ static void etf_status_text(struct json_object *q, char *buf, size_t size) {
 
 const QDiscVTable qdisc_etf_vtable = {
         .kind = "etf",
+        .article = "an",
         .root = false,
         .fill_options = etf_fill_options,
         .parse_options = etf_parse_options,
@@ -241,6 +242,7 @@ static bool root_equal(const void *a, const void *b) {
 
 const QDiscVTable qdisc_etf_root_vtable = {
         .kind = "etf",
+        .article = "an",
         .root = true,
         .fill_options = etf_root_fill_options,
         .parse_options = etf_root_parse_options,

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* mqprio: libnl-route 3.7 knows this kind, so the request is its object
- * (struct rtnl_qdisc with rtnl_qdisc_mqprio_*()) and its encoder. The
+/* mqprio: its one root key of its own is hw_offload (num_tc, priority_map
+ * and queues are every such root's). libnl-route 3.7 knows this kind, so
+ * the request is its object (struct rtnl_qdisc with rtnl_qdisc_mqprio_*())
+ * and its encoder. The
  * TCA_OPTIONS it sends carries a struct tc_mqprio_qopt directly, padded to
  * NLA_ALIGN(sizeof) bytes, as sch_mqprio.c reads and dumps it; libnl marks
  * the attribute NLA_F_NESTED, which the kernel ignores for TCA_OPTIONS (the
@@ -14,7 +16,10 @@
 #include <netlink/errno.h>
 #include <netlink/route/tc.h>
 
+#include "json-util.h"
 #include "qdisc-kind.h"
+#include "schedule-fields.h"
+#include "schedule-hints.h"
 
 static void rtnl_qdisc_putp(struct rtnl_qdisc **q) {
         if (*q)
@@ -108,8 +113,29 @@ static bool mqprio_equal(const void *a, const void *b) {
         return root_spec_equal(a, b);
 }
 
+/* ---- the schedule's keys ---- */
+
+static const KindKey mqprio_root_keys[] = {
+        { "hw_offload", false },
+};
+
+static void mqprio_parse_root(Parser *p, const JsonNode *root, RootSpec *r) {
+        char sh[SHOW_MAX], hint[TC_HINT_MAX];
+        const JsonNode *v = json_member(root, "hw_offload");
+
+        if (v && tc_hint_bool(v, hint))
+                perr(p, "root.hw_offload", "must be a boolean, got %s%s", show(v, sh), hint);
+        else
+                (void) get_bool(p, "root", root, "hw_offload", &r->hw_offload);
+}
+
+static int mqprio_root_to_json(struct json_object *o, const RootSpec *r) {
+        return json_add_made(o, "hw_offload", json_object_new_boolean(r->hw_offload));
+}
+
 const QDiscVTable qdisc_mqprio_vtable = {
         .kind = "mqprio",
+        .article = "an",
         .root = true,
         .default_child = NULL,
         .traffic_classes = true,
@@ -117,4 +143,8 @@ const QDiscVTable qdisc_mqprio_vtable = {
         .parse_options = mqprio_parse_options,
         .equal = mqprio_equal,
         .unexpressed = mqprio_unexpressed,
+        .root_keys = mqprio_root_keys,
+        .n_root_keys = ELEMENTSOF(mqprio_root_keys),
+        .parse_root = mqprio_parse_root,
+        .root_to_json = mqprio_root_to_json,
 };

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The qdisc kinds tbsd installs (mqprio, taprio, etf, cbs): one ops table
  * per kind and position, in the manner of systemd-networkd's QDiscVTable.
- * A kind's file (kinds/KIND.c) holds everything about it: for a TX queue
- * kind its schedule keys and rules, its JSON, its netlink options both
- * ways, its comparison, its part of Describe() and `tbsctl status`, what
- * drift says of it; kinds/kinds.c is the one table of them. The engine
- * (daemon/qdisc/), the parser, the validator and the CLI ask the table
- * and never name a kind's fields. Nothing here logs or talks to the
- * kernel. */
+ * A kind's file (kinds/KIND.c; taprio's schedule side in taprio-keys.c)
+ * holds everything about it: its schedule keys and rules, its JSON, its
+ * netlink options both ways, its comparison, its part of Describe() and
+ * `tbsctl status`, what drift says of it; kinds/kinds.c is the one table
+ * of them. The engine (daemon/qdisc/), the parser, the validator and the
+ * CLI ask the table and never name a kind's fields. Nothing here logs or
+ * talks to the kernel. */
 #pragma once
 
 #include <stdbool.h>
@@ -32,9 +32,10 @@ static inline void nlmsg_freep(struct nl_msg **m) {
 #define _cleanup_nlmsg_ _cleanup_(nlmsg_freep)
 
 /* A key a TX queue kind takes in a txqueues entry (and, unless
- * queue_only, in the root when the kind is the root qdisc), in the order
- * messages list them. The keys every kind takes (queue, qdisc, handle,
- * stab) are the parser's. */
+ * queue_only, in the root when the kind is the root qdisc), or a root
+ * kind's own key of the root (queue_only unused), in the order messages
+ * list them. The keys every kind takes (queue, qdisc, handle, stab; a
+ * root's num_tc, priority_map and queues) are the parser's. */
 typedef struct KindKey {
         const char *name;
         bool queue_only;
@@ -42,6 +43,7 @@ typedef struct KindKey {
 
 typedef struct QDiscVTable {
         const char *kind;                /* TCA_KIND, and the schedule's "qdisc" */
+        const char *article;             /* "a" or "an", as the name is said: "an mqprio", "a cbs" */
         bool root;                       /* spec is a RootSpec; otherwise an EtfSpec (a TX queue kind) */
         /* Root kinds: the kind the kernel puts on each TX queue when the root
          * is created. NULL: the system default (net.core.default_qdisc). */
@@ -74,6 +76,21 @@ typedef struct QDiscVTable {
          * it all. NULL op: the model holds every option of the kind. For
          * tbsctl import; the engine does not compare what it cannot set. */
         const char *(*unexpressed)(const struct nlattr *options);
+
+        /* Root kinds with traffic classes (mqprio, taprio): the schedule
+         * side of the root. The parser, the validator and the JSON output
+         * do the keys all of them take (qdisc, handle, num_tc,
+         * priority_map, queues, stab) and call these for the rest. */
+        const KindKey *root_keys;        /* the kind's own keys of "root", after queues */
+        size_t n_root_keys;
+        /* Parse the kind's keys of the root object root (path "root") into r,
+         * after the common ones (r->num_tc and the rest set as given). */
+        void (*parse_root)(Parser *p, const JsonNode *root, RootSpec *r);
+        /* The kind's rules for s->root, after the common ones. */
+        void (*verify_root)(Verifier *v, const Schedule *s, const DeviceFacts *f);
+        /* The kind's keys of r into o, after the common ones, as its file
+         * gave them (reads back). Returns 0 or -ENOMEM. */
+        int (*root_to_json)(struct json_object *o, const RootSpec *r);
 
         /* The rest: TX queue kinds only (root false; an etf or cbs as the
          * root is a RootSpec whose leaf is handled by these). */

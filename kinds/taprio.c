@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "qdisc-kind.h"
+#include "taprio.h"
 
 static int taprio_fill_options(struct nl_msg *m, const void *spec) {
         const RootSpec *r = spec;
@@ -347,8 +348,27 @@ void taprio_settle_base_time(RootSpec *want, const RootSpec *installed, int64_t 
                 want->base_time_ns = installed->base_time_ns;
 }
 
+/* The root keys of a taprio, as messages list them; their parsing, rules
+ * and JSON are in kinds/taprio-keys.c. streams, link_speed_mbps and
+ * guard_frame_bytes are the streams' (lib/schedule-parse-streams.c). */
+static const KindKey taprio_root_keys[] = {
+        { "clockid", false },
+        { "base_time_ns", false },
+        { "change_margin_ns", false },
+        { "max_sdu", false },
+        { "cycle_time_ns", false },
+        { "cycle_time_extension_ns", false },
+        { "mode", false },
+        { "txtime_delay_ns", false },
+        { "entries", false },
+        { "streams", false },
+        { "link_speed_mbps", false },
+        { "guard_frame_bytes", false },
+};
+
 const QDiscVTable qdisc_taprio_vtable = {
         .kind = "taprio",
+        .article = "a",
         .root = true,
         .default_child = "pfifo",
         .traffic_classes = true,
@@ -356,4 +376,9 @@ const QDiscVTable qdisc_taprio_vtable = {
         .parse_options = taprio_parse_options,
         .equal = taprio_equal,
         .unexpressed = taprio_unexpressed,
+        .root_keys = taprio_root_keys,
+        .n_root_keys = ELEMENTSOF(taprio_root_keys),
+        .parse_root = taprio_parse_root,
+        .verify_root = taprio_verify_root,
+        .root_to_json = taprio_root_to_json,
 };

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -293,14 +294,11 @@ void check_keys_only(Parser *p, const char *prefix, const JsonNode *o, const Key
                                                 strcat(known, ", ");
                                         strcat(known, keys[i].name);
                                 }
-                if (k && only) {
-                        perr(p, jpath_key(path, prefix, key), "%s", only[__builtin_ctz(k->kinds)]);
-                        continue;
-                }
                 if (k) {
-                        perr(p, jpath_key(path, prefix, key), "only valid for a%s %s root",
-                             k->kinds & K_MQPRIO ? "n" : "",
-                             k->kinds & K_MQPRIO ? "mqprio" : "taprio");
+                        /* Tables without only[] take every key of theirs in all kinds. */
+                        perr(p, jpath_key(path, prefix, key), "%s",
+                             only && only[__builtin_ctz(k->kinds)] ? only[__builtin_ctz(k->kinds)]
+                                                                   : "not valid here");
                         continue;
                 }
                 if (key_is_simple(key) && tc_hint_key(key, val, keys, n_keys, active, hint))
@@ -311,4 +309,19 @@ void check_keys_only(Parser *p, const char *prefix, const JsonNode *o, const Key
                         perr(p, prefix, "unknown key %s; known keys: %s", json_show_string(key, strlen(key), s),
                              known);
         }
+}
+
+void key_table_add(KeyTable *t, const char *name, unsigned kinds) {
+        for (size_t i = 0; i < t->n; i++)
+                if (strcmp(t->keys[i].name, name) == 0) {
+                        t->keys[i].kinds |= kinds;
+                        return;
+                }
+        assert(t->n < KEY_TABLE_MAX);
+        t->keys[t->n++] = (KeySpec) { name, kinds };
+}
+
+void key_table_add_all(KeyTable *t, const KeySpec *keys, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                key_table_add(t, keys[i].name, keys[i].kinds);
 }

@@ -64,14 +64,25 @@ bool key_is_simple(const char *k);
 void check_keys(Parser *p, const char *prefix, const JsonNode *o, const KeySpec *keys,
         size_t n_keys, unsigned active);
 /* check_keys() where a key of another kind than active is refused with
- * only[b] (b: the lowest bit of its kinds) instead of the roots' text. */
+ * only[b] (b: the lowest bit of its kinds). */
 void check_keys_only(Parser *p, const char *prefix, const JsonNode *o, const KeySpec *keys,
         size_t n_keys, unsigned active, const char *const *only);
 
-/* taprio's "base_time_ns" (a time or "now") and "max_sdu" of root into r
- * (lib/schedule-parse-taprio.c). */
-void parse_base_time(Parser *p, const JsonNode *root, RootSpec *r);
-void parse_max_sdu(Parser *p, const JsonNode *root, RootSpec *r);
+/* A key table built from the kinds' own keys (kinds/qdisc-kind.h): the
+ * common keys and each kind's, every key once with the bits of the kinds
+ * that take it, in the order they were added; only[b] is what a key of
+ * kind b alone is refused with (check_keys_only()). */
+#define KEY_TABLE_MAX 48
+#define KEY_TABLE_KINDS 8
+typedef struct KeyTable {
+        KeySpec keys[KEY_TABLE_MAX];
+        size_t n;
+        char only_text[KEY_TABLE_KINDS][96];
+        const char *only[KEY_TABLE_KINDS];
+} KeyTable;
+
+void key_table_add(KeyTable *t, const char *name, unsigned kinds);
+void key_table_add_all(KeyTable *t, const KeySpec *keys, size_t n);
 
 /* A key "clockid" of o into *ret, and root.handle into r (lib/schedule-parse.c). */
 void parse_clockid(Parser *p, const char *prefix, const JsonNode *o, clockid_t *ret);

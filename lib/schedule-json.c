@@ -18,10 +18,6 @@ static int add_int(json_object *o, const char *key, int64_t v) {
         return add_owned(o, key, json_object_new_int64(v));
 }
 
-static int add_bool(json_object *o, const char *key, bool v) {
-        return add_owned(o, key, json_object_new_boolean(v));
-}
-
 /* A string member; NULL (a value the model cannot name) becomes JSON null. */
 static int add_str(json_object *o, const char *key, const char *v) {
         if (!v)
@@ -48,7 +44,7 @@ static json_object *queues_to_json(const RootSpec *r) {
         return TAKE_PTR(a);
 }
 
-static json_object *entries_to_json(const GateEntry *entries, size_t n) {
+json_object *gate_entries_to_json(const GateEntry *entries, size_t n) {
         _cleanup_json_ json_object *a = json_object_new_array();
 
         if (!a)
@@ -79,31 +75,17 @@ json_object *gate_schedule_to_json(const GateSchedule *g) {
         if (add_int(o, "base_time_ns", g->base_time_ns) < 0 ||
             add_int(o, "cycle_time_ns", g->cycle_time_ns) < 0 ||
             add_int(o, "cycle_time_extension_ns", g->cycle_time_extension_ns) < 0 ||
-            add_owned(o, "entries", entries_to_json(g->entries, g->n_entries)) < 0)
+            add_owned(o, "entries", gate_entries_to_json(g->entries, g->n_entries)) < 0)
                 return NULL;
         return TAKE_PTR(o);
 }
 
-static json_object *max_sdu_to_json(const RootSpec *r) {
-        _cleanup_json_ json_object *a = json_object_new_array();
-
-        if (!a)
-                return NULL;
-        for (unsigned tc = 0; tc < r->num_tc && tc < TBS_MAX_TC; tc++) {
-                json_object *e = json_object_new_int64(r->max_sdu[tc]);
-
-                if (!e || json_object_array_add(a, e) < 0) {
-                        json_object_put(e);
-                        return NULL;
-                }
-        }
-        return TAKE_PTR(a);
-}
-
 static json_object *leaf_root_to_json(const RootSpec *r);
 
+/* A root with traffic classes: the keys every one has, then its kind's. */
 static json_object *root_to_json(const RootSpec *r) {
         _cleanup_json_ json_object *o = NULL, *map = NULL;
+        const QDiscVTable *vt;
         char h[16];
 
         if (root_is_leaf(r))
@@ -130,24 +112,8 @@ static json_object *root_to_json(const RootSpec *r) {
         if (r->stab.given && add_owned(o, "stab", stab_to_json(&r->stab)) < 0)
                 return NULL;
 
-        if (r->kind == ROOT_MQPRIO) {
-                if (add_bool(o, "hw_offload", r->hw_offload) < 0)
-                        return NULL;
-                return TAKE_PTR(o);
-        }
-
-        if (add_str(o, "clockid", clockid_to_string(r->clockid)) < 0 ||
-            (r->base_time_now ? add_str(o, "base_time_ns", "now") : add_int(o, "base_time_ns", r->base_time_ns)) < 0 ||
-            (r->change_margin_ns != 0 && r->change_margin_ns != TBS_TAPRIO_CHANGE_MARGIN_NS &&
-             add_int(o, "change_margin_ns", r->change_margin_ns) < 0) ||
-            ((r->max_sdu_given || root_has_max_sdu(r)) && add_owned(o, "max_sdu", max_sdu_to_json(r)) < 0) ||
-            (r->cycle_time_given && add_int(o, "cycle_time_ns", r->cycle_time_ns) < 0) ||
-            (r->cycle_time_extension_ns != 0 &&
-             add_int(o, "cycle_time_extension_ns", r->cycle_time_extension_ns) < 0) ||
-            add_str(o, "mode", taprio_mode_to_string(r->mode)) < 0 ||
-            ((r->mode == TAPRIO_MODE_TXTIME_ASSIST || r->txtime_delay_ns != 0) &&
-             add_int(o, "txtime_delay_ns", r->txtime_delay_ns) < 0) ||
-            add_owned(o, "entries", entries_to_json(r->entries, r->n_entries)) < 0)
+        vt = qdisc_vtable_for_root(r->kind);
+        if (vt && vt->root_to_json && vt->root_to_json(o, r) < 0)
                 return NULL;
         return TAKE_PTR(o);
 }

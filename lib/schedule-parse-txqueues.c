@@ -15,26 +15,9 @@
 /* The key table of a txqueues entry (or of a root that is one qdisc):
  * the common keys, then each kind's (bit 1 << TxqKind), in the table's
  * order; a root's also names the keys of a root with traffic classes. */
-#define TXQ_KEYS_MAX 48
 #define TXK_ANY ((1U << _TXQ_KIND_MAX) - 1)
 #define TXK_CLASSES (1U << _TXQ_KIND_MAX)
-
-typedef struct TxqKeys {
-        KeySpec keys[TXQ_KEYS_MAX];
-        size_t n;
-        char only_text[_TXQ_KIND_MAX + 1][96];
-        const char *only[_TXQ_KIND_MAX + 1];
-} TxqKeys;
-
-static void txq_keys_add(TxqKeys *t, const char *name, unsigned kinds) {
-        for (size_t i = 0; i < t->n; i++)
-                if (strcmp(t->keys[i].name, name) == 0) {
-                        t->keys[i].kinds |= kinds;
-                        return;
-                }
-        assert(t->n < TXQ_KEYS_MAX);
-        t->keys[t->n++] = (KeySpec) { name, kinds };
-}
+static_assert(_TXQ_KIND_MAX + 1 <= KEY_TABLE_KINDS, "KeyTable.only holds a text per kind");
 
 /* The keys every kind takes, before and after the kinds' own. */
 static const KeySpec queue_keys_first[] = {
@@ -55,29 +38,24 @@ static const KeySpec root_keys_classes[] = {
         { "queues", TXK_CLASSES },
 };
 
-static void txq_keys_add_all(TxqKeys *t, const KeySpec *keys, size_t n) {
-        for (size_t i = 0; i < n; i++)
-                txq_keys_add(t, keys[i].name, keys[i].kinds);
-}
-
-static void txq_keys_build(TxqKeys *t, bool as_root) {
+static void txq_keys_build(KeyTable *t, bool as_root) {
         if (as_root)
-                txq_keys_add_all(t, root_keys_first, ELEMENTSOF(root_keys_first));
+                key_table_add_all(t, root_keys_first, ELEMENTSOF(root_keys_first));
         else
-                txq_keys_add_all(t, queue_keys_first, ELEMENTSOF(queue_keys_first));
+                key_table_add_all(t, queue_keys_first, ELEMENTSOF(queue_keys_first));
         for (TxqKind k = 0; k < _TXQ_KIND_MAX; k++) {
                 const QDiscVTable *vt = qdisc_vtable_for_child(k);
 
                 for (size_t i = 0; i < vt->n_keys; i++)
                         if (!as_root || !vt->keys[i].queue_only)
-                                txq_keys_add(t, vt->keys[i].name, 1U << k);
-                snprintf(t->only_text[k], sizeof(t->only_text[k]), "only valid for a%s %s %s (\"qdisc\": \"%s\")",
-                         strchr("aeiou", vt->kind[0]) ? "n" : "", vt->kind, as_root ? "root" : "queue", vt->kind);
+                                key_table_add(t, vt->keys[i].name, 1U << k);
+                snprintf(t->only_text[k], sizeof(t->only_text[k]), "only valid for %s %s %s (\"qdisc\": \"%s\")",
+                         vt->article, vt->kind, as_root ? "root" : "queue", vt->kind);
                 t->only[k] = t->only_text[k];
         }
-        txq_keys_add_all(t, keys_last, ELEMENTSOF(keys_last));
+        key_table_add_all(t, keys_last, ELEMENTSOF(keys_last));
         if (as_root) {
-                txq_keys_add_all(t, root_keys_classes, ELEMENTSOF(root_keys_classes));
+                key_table_add_all(t, root_keys_classes, ELEMENTSOF(root_keys_classes));
                 t->only[_TXQ_KIND_MAX] = "only valid for an mqprio or taprio root (a single etf or cbs as the root "
                                          "has no traffic classes)";
         }
@@ -87,8 +65,8 @@ static void txq_keys_build(TxqKeys *t, bool as_root) {
  * one qdisc, built from the kinds' tables once: the kinds are constant,
  * and building it for every queue of every file would cost more than
  * checking the keys. */
-static const TxqKeys *txq_keys(bool as_root) {
-        static TxqKeys tables[2];
+static const KeyTable *txq_keys(bool as_root) {
+        static KeyTable tables[2];
         static bool built[2];
 
         if (!built[as_root]) {
@@ -111,8 +89,8 @@ static const QDiscVTable *txq_kind_of(const JsonNode *e) {
 
 static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpec *q) {
         char qpath[JPATH_MAX], sh[SHOW_MAX], names[128] = "";
+        const KeyTable *keys = txq_keys(false);
         const QDiscVTable *vt;
-        const TxqKeys *keys = txq_keys(false);
         const JsonNode *v = NULL;
         const char *t;
         int64_t x;
@@ -144,7 +122,7 @@ static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpe
  * (without queue and the queue-only keys), and the handle. */
 void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r) {
         const QDiscVTable *vt = qdisc_vtable_for_child(qdisc_vtable_for_root(r->kind)->txq);
-        const TxqKeys *keys = txq_keys(true);
+        const KeyTable *keys = txq_keys(true);
         EtfSpec *q = &r->leaf;
 
         *q = (EtfSpec) {

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -157,166 +158,55 @@ static void parse_queues(Parser *p, const JsonNode *root, RootSpec *r, bool num_
         }
 }
 
-static int parse_gate_mask(Parser *p, const char *prefix, const JsonNode *e, uint32_t *ret) {
-        char path[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
-        const JsonNode *v;
-        const char *t;
-        int64_t x;
+/* The root's keys: those of every root with traffic classes, then each
+ * such kind's own (bit 1 << RootKind) in the table's order, then stab. */
+static const KeySpec root_keys_first[] = {
+        { "qdisc", K_ANY },
+        { "handle", K_ANY },
+        { "num_tc", K_ANY },
+        { "priority_map", K_ANY },
+        { "queues", K_ANY },
+};
+static const KeySpec root_keys_last[] = {
+        { "stab", K_ANY },
+};
+static_assert(_ROOT_KIND_MAX <= KEY_TABLE_KINDS, "KeyTable.only holds a text per kind");
 
-        v = member(p, prefix, e, "gate_mask", true);
-        if (!v)
-                return -EINVAL;
-        jpath_key(path, prefix, "gate_mask");
-        if (json_is(v, JSON_INTEGER)) {
-                if (as_int(p, path, v, 0, UINT32_MAX, &x) < 0)
-                        return -EINVAL;
-                *ret = (uint32_t) x;
-                return 0;
-        }
-        if (json_is(v, JSON_STRING)) {
-                unsigned long long u;
-                char *end;
+static void root_keys_build(KeyTable *t) {
+        key_table_add_all(t, root_keys_first, ELEMENTSOF(root_keys_first));
+        for (RootKind k = 0; k < _ROOT_KIND_MAX; k++) {
+                const QDiscVTable *vt = qdisc_vtable_for_root(k);
 
-                t = v->text;
-                if ((t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) &&
-                    strspn(t + 2, "0123456789abcdefABCDEF") == strlen(t + 2) && t[2] &&
-                    !has_nul(v)) {
-                        errno = 0;
-                        u = strtoull(t + 2, &end, 16);
-                        if (errno == 0 && u <= UINT32_MAX) {
-                                *ret = (uint32_t) u;
-                                return 0;
-                        }
-                        perr(p, path, "must be between 0x0 and 0xffffffff, got %s", show(v, sh));
-                        return -EINVAL;
-                }
-        }
-        (void) tc_hint_gate_mask(v, hint);
-        perr(p, path, "must be an integer or a hex string such as \"0x3\", got %s%s", show(v, sh), hint);
-        return -EINVAL;
-}
-
-static void parse_entries(Parser *p, const JsonNode *root, RootSpec *r) {
-        static const KeySpec keys[] = {
-                { "command", K_ANY }, { "gate_mask", K_ANY }, { "interval_ns", K_ANY },
-        };
-        char path[JPATH_MAX], cpath[JPATH_MAX], sh[SHOW_MAX], hint[TC_HINT_MAX];
-        const JsonNode *a;
-        size_t n;
-
-        a = get_container(p, "root", root, "entries", true, JSON_ARRAY);
-        if (!a)
-                return;
-        n = a->len;
-        if (n == 0)
-                return;
-        r->entries = calloc(n, sizeof(GateEntry));
-        if (!r->entries) {
-                p->oom = true;
-                return;
-        }
-        r->n_entries = n;
-        for (size_t i = 0; i < n; i++) {
-                const JsonNode *e = json_index(a, i), *cv = NULL;
-                GateEntry *g = &r->entries[i];
-                const char *t;
-                int64_t x;
-
-                g->command = GATE_SET_GATES;
-                jpath_index(path, "root.entries", i);
-                if (!expect_type(p, path, e, JSON_OBJECT))
+                if (vt->n_root_keys == 0)
                         continue;
-                check_keys(p, path, e, keys, ELEMENTSOF(keys), K_ANY);
-                t = get_string(p, path, e, "command", false, &cv);
-                if (t) {
-                        GateCommand c = gate_command_from_string(t);
-
-                        if (c < 0 && !has_nul(cv) && tc_hint_command(t, hint))
-                                perr(p, jpath_key(cpath, path, "command"), "unknown command %s%s",
-                                     show(cv, sh), hint);
-                        else if (c < 0 || has_nul(cv))
-                                perr(p, jpath_key(cpath, path, "command"),
-                                     "unknown command %s; expected \"set-gates\", \"set-and-hold\" "
-                                     "or \"set-and-release\"", show(cv, sh));
-                        else
-                                g->command = c;
-                }
-                (void) parse_gate_mask(p, path, e, &g->gate_mask);
-                if (get_int(p, path, e, "interval_ns", true, 1, UINT32_MAX, &x) > 0)
-                        g->interval_ns = (uint32_t) x;
+                for (size_t i = 0; i < vt->n_root_keys; i++)
+                        key_table_add(t, vt->root_keys[i].name, 1U << k);
+                snprintf(t->only_text[k], sizeof(t->only_text[k]), "only valid for %s %s root", vt->article,
+                         vt->kind);
+                t->only[k] = t->only_text[k];
         }
+        key_table_add_all(t, root_keys_last, ELEMENTSOF(root_keys_last));
 }
 
-static void parse_taprio(Parser *p, const JsonNode *root, RootSpec *r) {
-        char sh[SHOW_MAX];
-        const JsonNode *v = NULL;
-        const char *t;
-        int64_t x;
+/* The root's key table, built from the kinds' once (they are constant). */
+static const KeyTable *root_keys(void) {
+        static KeyTable table;
+        static bool built;
 
-        parse_clockid(p, "root", root, &r->clockid);
-        parse_base_time(p, root, r);
-        r->change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
-        if (get_int(p, "root", root, "change_margin_ns", false, TBS_TAPRIO_CHANGE_MARGIN_MIN_NS,
-                    TBS_TAPRIO_CHANGE_MARGIN_MAX_NS, &x) > 0)
-                r->change_margin_ns = x;
-        parse_max_sdu(p, root, r);
-        if (get_int(p, "root", root, "cycle_time_ns", false, 1, INT64_MAX, &x) > 0) {
-                r->cycle_time_ns = x;
-                r->cycle_time_given = true;
+        if (!built) {
+                root_keys_build(&table);
+                built = true;
         }
-        if (get_int(p, "root", root, "cycle_time_extension_ns", false, 0, INT64_MAX, &x) > 0)
-                r->cycle_time_extension_ns = x;
-        t = get_string(p, "root", root, "mode", false, &v);
-        if (t) {
-                TaprioMode m = taprio_mode_from_string(t);
-
-                if (m < 0 || has_nul(v))
-                        perr(p, "root.mode", "unknown mode %s; expected \"software\", \"txtime-assist\" "
-                             "or \"full-offload\"", show(v, sh));
-                else
-                        r->mode = m;
-        }
-        if (get_int(p, "root", root, "txtime_delay_ns", false, 0, UINT32_MAX, &x) > 0)
-                r->txtime_delay_ns = (uint32_t) x;
-        if (!json_member(root, "streams"))
-                parse_entries(p, root, r);      /* else parse_streams() */
-
-        if (!r->cycle_time_given) {
-                int64_t sum = 0;
-
-                for (size_t i = 0; i < r->n_entries; i++)
-                        sum += r->entries[i].interval_ns;
-                r->cycle_time_ns = sum;
-        }
+        return &table;
 }
-
 
 static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
-        static const KeySpec keys[] = {
-                { "qdisc", K_ANY },
-                { "handle", K_ANY },
-                { "num_tc", K_ANY },
-                { "priority_map", K_ANY },
-                { "queues", K_ANY },
-                { "hw_offload", K_MQPRIO },
-                { "clockid", K_TAPRIO },
-                { "base_time_ns", K_TAPRIO },
-                { "change_margin_ns", K_TAPRIO },
-                { "max_sdu", K_TAPRIO },
-                { "cycle_time_ns", K_TAPRIO },
-                { "cycle_time_extension_ns", K_TAPRIO },
-                { "mode", K_TAPRIO },
-                { "txtime_delay_ns", K_TAPRIO },
-                { "entries", K_TAPRIO },
-                { "streams", K_TAPRIO },
-                { "link_speed_mbps", K_TAPRIO },
-                { "guard_frame_bytes", K_TAPRIO },
-                { "stab", K_ANY },
-        };
-        char sh[SHOW_MAX], hint[TC_HINT_MAX], names[96];
+        char sh[SHOW_MAX], names[96];
         const JsonNode *root, *v = NULL;
         RootKind kind = _ROOT_KIND_INVALID;
+        const QDiscVTable *vt = NULL;
         bool num_tc_ok = false;
+        const KeyTable *keys;
         const char *t;
         int64_t x;
 
@@ -333,12 +223,15 @@ static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
                              strcmp(t, "tbs") == 0 ? " (a root etf is \"etf\"; \"tbs\" is only a txqueues entry's "
                              "old name)" : "");
         }
-        if (kind >= 0 && !qdisc_vtable_for_root(kind)->traffic_classes) {
+        if (kind >= 0)
+                vt = qdisc_vtable_for_root(kind);
+        if (vt && !vt->traffic_classes) {
                 r->kind = kind;
                 parse_root_leaf(p, root, r);
                 return;
         }
-        check_keys(p, "root", root, keys, ELEMENTSOF(keys), kind >= 0 ? 1U << kind : K_ANY);
+        keys = root_keys();
+        check_keys_only(p, "root", root, keys->keys, keys->n, kind >= 0 ? 1U << kind : K_ANY, keys->only);
 
         r->kind = kind >= 0 ? kind : ROOT_MQPRIO;
         parse_handle(p, root, r);
@@ -349,14 +242,8 @@ static void parse_root(Parser *p, const JsonNode *top, RootSpec *r) {
         parse_priority_map(p, root, r);
         parse_queues(p, root, r, num_tc_ok);
         parse_stab(p, "root", root, &r->stab);
-
-        if (kind == ROOT_MQPRIO && (v = json_member(root, "hw_offload")) &&
-            tc_hint_bool(v, hint))
-                perr(p, "root.hw_offload", "must be a boolean, got %s%s", show(v, sh), hint);
-        else if (kind == ROOT_MQPRIO)
-                (void) get_bool(p, "root", root, "hw_offload", &r->hw_offload);
-        else if (kind == ROOT_TAPRIO)
-                parse_taprio(p, root, r);
+        if (vt && vt->parse_root)
+                vt->parse_root(p, root, r);
 }
 
 

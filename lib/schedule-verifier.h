@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "diag.h"
@@ -36,3 +37,5 @@ const char *where_key(char buf[static VERIFY_PATH_MAX], const Where *w, const ch
 /* A clock's name for a message ("CLOCK_TAI", else "clock N"). */
 const char *clock_name(clockid_t c, char buf[static 32]);
 const char *pathf(char buf[static VERIFY_PATH_MAX], const char *format, ...) _printf_(2, 3);
+/* "must be between min and INT64_MAX, got x" at path, when x < min. */
+void verify_at_least(Verifier *v, const char *path, int64_t x, int64_t min);

@@ -57,6 +57,11 @@ static const char *show_string(const char *s, char buf[static SHOW_MAX]) {
         return show_json_text(t, buf);
 }
 
+void verify_at_least(Verifier *v, const char *path, int64_t x, int64_t min) {
+        if (x < min)
+                verr(v, path, "must be between %" PRIi64 " and %" PRIi64 ", got %" PRIi64, min, INT64_MAX, x);
+}
+
 const char *clock_name(clockid_t c, char buf[static 32]) {
         const char *n = clockid_to_string(c);
 
@@ -210,92 +215,6 @@ static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *fac
                      facts->tx_queues == 1 ? "" : "s");
 }
 
-static bool schedule_has_etf(const Schedule *s) {
-        for (size_t i = 0; i < s->n_txqueues; i++)
-                if (etf_spec_has_etf(&s->txqueues[i]))
-                        return true;
-        return false;
-}
-
-static void verify_taprio(Verifier *v, const Schedule *s) {
-        const RootSpec *r = &s->root;
-        char path[JPATH_MAX], cn[32];
-        int64_t sum = 0;
-
-        if ((unsigned) r->mode >= _TAPRIO_MODE_MAX)
-                verr(v, "root.mode", "unknown taprio mode %d", (int) r->mode);
-        if (!clockid_to_string(r->clockid))
-                verr(v, "root.clockid",
-                     "taprio accepts CLOCK_TAI, CLOCK_REALTIME, CLOCK_MONOTONIC or CLOCK_BOOTTIME, got %s",
-                     clock_name(r->clockid, cn));
-        else if (r->mode == TAPRIO_MODE_TXTIME_ASSIST && r->clockid != CLOCK_TAI)
-                verr(v, "root.clockid",
-                     "must be CLOCK_TAI in txtime-assist mode: taprio stamps launch times for its etf "
-                     "children, and the kernel's etf accepts only CLOCK_TAI; got %s",
-                     clock_name(r->clockid, cn));
-        if (r->base_time_ns < 0)
-                verr(v, "root.base_time_ns", "must be between 0 and %" PRIi64 ", got %" PRIi64,
-                     INT64_MAX, r->base_time_ns);
-        if (r->cycle_time_extension_ns < 0)
-                verr(v, "root.cycle_time_extension_ns", "must be between 0 and %" PRIi64 ", got %" PRIi64,
-                     INT64_MAX, r->cycle_time_extension_ns);
-        if (r->txtime_delay_ns != 0 && r->mode != TAPRIO_MODE_TXTIME_ASSIST)
-                verr(v, "root.txtime_delay_ns", "only valid with mode \"txtime-assist\", got mode \"%s\"",
-                     taprio_mode_to_string(r->mode) ?: "?");
-        if (r->max_sdu_given && r->num_tc >= 1 && r->n_max_sdu != r->num_tc)
-                verr(v, "root.max_sdu", "must have one entry per traffic class (num_tc is %u), got %u",
-                     r->num_tc, r->n_max_sdu);
-        if (r->change_margin_ns != 0 && (r->change_margin_ns < TBS_TAPRIO_CHANGE_MARGIN_MIN_NS ||
-            r->change_margin_ns > TBS_TAPRIO_CHANGE_MARGIN_MAX_NS))
-                verr(v, "root.change_margin_ns", "must be between %lld and %lld, got %" PRIi64,
-                     TBS_TAPRIO_CHANGE_MARGIN_MIN_NS, TBS_TAPRIO_CHANGE_MARGIN_MAX_NS, r->change_margin_ns);
-        if (r->mode == TAPRIO_MODE_TXTIME_ASSIST && !schedule_has_etf(s))
-                verr(v, "root.mode",
-                     "txtime-assist needs an etf qdisc on at least one TX queue, but txqueues %s",
-                     s->n_txqueues == 0 ? "is empty" : "has no etf, on a queue or as a cbs's child");
-
-        if (r->n_entries == 0 && s->streams.n > 0)
-                return;         /* computed from the streams once the link speed is known */
-        if (r->n_entries == 0) {
-                verr(v, "root.entries", "must have at least one entry");
-                return;
-        }
-        if (r->n_entries > TBS_TAPRIO_MAX_ENTRIES)
-                verr(v, "root.entries",
-                     "must have at most %u entries: the kernel cannot report or notify a larger taprio "
-                     "(docs/schedule-format.md, Limits), got %zu",
-                     TBS_TAPRIO_MAX_ENTRIES, r->n_entries);
-        for (size_t i = 0; i < r->n_entries; i++) {
-                const GateEntry *e = &r->entries[i];
-
-                if ((unsigned) e->command >= _GATE_COMMAND_MAX)
-                        verr(v, pathf(path, "root.entries[%zu].command", i), "unknown gate command %d",
-                             (int) e->command);
-                if (r->num_tc >= 1 && r->num_tc <= TBS_MAX_TC && e->gate_mask >> r->num_tc != 0)
-                        verr(v, pathf(path, "root.entries[%zu].gate_mask", i),
-                             "opens the gate of a traffic class that does not exist: must be below 0x%x "
-                             "(1 << num_tc, num_tc is %u), got 0x%x",
-                             1U << r->num_tc, r->num_tc, e->gate_mask);
-                /* Software entries under TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS:
-                 * the "software-gate-interval" safety check. */
-                if (e->interval_ns < 1 || e->interval_ns > TBS_TAPRIO_MAX_CYCLE_NS)
-                        verr(v, pathf(path, "root.entries[%zu].interval_ns", i),
-                             "must be between 1 and %d, got %" PRIu32, TBS_TAPRIO_MAX_CYCLE_NS, e->interval_ns);
-                sum += e->interval_ns;
-        }
-        if (!r->cycle_time_given && r->cycle_time_ns == sum && sum > TBS_TAPRIO_MAX_CYCLE_NS)
-                verr(v, "root.entries",
-                     "the intervals add up to %" PRIi64 " ns; the cycle time may be at most %d ns",
-                     sum, TBS_TAPRIO_MAX_CYCLE_NS);
-        else if (r->cycle_time_ns <= 0 || r->cycle_time_ns > TBS_TAPRIO_MAX_CYCLE_NS)
-                verr(v, "root.cycle_time_ns", "must be between 1 and %d, got %" PRIi64,
-                     TBS_TAPRIO_MAX_CYCLE_NS, r->cycle_time_ns);
-        else if (r->cycle_time_ns < sum)
-                verr(v, "root.cycle_time_ns",
-                     "must be at least the sum of the entries' intervals (%" PRIi64 "), got %" PRIi64,
-                     sum, r->cycle_time_ns);
-}
-
 const char *where_key(char buf[static JPATH_MAX], const Where *w, const char *key) {
         if (strcmp(w->prefix, "txqueues") == 0)
                 return pathf(buf, "txqueues[%zu]%s.%s", w->index, w->child ? ".child" : "", key);
@@ -303,8 +222,10 @@ const char *where_key(char buf[static JPATH_MAX], const Where *w, const char *ke
 }
 
 
+/* The rules of every root; a root with traffic classes its kind's too. */
 static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
+        const QDiscVTable *vt;
         char path[JPATH_MAX];
 
         if ((unsigned) r->kind >= _ROOT_KIND_MAX) {
@@ -328,13 +249,9 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
                                      r->priority_map[i], r->num_tc);
                 verify_queues(v, r, facts);
         }
-        if (r->kind == ROOT_TAPRIO)
-                verify_taprio(v, s);
-        if (r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_FULL_OFFLOAD && facts && facts->offload_known &&
-            !facts->taprio_full_offload)
-                verr(v, "root.mode",
-                     "taprio full offload is not available on this device: its driver cannot run the gate "
-                     "schedule itself; use mode \"software\" or \"txtime-assist\"");
+        vt = qdisc_vtable_for_root(r->kind);
+        if (vt->verify_root)
+                vt->verify_root(v, s, facts);
 }
 
 /* Under a taprio root the probes' launch times must lie in the class's
@@ -490,12 +407,8 @@ static void verify_clock(Verifier *v, const ClockSpec *c) {
         }
         if (c->transport_specific > 15)
                 verr(v, "clock.transport_specific", "must be between 0 and 15, got %u", c->transport_specific);
-        if (c->max_master_offset_ns < 1)
-                verr(v, "clock.max_master_offset_ns", "must be between 1 and %" PRIi64 ", got %" PRIi64,
-                     INT64_MAX, c->max_master_offset_ns);
-        if (c->max_phc_offset_ns < 1)
-                verr(v, "clock.max_phc_offset_ns", "must be between 1 and %" PRIi64 ", got %" PRIi64,
-                     INT64_MAX, c->max_phc_offset_ns);
+        verify_at_least(v, "clock.max_master_offset_ns", c->max_master_offset_ns, 1);
+        verify_at_least(v, "clock.max_phc_offset_ns", c->max_phc_offset_ns, 1);
 }
 
 /* Streams whose gate list waits for the device's link speed: computed

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* taprio's schedule side (kinds/taprio-keys.c), for its ops table in
+ * kinds/taprio.c: the root keys' parsing, rules and JSON. */
+#pragma once
+
+#include "qdisc-kind.h"
+
+void taprio_parse_root(Parser *p, const JsonNode *root, RootSpec *r);
+void taprio_verify_root(Verifier *v, const Schedule *s, const DeviceFacts *f);
+int taprio_root_to_json(struct json_object *o, const RootSpec *r);
