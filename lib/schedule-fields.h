@@ -26,9 +26,7 @@ typedef struct Parser {
 /* Key tables: which keys an object may have, and for the root, with which
  * qdisc kind. */
 enum {
-        K_MQPRIO = 1U << ROOT_MQPRIO,
-        K_TAPRIO = 1U << ROOT_TAPRIO,
-        K_ANY = K_MQPRIO | K_TAPRIO,
+        K_ANY = (1U << _ROOT_KIND_MAX) - 1,
 };
 
 typedef struct KeySpec {
