@@ -1,7 +1,8 @@
 # The kernel's tc-testing cases for etf, taprio, mqprio and cbs, as
 # translated in tests/kernel/peer-cases.json, against tc in one guest.
 # Each case gets a fresh veth (pc0, its queue count) and runs twice:
-#   tc:   the case's commands, each with the exit status the kernel gives;
+#   tc:   the case's commands, each with the exit status the kernel gives
+#         (Linux 6.1's, or the step's exit_by_kernel for this kernel);
 #         the tree left is read with tc -j -d (child handles aside);
 #   tbsd: the case's schedule on a fresh pc0.
 # status "tree":    tbsd --once applies the schedule and builds exactly tc's
@@ -55,14 +56,18 @@ classes() {
         tc class show dev "$DEV" | sed 's/ leaf [0-9a-f]*://; s/ *$//' | sort | tr '\n' ';'
 }
 
+# The running kernel's version (6.1, 6.12), the key of exit_by_kernel.
+KVER=$(uname -r | cut -d. -f1,2)
+
 # run_tc CASE KEY: run the case's tc commands under KEY (tc or remove_tc),
-# each must exit as the case says.
+# each must exit as the case says for this kernel.
 run_tc() {
         local n i cmd want rc
         n=$(jq --arg k "$2" '.[$k] // [] | length' <<<"$1")
         for ((i = 0; i < n; i++)); do
                 cmd=$(jq -r --arg k "$2" --argjson i "$i" '.[$k][$i].run' <<<"$1")
-                want=$(jq -r --arg k "$2" --argjson i "$i" '.[$k][$i].exit' <<<"$1")
+                want=$(jq -r --arg k "$2" --argjson i "$i" --arg v "$KVER" \
+                        '.[$k][$i] | .exit_by_kernel[$v] // .exit' <<<"$1")
                 set +e
                 ${cmd//\$DEV/$DEV} 2>"$TMPDIR/tc.err"
                 rc=$?
