@@ -704,6 +704,13 @@ ClockCheck *clock_check_free(ClockCheck *cc) {
         if (!cc)
                 return NULL;
         cc->timer = sd_event_source_disable_unref(cc->timer);
+        if (cc->subscribed) {
+                /* End the subscription (a SET without events), not waiting for
+                 * the answer: else ptp4l keeps sending to a socket that is gone
+                 * until the duration ends. */
+                pmc_client_cancel(cc->sub);
+                (void) pmc_client_subscribe(cc->sub, NULL, 0, 0, cc->timeout_usec, NULL, NULL);
+        }
         pmc_client_free(cc->pmc);
         pmc_client_free(cc->sub);
         phc_clock_free(cc->phc);

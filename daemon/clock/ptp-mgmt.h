@@ -48,10 +48,11 @@
 #define PTP_TEXT_MAX 255                         /* longest PTPText */
 
 /* SUBSCRIBE_EVENTS_NP: a bitmask of 64 bytes, event n is bit n % 8 of byte
- * n / 8. Which linuxptp sends which: PORT_STATE (PORT_DATA_SET of the port
- * that changed state) since 2.0; TIME_SYNC (TIME_STATUS_NP after every
- * clock update) since 4.0; PARENT_DATA_SET since 4.2. ptp4l keeps any bit
- * it is given, known or not. */
+ * n / 8. Which linuxptp sends which (its git history): PORT_STATE (the
+ * PORT_DATA_SET of the port that changed state) since 1.5 (2014);
+ * TIME_SYNC (TIME_STATUS_NP after every clock update, that is every Sync a
+ * slave takes) since 4.0; PARENT_DATA_SET since 4.2. ptp4l keeps any bit
+ * it is given, known or not, and echoes it. */
 #define PTP_EVENT_BITMASK_LEN 64
 #define PTP_MGMT_SUBSCRIBE_LEN (PTP_MGMT_GET_LEN + 2 + PTP_EVENT_BITMASK_LEN)  /* a SET with data: 120 */
 
