@@ -556,20 +556,28 @@ static void test_live_check(void **state) {
         sd_event_unref(e);
 }
 
+/* A check every 200 ms on a fake ptp4l (*f set up by the caller), run
+ * until its first result. */
+static ClockCheck *live_start(FakePtp4l *f, ClockSpec *s, sd_event **e) {
+        ClockCheck *cc = NULL;
+
+        assert_int_equal(sd_event_new(e), 0);
+        fake_start(f, *e);
+        s->ptp4l_socket = f->path;
+        assert_int_equal(clock_check_new(*e, "p1", s, -1, on_changed, f, &cc), 0);
+        assert_int_equal(clock_check_start(cc, 200 * 1000), 0);
+        run_loop(*e, cc, f, 1, 2000000);
+        return cc;
+}
+
 /* Periodic checks every 200 ms; a ptp4l that stops answering turns the
  * state to no-ptp4l after the 100 ms timeout. */
 static void test_live_periodic(void **state) {
         FakePtp4l f = { .fd = -1 };
         ClockSpec s = spec();
-        ClockCheck *cc = NULL;
         sd_event *e = NULL;
+        ClockCheck *cc = live_start(&f, &s, &e);
 
-        assert_int_equal(sd_event_new(&e), 0);
-        fake_start(&f, e);
-        s.ptp4l_socket = f.path;
-        assert_int_equal(clock_check_new(e, "p1", &s, -1, on_changed, &f, &cc), 0);
-        assert_int_equal(clock_check_start(cc, 200 * 1000), 0);
-        run_loop(e, cc, &f, 1, 2000000);
         assert_int_equal(f.changes, 1);
         run_loop(e, cc, &f, 0, 700000);
         assert_true(f.requests >= 3 * 6);                /* several periodic checks */
@@ -664,16 +672,10 @@ static void fake_notify(FakePtp4l *f, uint16_t id, uint8_t port_state) {
 static void test_live_notifications(void **state) {
         FakePtp4l f = { .fd = -1, .subscribe = true };
         ClockSpec s = spec();
-        ClockCheck *cc = NULL;
         sd_event *e = NULL;
+        ClockCheck *cc = live_start(&f, &s, &e);
         unsigned before, changes;
 
-        assert_int_equal(sd_event_new(&e), 0);
-        fake_start(&f, e);
-        s.ptp4l_socket = f.path;
-        assert_int_equal(clock_check_new(e, "p1", &s, -1, on_changed, &f, &cc), 0);
-        assert_int_equal(clock_check_start(cc, 200 * 1000), 0);
-        run_loop(e, cc, &f, 1, 2000000);
         assert_int_equal(f.changes, 1);
         assert_string_equal(clock_check_socket(cc), f.path);
         run_loop(e, cc, &f, 0, 500000);
@@ -757,15 +759,9 @@ static void test_live_notifications(void **state) {
 static void test_live_subscribe_refused(void **state) {
         FakePtp4l f = { .fd = -1 };
         ClockSpec s = spec();
-        ClockCheck *cc = NULL;
         sd_event *e = NULL;
+        ClockCheck *cc = live_start(&f, &s, &e);
 
-        assert_int_equal(sd_event_new(&e), 0);
-        fake_start(&f, e);
-        s.ptp4l_socket = f.path;
-        assert_int_equal(clock_check_new(e, "p1", &s, -1, on_changed, &f, &cc), 0);
-        assert_int_equal(clock_check_start(cc, 200 * 1000), 0);
-        run_loop(e, cc, &f, 1, 2000000);
         run_loop(e, cc, &f, 0, 900000);
         settle(e, cc);
         assert_int_equal(f.subscribes, 1);                    /* asked once, not again within 300 s */
