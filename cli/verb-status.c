@@ -101,6 +101,10 @@ static void render_clock(struct json_object *c) {
                 field("TAI offset", "%" PRId64 " s", json_get_int(c, "tai_offset_s", 0));
         if (json_get_string(c, "checked_at"))
                 field("Clock checked", "%s", json_get_string(c, "checked_at"));
+        if (json_get_string(c, "ptp4l_socket_used"))
+                field("ptp4l socket", "%s (%s, %" PRId64 " requests, %" PRId64 " notifications)",
+                      json_get_string(c, "ptp4l_socket_used"), str_or(c, "ptp4l_updates", "?"),
+                      json_get_int(c, "ptp4l_requests", 0), json_get_int(c, "ptp4l_notifications", 0));
 }
 
 /* The clock section the schedule declares (its limits), when it has one. */

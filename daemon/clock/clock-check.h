@@ -149,5 +149,19 @@ int clock_check_run_now(ClockCheck *cc);
 /** The latest status (never NULL). */
 const ClockStatus *clock_check_status(const ClockCheck *cc);
 
+/** The ptp4l socket the check last reached: the schedule's ptp4l_socket,
+ *  else the first default path where ptp4l took a request; NULL before any. */
+const char *clock_check_socket(const ClockCheck *cc);
+
+/** Management requests sent to ptp4l so far (queries and subscriptions). */
+uint64_t clock_check_requests(const ClockCheck *cc);
+
+/** Notifications received from ptp4l so far. */
+uint64_t clock_check_notifications(const ClockCheck *cc);
+
+/** True while ptp4l has taken the subscription to its notifications (the
+ *  periodic checks then ask only for what notifications do not bring). */
+bool clock_check_subscribed(const ClockCheck *cc);
+
 /** True while a check waits for ptp4l. */
 bool clock_check_running(const ClockCheck *cc);

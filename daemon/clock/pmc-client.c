@@ -34,7 +34,7 @@ struct PmcClient {
 
         bool busy;
         PmcSlot slots[PMC_MAX_QUERY_IDS];
-        uint8_t requests[PMC_MAX_QUERY_IDS][PTP_MGMT_GET_LEN];
+        uint8_t requests[PMC_MAX_QUERY_IDS][PTP_MGMT_SUBSCRIBE_LEN];
         size_t request_len[PMC_MAX_QUERY_IDS];
         size_t n_slots;
         size_t n_sent;                  /* requests of the slots sent so far */
@@ -44,6 +44,11 @@ struct PmcClient {
         size_t n_answers;
         pmc_client_done_fn cb;
         void *userdata;
+
+        pmc_client_notify_fn notify;    /* datagrams that answer no request */
+        void *notify_userdata;
+        bool reached;                   /* a send succeeded once */
+        uint64_t n_requests;            /* requests sent */
 };
 
 static unsigned client_counter;
@@ -108,13 +113,13 @@ static void handle_datagram(PmcClient *c, const uint8_t *buf, size_t len) {
         PmcSlot *slot;
         int r;
 
-        if (!c->busy)
+        if (!c->busy && !c->notify)
                 return;
 
         r = ptp_mgmt_unpack(buf, len, &m);
         if (r < 0) {
                 /* Attribute a malformed answer by its sequenceId if it has one. */
-                if (len >= PTP_MGMT_HEADER_LEN) {
+                if (len >= PTP_MGMT_HEADER_LEN && c->busy && !c->notify) {
                         slot = slot_for(c, (uint16_t) (buf[30] << 8 | buf[31]));
                         if (slot && !slot->answered) {
                                 slot->answered = true;
@@ -126,8 +131,16 @@ static void handle_datagram(PmcClient *c, const uint8_t *buf, size_t len) {
         }
 
         slot = slot_for(c, m.sequence_id);
-        if (!slot || m.action != PTP_MGMT_RESPONSE)
-                return;               /* not ours */
+        /* ptp4l numbers its notifications per subscriber from 0, so one may
+         * share a request's sequenceId: its managementId tells them apart. */
+        if (c->notify && slot && m.management_id != slot->reply.management_id)
+                slot = NULL;
+        if (!slot || m.action != PTP_MGMT_RESPONSE) {
+                if (c->notify && m.action == PTP_MGMT_RESPONSE && m.tlv_type == PTP_TLV_MANAGEMENT &&
+                    m.has_data && m.management_id != PTP_MID_SUBSCRIBE_EVENTS_NP)
+                        c->notify(c, &m, c->notify_userdata);
+                return;               /* not an answer of ours */
+        }
 
         r = ptp_mgmt_check_response(&m, slot->reply.management_id);
         if (!slot->answered) {
@@ -222,7 +235,12 @@ int pmc_client_new(sd_event *e, const char *socket_path, uint8_t domain, uint8_t
         c->event = sd_event_ref(e);
         c->domain = domain;
         c->transport_specific = transport_specific;
+        /* ptp4l tells subscribers apart by this identity, so each client
+         * has its own: the pid as the port, the client's number in the
+         * clock identity. */
         c->source.port_number = (uint16_t) getpid();
+        c->source.clock_identity[6] = (uint8_t) (client_counter >> 8);
+        c->source.clock_identity[7] = (uint8_t) client_counter;
 
         if (socket_path)
                 c->candidates[c->n_candidates++] = strdup(socket_path);
@@ -294,6 +312,8 @@ static int send_request(PmcClient *c, const uint8_t *buf, size_t len) {
                 strcpy(sa.sun_path, c->candidates[i]);
                 if (sendto(c->fd, buf, len, MSG_NOSIGNAL, (struct sockaddr *) &sa, sizeof(sa)) >= 0) {
                         c->last_good = i;
+                        c->reached = true;
+                        c->n_requests++;
                         return 0;
                 }
                 int k = negative_errno();
@@ -362,42 +382,42 @@ static int on_retry(sd_event_source *s, uint64_t usec, void *userdata) {
         return 0;
 }
 
-int pmc_client_query(PmcClient *c, const uint16_t *ids, size_t n_ids, uint64_t timeout_usec,
-                     pmc_client_done_fn cb, void *userdata) {
-        int r;
-
-        if (c->busy)
-                return -EBUSY;
-        if (n_ids == 0 || n_ids > PMC_MAX_QUERY_IDS)
-                return -EINVAL;
-        for (size_t i = 0; i < n_ids; i++)
-                if (ptp_mgmt_data_len(ids[i]) < 0)
-                        return -EINVAL;
-
-        /* Drain anything stale (late answers to an earlier query). */
-        for (;;) {
+/* Begin a query: drop what is stale, clear the slots. */
+static void query_begin(PmcClient *c) {
+        /* Drain anything stale (late answers to an earlier query); a client
+         * that takes notifications reads them instead, and tells stale
+         * answers by their sequenceId. */
+        while (!c->notify) {
                 uint8_t junk[1];
                 if (recv(c->fd, junk, sizeof(junk), MSG_DONTWAIT | MSG_TRUNC) < 0)
                         break;
         }
-
         query_clear(c);
-        for (size_t i = 0; i < n_ids; i++) {
-                PtpMgmtMessage m;
-                PmcSlot *slot = &c->slots[i];
+}
 
-                *slot = (PmcSlot) {
-                        .sequence_id = c->next_sequence_id++,
-                        .reply.management_id = ids[i],
-                };
-                ptp_mgmt_init_get(&m, ids[i], c->domain, c->transport_specific, slot->sequence_id,
-                                  &c->source);
-                r = ptp_mgmt_pack(&m, c->requests[i], sizeof(c->requests[i]));
-                if (r < 0)
-                        return r;
-                c->request_len[i] = (size_t) r;
-        }
-        c->n_slots = n_ids;
+/* Put request *m into the next slot (its sequenceId is set here). */
+static int query_add(PmcClient *c, PtpMgmtMessage *m) {
+        size_t i = c->n_slots;
+        PmcSlot *slot = &c->slots[i];
+        int r;
+
+        *slot = (PmcSlot) {
+                .sequence_id = c->next_sequence_id++,
+                .reply.management_id = m->management_id,
+        };
+        m->sequence_id = slot->sequence_id;
+        r = ptp_mgmt_pack(m, c->requests[i], sizeof(c->requests[i]));
+        if (r < 0)
+                return r;
+        c->request_len[i] = (size_t) r;
+        c->n_slots++;
+        return 0;
+}
+
+/* Send the slots filled by query_add() and wait for their answers. */
+static int query_send(PmcClient *c, uint64_t timeout_usec, pmc_client_done_fn cb, void *userdata) {
+        int r;
+
         r = send_pending(c);
         if (r < 0 && r != -EAGAIN) {
                 query_clear(c);
@@ -416,6 +436,64 @@ int pmc_client_query(PmcClient *c, const uint16_t *ids, size_t n_ids, uint64_t t
         c->cb = cb;
         c->userdata = userdata;
         return 0;
+}
+
+int pmc_client_query(PmcClient *c, const uint16_t *ids, size_t n_ids, uint64_t timeout_usec,
+                     pmc_client_done_fn cb, void *userdata) {
+        int r;
+
+        if (c->busy)
+                return -EBUSY;
+        if (n_ids == 0 || n_ids > PMC_MAX_QUERY_IDS)
+                return -EINVAL;
+        for (size_t i = 0; i < n_ids; i++)
+                if (ptp_mgmt_data_len(ids[i]) < 0 || ids[i] == PTP_MID_SUBSCRIBE_EVENTS_NP)
+                        return -EINVAL;
+
+        query_begin(c);
+        for (size_t i = 0; i < n_ids; i++) {
+                PtpMgmtMessage m;
+
+                ptp_mgmt_init_get(&m, ids[i], c->domain, c->transport_specific, 0, &c->source);
+                r = query_add(c, &m);
+                if (r < 0) {
+                        query_clear(c);
+                        return r;
+                }
+        }
+        return query_send(c, timeout_usec, cb, userdata);
+}
+
+int pmc_client_subscribe(PmcClient *c, const PtpNotifyEvent *events, size_t n_events, uint16_t duration_s,
+                         uint64_t timeout_usec, pmc_client_done_fn cb, void *userdata) {
+        PtpMgmtMessage m;
+        int r;
+
+        if (c->busy)
+                return -EBUSY;
+
+        query_begin(c);
+        ptp_mgmt_init_subscribe(&m, c->domain, c->transport_specific, 0, &c->source, duration_s, events,
+                                n_events);
+        r = query_add(c, &m);
+        if (r < 0) {
+                query_clear(c);
+                return r;
+        }
+        return query_send(c, timeout_usec, cb, userdata);
+}
+
+void pmc_client_set_notify(PmcClient *c, pmc_client_notify_fn fn, void *userdata) {
+        c->notify = fn;
+        c->notify_userdata = userdata;
+}
+
+uint64_t pmc_client_requests(const PmcClient *c) {
+        return c->n_requests;
+}
+
+const char *pmc_client_reached_path(const PmcClient *c) {
+        return c->reached ? c->candidates[c->last_good] : NULL;
 }
 
 void pmc_client_cancel(PmcClient *c) {

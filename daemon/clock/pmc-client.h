@@ -81,6 +81,28 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(PmcClient *, pmc_client_free);
 int pmc_client_query(PmcClient *c, const uint16_t *ids, size_t n_ids, uint64_t timeout_usec,
                      pmc_client_done_fn cb, void *userdata);
 
+/** Called for each datagram that answers no request of this client and is
+ *  a RESPONSE with data of an id ptp_mgmt decodes: ptp4l's notifications
+ *  (PORT_DATA_SET, TIME_STATUS_NP, ...) to a subscriber. m is valid during
+ *  the call. The callback may start a query; it must not free the client. */
+typedef void (*pmc_client_notify_fn)(PmcClient *c, const PtpMgmtMessage *m, void *userdata);
+
+/** Take notifications: fn (NULL: none) gets them from now on. A client
+ *  that takes them keeps what arrives between queries instead of dropping
+ *  it as stale. */
+void pmc_client_set_notify(PmcClient *c, pmc_client_notify_fn fn, void *userdata);
+
+/** Send a SET of SUBSCRIBE_EVENTS_NP (linuxptp: notify this client of the
+ *  n_events events for duration_s seconds; a SET with no event ends the
+ *  subscription) and call cb with its answer, a query of one reply: error 0
+ *  when ptp4l took it (the reply's data echoes the subscription),
+ *  -EREMOTEIO when it refused (NOT_SUPPORTED on a read-only socket or an
+ *  older ptp4l), -ETIMEDOUT without answer. Returns as pmc_client_query().
+ *  ptp4l sends the notifications to this client's own socket; use a client
+ *  for them alone (pmc_client_set_notify()). */
+int pmc_client_subscribe(PmcClient *c, const PtpNotifyEvent *events, size_t n_events, uint16_t duration_s,
+                         uint64_t timeout_usec, pmc_client_done_fn cb, void *userdata);
+
 /** Drop a pending query without calling its callback. */
 void pmc_client_cancel(PmcClient *c);
 
@@ -90,6 +112,12 @@ bool pmc_client_busy(const PmcClient *c);
 /** The ptp4l socket path of the last successful send, or the first
  *  candidate before that. */
 const char *pmc_client_server_path(const PmcClient *c);
+
+/** The ptp4l socket path of the last successful send; NULL before one. */
+const char *pmc_client_reached_path(const PmcClient *c);
+
+/** How many requests (datagrams) this client has sent to ptp4l. */
+uint64_t pmc_client_requests(const PmcClient *c);
 
 /** The client's own bound socket path. */
 const char *pmc_client_local_path(const PmcClient *c);

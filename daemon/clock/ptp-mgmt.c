@@ -123,6 +123,11 @@ struct wire_port_properties_np {
         uint8_t interface_length;             /* PTPText: length, then the bytes */
 } _packed_;
 
+struct wire_subscribe_events_np {
+        uint16_t duration;
+        uint8_t bitmask[PTP_EVENT_BITMASK_LEN];
+} _packed_;
+
 _Static_assert(sizeof(struct wire_header) == PTP_MGMT_HEADER_LEN, "PTP header is 34 bytes");
 _Static_assert(sizeof(struct wire_management) == PTP_MGMT_MSG_LEN, "management message is 48 bytes");
 _Static_assert(sizeof(struct wire_mgmt_tlv) == PTP_MGMT_TLV_LEN, "management TLV head is 6 bytes");
@@ -133,6 +138,8 @@ _Static_assert(sizeof(struct wire_parent_ds) == 32, "parentDS is 32 bytes");
 _Static_assert(sizeof(struct wire_time_properties_ds) == 4, "timePropertiesDS is 4 bytes");
 _Static_assert(sizeof(struct wire_time_status_np) == 50, "TIME_STATUS_NP is 50 bytes");
 _Static_assert(sizeof(struct wire_port_properties_np) == 13, "PORT_PROPERTIES_NP head is 13 bytes");
+_Static_assert(sizeof(struct wire_subscribe_events_np) == 66, "SUBSCRIBE_EVENTS_NP is 66 bytes");
+_Static_assert(PTP_MGMT_SUBSCRIBE_LEN == 120, "a SUBSCRIBE_EVENTS_NP SET is 120 bytes");
 
 static const struct {
         uint16_t id;
@@ -145,6 +152,7 @@ static const struct {
         { PTP_MID_PORT_DATA_SET,            sizeof(struct wire_port_ds),            "PORT_DATA_SET" },
         { PTP_MID_TIME_STATUS_NP,           sizeof(struct wire_time_status_np),     "TIME_STATUS_NP" },
         { PTP_MID_PORT_PROPERTIES_NP,       sizeof(struct wire_port_properties_np), "PORT_PROPERTIES_NP" },
+        { PTP_MID_SUBSCRIBE_EVENTS_NP,      sizeof(struct wire_subscribe_events_np), "SUBSCRIBE_EVENTS_NP" },
 };
 
 /* PORT_PROPERTIES_NP's length for an interface name of n bytes. */
@@ -229,6 +237,25 @@ void ptp_mgmt_init_get(PtpMgmtMessage *ret, uint16_t management_id, uint8_t doma
                 .management_id = management_id,
         };
         memset(ret->target.clock_identity, 0xff, sizeof(ret->target.clock_identity));
+}
+
+void ptp_mgmt_init_subscribe(PtpMgmtMessage *ret, uint8_t domain, uint8_t transport_specific,
+                             uint16_t sequence_id, const PtpPortIdentity *source, uint16_t duration_s,
+                             const PtpNotifyEvent *events, size_t n_events) {
+        ptp_mgmt_init_get(ret, PTP_MID_SUBSCRIBE_EVENTS_NP, domain, transport_specific, sequence_id, source);
+        ret->action = PTP_MGMT_SET;
+        ret->has_data = true;
+        ret->data.subscribe_events_np.duration = duration_s;
+        for (size_t i = 0; i < n_events; i++) {
+                unsigned e = (unsigned) events[i];
+
+                if (e < PTP_EVENT_BITMASK_LEN * 8)
+                        ret->data.subscribe_events_np.bitmask[e / 8] |= (uint8_t) (1U << (e % 8));
+        }
+}
+
+bool ptp_event_bitmask_get(const uint8_t bitmask[static PTP_EVENT_BITMASK_LEN], unsigned event) {
+        return event < PTP_EVENT_BITMASK_LEN * 8 && (bitmask[event / 8] & (1U << (event % 8)));
 }
 
 int ptp_mgmt_check_response(const PtpMgmtMessage *m, uint16_t expected_id) {
@@ -358,6 +385,14 @@ static int pack_data(const PtpMgmtMessage *m, uint8_t *out) {
                 memcpy(out + sizeof(w), d->interface, n);
                 return (int) len;
         }
+        case PTP_MID_SUBSCRIBE_EVENTS_NP: {
+                const PtpSubscribeEventsNp *d = &m->data.subscribe_events_np;
+                struct wire_subscribe_events_np w = { .duration = htobe16(d->duration) };
+
+                memcpy(w.bitmask, d->bitmask, sizeof(w.bitmask));
+                memcpy(out, &w, sizeof(w));
+                return sizeof(w);
+        }
         default:
                 return -EINVAL;
         }
@@ -470,6 +505,13 @@ static int unpack_data(PtpMgmtMessage *m, const uint8_t *in, size_t len) {
                         .gm_present = (int32_t) be32toh((uint32_t) w.gm_present),
                 };
                 memcpy(m->data.time_status_np.gm_identity, w.gm_identity, sizeof(w.gm_identity));
+                break;
+        }
+        case PTP_MID_SUBSCRIBE_EVENTS_NP: {
+                struct wire_subscribe_events_np w;
+                memcpy(&w, in, sizeof(w));
+                m->data.subscribe_events_np.duration = be16toh(w.duration);
+                memcpy(m->data.subscribe_events_np.bitmask, w.bitmask, sizeof(w.bitmask));
                 break;
         }
         }

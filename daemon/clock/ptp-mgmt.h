@@ -44,7 +44,23 @@
 #define PTP_MID_PORT_DATA_SET 0x2004             /* 26 bytes */
 #define PTP_MID_TIME_STATUS_NP 0xC000            /* 50 bytes (linuxptp) */
 #define PTP_MID_PORT_PROPERTIES_NP 0xC004        /* 13 bytes + interface name, padded to even (linuxptp) */
+#define PTP_MID_SUBSCRIBE_EVENTS_NP 0xC003       /* 66 bytes: duration, event bitmask (linuxptp) */
 #define PTP_TEXT_MAX 255                         /* longest PTPText */
+
+/* SUBSCRIBE_EVENTS_NP: a bitmask of 64 bytes, event n is bit n % 8 of byte
+ * n / 8. Which linuxptp sends which (its git history): PORT_STATE (the
+ * PORT_DATA_SET of the port that changed state) since 1.5 (2014);
+ * TIME_SYNC (TIME_STATUS_NP after every clock update, that is every Sync a
+ * slave takes) since 4.0; PARENT_DATA_SET since 4.2. ptp4l keeps any bit
+ * it is given, known or not, and echoes it. */
+#define PTP_EVENT_BITMASK_LEN 64
+#define PTP_MGMT_SUBSCRIBE_LEN (PTP_MGMT_GET_LEN + 2 + PTP_EVENT_BITMASK_LEN)  /* a SET with data: 120 */
+
+typedef enum PtpNotifyEvent {
+        PTP_NOTIFY_PORT_STATE = 0,
+        PTP_NOTIFY_TIME_SYNC = 1,
+        PTP_NOTIFY_PARENT_DATA_SET = 2,
+} PtpNotifyEvent;
 
 /* timePropertiesDS flags */
 #define PTP_FLAG_LEAP_61 (1 << 0)
@@ -153,6 +169,14 @@ typedef struct PtpPortPropertiesNp {
         char interface[PTP_TEXT_MAX + 1];     /* NUL-terminated */
 } PtpPortPropertiesNp;
 
+/* SUBSCRIBE_EVENTS_NP (linuxptp): notify this client of the events whose
+ * bits are set, for duration seconds (renewed by another SET; all bits 0
+ * ends the subscription). */
+typedef struct PtpSubscribeEventsNp {
+        uint16_t duration;                    /* s */
+        uint8_t bitmask[PTP_EVENT_BITMASK_LEN];
+} PtpSubscribeEventsNp;
+
 /* One management message in host byte order. */
 typedef struct PtpMgmtMessage {
         uint8_t transport_specific;           /* high nibble of byte 0, 0..15 */
@@ -176,6 +200,7 @@ typedef struct PtpMgmtMessage {
                 PtpTimePropertiesDataSet time_properties_ds;
                 PtpTimeStatusNp time_status_np;
                 PtpPortPropertiesNp port_properties_np;
+                PtpSubscribeEventsNp subscribe_events_np;
         } data;
 } PtpMgmtMessage;
 
@@ -209,6 +234,16 @@ int ptp_mgmt_unpack(const void *buf, size_t len, PtpMgmtMessage *ret);
 void ptp_mgmt_init_get(PtpMgmtMessage *ret, uint16_t management_id, uint8_t domain,
                        uint8_t transport_specific, uint16_t sequence_id,
                        const PtpPortIdentity *source);
+
+/** Fill *ret with a SET of SUBSCRIBE_EVENTS_NP as ptp_mgmt_init_get() fills
+ *  a GET, with the data: duration_s and the events of the n_events given
+ *  (each below PTP_EVENT_BITMASK_LEN * 8; others are ignored). */
+void ptp_mgmt_init_subscribe(PtpMgmtMessage *ret, uint8_t domain, uint8_t transport_specific,
+                             uint16_t sequence_id, const PtpPortIdentity *source, uint16_t duration_s,
+                             const PtpNotifyEvent *events, size_t n_events);
+
+/** Whether event is set in a SUBSCRIBE_EVENTS_NP bitmask. */
+bool ptp_event_bitmask_get(const uint8_t bitmask[static PTP_EVENT_BITMASK_LEN], unsigned event);
 
 /** Check that m answers a GET for expected_id: action RESPONSE and the same
  *  managementId. Returns 0; -EREMOTEIO when ptp4l sent an error status

@@ -258,9 +258,20 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
                 struct json_object *c = clock_status_to_json(link_clock_status(l, &clock)),
                                    *n = json_object_new_object();
 
-                /* The ptp4l the check asks, as the schedule names it. */
-                if (c)
+                /* The ptp4l the check asks, as the schedule names it; the socket
+                 * it reached; how ptp4l's news come and what they cost. */
+                if (c) {
+                        const ClockCheck *cc = l->rt->clock;
+
                         json_add_string(c, "ptp4l_socket", link_ptp4l_socket(l));
+                        json_add_string(c, "ptp4l_socket_used", cc ? clock_check_socket(cc) : NULL);
+                        json_add_string(c, "ptp4l_updates",
+                                        !cc ? NULL : clock_check_subscribed(cc) ? "notifications" : "polling");
+                        json_add(c, "ptp4l_requests",
+                                 cc ? json_object_new_int64((int64_t) clock_check_requests(cc)) : NULL);
+                        json_add(c, "ptp4l_notifications",
+                                 cc ? json_object_new_int64((int64_t) clock_check_notifications(cc)) : NULL);
+                }
                 json_add(o, "clock", c);
                 json_add(n, "reloads", json_object_new_int64((int64_t) l->counters.reloads));
                 json_add(n, "applies", json_object_new_int64((int64_t) l->counters.applies));

@@ -3,6 +3,12 @@
 # clock-probe runs the daemon's own code (native management client, state
 # rules) and its figures are compared with pmc on the same socket. Then the
 # slave's ptp4l is killed and the running check must turn to no-ptp4l.
+# With an argument, linuxptp from that folder (tests/kernel/linuxptp4-run
+# passes the unpacked 4.2) instead of the host's 3.1.1.
+if [ -n "${1:-}" ]; then
+        PATH=${1%/}/usr/sbin:$PATH
+        echo "linuxptp $(ptp4l -v) from $1"
+fi
 PROBE=$TBS_BUILD_DIR/tests/tools/clock-probe
 [ -x "$PROBE" ] || fail "$PROBE not built"
 

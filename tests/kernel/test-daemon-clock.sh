@@ -2,6 +2,12 @@
 # degraded; with ptp4l (here the grandmaster itself, software time stamps)
 # it is configured; killing ptp4l degrades it again and a restart recovers.
 # Every change is an event in tbsctl monitor and the log.
+# With an argument, linuxptp from that folder (tests/kernel/linuxptp4-run
+# passes the unpacked 4.2) instead of the host's 3.1.1.
+if [ -n "${1:-}" ]; then
+        PATH=${1%/}/usr/sbin:$PATH
+        echo "linuxptp $(ptp4l -v) from $1"
+fi
 "$TBS_BUILD_DIR/tests/nic/tai-offset" 37 >/dev/null || fail "cannot set the kernel TAI offset"
 make_veth ck0 ck0p 4
 conf=$TMPDIR/conf

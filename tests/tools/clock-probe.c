@@ -94,6 +94,9 @@ int main(int argc, char *argv[]) {
         int c, r;
 
         log_set_program_name("clock-probe");
+        /* stdout is the JSON; the check's own notes (which socket, the
+         * subscription) would mix into a caller's 2>&1 */
+        log_set_max_level(LOG_WARNING);
         while ((c = getopt_long(argc, argv, "", options, NULL)) >= 0) {
                 r = 0;
                 switch (c) {

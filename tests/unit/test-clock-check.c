@@ -346,6 +346,14 @@ typedef struct FakePtp4l {
         bool silent;
         bool patch_master_offset;             /* answer TIME_STATUS_NP with master_offset instead */
         int64_t master_offset;
+        uint8_t port_state;                   /* PORT_DATA_SET's port state, 0: as recorded */
+        bool subscribe;                       /* take SUBSCRIBE_EVENTS_NP (else NOT_SUPPORTED, as 3.0 and RO sockets) */
+        unsigned subscribes;                  /* SETs received */
+        uint8_t subscribe_mask0;              /* bitmask[0] of the last */
+        uint16_t subscribe_duration;
+        struct sockaddr_un subscriber;        /* where notifications go */
+        socklen_t subscriber_len;
+        unsigned asked_time_status, asked_time_properties, asked_port_ds;
         unsigned requests;
         unsigned changes;
         ClockState last_old;
@@ -379,9 +387,36 @@ static int on_request(sd_event_source *s, int fd, uint32_t revents, void *userda
                 return 0;
         f->requests++;
         assert_int_equal(ptp_mgmt_unpack(buf, (size_t) n, &m), 0);
-        assert_int_equal(m.action, PTP_MGMT_GET);
         if (f->silent)
                 return 0;
+        if (m.action == PTP_MGMT_SET) {
+                assert_int_equal(m.management_id, PTP_MID_SUBSCRIBE_EVENTS_NP);
+                assert_int_equal(n, PTP_MGMT_SUBSCRIBE_LEN);
+                f->subscribes++;
+                f->subscribe_mask0 = m.data.subscribe_events_np.bitmask[0];
+                f->subscribe_duration = m.data.subscribe_events_np.duration;
+                if (f->subscribe) {
+                        f->subscriber = from;
+                        f->subscriber_len = alen;
+                        buf[46] = PTP_MGMT_RESPONSE;          /* the echo ptp4l sends */
+                } else {
+                        /* MANAGEMENT_ERROR_STATUS NOT_SUPPORTED */
+                        static const uint8_t tlv[12] = { 0, 2, 0, 8, 0, 6, 0xc0, 3, 0, 0, 0, 0 };
+                        memcpy(buf + 48, tlv, sizeof(tlv));
+                        buf[2] = 0;
+                        buf[3] = 60;
+                        buf[46] = PTP_MGMT_RESPONSE;
+                        n = 60;
+                }
+                /* the answer to an unsubscribe finds its sender gone */
+                if (sendto(fd, buf, (size_t) n, 0, (struct sockaddr *) &from, alen) != n)
+                        assert_true(errno == ENOENT || errno == ECONNREFUSED);
+                return 0;
+        }
+        assert_int_equal(m.action, PTP_MGMT_GET);
+        f->asked_time_status += m.management_id == PTP_MID_TIME_STATUS_NP;
+        f->asked_time_properties += m.management_id == PTP_MID_TIME_PROPERTIES_DATA_SET;
+        f->asked_port_ds += m.management_id == PTP_MID_PORT_DATA_SET;
 
         assert_non_null(fixture_for(m.management_id));
         snprintf(path, sizeof(path), "%s/tests/unit/fixtures/ptp/%s", TBS_SOURCE_DIR, fixture_for(m.management_id));
@@ -398,9 +433,13 @@ static int on_request(sd_event_source *s, int fd, uint32_t revents, void *userda
                 for (int i = 0; i < 8; i++)
                         buf[54 + i] = (uint8_t) ((uint64_t) f->master_offset >> (56 - 8 * i));
         }
+        if (m.management_id == PTP_MID_PORT_DATA_SET && f->port_state)
+                buf[64] = f->port_state;      /* data at 54, port identity 10 bytes */
         buf[30] = (uint8_t) (m.sequence_id >> 8);
         buf[31] = (uint8_t) m.sequence_id;
-        assert_true(sendto(fd, buf, (size_t) n, 0, (struct sockaddr *) &from, alen) == n);
+        /* a client freed with its query in flight is gone: so is its socket */
+        if (sendto(fd, buf, (size_t) n, 0, (struct sockaddr *) &from, alen) != n)
+                assert_true(errno == ENOENT || errno == ECONNREFUSED);
         return 0;
 }
 
@@ -453,6 +492,14 @@ static void run_loop(sd_event *e, ClockCheck *cc, FakePtp4l *f, unsigned until_c
                         break;
                 assert_true(sd_event_run(e, 10000) >= 0);
         }
+}
+
+/* Let the check in flight end, so the fake has read all its requests. */
+static void settle(sd_event *e, ClockCheck *cc) {
+        uint64_t end = now_usec() + 1000000;
+
+        while (clock_check_running(cc) && now_usec() < end)
+                assert_true(sd_event_run(e, 10000) >= 0);
 }
 
 static void test_live_check(void **state) {
@@ -509,20 +556,28 @@ static void test_live_check(void **state) {
         sd_event_unref(e);
 }
 
+/* A check every 200 ms on a fake ptp4l (*f set up by the caller), run
+ * until its first result. */
+static ClockCheck *live_start(FakePtp4l *f, ClockSpec *s, sd_event **e) {
+        ClockCheck *cc = NULL;
+
+        assert_int_equal(sd_event_new(e), 0);
+        fake_start(f, *e);
+        s->ptp4l_socket = f->path;
+        assert_int_equal(clock_check_new(*e, "p1", s, -1, on_changed, f, &cc), 0);
+        assert_int_equal(clock_check_start(cc, 200 * 1000), 0);
+        run_loop(*e, cc, f, 1, 2000000);
+        return cc;
+}
+
 /* Periodic checks every 200 ms; a ptp4l that stops answering turns the
  * state to no-ptp4l after the 100 ms timeout. */
 static void test_live_periodic(void **state) {
         FakePtp4l f = { .fd = -1 };
         ClockSpec s = spec();
-        ClockCheck *cc = NULL;
         sd_event *e = NULL;
+        ClockCheck *cc = live_start(&f, &s, &e);
 
-        assert_int_equal(sd_event_new(&e), 0);
-        fake_start(&f, e);
-        s.ptp4l_socket = f.path;
-        assert_int_equal(clock_check_new(e, "p1", &s, -1, on_changed, &f, &cc), 0);
-        assert_int_equal(clock_check_start(cc, 200 * 1000), 0);
-        run_loop(e, cc, &f, 1, 2000000);
         assert_int_equal(f.changes, 1);
         run_loop(e, cc, &f, 0, 700000);
         assert_true(f.requests >= 3 * 6);                /* several periodic checks */
@@ -591,6 +646,136 @@ static void test_live_extreme_offsets(void **state) {
         sd_event_unref(e);
 }
 
+/* Send the subscriber a notification: a recorded answer for id with the
+ * port state byte (PORT_DATA_SET: data at 54, port identity 10 bytes) set. */
+static void fake_notify(FakePtp4l *f, uint16_t id, uint8_t port_state) {
+        uint8_t buf[PTP_MGMT_MAX_LEN];
+        char path[512];
+        size_t n;
+        FILE *fp;
+
+        assert_true(f->subscriber_len > 0);
+        snprintf(path, sizeof(path), "%s/tests/unit/fixtures/ptp/%s", TBS_SOURCE_DIR, fixture_for(id));
+        fp = fopen(path, "rb");
+        assert_non_null(fp);
+        n = fread(buf, 1, sizeof(buf), fp);
+        fclose(fp);
+        if (id == PTP_MID_PORT_DATA_SET)
+                buf[64] = f->port_state = port_state;
+        buf[30] = buf[31] = 0;                /* ptp4l numbers them per subscriber from 0 */
+        assert_true(sendto(f->fd, buf, n, 0, (struct sockaddr *) &f->subscriber, f->subscriber_len) == (ssize_t) n);
+}
+
+/* A ptp4l that takes the subscription: a port state comes by notification
+ * at once and without a request; the periodic checks then ask only for
+ * TIME_PROPERTIES_DATA_SET, and TIME_STATUS_NP while no Sync is notified. */
+static void test_live_notifications(void **state) {
+        FakePtp4l f = { .fd = -1, .subscribe = true };
+        ClockSpec s = spec();
+        sd_event *e = NULL;
+        ClockCheck *cc = live_start(&f, &s, &e);
+        unsigned before, changes;
+
+        assert_int_equal(f.changes, 1);
+        assert_string_equal(clock_check_socket(cc), f.path);
+        run_loop(e, cc, &f, 0, 500000);
+        assert_int_equal(f.subscribes, 1);
+        assert_true(clock_check_subscribed(cc));
+        assert_int_equal(f.subscribe_mask0, 0x03);            /* PORT_STATE | TIME_SYNC */
+        assert_int_equal(f.subscribe_duration, 60);
+
+        /* Periodic checks while subscribed: no PORT_DATA_SET, two requests each. */
+        before = f.requests;
+        unsigned ds = f.asked_port_ds, ts = f.asked_time_status, tp = f.asked_time_properties;
+        run_loop(e, cc, &f, 0, 900000);
+        settle(e, cc);
+        assert_true(f.asked_time_properties - tp >= 3);
+        assert_int_equal(f.asked_time_status - ts, f.asked_time_properties - tp);
+        assert_int_equal(f.asked_port_ds, ds);
+        assert_int_equal(f.requests - before, 2 * (f.asked_time_properties - tp));
+        assert_int_equal(clock_check_requests(cc), f.requests);
+
+        /* A port state notification changes the state at once, without a request. */
+        changes = f.changes;
+        before = f.requests;
+        fake_notify(&f, PTP_MID_PORT_DATA_SET, PTP_PORT_LISTENING);
+        assert_true(sd_event_run(e, 50000) >= 0);
+        assert_int_equal(f.changes, changes + 1);
+        assert_string_equal(f.last.reason, "port state LISTENING");
+        assert_int_equal(f.requests, before);
+        assert_int_equal(clock_check_notifications(cc), 1);
+
+        /* Syncs notified: the checks leave TIME_STATUS_NP out. */
+        settle(e, cc);
+        ts = f.asked_time_status;
+        tp = f.asked_time_properties;
+        ds = f.asked_port_ds;
+        for (int i = 0; i < 6; i++) {
+                fake_notify(&f, PTP_MID_TIME_STATUS_NP, 0);
+                run_loop(e, cc, &f, 0, 150000);
+        }
+        settle(e, cc);
+        assert_true(f.asked_time_properties - tp >= 3);
+        /* only the full check every 10th time asks */
+        assert_int_equal(f.asked_time_status - ts, f.asked_port_ds - ds);
+        assert_true(f.asked_time_status - ts <= 1);
+        assert_int_equal(f.last.state, CLOCK_STATE_UNSYNCED);
+        assert_string_equal(f.last.reason, "port state LISTENING");
+
+        /* Back to SLAVE by notification. */
+        fake_notify(&f, PTP_MID_PORT_DATA_SET, PTP_PORT_SLAVE);
+        assert_true(sd_event_run(e, 50000) >= 0);
+        assert_false(strcmp(f.last.reason, "port state LISTENING") == 0);
+
+        /* A check that ends while subscribed ends the subscription: a SET
+         * without events (ptp4l then drops the subscriber). */
+        ClockCheck *cc2 = NULL;
+        unsigned subs;
+        assert_int_equal(clock_check_new(e, "p2", &s, -1, NULL, NULL, &cc2), 0);
+        assert_int_equal(clock_check_start(cc2, 200 * 1000), 0);
+        for (int i = 0; i < 100 && !clock_check_subscribed(cc2); i++)
+                assert_true(sd_event_run(e, 10000) >= 0);
+        assert_true(clock_check_subscribed(cc2));
+        assert_int_equal(f.subscribe_mask0, 0x03);
+        subs = f.subscribes;
+        clock_check_free(cc2);
+        run_loop(e, cc, &f, 0, 100000);
+        assert_int_equal(f.subscribes, subs + 1);
+        assert_int_equal(f.subscribe_mask0, 0);
+        assert_int_equal(f.subscribe_duration, 0);
+
+        /* ptp4l gone: the next check says so, and the subscription is forgotten. */
+        fake_stop(&f);
+        run_loop(e, cc, &f, f.changes + 1, 1000000);
+        assert_int_equal(f.last.state, CLOCK_STATE_NO_PTP4L);
+        assert_false(clock_check_subscribed(cc));
+
+        clock_check_free(cc);
+        assert_int_equal(rmdir(f.dir), 0);
+        sd_event_unref(e);
+}
+
+/* A ptp4l that refuses the subscription: every periodic check asks for all. */
+static void test_live_subscribe_refused(void **state) {
+        FakePtp4l f = { .fd = -1 };
+        ClockSpec s = spec();
+        sd_event *e = NULL;
+        ClockCheck *cc = live_start(&f, &s, &e);
+
+        run_loop(e, cc, &f, 0, 900000);
+        settle(e, cc);
+        assert_int_equal(f.subscribes, 1);                    /* asked once, not again within 300 s */
+        assert_false(clock_check_subscribed(cc));
+        assert_true(f.asked_port_ds >= 4);
+        assert_int_equal(f.asked_port_ds, f.asked_time_properties);
+        assert_int_equal(f.requests, 6 * f.asked_port_ds + 1);
+
+        clock_check_free(cc);
+        fake_stop(&f);
+        assert_int_equal(rmdir(f.dir), 0);
+        sd_event_unref(e);
+}
+
 static void test_live_not_configured(void **state) {
         FakePtp4l f = { .fd = -1 };
         ClockSpec s = spec();
@@ -623,6 +808,8 @@ int main(void) {
                 cmocka_unit_test(test_json),
                 cmocka_unit_test(test_live_check),
                 cmocka_unit_test(test_live_periodic),
+                cmocka_unit_test(test_live_notifications),
+                cmocka_unit_test(test_live_subscribe_refused),
                 cmocka_unit_test(test_live_extreme_offsets),
                 cmocka_unit_test(test_live_not_configured),
         };

@@ -390,6 +390,110 @@ static void test_encode_get_golden(void **state) {
         assert_int_equal(ptp_mgmt_pack(&m, buf, sizeof(buf)), -EINVAL);
 }
 
+/* SUBSCRIBE_EVENTS_NP, written byte by byte from linuxptp's layout (tlv.h:
+ * struct subscribe_events_np { UInteger16 duration; Octet bitmask[64]; },
+ * event n is bit n % 8 of byte n / 8, NOTIFY_PORT_STATE 0, NOTIFY_TIME_SYNC
+ * 1) inside IEEE 1588's management message (13.3, 15.4, 15.5.2). */
+static void subscribe_bytes(uint8_t out[PTP_MGMT_SUBSCRIBE_LEN], uint8_t action, uint8_t domain,
+                            uint8_t ts, uint16_t seq, uint16_t duration, uint8_t mask0) {
+        static const uint8_t head[48] = {
+                0x0d, 0x02, 0x00, 0x78,                         /* management, PTPv2, 120 bytes */
+                0x00, 0x00, 0x00, 0x00,                         /* domain (patched), reserved, flags */
+                0, 0, 0, 0, 0, 0, 0, 0,                         /* correctionField */
+                0, 0, 0, 0,                                     /* reserved */
+                0, 0, 0, 0, 0, 0, 0x00, 0x07, 0x12, 0x34,       /* source: identity, port 0x1234 */
+                0x00, 0x00,                                     /* sequenceId (patched) */
+                0x04, 0x7f,                                     /* controlField, logMessageInterval */
+                0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* target: all clocks */
+                0xff, 0xff,                                     /* all ports */
+                0x00, 0x00,                                     /* startingBoundaryHops, boundaryHops */
+                0x00, 0x00,                                     /* action (patched), reserved */
+        };
+        memset(out, 0, PTP_MGMT_SUBSCRIBE_LEN);
+        memcpy(out, head, sizeof(head));
+        out[0] |= (uint8_t) (ts << 4);
+        out[4] = domain;
+        out[30] = (uint8_t) (seq >> 8);
+        out[31] = (uint8_t) seq;
+        out[46] = action;
+        out[48] = 0x00; out[49] = 0x01;                         /* TLV MANAGEMENT */
+        out[50] = 0x00; out[51] = 0x44;                         /* 68: id + 66 bytes of data */
+        out[52] = 0xc0; out[53] = 0x03;                         /* SUBSCRIBE_EVENTS_NP */
+        out[54] = (uint8_t) (duration >> 8);
+        out[55] = (uint8_t) duration;
+        out[56] = mask0;                                        /* bitmask[0]; [1..63] stay 0 */
+}
+
+static void test_subscribe_encode(void **state) {
+        static const PtpNotifyEvent events[] = { PTP_NOTIFY_PORT_STATE, PTP_NOTIFY_TIME_SYNC };
+        uint8_t buf[PTP_MGMT_MAX_LEN], want[PTP_MGMT_SUBSCRIBE_LEN];
+        PtpPortIdentity src = { .clock_identity = { [7] = 0x07 }, .port_number = 0x1234 };
+        PtpMgmtMessage m;
+        int n;
+
+        ptp_mgmt_init_subscribe(&m, 0, 0, 0x0102, &src, 60, events, ELEMENTSOF(events));
+        n = ptp_mgmt_pack(&m, buf, sizeof(buf));
+        assert_int_equal(n, 120);
+        subscribe_bytes(want, 0x01, 0, 0, 0x0102, 60, 0x03);
+        assert_memory_equal(buf, want, sizeof(want));
+
+        /* Port state alone, domain 24, transportSpecific 1, an hour. */
+        ptp_mgmt_init_subscribe(&m, 24, 1, 7, &src, 3600, events, 1);
+        n = ptp_mgmt_pack(&m, buf, sizeof(buf));
+        assert_int_equal(n, 120);
+        subscribe_bytes(want, 0x01, 24, 1, 7, 3600, 0x01);
+        assert_memory_equal(buf, want, sizeof(want));
+
+        /* An event past the bitmask is left out; the buffer must hold 120. */
+        PtpNotifyEvent far = (PtpNotifyEvent) 600;
+        ptp_mgmt_init_subscribe(&m, 0, 0, 0, &src, 1, &far, 1);
+        for (size_t i = 0; i < PTP_EVENT_BITMASK_LEN; i++)
+                assert_int_equal(m.data.subscribe_events_np.bitmask[i], 0);
+        assert_int_equal(ptp_mgmt_pack(&m, buf, PTP_MGMT_SUBSCRIBE_LEN - 1), -ENOBUFS);
+}
+
+/* ptp4l's answer to the SET: a RESPONSE echoing what it keeps (in 4.x the
+ * remaining duration on a GET). */
+static void test_subscribe_decode(void **state) {
+        uint8_t bytes[PTP_MGMT_SUBSCRIBE_LEN];
+        PtpMgmtMessage m;
+
+        subscribe_bytes(bytes, 0x02, 0, 0, 5, 60, 0x03);
+        bytes[56 + 8] = 0x80;                                   /* event 71, unknown to all */
+        assert_int_equal(unpack_exact(bytes, sizeof(bytes), &m), 0);
+        assert_int_equal(m.action, PTP_MGMT_RESPONSE);
+        assert_int_equal(m.management_id, PTP_MID_SUBSCRIBE_EVENTS_NP);
+        assert_int_equal(m.sequence_id, 5);
+        assert_true(m.has_data);
+        assert_int_equal(m.data.subscribe_events_np.duration, 60);
+        assert_true(ptp_event_bitmask_get(m.data.subscribe_events_np.bitmask, PTP_NOTIFY_PORT_STATE));
+        assert_true(ptp_event_bitmask_get(m.data.subscribe_events_np.bitmask, PTP_NOTIFY_TIME_SYNC));
+        assert_false(ptp_event_bitmask_get(m.data.subscribe_events_np.bitmask, PTP_NOTIFY_PARENT_DATA_SET));
+        assert_true(ptp_event_bitmask_get(m.data.subscribe_events_np.bitmask, 71));
+        assert_false(ptp_event_bitmask_get(m.data.subscribe_events_np.bitmask, 512));
+        assert_int_equal(ptp_mgmt_check_response(&m, PTP_MID_SUBSCRIBE_EVENTS_NP), 0);
+        assert_string_equal(ptp_mgmt_id_to_string(PTP_MID_SUBSCRIBE_EVENTS_NP), "SUBSCRIBE_EVENTS_NP");
+        assert_int_equal(ptp_mgmt_data_len(PTP_MID_SUBSCRIBE_EVENTS_NP), 66);
+
+        /* One data byte short (length fields say so too): malformed. */
+        bytes[3] = 0x77;
+        bytes[51] = 0x43;
+        assert_int_equal(unpack_exact(bytes, sizeof(bytes) - 1, &m), -EBADMSG);
+
+        /* A refusal: MANAGEMENT_ERROR_STATUS NOT_SUPPORTED (ptp4l's read-only
+         * socket, 4.x), 60 bytes. */
+        uint8_t err[60];
+        memcpy(err, bytes, 48);
+        err[2] = 0x00; err[3] = 0x3c;
+        err[46] = 0x02;
+        const uint8_t tlv[12] = { 0x00, 0x02, 0x00, 0x08, 0x00, 0x06, 0xc0, 0x03, 0, 0, 0, 0 };
+        memcpy(err + 48, tlv, sizeof(tlv));
+        assert_int_equal(unpack_exact(err, sizeof(err), &m), 0);
+        assert_int_equal(m.tlv_type, PTP_TLV_MANAGEMENT_ERROR_STATUS);
+        assert_int_equal(ptp_mgmt_check_response(&m, PTP_MID_SUBSCRIBE_EVENTS_NP), -EREMOTEIO);
+        assert_string_equal(ptp_mgmt_error_to_string(m.error_code), "NOT_SUPPORTED");
+}
+
 /* pmc without -z pads a GET with an empty data set; that decodes too. */
 static void test_decode_pmc_requests(void **state) {
         PtpMgmtMessage m = decode_fixture("get-current-data-set-pmc.bin");
@@ -487,6 +591,8 @@ int main(void) {
                 cmocka_unit_test(test_malformed_header),
                 cmocka_unit_test(test_encode_get_golden),
                 cmocka_unit_test(test_decode_pmc_requests),
+                cmocka_unit_test(test_subscribe_encode),
+                cmocka_unit_test(test_subscribe_decode),
                 cmocka_unit_test(test_roundtrip),
                 cmocka_unit_test(test_byte_mutations),
                 cmocka_unit_test(test_strings),
