@@ -31,6 +31,14 @@ mkdir -p "$conf"
 # fork and exec in the guest; seen twice at load 2-3): 15 s times the
 # timeout factor.
 margin_s=$(awk -v f="${TBS_TEST_TIMEOUT_FACTOR:-1}" 'BEGIN { printf "%d", 15 * (f < 1 ? 1 : f) }')
+# etf's delta and the sender's lead: the guest's timer and scheduling lag
+# under load must not turn into deadline misses (a late dequeue) or
+# launch times already past at enqueue (a sender preempted between taking
+# the time and sending). 200 and 400 ms held at load 2-4; at load 6 on two
+# cores (factor 3.2) a sender was held back more than 400 ms once and etf
+# missed 285 deadlines: both scale with the timeout factor like the margin.
+delta_ns=$(awk -v f="${TBS_TEST_TIMEOUT_FACTOR:-1}" 'BEGIN { d = 200000000 * (f < 1 ? 1 : f); printf "%d", d > 2000000000 ? 2000000000 : d }')
+lead_ns=$((2 * delta_ns))
 # write_schedule INTERVAL2_NS [MODE]: TC 0 (priority 0, queue 0, etf) is
 # open in both entries; TC 1 only in the first. Every gate boundary of
 # either version lies on a multiple of 500 us (base 0). No ptp4l runs here:
@@ -51,8 +59,8 @@ write_schedule() {
     ]
   },
   "txqueues": [
-    {"queue": 0, "qdisc": "etf", "delta_ns": 200000000, "offload": false},
-    {"queue": 1, "qdisc": "etf", "delta_ns": 200000000, "offload": false}
+    {"queue": 0, "qdisc": "etf", "delta_ns": $delta_ns, "offload": false},
+    {"queue": 1, "qdisc": "etf", "delta_ns": $delta_ns, "offload": false}
   ],
   "allow": ["ptp-etf", "assist-delay", "delta-cycle"]
 }
@@ -76,14 +84,13 @@ assert_eq "$("$TBSCTL" --json status tc0 | jq -c '.root | [.change_pending, .adm
 assert_eq "$("$TBSCTL" --json status tc0 | jq -c '.root.max_sdu')" "[0,0,0]" \
         "status: the kernel's max SDUs (Linux 6.1 dumps them)"
 
-# The stream: one datagram per millisecond (or slower), 400 ms ahead,
-# for the change's margin and 4 s more: it outlasts the change. etf's delta of 200 ms
-# keeps the guest's timer lag under load from turning into deadline misses.
+# The stream: one datagram per millisecond (or slower), lead_ns ahead,
+# for the change's margin and 4 s more: it outlasts the change.
 COUNT=$(( (margin_s + 4) * 1000 ))
 ip netns exec peer "$STREAM" recv 7777 "$COUNT" 4000 > "$TMPDIR/recv.json" 2> "$TMPDIR/recv.err" &
 recv_pid=$!
 wait_until 5 grep -q listening "$TMPDIR/recv.err" || fail "receiver did not start"
-"$STREAM" send 10.24.0.2 7777 0 "$COUNT" 1000 400000000 > "$TMPDIR/send.json" &
+"$STREAM" send 10.24.0.2 7777 0 "$COUNT" 1000 "$lead_ns" > "$TMPDIR/send.json" &
 send_pid=$!
 stream_flows() {
         [ "$(tc_j -s qdisc show dev tc0 | jq '.[] | select(.parent == "100:1") | .packets')" -gt 200 ]
