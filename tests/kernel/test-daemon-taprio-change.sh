@@ -37,7 +37,7 @@ margin_s=$(awk -v f="${TBS_TEST_TIMEOUT_FACTOR:-1}" 'BEGIN { printf "%d", 15 * (
 # the time and sending). 200 and 400 ms held at load 2-4; at load 6 on two
 # cores (factor 3.2) a sender was held back more than 400 ms once and etf
 # missed 285 deadlines: both scale with the timeout factor like the margin.
-delta_ns=$(awk -v f="${TBS_TEST_TIMEOUT_FACTOR:-1}" 'BEGIN { d = 200000000 * (f < 1 ? 1 : f); printf "%d", d > 2000000000 ? 2000000000 : d }')
+delta_ns=$(awk -v f="${TBS_TEST_TIMEOUT_FACTOR:-1}" 'BEGIN { d = 200000000 * (f < 1 ? 1 : f); printf "%d", (d > 2000000000 ? 2000000000 : d) }')
 lead_ns=$((2 * delta_ns))
 # write_schedule INTERVAL2_NS [MODE]: TC 0 (priority 0, queue 0, etf) is
 # open in both entries; TC 1 only in the first. Every gate boundary of
