@@ -161,6 +161,23 @@ static int check_read_back(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
         return -EOPNOTSUPP;
 }
 
+/* root.fp refused by a kernel before 6.4 whose parser is strict: Linux
+ * 6.1's taprio answers "Unknown attribute type" (-EINVAL) for the fp
+ * inside its TC entries (kernel tier, kernel-nl-fp). Said as what it is,
+ * with the kernel's answer. NULL: another error. */
+static char *fp_step_error(const ApplyPlan *p, const PlanStep *st, const NlRequest *req) {
+        char *s = NULL;
+
+        if (!p->s->root.fp_given || req->error != -EINVAL || !req->ext_ack ||
+            !strstr(req->ext_ack, "Unknown attribute type") ||
+            (st->kind != PLAN_ROOT && st->kind != PLAN_CHANGE_ROOT && st->kind != PLAN_RESTART_ROOT))
+                return NULL;
+        if (asprintf(&s, "root.fp: this kernel does not support frame preemption (%s: %s; Linux 6.4 or "
+                     "later needed)", st->name, req->ext_ack) < 0)
+                return NULL;
+        return s;
+}
+
 /* Judge the kernel's answers to a sent plan, fall back to software where
  * offload was only tried, and roll back on failure. Returns like
  * nl_qdisc_apply(); the report moves to *ret. */
@@ -206,7 +223,8 @@ static int apply_plan_finish(NlQdisc *nl, ApplyPlan *p, int send_result, ApplyRe
         for (size_t i = 0; i < n; i++)
                 if (reqs[i].error < 0 && !plan_step_may_fall_back(&steps[i], reqs[i].error)) {
                         k = reqs[i].error;
-                        rep.error = qdisc_step_error(reqs[i].ext_ack, k, steps[i].name);
+                        rep.error = fp_step_error(p, &steps[i], &reqs[i]) ?:
+                                    qdisc_step_error(reqs[i].ext_ack, k, steps[i].name);
                         goto fail;
                 }
 
