@@ -15,20 +15,17 @@ make_veth va vb 4
 conf=$TMPDIR/schedules.d
 mkdir -p "$conf"
 
-write_taprio() { # FP_JSON [MODE]
-        cat > "$conf/va.json" <<EOS
-{
-  "interface": "va",
-  "root": {
-    "qdisc": "taprio", "handle": "100:", "num_tc": 3,
-    "priority_map": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
-    "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2}],
-    "clockid": "CLOCK_TAI", "base_time_ns": 1000, "mode": "${2:-software}",
-    "fp": $1,
-    "entries": [{"gate_mask": 1, "interval_ns": 300000}, {"gate_mask": 6, "interval_ns": 700000}]
-  }
+# write_root QDISC KEYS: va's schedule, a root of 3 classes with KEYS (JSON members).
+write_root() {
+        printf '{"interface": "va", "root": {"qdisc": "%s", "handle": "100:", "num_tc": 3,
+ "priority_map": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+ "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2}], %s}}\n' \
+                "$1" "$2" > "$conf/va.json"
 }
-EOS
+
+write_taprio() { # FP_JSON
+        write_root taprio '"clockid": "CLOCK_TAI", "base_time_ns": 1000, "mode": "software", "fp": '"$1"',
+ "entries": [{"gate_mask": 1, "interval_ns": 300000}, {"gate_mask": 6, "interval_ns": 700000}]'
 }
 
 handles() { qdisc_json va | jq -c '[.[] | {kind, handle, parent}] | sort_by(.parent)'; }
@@ -70,17 +67,7 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 4 ]; }; then
         "$TBSD" --remove --config-dir "$conf" >/dev/null 2>&1 || true
 
         # mqprio: fp needs hw 1, which veth has no offload for
-        cat > "$conf/va.json" <<EOS
-{
-  "interface": "va",
-  "root": {
-    "qdisc": "mqprio", "handle": "100:", "num_tc": 3,
-    "priority_map": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
-    "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2}],
-    "hw_offload": true, "fp": ["E", "E", "E"]
-  }
-}
-EOS
+        write_root mqprio '"hw_offload": true, "fp": ["E", "E", "E"]'
         out=$("$TBSD" --once --config-dir "$conf" 2>&1 || true)
         echo "$out"
         assert_contains "$out" "va:" "mqprio hw 1 with fp on veth: one line naming the interface"

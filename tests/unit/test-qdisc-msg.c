@@ -445,6 +445,14 @@ static RootSpec taprio_fp_root(void) {
         return r;
 }
 
+static void set_fp(RootSpec *r, uint8_t tc0, uint8_t tc1, uint8_t tc2) {
+        r->fp_given = true;
+        r->n_fp = 3;
+        r->fp[0] = tc0;
+        r->fp[1] = tc1;
+        r->fp[2] = tc2;
+}
+
 /* mqprio with fp is built without libnl-route: iproute2's bytes exactly
  * (TCA_OPTIONS without NLA_F_NESTED, TC entries with it); it parses back
  * with the fp the kernel would dump. */
@@ -454,11 +462,7 @@ static void test_mqprio_fp_request(void **state) {
         struct nl_msg *m = NULL;
 
         r.hw_offload = true;
-        r.fp_given = true;
-        r.n_fp = 3;
-        r.fp[0] = TBS_FP_EXPRESS;
-        r.fp[1] = TBS_FP_PREEMPTIBLE;
-        r.fp[2] = TBS_FP_EXPRESS;
+        set_fp(&r, TBS_FP_EXPRESS, TBS_FP_PREEMPTIBLE, TBS_FP_EXPRESS);
         assert_int_equal(qdisc_root_request(3, &r, &m), 0);
         assert_tc_payload(m, expected, sizeof(expected) - 1);
         assert_int_equal(qdisc_mqprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
@@ -478,53 +482,45 @@ static void test_mqprio_fp_request(void **state) {
         nlmsg_free(m);
 }
 
-static void test_taprio_fp_request(void **state) {
-        static const char tc[] = TC615_TAPRIO_FP_EPE;
-        uint8_t expected[sizeof(tc) + 8];
-        size_t n = tc_taprio_with_flags0(tc, sizeof(tc) - 1, expected, sizeof(expected));
-        RootSpec r = taprio_fp_root(), back = {};
+/* r's request is tc's (with tbsd's two old differences) and parses back
+ * equal, with the fp (and max SDU) the kernel would dump. */
+static void assert_taprio_as_tc(const RootSpec *r, const char *tc, size_t tc_len) {
+        uint8_t expected[512];
+        size_t n = tc_taprio_with_flags0(tc, tc_len, expected, sizeof(expected));
+        RootSpec back = {};
         struct nl_msg *m = NULL;
 
-        r.fp_given = true;
-        r.n_fp = 3;
-        r.fp[0] = TBS_FP_EXPRESS;
-        r.fp[1] = TBS_FP_PREEMPTIBLE;
-        r.fp[2] = TBS_FP_EXPRESS;
-        assert_int_equal(qdisc_root_request(3, &r, &m), 0);
+        assert_int_equal(qdisc_root_request(3, r, &m), 0);
         assert_tc_payload(m, (const char *) expected, n);
         assert_int_equal(qdisc_taprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
         assert_true(back.fp_dumped);
-        assert_int_equal(back.fp[1], TBS_FP_PREEMPTIBLE);
-        back.handle = r.handle;
-        assert_true(qdisc_taprio_vtable.equal(&r, &back));
+        assert_memory_equal(back.fp, r->fp, 3);
+        assert_memory_equal(back.max_sdu, r->max_sdu, sizeof(back.max_sdu));
+        back.handle = r->handle;
+        assert_true(qdisc_taprio_vtable.equal(r, &back));
         assert_null(qdisc_taprio_vtable.unexpressed(qdisc_request_options(m)));
         root_spec_done(&back);
         nlmsg_free(m);
 }
 
+static void test_taprio_fp_request(void **state) {
+        static const char tc[] = TC615_TAPRIO_FP_EPE;
+        RootSpec r = taprio_fp_root();
+
+        set_fp(&r, TBS_FP_EXPRESS, TBS_FP_PREEMPTIBLE, TBS_FP_EXPRESS);
+        assert_taprio_as_tc(&r, tc, sizeof(tc) - 1);
+}
+
 /* max SDU and fp in the same entries: index, max SDU, fp */
 static void test_taprio_max_sdu_fp_request(void **state) {
         static const char tc[] = TC615_TAPRIO_SDU_FP_EEE;
-        uint8_t expected[sizeof(tc) + 8];
-        size_t n = tc_taprio_with_flags0(tc, sizeof(tc) - 1, expected, sizeof(expected));
-        RootSpec r = taprio_fp_root(), back = {};
-        struct nl_msg *m = NULL;
+        RootSpec r = taprio_fp_root();
 
         r.max_sdu_given = true;
         r.max_sdu[1] = 1500;
         r.max_sdu[2] = 512;
-        r.fp_given = true;
-        r.n_fp = 3;
-        r.fp[0] = r.fp[1] = r.fp[2] = TBS_FP_EXPRESS;
-        assert_int_equal(qdisc_root_request(3, &r, &m), 0);
-        assert_tc_payload(m, (const char *) expected, n);
-        assert_int_equal(qdisc_taprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
-        assert_true(back.fp_dumped);
-        assert_int_equal(back.max_sdu[1], 1500);
-        back.handle = r.handle;
-        assert_true(qdisc_taprio_vtable.equal(&r, &back));
-        root_spec_done(&back);
-        nlmsg_free(m);
+        set_fp(&r, TBS_FP_EXPRESS, TBS_FP_EXPRESS, TBS_FP_EXPRESS);
+        assert_taprio_as_tc(&r, tc, sizeof(tc) - 1);
 }
 
 /* A dump without fp (Linux 6.1: its taprio's entries hold no fp) is not a
@@ -541,9 +537,7 @@ static void test_fp_equal_needs_kernel(void **state) {
         assert_false(back.fp_dumped);
         back.handle = r.handle;
         assert_true(qdisc_taprio_vtable.equal(&r, &back));
-        r.fp_given = true;
-        r.n_fp = 3;
-        r.fp[0] = r.fp[1] = r.fp[2] = TBS_FP_EXPRESS;
+        set_fp(&r, TBS_FP_EXPRESS, TBS_FP_EXPRESS, TBS_FP_EXPRESS);
         assert_false(qdisc_taprio_vtable.equal(&r, &back));
         back.fp_dumped = true;          /* 6.4+: zeros never dumped, but 1s read the same */
         assert_true(qdisc_taprio_vtable.equal(&r, &back));
