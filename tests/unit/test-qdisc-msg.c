@@ -763,6 +763,48 @@ static void test_parse_cbs_dump(void **state) {
         qdisc_tree_done(&t);
 }
 
+/* Recorded in Linux 6.12 (tests/kernel/qemu-run-612, README): a software
+ * taprio with max-sdu 0 1500 0 and fp E E E (taprio-fp-612.bin), and an
+ * mqprio hw 0 without fp (mqprio-612.bin). 6.12 dumps TC entries with fp
+ * for all 16 classes in both (the .tc.json files: "fp": ["E", ...]). */
+static void test_parse_612_fp_dumps(void **state) {
+        _cleanup_free_ void *buf = NULL;
+        _cleanup_(qdisc_tree_done) QDiscTree t = {}, u = {};
+        RootSpec want = taprio_fp_root(), mq = mqprio_root;
+        size_t len;
+
+        buf = read_fixture(FIXTURES "taprio-fp-612.bin", &len);
+        assert_int_equal(qdisc_tree_parse_dump(buf, len, 3, &t), 0);
+        assert_true(t.root_known);
+        assert_int_equal(t.root_spec.kind, ROOT_TAPRIO);
+        assert_true(t.root_spec.max_sdu_dumped);
+        assert_true(t.root_spec.fp_dumped);
+        assert_int_equal(t.root_spec.max_sdu[1], 1500);
+        for (unsigned tc = 0; tc < TBS_MAX_TC; tc++)
+                assert_int_equal(t.root_spec.fp[tc], TBS_FP_EXPRESS);
+        want.cycle_time_ns = 1000000;
+        want.max_sdu_given = true;
+        want.max_sdu[1] = 1500;
+        assert_true(qdisc_taprio_vtable.equal(&want, &t.root_spec));        /* no fp given */
+        set_fp(&want, TBS_FP_EXPRESS, TBS_FP_EXPRESS, TBS_FP_EXPRESS);
+        assert_true(qdisc_taprio_vtable.equal(&want, &t.root_spec));
+        want.fp[2] = TBS_FP_PREEMPTIBLE;
+        assert_false(qdisc_taprio_vtable.equal(&want, &t.root_spec));
+        free(TAKE_PTR(buf));
+
+        buf = read_fixture(FIXTURES "mqprio-612.bin", &len);
+        assert_int_equal(qdisc_tree_parse_dump(buf, len, 3, &u), 0);
+        assert_true(u.root_known);
+        assert_int_equal(u.root_spec.kind, ROOT_MQPRIO);
+        assert_true(u.root_spec.fp_dumped);
+        assert_int_equal(u.root_spec.fp[15], TBS_FP_EXPRESS);
+        assert_true(root_spec_equal(&mq, &u.root_spec));
+        set_fp(&mq, TBS_FP_EXPRESS, TBS_FP_EXPRESS, TBS_FP_EXPRESS);
+        assert_true(root_spec_equal(&mq, &u.root_spec));
+        mq.fp[0] = TBS_FP_PREEMPTIBLE;
+        assert_false(root_spec_equal(&mq, &u.root_spec));
+}
+
 /* Recorded in the test kernel: mqprio 100: with etf 101: on 100:1 (delta
  * 300000) and etf 102: on 100:2 (delta 500000, deadline_mode,
  * skip_sock_check), after 5 datagrams to queue 0 (dropped by etf: no
@@ -1184,6 +1226,7 @@ int main(void) {
                 cmocka_unit_test(test_taprio_fp_request),
                 cmocka_unit_test(test_taprio_max_sdu_fp_request),
                 cmocka_unit_test(test_fp_equal_needs_kernel),
+                cmocka_unit_test(test_parse_612_fp_dumps),
                 cmocka_unit_test(test_parse_taprio_admin_dump),
                 cmocka_unit_test(test_parse_taprio_admin_recorded),
                 cmocka_unit_test(test_parse_mqprio_dump),
