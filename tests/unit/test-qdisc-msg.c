@@ -768,13 +768,10 @@ static void test_parse_cbs_dump(void **state) {
  * mqprio hw 0 without fp (mqprio-612.bin). 6.12 dumps TC entries with fp
  * for all 16 classes in both (the .tc.json files: "fp": ["E", ...]). */
 static void test_parse_612_fp_dumps(void **state) {
-        _cleanup_free_ void *buf = NULL;
         _cleanup_(qdisc_tree_done) QDiscTree t = {}, u = {};
         RootSpec want = taprio_fp_root(), mq = mqprio_root;
-        size_t len;
 
-        buf = read_fixture(FIXTURES "taprio-fp-612.bin", &len);
-        assert_int_equal(qdisc_tree_parse_dump(buf, len, 3, &t), 0);
+        load_fixture_tree("taprio-fp-612.bin", &t);
         assert_true(t.root_known);
         assert_int_equal(t.root_spec.kind, ROOT_TAPRIO);
         assert_true(t.root_spec.max_sdu_dumped);
@@ -790,10 +787,8 @@ static void test_parse_612_fp_dumps(void **state) {
         assert_true(qdisc_taprio_vtable.equal(&want, &t.root_spec));
         want.fp[2] = TBS_FP_PREEMPTIBLE;
         assert_false(qdisc_taprio_vtable.equal(&want, &t.root_spec));
-        free(TAKE_PTR(buf));
 
-        buf = read_fixture(FIXTURES "mqprio-612.bin", &len);
-        assert_int_equal(qdisc_tree_parse_dump(buf, len, 3, &u), 0);
+        load_fixture_tree("mqprio-612.bin", &u);
         assert_true(u.root_known);
         assert_int_equal(u.root_spec.kind, ROOT_MQPRIO);
         assert_true(u.root_spec.fp_dumped);
