@@ -10,6 +10,7 @@
 #include "qdisc-kind.h"
 #include "schedule-fields.h"
 #include "schedule-hints.h"
+#include "schedule-verifier.h"
 
 const QDiscVTable *const qdisc_root_vtables[_ROOT_KIND_MAX] = {
         [ROOT_MQPRIO] = &qdisc_mqprio_vtable,
@@ -162,4 +163,55 @@ int qdisc_qopt_to_root(const void *buf, size_t len, RootSpec *r) {
                                             : (QueueRange) {};
         r->hw_offload = q.hw != 0;
         return 0;
+}
+
+void kind_parse_fp(Parser *p, const JsonNode *root, RootSpec *r) {
+        char path[JPATH_MAX], sh[SHOW_MAX];
+        const JsonNode *a;
+        size_t n;
+
+        a = get_container(p, "root", root, "fp", false, JSON_ARRAY);
+        if (!a)
+                return;
+        n = a->len;
+        if (n == 0 || n > TBS_MAX_TC) {
+                perr(p, "root.fp", "must have one entry per traffic class (1 to %u), got %zu", TBS_MAX_TC, n);
+                return;
+        }
+        r->fp_given = true;
+        r->n_fp = (uint8_t) n;
+        for (size_t i = 0; i < n; i++) {
+                const JsonNode *v = json_index(a, i);
+
+                if (json_is(v, JSON_STRING) && str_len(v) == 1 && (v->text[0] == 'E' || v->text[0] == 'P'))
+                        r->fp[i] = v->text[0] == 'E' ? TBS_FP_EXPRESS : TBS_FP_PREEMPTIBLE;
+                else
+                        perr(p, jpath_index(path, "root.fp", i),
+                             "must be \"E\" (express) or \"P\" (preemptible), got %s", show(v, sh));
+        }
+}
+
+int kind_fp_to_json(struct json_object *o, const RootSpec *r) {
+        _cleanup_json_ struct json_object *a = NULL;
+
+        if (!r->fp_given && !root_has_preemptible(r))
+                return 0;
+        a = json_object_new_array();
+        if (!a)
+                return -ENOMEM;
+        for (unsigned tc = 0; tc < r->num_tc && tc < TBS_MAX_TC; tc++) {
+                struct json_object *e = json_object_new_string(r->fp[tc] == TBS_FP_PREEMPTIBLE ? "P" : "E");
+
+                if (!e || json_object_array_add(a, e) < 0) {
+                        json_object_put(e);
+                        return -ENOMEM;
+                }
+        }
+        return json_add_made(o, "fp", TAKE_PTR(a));
+}
+
+void kind_verify_fp(Verifier *v, const RootSpec *r) {
+        if (r->fp_given && r->num_tc >= 1 && r->n_fp != r->num_tc)
+                verr(v, "root.fp", "must have one entry per traffic class (num_tc is %u), got %u",
+                     r->num_tc, r->n_fp);
 }

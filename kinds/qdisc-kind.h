@@ -225,3 +225,22 @@ int etf_keys_to_json(struct json_object *o, const EtfSpec *q, OffloadMode offloa
 void etf_verify_qdisc(Verifier *v, const EtfSpec *q, const Where *at, OffloadMode offload, const DeviceFacts *f);
 bool etf_qdisc_equal(const EtfSpec *a, const EtfSpec *b);
 const char *etf_difference(const EtfSpec *have, const EtfSpec *want, char buf[static 96]);
+
+/* Linux 6.4's frame preemption attributes (include/uapi/linux/pkt_sched.h
+ * of 6.12), which Debian 12's headers (6.1) lack; enum values there, so
+ * named here: mqprio's TCA_MQPRIO_TC_ENTRY nest after its struct (index
+ * u32, fp u32) and taprio's fp in its TCA_TAPRIO_ATTR_TC_ENTRY. */
+#define TBS_TCA_MQPRIO_TC_ENTRY 5               /* after TCA_MQPRIO_MAX_RATE64 */
+#define TBS_TCA_MQPRIO_TC_ENTRY_INDEX 1
+#define TBS_TCA_MQPRIO_TC_ENTRY_FP 2
+#define TBS_TCA_MQPRIO_TC_ENTRY_MAX 2
+#define TBS_TCA_TAPRIO_TC_ENTRY_FP 3            /* after TCA_TAPRIO_TC_ENTRY_MAX_SDU */
+#define TBS_TCA_TAPRIO_TC_ENTRY_MAX 3
+
+/* Frame preemption per traffic class (mqprio's and taprio's "fp" of the
+ * root, kinds/kinds.c): parsed as "E" or "P" (express, preemptible, as tc
+ * writes them), one per class; written back as given; checked against
+ * num_tc. */
+void kind_parse_fp(Parser *p, const JsonNode *root, RootSpec *r);
+int kind_fp_to_json(struct json_object *o, const RootSpec *r);
+void kind_verify_fp(Verifier *v, const RootSpec *r);

@@ -170,6 +170,7 @@ void taprio_parse_root(Parser *p, const JsonNode *root, RootSpec *r) {
                     TBS_TAPRIO_CHANGE_MARGIN_MAX_NS, &x) > 0)
                 r->change_margin_ns = x;
         parse_max_sdu(p, root, r);
+        kind_parse_fp(p, root, r);
         if (get_int(p, "root", root, "cycle_time_ns", false, 1, INT64_MAX, &x) > 0) {
                 r->cycle_time_ns = x;
                 r->cycle_time_given = true;
@@ -278,6 +279,12 @@ void taprio_verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
         if (r->max_sdu_given && r->num_tc >= 1 && r->n_max_sdu != r->num_tc)
                 verr(v, "root.max_sdu", "must have one entry per traffic class (num_tc is %u), got %u",
                      r->num_tc, r->n_max_sdu);
+        kind_verify_fp(v, r);
+        /* Linux 6.12: "Preemption only supported with full offload" */
+        if (root_has_preemptible(r) && r->mode != TAPRIO_MODE_FULL_OFFLOAD)
+                verr(v, "root.fp", "a preemptible traffic class needs mode \"full-offload\": the kernel takes "
+                     "frame preemption only from a taprio the NIC runs, got mode \"%s\"",
+                     taprio_mode_to_string(r->mode) ?: "?");
         if (r->change_margin_ns != 0 && (r->change_margin_ns < TBS_TAPRIO_CHANGE_MARGIN_MIN_NS ||
             r->change_margin_ns > TBS_TAPRIO_CHANGE_MARGIN_MAX_NS))
                 verr(v, "root.change_margin_ns", "must be between %lld and %lld, got %" PRIi64,
@@ -332,6 +339,7 @@ int taprio_root_to_json(struct json_object *o, const RootSpec *r) {
             (r->change_margin_ns != 0 && r->change_margin_ns != TBS_TAPRIO_CHANGE_MARGIN_NS &&
              json_add_made(o, "change_margin_ns", json_object_new_int64(r->change_margin_ns)) < 0) ||
             ((r->max_sdu_given || root_has_max_sdu(r)) && json_add_made(o, "max_sdu", max_sdu_to_json(r)) < 0) ||
+            kind_fp_to_json(o, r) < 0 ||
             (r->cycle_time_given && json_add_made(o, "cycle_time_ns", json_object_new_int64(r->cycle_time_ns)) < 0) ||
             (r->cycle_time_extension_ns != 0 &&
              json_add_made(o, "cycle_time_extension_ns", json_object_new_int64(r->cycle_time_extension_ns)) < 0) ||

@@ -6,7 +6,8 @@
  * interval u32).
  *
  * Linux 6.1 also takes and dumps the per-class max SDU: TCA_TAPRIO_ATTR_TC_ENTRY
- * nests (index u32, max SDU u32), repeated at the top level.
+ * nests (index u32, max SDU u32), repeated at the top level; Linux 6.4
+ * adds fp u32 (frame preemption, root.fp) to them, which 6.1 ignores.
  *
  * sch_taprio.c dumps the operational schedule at the top level and a
  * pending one inside TCA_TAPRIO_ATTR_ADMIN_SCHED; the most recently
@@ -74,14 +75,17 @@ static int taprio_fill_options(struct nl_msg *m, const void *spec) {
          * traffic class in use, also for 0 (the kernel keeps a class's
          * earlier value when a change leaves its entry out). Only when the
          * schedule asks: a kernel without them ignores the attribute. */
-        for (unsigned tc = 0; r->max_sdu_given && tc < r->num_tc && tc < TBS_MAX_TC; tc++) {
+        /* Frame preemption (root.fp, Linux 6.4) goes into the same
+         * entries, after the max SDU, as iproute2 6.15 sends them. */
+        for (unsigned tc = 0; (r->max_sdu_given || r->fp_given) && tc < r->num_tc && tc < TBS_MAX_TC; tc++) {
                 struct nlattr *t = nla_nest_start(m, TCA_TAPRIO_ATTR_TC_ENTRY);
 
                 if (!t)
                         return -ENOMEM;
                 t->nla_type = TCA_TAPRIO_ATTR_TC_ENTRY | NLA_F_NESTED;
                 if (nla_put_u32(m, TCA_TAPRIO_TC_ENTRY_INDEX, tc) < 0 ||
-                    nla_put_u32(m, TCA_TAPRIO_TC_ENTRY_MAX_SDU, r->max_sdu[tc]) < 0)
+                    (r->max_sdu_given && nla_put_u32(m, TCA_TAPRIO_TC_ENTRY_MAX_SDU, r->max_sdu[tc]) < 0) ||
+                    (r->fp_given && nla_put_u32(m, TBS_TCA_TAPRIO_TC_ENTRY_FP, r->fp[tc] ?: TBS_FP_EXPRESS) < 0))
                         return -ENOMEM;
                 if (qdisc_nest_end(m, t) < 0)
                         return -EMSGSIZE;
@@ -192,24 +196,31 @@ static int parse_tc_entries(const struct nlattr *options, RootSpec *r) {
         int rem;
 
         nla_for_each_nested(a, (struct nlattr *) options, rem) {
-                struct nlattr *etb[TCA_TAPRIO_TC_ENTRY_MAX + 1];
-                uint32_t tc = UINT32_MAX, sdu = 0;
+                struct nlattr *etb[TBS_TCA_TAPRIO_TC_ENTRY_MAX + 1];
+                uint32_t tc = UINT32_MAX, sdu = 0, fp = 0;
                 int k;
 
                 if (nla_type(a) != TCA_TAPRIO_ATTR_TC_ENTRY)
                         continue;
-                if (nla_parse_nested(etb, TCA_TAPRIO_TC_ENTRY_MAX, (struct nlattr *) a, NULL) < 0)
+                if (nla_parse_nested(etb, TBS_TCA_TAPRIO_TC_ENTRY_MAX, (struct nlattr *) a, NULL) < 0)
                         return -EBADMSG;
                 k = get_u32(etb[TCA_TAPRIO_TC_ENTRY_INDEX], &tc);
                 if (k >= 0)
                         k = get_u32(etb[TCA_TAPRIO_TC_ENTRY_MAX_SDU], &sdu);
+                if (k >= 0)
+                        k = get_u32(etb[TBS_TCA_TAPRIO_TC_ENTRY_FP], &fp);
                 if (k < 0)
                         return k;
                 if (tc == UINT32_MAX)
                         return -EBADMSG;
                 r->max_sdu_dumped = true;
-                if (tc < TBS_MAX_TC)
+                /* Linux 6.4+ dumps fp in each entry; 6.1 has none */
+                if (etb[TBS_TCA_TAPRIO_TC_ENTRY_FP])
+                        r->fp_dumped = true;
+                if (tc < TBS_MAX_TC) {
                         r->max_sdu[tc] = sdu;
+                        r->fp[tc] = fp > 0xff ? 0xff : (uint8_t) fp;
+                }
         }
         return 0;
 }
@@ -301,15 +312,17 @@ static const char *taprio_unexpressed(const struct nlattr *options) {
         if (!options || nla_parse_nested(tb, TCA_TAPRIO_ATTR_MAX, (struct nlattr *) options, NULL) < 0)
                 return NULL;
         nla_for_each_attr(e, nla_data(options), nla_len(options), rem) {
-                struct nlattr *etb[TCA_TAPRIO_TC_ENTRY_MAX + 1];
-                uint32_t sdu = 0;
+                struct nlattr *etb[TBS_TCA_TAPRIO_TC_ENTRY_MAX + 1];
+                uint32_t sdu = 0, fp = 0;
 
                 if (nla_type(e) != TCA_TAPRIO_ATTR_TC_ENTRY)
                         continue;
-                if (nla_parse_nested(etb, TCA_TAPRIO_TC_ENTRY_MAX, e, NULL) < 0)
+                if (nla_parse_nested(etb, TBS_TCA_TAPRIO_TC_ENTRY_MAX, e, NULL) < 0)
                         return "taprio per-class entries that cannot be read";
                 if (get_u32(etb[TCA_TAPRIO_TC_ENTRY_MAX_SDU], &sdu) < 0)
                         return "taprio per-class entries without a max SDU";
+                if (get_u32(etb[TBS_TCA_TAPRIO_TC_ENTRY_FP], &fp) < 0 || fp > TBS_FP_PREEMPTIBLE)
+                        return "taprio per-class frame preemption that cannot be read";
         }
         return NULL;
 }
@@ -356,6 +369,7 @@ static const KindKey taprio_root_keys[] = {
         { "base_time_ns", false },
         { "change_margin_ns", false },
         { "max_sdu", false },
+        { "fp", false },
         { "cycle_time_ns", false },
         { "cycle_time_extension_ns", false },
         { "mode", false },

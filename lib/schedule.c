@@ -169,6 +169,21 @@ int root_send_tc_of_queue(const RootSpec *r, uint32_t queue) {
         return reached >= 0 ? reached : __builtin_ctz(mask);
 }
 
+/* Frame preemption is compared only when a side gives it (a schedule
+ * without "fp" means what it meant before the key existed); then both
+ * sides must know it: a dump without fp (a kernel before 6.4) is not a
+ * schedule with fp. 0 is express, as the kernel defaults. */
+static bool root_fp_equal(const RootSpec *a, const RootSpec *b) {
+        if (!a->fp_given && !b->fp_given)
+                return true;
+        if (!(a->fp_given || a->fp_dumped) || !(b->fp_given || b->fp_dumped))
+                return false;
+        for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
+                if ((a->fp[i] ?: TBS_FP_EXPRESS) != (b->fp[i] ?: TBS_FP_EXPRESS))
+                        return false;
+        return true;
+}
+
 bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
         if (a->kind != b->kind || a->handle != b->handle || a->num_tc != b->num_tc)
                 return false;
@@ -183,6 +198,8 @@ bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
                     a->queues[i].offset != b->queues[i].offset)
                         return false;
 
+        if (!root_fp_equal(a, b))
+                return false;
         if (a->kind == ROOT_MQPRIO)
                 return a->hw_offload == b->hw_offload;
 
@@ -215,6 +232,13 @@ bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int6
 bool root_has_max_sdu(const RootSpec *r) {
         for (unsigned i = 0; i < TBS_MAX_TC; i++)
                 if (r->max_sdu[i] != 0)
+                        return true;
+        return false;
+}
+
+bool root_has_preemptible(const RootSpec *r) {
+        for (unsigned i = 0; i < TBS_MAX_TC; i++)
+                if (r->fp[i] == TBS_FP_PREEMPTIBLE)
                         return true;
         return false;
 }

@@ -24,6 +24,8 @@
 #define TBS_PRIO_MAP_LEN 16           /* TC_QOPT_BITMASK + 1 */
 #define TBS_DEFAULT_ROOT_HANDLE 0x01000000U /* "100:" */
 #define TBS_MAX_SDU 65535             /* ETH_MAX_MTU: the largest max SDU any device takes */
+#define TBS_FP_EXPRESS 1              /* TC_FP_EXPRESS (Linux 6.4 pkt_sched.h) */
+#define TBS_FP_PREEMPTIBLE 2          /* TC_FP_PREEMPTIBLE */
 #define TBS_MAX_QUEUE (UINT16_MAX - 1)
 #define TBS_MAX_LINK_SPEED_MBPS 1000000U /* a file's link_speed_mbps: 1 Tbit/s, its kbit/s fit the kernel's s32 slopes */  /* highest TX queue number of a schedule (an etf parent is MAJ:queue+1) */
 
@@ -230,6 +232,14 @@ typedef struct RootSpec {
         bool max_sdu_given;                   /* the request carries TCA_TAPRIO_ATTR_TC_ENTRY */
         uint8_t n_max_sdu;                    /* entries the file gave (the validator wants num_tc) */
 
+        /* mqprio and taprio: frame preemption per traffic class ("fp",
+         * Linux 6.4+; TC_FP_EXPRESS 1 or TC_FP_PREEMPTIBLE 2, 0 read as
+         * express, the kernel's default) */
+        uint8_t fp[TBS_MAX_TC];
+        bool fp_given;                        /* the request carries TC entries with fp */
+        uint8_t n_fp;                         /* entries the file gave (the validator wants num_tc) */
+        bool fp_dumped;                       /* from a dump: the kernel reported fp per class */
+
         /* any kind */
         StabSpec stab;                        /* "stab": the root's size table (schedule-stab.h) */
 
@@ -400,6 +410,8 @@ bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int6
 
 /** Whether any traffic class of r has a max_sdu limit. */
 bool root_has_max_sdu(const RootSpec *r);
+/** Whether any traffic class of r is preemptible. */
+bool root_has_preemptible(const RootSpec *r);
 /** Compare two TX queue children as installed (etf or cbs, kind first);
  *  offload compares a resolved mode (OFFLOAD_ON/OFF), so resolve "auto"
  *  before comparing; cbs compares the four kernel parameters, so resolve

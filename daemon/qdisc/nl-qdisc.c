@@ -130,9 +130,13 @@ out:
  * Returns 0, or -errno with rep->error set. */
 static int check_read_back(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
         _cleanup_(qdisc_tree_done) QDiscTree t = {};
+        /* root.fp: a kernel before 6.4 ignores the TC entries' fp (mqprio
+         * the whole TCA_MQPRIO_TC_ENTRY, taprio the attribute inside its
+         * entries) and dumps none: read back whenever a root was sent. */
+        bool check_fp = p->s->root.fp_given && p->plan.root_change != ROOT_KEEP;
         int k;
 
-        if (!p->plan.check_max_sdu && !p->plan.check_num_tc)
+        if (!p->plan.check_max_sdu && !p->plan.check_num_tc && !check_fp)
                 return 0;
         /* A dump that fails tells nothing either way (the apply itself
          * was answered): the drift check reads the tree again later. */
@@ -141,6 +145,13 @@ static int check_read_back(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
         k = qdisc_plan_check_root(&p->plan, p->s, &t, &rep->error);
         if (k < 0)
                 return k;
+        if (check_fp && t.root_known && t.root_spec.kind == p->s->root.kind && !t.root_spec.fp_dumped) {
+                if (asprintf(&rep->error, "root.fp: this kernel does not support frame preemption (its %s "
+                             "reports no per-class fp after it was set; Linux 6.4 or later needed)",
+                             root_kind_to_string(p->s->root.kind) ?: "root") < 0)
+                        rep->error = NULL;
+                return -EOPNOTSUPP;
+        }
         if (!p->plan.check_max_sdu || !t.root_known || t.root_spec.kind != ROOT_TAPRIO ||
             t.root_spec.max_sdu_dumped)
                 return 0;
@@ -148,6 +159,23 @@ static int check_read_back(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
                      "taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY after they were set)") < 0)
                 rep->error = NULL;
         return -EOPNOTSUPP;
+}
+
+/* root.fp refused by a kernel before 6.4 whose parser is strict: Linux
+ * 6.1's taprio answers "Unknown attribute type" (-EINVAL) for the fp
+ * inside its TC entries (kernel tier, kernel-nl-fp). Said as what it is,
+ * with the kernel's answer. NULL: another error. */
+static char *fp_step_error(const ApplyPlan *p, const PlanStep *st, const NlRequest *req) {
+        char *s = NULL;
+
+        if (!p->s->root.fp_given || req->error != -EINVAL || !req->ext_ack ||
+            !strstr(req->ext_ack, "Unknown attribute type") ||
+            (st->kind != PLAN_ROOT && st->kind != PLAN_CHANGE_ROOT && st->kind != PLAN_RESTART_ROOT))
+                return NULL;
+        if (asprintf(&s, "root.fp: this kernel does not support frame preemption (%s: %s; Linux 6.4 or "
+                     "later needed)", st->name, req->ext_ack) < 0)
+                return NULL;
+        return s;
 }
 
 /* Judge the kernel's answers to a sent plan, fall back to software where
@@ -195,7 +223,8 @@ static int apply_plan_finish(NlQdisc *nl, ApplyPlan *p, int send_result, ApplyRe
         for (size_t i = 0; i < n; i++)
                 if (reqs[i].error < 0 && !plan_step_may_fall_back(&steps[i], reqs[i].error)) {
                         k = reqs[i].error;
-                        rep.error = qdisc_step_error(reqs[i].ext_ack, k, steps[i].name);
+                        rep.error = fp_step_error(p, &steps[i], &reqs[i]) ?:
+                                    qdisc_step_error(reqs[i].ext_ack, k, steps[i].name);
                         goto fail;
                 }
 

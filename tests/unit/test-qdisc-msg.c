@@ -334,6 +334,217 @@ static void test_taprio_round_trip(void **state) {
         nlmsg_free(m);
 }
 
+/* root.fp (frame preemption per traffic class, Linux 6.4), against
+ * iproute2 6.15 as the oracle: the payloads below (after struct nlmsghdr,
+ * whose NLM_F_* flags differ: tc add sends CREATE|EXCL) were captured with
+ * `strace -f -xx -s 4096 -e trace=sendmsg tc qdisc add dev va root handle
+ * 100: ...` in the Linux 6.12 guest (tests/kernel/qemu-run-612, veth va
+ * with 4 TX queues, ifindex 3), and pasted as strace printed them. */
+/* tc qdisc add ... handle 100: mqprio num_tc 3 map 2 2 1 0 2 2 2 2 2 2 2 2 2 2 2 2 queues 1@0 1@1 2@2 hw 1 fp E P E */
+#define TC615_MQPRIO_FP_EPE \
+        "\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x01\xff\xff\xff\xff" \
+        "\x00\x00\x00\x00\x0b\x00\x01\x00\x6d\x71\x70\x72\x69\x6f\x00\x00" \
+        "\x94\x00\x02\x00\x03\x02\x02\x01\x00\x02\x02\x02\x02\x02\x02\x02" \
+        "\x02\x02\x02\x02\x02\x01\x01\x00\x01\x00\x02\x00\x00\x00\x00\x00" \
+        "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" \
+        "\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x02\x00\x00\x00\x00\x00" \
+        "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" \
+        "\x00\x00\x00\x00\x00\x00\x00\x00\x14\x00\x05\x80\x08\x00\x01\x00" \
+        "\x00\x00\x00\x00\x08\x00\x02\x00\x01\x00\x00\x00\x14\x00\x05\x80" \
+        "\x08\x00\x01\x00\x01\x00\x00\x00\x08\x00\x02\x00\x02\x00\x00\x00" \
+        "\x14\x00\x05\x80\x08\x00\x01\x00\x02\x00\x00\x00\x08\x00\x02\x00" \
+        "\x01\x00\x00\x00"
+
+/* tc qdisc add ... handle 100: taprio num_tc 3 map 2 2 1 0 2 2 2 2 2 2 2 2 2 2 2 2 queues 1@0 1@1 2@2 base-time 1000 sched-entry S 01 300000 sched-entry S 06 700000 fp E P E clockid CLOCK_TAI */
+#define TC615_TAPRIO_FP_EPE \
+        "\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x01\xff\xff\xff\xff" \
+        "\x00\x00\x00\x00\x0b\x00\x01\x00\x74\x61\x70\x72\x69\x6f\x00\x00" \
+        "\xe8\x00\x02\x00\x08\x00\x05\x00\x0b\x00\x00\x00\x56\x00\x01\x00" \
+        "\x03\x02\x02\x01\x00\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02" \
+        "\x02\x00\x01\x00\x01\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00" \
+        "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" \
+        "\x00\x00\x00\x00\x01\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00" \
+        "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" \
+        "\x00\x00\x00\x00\x0c\x00\x03\x00\xe8\x03\x00\x00\x00\x00\x00\x00" \
+        "\x14\x00\x0c\x80\x08\x00\x01\x00\x00\x00\x00\x00\x08\x00\x03\x00" \
+        "\x01\x00\x00\x00\x14\x00\x0c\x80\x08\x00\x01\x00\x01\x00\x00\x00" \
+        "\x08\x00\x03\x00\x02\x00\x00\x00\x14\x00\x0c\x80\x08\x00\x01\x00" \
+        "\x02\x00\x00\x00\x08\x00\x03\x00\x01\x00\x00\x00\x3c\x00\x02\x80" \
+        "\x1c\x00\x01\x00\x05\x00\x02\x00\x00\x00\x00\x00\x08\x00\x03\x00" \
+        "\x01\x00\x00\x00\x08\x00\x04\x00\xe0\x93\x04\x00\x1c\x00\x01\x00" \
+        "\x05\x00\x02\x00\x00\x00\x00\x00\x08\x00\x03\x00\x06\x00\x00\x00" \
+        "\x08\x00\x04\x00\x60\xae\x0a\x00"
+
+/* tc qdisc add ... handle 100: taprio num_tc 3 map 2 2 1 0 2 2 2 2 2 2 2 2 2 2 2 2 queues 1@0 1@1 2@2 base-time 1000 sched-entry S 01 300000 sched-entry S 06 700000 max-sdu 0 1500 512 fp E E E clockid CLOCK_TAI */
+#define TC615_TAPRIO_SDU_FP_EEE \
+        "\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x01\xff\xff\xff\xff" \
+        "\x00\x00\x00\x00\x0b\x00\x01\x00\x74\x61\x70\x72\x69\x6f\x00\x00" \
+        "\x00\x01\x02\x00\x08\x00\x05\x00\x0b\x00\x00\x00\x56\x00\x01\x00" \
+        "\x03\x02\x02\x01\x00\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02" \
+        "\x02\x00\x01\x00\x01\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00" \
+        "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" \
+        "\x00\x00\x00\x00\x01\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00" \
+        "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" \
+        "\x00\x00\x00\x00\x0c\x00\x03\x00\xe8\x03\x00\x00\x00\x00\x00\x00" \
+        "\x1c\x00\x0c\x80\x08\x00\x01\x00\x00\x00\x00\x00\x08\x00\x02\x00" \
+        "\x00\x00\x00\x00\x08\x00\x03\x00\x01\x00\x00\x00\x1c\x00\x0c\x80" \
+        "\x08\x00\x01\x00\x01\x00\x00\x00\x08\x00\x02\x00\xdc\x05\x00\x00" \
+        "\x08\x00\x03\x00\x01\x00\x00\x00\x1c\x00\x0c\x80\x08\x00\x01\x00" \
+        "\x02\x00\x00\x00\x08\x00\x02\x00\x00\x02\x00\x00\x08\x00\x03\x00" \
+        "\x01\x00\x00\x00\x3c\x00\x02\x80\x1c\x00\x01\x00\x05\x00\x02\x00" \
+        "\x00\x00\x00\x00\x08\x00\x03\x00\x01\x00\x00\x00\x08\x00\x04\x00" \
+        "\xe0\x93\x04\x00\x1c\x00\x01\x00\x05\x00\x02\x00\x00\x00\x00\x00" \
+        "\x08\x00\x03\x00\x06\x00\x00\x00\x08\x00\x04\x00\x60\xae\x0a\x00"
+
+/* Two differences from iproute2 6.15 that tbsd's taprio requests had
+ * before fp (their bytes match iproute2 6.1's): 6.15 sends no
+ * TCA_TAPRIO_ATTR_FLAGS for a software taprio (also with `flags 0x0`),
+ * tbsd sends flags 0 after the clock id (the kernel reads a missing one as
+ * 0); and 6.15 no longer marks TCA_OPTIONS NLA_F_NESTED (sch_taprio.c
+ * parses it either way). The oracle's payload with both applied:
+ * TCA_OPTIONS (at 32) 8 bytes longer and flagged, the attribute after
+ * TCMSG, TCA_KIND, the options header and the clock id. Everything else,
+ * the TC entries included, is compared byte for byte. */
+static size_t tc_taprio_with_flags0(const char *tc, size_t len, uint8_t *ret, size_t size) {
+        static const uint8_t flags0[] = { 0x08, 0x00, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00 };
+        const size_t at = 20 + 12 + 4 + 8;
+        uint16_t olen;
+
+        assert_true(len + sizeof(flags0) <= size);
+        memcpy(ret, tc, at);
+        memcpy(ret + at, flags0, sizeof(flags0));
+        memcpy(ret + at + sizeof(flags0), tc + at, len - at);
+        memcpy(&olen, ret + 32, sizeof(olen));
+        olen += sizeof(flags0);
+        memcpy(ret + 32, &olen, sizeof(olen));
+        ret[35] |= NLA_F_NESTED >> 8;
+        return len + sizeof(flags0);
+}
+
+static void assert_tc_payload(struct nl_msg *m, const char *expected, size_t len) {
+        struct nlmsghdr *h = nlmsg_hdr(m);
+
+        assert_int_equal(h->nlmsg_type, RTM_NEWQDISC);
+        assert_int_equal(h->nlmsg_flags, NLM_F_CREATE | NLM_F_REPLACE);
+        assert_int_equal(h->nlmsg_len, NLMSG_HDRLEN + len);
+        assert_memory_equal(nlmsg_data(h), expected, len);
+}
+
+static GateEntry fp_entries[] = {
+        { GATE_SET_GATES, 0x1, 300000 },
+        { GATE_SET_GATES, 0x6, 700000 },
+};
+
+static RootSpec taprio_fp_root(void) {
+        RootSpec r = taprio_root();
+
+        r.mode = TAPRIO_MODE_SOFTWARE;
+        r.txtime_delay_ns = 0;
+        r.entries = fp_entries;
+        r.n_entries = ELEMENTSOF(fp_entries);
+        return r;
+}
+
+static void set_fp(RootSpec *r, uint8_t tc0, uint8_t tc1, uint8_t tc2) {
+        r->fp_given = true;
+        r->n_fp = 3;
+        r->fp[0] = tc0;
+        r->fp[1] = tc1;
+        r->fp[2] = tc2;
+}
+
+/* mqprio with fp is built without libnl-route: iproute2's bytes exactly
+ * (TCA_OPTIONS without NLA_F_NESTED, TC entries with it); it parses back
+ * with the fp the kernel would dump. */
+static void test_mqprio_fp_request(void **state) {
+        static const char expected[] = TC615_MQPRIO_FP_EPE;
+        RootSpec r = mqprio_root, back = {};
+        struct nl_msg *m = NULL;
+
+        r.hw_offload = true;
+        set_fp(&r, TBS_FP_EXPRESS, TBS_FP_PREEMPTIBLE, TBS_FP_EXPRESS);
+        assert_int_equal(qdisc_root_request(3, &r, &m), 0);
+        assert_tc_payload(m, expected, sizeof(expected) - 1);
+        assert_int_equal(qdisc_mqprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
+        assert_true(back.fp_dumped);
+        assert_int_equal(back.fp[1], TBS_FP_PREEMPTIBLE);
+        back.handle = r.handle;
+        assert_true(qdisc_mqprio_vtable.equal(&r, &back));
+        back.fp[1] = TBS_FP_EXPRESS;
+        assert_false(qdisc_mqprio_vtable.equal(&r, &back));
+        assert_null(qdisc_mqprio_vtable.unexpressed(qdisc_request_options(m)));
+        nlmsg_free(m);
+
+        /* without fp: libnl-route's request, no TC entries (test_mqprio_request) */
+        r.fp_given = false;
+        assert_int_equal(qdisc_root_request(3, &r, &m), 0);
+        assert_int_equal(nlmsg_hdr(m)->nlmsg_len, NLMSG_HDRLEN + 20 + 12 + 88);
+        nlmsg_free(m);
+}
+
+/* r's request is tc's (with tbsd's two old differences) and parses back
+ * equal, with the fp (and max SDU) the kernel would dump. */
+static void assert_taprio_as_tc(const RootSpec *r, const char *tc, size_t tc_len) {
+        uint8_t expected[512];
+        size_t n = tc_taprio_with_flags0(tc, tc_len, expected, sizeof(expected));
+        RootSpec back = {};
+        struct nl_msg *m = NULL;
+
+        assert_int_equal(qdisc_root_request(3, r, &m), 0);
+        assert_tc_payload(m, (const char *) expected, n);
+        assert_int_equal(qdisc_taprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
+        assert_true(back.fp_dumped);
+        assert_memory_equal(back.fp, r->fp, 3);
+        assert_memory_equal(back.max_sdu, r->max_sdu, sizeof(back.max_sdu));
+        back.handle = r->handle;
+        assert_true(qdisc_taprio_vtable.equal(r, &back));
+        assert_null(qdisc_taprio_vtable.unexpressed(qdisc_request_options(m)));
+        root_spec_done(&back);
+        nlmsg_free(m);
+}
+
+static void test_taprio_fp_request(void **state) {
+        static const char tc[] = TC615_TAPRIO_FP_EPE;
+        RootSpec r = taprio_fp_root();
+
+        set_fp(&r, TBS_FP_EXPRESS, TBS_FP_PREEMPTIBLE, TBS_FP_EXPRESS);
+        assert_taprio_as_tc(&r, tc, sizeof(tc) - 1);
+}
+
+/* max SDU and fp in the same entries: index, max SDU, fp */
+static void test_taprio_max_sdu_fp_request(void **state) {
+        static const char tc[] = TC615_TAPRIO_SDU_FP_EEE;
+        RootSpec r = taprio_fp_root();
+
+        r.max_sdu_given = true;
+        r.max_sdu[1] = 1500;
+        r.max_sdu[2] = 512;
+        set_fp(&r, TBS_FP_EXPRESS, TBS_FP_EXPRESS, TBS_FP_EXPRESS);
+        assert_taprio_as_tc(&r, tc, sizeof(tc) - 1);
+}
+
+/* A dump without fp (Linux 6.1: its taprio's entries hold no fp) is not a
+ * schedule with fp, even all express; a schedule without fp compares as
+ * before. */
+static void test_fp_equal_needs_kernel(void **state) {
+        RootSpec r = taprio_fp_root(), back = {};
+        struct nl_msg *m = NULL;
+
+        r.max_sdu_given = true;
+        assert_int_equal(qdisc_root_request(3, &r, &m), 0);
+        assert_int_equal(qdisc_taprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
+        assert_true(back.max_sdu_dumped);
+        assert_false(back.fp_dumped);
+        back.handle = r.handle;
+        assert_true(qdisc_taprio_vtable.equal(&r, &back));
+        set_fp(&r, TBS_FP_EXPRESS, TBS_FP_EXPRESS, TBS_FP_EXPRESS);
+        assert_false(qdisc_taprio_vtable.equal(&r, &back));
+        back.fp_dumped = true;          /* 6.4+: zeros never dumped, but 1s read the same */
+        assert_true(qdisc_taprio_vtable.equal(&r, &back));
+        root_spec_done(&back);
+        nlmsg_free(m);
+}
+
 /* root.max_sdu: one TCA_TAPRIO_ATTR_TC_ENTRY nest per traffic class (index,
  * max SDU), after the times and before the gate list; an in-place change
  * is RTM_NEWQDISC with NLM_F_REPLACE alone on the root's own handle. */
@@ -550,6 +761,43 @@ static void test_parse_cbs_dump(void **state) {
         assert_false(installed_queue_is_declarable(q));
         assert_string_equal(q->qdisc.kind, "pfifo_fast");
         qdisc_tree_done(&t);
+}
+
+/* Recorded in Linux 6.12 (tests/kernel/qemu-run-612, README): a software
+ * taprio with max-sdu 0 1500 0 and fp E E E (taprio-fp-612.bin), and an
+ * mqprio hw 0 without fp (mqprio-612.bin). 6.12 dumps TC entries with fp
+ * for all 16 classes in both (the .tc.json files: "fp": ["E", ...]). */
+static void test_parse_612_fp_dumps(void **state) {
+        _cleanup_(qdisc_tree_done) QDiscTree t = {}, u = {};
+        RootSpec want = taprio_fp_root(), mq = mqprio_root;
+
+        load_fixture_tree("taprio-fp-612.bin", &t);
+        assert_true(t.root_known);
+        assert_int_equal(t.root_spec.kind, ROOT_TAPRIO);
+        assert_true(t.root_spec.max_sdu_dumped);
+        assert_true(t.root_spec.fp_dumped);
+        assert_int_equal(t.root_spec.max_sdu[1], 1500);
+        for (unsigned tc = 0; tc < TBS_MAX_TC; tc++)
+                assert_int_equal(t.root_spec.fp[tc], TBS_FP_EXPRESS);
+        want.cycle_time_ns = 1000000;
+        want.max_sdu_given = true;
+        want.max_sdu[1] = 1500;
+        assert_true(qdisc_taprio_vtable.equal(&want, &t.root_spec));        /* no fp given */
+        set_fp(&want, TBS_FP_EXPRESS, TBS_FP_EXPRESS, TBS_FP_EXPRESS);
+        assert_true(qdisc_taprio_vtable.equal(&want, &t.root_spec));
+        want.fp[2] = TBS_FP_PREEMPTIBLE;
+        assert_false(qdisc_taprio_vtable.equal(&want, &t.root_spec));
+
+        load_fixture_tree("mqprio-612.bin", &u);
+        assert_true(u.root_known);
+        assert_int_equal(u.root_spec.kind, ROOT_MQPRIO);
+        assert_true(u.root_spec.fp_dumped);
+        assert_int_equal(u.root_spec.fp[15], TBS_FP_EXPRESS);
+        assert_true(root_spec_equal(&mq, &u.root_spec));
+        set_fp(&mq, TBS_FP_EXPRESS, TBS_FP_EXPRESS, TBS_FP_EXPRESS);
+        assert_true(root_spec_equal(&mq, &u.root_spec));
+        mq.fp[0] = TBS_FP_PREEMPTIBLE;
+        assert_false(root_spec_equal(&mq, &u.root_spec));
 }
 
 /* Recorded in the test kernel: mqprio 100: with etf 101: on 100:1 (delta
@@ -969,6 +1217,11 @@ int main(void) {
                 cmocka_unit_test(test_taprio_request),
                 cmocka_unit_test(test_taprio_round_trip),
                 cmocka_unit_test(test_taprio_change_max_sdu),
+                cmocka_unit_test(test_mqprio_fp_request),
+                cmocka_unit_test(test_taprio_fp_request),
+                cmocka_unit_test(test_taprio_max_sdu_fp_request),
+                cmocka_unit_test(test_fp_equal_needs_kernel),
+                cmocka_unit_test(test_parse_612_fp_dumps),
                 cmocka_unit_test(test_parse_taprio_admin_dump),
                 cmocka_unit_test(test_parse_taprio_admin_recorded),
                 cmocka_unit_test(test_parse_mqprio_dump),

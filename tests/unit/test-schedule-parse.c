@@ -156,7 +156,7 @@ static const BadCase bad_cases[] = {
         /* Unknown keys, with the list of known ones */
         { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock, drift, sockets, allow" },
         { MQ, "{'root': {'hw_ofload': true}}",
-          F ": root.hw_ofload: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, hw_offload, stab" },
+          F ": root.hw_ofload: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, hw_offload, fp, stab" },
         { MQ, "{'root': {'base_time_ns': 0}}", F ": root.base_time_ns: only valid for a taprio root" },
         { TA, "{'root': {'hw_offload': false}}", F ": root.hw_offload: only valid for an mqprio root" },
         { MQ, "{'txqueues': [{'queue': 0, 'delta': 5}]}",
@@ -218,7 +218,7 @@ static const BadCase bad_cases[] = {
             "send_slope_kbps, hi_credit_bytes and lo_credit_bytes" },
         /* a tc name whose key the object does not take: the plain error */
         { TA, "{'root': {'hw': 0}}",
-          F ": root.hw: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, clockid, base_time_ns, "
+          F ": root.hw: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, fp, clockid, base_time_ns, "
             "change_margin_ns, max_sdu, cycle_time_ns, cycle_time_extension_ns, mode, txtime_delay_ns, entries, "
             "streams, link_speed_mbps, guard_frame_bytes, stab" },
         { TA, "{'root': {'base-time': 0, 'cycle_time': 5, 'txtime-delay': 5, 'sched-entry': []}}",
@@ -483,6 +483,23 @@ static const BadCase bad_cases[] = {
         { TA, "{'root': {'max_sdu': [0, 65536, 0]}}", F ": root.max_sdu[1]: must be between 0 and 65535, got 65536" },
         { TA, "{'root': {'max_sdu': [0, -1, 0]}}", F ": root.max_sdu[1]: must be between 0 and 65535, got -1" },
         { MQ, "{'root': {'max_sdu': [0, 0, 0]}}", F ": root.max_sdu: only valid for a taprio root" },
+        /* root.fp: frame preemption per traffic class */
+        { TA, "{'root': {'fp': 'E'}}", F ": root.fp: must be an array, got \"E\"" },
+        { TA, "{'root': {'fp': []}}", F ": root.fp: must have one entry per traffic class (1 to 16), got 0" },
+        { TA, "{'root': {'fp': ['E', 'E']}}", F ": root.fp: must have one entry per traffic class (num_tc is 3), got 2" },
+        { TA, "{'root': {'fp': ['E', 'X', 'e']}}",
+          F ": root.fp[1]: must be \"E\" (express) or \"P\" (preemptible), got \"X\"\n"
+          F ": root.fp[2]: must be \"E\" (express) or \"P\" (preemptible), got \"e\"" },
+        { TA, "{'root': {'fp': ['E', 1, 'E']}}",
+          F ": root.fp[1]: must be \"E\" (express) or \"P\" (preemptible), got 1" },
+        { TA, "{'root': {'fp': ['E', 'P', 'E']}}",
+          F ": root.fp: a preemptible traffic class needs mode \"full-offload\": the kernel takes frame "
+            "preemption only from a taprio the NIC runs, got mode \"software\"" },
+        { MQ, "{'root': {'fp': ['E', 'P', 'E']}}",
+          F ": root.fp: needs \"hw_offload\": true on an mqprio: the kernel takes per-class frame preemption "
+            "only from an mqprio offloaded to the NIC" },
+        { MQ, "{'root': {'hw_offload': true, 'fp': ['E', 'P']}}",
+          F ": root.fp: must have one entry per traffic class (num_tc is 3), got 2" },
         { TA, "{'root': {'base_time_ns': '2024-01-01'}}", F ": root.base_time_ns: must be a time in nanoseconds or \"now\", got \"2024-01-01\"" },
         { TA, "{'root': {'mode': 'fast'}}",
           F ": root.mode: unknown mode \"fast\"; expected \"software\", \"txtime-assist\" or \"full-offload\"" },
@@ -994,7 +1011,8 @@ static void test_monitor(void **state) {
 
 static bool schedules_equal(const Schedule *a, const Schedule *b) {
         if (a->root.base_time_now != b->root.base_time_now || a->root.change_margin_ns != b->root.change_margin_ns ||
-            a->root.max_sdu_given != b->root.max_sdu_given)
+            a->root.max_sdu_given != b->root.max_sdu_given || a->root.fp_given != b->root.fp_given ||
+            a->root.n_fp != b->root.n_fp)
                 return false;
         if (strcmp(a->ifname, b->ifname) != 0 || !root_spec_equal(&a->root, &b->root) ||
             a->root.cycle_time_given != b->root.cycle_time_given || a->n_txqueues != b->n_txqueues)
@@ -1041,6 +1059,7 @@ static void round_trip(const char *name, const char *text, size_t len) {
 static void test_round_trip_cases(void **state) {
         static const char *const patches[] = {
                 "{}",
+                "{'root': {'hw_offload': true, 'fp': ['P', 'E', 'P']}}",
                 "{'root': {'handle': '8001:', 'hw_offload': true},"
                 " 'clock': {'ptp4l_socket': '/run/ptp4l-eth0', 'domain': 24, 'transport_specific': 1,"
                 "           'max_master_offset_ns': 50, 'max_phc_offset_ns': 500, 'ptp_priority': 4}}",
@@ -1065,6 +1084,8 @@ static void test_round_trip_cases(void **state) {
                 " 'allow': ['delta-cycle', 'assist-delay']}",
                 "{'root': {'mode': 'full-offload'}}",
                 "{'root': {'base_time_ns': 'now', 'change_margin_ns': 2000000000, 'max_sdu': [0, 1500, 300]}}",
+                "{'root': {'fp': ['E', 'E', 'E']}}",
+                "{'root': {'mode': 'full-offload', 'max_sdu': [0, 1500, 300], 'fp': ['E', 'P', 'P']}}",
         };
 
         for (size_t i = 0; i < ELEMENTSOF(patches); i++) {

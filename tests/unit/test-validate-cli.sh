@@ -26,7 +26,8 @@ out=$("$tbsctl" validate "$src"/examples/*.json 2>"$tmp/err"); rc=$?
 expect_eq "validate examples: exit code" "$rc" 0
 expect_eq "validate examples: stderr" "$(cat "$tmp/err")" ""
 expect_eq "validate examples: stdout" "$out" \
-"$src/examples/i210-mqprio-cbs-etf.json: valid schedule for enp5s0
+"$src/examples/enetc-taprio-fp.json: valid schedule for eno0
+$src/examples/i210-mqprio-cbs-etf.json: valid schedule for enp5s0
 $src/examples/i210-mqprio-cbs.json: valid schedule for enp3s0
 $src/examples/i210-mqprio-launchtime.json: valid schedule for enp1s0
 $src/examples/i210-taprio-txtime-assist.json: valid schedule for enp4s0
@@ -96,7 +97,7 @@ timeline="veth1: cycle 2000000 ns at 1000 Mbit/s, guard band 100000 ns, streams'
        1100000       800000 0x4    2          (best effort)
        1900000       100000 0x0    -          (guard band)"
 expect_eq "check examples: stdout" "$(cat "$tmp/out")" "$timeline
-$src/examples: 9 schedule files, 0 errors, 0 warnings"
+$src/examples: 10 schedule files, 0 errors, 0 warnings"
 
 # 5b. tbsctl schedule FILE: the same timeline, and as JSON.
 out=$("$tbsctl" schedule "$src/examples/veth-streams.json" 2>"$tmp/err"); rc=$?
