@@ -1,4 +1,5 @@
-# Issue 39 point 2: does grafting a child stop a software taprio's gate
+# Issue 39 point 2: the Linux 6.1 behaviours tbsd works around, asked of the
+# running kernel with tc. Does grafting a child stop a software taprio's gate
 # schedule on the running kernel? Linux 6.1 does (sch_taprio.c: the graft
 # deactivates the device, taprio_reset() cancels the timer that advances
 # the schedule, dev_activate() does not start it again), so tbsd sends the
@@ -8,7 +9,7 @@
 # root only while its schedule runs), then that tbsd's apply leaves a
 # running schedule. It asserts the stop on every kernel it runs on: the day
 # a kernel no longer stops the schedule, this fails and the workaround can
-# become a probe.
+# become a probe. The same for the qdisc dump that ignores tcm_ifindex (5).
 make_veth va vb 4
 ip addr add 10.39.0.1/24 dev va
 ip neigh replace 10.39.0.2 lladdr "$(cat /sys/class/net/vb/address)" dev va nud permanent
@@ -73,4 +74,35 @@ assert_eq "$(qdisc_at va 100:2 | jq -r .kind)" etf "etf on queue 1"
 before=$(sent va)
 ping_some va 10.39.0.2
 wait_until 10 sent_at_least va $((before + 5)) || fail "after tbsd's apply the root sent $(( $(sent va) - before )) packets, expected 5"
-pass "taprio-graft-restart"
+
+# 5. The qdisc dump (RTM_GETQDISC with NLM_F_DUMP) names one interface in
+# tcm_ifindex, as tc qdisc show dev X sends it: Linux 6.1 dumps every
+# interface anyway (tc_dump_qdisc() walks every device), so tbsd drops the
+# other interfaces' messages as they arrive (qdisc_dump_wants()). The bytes
+# tc receives for lo grow with the qdiscs of other interfaces while the
+# kernel still does so.
+dump_bytes() { # the bytes tc reads from netlink for `tc qdisc show dev lo`
+        strace -qq -e trace=recvmsg -s 0 -o "$TMPDIR/dump.strace" tc qdisc show dev lo >/dev/null
+        awk '/^recvmsg/ && $NF > 0 { n += $NF } END { print n + 0 }' "$TMPDIR/dump.strace"
+}
+b1=$(dump_bytes)
+for i in 1 2 3 4 5 6 7 8; do
+        make_veth "dm$i" "dp$i" 4
+        tc qdisc add dev "dm$i" root handle 100: mqprio num_tc 2 map 0 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 queues 1@0 3@1 hw 0
+done
+b2=$(dump_bytes)
+echo "kernel $(uname -r): a dump for lo read $b1 bytes, $b2 with 8 more interfaces' qdiscs"
+[ "$b2" -gt $((b1 + 2000)) ] || fail "the dump for lo did not grow with other interfaces' qdiscs ($b1 -> $b2 bytes): the kernel filters by tcm_ifindex"
+
+# 6. What the kernel will not change in place, as tc says it (Linux 6.1:
+# "Change operation not supported by specified qdisc."): an mqprio root
+# (tbsd re-creates it, qdisc_root_change_request() answers -EOPNOTSUPP),
+# and an etf replaced without a handle (the kernel tries to change the etf
+# in place; tbsd grafts a new one under a fresh handle, qdisc_etf_request()).
+tc qdisc add dev dm1 parent 100:1 etf clockid CLOCK_TAI delta 300000
+out=$(tc qdisc change dev dm1 root handle 100: mqprio num_tc 2 map 1 0 1 1 1 1 1 1 1 1 1 1 1 1 1 1 queues 1@0 3@1 hw 0 2>&1) && fail "mqprio changed in place: $out"
+assert_contains "$out" "Change operation not supported" "tc qdisc change of an mqprio root"
+out=$(tc qdisc replace dev dm1 parent 100:1 etf clockid CLOCK_TAI delta 400000 2>&1) && fail "etf replaced without a handle: $out"
+assert_contains "$out" "Change operation not supported" "tc qdisc replace of an etf without a handle"
+assert_eq "$(qdisc_at dm1 100:1 | jq -r .options.delta)" 300000 "the etf left as it was"
+pass "quirks-61"
