@@ -105,4 +105,16 @@ assert_contains "$out" "Change operation not supported" "tc qdisc change of an m
 out=$(tc qdisc replace dev dm1 parent 100:1 etf clockid CLOCK_TAI delta 400000 2>&1) && fail "etf replaced without a handle: $out"
 assert_contains "$out" "Change operation not supported" "tc qdisc replace of an etf without a handle"
 assert_eq "$(qdisc_at dm1 100:1 | jq -r .options.delta)" 300000 "the etf left as it was"
+
+# 7. A root put in place of an mqprio or taprio root under another handle
+# in one request: Linux 6.1 answers success and leaves the new root with no
+# traffic classes (the old root's destroy resets the device's), so tbsd
+# deletes the old root first (qdisc_root_delete_first(); every direction
+# with rollbacks: kernel-root-rehandle, 6.1 only).
+tc qdisc replace dev dm2 root handle 200: taprio num_tc 2 map 0 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 queues 1@0 3@1 \
+        base-time 0 sched-entry S 01 500000 sched-entry S 02 500000 clockid CLOCK_TAI
+r=$(qdisc_at dm2 root)
+echo "kernel $(uname -r): mqprio 100: -> taprio 200: in one request: $(jq -c '[.handle, (.options.tc // 0)]' <<<"$r")"
+assert_eq "$(jq -c '[.kind, .handle, (.options.tc // 0), (.options.queues // [] | length)]' <<<"$r")" '["taprio","200:",0,0]' \
+        "one-step replace mqprio 100: -> taprio 200: leaves no traffic classes"
 pass "quirks-61"
