@@ -106,6 +106,9 @@ ClockState clock_state_from_string(const char *s);
  *  (the rules in this header's comment). Pure: no I/O. */
 void clock_evaluate(const ClockSpec *spec, const ClockInputs *in, ClockStatus *ret);
 
+/** Set st's state and its reason (printf format) (clock-rules.c). */
+void clock_status_set(ClockStatus *st, ClockState state, const char *fmt, ...) _printf_(3, 4);
+
 /** The status as a JSON object with the keys state, reason, port_state,
  *  master_offset_ns, mean_path_delay_ns, gm_present, gm_identity,
  *  steps_removed, phc_sys_offset_ns, phc_offset_method, tai_offset_s,
