@@ -6,6 +6,12 @@
 make_veth as0 as0p 4
 make_veth as1 as1p 4
 make_veth fl0 fl0p 4
+# ifb: the probe cannot tell whether it offloads etf, the kernel refuses it.
+modprobe -d /run/modroot ifb
+for i in ifb0 ifb1; do
+        ip link add "$i" numtxqueues 4 numrxqueues 4 type ifb
+        ip link set "$i" up
+done
 conf=$TMPDIR/conf
 state=$TMPDIR/state
 mkdir -p "$conf"
@@ -82,6 +88,28 @@ assert_eq "$(qdisc_shape as1)" "$before1" "as1's tree while declared twice"
 rm "$conf/as1.json"
 call Reload
 
+# A document the kernel refuses: rolled back, the previous document kept
+# and in force; with no previous one, nothing kept and no link left.
+write_ifb() { # IFACE OFFLOAD1 -> the document
+        write_mqprio_schedule "$TMPDIR/$1.json" "$1" 200000 500000
+        jq ".txqueues[0].offload = false | .txqueues[1].offload = $2" "$TMPDIR/$1.json"
+}
+call ApplySchedule sss ifb0 "$(write_ifb ifb0 false)" netconf >/dev/null
+ifb_before=$(qdisc_shape ifb0)
+out=$(refused ApplySchedule sss ifb0 "$(write_ifb ifb0 true)" netconf)
+assert_contains "$out" "ApplySchedule(ifb0) by uid 0: txqueue 1 (etf on 100:2): Specified device does not support ETF offload" \
+        "the kernel's refusal"
+assert_eq "$(qdisc_shape ifb0)" "$ifb_before" "ifb0's tree after the kernel's refusal"
+assert_eq "$(jq -c .txqueues[1].offload "$state/schedules.d/ifb0.json")" false "ifb0's kept document is the previous one"
+assert_eq "$(link_state ifb0)" configured "ifb0's state after the kernel's refusal"
+out=$(refused ApplySchedule sss ifb1 "$(write_ifb ifb1 true)" netconf)
+assert_contains "$out" "Specified device does not support ETF offload" "the kernel's refusal of a first document"
+[ ! -e "$state/schedules.d/ifb1.json" ] || fail "a document the kernel refused was kept"
+if "$TBSCTL" status ifb1 >/dev/null 2>&1; then fail "a link is left for ifb1"; fi
+pass "no link left for ifb1"
+[ "$(qdisc_at ifb1 root | jq -r .kind)" != mqprio ] || fail "ifb1 has an mqprio root"
+pass "ifb1's tree as before"
+
 # The schedule group may call the schedule methods, not Reload.
 asgroup() { setpriv --reuid=65534 --regid=100 --groups 65534 "$@"; }
 out=$(asgroup busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager ApplySchedule sss as0 \
@@ -107,10 +135,10 @@ assert_eq "$(qdisc_shape as0)" "$before0" "as0's tree after a restart"
 assert_eq "$("$TBSCTL" --json status as1 | jq -r .origin)" "netconf cnc-1" "as1's origin after a restart"
 kill "$TBSD_PID"
 wait "$TBSD_PID" 2>/dev/null || true
-for d in as0 as1 fl0; do tc qdisc del dev "$d" root; done
+for d in as0 as1 fl0 ifb0; do tc qdisc del dev "$d" root; done
 [ "$(qdisc_at as0 root | jq -r .kind)" != mqprio ] || fail "as0's tree is still there"
 out=$("$TBSD" --once --config-dir "$conf" --state-dir "$state")
-assert_eq "$out" "$(printf 'fl0: applied\nas0: applied\nas1: applied')" "tbsd --once"
+assert_eq "$out" "$(printf 'fl0: applied\nas0: applied\nas1: applied\nifb0: applied')" "tbsd --once"
 assert_eq "$(qdisc_shape as0)" "$before0" "as0's tree after tbsd --once"
 assert_eq "$(qdisc_shape as1)" "$before1" "as1's tree after tbsd --once"
 
