@@ -175,14 +175,23 @@ static int write_at(int dfd, const char *name, const char *text) {
         return r;
 }
 
+/* IFACE's two names in the store ("IFACE.json", ".IFACE.origin") and the
+ * store opened (created with create). Returns the folder's descriptor or
+ * -errno (-ENOENT: no store). */
+static int store_open_names(const char *state_dir, const char *ifname, bool create, char **ret_doc,
+                            char **ret_origin) {
+        if (!(*ret_origin = origin_name(ifname)) || asprintf(ret_doc, "%s.json", ifname) < 0) {
+                *ret_doc = NULL;
+                return -ENOMEM;
+        }
+        return open_store(state_dir, create);
+}
+
 int schedule_store_write(const char *state_dir, const char *ifname, const char *text, const char *origin) {
-        _cleanup_free_ char *doc = NULL, *org = origin_name(ifname);
-        _cleanup_close_ int dfd = -1;
+        _cleanup_free_ char *doc = NULL, *org = NULL;
+        _cleanup_close_ int dfd = store_open_names(state_dir, ifname, true, &doc, &org);
         int r;
 
-        if (!org || asprintf(&doc, "%s.json", ifname) < 0)
-                return -ENOMEM;
-        dfd = open_store(state_dir, true);
         if (dfd < 0)
                 return dfd;
         /* The origin first: a crash between the two leaves the old document
@@ -198,13 +207,10 @@ int schedule_store_write(const char *state_dir, const char *ifname, const char *
 }
 
 int schedule_store_read(const char *state_dir, const char *ifname, char **ret_text, char **ret_origin) {
-        _cleanup_free_ char *doc = NULL, *org = origin_name(ifname), *text = NULL, *origin = NULL;
-        _cleanup_close_ int dfd = -1;
+        _cleanup_free_ char *doc = NULL, *org = NULL, *text = NULL, *origin = NULL;
+        _cleanup_close_ int dfd = store_open_names(state_dir, ifname, false, &doc, &org);
         int r;
 
-        if (!org || asprintf(&doc, "%s.json", ifname) < 0)
-                return -ENOMEM;
-        dfd = open_store(state_dir, false);
         if (dfd < 0)
                 return dfd;
         r = read_at(dfd, doc, &text);
@@ -250,13 +256,10 @@ done:
 }
 
 int schedule_store_drop(const char *state_dir, const char *ifname) {
-        _cleanup_free_ char *doc = NULL, *org = origin_name(ifname);
-        _cleanup_close_ int dfd = -1;
+        _cleanup_free_ char *doc = NULL, *org = NULL;
+        _cleanup_close_ int dfd = store_open_names(state_dir, ifname, false, &doc, &org);
         int r = 1;
 
-        if (!org || asprintf(&doc, "%s.json", ifname) < 0)
-                return -ENOMEM;
-        dfd = open_store(state_dir, false);
         if (dfd == -ENOENT)
                 return 0;
         if (dfd < 0)

@@ -55,6 +55,26 @@ static int admit(sd_bus_message *msg, Manager *m, const char *method, char ret_w
         return 0;
 }
 
+/* The checks ApplySchedule() and RemoveSchedule() share: the caller, the
+ * interface name, the origin. 0, or <0 with error set. */
+static int check_caller_args(sd_bus_message *msg, Manager *m, const char *method, const char *ifname,
+                             const char *origin, char ret_who[static 32], sd_bus_error *error) {
+        const char *why;
+        int r;
+
+        r = admit(msg, m, method, ret_who, error);
+        if (r < 0)
+                return r;
+        if (!ifname_plausible(ifname))
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
+                                         "%s by %s: interface: '%.*s' is not an interface name", method, ret_who,
+                                         (int) utf8_cut(ifname, 64), ifname);
+        if (!schedule_origin_valid(origin, &why))
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS, "%s(%s) by %s: origin: %s", method,
+                                         ifname, ret_who, why);
+        return 0;
+}
+
 /* A link whose schedule is a file of the schedules folder: the operator's.
  * Its path, or NULL. */
 static const char *declared_by_file(Manager *m, const char *ifname) {
@@ -133,7 +153,7 @@ int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error)
         _cleanup_free_ char *label = NULL, *path = NULL, *lines = NULL, *warnings = NULL, *old_text = NULL,
                             *old_origin = NULL, *errors = NULL;
         Manager *m = userdata;
-        const char *ifname, *text, *origin, *why, *file;
+        const char *ifname, *text, *origin, *file;
         const char *dir = m->link_ctx.state_dir;
         DiagList diags = {};
         char who[32];
@@ -143,16 +163,9 @@ int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error)
         r = sd_bus_message_read(msg, "sss", &ifname, &text, &origin);
         if (r < 0)
                 return bus_method_failed(error, r, "ApplySchedule");
-        r = admit(msg, m, "ApplySchedule", who, error);
+        r = check_caller_args(msg, m, "ApplySchedule", ifname, origin, who, error);
         if (r < 0)
                 return r;
-        if (!ifname_plausible(ifname))
-                return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                         "ApplySchedule by %s: interface: '%.*s' is not an interface name", who,
-                                         (int) utf8_cut(ifname, 64), ifname);
-        if (!schedule_origin_valid(origin, &why))
-                return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS, "ApplySchedule(%s) by %s: origin: %s",
-                                         ifname, who, why);
         if (!dir)
                 return sd_bus_error_setf(error, TBS_ERROR_FAILED, "ApplySchedule(%s): tbsd keeps no state here",
                                          ifname);
@@ -237,7 +250,7 @@ answer:
 int schedule_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         _cleanup_free_ char *old_text = NULL, *old_origin = NULL, *errors = NULL;
         Manager *m = userdata;
-        const char *ifname, *origin, *why, *file;
+        const char *ifname, *origin, *file;
         const char *dir = m->link_ctx.state_dir;
         char who[32];
         int r;
@@ -245,16 +258,9 @@ int schedule_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error
         r = sd_bus_message_read(msg, "ss", &ifname, &origin);
         if (r < 0)
                 return bus_method_failed(error, r, "RemoveSchedule");
-        r = admit(msg, m, "RemoveSchedule", who, error);
+        r = check_caller_args(msg, m, "RemoveSchedule", ifname, origin, who, error);
         if (r < 0)
                 return r;
-        if (!ifname_plausible(ifname))
-                return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                         "RemoveSchedule by %s: interface: '%.*s' is not an interface name", who,
-                                         (int) utf8_cut(ifname, 64), ifname);
-        if (!schedule_origin_valid(origin, &why))
-                return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                         "RemoveSchedule(%s) by %s: origin: %s", ifname, who, why);
         file = declared_by_file(m, ifname);
         if (file)
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
