@@ -61,11 +61,13 @@ static void help(void) {
                "                          running daemon when there is one (as tbsctl remove),\n"
                "                          else only a root that IFACE's schedule in the\n"
                "                          schedules folder declares; other roots stay\n"
-               "     --state-dir DIR      Where streams added over the bus are kept (default\n"
-               "                          $STATE_DIRECTORY, else " TBS_DEFAULT_STATE_DIR ")\n"
+               "     --state-dir DIR      Where streams and schedules given over the bus are\n"
+               "                          kept (default $STATE_DIRECTORY, else\n"
+               "                          " TBS_DEFAULT_STATE_DIR ")\n"
                "     --admin-group NAME   Group allowed to call Apply/Remove/Reload (default tbs)\n"
-               "     --schedule-group NAME  Group allowed to call ApplySchedule/RemoveSchedule/\n"
-               "                          GetSchedule besides the admin group (default none)\n"
+               "     --schedule-group NAME\n"
+               "                          Group allowed to call ApplySchedule, RemoveSchedule\n"
+               "                          and GetSchedule besides the admin group (default none)\n"
                "     --clock-interval SEC Seconds between clock checks (default 2)\n"
                "     --stats-interval SEC Seconds between statistics samples while sampling:\n"
                "                          always with --metrics-file, else while bus clients\n"
@@ -577,17 +579,15 @@ int main(int argc, char *argv[]) {
 
         if (arg_check)
                 return run_check(arg_config_dir, arg_probe);
-        /* The daemon and --once read the schedules given over the bus
-         * (ApplySchedule(), STATE_DIR/schedules.d) after the folder's:
-         * a boot's --once gives the trees the daemon had. */
-        if (!arg_remove) {
-                bus_folder = schedule_store_dir(state_dir());
-                if (!bus_folder) {
-                        log_error("out of memory");
-                        return 1;
-                }
-                schedule_dir_set_bus_folder(bus_folder);
+        /* The daemon, --once and --remove read the schedules given over
+         * the bus (ApplySchedule(), STATE_DIR/schedules.d) after the
+         * folder's: a boot's --once gives the trees the daemon had. */
+        bus_folder = schedule_store_dir(state_dir());
+        if (!bus_folder) {
+                log_error("out of memory");
+                return 1;
         }
+        schedule_dir_set_bus_folder(bus_folder);
         if (arg_once)
                 return run_once(arg_config_dir);
         if (arg_remove)

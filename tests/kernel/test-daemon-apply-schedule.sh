@@ -142,6 +142,11 @@ assert_eq "$out" "$(printf 'fl0: applied\nas0: applied\nas1: applied\nifb0: appl
 assert_eq "$(qdisc_shape as0)" "$before0" "as0's tree after tbsd --once"
 assert_eq "$(qdisc_shape as1)" "$before1" "as1's tree after tbsd --once"
 
+# tbsd --remove without a daemon knows the kept document's root as tbsd's.
+assert_eq "$("$TBSD" --remove as1 --config-dir "$conf" --state-dir "$state")" "as1: removed" \
+        "tbsd --remove as1 without a daemon"
+[ "$(qdisc_at as1 root | jq -r .kind)" != mqprio ] || fail "as1's tree stayed after tbsd --remove"
+
 # RemoveSchedule: the tree goes, as when a file is unlinked.
 start_tbsd "$conf" --state-dir "$state"
 wait_configured as1
