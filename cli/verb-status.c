@@ -279,6 +279,8 @@ static void render_status(struct json_object *d) {
         field("State", "%s%s%s", state, json_get_string(d, "state_reason") ? " - " : "",
               str_or(d, "state_reason", ""));
         field("Schedule", "%s", str_or(d, "schedule_file", "none"));
+        if (json_get_string(d, "origin") && strcmp(json_get_string(d, "origin"), "file") != 0)
+                field("Origin", "%s", json_get_string(d, "origin"));
         if (strcmp(state, "absent") == 0)
                 return;   /* what the link had before it went away is stale: show none of it */
         if (json_get(d, "carrier") && json_object_is_type(json_get(d, "carrier"), json_type_boolean))

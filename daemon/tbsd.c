@@ -20,6 +20,7 @@
 #include "nl-qdisc.h"
 #include "parse-number.h"
 #include "schedule-dir.h"
+#include "schedule-store.h"
 #include "schedule-streams.h"
 #include "schedule-verify.h"
 #include "stream-state.h"
@@ -36,6 +37,7 @@ static bool arg_probe = true;
 static bool arg_once;
 static const char *arg_remove;
 static const char *arg_admin_group = "tbs";
+static const char *arg_schedule_group;
 static uint64_t arg_clock_interval_usec = 2 * 1000 * 1000ULL;
 static uint64_t arg_stats_interval_usec = 1000 * 1000ULL;
 static const char *arg_metrics_file;
@@ -59,9 +61,13 @@ static void help(void) {
                "                          running daemon when there is one (as tbsctl remove),\n"
                "                          else only a root that IFACE's schedule in the\n"
                "                          schedules folder declares; other roots stay\n"
-               "     --state-dir DIR      Where streams added over the bus are kept (default\n"
-               "                          $STATE_DIRECTORY, else " TBS_DEFAULT_STATE_DIR ")\n"
+               "     --state-dir DIR      Where streams and schedules given over the bus are\n"
+               "                          kept (default $STATE_DIRECTORY, else\n"
+               "                          " TBS_DEFAULT_STATE_DIR ")\n"
                "     --admin-group NAME   Group allowed to call Apply/Remove/Reload (default tbs)\n"
+               "     --schedule-group NAME\n"
+               "                          Group allowed to call ApplySchedule, RemoveSchedule\n"
+               "                          and GetSchedule besides the admin group (default none)\n"
                "     --clock-interval SEC Seconds between clock checks (default 2)\n"
                "     --stats-interval SEC Seconds between statistics samples while sampling:\n"
                "                          always with --metrics-file, else while bus clients\n"
@@ -95,6 +101,7 @@ static int parse_argv(int argc, char *argv[]) {
                 ARG_METRICS_FILE,
                 ARG_ALLOW_UNSAFE_FILES,
                 ARG_STATE_DIR,
+                ARG_SCHEDULE_GROUP,
         };
         static const struct option options[] = {
                 { "help",       no_argument,       NULL, 'h' },
@@ -106,6 +113,7 @@ static int parse_argv(int argc, char *argv[]) {
                 { "once",       no_argument,       NULL, ARG_ONCE },
                 { "remove",     required_argument, NULL, ARG_REMOVE },
                 { "admin-group", required_argument, NULL, ARG_ADMIN_GROUP },
+                { "schedule-group", required_argument, NULL, ARG_SCHEDULE_GROUP },
                 { "clock-interval", required_argument, NULL, ARG_CLOCK_INTERVAL },
                 { "log-level",  required_argument, NULL, ARG_LOG_LEVEL },
                 { "log-prefix", no_argument,       NULL, ARG_LOG_PREFIX },
@@ -166,6 +174,9 @@ static int parse_argv(int argc, char *argv[]) {
                 }
                 case ARG_ADMIN_GROUP:
                         arg_admin_group = optarg;
+                        break;
+                case ARG_SCHEDULE_GROUP:
+                        arg_schedule_group = optarg;
                         break;
                 case ARG_CLOCK_INTERVAL: {
                         uint64_t ns;
@@ -558,6 +569,7 @@ static int run_daemon(const ManagerConfig *config) {
 }
 
 int main(int argc, char *argv[]) {
+        _cleanup_free_ char *bus_folder = NULL;
         int r;
 
         log_set_program_name("tbsd");
@@ -567,6 +579,15 @@ int main(int argc, char *argv[]) {
 
         if (arg_check)
                 return run_check(arg_config_dir, arg_probe);
+        /* The daemon, --once and --remove read the schedules given over
+         * the bus (ApplySchedule(), STATE_DIR/schedules.d) after the
+         * folder's: a boot's --once gives the trees the daemon had. */
+        bus_folder = schedule_store_dir(state_dir());
+        if (!bus_folder) {
+                log_error("out of memory");
+                return 1;
+        }
+        schedule_dir_set_bus_folder(bus_folder);
         if (arg_once)
                 return run_once(arg_config_dir);
         if (arg_remove)
@@ -583,6 +604,7 @@ int main(int argc, char *argv[]) {
                 .config_dir = arg_config_dir,
                 .state_dir = state_dir(),
                 .admin_group = arg_admin_group,
+                .schedule_group = arg_schedule_group,
                 .clock_interval_usec = arg_clock_interval_usec,
                 .stats_interval_usec = arg_stats_interval_usec,
                 .metrics_file = arg_metrics_file,

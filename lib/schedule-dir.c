@@ -15,11 +15,6 @@
 #include "schedule-parse.h"
 #include "schedule-verify.h"
 
-static void closedirp(DIR **d) {
-        if (*d)
-                closedir(*d);
-}
-
 static void schedule_file_done(ScheduleFile *f) {
         free(f->path);
         schedule_free(f->schedule);
@@ -538,29 +533,74 @@ bool schedule_dir_repeats(const ScheduleDir *d, size_t file, size_t diag) {
         return false;
 }
 
+static const char *bus_folder;
+
+void schedule_dir_set_bus_folder(const char *dir) {
+        bus_folder = dir;
+}
+
+static int cmp_stamps(const void *a, const void *b) {
+        return strcmp(((const FileStamp *) a)->path, ((const FileStamp *) b)->path);
+}
+
+/* The folders a load reads: dir, then the bus folder when there is one
+ * (a missing bus folder is an empty one). */
+typedef struct LoadFolder {
+        const char *dir;
+        DIR *d;
+        char **names;
+        size_t n;
+} LoadFolder;
+
+static void load_folders_done(LoadFolder *v) {
+        for (size_t k = 0; k < 2; k++) {
+                if (v[k].d)
+                        closedir(v[k].d);
+                free_names(v[k].names, v[k].n);
+                v[k] = (LoadFolder) {};
+        }
+}
+
+static int load_folders_open(const char *dir, LoadFolder v[static 2], size_t *ret_total) {
+        int r;
+
+        v[0].dir = dir;
+        v[1].dir = bus_folder && strcmp(bus_folder, dir) != 0 ? bus_folder : NULL;
+        for (size_t k = 0; k < 2; k++) {
+                if (!v[k].dir)
+                        continue;
+                r = open_folder(v[k].dir, NULL, &v[k].d);
+                if (r == -ENOENT && k == 1)
+                        continue;
+                if (r < 0)
+                        return r;
+                r = list_names(v[k].d, &v[k].names, &v[k].n);
+                if (r < 0)
+                        return r;
+        }
+        *ret_total = v[0].n + v[1].n;
+        return 0;
+}
+
 static int load_dir(const char *dir,
                     const DeviceFacts *(*facts_for)(const char *ifname, void *userdata),
                     void *userdata, ScheduleDirStamps **stamps, ScheduleDir *ret) {
         _cleanup_(schedule_dir_done) ScheduleDir d = {};
-        _cleanup_(closedirp) DIR *folder = NULL;
+        LoadFolder folders[2] = {};
         ScheduleDirStamps *fresh = NULL;
-        char **names = NULL;
-        size_t n = 0, dlen = strlen(dir);
-        bool slash = dlen > 0 && dir[dlen - 1] == '/';
+        size_t n = 0;
         int r;
 
-        r = open_folder(dir, NULL, &folder);
+        r = load_folders_open(dir, folders, &n);
         if (r < 0)
-                return r;
-        r = list_names(folder, &names, &n);
-        if (r < 0)
-                return r;
+                goto fail;
         if (stamps) {
                 fresh = calloc(1, sizeof(ScheduleDirStamps));
                 if (!fresh || (n > 0 && !(fresh->items = calloc(n, sizeof(FileStamp))))) {
                         free(fresh);
-                        free_names(names, n);
-                        return -ENOMEM;
+                        fresh = NULL;
+                        r = -ENOMEM;
+                        goto fail;
                 }
         }
         if (n > 0) {
@@ -570,23 +610,27 @@ static int load_dir(const char *dir,
                         goto fail;
                 }
         }
-        for (size_t i = 0; i < n; i++) {
-                ScheduleFile *f = &d.files[d.n++];
+        for (size_t k = 0; k < 2; k++) {
+                const LoadFolder *fo = &folders[k];
+                size_t dlen = fo->dir ? strlen(fo->dir) : 0;
+                bool slash = dlen > 0 && fo->dir[dlen - 1] == '/';
 
-                if (asprintf(&f->path, "%s%s%s", dir, slash ? "" : "/", names[i]) < 0) {
-                        f->path = NULL;
-                        r = -ENOMEM;
-                        goto fail;
+                for (size_t i = 0; i < fo->n; i++) {
+                        ScheduleFile *f = &d.files[d.n++];
+
+                        if (asprintf(&f->path, "%s%s%s", fo->dir, slash ? "" : "/", fo->names[i]) < 0) {
+                                f->path = NULL;
+                                r = -ENOMEM;
+                                goto fail;
+                        }
+                        /* fresh->items[j] belongs to file j until compacted below */
+                        r = load_one(f, dirfd(fo->d), fo->names[i], facts_for, userdata,
+                                     stamps ? *stamps : NULL, fresh ? &fresh->items[d.n - 1] : NULL);
+                        if (r < 0)
+                                goto fail;
                 }
-                /* fresh->items[i] belongs to file i until compacted below */
-                r = load_one(f, dirfd(folder), names[i], facts_for, userdata, stamps ? *stamps : NULL,
-                             fresh ? &fresh->items[i] : NULL);
-                if (r < 0)
-                        goto fail;
         }
-        free_names(names, n);
-        names = NULL;
-        n = 0;
+        load_folders_done(folders);
 
         r = refuse_duplicates(&d);
         if (r >= 0)
@@ -595,7 +639,7 @@ static int load_dir(const char *dir,
                 goto fail;
         if (stamps) {
                 /* Only files without errors keep a stamp (a duplicate is
-                 * read again next time); names are sorted, so are stamps. */
+                 * read again next time); sorted by path for stamp_find(). */
                 for (size_t i = 0; i < d.n; i++) {
                         FileStamp *st = &fresh->items[i];
 
@@ -610,6 +654,8 @@ static int load_dir(const char *dir,
                         if (fresh->n - 1 != i)
                                 *st = (FileStamp) {};
                 }
+                if (fresh->n > 1)
+                        qsort(fresh->items, fresh->n, sizeof(FileStamp), cmp_stamps);
                 schedule_dir_stamps_free(*stamps);
                 *stamps = fresh;
         }
@@ -618,7 +664,7 @@ static int load_dir(const char *dir,
         return 0;
 
 fail:
-        free_names(names, n);
+        load_folders_done(folders);
         if (fresh)
                 fresh->n = d.n; /* every slot filled so far */
         schedule_dir_stamps_free(fresh);

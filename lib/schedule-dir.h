@@ -40,6 +40,14 @@ typedef struct ScheduleDir {
  *  them. */
 void schedule_dir_allow_unsafe_files(bool allow);
 
+/** A second folder every load below reads after the schedules folder, as if
+ *  its files were the folder's (the same rules, the duplicate-interface
+ *  rule across both): the schedules given over the bus
+ *  (schedule-store.h). A missing bus folder is an empty one. dir must stay
+ *  valid while set; NULL (the default): none. The files are in the
+ *  ScheduleDir after the folder's, each folder's sorted by name. */
+void schedule_dir_set_bus_folder(const char *dir);
+
 /** Whether the schedules folder itself passes the rules above.
  *  Returns 0, -EPERM with *ret_reason (a line naming the folder and why it
  *  is refused; free() it), or -errno when it cannot be opened. The loaders

@@ -8,6 +8,7 @@ TBS_PACKAGES=(
         jq valgrind strace python3 python3-prometheus-client xz-utils zstd
         systemd man-db groff-base dpkg-dev debhelper fakeroot binutils
         prometheus
+        libyuma-dev libxml2-dev netconfd yangcli python3-ncclient openssh-server openssh-client
 )
 
 tbs_missing_packages() {

@@ -10,6 +10,7 @@
 #include "caps-probe.h"
 #include "json-util.h"
 #include "link-internal.h"
+#include "schedule-store.h"
 #include "link-metrics.h"
 #include "nl-qdisc.h"
 #include "schedule-json.h"
@@ -247,6 +248,15 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
 
                 /* A folder entry's name need not be UTF-8; D-Bus needs it. */
                 json_add_string(o, "schedule_file", l->schedule_file ? text_safe(l->schedule_file, &f) : NULL);
+        }
+        {
+                /* "file" (the schedules folder), or who gave it with
+                 * ApplySchedule() (schedule-store.h); printable ASCII. */
+                _cleanup_free_ char *origin = NULL;
+
+                if (l->schedule_file)
+                        (void) schedule_store_origin(l->ctx->state_dir, l->schedule_file, &origin);
+                json_add_string(o, "origin", origin);
         }
         json_add(o, "root", have_tree ? root_json(tree) : NULL);
         qs = json_object_new_array();

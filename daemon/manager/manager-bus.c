@@ -10,6 +10,7 @@
 #include "link-bus.h"
 #include "log.h"
 #include "manager-bus.h"
+#include "schedule-bus.h"
 #include "schedule-parse.h"
 #include "schedule-verify.h"
 #include "sd-cleanup.h"
@@ -198,6 +199,13 @@ static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_METHOD("Reload", NULL, NULL, method_reload, UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("Validate", SD_BUS_ARGS("s", schedule_json),
                                 SD_BUS_RESULT("b", ok, "as", errors), method_validate, UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("ApplySchedule", SD_BUS_ARGS("s", interface, "s", schedule_json, "s", origin),
+                                SD_BUS_RESULT("b", changed, "as", warnings), schedule_bus_apply, UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("RemoveSchedule", SD_BUS_ARGS("s", interface, "s", origin), SD_BUS_NO_RESULT,
+                                schedule_bus_remove, UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("GetSchedule", SD_BUS_ARGS("s", interface),
+                                SD_BUS_RESULT("s", schedule_json, "s", origin, "s", path), schedule_bus_get,
+                                UNPRIVILEGED),
         SD_BUS_SIGNAL_WITH_ARGS("Event", SD_BUS_ARGS("s", link, "s", kind, "s", message), 0),
         SD_BUS_VTABLE_END,
 };

@@ -281,6 +281,11 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
                 manager_free(m);
                 return -ENOMEM;
         }
+        if (config->schedule_group && *config->schedule_group &&
+            !(m->schedule_group = strdup(config->schedule_group))) {
+                manager_free(m);
+                return -ENOMEM;
+        }
 
         r = nl_qdisc_new(&m->nl);
         if (r < 0) {
@@ -371,6 +376,7 @@ void manager_free(Manager *m) {
         sd_event_unref(m->event);
         free(m->config_dir);
         free(m->admin_group);
+        free(m->schedule_group);
         free(m);
 }
 

@@ -1,7 +1,7 @@
 # tbsd under valgrind for a whole daemon cycle: start on a private system
 # bus with one veth schedule, apply it (tc shows the tree), answer status,
 # Validate() (good and bad), launch-time monitors (under mqprio and taprio), Apply, Reload (also with
-# invalid files), Remove,
+# invalid files), Remove, ApplySchedule/GetSchedule/RemoveSchedule,
 # OpenTxtimeSocket (handed out and refused), GetTxtimeWindow and unknown-link
 # calls, then SIGTERM. valgrind must report nothing (no
 # invalid access, no use of uninitialised memory, no definite or indirect
@@ -47,7 +47,7 @@ start_system_bus
 
 valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
         --errors-for-leak-kinds=definite,indirect --track-origins=yes --log-file="$VG_LOG" \
-        "$TBSD" --config-dir "$conf" >>"$TBS_OUT/tbsd.log" 2>&1 &
+        "$TBSD" --config-dir "$conf" --state-dir "$TMPDIR/state" >>"$TBS_OUT/tbsd.log" 2>&1 &
 vg_pid=$!
 show_logs() {
         echo "---- tbsd.log"; cat "$TBS_OUT/tbsd.log"
@@ -164,6 +164,19 @@ assert_eq "$(qdisc_at tbs0 root | jq -r .kind)" noqueue "tree removed"
 jq '.txqueues[0].monitor = {"interval_ms": 100, "frames": 2}' "$TMPDIR/tbs0.good" > "$conf/tbs0.json"
 reload_with_fh0 "tbsctl reload with the monitor again"
 wait_until 60 stamped || { show_logs; fail "the monitor did not run again under valgrind"; }
+
+# Schedules over the bus (issue 40): applied, read back, refused, removed.
+make_veth vs0 vs0p 4
+write_mqprio_schedule "$TMPDIR/vs0.json" vs0 200000 500000
+mgr() { busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager "$@"; }
+assert_eq "$(mgr ApplySchedule sss vs0 "$(cat "$TMPDIR/vs0.json")" netconf)" "bas true 0" "ApplySchedule(vs0)"
+assert_eq "$(etf_delta vs0 100:1)" 200000 "vs0's etf (tc)"
+assert_contains "$(mgr GetSchedule s vs0)" "netconf" "GetSchedule(vs0)"
+assert_contains "$("$TBSCTL" status vs0)" "Origin: netconf" "tbsctl status vs0"
+mgr ApplySchedule sss vs0 "$(sed 's/"delta_ns": 200000/"delta_ns": -1/' "$TMPDIR/vs0.json")" netconf >/dev/null 2>&1 &&
+        fail "a bad document was applied"
+mgr RemoveSchedule ss vs0 netconf
+assert_eq "$(qdisc_at vs0 root | jq -r .kind)" noqueue "vs0's tree removed"
 
 kill -TERM "$vg_pid"
 set +e

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Manager.ApplySchedule(), RemoveSchedule(), GetSchedule()
+ * (daemon/manager/schedule-bus.c): schedule documents given over the bus,
+ * kept in the state folder (schedule-store.h). Callable by root, the admin
+ * group and the schedule group (tbsd --schedule-group). userdata: the
+ * Manager. */
+#pragma once
+
+#include <systemd/sd-bus.h>
+
+/** ApplySchedule(s interface, s schedule_json, s origin) -> (b changed,
+ *  as warnings): check the document as a file is checked, keep it and
+ *  apply it; refused whole (nothing changed) with one line per problem. */
+int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error);
+
+/** RemoveSchedule(s interface, s origin): forget the document given for
+ *  interface; its tree goes as when a file is unlinked. */
+int schedule_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error);
+
+/** GetSchedule(s interface) -> (s schedule_json, s origin, s path). */
+int schedule_bus_get(sd_bus_message *msg, void *userdata, sd_bus_error *error);

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The store of schedules given over the bus (schedule-store.c) on a real
+ * temporary folder, and the loader reading it after the schedules folder
+ * (schedule_dir_set_bus_folder()): order, the duplicate rule across both,
+ * a missing store, stamps over both. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "schedule-dir.h"
+#include "schedule-store.h"
+
+#define VALID(ifname)                                                                           \
+        "{\"interface\": \"" ifname "\", \"root\": {\"qdisc\": \"mqprio\", \"num_tc\": 1,"      \
+        " \"priority_map\": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"                                 \
+        " \"queues\": [{\"count\": 4, \"offset\": 0}]},"                                        \
+        " \"txqueues\": [{\"queue\": 2, \"delta_ns\": 100000, \"offload\": false}],"               \
+        " \"allow\": [\"ptp-etf\"]}\n"
+
+static char base[] = "/tmp/tbs-test-store-XXXXXX";
+static char conf[128], state[128], store[160];
+
+static void write_file(const char *dir, const char *name, const char *text) {
+        char path[256];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/%s", dir, name);
+        f = fopen(path, "we");
+        assert_non_null(f);
+        assert_true(fputs(text, f) >= 0);
+        assert_int_equal(fclose(f), 0);
+}
+
+static int setup(void **unused) {
+        if (!mkdtemp(base))
+                return -1;
+        snprintf(conf, sizeof(conf), "%s/conf", base);
+        snprintf(state, sizeof(state), "%s/state", base);
+        snprintf(store, sizeof(store), "%s/" SCHEDULE_STORE_SUBDIR, state);
+        return mkdir(conf, 0755);
+}
+
+static int teardown(void **unused) {
+        char cmd[256];
+
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+        return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_paths(void **unused) {
+        char *p = schedule_store_path("/var/lib/tbsd", "eth0");
+
+        assert_string_equal(p, "/var/lib/tbsd/schedules.d/eth0.json");
+        assert_true(schedule_store_holds("/var/lib/tbsd", p));
+        assert_false(schedule_store_holds("/var/lib/tbsd", "/etc/tbsd/schedules.d/eth0.json"));
+        assert_false(schedule_store_holds("/var/lib/tbsd", "/var/lib/tbsd/schedules.dx/eth0.json"));
+        assert_false(schedule_store_holds("/var/lib/tbsd", "/var/lib/tbsd/schedules.d/"));
+        assert_false(schedule_store_holds("/var/lib/tbsd", "/var/lib/tbsd/schedules.d/a/eth0.json"));
+        assert_false(schedule_store_holds(NULL, p));
+        free(p);
+}
+
+static void test_origin_rules(void **unused) {
+        const char *why = NULL;
+        char long_origin[SCHEDULE_ORIGIN_MAX + 2];
+
+        assert_true(schedule_origin_valid("netconf cnc-1@10.0.0.1", &why));
+        assert_false(schedule_origin_valid("", &why));
+        assert_string_equal(why, "is empty");
+        assert_false(schedule_origin_valid("a\tb", &why));
+        assert_string_equal(why, "must be printable ASCII");
+        assert_false(schedule_origin_valid("caf\xc3\xa9", &why));
+        assert_false(schedule_origin_valid("file", &why));
+        memset(long_origin, 'x', sizeof(long_origin) - 1);
+        long_origin[sizeof(long_origin) - 1] = 0;
+        assert_false(schedule_origin_valid(long_origin, &why));
+        long_origin[SCHEDULE_ORIGIN_MAX] = 0;
+        assert_true(schedule_origin_valid(long_origin, &why));
+}
+
+static void test_write_read_drop(void **unused) {
+        char *text = NULL, *origin = NULL, *path = NULL;
+        struct stat st;
+
+        assert_int_equal(schedule_store_read(state, "eth5", &text, &origin), -ENOENT);
+        assert_int_equal(schedule_store_drop(state, "eth5"), 0);
+        assert_int_equal(schedule_store_write(state, "eth5", VALID("eth5"), "netconf"), 0);
+        assert_int_equal(stat(store, &st), 0);
+        assert_int_equal(st.st_mode & 07777, 0755);
+        assert_int_equal(schedule_store_read(state, "eth5", &text, &origin), 0);
+        assert_string_equal(text, VALID("eth5"));
+        assert_string_equal(origin, "netconf");
+        free(text);
+        free(origin);
+
+        path = schedule_store_path(state, "eth5");
+        assert_int_equal(schedule_store_origin(state, path, &origin), 0);
+        assert_string_equal(origin, "netconf");
+        free(origin);
+        assert_int_equal(schedule_store_origin(state, "/etc/tbsd/schedules.d/eth5.json", &origin), 0);
+        assert_string_equal(origin, "file");
+        free(origin);
+
+        /* An origin edited by hand: a trailing newline is dropped, text
+         * that is no origin is not shown. */
+        write_file(store, ".eth5.origin", "by hand\n");
+        assert_int_equal(schedule_store_origin(state, path, &origin), 0);
+        assert_string_equal(origin, "by hand");
+        free(origin);
+        write_file(store, ".eth5.origin", "\x01\xff");
+        assert_int_equal(schedule_store_origin(state, path, &origin), 0);
+        assert_string_equal(origin, SCHEDULE_ORIGIN_UNKNOWN);
+        free(origin);
+
+        /* No temporary files are left behind. */
+        {
+                char tmp[256];
+
+                snprintf(tmp, sizeof(tmp), "%s/.eth5.json.new", store);
+                assert_int_equal(access(tmp, F_OK), -1);
+        }
+        assert_int_equal(schedule_store_drop(state, "eth5"), 1);
+        assert_int_equal(schedule_store_read(state, "eth5", &text, NULL), -ENOENT);
+        assert_int_equal(schedule_store_origin(state, path, &origin), 0);
+        assert_string_equal(origin, SCHEDULE_ORIGIN_UNKNOWN);
+        free(origin);
+        free(path);
+}
+
+static void test_load_both(void **unused) {
+        ScheduleDir d = {};
+        char other[192];
+
+        write_file(conf, "eth0.json", VALID("eth0"));
+        assert_int_equal(schedule_store_write(state, "eth1", VALID("eth1"), "netconf"), 0);
+        assert_int_equal(schedule_store_write(state, "eth2", VALID("eth2"), "netconf"), 0);
+
+        /* Without a bus folder set, only the folder. */
+        schedule_dir_set_bus_folder(NULL);
+        assert_int_equal(schedule_dir_load(conf, NULL, NULL, &d), 0);
+        assert_int_equal(d.n, 1);
+        schedule_dir_done(&d);
+
+        schedule_dir_set_bus_folder(store);
+        assert_int_equal(schedule_dir_load(conf, NULL, NULL, &d), 0);
+        assert_int_equal(d.n, 3);
+        assert_string_equal(d.files[0].ifname, "eth0");
+        assert_string_equal(d.files[1].ifname, "eth1");
+        assert_string_equal(d.files[2].ifname, "eth2");
+        assert_true(schedule_store_holds(state, d.files[1].path));
+        assert_non_null(d.files[1].schedule);
+        assert_int_equal(schedule_dir_errors(&d), 0);
+        schedule_dir_done(&d);
+
+        /* One interface, one schedule: a file of the folder naming eth1 too
+         * refuses both. */
+        write_file(conf, "x-eth1.json", VALID("eth1"));
+        assert_int_equal(schedule_dir_load(conf, NULL, NULL, &d), 0);
+        assert_int_equal(d.n, 4);
+        assert_null(d.files[1].schedule);
+        assert_null(d.files[2].schedule);
+        assert_non_null(d.files[3].schedule);
+        assert_int_equal(schedule_dir_errors(&d), 2);
+        schedule_dir_done(&d);
+        snprintf(other, sizeof(other), "%s/x-eth1.json", conf);
+        assert_int_equal(unlink(other), 0);
+
+        /* A missing store is an empty one. */
+        snprintf(other, sizeof(other), "%s/none", base);
+        schedule_dir_set_bus_folder(other);
+        assert_int_equal(schedule_dir_load(conf, NULL, NULL, &d), 0);
+        assert_int_equal(d.n, 1);
+        schedule_dir_done(&d);
+        schedule_dir_set_bus_folder(NULL);
+}
+
+static void test_stamps_over_both(void **unused) {
+        ScheduleDirStamps *stamps = NULL;
+        ScheduleDir d = {};
+
+        /* The stamps of a load of both folders are kept sorted by path:
+         * they serve the next load, and one listing the folders the
+         * other way round (the store's paths first). */
+        schedule_dir_stamps_set_quiet(0);
+        for (int k = 0; k < 4; k++) {
+                /* loads 0, 1: the folder first; 2, 3: the store first */
+                schedule_dir_set_bus_folder(k < 2 ? store : conf);
+                assert_int_equal(schedule_dir_load_stamped(k < 2 ? conf : store, &stamps, &d), 0);
+                assert_int_equal(d.n, 3);
+                for (size_t i = 0; i < d.n; i++)
+                        assert_int_equal(d.files[i].unchanged, k > 0);
+                schedule_dir_done(&d);
+        }
+        schedule_dir_stamps_free(stamps);
+        schedule_dir_stamps_set_quiet(2);
+        schedule_dir_set_bus_folder(NULL);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_paths),
+                cmocka_unit_test(test_origin_rules),
+                cmocka_unit_test(test_write_read_drop),
+                cmocka_unit_test(test_load_both),
+                cmocka_unit_test(test_stamps_over_both),
+        };
+        return cmocka_run_group_tests(tests, setup, teardown);
+}
