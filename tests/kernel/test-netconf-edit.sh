@@ -53,15 +53,21 @@ gates() {
 EOX
 }
 gates vt0 1 1000 > "$NC/vt0.xml"
-cat > "$NC/vm0.xml" <<EOX
-<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces $IF_NS><interface>
-<name>vm0</name>$TYPE
+# mq_iface IFACE DELTA: an interface with an mqprio root and etf on queue 2.
+mq_iface() {
+        cat <<EOX
+<interface><name>$1</name>$TYPE
 <schedule xmlns="urn:tsn:tbsd">
  <root>$ROOT3</root>
- <txqueues><queue>2</queue><delta-ns>200000</delta-ns><offload>false</offload></txqueues>
-</schedule>
-</interface></interfaces></config>
+ <txqueues><queue>2</queue><delta-ns>$2</delta-ns><offload>false</offload></txqueues>
+</schedule></interface>
 EOX
+}
+{
+        echo "<config xmlns=\"urn:ietf:params:xml:ns:netconf:base:1.0\"><interfaces $IF_NS>"
+        mq_iface vm0 200000
+        echo "</interfaces></config>"
+} > "$NC/vm0.xml"
 
 # A gate schedule and an etf queue, one commit each.
 assert_eq "$(client edit "$NC/vt0.xml")" ok "ncclient: edit-config + commit of vt0's gate schedule"
@@ -118,6 +124,28 @@ set -e
 echo "$out" | tail -20
 [ "$rc" = 0 ] || fail "yangcli exited with $rc"
 assert_eq "$(etf_delta vm0 100:3)" 300000 "yangcli: vm0 queue 2's etf delta after the commit (tc)"
+
+# One commit for two interfaces, the second refused: the first, applied
+# already, gets its previous document back (tbsd's log shows both applies).
+kept=$(cat "$state/schedules.d/vm0.json")
+applies() { grep -c "ApplySchedule(vm0) by uid 64999: schedule applied" "$TBS_OUT/tbsd.log" || true; }
+n=$(applies)
+running=$(client running)
+{
+        echo "<config xmlns=\"urn:ietf:params:xml:ns:netconf:base:1.0\"><interfaces $IF_NS>"
+        mq_iface vm0 400000
+        mq_iface zz0 200000
+        echo "</interfaces></config>"
+} > "$NC/two.xml"
+out=$(client edit "$NC/two.xml")
+echo "$out"
+assert_contains "$out" "rpc-error: ApplySchedule(zz0) by uid 64999: interface: no interface zz0 here" \
+        "a commit of vm0 and an unknown interface: refused"
+assert_eq "$(applies)" "$((n + 2))" "vm0's schedule applied, then its previous one again (tbsd's log)"
+assert_eq "$(etf_delta vm0 100:3)" 300000 "vm0 queue 2's etf delta after the refused commit (tc)"
+[ "$(cat "$state/schedules.d/vm0.json")" = "$kept" ] || fail "vm0's kept document changed"
+pass "vm0's kept document is the one before the refused commit"
+assert_eq "$(client running)" "$running" "the running datastore after the refused commit"
 
 # Deleting vm0's schedule removes its tree.
 cat > "$NC/del.xml" <<EOX
