@@ -14,7 +14,10 @@
  * the interfaces already changed in this commit get their previous
  * document back, and netconfd keeps the running datastore as it was. The
  * server never touches qdiscs itself: it needs no capability, only the
- * bus and tbsd's --schedule-group. */
+ * bus and tbsd's --schedule-group.
+ *
+ * The operational gate parameters (config false leaves of the gate
+ * parameter table) are read from Link.Describe() when a client asks. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +26,11 @@
 
 #include "agt.h"
 #include "agt_commit_validate.h"
+#include "agt_commit_complete.h"
 #include "agt_util.h"
 #include "cfg.h"
+#include "getcb.h"
+#include "obj.h"
 #include "ncxmod.h"
 #include "ses.h"
 #include "status.h"
@@ -32,7 +38,11 @@
 #include "val.h"
 #include "val_util.h"
 
+#include "nc-oper.h"
 #include "nc-translate.h"
+
+#include <stdio.h>
+#include <time.h>
 
 #define TBSD_MODULE "tbsd"
 #define TBSD_REVISION "2026-12-07"
@@ -80,6 +90,8 @@ static struct nc_node *nodes_of(const val_value_t *val) {
         }
         tail = &n->child;
         for (val_value_t *c = val_get_first_child(val); c; c = val_get_next_child(c)) {
+                if (val_is_virtual(c) || (c->obj && !obj_is_config(c->obj)))
+                        continue;
                 if (typ_is_simple(c->btyp) && val_set_by_default(c))
                         continue;
                 *tail = nodes_of(c);
@@ -289,6 +301,116 @@ out:
         return res;
 }
 
+/* Operational state: Link.Describe() of the interface, kept for half a
+ * second (one <get> reads several leaves). */
+static struct {
+        char ifname[64];
+        struct timespec at;
+        struct nc_oper oper;
+        bool ok;
+} described;
+
+static int describe(const char *ifname, struct nc_oper *o) {
+        struct timespec now;
+        sd_bus *bus = NULL;
+        sd_bus_message *reply = NULL;
+        sd_bus_error e = SD_BUS_ERROR_NULL;
+        char *path = NULL;
+        const char *json = NULL;
+        int r;
+
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (strcmp(described.ifname, ifname) == 0 &&
+            (now.tv_sec - described.at.tv_sec) * 1000000000LL + (now.tv_nsec - described.at.tv_nsec) < 500000000LL) {
+                *o = described.oper;
+                return described.ok ? 0 : -1;
+        }
+        r = sd_bus_open_system(&bus);
+        if (r >= 0)
+                r = sd_bus_path_encode("/org/tsn/Tbs/link", ifname, &path);
+        if (r >= 0)
+                r = sd_bus_call_method(bus, "org.tsn.Tbs", path, "org.tsn.Tbs.Link", "Describe", &e, &reply, "");
+        if (r >= 0)
+                r = sd_bus_message_read(reply, "s", &json);
+        if (r >= 0 && nc_oper_from_describe(json, o) < 0)
+                r = -1;
+        snprintf(described.ifname, sizeof(described.ifname), "%s", ifname);
+        described.at = now;
+        described.oper = *o;
+        described.ok = r >= 0;
+        sd_bus_error_free(&e);
+        sd_bus_message_unref(reply);
+        free(path);
+        sd_bus_flush_close_unref(bus);
+        return r < 0 ? -1 : 0;
+}
+
+static const char *const oper_leaves[] = {
+        "oper-gate-states", "oper-cycle-time-extension", "config-pending", "supported-list-max",
+        "supported-interval-max", NULL,
+};
+
+static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
+        const val_value_t *iface = virval->parent ? virval->parent->parent : NULL;
+        const val_value_t *name = iface ? val_find_child(iface, (const xmlChar *) "ietf-interfaces",
+                                                         (const xmlChar *) "name") : NULL;
+        const char *leaf = (const char *) virval->name;
+        struct nc_oper o;
+        struct timespec now;
+        char buf[32];
+
+        (void) scb;
+        if (mode != GETCB_GET_VALUE)
+                return ERR_NCX_OPERATION_NOT_SUPPORTED;
+        if (strcmp(leaf, "supported-list-max") == 0)
+                snprintf(buf, sizeof(buf), "%d", NC_OPER_MAX_ENTRIES);
+        else if (strcmp(leaf, "supported-interval-max") == 0)
+                snprintf(buf, sizeof(buf), "%d", 2147483647);
+        else {
+                if (!name || !VAL_STR(name) || describe((const char *) VAL_STR(name), &o) < 0 || !o.taprio)
+                        return ERR_NCX_SKIPPED;
+                if (strcmp(leaf, "oper-gate-states") == 0) {
+                        clock_gettime(o.clockid, &now);
+                        snprintf(buf, sizeof(buf), "%u",
+                                 nc_oper_gate_states(&o, (int64_t) now.tv_sec * 1000000000LL + now.tv_nsec));
+                } else if (strcmp(leaf, "oper-cycle-time-extension") == 0)
+                        snprintf(buf, sizeof(buf), "%lld", (long long) o.cycle_time_extension_ns);
+                else if (strcmp(leaf, "config-pending") == 0)
+                        snprintf(buf, sizeof(buf), "%s", o.change_pending ? "true" : "false");
+                else
+                        return ERR_NCX_SKIPPED;
+        }
+        return val_set_simval_obj(dstval, dstval->obj, (const xmlChar *) buf);
+}
+
+/* Every gate parameter table of the running datastore gets the
+ * operational leaves, read when asked: after each commit (a commit may
+ * have put a table there, or replaced one), and after the startup. */
+static status_t add_oper_leaves(void) {
+        cfg_template_t *running = cfg_get_config_id(NCX_CFGID_RUNNING);
+        val_value_t *ifs = running && running->root
+                                   ? val_find_child(running->root, (const xmlChar *) "ietf-interfaces",
+                                                    (const xmlChar *) "interfaces")
+                                   : NULL;
+        status_t res = NO_ERR;
+
+        for (val_value_t *e = ifs ? val_get_first_child(ifs) : NULL; e && res == NO_ERR; e = val_get_next_child(e)) {
+                val_value_t *table = val_find_child(e, (const xmlChar *) SCHED_MODULE,
+                                                    (const xmlChar *) "gate-parameter-table");
+
+                for (size_t i = 0; table && oper_leaves[i] && res == NO_ERR; i++) {
+                        val_value_t *v;
+
+                        if (val_find_child(table, (const xmlChar *) SCHED_MODULE, (const xmlChar *) oper_leaves[i]))
+                                continue;
+                        v = agt_make_virtual_leaf(table->obj, (const xmlChar *) oper_leaves[i], oper_get, &res);
+                        if (v)
+                                val_add_child(v, table);
+                }
+        }
+        return res;
+}
+
 /* Phase 1: load the modules' definitions, take part in every commit. */
 status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision);
 status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
@@ -306,18 +428,21 @@ status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
                                          &profile->agt_savedevQ, &tbsd_mod);
         if (res == NO_ERR)
                 res = agt_commit_validate_register((const xmlChar *) TBSD_MODULE, commit_validate);
+        if (res == NO_ERR)
+                res = agt_commit_complete_register((const xmlChar *) TBSD_MODULE, add_oper_leaves);
         return res;
 }
 
-/* Phase 2, after the startup configuration: nothing to add. */
+/* Phase 2, after the startup configuration. */
 status_t y_tbsd_init2(void);
 status_t y_tbsd_init2(void) {
-        return NO_ERR;
+        return add_oper_leaves();
 }
 
 void y_tbsd_cleanup(void);
 void y_tbsd_cleanup(void) {
         agt_commit_validate_unregister((const xmlChar *) TBSD_MODULE);
+        agt_commit_complete_unregister((const xmlChar *) TBSD_MODULE);
         tbsd_mod = NULL;
         sched_mod = NULL;
 }

@@ -3,7 +3,8 @@
 # 127.0.0.1:8830 as root with the key given.
 #   nc-client.py KEY edit FILE     edit-config of FILE's <config> on candidate, then commit;
 #                                  prints "ok", or "rpc-error: MESSAGE" (and discards the candidate)
-#   nc-client.py KEY running       the running datastore's interfaces, as XML on one line each
+#   nc-client.py KEY running       the running datastore's interfaces, as XML
+#   nc-client.py KEY oper IFACE    <get> of IFACE's gate parameter table: "leaf value" per leaf
 import sys
 
 from ncclient import manager
@@ -31,6 +32,15 @@ def main():
         elif verb == "running":
             filt = '<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"/>'
             print(m.get_config(source="running", filter=("subtree", filt)).data_xml)
+        elif verb == "oper":
+            filt = ('<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"><interface>'
+                    '<name>%s</name><gate-parameter-table xmlns="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched"/>'
+                    '</interface></interfaces>' % sys.argv[3])
+            data = m.get(filter=("subtree", filt)).data_ele
+            for t in data.iter("{urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched}gate-parameter-table"):
+                for leaf in t:
+                    if len(leaf) == 0:
+                        print(leaf.tag.split("}")[1], (leaf.text or "").strip())
         else:
             sys.exit("unknown verb " + verb)
 

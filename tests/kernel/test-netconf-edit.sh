@@ -82,6 +82,19 @@ assert_eq "$(etf_delta vm0 100:3)" 200000 "vm0 queue 2's etf delta (tc)"
 assert_eq "$("$TBSCTL" --json status vt0 | jq -r .origin)" netconf "vt0's origin (tbsctl status)"
 assert_eq "$("$TBSCTL" --json status vm0 | jq -r .origin)" netconf "vm0's origin (tbsctl status)"
 
+# Operational state from Describe(): the gates in force (the entry
+# running now: class 0's or classes 1 and 2's), the limits.
+oper=$(client oper vt0)
+echo "$oper"
+assert_contains "$oper" "gate-enabled true" "get: the configured gate-enabled"
+assert_contains "$oper" "supported-list-max 80" "get: supported-list-max"
+assert_contains "$oper" "config-pending false" "get: config-pending"
+states=$(awk '$1 == "oper-gate-states" {print $2}' <<<"$oper")
+case "$states" in
+1|6) pass "get: oper-gate-states is an entry's ($states)" ;;
+*) fail "get: oper-gate-states is '$states', not 1 or 6" ;;
+esac
+
 # Refused edits: tbsd's reason in the rpc-error, nothing changed.
 tree_t=$(qdisc_shape vt0)
 tree_m=$(qdisc_shape vm0)
