@@ -30,6 +30,7 @@
 #include "agt_util.h"
 #include "cfg.h"
 #include "getcb.h"
+#include "log.h"
 #include "obj.h"
 #include "ncxmod.h"
 #include "ses.h"
@@ -230,6 +231,29 @@ static void undo(struct done *d) {
         }
 }
 
+/* Give ifname its document json (NULL: none) in place of previous, and
+ * remember it in *done for undo(); a refusal is recorded as the rpc-error. */
+static status_t change(ses_cb_t *scb, xml_msg_hdr_t *msghdr, const char *ifname, const char *json,
+                       const char *previous, struct done **done) {
+        struct done *x = calloc(1, sizeof(*x));
+        char *error = NULL;
+
+        if (!x) {
+                record(scb, msghdr, ifname, NULL);
+                return ERR_INTERNAL_MEM;
+        }
+        if (tbsd_call(json ? "ApplySchedule" : "RemoveSchedule", ifname, json, &error) < 0) {
+                record(scb, msghdr, ifname, error);
+                free(error);
+                free(x);
+                return ERR_NCX_OPERATION_FAILED;
+        }
+        *x = (struct done) { ifname, previous, *done };
+        *done = x;
+        free(error);
+        return NO_ERR;
+}
+
 static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *candidate) {
         cfg_template_t *running = cfg_get_config_id(NCX_CFGID_RUNNING);
         bool oom_new, oom_old;
@@ -246,7 +270,6 @@ static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_
         for (const struct doc *d = now; d && res == NO_ERR; d = d->next) {
                 const struct doc *old = find_doc(before, d->ifname);
                 const char *previous = old ? old->json : NULL;
-                char *error = NULL;
 
                 if (d->error) {
                         record(scb, msghdr, d->ifname, d->error);
@@ -257,36 +280,12 @@ static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_
                         continue;
                 if (d->json && previous && strcmp(d->json, previous) == 0)
                         continue;
-                if (tbsd_call(d->json ? "ApplySchedule" : "RemoveSchedule", d->ifname, d->json, &error) < 0) {
-                        record(scb, msghdr, d->ifname, error);
-                        res = ERR_NCX_OPERATION_FAILED;
-                } else {
-                        struct done *x = calloc(1, sizeof(*x));
-                        if (x) {
-                                *x = (struct done) { d->ifname, previous, done };
-                                done = x;
-                        }
-                }
-                free(error);
+                res = change(scb, msghdr, d->ifname, d->json, previous, &done);
         }
         /* Interfaces whose whole entry went. */
-        for (const struct doc *old = before; old && res == NO_ERR; old = old->next) {
-                char *error = NULL;
-
-                if (!old->json || find_doc(now, old->ifname))
-                        continue;
-                if (tbsd_call("RemoveSchedule", old->ifname, NULL, &error) < 0) {
-                        record(scb, msghdr, old->ifname, error);
-                        res = ERR_NCX_OPERATION_FAILED;
-                } else {
-                        struct done *x = calloc(1, sizeof(*x));
-                        if (x) {
-                                *x = (struct done) { old->ifname, old->json, done };
-                                done = x;
-                        }
-                }
-                free(error);
-        }
+        for (const struct doc *old = before; old && res == NO_ERR; old = old->next)
+                if (old->json && !find_doc(now, old->ifname))
+                        res = change(scb, msghdr, old->ifname, NULL, old->json, &done);
         if (res != NO_ERR)
                 undo(done);
         else
@@ -421,6 +420,13 @@ status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
                 return ERR_NCX_UNKNOWN_MODULE;
         if (revision && xmlStrcmp(revision, (const xmlChar *) TBSD_REVISION) != 0)
                 return ERR_NCX_WRONG_VERSION;
+        /* Edits reach tbsd at <commit> only: an edit-config written to
+         * running directly would leave tbsd out. */
+        if (profile->agt_targ != NCX_AGT_TARG_CANDIDATE) {
+                log_error("\ntbsd: netconfd must run with --target=candidate (its default): tbsd applies the "
+                          "schedules at <commit>\n");
+                return ERR_NCX_OPERATION_NOT_SUPPORTED;
+        }
         res = ncxmod_load_module((const xmlChar *) SCHED_MODULE, (const xmlChar *) SCHED_REVISION,
                                  &profile->agt_savedevQ, &sched_mod);
         if (res == NO_ERR)
