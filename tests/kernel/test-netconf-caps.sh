@@ -1,4 +1,4 @@
-# issue 40 point 4 (skeleton): yuma123's netconfd with tbsd's server module
+# issue 40 point 4: yuma123's netconfd with tbsd's server module
 # (netconf/tbsd-sil.c) behind OpenSSH's sshd, on loopback, as an
 # unprivileged user; two clients nobody here wrote, python3-ncclient and
 # yangcli, see the module's capability and fetch its YANG (get-schema).

@@ -6,7 +6,7 @@
 # with etf on another (tc -j is the oracle); a bad cycle time and an
 # unknown interface come back as rpc-errors with tbsd's reason and change
 # nothing (tc, the running datastore); yangcli edits too; a deleted
-# schedule container removes the tree.
+# schedule container, or interface entry, removes the tree.
 . "$TBS_SOURCE_DIR/tests/kernel/netconf-lib.sh"
 make_veth vt0 vt0p 4
 make_veth vm0 vm0p 4
@@ -171,4 +171,14 @@ assert_eq "$(qdisc_at vm0 root | jq -r 'select(.kind == "mqprio") | .kind')" "" 
 [ ! -e "$state/schedules.d/vm0.json" ] || fail "vm0's document is still kept"
 pass "vm0's document is gone"
 assert_eq "$(qdisc_at vt0 root | jq -r .kind)" taprio "vt0's root stays"
+
+# Deleting vt0's whole interface entry removes its tree too.
+cat > "$NC/del-vt0.xml" <<EOX
+<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0" xmlns:nc="urn:ietf:params:xml:ns:netconf:base:1.0">
+<interfaces $IF_NS><interface nc:operation="delete"><name>vt0</name></interface></interfaces></config>
+EOX
+assert_eq "$(client edit "$NC/del-vt0.xml")" ok "ncclient: delete vt0's interface entry + commit"
+assert_eq "$(qdisc_at vt0 root | jq -r 'select(.kind == "taprio") | .kind')" "" "vt0's root after the delete: no taprio (tc)"
+[ ! -e "$state/schedules.d/vt0.json" ] || fail "vt0's document is still kept"
+pass "vt0's document is gone"
 stop_netconf
