@@ -1,43 +1,454 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The server module (SIL) of yuma123's netconfd for the YANG module tbsd
- * (netconf/tbsd.yang): netconfd loads it for --module=tbsd from its
- * --runpath as libtbsd.so and calls the three functions below by the
- * module's name. This skeleton only loads the module, so that netconfd
- * announces its capability and serves its text (get-schema); it registers
- * no callbacks and changes nothing. The data model's callbacks will call
- * org.tsn.Tbs.Manager.ApplySchedule() over D-Bus (docs/netconf.md): the
- * server never touches qdiscs itself. */
+/* The server module (SIL) of yuma123's netconfd for the YANG modules tbsd
+ * and ieee802-dot1q-sched (netconf/tbsd.yang, netconf/ieee802-dot1q-sched.yang): netconfd loads it for
+ * --module=tbsd from its --runpath as libtbsd.so and calls the three
+ * functions below by the module's name (docs/netconf.md).
+ *
+ * On <commit> (target candidate, netconfd's default), before the
+ * candidate becomes the running datastore, every interface whose
+ * configuration of the two modules changed is turned into tbsd's schedule
+ * document (nc-translate.c) and given to tbsd with
+ * org.tsn.Tbs.Manager.ApplySchedule(iface, doc, "netconf") over the system
+ * bus; an interface whose schedule went is given RemoveSchedule. A refusal
+ * ends the commit with an rpc-error whose error-message is tbsd's reason,
+ * the interfaces already changed in this commit get their previous
+ * document back, and netconfd keeps the running datastore as it was. The
+ * server never touches qdiscs itself: it needs no capability, only the
+ * bus and tbsd's --schedule-group.
+ *
+ * The operational gate parameters (config false leaves of the gate
+ * parameter table) are read from Link.Describe() when a client asks. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-bus.h>
 #include <xmlstring.h>
 
 #include "agt.h"
+#include "agt_commit_validate.h"
+#include "agt_commit_complete.h"
+#include "agt_util.h"
+#include "cfg.h"
+#include "getcb.h"
+#include "log.h"
+#include "obj.h"
 #include "ncxmod.h"
+#include "ses.h"
 #include "status.h"
+#include "typ.h"
+#include "val.h"
+#include "val_util.h"
+
+#include "nc-oper.h"
+#include "nc-translate.h"
+
+#include <stdio.h>
+#include <time.h>
 
 #define TBSD_MODULE "tbsd"
 #define TBSD_REVISION "2026-12-07"
+#define SCHED_MODULE "ieee802-dot1q-sched"
+#define SCHED_REVISION "2026-12-07"
+#define ORIGIN "netconf"
+/* An apply probes the device and installs a tree: give it time. */
+#define CALL_TIMEOUT_USEC (120ULL * 1000000ULL)
 
 static ncx_module_t *tbsd_mod;
+static ncx_module_t *sched_mod;
 
-/* Phase 1: load the module's definitions. */
+/* netconfd's value tree -> the translation's tree (defaults left out:
+ * tbsd applies its own). */
+static void free_nodes(struct nc_node *n) {
+        while (n) {
+                struct nc_node *next = n->next;
+                free_nodes(n->child);
+                free((char *) n->value);
+                free(n);
+                n = next;
+        }
+}
+
+static struct nc_node *nodes_of(const val_value_t *val) {
+        struct nc_node *n = calloc(1, sizeof(*n));
+        struct nc_node **tail;
+
+        if (!n)
+                return NULL;
+        n->name = (const char *) val->name;
+        if (typ_is_simple(val->btyp)) {
+                xmlChar *s = val_make_sprintf_string(val);
+                if (!s) {
+                        free(n);
+                        return NULL;
+                }
+                n->value = strdup((const char *) s);
+                m__free(s);
+                if (!n->value) {
+                        free(n);
+                        return NULL;
+                }
+                return n;
+        }
+        tail = &n->child;
+        for (val_value_t *c = val_get_first_child(val); c; c = val_get_next_child(c)) {
+                if (val_is_virtual(c) || (c->obj && !obj_is_config(c->obj)))
+                        continue;
+                if (typ_is_simple(c->btyp) && val_set_by_default(c))
+                        continue;
+                *tail = nodes_of(c);
+                if (!*tail) {
+                        free_nodes(n);
+                        return NULL;
+                }
+                tail = &(*tail)->next;
+        }
+        return n;
+}
+
+/* The documents of a datastore's interfaces. */
+struct doc {
+        char *ifname;
+        char *json; /* NULL: no schedule */
+        char *error;
+        struct doc *next;
+};
+
+static void free_docs(struct doc *d) {
+        while (d) {
+                struct doc *next = d->next;
+                free(d->ifname);
+                free(d->json);
+                free(d->error);
+                free(d);
+                d = next;
+        }
+}
+
+static struct doc *docs_of(const val_value_t *root, bool *oom) {
+        struct doc *head = NULL, **tail = &head;
+        val_value_t *ifs = root ? val_find_child(root, (const xmlChar *) "ietf-interfaces",
+                                                 (const xmlChar *) "interfaces") : NULL;
+
+        *oom = false;
+        for (val_value_t *e = ifs ? val_get_first_child(ifs) : NULL; e; e = val_get_next_child(e)) {
+                struct nc_node *n;
+                struct doc *d;
+                const char *name = NULL;
+
+                if (xmlStrcmp(e->name, (const xmlChar *) "interface") != 0)
+                        continue;
+                n = nodes_of(e);
+                d = calloc(1, sizeof(*d));
+                if (!n || !d) {
+                        free_nodes(n);
+                        free(d);
+                        *oom = true;
+                        break;
+                }
+                nc_translate_interface(n, &name, &d->json, &d->error);
+                d->ifname = strdup(name ? name : "");
+                free_nodes(n);
+                *tail = d;
+                tail = &d->next;
+                if (!d->ifname) {
+                        *oom = true;
+                        break;
+                }
+        }
+        return head;
+}
+
+static const struct doc *find_doc(const struct doc *d, const char *ifname) {
+        for (; d; d = d->next)
+                if (strcmp(d->ifname, ifname) == 0)
+                        return d;
+        return NULL;
+}
+
+/* One call of org.tsn.Tbs.Manager; *error gets the bus error's text. */
+static int tbsd_call(const char *method, const char *ifname, const char *json, char **error) {
+        sd_bus *bus = NULL;
+        sd_bus_message *m = NULL, *reply = NULL;
+        sd_bus_error e = SD_BUS_ERROR_NULL;
+        int r;
+
+        *error = NULL;
+        r = sd_bus_open_system(&bus);
+        if (r >= 0)
+                r = sd_bus_message_new_method_call(bus, &m, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager",
+                                                   method);
+        if (r >= 0)
+                r = json ? sd_bus_message_append(m, "sss", ifname, json, ORIGIN)
+                         : sd_bus_message_append(m, "ss", ifname, ORIGIN);
+        if (r >= 0)
+                r = sd_bus_call(bus, m, CALL_TIMEOUT_USEC, &e, &reply);
+        if (r < 0) {
+                const char *msg = sd_bus_error_is_set(&e) ? e.message : strerror(-r);
+                size_t len = strlen(msg) + 64;
+                *error = malloc(len);
+                if (*error) {
+                        if (sd_bus_error_is_set(&e))
+                                strcpy(*error, msg);
+                        else
+                                snprintf(*error, len, "%s(%s): cannot reach tbsd: %s", method, ifname, msg);
+                }
+                if (sd_bus_error_has_name(&e, "org.tsn.Tbs.Error.NoSuchLink") && !json)
+                        r = 0; /* nothing to remove: what the commit wants */
+        }
+        sd_bus_error_free(&e);
+        sd_bus_message_unref(reply);
+        sd_bus_message_unref(m);
+        sd_bus_flush_close_unref(bus);
+        return r;
+}
+
+static void record(ses_cb_t *scb, xml_msg_hdr_t *msghdr, const char *ifname, const char *line) {
+        ncx_errinfo_t info;
+        char path[128];
+
+        memset(&info, 0, sizeof(info));
+        info.error_message = (xmlChar *) (line ? line : "out of memory");
+        snprintf(path, sizeof(path), "/if:interfaces/if:interface[if:name='%s']", ifname);
+        agt_record_error_errinfo(scb, msghdr, NCX_LAYER_CONTENT, ERR_NCX_OPERATION_FAILED, NULL, NCX_NT_NONE,
+                                 NULL, NCX_NT_STRING, path, &info);
+}
+
+/* What was done in this commit, to undo on a later refusal. */
+struct done {
+        const char *ifname;
+        const char *previous; /* NULL: had none */
+        struct done *next;
+};
+
+static void undo(struct done *d) {
+        while (d) {
+                struct done *next = d->next;
+                char *ignored = NULL;
+                tbsd_call(d->previous ? "ApplySchedule" : "RemoveSchedule", d->ifname, d->previous, &ignored);
+                free(ignored);
+                free(d);
+                d = next;
+        }
+}
+
+/* Give ifname its document json (NULL: none) in place of previous, and
+ * remember it in *done for undo(); a refusal is recorded as the rpc-error. */
+static status_t change(ses_cb_t *scb, xml_msg_hdr_t *msghdr, const char *ifname, const char *json,
+                       const char *previous, struct done **done) {
+        struct done *x = calloc(1, sizeof(*x));
+        char *error = NULL;
+
+        if (!x) {
+                record(scb, msghdr, ifname, NULL);
+                return ERR_INTERNAL_MEM;
+        }
+        if (tbsd_call(json ? "ApplySchedule" : "RemoveSchedule", ifname, json, &error) < 0) {
+                record(scb, msghdr, ifname, error);
+                free(error);
+                free(x);
+                return ERR_NCX_OPERATION_FAILED;
+        }
+        *x = (struct done) { ifname, previous, *done };
+        *done = x;
+        free(error);
+        return NO_ERR;
+}
+
+static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *candidate) {
+        cfg_template_t *running = cfg_get_config_id(NCX_CFGID_RUNNING);
+        bool oom_new, oom_old;
+        struct doc *now = docs_of(candidate, &oom_new);
+        struct doc *before = docs_of(running ? running->root : NULL, &oom_old);
+        struct done *done = NULL;
+        status_t res = NO_ERR;
+
+        if (oom_new || oom_old) {
+                record(scb, msghdr, "", NULL);
+                res = ERR_INTERNAL_MEM;
+                goto out;
+        }
+        for (const struct doc *d = now; d && res == NO_ERR; d = d->next) {
+                const struct doc *old = find_doc(before, d->ifname);
+                const char *previous = old ? old->json : NULL;
+
+                if (d->error) {
+                        record(scb, msghdr, d->ifname, d->error);
+                        res = ERR_NCX_OPERATION_FAILED;
+                        break;
+                }
+                if (!d->json && !previous)
+                        continue;
+                if (d->json && previous && strcmp(d->json, previous) == 0)
+                        continue;
+                res = change(scb, msghdr, d->ifname, d->json, previous, &done);
+        }
+        /* Interfaces whose whole entry went. */
+        for (const struct doc *old = before; old && res == NO_ERR; old = old->next)
+                if (old->json && !find_doc(now, old->ifname))
+                        res = change(scb, msghdr, old->ifname, NULL, old->json, &done);
+        if (res != NO_ERR)
+                undo(done);
+        else
+                while (done) {
+                        struct done *next = done->next;
+                        free(done);
+                        done = next;
+                }
+out:
+        free_docs(now);
+        free_docs(before);
+        return res;
+}
+
+/* Operational state: Link.Describe() of the interface, kept for half a
+ * second (one <get> reads several leaves). */
+static struct {
+        char ifname[64];
+        struct timespec at;
+        struct nc_oper oper;
+        bool ok;
+} described;
+
+static int describe(const char *ifname, struct nc_oper *o) {
+        struct timespec now;
+        sd_bus *bus = NULL;
+        sd_bus_message *reply = NULL;
+        sd_bus_error e = SD_BUS_ERROR_NULL;
+        char *path = NULL;
+        const char *json = NULL;
+        int r;
+
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (strcmp(described.ifname, ifname) == 0 &&
+            (now.tv_sec - described.at.tv_sec) * 1000000000LL + (now.tv_nsec - described.at.tv_nsec) < 500000000LL) {
+                *o = described.oper;
+                return described.ok ? 0 : -1;
+        }
+        r = sd_bus_open_system(&bus);
+        if (r >= 0)
+                r = sd_bus_path_encode("/org/tsn/Tbs/link", ifname, &path);
+        if (r >= 0)
+                r = sd_bus_call_method(bus, "org.tsn.Tbs", path, "org.tsn.Tbs.Link", "Describe", &e, &reply, "");
+        if (r >= 0)
+                r = sd_bus_message_read(reply, "s", &json);
+        if (r >= 0 && nc_oper_from_describe(json, o) < 0)
+                r = -1;
+        snprintf(described.ifname, sizeof(described.ifname), "%s", ifname);
+        described.at = now;
+        described.oper = *o;
+        described.ok = r >= 0;
+        sd_bus_error_free(&e);
+        sd_bus_message_unref(reply);
+        free(path);
+        sd_bus_flush_close_unref(bus);
+        return r < 0 ? -1 : 0;
+}
+
+static const char *const oper_leaves[] = {
+        "oper-gate-states", "oper-cycle-time-extension", "config-pending", "supported-list-max",
+        "supported-interval-max", NULL,
+};
+
+static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
+        const val_value_t *iface = virval->parent ? virval->parent->parent : NULL;
+        const val_value_t *name = iface ? val_find_child(iface, (const xmlChar *) "ietf-interfaces",
+                                                         (const xmlChar *) "name") : NULL;
+        const char *leaf = (const char *) virval->name;
+        struct nc_oper o;
+        struct timespec now;
+        char buf[32];
+
+        (void) scb;
+        if (mode != GETCB_GET_VALUE)
+                return ERR_NCX_OPERATION_NOT_SUPPORTED;
+        if (strcmp(leaf, "supported-list-max") == 0)
+                snprintf(buf, sizeof(buf), "%d", NC_OPER_MAX_ENTRIES);
+        else if (strcmp(leaf, "supported-interval-max") == 0)
+                snprintf(buf, sizeof(buf), "%d", 2147483647);
+        else {
+                if (!name || !VAL_STR(name) || describe((const char *) VAL_STR(name), &o) < 0 || !o.taprio)
+                        return ERR_NCX_SKIPPED;
+                if (strcmp(leaf, "oper-gate-states") == 0) {
+                        clock_gettime(o.clockid, &now);
+                        snprintf(buf, sizeof(buf), "%u",
+                                 nc_oper_gate_states(&o, (int64_t) now.tv_sec * 1000000000LL + now.tv_nsec));
+                } else if (strcmp(leaf, "oper-cycle-time-extension") == 0)
+                        snprintf(buf, sizeof(buf), "%lld", (long long) o.cycle_time_extension_ns);
+                else if (strcmp(leaf, "config-pending") == 0)
+                        snprintf(buf, sizeof(buf), "%s", o.change_pending ? "true" : "false");
+                else
+                        return ERR_NCX_SKIPPED;
+        }
+        return val_set_simval_obj(dstval, dstval->obj, (const xmlChar *) buf);
+}
+
+/* Every gate parameter table of the running datastore gets the
+ * operational leaves, read when asked: after each commit (a commit may
+ * have put a table there, or replaced one), and after the startup. */
+static status_t add_oper_leaves(void) {
+        cfg_template_t *running = cfg_get_config_id(NCX_CFGID_RUNNING);
+        val_value_t *ifs = running && running->root
+                                   ? val_find_child(running->root, (const xmlChar *) "ietf-interfaces",
+                                                    (const xmlChar *) "interfaces")
+                                   : NULL;
+        status_t res = NO_ERR;
+
+        for (val_value_t *e = ifs ? val_get_first_child(ifs) : NULL; e && res == NO_ERR; e = val_get_next_child(e)) {
+                val_value_t *table = val_find_child(e, (const xmlChar *) SCHED_MODULE,
+                                                    (const xmlChar *) "gate-parameter-table");
+
+                for (size_t i = 0; table && oper_leaves[i] && res == NO_ERR; i++) {
+                        val_value_t *v;
+
+                        if (val_find_child(table, (const xmlChar *) SCHED_MODULE, (const xmlChar *) oper_leaves[i]))
+                                continue;
+                        v = agt_make_virtual_leaf(table->obj, (const xmlChar *) oper_leaves[i], oper_get, &res);
+                        if (v)
+                                val_add_child(v, table);
+                }
+        }
+        return res;
+}
+
+/* Phase 1: load the modules' definitions, take part in every commit. */
 status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision);
 status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
         agt_profile_t *profile = agt_get_profile();
+        status_t res;
 
         if (xmlStrcmp(modname, (const xmlChar *) TBSD_MODULE) != 0)
                 return ERR_NCX_UNKNOWN_MODULE;
         if (revision && xmlStrcmp(revision, (const xmlChar *) TBSD_REVISION) != 0)
                 return ERR_NCX_WRONG_VERSION;
-        return ncxmod_load_module((const xmlChar *) TBSD_MODULE, (const xmlChar *) TBSD_REVISION,
-                                  &profile->agt_savedevQ, &tbsd_mod);
+        /* Edits reach tbsd at <commit> only: an edit-config written to
+         * running directly would leave tbsd out. */
+        if (profile->agt_targ != NCX_AGT_TARG_CANDIDATE) {
+                log_error("\ntbsd: netconfd must run with --target=candidate (its default): tbsd applies the "
+                          "schedules at <commit>\n");
+                return ERR_NCX_OPERATION_NOT_SUPPORTED;
+        }
+        res = ncxmod_load_module((const xmlChar *) SCHED_MODULE, (const xmlChar *) SCHED_REVISION,
+                                 &profile->agt_savedevQ, &sched_mod);
+        if (res == NO_ERR)
+                res = ncxmod_load_module((const xmlChar *) TBSD_MODULE, (const xmlChar *) TBSD_REVISION,
+                                         &profile->agt_savedevQ, &tbsd_mod);
+        if (res == NO_ERR)
+                res = agt_commit_validate_register((const xmlChar *) TBSD_MODULE, commit_validate);
+        if (res == NO_ERR)
+                res = agt_commit_complete_register((const xmlChar *) TBSD_MODULE, add_oper_leaves);
+        return res;
 }
 
-/* Phase 2, after the startup configuration: nothing to add yet. */
+/* Phase 2, after the startup configuration. */
 status_t y_tbsd_init2(void);
 status_t y_tbsd_init2(void) {
-        return NO_ERR;
+        return add_oper_leaves();
 }
 
 void y_tbsd_cleanup(void);
 void y_tbsd_cleanup(void) {
+        agt_commit_validate_unregister((const xmlChar *) TBSD_MODULE);
+        agt_commit_complete_unregister((const xmlChar *) TBSD_MODULE);
         tbsd_mod = NULL;
+        sched_mod = NULL;
 }

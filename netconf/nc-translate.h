@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The NETCONF side's translation of one interface's configuration (the
+ * nodes of ieee802-dot1q-sched and tbsd under /interfaces/interface) into
+ * tbsd's JSON schedule document (docs/netconf.md has the mapping table).
+ * Pure: it reads a small tree of names and value strings that the server
+ * module builds from netconfd's values, so it is tested without libyuma. */
+#pragma once
+
+#include <stddef.h>
+
+/* A data node: a leaf (value != NULL) or a container or list entry
+ * (value NULL, children in child). Names are local names, without the
+ * module's prefix; an identityref's value may carry one ("sched:x"). */
+struct nc_node {
+        const char *name;
+        const char *value;
+        struct nc_node *child;
+        struct nc_node *next;
+};
+
+/* The document for the interface entry iface (its children: name, and
+ * gate-parameter-table and schedule when configured).
+ * Returns 1 with *json (malloc'ed, compact) when the entry configures a
+ * schedule, 0 when it configures none (*json NULL), -1 with *error (one
+ * line, malloc'ed, naming the interface and the node) when it cannot be
+ * turned into a document. *ifname is the entry's name (not copied). */
+int nc_translate_interface(const struct nc_node *iface, const char **ifname, char **json, char **error);
+
+/* The first child of node named name, or NULL. */
+const struct nc_node *nc_child(const struct nc_node *node, const char *name);

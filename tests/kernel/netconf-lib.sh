@@ -1,0 +1,61 @@
+# Sourced by the netconf kernel tests: sshd on 127.0.0.1:8830 with the
+# netconf subsystem, and netconfd with tbsd's modules and server module
+# (libtbsd.so) as an unprivileged user (docs/netconf.md).
+#
+# start_netconf [GID]: netconfd as uid 64999 (user tbsnc), with GID (the
+# group of tbsd --schedule-group) as its group when given, without
+# capabilities. Sets NC, NETCONFD_PID; $NC/userkey logs in as root, the
+# NACM superuser (--superuser=root: NACM rules are not written yet).
+start_netconf() {
+        local gid=${1:-64999}
+        sil=$TBS_BUILD_DIR/netconf/libtbsd.so
+        [ -e "$sil" ] || fail "$sil was not built (meson -Dnetconf=enabled needs libyuma-dev)"
+        NC=/run/nc
+        mkdir -p "$NC" /run/sshd /run/nchome
+        chmod 0755 /run/sshd
+        ssh-keygen -q -t ed25519 -N '' -f "$NC/hostkey"
+        ssh-keygen -q -t ed25519 -N '' -f "$NC/userkey"
+        cp "$NC/userkey.pub" "$NC/authorized_keys"
+        cat > "$NC/sshd_config" <<EOC
+Port 8830
+ListenAddress 127.0.0.1
+HostKey $NC/hostkey
+PidFile $NC/sshd.pid
+AuthorizedKeysFile $NC/authorized_keys
+PasswordAuthentication no
+PermitRootLogin prohibit-password
+StrictModes no
+UsePAM no
+Subsystem netconf "/usr/sbin/netconf-subsystem --ncxserver-sockname=8830@$NC/ncxserver.sock"
+EOC
+        # netconfd keeps a work folder in ~/.yuma, its home from the
+        # password database: the guest sees the host's /etc read-only, so
+        # the user is added to a copy bound over /etc/passwd. netconfd
+        # accepts a session only on a port in --port (the subsystem passes
+        # sshd's SSH_CONNECTION).
+        cp /etc/passwd /run/passwd
+        echo "tbsnc:x:64999:$gid:tbsd NETCONF:/run/nchome:/usr/sbin/nologin" >> /run/passwd
+        mount --bind /run/passwd /etc/passwd
+        chown 64999:"$gid" /run/nchome
+        chmod 0777 "$NC"
+        setpriv --reuid=64999 --regid="$gid" --groups "$gid" env HOME=/run/nchome \
+                netconfd --modpath="$TBS_SOURCE_DIR/netconf:/usr/share/yuma/modules" \
+                --runpath="$TBS_BUILD_DIR/netconf" --module=tbsd --module=ietf-interfaces --module=iana-if-type \
+                --no-startup --superuser=root --port=8830 --ncxserver-sockname="$NC/ncxserver.sock" \
+                --log=/run/nchome/netconfd.log --log-level=info >"$TBS_OUT/netconfd.out" 2>&1 &
+        NETCONFD_PID=$!
+        /usr/sbin/sshd -f "$NC/sshd_config" -E "$TBS_OUT/sshd.log" || fail "sshd did not start"
+        # netconfd runs as tbsnc: its log is in its home, copied to the results.
+        trap 'cp /run/nchome/netconfd.log "$TBS_OUT/" 2>/dev/null || true' EXIT
+        wait_until 10 test -S "$NC/ncxserver.sock" ||
+                fail "netconfd did not start: $(cat /run/nchome/netconfd.log "$TBS_OUT/netconfd.out" 2>&1)"
+        pass "netconfd (uid $(ps -o uid= -p "$NETCONFD_PID" | tr -d ' ')) and sshd started"
+        if grep -q "SIL code for module 'tbsd' not found" /run/nchome/netconfd.log; then
+                fail "netconfd did not load libtbsd.so"
+        fi
+        pass "netconfd loaded tbsd's server module"
+}
+
+stop_netconf() {
+        kill "$(cat "$NC/sshd.pid")" "$NETCONFD_PID"
+}

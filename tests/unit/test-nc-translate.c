@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The NETCONF side's translation (netconf/nc-translate.c): an interface's
+ * nodes of ieee802-dot1q-sched and tbsd -> the schedule document, which
+ * tbsd's own parser and verifier then accept (or refuse with their line);
+ * the values that have no place in a document are refused with a line
+ * naming the interface and the node. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../netconf/nc-translate.h"
+#include "schedule-parse.h"
+#include "schedule-verify.h"
+
+/* A tree from a short text: "a=1 b{c=2 d{}}" (no spaces in values). */
+static struct nc_node *parse(const char **p);
+
+static struct nc_node *parse_one(const char **p) {
+        struct nc_node *n = calloc(1, sizeof(*n));
+        const char *s = *p;
+        size_t len = strcspn(s, "={} ");
+        char *name = strndup(s, len);
+
+        assert_non_null(n);
+        n->name = name;
+        s += len;
+        if (*s == '=') {
+                s++;
+                len = strcspn(s, "} ");
+                n->value = strndup(s, len);
+                s += len;
+        } else {
+                assert_int_equal(*s, '{');
+                s++;
+                n->child = parse(&s);
+                assert_int_equal(*s, '}');
+                s++;
+        }
+        *p = s;
+        return n;
+}
+
+static struct nc_node *parse(const char **p) {
+        struct nc_node *head = NULL, **tail = &head;
+
+        for (;;) {
+                while (**p == ' ')
+                        (*p)++;
+                if (**p == '\0' || **p == '}')
+                        return head;
+                *tail = parse_one(p);
+                tail = &(*tail)->next;
+        }
+}
+
+static void free_tree(struct nc_node *n) {
+        while (n) {
+                struct nc_node *next = n->next;
+                free_tree(n->child);
+                free((char *) n->name);
+                free((char *) n->value);
+                free(n);
+                n = next;
+        }
+}
+
+/* translate(TEXT) on the interface entry TEXT; returns the rc. */
+static int translate(const char *text, char **json, char **error) {
+        struct nc_node iface = { .name = "interface" };
+        const char *ifname, *p = text;
+        int r;
+
+        iface.child = parse(&p);
+        r = nc_translate_interface(&iface, &ifname, json, error);
+        free_tree(iface.child);
+        return r;
+}
+
+/* The document passes tbsd's parser and verifier (without a device). */
+static void assert_valid(const char *json) {
+        DiagList l = { 0 };
+        Schedule *s = NULL;
+
+        int r = schedule_parse_json("nc", json, strlen(json), &l, &s);
+        if (r == 0)
+                r = schedule_verify(s, NULL, &l);
+        for (size_t i = 0; i < l.n; i++) {
+                char *line = diag_format(&l.items[i]);
+                if (l.items[i].severity == DIAG_ERROR)
+                        fprintf(stderr, "%s\n", line);
+                free(line);
+        }
+        assert_int_equal(r, 0);
+        assert_int_equal(diag_errors(&l), 0);
+        diag_list_clear(&l);
+        schedule_free(s);
+}
+
+#define TBSD_ROOT3                                                                                     \
+        "schedule{root{num-tc=3 priority-map{priority=2 traffic-class=2} priority-map{priority=1 "     \
+        "traffic-class=1} queues{traffic-class=0 count=1 offset=0} queues{traffic-class=1 count=1 "   \
+        "offset=1} queues{traffic-class=2 count=2 offset=2}"
+
+static void test_taprio(void **state) {
+        char *json, *error;
+        int r = translate("name=va type=ianaift:ethernetCsmacd "
+                          "gate-parameter-table{gate-enabled=true admin-gate-states=255 config-change=true "
+                          "admin-control-list{"
+                          "gate-control-entry{index=2 operation-name=sched:set-gate-states gate-states-value=4 "
+                          "time-interval-value=300000} "
+                          "gate-control-entry{index=1 operation-name=sched:set-gate-states gate-states-value=3 "
+                          "time-interval-value=700000}} "
+                          "admin-cycle-time{numerator=1 denominator=1000} admin-cycle-time-extension=1000 "
+                          "admin-base-time{seconds=2 nanoseconds=5} "
+                          "queue-max-sdu-table{traffic-class=1 queue-max-sdu=1500}} " TBSD_ROOT3
+                          " clockid=CLOCK_TAI mode=software} "
+                          "txqueues{queue=2 delta-ns=200000 offload=false skip-sock-check=true}}",
+                          &json, &error);
+        (void) state;
+        assert_int_equal(r, 1);
+        assert_null(error);
+        assert_string_equal(
+                json,
+                "{\"interface\":\"va\",\"root\":{\"qdisc\":\"taprio\",\"num_tc\":3,\"clockid\":\"CLOCK_TAI\","
+                "\"mode\":\"software\",\"priority_map\":[0,1,2,0,0,0,0,0,0,0,0,0,0,0,0,0],"
+                "\"queues\":[{\"count\":1,\"offset\":0},{\"count\":1,\"offset\":1},{\"count\":2,\"offset\":2}],"
+                "\"entries\":[{\"command\":\"set-gates\",\"gate_mask\":3,\"interval_ns\":700000},"
+                "{\"command\":\"set-gates\",\"gate_mask\":4,\"interval_ns\":300000}],\"cycle_time_ns\":1000000,"
+                "\"cycle_time_extension_ns\":1000,\"base_time_ns\":2000000005,\"max_sdu\":[0,1500,0]},"
+                "\"txqueues\":[{\"queue\":2,\"delta_ns\":200000,\"offload\":false,\"skip_sock_check\":true}]}");
+        assert_valid(json);
+        free(json);
+}
+
+static void test_mqprio_etf_cbs_clock(void **state) {
+        char *json, *error;
+        int r = translate("name=vb " TBSD_ROOT3 " hw-offload=false handle=200:} "
+                          "txqueues{queue=0 qdisc=etf clockid=CLOCK_TAI delta-ns=300000 offload=auto "
+                          "deadline-mode=true} "
+                          "txqueues{queue=1 qdisc=cbs idle-slope-kbps=20000 send-slope-kbps=-980000 "
+                          "hi-credit-bytes=30 lo-credit-bytes=-1470 offload=false} "
+                          "clock{domain=0 transport-specific=1 max-master-offset-ns=200 ptp4l-socket=/run/p} "
+                          "drift=report allow=ptp-etf allow=delta-cycle}",
+                          &json, &error);
+        (void) state;
+        assert_int_equal(r, 1);
+        assert_string_equal(
+                json,
+                "{\"interface\":\"vb\",\"root\":{\"qdisc\":\"mqprio\",\"num_tc\":3,\"hw_offload\":false,"
+                "\"handle\":\"200:\",\"priority_map\":[0,1,2,0,0,0,0,0,0,0,0,0,0,0,0,0],"
+                "\"queues\":[{\"count\":1,\"offset\":0},{\"count\":1,\"offset\":1},{\"count\":2,\"offset\":2}]},"
+                "\"txqueues\":[{\"queue\":0,\"qdisc\":\"etf\",\"clockid\":\"CLOCK_TAI\",\"delta_ns\":300000,"
+                "\"offload\":\"auto\",\"deadline_mode\":true},{\"queue\":1,\"qdisc\":\"cbs\","
+                "\"idle_slope_kbps\":20000,\"send_slope_kbps\":-980000,\"hi_credit_bytes\":30,"
+                "\"lo_credit_bytes\":-1470,\"offload\":false}],\"clock\":{\"domain\":0,\"transport_specific\":1,"
+                "\"max_master_offset_ns\":200,\"ptp4l_socket\":\"/run/p\"},\"drift\":\"report\","
+                "\"allow\":[\"ptp-etf\",\"delta-cycle\"]}");
+        assert_valid(json);
+        free(json);
+}
+
+/* No schedule: neither tbsd's container nor an enabled gate table. */
+static void test_none(void **state) {
+        char *json, *error;
+        (void) state;
+        assert_int_equal(translate("name=vc type=x gate-parameter-table{gate-enabled=false}", &json, &error), 0);
+        assert_null(json);
+        assert_null(error);
+        assert_int_equal(translate("name=vc", &json, &error), 0);
+}
+
+static void expect_error(const char *text, const char *line) {
+        char *json, *error;
+        assert_int_equal(translate(text, &json, &error), -1);
+        assert_null(json);
+        assert_non_null(error);
+        assert_string_equal(error, line);
+        assert_null(strchr(error, '\n'));
+        free(error);
+}
+
+static void test_refused(void **state) {
+        (void) state;
+        expect_error("name=vd gate-parameter-table{gate-enabled=true admin-cycle-time{numerator=1 denominator=3}}",
+                     "netconf: interface vd: ieee802-dot1q-sched:gate-parameter-table/admin-cycle-time: "
+                     "1/3 s is not a whole number of nanoseconds");
+        expect_error("name=vd gate-parameter-table{gate-enabled=true admin-gate-states=1}",
+                     "netconf: interface vd: ieee802-dot1q-sched:gate-parameter-table/admin-gate-states: 1: "
+                     "Linux's taprio has no initial gate states (all gates are open until the list runs); "
+                     "only 255 is taken");
+        expect_error("name=vd gate-parameter-table{gate-enabled=true admin-base-time{seconds=9223372037 "
+                     "nanoseconds=0}}",
+                     "netconf: interface vd: ieee802-dot1q-sched:gate-parameter-table/admin-base-time: "
+                     "9223372037 s is beyond the largest base time (9223372036854775807 ns)");
+        expect_error("name=vd schedule{root{num-tc=2 queues{traffic-class=1 count=1 offset=1}}}",
+                     "netconf: interface vd: tbsd:schedule/root: queues has no entry for traffic-class 0 "
+                     "(entries 0 to 1 are needed)");
+        expect_error("name=vd gate-parameter-table{gate-enabled=true admin-control-list{gate-control-entry{"
+                     "index=0 operation-name=x:other gate-states-value=1 time-interval-value=1}}}",
+                     "netconf: interface vd: ieee802-dot1q-sched:gate-parameter-table/admin-control-list/"
+                     "gate-control-entry[index=0]: unknown operation-name \"other\"");
+}
+
+/* What tbsd refuses is tbsd's to say: the document is passed on as is. */
+static void test_left_to_tbsd(void **state) {
+        char *json, *error;
+        (void) state;
+        assert_int_equal(translate("name=ve gate-parameter-table{gate-enabled=true admin-control-list{"
+                                   "gate-control-entry{index=0 operation-name=sched:set-gate-states "
+                                   "gate-states-value=1 time-interval-value=600000}} "
+                                   "admin-cycle-time{numerator=1 denominator=2000}} " TBSD_ROOT3 "}}",
+                                   &json, &error),
+                         1);
+        DiagList l = { 0 };
+        Schedule *s = NULL;
+        int r = schedule_parse_json("nc", json, strlen(json), &l, &s);
+        if (r == 0)
+                r = schedule_verify(s, NULL, &l);
+        assert_int_not_equal(r, 0);
+        char *line = diag_format(&l.items[0]);
+        assert_non_null(strstr(line, "root.cycle_time_ns"));
+        free(line);
+        diag_list_clear(&l);
+        schedule_free(s);
+        free(json);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_taprio),
+                cmocka_unit_test(test_mqprio_etf_cbs_clock),
+                cmocka_unit_test(test_none),
+                cmocka_unit_test(test_refused),
+                cmocka_unit_test(test_left_to_tbsd),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
