@@ -235,6 +235,7 @@ static int device_refusal(Link *l, const DiagList *diags, char **ret_line, char 
  * checks that need the device. Returns 0 when the link may go to the
  * engine, else its result (state, events and *ret_error taken care of). */
 static int apply_prepare(Link *l, char **ret_error) {
+        _cleanup_free_ char *mm_line = NULL;
         DiagList diags = {};
         int ifindex, r;
 
@@ -285,6 +286,21 @@ static int apply_prepare(Link *l, char **ret_error) {
                 return -EINVAL;
         }
         diag_list_clear(&diags);
+
+        /* The MAC merge layer ("mac_merge") before the tree: read, refused
+         * without one, set; put back by apply_finish() on a failure. */
+        r = link_mac_merge_prepare(l, &mm_line);
+        if (r < 0) {
+                if (!mm_line)
+                        return r;
+                l->counters.apply_failures++;
+                if (!link_keep_previous(l, "is refused", mm_line)) {
+                        link_set_state(l, LINK_STATE_FAILED, "%s", mm_line);
+                        link_emit_event(l, "failed", "%s", l->state_reason);
+                }
+                link_set_error(ret_error, "%s", mm_line);
+                return r;
+        }
         return 0;
 }
 
@@ -296,6 +312,8 @@ static const DeviceFacts *link_facts(Link *l) {
  * clock check, retry. Returns r. */
 static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
         char *error = NULL;
+
+        r = link_mac_merge_finish(l, r, report);
 
         /* The tree may be another: the monitors read the gates again. */
         if (r != 0)

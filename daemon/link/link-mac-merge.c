@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A link's MAC merge layer around the apply (link-internal.h): read it,
+ * refuse a device without one, set it, put it back when the tree's apply
+ * fails. The messages are daemon/probe/mac-merge.c's. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "link-internal.h"
+#include "log.h"
+
+int link_mac_merge_prepare(Link *l, char **ret_line) {
+        const MacMergeSpec *want = l->schedule ? &l->schedule->mac_merge : NULL;
+        _cleanup_free_ char *why = NULL;
+        char err[256] = "";
+        int r;
+
+        l->rt->mm_sent = false;
+        if (!want || !want->configured)
+                return 0;
+        r = mac_merge_get(l->ifindex, &l->rt->mm_before, err, sizeof(err));
+        if (r < 0) {
+                if (mac_merge_refusal(r, err, &why) < 0 || asprintf(ret_line, "%s; nothing changed", why) < 0)
+                        return -ENOMEM;
+                return r;
+        }
+        r = mac_merge_set(l->ifindex, want, &l->rt->mm_before, err, sizeof(err));
+        if (r < 0) {
+                if (asprintf(ret_line, "mac_merge: the kernel refused the settings (ethtool netlink MM_SET: %s%s%s); "
+                             "nothing changed", strerror(-r), err[0] ? ": " : "", err) < 0)
+                        return -ENOMEM;
+                return r;
+        }
+        l->rt->mm_sent = r > 0;
+        if (r > 0)
+                log_link_info(l->name, "mac_merge: set over ethtool netlink");
+        return 0;
+}
+
+int link_mac_merge_finish(Link *l, int r, ApplyReport *report) {
+        MacMergeSpec back;
+        char err[256] = "";
+        int k;
+
+        if (!l->rt->mm_sent)
+                return r;
+        l->rt->mm_sent = false;
+        if (r >= 0) {
+                report->n_messages++;
+                return r > 0 ? r : 1;
+        }
+        /* The tree's apply failed: the MAC merge layer as it was. */
+        mac_merge_spec_from_state(&l->rt->mm_before, &back);
+        k = mac_merge_set(l->ifindex, &back, NULL, err, sizeof(err));
+        if (k < 0 && !report->rollback_error &&
+            asprintf(&report->rollback_error, "mac_merge: putting the MAC merge layer back failed "
+                     "(ethtool netlink MM_SET: %s%s%s)", strerror(-k), err[0] ? ": " : "", err) < 0)
+                report->rollback_error = NULL;
+        return r;
+}
