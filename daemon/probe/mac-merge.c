@@ -22,7 +22,7 @@
 #define NETLINK_CAP_ACK 10
 #endif
 
-#define MM_BUF 4096
+#define MM_BUF 16384   /* the family's description (every command, its groups) is the largest answer */
 
 static const char *const stat_names[_MM_STAT_MAX] = {
         [MM_STAT_REASSEMBLY_ERRORS] = "reassembly_errors",
@@ -304,7 +304,26 @@ static int walk(const void *buf, size_t len, uint32_t seq, char *err, size_t err
 
 typedef struct FamilyAnswer {
         uint16_t family;
+        bool has_mm_get;        /* CTRL_ATTR_OPS lists ETHTOOL_MSG_MM_GET */
 } FamilyAnswer;
+
+/* CTRL_ATTR_OPS: a nest of one nest per command, each with its
+ * CTRL_ATTR_OP_ID. */
+static bool ops_have(const Attr *ops, uint32_t cmd) {
+        const uint8_t *at = ops->data, *end = ops->data + ops->len;
+        bool bad = false;
+        Attr op, a;
+
+        while (attr_next(&at, end, &op, &bad)) {
+                const uint8_t *in = op.data, *in_end = op.data + op.len;
+                uint32_t id;
+
+                while (attr_next(&in, in_end, &a, &bad))
+                        if (a.type == CTRL_ATTR_OP_ID && attr_get_u32(&a, &id) && id == cmd)
+                                return true;
+        }
+        return false;
+}
 
 static int each_family(const struct nlmsghdr *h, void *userdata) {
         FamilyAnswer *f = userdata;
@@ -315,22 +334,26 @@ static int each_family(const struct nlmsghdr *h, void *userdata) {
         if (h->nlmsg_type != GENL_ID_CTRL || h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
                 return -EBADMSG;
         while (attr_next(&at, end, &a, &bad))
-                if (a.type == CTRL_ATTR_FAMILY_ID && a.len >= 2) {
+                if (a.type == CTRL_ATTR_FAMILY_ID && a.len >= 2)
                         memcpy(&f->family, a.data, 2);
-                        return 1;
-                }
-        return -EBADMSG;
+                else if (a.type == CTRL_ATTR_OPS)
+                        f->has_mm_get = ops_have(&a, TBS_ETHTOOL_MSG_MM_GET);
+        return f->family != 0 ? 1 : -EBADMSG;
 }
 
-int mm_parse_family(const void *buf, size_t len, uint32_t seq, uint16_t *ret_family, char *err, size_t err_size) {
+int mm_parse_family(const void *buf, size_t len, uint32_t seq, uint16_t *ret_family, bool *ret_has_mm_get,
+                    char *err, size_t err_size) {
         FamilyAnswer f = {};
         int r;
 
         r = walk(buf, len, seq, err, err_size, each_family, &f);
         if (r > 0 && f.family == 0)
                 return -EBADMSG;
-        if (r > 0)
+        if (r > 0) {
                 *ret_family = f.family;
+                if (ret_has_mm_get)
+                        *ret_has_mm_get = f.has_mm_get;
+        }
         return r;
 }
 
@@ -421,6 +444,7 @@ typedef struct Genl {
         int fd;
         uint32_t seq;
         uint16_t family;
+        bool has_mm_get;
 } Genl;
 
 static void genl_close(Genl *g) {
@@ -457,7 +481,9 @@ static int genl_transact(Genl *g, const void *req, size_t len, ParseFn parse, vo
 }
 
 static int parse_family_cb(const void *buf, size_t len, uint32_t seq, void *userdata, char *err, size_t err_size) {
-        return mm_parse_family(buf, len, seq, userdata, err, err_size);
+        Genl *g = userdata;
+
+        return mm_parse_family(buf, len, seq, &g->family, &g->has_mm_get, err, err_size);
 }
 
 static int parse_get_cb(const void *buf, size_t len, uint32_t seq, void *userdata, char *err, size_t err_size) {
@@ -487,7 +513,7 @@ static int genl_open(Genl *g, char *err, size_t err_size) {
                 genl_close(g);
                 return len;
         }
-        r = genl_transact(g, req, (size_t) len, parse_family_cb, &g->family, err, err_size);
+        r = genl_transact(g, req, (size_t) len, parse_family_cb, g, err, err_size);
         if (r < 0) {
                 log_debug("ethtool netlink: resolving the family: %s", strerror(-r));
                 genl_close(g);
@@ -528,6 +554,31 @@ int mac_merge_set(int ifindex, const MacMergeSpec *want, const MacMergeState *ha
         r = len < 0 ? len : genl_transact(&g, req, (size_t) len, parse_ack_cb, NULL, err, err_size);
         genl_close(&g);
         log_debug("ethtool netlink: MM_SET ifindex %d: %s", ifindex, r < 0 ? strerror(-r) : "ok");
+        return r < 0 ? r : 1;
+}
+
+int mac_merge_probe(int ifindex) {
+        /* Whether this kernel has MM_GET at all is the same for every
+         * device: asked once per process (the family's command list), so
+         * that probing many interfaces on a kernel before 6.3 costs one
+         * question, not one per interface. */
+        static int kernel_has = -1;
+        MacMergeState s;
+        Genl g;
+        int r;
+
+        if (kernel_has < 0) {
+                r = genl_open(&g, NULL, 0);
+                if (r < 0)
+                        return r == -ENOENT ? 0 : r;
+                kernel_has = g.has_mm_get;
+                genl_close(&g);
+        }
+        if (!kernel_has)
+                return 0;
+        r = mac_merge_get(ifindex, &s, NULL, 0);
+        if (r == -EOPNOTSUPP)
+                return 0;
         return r < 0 ? r : 1;
 }
 

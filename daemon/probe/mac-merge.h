@@ -92,7 +92,8 @@ int mm_msg_set(void *buf, size_t size, uint16_t family, uint32_t seq, int ifinde
  * to seq was in it), 0 when more is to come, or the kernel's -errno for
  * seq (with its extended-ack text copied into err, when it gave one), or
  * -EBADMSG for bytes that are not such an answer. */
-int mm_parse_family(const void *buf, size_t len, uint32_t seq, uint16_t *ret_family, char *err, size_t err_size);
+int mm_parse_family(const void *buf, size_t len, uint32_t seq, uint16_t *ret_family, bool *ret_has_mm_get,
+                    char *err, size_t err_size);
 int mm_parse_get(const void *buf, size_t len, uint32_t seq, MacMergeState *ret, char *err, size_t err_size);
 int mm_parse_ack(const void *buf, size_t len, uint32_t seq, char *err, size_t err_size);
 
@@ -109,6 +110,11 @@ int mac_merge_get(int ifindex, MacMergeState *ret, char *err, size_t err_size);
 /* Sends MM_SET with what differs from have. Returns 1 when something was
  * sent, 0 when nothing differed, or -errno (err: the kernel's text). */
 int mac_merge_set(int ifindex, const MacMergeSpec *want, const MacMergeState *have, char *err, size_t err_size);
+
+/* The capability probe's question: 1 when the device has a MAC merge
+ * layer, 0 when it has none or the kernel has no MM_GET (the family's
+ * command list says so; asked once per process), or -errno. */
+int mac_merge_probe(int ifindex);
 
 /* The one line for a device that has no MAC merge layer, or a failed
  * MM_GET: "mac_merge: the device has no MAC merge layer (ethtool netlink

@@ -107,14 +107,55 @@ static const uint8_t answer_ack[] = {
         0x14, 0x00, 0x05, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
 
+/* A CTRL_CMD_NEWFAMILY answer for "ethtool" with commands 1..last in
+ * CTRL_ATTR_OPS (each a nest of CTRL_ATTR_OP_ID and CTRL_ATTR_OP_FLAGS, as
+ * the kernel's ctrl_fill_info() writes them): 43 on Linux 6.12 (MM_SET
+ * last of the MAC merge pair), 37 on 6.1 (PSE_SET). Returns the length. */
+static size_t family_with_ops(uint8_t *buf, size_t size, uint32_t last) {
+        size_t at = 0, ops_at;
+
+        assert_true(size >= sizeof(family_answer) + 4 + last * 20);
+        memcpy(buf, family_answer, sizeof(family_answer));
+        at = sizeof(family_answer);
+        ops_at = at;
+        at += 4;
+        for (uint32_t c = 1; c <= last; c++) {
+                const uint16_t nest[2] = { 20, (uint16_t) (c | 0x8000) }, id[2] = { 8, 1 }, fl[2] = { 8, 2 };
+                const uint32_t flags = 0x0e;
+
+                memcpy(buf + at, nest, 4);
+                memcpy(buf + at + 4, id, 4);
+                memcpy(buf + at + 8, &c, 4);
+                memcpy(buf + at + 12, fl, 4);
+                memcpy(buf + at + 16, &flags, 4);
+                at += 20;
+        }
+        const uint16_t ops[2] = { (uint16_t) (at - ops_at), 6 | 0x8000 };   /* CTRL_ATTR_OPS */
+        memcpy(buf + ops_at, ops, 4);
+        const uint32_t total = (uint32_t) at;
+        memcpy(buf, &total, 4);
+        return at;
+}
+
 static void test_family(void **state) {
+        _Alignas(8) uint8_t buf[1024];
         char err[128];
         uint16_t family = 0;
+        bool has = true;
+        size_t n;
 
-        assert_int_equal(mm_parse_family(family_answer, sizeof(family_answer), 1, &family, err, sizeof(err)), 1);
+        assert_int_equal(mm_parse_family(family_answer, sizeof(family_answer), 1, &family, &has, err, sizeof(err)), 1);
         assert_int_equal(family, 0x14);
+        assert_false(has);
         /* another sequence number: not the answer yet */
-        assert_int_equal(mm_parse_family(family_answer, sizeof(family_answer), 9, &family, err, sizeof(err)), 0);
+        assert_int_equal(mm_parse_family(family_answer, sizeof(family_answer), 9, &family, NULL, err, sizeof(err)), 0);
+        /* Linux 6.12 lists MM_GET (42), 6.1 does not */
+        n = family_with_ops(buf, sizeof(buf), 43);
+        assert_int_equal(mm_parse_family(buf, n, 1, &family, &has, err, sizeof(err)), 1);
+        assert_true(has);
+        n = family_with_ops(buf, sizeof(buf), 37);
+        assert_int_equal(mm_parse_family(buf, n, 1, &family, &has, err, sizeof(err)), 1);
+        assert_false(has);
 }
 
 static void test_get_enetc(void **state) {
