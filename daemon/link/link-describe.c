@@ -254,6 +254,7 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
                 json_object_array_add(qs, queue_json(l, &l->schedule->txqueues[i], have_tree ? tree : NULL));
         json_add(o, "txqueues", qs);
         json_add(o, "capabilities", l->rt->caps ? caps_to_json(l->rt->caps) : NULL);
+        json_add(o, "mac_merge", link_mac_merge_json(l));
         {
                 struct json_object *c = clock_status_to_json(link_clock_status(l, &clock)),
                                    *n = json_object_new_object();

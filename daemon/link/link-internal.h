@@ -49,6 +49,13 @@ int link_mac_merge_prepare(Link *l, char **ret_line);
  * unchanged with the MAC merge layer changed counts as applied. Returns
  * the result. */
 int link_mac_merge_finish(Link *l, int r, ApplyReport *report);
+/* The MAC merge layer's state and counters as Describe() shows them, read
+ * now (MM_GET), or NULL where the device has none (the probe says so) or
+ * the question fails. */
+struct json_object *link_mac_merge_json(Link *l);
+/* The same read for the metrics: 0 with *ret, or -errno (-ENODATA where
+ * the device has no MAC merge layer). */
+int link_mac_merge_read(Link *l, MacMergeState *ret);
 
 /* Start, stop or restart the link's launch-time monitors to match its
  * schedule and state (link-monitor.c): they run while the declared tree is

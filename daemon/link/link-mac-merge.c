@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caps-probe.h"
 #include "link-internal.h"
 #include "log.h"
 
@@ -58,4 +59,20 @@ int link_mac_merge_finish(Link *l, int r, ApplyReport *report) {
                      "(ethtool netlink MM_SET: %s%s%s)", strerror(-k), err[0] ? ": " : "", err) < 0)
                 report->rollback_error = NULL;
         return r;
+}
+
+int link_mac_merge_read(Link *l, MacMergeState *ret) {
+        /* Only where the probe found the layer: a device without one is not
+         * asked at every status request or metrics round. */
+        if (l->ifindex <= 0 || !l->rt->caps || l->rt->caps->mac_merge != 1)
+                return -ENODATA;
+        return mac_merge_get(l->ifindex, ret, NULL, 0);
+}
+
+struct json_object *link_mac_merge_json(Link *l) {
+        MacMergeState s;
+
+        if (link_mac_merge_read(l, &s) < 0)
+                return NULL;
+        return mac_merge_state_to_json(&s);
 }

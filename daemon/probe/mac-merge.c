@@ -11,6 +11,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
+#include "json-util.h"
 #include "log.h"
 #include "macro.h"
 #include "mac-merge.h"
@@ -41,6 +44,30 @@ const char *mac_merge_verify_status_to_string(uint8_t status) {
         static const char *const names[] = { "unknown", "initial", "verifying", "succeeded", "failed", "disabled" };
 
         return status < ELEMENTSOF(names) ? names[status] : "unknown";
+}
+
+struct json_object *mac_merge_state_to_json(const MacMergeState *s) {
+        _cleanup_json_ struct json_object *o = json_object_new_object(), *n = json_object_new_object();
+
+        if (!o || !n)
+                return NULL;
+        for (MacMergeStat i = 0; i < _MM_STAT_MAX; i++)
+                if ((s->stats_present & (1U << i)) &&
+                    json_add_made(n, stat_names[i], json_object_new_int64((int64_t) s->stats[i])) < 0)
+                        return NULL;
+        if (json_add_made(o, "pmac_enabled", json_object_new_boolean(s->pmac_enabled)) < 0 ||
+            json_add_made(o, "tx_enabled", json_object_new_boolean(s->tx_enabled)) < 0 ||
+            json_add_made(o, "tx_active", json_object_new_boolean(s->tx_active)) < 0 ||
+            json_add_made(o, "verify_enabled", json_object_new_boolean(s->verify_enabled)) < 0 ||
+            json_add_made(o, "verify_status",
+                          json_object_new_string(mac_merge_verify_status_to_string(s->verify_status))) < 0 ||
+            json_add_made(o, "verify_time_ms", json_object_new_int64(s->verify_time_ms)) < 0 ||
+            json_add_made(o, "max_verify_time_ms", json_object_new_int64(s->max_verify_time_ms)) < 0 ||
+            json_add_made(o, "tx_min_frag_bytes", json_object_new_int64(s->tx_min_frag_size)) < 0 ||
+            json_add_made(o, "rx_min_frag_bytes", json_object_new_int64(s->rx_min_frag_size)) < 0 ||
+            json_add_made(o, "counters", TAKE_PTR(n)) < 0)
+                return NULL;
+        return TAKE_PTR(o);
 }
 
 /* ---- building requests ---- */

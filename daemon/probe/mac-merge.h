@@ -111,6 +111,12 @@ int mac_merge_get(int ifindex, MacMergeState *ret, char *err, size_t err_size);
  * sent, 0 when nothing differed, or -errno (err: the kernel's text). */
 int mac_merge_set(int ifindex, const MacMergeSpec *want, const MacMergeState *have, char *err, size_t err_size);
 
+struct json_object;
+/* The state and counters as in Describe()'s "mac_merge" (tbsctl status
+ * --json): settings, tx_active, verify_status as a word, and "counters"
+ * with the ones the driver reported. NULL without memory. */
+struct json_object *mac_merge_state_to_json(const MacMergeState *s);
+
 /* The capability probe's question: 1 when the device has a MAC merge
  * layer, 0 when it has none or the kernel has no MM_GET (the family's
  * command list says so; asked once per process), or -errno. */

@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "mac-merge.h"
 
@@ -289,6 +290,23 @@ static void test_set(void **state) {
         assert_int_equal(mm_msg_set(buf, sizeof(buf), 0x14, 3, 7, &back, &on), 20 + 12 + 4 * 8);
 }
 
+/* Describe()'s "mac_merge" (tbsctl status --json) from the replayed answer. */
+static void test_state_json(void **state) {
+        MacMergeState s;
+        struct json_object *o;
+
+        assert_int_equal(mm_parse_get(mm_answer_enetc, sizeof(mm_answer_enetc), 2, &s, NULL, 0), 1);
+        o = mac_merge_state_to_json(&s);
+        assert_non_null(o);
+        assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+                            "{\"pmac_enabled\":true,\"tx_enabled\":true,\"tx_active\":true,\"verify_enabled\":true,"
+                            "\"verify_status\":\"succeeded\",\"verify_time_ms\":10,\"max_verify_time_ms\":128,"
+                            "\"tx_min_frag_bytes\":60,\"rx_min_frag_bytes\":60,\"counters\":{\"reassembly_errors\":3,"
+                            "\"smd_errors\":1,\"reassembly_ok\":120345,\"rx_fragments\":240690,\"tx_fragments\":98765,"
+                            "\"hold\":42}}");
+        json_object_put(o);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_family),
@@ -299,6 +317,7 @@ int main(void) {
                 cmocka_unit_test(test_ack),
                 cmocka_unit_test(test_requests),
                 cmocka_unit_test(test_set),
+                cmocka_unit_test(test_state_json),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
