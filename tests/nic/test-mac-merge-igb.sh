@@ -24,6 +24,7 @@ write_schedule() { # EXTRA_TOP_LEVEL_MEMBERS
 tree() { tc -j qdisc show dev "$dev" | jq -c 'sort_by(.parent)'; }
 line="$dev: failed: mac_merge: the device has no MAC merge layer (ethtool netlink MM_GET: Operation not supported); nothing changed"
 
+assert_eq "$("$TBS_BUILD_DIR/tests/tools/caps-probe" "$dev" | jq -c .mac_merge)" false "caps-probe $dev: mac_merge"
 before=$(tree)
 echo "before: $before"
 write_schedule ', "mac_merge": {"tx_enabled": true, "verify_enabled": true, "verify_time_ms": 10, "tx_min_frag_bytes": 60}'
