@@ -56,6 +56,9 @@ struct json_object *link_mac_merge_json(Link *l);
 /* The same read for the metrics: 0 with *ret, or -errno (-ENODATA where
  * the device has no MAC merge layer). */
 int link_mac_merge_read(Link *l, MacMergeState *ret);
+/* Fills ret's MAC merge part (has_mac_merge false where there is none). */
+struct MetricsLink;
+void link_mac_merge_metrics(Link *l, struct MetricsLink *ret);
 
 /* Start, stop or restart the link's launch-time monitors to match its
  * schedule and state (link-monitor.c): they run while the declared tree is

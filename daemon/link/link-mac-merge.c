@@ -10,6 +10,7 @@
 #include "caps-probe.h"
 #include "link-internal.h"
 #include "log.h"
+#include "metrics.h"
 
 int link_mac_merge_prepare(Link *l, char **ret_line) {
         const MacMergeSpec *want = l->schedule ? &l->schedule->mac_merge : NULL;
@@ -75,4 +76,23 @@ struct json_object *link_mac_merge_json(Link *l) {
         if (link_mac_merge_read(l, &s) < 0)
                 return NULL;
         return mac_merge_state_to_json(&s);
+}
+
+void link_mac_merge_metrics(Link *l, MetricsLink *ret) {
+        MacMergeState s;
+
+        ret->has_mac_merge = false;
+        if (link_mac_merge_read(l, &s) < 0)
+                return;
+        ret->has_mac_merge = true;
+        ret->mac_merge = (MetricsMacMerge) {
+                .tx_enabled = s.tx_enabled,
+                .tx_active = s.tx_active,
+                .verify_status = s.verify_status,
+                .has_counters = s.stats_present,
+        };
+        /* The same order: MacMergeStat and MetricsMacMergeCounter both
+         * follow the kernel's attributes. */
+        for (unsigned i = 0; i < _MM_STAT_MAX && i < _METRICS_MM_COUNTER_MAX; i++)
+                ret->mac_merge.counters[i] = s.stats[i];
 }
