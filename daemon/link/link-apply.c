@@ -231,6 +231,19 @@ static int device_refusal(Link *l, const DiagList *diags, char **ret_line, char 
         return 0;
 }
 
+/* A schedule refused before anything was sent (the device check, the
+ * MAC merge layer): line for the state and *ret_error, why for the kept
+ * note. A new version refused while the previous one's tree is in place:
+ * that one stays in force and served. */
+static void refused_before_engine(Link *l, const char *line, const char *why, char **ret_error) {
+        l->counters.apply_failures++;
+        if (!link_keep_previous(l, "is refused", why)) {
+                link_set_state(l, LINK_STATE_FAILED, "%s", line);
+                link_emit_event(l, "failed", "%s", l->state_reason);
+        }
+        link_set_error(ret_error, "%s", line);
+}
+
 /* What comes before the engine: the interface's index, the probe, the
  * checks that need the device. Returns 0 when the link may go to the
  * engine, else its result (state, events and *ret_error taken care of). */
@@ -275,14 +288,7 @@ static int apply_prepare(Link *l, char **ret_error) {
                 diag_list_clear(&diags);
                 if (r < 0)
                         return r;
-                l->counters.apply_failures++;
-                /* A new version refused while the previous one's tree is
-                 * in place: that one stays in force and served. */
-                if (!link_keep_previous(l, "is refused", why)) {
-                        link_set_state(l, LINK_STATE_FAILED, "%s", line);
-                        link_emit_event(l, "failed", "%s", l->state_reason);
-                }
-                link_set_error(ret_error, "%s", line);
+                refused_before_engine(l, line, why, ret_error);
                 return -EINVAL;
         }
         diag_list_clear(&diags);
@@ -291,14 +297,8 @@ static int apply_prepare(Link *l, char **ret_error) {
          * without one, set; put back by apply_finish() on a failure. */
         r = link_mac_merge_prepare(l, &mm_line);
         if (r < 0) {
-                if (!mm_line)
-                        return r;
-                l->counters.apply_failures++;
-                if (!link_keep_previous(l, "is refused", mm_line)) {
-                        link_set_state(l, LINK_STATE_FAILED, "%s", mm_line);
-                        link_emit_event(l, "failed", "%s", l->state_reason);
-                }
-                link_set_error(ret_error, "%s", mm_line);
+                if (mm_line)
+                        refused_before_engine(l, mm_line, mm_line, ret_error);
                 return r;
         }
         return 0;

@@ -15,6 +15,7 @@
 
 #include "json-util.h"
 #include "log.h"
+#include "metrics.h"
 #include "macro.h"
 #include "mac-merge.h"
 
@@ -41,9 +42,7 @@ const char *mac_merge_stat_name(MacMergeStat s) {
 }
 
 const char *mac_merge_verify_status_to_string(uint8_t status) {
-        static const char *const names[] = { "unknown", "initial", "verifying", "succeeded", "failed", "disabled" };
-
-        return status < ELEMENTSOF(names) ? names[status] : "unknown";
+        return metrics_mac_merge_verify_status(status);       /* one table, the metrics' labels */
 }
 
 struct json_object *mac_merge_state_to_json(const MacMergeState *s) {
