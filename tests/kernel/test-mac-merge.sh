@@ -64,4 +64,32 @@ if command -v strace >/dev/null; then
         [ "$n" -le 1 ] || fail "$n generic netlink sockets for one --once: $(grep NETLINK_GENERIC "$TMPDIR/strace")"
         pass "$n generic netlink socket(s) for one --once without mac_merge"
 fi
+# 5. the daemon: the same line as StateReason, the tree kept, no MAC merge
+# state in Describe() nor samples in the metrics (the device has none); a
+# reload with the file fixed applies it.
+write_schedule ', "mac_merge": {"tx_enabled": true}'
+start_system_bus
+start_tbsd "$conf" --stats-interval 0.2 --metrics-file /run/tbs-mm.prom
+wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json status va | jq -r .state)\" = failed ]" ||
+        fail "va did not fail: $("$TBSCTL" status va 2>&1)"
+assert_eq "va: $("$TBSCTL" --json status va | jq -r .state_reason)" "${line/failed: /}" "the daemon's StateReason"
+assert_eq "$(tree)" "$installed" "the tree after the daemon refused"
+doc=$("$TBSCTL" --json status va)
+assert_eq "$(jq -c .mac_merge <<<"$doc")" null "Describe(): no mac_merge state"
+assert_eq "$(jq -c .capabilities.mac_merge <<<"$doc")" false "Describe(): capabilities.mac_merge"
+status=$("$TBSCTL" status va)
+echo "$status"
+grep -qE "MAC merge: +none" <<<"$status" || fail "tbsctl status: no 'MAC merge: none' line"
+grep -q "MAC merge counters" <<<"$status" && fail "tbsctl status shows MAC merge counters for a veth"
+pass "tbsctl status: MAC merge none, no counters"
+wait_until 5 test -s /run/tbs-mm.prom || fail "no metrics file"
+grep -q '^# TYPE tbs_mac_merge_tx_active gauge' /run/tbs-mm.prom || fail "no tbs_mac_merge_tx_active family"
+grep -q '^tbs_mac_merge_' /run/tbs-mm.prom && fail "tbs_mac_merge samples for a veth: $(grep '^tbs_mac_merge_' /run/tbs-mm.prom)"
+pass "metrics: the MAC merge families without samples"
+write_schedule ''
+"$TBSCTL" reload >/dev/null 2>&1 || true
+wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json status va | jq -r .state)\" = configured ]" ||
+        fail "va not configured after the reload: $("$TBSCTL" status va 2>&1)"
+pass "the file without mac_merge applied by a reload"
+
 pass "mac_merge refused on a device without a MAC merge layer"
