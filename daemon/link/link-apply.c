@@ -69,6 +69,8 @@ static void link_probe(Link *l) {
         }
         old_driver = strdup(link_driver(l));
         c = caps_cache_ref(c);
+        if (c != l->rt->caps)
+                l->rt->mm_layer = MM_LAYER_UNKNOWN;     /* asked again where needed */
         caps_cache_unref(l->rt->caps);
         l->rt->caps = c;
         caps_to_device_facts(l->rt->caps, &l->rt->facts);

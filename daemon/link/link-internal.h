@@ -35,6 +35,10 @@ struct LinkRuntime {
          * device had before it, and whether MM_SET changed it. */
         MacMergeState mm_before;
         bool mm_sent;
+        /* Whether the device has a MAC merge layer, learnt at the first
+         * need (an apply with "mac_merge", Describe(), the metrics) and
+         * forgotten with a new probe result or index. */
+        enum { MM_LAYER_UNKNOWN, MM_LAYER_PRESENT, MM_LAYER_ABSENT } mm_layer;
 };
 
 /* The schedule's "mac_merge" around the engine's apply (link-mac-merge.c):
@@ -56,6 +60,9 @@ struct json_object *link_mac_merge_json(Link *l);
 /* The same read for the metrics: 0 with *ret, or -errno (-ENODATA where
  * the device has no MAC merge layer). */
 int link_mac_merge_read(Link *l, MacMergeState *ret);
+/* Describe()'s capabilities (caps_to_json()) with "mac_merge" as the link
+ * has learnt it, where the probe left it null. */
+void link_mac_merge_note_caps(Link *l, struct json_object *caps);
 /* Fills ret's MAC merge part (has_mac_merge false where there is none). */
 struct MetricsLink;
 void link_mac_merge_metrics(Link *l, struct MetricsLink *ret);

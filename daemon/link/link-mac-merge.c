@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "caps-probe.h"
+#include "json-util.h"
 #include "link-internal.h"
 #include "log.h"
 #include "metrics.h"
@@ -22,6 +25,8 @@ int link_mac_merge_prepare(Link *l, char **ret_line) {
         if (!want || !want->configured)
                 return 0;
         r = mac_merge_get(l->ifindex, &l->rt->mm_before, err, sizeof(err));
+        if (r == 0 || r == -EOPNOTSUPP)
+                l->rt->mm_layer = r == 0 ? MM_LAYER_PRESENT : MM_LAYER_ABSENT;
         if (r < 0) {
                 if (mac_merge_refusal(r, err, &why) < 0 || asprintf(ret_line, "%s; nothing changed", why) < 0)
                         return -ENOMEM;
@@ -63,11 +68,28 @@ int link_mac_merge_finish(Link *l, int r, ApplyReport *report) {
 }
 
 int link_mac_merge_read(Link *l, MacMergeState *ret) {
-        /* Only where the probe found the layer: a device without one is not
-         * asked at every status request or metrics round. */
-        if (l->ifindex <= 0 || !l->rt->caps || l->rt->caps->mac_merge != 1)
+        int r;
+
+        if (l->ifindex <= 0)
                 return -ENODATA;
-        return mac_merge_get(l->ifindex, ret, NULL, 0);
+        if (l->rt->mm_layer == MM_LAYER_UNKNOWN && l->rt->caps && l->rt->caps->mac_merge >= 0)
+                l->rt->mm_layer = l->rt->caps->mac_merge > 0 ? MM_LAYER_PRESENT : MM_LAYER_ABSENT;
+        if (l->rt->mm_layer == MM_LAYER_UNKNOWN) {
+                /* Once per device: on a kernel without MM_GET not even that
+                 * (the family's command list, asked once per process). */
+                r = mac_merge_probe(l->ifindex);
+                if (r < 0)
+                        return r;
+                l->rt->mm_layer = r > 0 ? MM_LAYER_PRESENT : MM_LAYER_ABSENT;
+        }
+        /* A device without the layer is not asked at every status request
+         * or metrics round. */
+        if (l->rt->mm_layer != MM_LAYER_PRESENT)
+                return -ENODATA;
+        r = mac_merge_get(l->ifindex, ret, NULL, 0);
+        if (r == -EOPNOTSUPP)
+                l->rt->mm_layer = MM_LAYER_ABSENT;
+        return r;
 }
 
 struct json_object *link_mac_merge_json(Link *l) {
@@ -76,6 +98,11 @@ struct json_object *link_mac_merge_json(Link *l) {
         if (link_mac_merge_read(l, &s) < 0)
                 return NULL;
         return mac_merge_state_to_json(&s);
+}
+
+void link_mac_merge_note_caps(Link *l, struct json_object *caps) {
+        if (caps && l->rt->mm_layer != MM_LAYER_UNKNOWN)
+                (void) json_add_made(caps, "mac_merge", json_object_new_boolean(l->rt->mm_layer == MM_LAYER_PRESENT));
 }
 
 void link_mac_merge_metrics(Link *l, MetricsLink *ret) {

@@ -220,8 +220,11 @@ int caps_system_socket_open(CapsSystemSocket *s, CapsIO *ret_io) {
         if (fd < 0)
                 return fd;
         s->fd = fd;
-        *ret_io = (CapsIO) { .ethtool = caps_ethtool_ioctl, .ifflags = caps_ifflags_ioctl,
-                             .mac_merge = caps_mac_merge_real, .userdata = s };
+        /* Without mac_merge: the daemon (and validate --device) would send
+         * an ethtool netlink question for every interface it probes; the
+         * daemon asks a link's MAC merge layer only where something needs it
+         * (daemon/link/link-mac-merge.c). */
+        *ret_io = (CapsIO) { .ethtool = caps_ethtool_ioctl, .ifflags = caps_ifflags_ioctl, .userdata = s };
         return 0;
 }
 

@@ -301,13 +301,19 @@ static int parse_error(const struct nlmsghdr *h, char *err, size_t err_size) {
  * message of seq that is not an NLMSG_ERROR/NLMSG_DONE. */
 static int walk(const void *buf, size_t len, uint32_t seq, char *err, size_t err_size,
                 int (*each)(const struct nlmsghdr *h, void *userdata), void *userdata) {
-        const struct nlmsghdr *h;
+        const uint8_t *at = buf;
         size_t left = len;
         int done = 0, r;
 
         if (err && err_size > 0)
                 err[0] = 0;
-        for (h = buf; NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
+        /* Not NLMSG_NEXT(): a last message whose aligned length passes the
+         * end would wrap an unsigned count (found by fuzz-mac-merge). */
+        for (const struct nlmsghdr *h; left >= NLMSG_HDRLEN; at += NLMSG_ALIGN(h->nlmsg_len),
+             left -= NLMSG_ALIGN(h->nlmsg_len) < left ? NLMSG_ALIGN(h->nlmsg_len) : left) {
+                h = (const struct nlmsghdr *) at;
+                if (h->nlmsg_len < NLMSG_HDRLEN || h->nlmsg_len > left)
+                        break;
                 if (h->nlmsg_seq != seq)
                         continue;
                 if (h->nlmsg_type == NLMSG_ERROR) {
