@@ -6,8 +6,10 @@
  *
  * The messages are built and parsed by pure functions over byte buffers
  * (mm_msg_*(), mm_parse_*()), so the unit tests replay the kernel's
- * answers (tests/unit/test-mac-merge.c); mac_merge_get()/mac_merge_set()
- * add one NETLINK_GENERIC socket around them. Like the rest of the probe
+ * answers (tests/unit/test-mac-merge.c, fuzz/fuzz-mac-merge.c);
+ * mac_merge_get()/mac_merge_set() add the process's one NETLINK_GENERIC
+ * socket around them (opened at the first question, the family resolved
+ * once). Like the rest of the probe
  * nothing here logs above debug: the callers say it, with the interface. */
 #pragma once
 
