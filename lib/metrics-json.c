@@ -184,14 +184,6 @@ static int launch_from_json(struct json_object *qs, MetricsLink *l) {
 
 /* Describe()'s "mac_merge" (null where the device has none). */
 static void mac_merge_from_json(struct json_object *m, MetricsLink *l) {
-        static const char *const keys[_METRICS_MM_COUNTER_MAX] = {
-                [METRICS_MM_REASSEMBLY_ERRORS] = "reassembly_errors",
-                [METRICS_MM_SMD_ERRORS] = "smd_errors",
-                [METRICS_MM_REASSEMBLY_OK] = "reassembly_ok",
-                [METRICS_MM_RX_FRAGMENTS] = "rx_fragments",
-                [METRICS_MM_TX_FRAGMENTS] = "tx_fragments",
-                [METRICS_MM_HOLD] = "hold",
-        };
         struct json_object *n = json_get(m, "counters");
 
         if (!is_object(m))
@@ -204,7 +196,7 @@ static void mac_merge_from_json(struct json_object *m, MetricsLink *l) {
         for (unsigned i = 0; i < _METRICS_MM_COUNTER_MAX; i++) {
                 int64_t v;
 
-                if (get_int(n, keys[i], &v) && v >= 0) {
+                if (get_int(n, metrics_mac_merge_counter_key(i), &v) && v >= 0) {
                         l->mac_merge.counters[i] = (uint64_t) v;
                         l->mac_merge.has_counters |= (uint8_t) (1u << i);
                 }

@@ -48,6 +48,19 @@ const MetricsFamilyInfo metrics_mac_merge_families[METRICS_MAC_MERGE_FAMILIES] =
                            "Times the transmit side held preemptible traffic: aMACMergeHoldCount." },
 };
 
+static const char *const counter_keys[_METRICS_MM_COUNTER_MAX] = {
+        [METRICS_MM_REASSEMBLY_ERRORS] = "reassembly_errors",
+        [METRICS_MM_SMD_ERRORS] = "smd_errors",
+        [METRICS_MM_REASSEMBLY_OK] = "reassembly_ok",
+        [METRICS_MM_RX_FRAGMENTS] = "rx_fragments",
+        [METRICS_MM_TX_FRAGMENTS] = "tx_fragments",
+        [METRICS_MM_HOLD] = "hold",
+};
+
+const char *metrics_mac_merge_counter_key(MetricsMacMergeCounter c) {
+        return c < _METRICS_MM_COUNTER_MAX ? counter_keys[c] : NULL;
+}
+
 static const char *const verify_statuses[] = { "unknown", "initial", "verifying", "succeeded", "failed", "disabled" };
 
 const char *metrics_mac_merge_verify_status(uint8_t status) {

@@ -125,6 +125,8 @@ typedef struct MetricsMacMerge {
         uint64_t counters[_METRICS_MM_COUNTER_MAX];
 } MetricsMacMerge;
 
+/* A counter's key in Describe()'s "mac_merge.counters" ("reassembly_errors"). */
+const char *metrics_mac_merge_counter_key(MetricsMacMergeCounter c);
 /* "unknown", "initial", "verifying", "succeeded", "failed", "disabled"; and
  * back (0 for a word it does not know). */
 const char *metrics_mac_merge_verify_status(uint8_t status);

@@ -28,17 +28,12 @@
 
 #define MM_BUF 16384   /* the family's description (every command, its groups) is the largest answer */
 
-static const char *const stat_names[_MM_STAT_MAX] = {
-        [MM_STAT_REASSEMBLY_ERRORS] = "reassembly_errors",
-        [MM_STAT_SMD_ERRORS] = "smd_errors",
-        [MM_STAT_REASSEMBLY_OK] = "reassembly_ok",
-        [MM_STAT_RX_FRAGMENTS] = "rx_fragments",
-        [MM_STAT_TX_FRAGMENTS] = "tx_fragments",
-        [MM_STAT_HOLD] = "hold",
-};
+/* MacMergeStat and the metrics' MetricsMacMergeCounter are the same list
+ * in the kernel's order: one table of names, the metrics'. */
+_Static_assert((int) _MM_STAT_MAX == (int) _METRICS_MM_COUNTER_MAX, "one list of MAC merge counters");
 
 const char *mac_merge_stat_name(MacMergeStat s) {
-        return s < _MM_STAT_MAX ? stat_names[s] : NULL;
+        return s < _MM_STAT_MAX ? metrics_mac_merge_counter_key((MetricsMacMergeCounter) s) : NULL;
 }
 
 const char *mac_merge_verify_status_to_string(uint8_t status) {
@@ -52,7 +47,7 @@ struct json_object *mac_merge_state_to_json(const MacMergeState *s) {
                 return NULL;
         for (MacMergeStat i = 0; i < _MM_STAT_MAX; i++)
                 if ((s->stats_present & (1U << i)) &&
-                    json_add_made(n, stat_names[i], json_object_new_int64((int64_t) s->stats[i])) < 0)
+                    json_add_made(n, mac_merge_stat_name(i), json_object_new_int64((int64_t) s->stats[i])) < 0)
                         return NULL;
         if (json_add_made(o, "pmac_enabled", json_object_new_boolean(s->pmac_enabled)) < 0 ||
             json_add_made(o, "tx_enabled", json_object_new_boolean(s->tx_enabled)) < 0 ||
