@@ -67,6 +67,9 @@ static void render_caps(struct json_object *c) {
         }
         if (json_get_int(c, "link_speed_mbps", 0) > 0)
                 field("Link speed", "%" PRId64 " Mbit/s", json_get_int(c, "link_speed_mbps", 0));
+        if (json_get(c, "mac_merge") && json_object_is_type(json_get(c, "mac_merge"), json_type_boolean))
+                field("MAC merge", "%s", json_get_bool(c, "mac_merge", 0) ?
+                      "yes (frame preemption's link side, ethtool netlink MM_GET)" : "none");
         if (json_get_bool(c, "resets_link_on_offload", 0))
                 field("Offload reset", "switching an offload on resets the link (PTP must lock again)");
         if (json_get_int(c, "phc_index", -1) >= 0)
@@ -79,6 +82,29 @@ static void render_caps(struct json_object *c) {
         if (json_get_int(c, "tx_stamp_slots", 0) > 0)
                 field("TX stamp slots", "%" PRId64 " transmitted frame%s stamped at a time",
                       json_get_int(c, "tx_stamp_slots", 0), json_get_int(c, "tx_stamp_slots", 0) == 1 ? "" : "s");
+}
+
+/* Describe()'s "mac_merge": the MAC merge layer's state and counters
+ * (only where the device has one). */
+static void render_mac_merge(struct json_object *m) {
+        struct json_object *n = json_get(m, "counters");
+
+        if (!m || !json_object_is_type(m, json_type_object))
+                return;
+        field("MAC merge", "tx %s%s, pMAC %s, verify %s (%s, %" PRId64 " of max %" PRId64 " ms), fragments tx %" PRId64
+              " rx %" PRId64 " bytes",
+              json_get_bool(m, "tx_enabled", 0) ? "enabled" : "disabled",
+              json_get_bool(m, "tx_active", 0) ? " and active" : "",
+              json_get_bool(m, "pmac_enabled", 0) ? "enabled" : "disabled",
+              json_get_bool(m, "verify_enabled", 0) ? "enabled" : "disabled", str_or(m, "verify_status", "unknown"),
+              json_get_int(m, "verify_time_ms", 0), json_get_int(m, "max_verify_time_ms", 0),
+              json_get_int(m, "tx_min_frag_bytes", 0), json_get_int(m, "rx_min_frag_bytes", 0));
+        if (n && json_object_object_length(n) > 0)
+                field("MAC merge counters", "fragments tx %" PRId64 " rx %" PRId64 ", reassembled %" PRId64
+                      ", reassembly errors %" PRId64 ", SMD errors %" PRId64 ", holds %" PRId64,
+                      json_get_int(n, "tx_fragments", 0), json_get_int(n, "rx_fragments", 0),
+                      json_get_int(n, "reassembly_ok", 0), json_get_int(n, "reassembly_errors", 0),
+                      json_get_int(n, "smd_errors", 0), json_get_int(n, "hold", 0));
 }
 
 static void render_clock(struct json_object *c) {
@@ -290,6 +316,7 @@ static void render_status(struct json_object *d) {
                 field("Carrier", "unknown (operstate %s)", json_get_string(d, "operstate"));
         if (json_get(d, "capabilities"))
                 render_caps(json_get(d, "capabilities"));
+        render_mac_merge(json_get(d, "mac_merge"));
         render_root(json_get(d, "root"));
         for (size_t i = 0; qs && i < json_object_array_length(qs); i++)
                 render_queue(json_object_array_get_idx(qs, i));

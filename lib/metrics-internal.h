@@ -48,3 +48,9 @@ extern const MetricsFamilyInfo metrics_launch_families[METRICS_LAUNCH_FAMILIES];
 /** The samples of launch family i (0 .. METRICS_LAUNCH_FAMILIES - 1) of
  *  links[0..n), into s. */
 void metrics_launch_render_family(Sink *s, unsigned i, const MetricsLink *links, size_t n);
+
+/* The MAC merge layer's families (lib/metrics-mac-merge.c), after the
+ * launch-time ones. */
+#define METRICS_MAC_MERGE_FAMILIES 8
+extern const MetricsFamilyInfo metrics_mac_merge_families[METRICS_MAC_MERGE_FAMILIES];
+void metrics_mac_merge_render_family(Sink *s, unsigned i, const MetricsLink *links, size_t n);

@@ -182,6 +182,27 @@ static int launch_from_json(struct json_object *qs, MetricsLink *l) {
         return 0;
 }
 
+/* Describe()'s "mac_merge" (null where the device has none). */
+static void mac_merge_from_json(struct json_object *m, MetricsLink *l) {
+        struct json_object *n = json_get(m, "counters");
+
+        if (!is_object(m))
+                return;
+        l->has_mac_merge = true;
+        l->mac_merge.tx_enabled = get_tristate(m, "tx_enabled") > 0;
+        l->mac_merge.tx_active = get_tristate(m, "tx_active") > 0;
+        l->mac_merge.verify_status =
+                (uint8_t) metrics_mac_merge_verify_status_from_string(json_get_string(m, "verify_status"));
+        for (unsigned i = 0; i < _METRICS_MM_COUNTER_MAX; i++) {
+                int64_t v;
+
+                if (get_int(n, metrics_mac_merge_counter_key(i), &v) && v >= 0) {
+                        l->mac_merge.counters[i] = (uint64_t) v;
+                        l->mac_merge.has_counters |= (uint8_t) (1u << i);
+                }
+        }
+}
+
 int metrics_link_from_json(struct json_object *doc, MetricsLink *ret) {
         struct json_object *clock, *qs, *counters;
         MetricsLink l;
@@ -210,6 +231,7 @@ int metrics_link_from_json(struct json_object *doc, MetricsLink *ret) {
         for (unsigned i = 0; i < _METRICS_CLOCK_VALUE_MAX; i++)
                 if (get_int(clock, clock_keys[i], &l.clock_values[i]))
                         l.has_clock_values |= 1u << i;
+        mac_merge_from_json(json_get(doc, "mac_merge"), &l);
 
         qs = json_get(doc, "txqueues");
         if (qs && json_object_is_type(qs, json_type_array)) {

@@ -386,10 +386,14 @@ static void render_family(Sink *s, const Family *f, const MetricsLink *links, si
 }
 
 /* All families in output order: the table above, then the launch-time
- * error's (lib/metrics-launch.c). */
-#define N_ALL_FAMILIES (ELEMENTSOF(families) + METRICS_LAUNCH_FAMILIES)
+ * error's (lib/metrics-launch.c), then the MAC merge layer's
+ * (lib/metrics-mac-merge.c). */
+#define N_LAUNCH_END (ELEMENTSOF(families) + METRICS_LAUNCH_FAMILIES)
+#define N_ALL_FAMILIES (N_LAUNCH_END + METRICS_MAC_MERGE_FAMILIES)
 
 static const MetricsFamilyInfo *family_info(size_t i) {
+        if (i >= N_LAUNCH_END)
+                return &metrics_mac_merge_families[i - N_LAUNCH_END];
         if (i >= ELEMENTSOF(families))
                 return &metrics_launch_families[i - ELEMENTSOF(families)];
         return &families[i].info;
@@ -397,6 +401,10 @@ static const MetricsFamilyInfo *family_info(size_t i) {
 
 /* Family i's samples of the daemon and of every link. */
 static void render_all(Sink *s, size_t i, const MetricsDaemon *d, const MetricsLink *links, size_t n) {
+        if (i >= N_LAUNCH_END) {
+                metrics_mac_merge_render_family(s, (unsigned) (i - N_LAUNCH_END), links, n);
+                return;
+        }
         if (i >= ELEMENTSOF(families)) {
                 metrics_launch_render_family(s, i - ELEMENTSOF(families), links, n);
                 return;

@@ -35,6 +35,12 @@
  *   tbs_launch_probes_sent_total{device,queue}, tbs_launch_probes_dropped_total{device,queue,reason},
  *   tbs_launch_probes_unstamped_total{device,queue} counters of the monitor's probes
  *                        (the launch families only for monitored queues, docs/fidelity.md)
+ *   tbs_mac_merge_tx_enabled, tbs_mac_merge_tx_active{interface,device} gauges,
+ *   tbs_mac_merge_verify_status{interface,device,status} gauge state-set,
+ *   tbs_mac_merge_fragments_total{interface,device,direction}, tbs_mac_merge_reassembled_frames_total,
+ *   tbs_mac_merge_reassembly_errors_total, tbs_mac_merge_smd_errors_total, tbs_mac_merge_holds_total
+ *                        {interface,device} counters: the MAC merge layer, only where the device
+ *                        has one (lib/metrics-mac-merge.c)
  * The ptp4l-wide values have one series per ptp4l socket (several links may
  * share one ptp4l), from the first link that has them; the system-wide TAI
  * offset has one series without labels. No per-second gauges (rate() makes
@@ -100,6 +106,32 @@ typedef struct MetricsQueue {
         int64_t counters[_METRICS_COUNTER_MAX];
 } MetricsQueue;
 
+/* The MAC merge layer's counters (Describe()'s "mac_merge.counters"). */
+typedef enum MetricsMacMergeCounter {
+        METRICS_MM_REASSEMBLY_ERRORS,           /* "reassembly_errors" */
+        METRICS_MM_SMD_ERRORS,                  /* "smd_errors" */
+        METRICS_MM_REASSEMBLY_OK,               /* "reassembly_ok" */
+        METRICS_MM_RX_FRAGMENTS,                /* "rx_fragments" */
+        METRICS_MM_TX_FRAGMENTS,                /* "tx_fragments" */
+        METRICS_MM_HOLD,                        /* "hold" */
+        _METRICS_MM_COUNTER_MAX,
+} MetricsMacMergeCounter;
+
+/* A device's MAC merge layer (lib/metrics-mac-merge.c). */
+typedef struct MetricsMacMerge {
+        bool tx_enabled, tx_active;
+        uint8_t verify_status;                  /* 0 unknown .. 5 disabled (metrics_mac_merge_verify_status()) */
+        uint8_t has_counters;                   /* bit per MetricsMacMergeCounter */
+        uint64_t counters[_METRICS_MM_COUNTER_MAX];
+} MetricsMacMerge;
+
+/* A counter's key in Describe()'s "mac_merge.counters" ("reassembly_errors"). */
+const char *metrics_mac_merge_counter_key(MetricsMacMergeCounter c);
+/* "unknown", "initial", "verifying", "succeeded", "failed", "disabled"; and
+ * back (0 for a word it does not know). */
+const char *metrics_mac_merge_verify_status(uint8_t status);
+int metrics_mac_merge_verify_status_from_string(const char *s);
+
 /* One link. The strings are borrowed: they must live until it is rendered. */
 typedef struct MetricsLink {
         const char *interface;
@@ -118,6 +150,8 @@ typedef struct MetricsLink {
         const LaunchQueueStats *launch;         /* the monitored queues, ascending (launch families) */
         size_t n_launch;
         bool launch_without_hist;               /* only the probe counters are known: no histogram */
+        bool has_mac_merge;                     /* the device has a MAC merge layer: mac_merge holds it */
+        MetricsMacMerge mac_merge;
 } MetricsLink;
 
 /* What the daemon as a whole reports (tbsd's metrics file). */

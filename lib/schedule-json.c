@@ -188,6 +188,21 @@ static json_object *sockets_to_json(const SocketsSpec *k) {
         return TAKE_PTR(o);
 }
 
+/* The keys as the file gave them (left-out ones stay out: they mean
+ * "as the device has it"). */
+static json_object *mac_merge_to_json(const MacMergeSpec *m) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+
+        if (!o ||
+            (m->pmac_given && json_add_made(o, "pmac_enabled", json_object_new_boolean(m->pmac_enabled)) < 0) ||
+            (m->tx_given && json_add_made(o, "tx_enabled", json_object_new_boolean(m->tx_enabled)) < 0) ||
+            (m->verify_given && json_add_made(o, "verify_enabled", json_object_new_boolean(m->verify_enabled)) < 0) ||
+            (m->verify_time_ms > 0 && add_int(o, "verify_time_ms", m->verify_time_ms) < 0) ||
+            (m->tx_min_frag_bytes > 0 && add_int(o, "tx_min_frag_bytes", m->tx_min_frag_bytes) < 0))
+                return NULL;
+        return TAKE_PTR(o);
+}
+
 json_object *streams_spec_to_json(const StreamsSpec *t, bool bus_only) {
         _cleanup_json_ json_object *a = json_object_new_array();
 
@@ -272,7 +287,8 @@ json_object *schedule_to_json(const Schedule *s) {
             (s->drift != DRIFT_ENFORCE && add_str(o, "drift", drift_policy_to_string(s->drift)) < 0) ||
             ((s->sockets.group || s->sockets.n_ethertypes > 0) &&
              add_owned(o, "sockets", sockets_to_json(&s->sockets)) < 0) ||
-            (s->allow && add_owned(o, "allow", allow_to_json(s->allow)) < 0))
+            (s->allow && add_owned(o, "allow", allow_to_json(s->allow)) < 0) ||
+            (s->mac_merge.configured && add_owned(o, "mac_merge", mac_merge_to_json(&s->mac_merge)) < 0))
                 return NULL;
         return TAKE_PTR(o);
 }

@@ -391,6 +391,42 @@ static void parse_sockets(Parser *p, const JsonNode *top, SocketsSpec *k) {
                 p->oom = true;
 }
 
+/* "mac_merge": the MAC merge layer's settings (lib/schedule.h). Ranges as
+ * the kernel's ETHTOOL_MSG_MM_SET policy takes them; the rules between
+ * keys are the validator's (schedule-verify.c). */
+static void parse_mac_merge(Parser *p, const JsonNode *top, MacMergeSpec *m) {
+        static const KeySpec keys[] = {
+                { "pmac_enabled", K_ANY },
+                { "tx_enabled", K_ANY },
+                { "verify_enabled", K_ANY },
+                { "verify_time_ms", K_ANY },
+                { "tx_min_frag_bytes", K_ANY },
+        };
+        const JsonNode *o;
+        int64_t x;
+
+        o = get_container(p, NULL, top, "mac_merge", false, JSON_OBJECT);
+        if (!o)
+                return;
+        m->configured = true;
+        check_keys(p, "mac_merge", o, keys, ELEMENTSOF(keys), K_ANY);
+        m->pmac_given = get_bool(p, "mac_merge", o, "pmac_enabled", &m->pmac_enabled) > 0;
+        m->tx_given = get_bool(p, "mac_merge", o, "tx_enabled", &m->tx_enabled) > 0;
+        m->verify_given = get_bool(p, "mac_merge", o, "verify_enabled", &m->verify_enabled) > 0;
+        if (get_int(p, "mac_merge", o, "verify_time_ms", false, 1, TBS_MM_VERIFY_TIME_MAX_MS, &x) > 0)
+                m->verify_time_ms = (uint32_t) x;
+        if (get_int(p, "mac_merge", o, "tx_min_frag_bytes", false, 60, 252, &x) > 0) {
+                /* 802.3br's addFragSize 0..3: (64 << n) - 4 bytes */
+                if ((x + 4) % 64 != 0)
+                        perr(p, "mac_merge.tx_min_frag_bytes", "must be 60, 124, 188 or 252, got %" PRIi64, x);
+                else
+                        m->tx_min_frag_bytes = (uint32_t) x;
+        }
+        if (o->len == 0)
+                perr(p, "mac_merge", "must set at least one of pmac_enabled, tx_enabled, verify_enabled, "
+                     "verify_time_ms, tx_min_frag_bytes");
+}
+
 static void parse_top(Parser *p, const JsonNode *top, Schedule *s) {
         static const KeySpec keys[] = {
                 { "interface", K_ANY },
@@ -400,6 +436,7 @@ static void parse_top(Parser *p, const JsonNode *top, Schedule *s) {
                 { "drift", K_ANY },
                 { "sockets", K_ANY },
                 { "allow", K_ANY },
+                { "mac_merge", K_ANY },
         };
 
         check_keys(p, NULL, top, keys, ELEMENTSOF(keys), K_ANY);
@@ -412,6 +449,7 @@ static void parse_top(Parser *p, const JsonNode *top, Schedule *s) {
         parse_clock(p, top, &s->clock);
         parse_drift(p, top, s);
         parse_sockets(p, top, &s->sockets);
+        parse_mac_merge(p, top, &s->mac_merge);
 }
 
 static void line_col(const char *text, size_t off, unsigned *ret_line, unsigned *ret_col) {

@@ -411,6 +411,31 @@ static void verify_clock(Verifier *v, const ClockSpec *c) {
         verify_at_least(v, "clock.max_phc_offset_ns", c->max_phc_offset_ns, 1);
 }
 
+/* "mac_merge": the rules between its keys, as Linux 6.12's MM_SET judges
+ * them, and root.fp's preemptible classes against it. A "P" without
+ * mac_merge.tx_enabled is a warning, not an error: the kernel takes fp
+ * on mqprio and taprio without a MAC merge layer (the classes then leave
+ * whole, as express frames: nothing is preempted, nothing is lost), and
+ * files with fp were valid before "mac_merge" existed and must stay so;
+ * the MAC merge layer may also be set by other means (a vendor tool, the
+ * switch's LLDP agent). */
+static void verify_mac_merge(Verifier *v, const Schedule *s, size_t errors_before) {
+        const MacMergeSpec *m = &s->mac_merge;
+
+        if (m->tx_given && m->tx_enabled && m->pmac_given && !m->pmac_enabled)
+                verr(v, "mac_merge.pmac_enabled", "must be true when tx_enabled is true (preemptible frames "
+                     "need the pMAC; the kernel refuses it)");
+        if (m->verify_given && m->verify_enabled && !(m->tx_given && m->tx_enabled))
+                verr(v, "mac_merge.verify_enabled", "needs \"tx_enabled\": true (verification is the "
+                     "transmit side's handshake with the link partner)");
+        /* Only on a schedule the kernel would take: else it is noise. */
+        if (diag_errors(v->diags) == errors_before && root_has_preemptible(&s->root) &&
+            !(m->tx_given && m->tx_enabled))
+                vwarn(v, "root.fp", "has preemptible (\"P\") traffic classes, but mac_merge.tx_enabled is not "
+                      "true: without the MAC merge layer's transmit side nothing is preempted (set \"mac_merge\": "
+                      "{\"tx_enabled\": true} to have tbsd enable it)");
+}
+
 /* Streams whose gate list waits for the device's link speed: computed
  * here with facts' speed into *ret (its entries are then checked like any
  * others), or a line why not; without facts the entries' checks wait for
@@ -468,6 +493,7 @@ int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags
                         qdisc_vtable_for_child(k)->verify_schedule(&v, s, facts);
         verify_monitor_budget(&v, s);
         verify_clock(&v, &s->clock);
+        verify_mac_merge(&v, s, errors);
         /* The safety checks judge a schedule the kernel would take: on one
          * with errors already their findings would be noise. */
         if (diag_errors(diags) == errors && schedule_safety_check_now(s, facts, diags, NULL) < 0)

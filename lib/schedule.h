@@ -272,6 +272,20 @@ typedef struct ClockSpec {
                                                * traffic class (lib/schedule-safety.h) */
 } ClockSpec;
 
+/* "mac_merge": the device's MAC merge layer (IEEE 802.3br, frame
+ * preemption's other half beside root.fp), set over ethtool netlink
+ * (ETHTOOL_MSG_MM_SET, Linux 6.3+) with the tree; daemon/probe/mac-merge.c.
+ * A key the file leaves out is left as the device has it, as with
+ * `ethtool --set-mm`. */
+#define TBS_MM_VERIFY_TIME_MAX_MS 128  /* the kernel's ETHTOOL_A_MM_VERIFY_TIME range: 1..128 ms */
+typedef struct MacMergeSpec {
+        bool configured;                      /* the file has "mac_merge" */
+        bool pmac_enabled, tx_enabled, verify_enabled;
+        bool pmac_given, tx_given, verify_given;
+        uint32_t verify_time_ms;              /* 0: not given; else 1..128 */
+        uint32_t tx_min_frag_bytes;           /* 0: not given; else 60, 124, 188 or 252 */
+} MacMergeSpec;
+
 /* Most EtherTypes "sockets.ethertypes" lists. */
 #define TBS_SOCKET_ETHERTYPES_MAX 16
 
@@ -326,6 +340,7 @@ typedef struct Schedule {
         DriftPolicy drift;
         SocketsSpec sockets;
         StreamsSpec streams;                  /* taprio root given by streams */
+        MacMergeSpec mac_merge;
         uint32_t allow;                       /* bit c: the file's "allow" lists SafetyCheck c */
 } Schedule;
 

@@ -69,6 +69,8 @@ static void link_probe(Link *l) {
         }
         old_driver = strdup(link_driver(l));
         c = caps_cache_ref(c);
+        if (c != l->rt->caps)
+                l->rt->mm_layer = MM_LAYER_UNKNOWN;     /* asked again where needed */
         caps_cache_unref(l->rt->caps);
         l->rt->caps = c;
         caps_to_device_facts(l->rt->caps, &l->rt->facts);
@@ -231,10 +233,24 @@ static int device_refusal(Link *l, const DiagList *diags, char **ret_line, char 
         return 0;
 }
 
+/* A schedule refused before anything was sent (the device check, the
+ * MAC merge layer): line for the state and *ret_error, why for the kept
+ * note. A new version refused while the previous one's tree is in place:
+ * that one stays in force and served. */
+static void refused_before_engine(Link *l, const char *line, const char *why, char **ret_error) {
+        l->counters.apply_failures++;
+        if (!link_keep_previous(l, "is refused", why)) {
+                link_set_state(l, LINK_STATE_FAILED, "%s", line);
+                link_emit_event(l, "failed", "%s", l->state_reason);
+        }
+        link_set_error(ret_error, "%s", line);
+}
+
 /* What comes before the engine: the interface's index, the probe, the
  * checks that need the device. Returns 0 when the link may go to the
  * engine, else its result (state, events and *ret_error taken care of). */
 static int apply_prepare(Link *l, char **ret_error) {
+        _cleanup_free_ char *mm_line = NULL;
         DiagList diags = {};
         int ifindex, r;
 
@@ -274,17 +290,19 @@ static int apply_prepare(Link *l, char **ret_error) {
                 diag_list_clear(&diags);
                 if (r < 0)
                         return r;
-                l->counters.apply_failures++;
-                /* A new version refused while the previous one's tree is
-                 * in place: that one stays in force and served. */
-                if (!link_keep_previous(l, "is refused", why)) {
-                        link_set_state(l, LINK_STATE_FAILED, "%s", line);
-                        link_emit_event(l, "failed", "%s", l->state_reason);
-                }
-                link_set_error(ret_error, "%s", line);
+                refused_before_engine(l, line, why, ret_error);
                 return -EINVAL;
         }
         diag_list_clear(&diags);
+
+        /* The MAC merge layer ("mac_merge") before the tree: read, refused
+         * without one, set; put back by apply_finish() on a failure. */
+        r = link_mac_merge_prepare(l, &mm_line);
+        if (r < 0) {
+                if (mm_line)
+                        refused_before_engine(l, mm_line, mm_line, ret_error);
+                return r;
+        }
         return 0;
 }
 
@@ -296,6 +314,8 @@ static const DeviceFacts *link_facts(Link *l) {
  * clock check, retry. Returns r. */
 static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
         char *error = NULL;
+
+        r = link_mac_merge_finish(l, r, report);
 
         /* The tree may be another: the monitors read the gates again. */
         if (r != 0)

@@ -263,7 +263,16 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
         for (size_t i = 0; l->schedule && i < l->schedule->n_txqueues; i++)
                 json_object_array_add(qs, queue_json(l, &l->schedule->txqueues[i], have_tree ? tree : NULL));
         json_add(o, "txqueues", qs);
-        json_add(o, "capabilities", l->rt->caps ? caps_to_json(l->rt->caps) : NULL);
+        {
+                /* The MAC merge layer first: reading it may learn whether
+                 * the device has one, which the capabilities then say. */
+                struct json_object *mm = link_mac_merge_json(l),
+                                   *caps = l->rt->caps ? caps_to_json(l->rt->caps) : NULL;
+
+                link_mac_merge_note_caps(l, caps);
+                json_add(o, "capabilities", caps);
+                json_add(o, "mac_merge", mm);
+        }
         {
                 struct json_object *c = clock_status_to_json(link_clock_status(l, &clock)),
                                    *n = json_object_new_object();

@@ -5,6 +5,7 @@
 #include "clock-check.h"
 #include "launch-monitor.h"
 #include "link.h"
+#include "mac-merge.h"
 #include "nl-qdisc.h"
 #include "ptp-relock.h"
 
@@ -30,7 +31,41 @@ struct LinkRuntime {
         LaunchMonitors *monitors;       /* the launch-time monitors (link-monitor.c), or NULL */
         RootSpec *gates;                /* with monitors: the kernel's taprio root as last dumped (both
                                          * schedules while a change is pending), or NULL: unknown */
+        /* The MAC merge layer during an apply (link-mac-merge.c): what the
+         * device had before it, and whether MM_SET changed it. */
+        MacMergeState mm_before;
+        bool mm_sent;
+        /* Whether the device has a MAC merge layer, learnt at the first
+         * need (an apply with "mac_merge", Describe(), the metrics) and
+         * forgotten with a new probe result or index. */
+        enum { MM_LAYER_UNKNOWN, MM_LAYER_PRESENT, MM_LAYER_ABSENT } mm_layer;
 };
+
+/* The schedule's "mac_merge" around the engine's apply (link-mac-merge.c):
+ * before it, read the device's MAC merge state (the snapshot) and set
+ * what differs; a device without the layer is refused. Returns 0, or
+ * -errno with the one line (without the interface's name, ending in
+ * "; nothing changed") in *ret_line. Nothing is sent for a schedule
+ * without "mac_merge". */
+int link_mac_merge_prepare(Link *l, char **ret_line);
+/* After the engine with its result r: a failed apply puts the snapshot
+ * back (a failure to is added to report's rollback_error); a tree left
+ * unchanged with the MAC merge layer changed counts as applied. Returns
+ * the result. */
+int link_mac_merge_finish(Link *l, int r, ApplyReport *report);
+/* The MAC merge layer's state and counters as Describe() shows them, read
+ * now (MM_GET), or NULL where the device has none (the probe says so) or
+ * the question fails. */
+struct json_object *link_mac_merge_json(Link *l);
+/* The same read for the metrics: 0 with *ret, or -errno (-ENODATA where
+ * the device has no MAC merge layer). */
+int link_mac_merge_read(Link *l, MacMergeState *ret);
+/* Describe()'s capabilities (caps_to_json()) with "mac_merge" as the link
+ * has learnt it, where the probe left it null. */
+void link_mac_merge_note_caps(Link *l, struct json_object *caps);
+/* Fills ret's MAC merge part (has_mac_merge false where there is none). */
+struct MetricsLink;
+void link_mac_merge_metrics(Link *l, struct MetricsLink *ret);
 
 /* Start, stop or restart the link's launch-time monitors to match its
  * schedule and state (link-monitor.c): they run while the declared tree is

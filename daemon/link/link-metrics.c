@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "clock-check.h"
+#include "link-internal.h"
 #include "link-metrics.h"
 #include "macro.h"
 #include "nl-qdisc.h"
@@ -89,6 +90,7 @@ void link_metrics(Link *l, MetricsQueue *queues, MetricsLink *ret) {
                 queue_metrics(l, &l->schedule->txqueues[i], t, &queues[i]);
         /* the running launch-time monitors' figures (docs/fidelity.md) */
         ret->n_launch = link_launch_stats(l, &ret->launch);
+        link_mac_merge_metrics(l, ret);
 }
 
 int links_write_metrics_file(const MetricsDaemon *d, Link **links, size_t n, const char *path) {

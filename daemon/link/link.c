@@ -168,6 +168,7 @@ void link_set_ifindex(Link *l, int ifindex) {
         if (l->ifindex == ifindex)
                 return;
         l->ifindex = ifindex;
+        l->rt->mm_layer = MM_LAYER_UNKNOWN;
         if (l->ctx->on_ifindex_changed)
                 l->ctx->on_ifindex_changed(l, l->ctx->userdata);
 }

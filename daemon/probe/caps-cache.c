@@ -107,7 +107,7 @@ static bool caps_equal(const LinkCaps *a, const LinkCaps *b) {
                a->taprio_full_offload == b->taprio_full_offload &&
                a->taprio_txtime_assist == b->taprio_txtime_assist && a->confidence == b->confidence &&
                a->resets_link_on_offload == b->resets_link_on_offload &&
-               a->tx_stamp_slots == b->tx_stamp_slots &&
+               a->tx_stamp_slots == b->tx_stamp_slots && a->mac_merge == b->mac_merge &&
                strncmp(a->reason, b->reason, sizeof(a->reason)) == 0;
 }
 

@@ -20,6 +20,7 @@
 #include "caps-probe.h"
 #include "caps-sysfs.h"
 #include "json-util.h"
+#include "mac-merge.h"
 #include "macro.h"
 #include "string-table.h"
 
@@ -203,6 +204,13 @@ static int caps_ifflags_ioctl(void *userdata, const char *ifname, unsigned *ret)
         return 0;
 }
 
+/* CapsIO.mac_merge on the real system: ethtool netlink by index. */
+static int caps_mac_merge_real(void *userdata, const char *ifname) {
+        unsigned ifindex = caps_system_ifindex(userdata, ifname);
+
+        return ifindex == 0 ? -ENODEV : mac_merge_probe((int) ifindex);
+}
+
 int caps_system_socket_open(CapsSystemSocket *s, CapsIO *ret_io) {
         int fd;
 
@@ -212,6 +220,10 @@ int caps_system_socket_open(CapsSystemSocket *s, CapsIO *ret_io) {
         if (fd < 0)
                 return fd;
         s->fd = fd;
+        /* Without mac_merge: the daemon (and validate --device) would send
+         * an ethtool netlink question for every interface it probes; the
+         * daemon asks a link's MAC merge layer only where something needs it
+         * (daemon/link/link-mac-merge.c). */
         *ret_io = (CapsIO) { .ethtool = caps_ethtool_ioctl, .ifflags = caps_ifflags_ioctl, .userdata = s };
         return 0;
 }
@@ -432,6 +444,7 @@ int caps_probe(const CapsIO *io, const char *ifname, LinkCaps *ret) {
                 sock.fd = fd;
                 real.sysfs_root = io ? io->sysfs_root : NULL;
                 real.ethtool = caps_ethtool_ioctl;
+                real.mac_merge = caps_mac_merge_real;
                 if (!real.sysfs_root)   /* a recorded sysfs tree keeps its own flags */
                         real.ifflags = caps_ifflags_ioctl;
                 real.userdata = &sock;
@@ -442,6 +455,8 @@ int caps_probe(const CapsIO *io, const char *ifname, LinkCaps *ret) {
         if (r < 0)
                 return r;
         probe_judge(&c);
+        r = io->mac_merge ? io->mac_merge(io->userdata, ifname) : -1;
+        c.mac_merge = (int8_t) (r < 0 ? -1 : r > 0);
 
         *ret = c;
         return 0;
@@ -577,6 +592,8 @@ struct json_object *caps_to_json(const LinkCaps *c) {
             json_add_made(o, "taprio_full_offload", json_object_new_boolean(c->taprio_full_offload)) < 0 ||
             json_add_made(o, "taprio_txtime_assist", json_object_new_boolean(c->taprio_txtime_assist)) < 0 ||
             json_add_made(o, "resets_link_on_offload", json_object_new_boolean(c->resets_link_on_offload)) < 0 ||
+            (c->mac_merge >= 0 ? json_add_made(o, "mac_merge", json_object_new_boolean(c->mac_merge > 0))
+                               : json_add(o, "mac_merge", NULL)) < 0 ||
             (c->tx_stamp_slots ? json_add_made(o, "tx_stamp_slots", json_object_new_int64(c->tx_stamp_slots))
                                : json_add(o, "tx_stamp_slots", NULL)) < 0 ||
             json_add_made(o, "confidence", json_object_new_string(caps_confidence_to_string(c->confidence) ?: "unknown")) < 0 ||

@@ -76,6 +76,12 @@ typedef struct LinkCaps {
         unsigned tx_stamp_slots;    /* transmitted frames the driver holds a hardware stamp for at
                                      * once (a frame asking while all are taken gets none); 0: not
                                      * known. The launch monitor's choice of stamps rests on it. */
+        /* ETHTOOL_MSG_MM_GET (daemon/probe/mac-merge.h): 1 the device has a
+         * MAC merge layer (frame preemption's link side), 0 it has none or
+         * the kernel has no MM_GET (before Linux 6.3), -1 not asked (a
+         * recorded device without the answer, the daemon's probes: see
+         * CapsIO.mac_merge; or the question failed). */
+        int8_t mac_merge;
         CapsConfidence confidence;
         char reason[160];           /* one human sentence explaining the judgement */
 } LinkCaps;
@@ -94,6 +100,11 @@ typedef struct CapsIO {
         /* The interface's IFF_* flags (SIOCGIFFLAGS: one call where sysfs
          * takes three). NULL: read sysfs' flags file (what recordings replay). */
         int (*ifflags)(void *userdata, const char *ifname, unsigned *ret_flags);
+        /* Whether the interface has a MAC merge layer: 1, 0, or -errno
+         * (mac_merge_probe()). NULL: not asked (LinkCaps.mac_merge -1).
+         * caps_probe() with io NULL asks; caps_system_socket_open()'s io
+         * does not (the daemon asks per link where needed). */
+        int (*mac_merge)(void *userdata, const char *ifname);
         void *userdata;
 } CapsIO;
 

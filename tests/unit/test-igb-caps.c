@@ -531,7 +531,7 @@ static void test_json(void **state) {
                             "\"tx_queues\":4,\"launch_time_queues\":[0,1],\"cbs_offload_queues\":[0,1],"
                             "\"link_speed_mbps\":null,\"hw_timestamping\":true,"
                             "\"sw_timestamping\":true,\"phc_index\":0,\"taprio_full_offload\":false,"
-                            "\"taprio_txtime_assist\":true,\"resets_link_on_offload\":false,\"tx_stamp_slots\":1,"
+                            "\"taprio_txtime_assist\":true,\"resets_link_on_offload\":false,\"mac_merge\":null,\"tx_stamp_slots\":1,"
                             "\"confidence\":\"known\","
                             "\"reason\":\"igb: launch time only on i210 queues 0 and 1\"}");
         json_object_put(o);

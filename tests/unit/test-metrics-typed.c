@@ -78,6 +78,15 @@ static const MetricsLink fixture_links[] = {
                               [METRICS_LINK_DRIFT_REPAIRS] = 1 },
                 .queues = eth0_queues, .n_queues = 2,
                 .launch = eth0_launch, .n_launch = 1,
+                /* eth0.json's "mac_merge" (the replayed ENETC-like port of test-mac-merge.c) */
+                .has_mac_merge = true,
+                .mac_merge = {
+                        .tx_enabled = true, .tx_active = true, .verify_status = 3,
+                        .has_counters = (1u << _METRICS_MM_COUNTER_MAX) - 1,
+                        .counters = { [METRICS_MM_REASSEMBLY_ERRORS] = 3, [METRICS_MM_SMD_ERRORS] = 1,
+                                      [METRICS_MM_REASSEMBLY_OK] = 120345, [METRICS_MM_RX_FRAGMENTS] = 240690,
+                                      [METRICS_MM_TX_FRAGMENTS] = 98765, [METRICS_MM_HOLD] = 42 },
+                },
         },
         {
                 .interface = "veth1", .state = "degraded",
@@ -166,6 +175,14 @@ static void assert_link_equal(const MetricsLink *a, const MetricsLink *b) {
                 assert_int_equal(x->hist.count, y->hist.count);
                 assert_int_equal(x->hist.sum_ns, y->hist.sum_ns);
         }
+        assert_int_equal(a->has_mac_merge, b->has_mac_merge);
+        if (a->has_mac_merge) {
+                assert_int_equal(a->mac_merge.tx_enabled, b->mac_merge.tx_enabled);
+                assert_int_equal(a->mac_merge.tx_active, b->mac_merge.tx_active);
+                assert_int_equal(a->mac_merge.verify_status, b->mac_merge.verify_status);
+                assert_int_equal(a->mac_merge.has_counters, b->mac_merge.has_counters);
+                assert_memory_equal(a->mac_merge.counters, b->mac_merge.counters, sizeof(a->mac_merge.counters));
+        }
 }
 
 /* The typed samples and the documents give the golden text byte for byte. */
@@ -222,7 +239,7 @@ static void test_json_form(void **state) {
         a = json_text(typed);
         b = json_text(from_docs);
         assert_string_equal(a, b);
-        assert_int_equal(json_object_array_length(typed), 31);
+        assert_int_equal(json_object_array_length(typed), 39);
         /* eth0's master offset as the exact decimal of the text form. */
         assert_non_null(strstr(a, "\"value\":-0.000001234"));
         free(a);

@@ -253,7 +253,7 @@ static void test_json(void **state) {
                                "bytes_per_second", json_object_new_double(1e308 * 10));
 
         assert_int_equal(metrics_render_json(NULL, 0, &none), 0);
-        assert_int_equal(json_object_array_length(none), 31);
+        assert_int_equal(json_object_array_length(none), 39);
         f = json_object_array_get_idx(none, 0);
         assert_string_equal(json_get_string(f, "name"), "tbs_build_info");
         assert_string_equal(json_get_string(f, "type"), "gauge");

@@ -154,7 +154,28 @@ static const BadCase bad_cases[] = {
         { NULL, "{'interface': 01}", F ": line 1, column 16: syntax error: a number must not have leading zeros" },
         { NULL, "{}", F ": interface: required key is missing\n" F ": root: required key is missing" },
         /* Unknown keys, with the list of known ones */
-        { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock, drift, sockets, allow" },
+        { MQ, "{'extra': 1}", F ": extra: unknown key; known keys: interface, root, txqueues, clock, drift, sockets, allow, mac_merge" },
+        /* mac_merge (MAC merge layer, ETHTOOL_MSG_MM_SET's ranges) */
+        { MQ, "{'mac_merge': {'tx': true}}",
+          F ": mac_merge.tx: unknown key; known keys: pmac_enabled, tx_enabled, verify_enabled, verify_time_ms, "
+          "tx_min_frag_bytes" },
+        { MQ, "{'mac_merge': {}}",
+          F ": mac_merge: must set at least one of pmac_enabled, tx_enabled, verify_enabled, verify_time_ms, "
+          "tx_min_frag_bytes" },
+        { MQ, "{'mac_merge': true}", F ": mac_merge: must be an object, got true" },
+        { MQ, "{'mac_merge': {'tx_enabled': 1}}", F ": mac_merge.tx_enabled: must be a boolean, got 1" },
+        { MQ, "{'mac_merge': {'verify_time_ms': 0}}", F ": mac_merge.verify_time_ms: must be between 1 and 128, got 0" },
+        { MQ, "{'mac_merge': {'verify_time_ms': 129}}", F ": mac_merge.verify_time_ms: must be between 1 and 128, got 129" },
+        { MQ, "{'mac_merge': {'tx_min_frag_bytes': 64}}",
+          F ": mac_merge.tx_min_frag_bytes: must be 60, 124, 188 or 252, got 64" },
+        { MQ, "{'mac_merge': {'tx_min_frag_bytes': 256}}",
+          F ": mac_merge.tx_min_frag_bytes: must be between 60 and 252, got 256" },
+        { MQ, "{'mac_merge': {'tx_enabled': true, 'pmac_enabled': false}}",
+          F ": mac_merge.pmac_enabled: must be true when tx_enabled is true (preemptible frames need the pMAC; "
+          "the kernel refuses it)" },
+        { MQ, "{'mac_merge': {'verify_enabled': true}}",
+          F ": mac_merge.verify_enabled: needs \"tx_enabled\": true (verification is the transmit side's "
+          "handshake with the link partner)" },
         { MQ, "{'root': {'hw_ofload': true}}",
           F ": root.hw_ofload: unknown key; known keys: qdisc, handle, num_tc, priority_map, queues, hw_offload, fp, stab" },
         { MQ, "{'root': {'base_time_ns': 0}}", F ": root.base_time_ns: only valid for a taprio root" },
@@ -733,7 +754,7 @@ static void test_all_errors_reported(void **state) {
                 "               'skip_sock_check': true}]}");
 
         assert_string_equal(parse_errors,
-                F ": colour: unknown key; known keys: interface, root, txqueues, clock, drift, sockets, allow\n"
+                F ": colour: unknown key; known keys: interface, root, txqueues, clock, drift, sockets, allow, mac_merge\n"
                 F ": interface: must not contain '/', got \"a/b\"\n"
                 F ": root.num_tc: must be between 1 and 16, got 99\n"
                 F ": root.hw_offload: must be a boolean, got 0 (tc's notation; write false)\n"
@@ -764,6 +785,28 @@ static void test_warning_only(void **state) {
         assert_string_equal(l.items[0].path, "txqueues[0].skip_sock_check");
         assert_int_equal(diag_errors(&l), 0);
         diag_list_clear(&l);
+}
+
+/* A preemptible class without the MAC merge layer's transmit side is a
+ * warning (files with fp stay valid; docs/schedule-format.md). */
+static void test_fp_without_mac_merge(void **state) {
+        _cleanup_free_ char *text = patched(MQ, "{'root': {'hw_offload': true, 'fp': ['E', 'E', 'P']}}");
+        _cleanup_free_ char *ok = patched(MQ, "{'root': {'hw_offload': true, 'fp': ['E', 'E', 'P']},"
+                                              " 'mac_merge': {'tx_enabled': true}}");
+        _cleanup_schedule_ Schedule *s = NULL, *t = NULL;
+        DiagList l = {};
+
+        assert_int_equal(schedule_parse_json(F, text, strlen(text), &l, &s), 0);
+        assert_int_equal(schedule_verify(s, NULL, &l), 0);
+        assert_int_equal(l.n, 1);
+        assert_int_equal(l.items[0].severity, DIAG_WARNING);
+        assert_string_equal(l.items[0].path, "root.fp");
+        diag_list_clear(&l);
+        assert_int_equal(schedule_parse_json(F, ok, strlen(ok), &l, &t), 0);
+        assert_int_equal(schedule_verify(t, NULL, &l), 0);
+        assert_int_equal(l.n, 0);
+        assert_true(t->mac_merge.configured && t->mac_merge.tx_given && t->mac_merge.tx_enabled);
+        assert_false(t->mac_merge.pmac_given);
 }
 
 /* Text with a NUL byte, and text that is not NUL-terminated. */
@@ -1032,7 +1075,8 @@ static bool schedules_equal(const Schedule *a, const Schedule *b) {
                (a->sockets.group ? b->sockets.group && strcmp(a->sockets.group, b->sockets.group) == 0
                                  : !b->sockets.group) &&
                a->sockets.n_ethertypes == b->sockets.n_ethertypes &&
-               memcmp(a->sockets.ethertypes, b->sockets.ethertypes, sizeof(a->sockets.ethertypes)) == 0;
+               memcmp(a->sockets.ethertypes, b->sockets.ethertypes, sizeof(a->sockets.ethertypes)) == 0 &&
+               memcmp(&a->mac_merge, &b->mac_merge, sizeof(a->mac_merge)) == 0;
 }
 
 /* parse -> verify clean -> to_json -> parse again -> equal model. */
@@ -1059,7 +1103,11 @@ static void round_trip(const char *name, const char *text, size_t len) {
 static void test_round_trip_cases(void **state) {
         static const char *const patches[] = {
                 "{}",
-                "{'root': {'hw_offload': true, 'fp': ['P', 'E', 'P']}}",
+                "{'root': {'hw_offload': true, 'fp': ['P', 'E', 'P']}, 'mac_merge': {'tx_enabled': true}}",
+                "{'mac_merge': {'pmac_enabled': true, 'tx_enabled': true, 'verify_enabled': true,"
+                "               'verify_time_ms': 128, 'tx_min_frag_bytes': 252}}",
+                "{'mac_merge': {'tx_enabled': false, 'verify_time_ms': 1, 'tx_min_frag_bytes': 60}}",
+                "{'mac_merge': {'pmac_enabled': false}}",
                 "{'root': {'handle': '8001:', 'hw_offload': true},"
                 " 'clock': {'ptp4l_socket': '/run/ptp4l-eth0', 'domain': 24, 'transport_specific': 1,"
                 "           'max_master_offset_ns': 50, 'max_phc_offset_ns': 500, 'ptp_priority': 4}}",
@@ -1085,7 +1133,8 @@ static void test_round_trip_cases(void **state) {
                 "{'root': {'mode': 'full-offload'}}",
                 "{'root': {'base_time_ns': 'now', 'change_margin_ns': 2000000000, 'max_sdu': [0, 1500, 300]}}",
                 "{'root': {'fp': ['E', 'E', 'E']}}",
-                "{'root': {'mode': 'full-offload', 'max_sdu': [0, 1500, 300], 'fp': ['E', 'P', 'P']}}",
+                "{'root': {'mode': 'full-offload', 'max_sdu': [0, 1500, 300], 'fp': ['E', 'P', 'P']},"
+                " 'mac_merge': {'tx_enabled': true, 'verify_enabled': true, 'verify_time_ms': 10}}",
         };
 
         for (size_t i = 0; i < ELEMENTSOF(patches); i++) {
@@ -1310,6 +1359,7 @@ int main(void) {
                 cmocka_unit_test(test_issue_example_line),
                 cmocka_unit_test(test_all_errors_reported),
                 cmocka_unit_test(test_warning_only),
+                cmocka_unit_test(test_fp_without_mac_merge),
                 cmocka_unit_test(test_raw_bytes),
                 cmocka_unit_test(test_strict_json),
                 cmocka_unit_test(test_strict_json_accepts),
