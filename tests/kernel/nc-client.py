@@ -3,9 +3,14 @@
 # 127.0.0.1:8830 as root with the key given.
 #   nc-client.py KEY edit FILE     edit-config of FILE's <config> on candidate, then commit;
 #                                  prints "ok", or "rpc-error: MESSAGE" (and discards the candidate)
+#   nc-client.py KEY confirmed FILE  the same with <commit><confirmed/></commit>
 #   nc-client.py KEY running       the running datastore's interfaces, as XML
+#   nc-client.py KEY notify SECONDS  create-subscription, print "subscribed", then one line per
+#                                  notification of tbsd's module: "NAME leaf=value ..." (flushed),
+#                                  for SECONDS at most
 #   nc-client.py KEY oper IFACE    <get> of IFACE's gate parameter table: "leaf value" per leaf
 import sys
+import time
 
 from ncclient import manager
 from ncclient.operations import RPCError
@@ -19,12 +24,12 @@ def connect(key):
 def main():
     key, verb = sys.argv[1], sys.argv[2]
     with connect(key) as m:
-        if verb == "edit":
+        if verb in ("edit", "confirmed"):
             with open(sys.argv[3]) as f:
                 config = f.read()
             try:
                 m.edit_config(target="candidate", config=config)
-                m.commit()
+                m.commit(confirmed=verb == "confirmed")
                 print("ok")
             except RPCError as e:
                 print("rpc-error:", " ".join((e.message or "").split()), "| path:", e.path or "")
@@ -41,6 +46,19 @@ def main():
                 for leaf in t:
                     if len(leaf) == 0:
                         print(leaf.tag.split("}")[1], (leaf.text or "").strip())
+        elif verb == "notify":
+            end = time.monotonic() + float(sys.argv[3])
+            m.create_subscription()
+            print("subscribed", flush=True)
+            while time.monotonic() < end:
+                n = m.take_notification(block=True, timeout=max(0.1, end - time.monotonic()))
+                if n is None:
+                    continue
+                for ev in n.notification_ele:
+                    if not ev.tag.startswith("{urn:tsn:tbsd}"):
+                        continue
+                    leaves = ["%s=%s" % (x.tag.split("}")[1], " ".join((x.text or "").split())) for x in ev]
+                    print(ev.tag.split("}")[1], " ".join(leaves), flush=True)
         else:
             sys.exit("unknown verb " + verb)
 

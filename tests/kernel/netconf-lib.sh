@@ -38,15 +38,40 @@ EOC
         mount --bind /run/passwd /etc/passwd
         chown 64999:"$gid" /run/nchome
         chmod 0777 "$NC"
-        setpriv --reuid=64999 --regid="$gid" --groups "$gid" env HOME=/run/nchome \
-                netconfd --modpath="$TBS_SOURCE_DIR/netconf:/usr/share/yuma/modules" \
-                --runpath="$TBS_BUILD_DIR/netconf" --module=tbsd --module=ietf-interfaces --module=iana-if-type \
-                --no-startup --superuser=root --port=8830 --ncxserver-sockname="$NC/ncxserver.sock" \
-                --log=/run/nchome/netconfd.log --log-level=info >"$TBS_OUT/netconfd.out" 2>&1 &
-        NETCONFD_PID=$!
+        NC_GID=$gid
+        run_netconfd
         /usr/sbin/sshd -f "$NC/sshd_config" -E "$TBS_OUT/sshd.log" || fail "sshd did not start"
         # netconfd runs as tbsnc: its log is in its home, copied to the results.
         trap 'cp /run/nchome/netconfd.log "$TBS_OUT/" 2>/dev/null || true' EXIT
+        wait_netconfd
+}
+
+# run_netconfd: netconfd as tbsnc in the background (NETCONFD_PID), its
+# log appended to /run/nchome/netconfd.log. Without a startup
+# configuration (--no-startup) unless NC_STARTUP names one (--startup=FILE:
+# netconfd loads it at its start and saves the running datastore there
+# after each commit). NC_ARGS: more options.
+run_netconfd() {
+        local startup=--no-startup
+        if [ -n "${NC_STARTUP:-}" ]; then
+                # netconfd wants the file there: an empty configuration first.
+                if [ ! -e "$NC_STARTUP" ]; then
+                        echo '<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"/>' > "$NC_STARTUP"
+                        chown 64999 "$NC_STARTUP"
+                fi
+                startup=--startup=$NC_STARTUP
+        fi
+        setpriv --reuid=64999 --regid="$NC_GID" --groups "$NC_GID" env HOME=/run/nchome \
+                netconfd --modpath="$TBS_SOURCE_DIR/netconf:/usr/share/yuma/modules" \
+                --runpath="$TBS_BUILD_DIR/netconf" --module=tbsd --module=ietf-interfaces --module=iana-if-type \
+                "$startup" --superuser=root --port=8830 --ncxserver-sockname="$NC/ncxserver.sock" \
+                ${NC_ARGS:-} --log=/run/nchome/netconfd.log --log-append --log-level=info \
+                >>"$TBS_OUT/netconfd.out" 2>&1 &
+        NETCONFD_PID=$!
+}
+
+# wait_netconfd: netconfd listens, with tbsd's server module loaded.
+wait_netconfd() {
         wait_until 10 test -S "$NC/ncxserver.sock" ||
                 fail "netconfd did not start: $(cat /run/nchome/netconfd.log "$TBS_OUT/netconfd.out" 2>&1)"
         pass "netconfd (uid $(ps -o uid= -p "$NETCONFD_PID" | tr -d ' ')) and sshd started"
@@ -54,6 +79,13 @@ EOC
                 fail "netconfd did not load libtbsd.so"
         fi
         pass "netconfd loaded tbsd's server module"
+}
+
+# stop_netconfd: netconfd only (sshd stays); its socket goes.
+stop_netconfd() {
+        kill "$NETCONFD_PID"
+        wait "$NETCONFD_PID" 2>/dev/null || true
+        rm -f "$NC/ncxserver.sock"
 }
 
 stop_netconf() {
