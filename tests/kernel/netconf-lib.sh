@@ -5,7 +5,7 @@
 # start_netconf [GID]: netconfd as uid 64999 (user tbsnc), with GID (the
 # group of tbsd --schedule-group) as its group when given, without
 # capabilities. Sets NC, NETCONFD_PID; $NC/userkey logs in as root, the
-# NACM superuser (--superuser=root: NACM rules are not written yet).
+# NACM superuser (--superuser=root), and as ncop, a user NACM's rules judge.
 start_netconf() {
         local gid=${1:-64999}
         sil=$TBS_BUILD_DIR/netconf/libtbsd.so
@@ -35,6 +35,9 @@ EOC
         # sshd's SSH_CONNECTION).
         cp /etc/passwd /run/passwd
         echo "tbsnc:x:64999:$gid:tbsd NETCONF:/run/nchome:/usr/sbin/nologin" >> /run/passwd
+        # ncop: a NETCONF user who is not NACM's superuser (same key).
+        echo "ncop:x:65000:65000:NETCONF operator:/run/ncop:/bin/sh" >> /run/passwd
+        mkdir -p /run/ncop
         mount --bind /run/passwd /etc/passwd
         chown 64999:"$gid" /run/nchome
         chmod 0777 "$NC"
@@ -65,7 +68,7 @@ run_netconfd() {
                 netconfd --modpath="$TBS_SOURCE_DIR/netconf:/usr/share/yuma/modules" \
                 --runpath="$TBS_BUILD_DIR/netconf" --module=tbsd --module=ietf-interfaces --module=iana-if-type \
                 "$startup" --superuser=root --port=8830 --ncxserver-sockname="$NC/ncxserver.sock" \
-                ${NC_ARGS:-} --log=/run/nchome/netconfd.log --log-append --log-level=info \
+                ${NC_ARGS:-} --log=/run/nchome/netconfd.log --log-append --log-level=${NC_LOG_LEVEL:-info} \
                 >>"$TBS_OUT/netconfd.out" 2>&1 &
         NETCONFD_PID=$!
 }
