@@ -94,3 +94,69 @@ stop_netconfd() {
 stop_netconf() {
         kill "$(cat "$NC/sshd.pid")" "$NETCONFD_PID"
 }
+
+# start_tbsd_netconf: a system bus, tbsd (folder $conf, state folder
+# $state, nogroup as the schedule group) and netconfd in nogroup.
+start_tbsd_netconf() {
+        mkdir -p "$conf"
+        start_system_bus
+        start_tbsd "$conf" --state-dir "$state" --schedule-group nogroup
+        start_netconf 65534
+}
+
+# client ARGS: tests/kernel/nc-client.py (python3-ncclient) with the key,
+# as root or NC_USER.
+client() { HOME=/run/home /usr/bin/python3 "$TBS_SOURCE_DIR/tests/kernel/nc-client.py" "$NC/userkey" "$@"; }
+
+IF_NS='xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"'
+TYPE='<type xmlns:ianaift="urn:ietf:params:xml:ns:yang:iana-if-type">ianaift:ethernetCsmacd</type>'
+SCHED_NS='xmlns="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched" xmlns:sched="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched"'
+# Three traffic classes: priorities 1 and 2 to classes 1 and 2, class 2 on queues 2-3.
+ROOT3='<num-tc>3</num-tc>
+  <priority-map><priority>1</priority><traffic-class>1</traffic-class></priority-map>
+  <priority-map><priority>2</priority><traffic-class>2</traffic-class></priority-map>
+  <queues><traffic-class>0</traffic-class><count>1</count><offset>0</offset></queues>
+  <queues><traffic-class>1</traffic-class><count>1</count><offset>1</offset></queues>
+  <queues><traffic-class>2</traffic-class><count>2</count><offset>2</offset></queues>'
+
+# nc_gates IFACE NUMERATOR DENOMINATOR: the <config> of a taprio gate
+# schedule of two entries (300 us class 0, 700 us classes 1 and 2), cycle
+# NUMERATOR/DENOMINATOR s, software mode.
+nc_gates() {
+        cat <<EOX
+<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces $IF_NS><interface>
+<name>$1</name>$TYPE
+<gate-parameter-table $SCHED_NS>
+ <gate-enabled>true</gate-enabled>
+ <admin-control-list>
+  <gate-control-entry><index>0</index><operation-name>sched:set-gate-states</operation-name>
+   <gate-states-value>1</gate-states-value><time-interval-value>300000</time-interval-value></gate-control-entry>
+  <gate-control-entry><index>1</index><operation-name>sched:set-gate-states</operation-name>
+   <gate-states-value>6</gate-states-value><time-interval-value>700000</time-interval-value></gate-control-entry>
+ </admin-control-list>
+ <admin-cycle-time><numerator>$2</numerator><denominator>$3</denominator></admin-cycle-time>
+ <admin-base-time><seconds>0</seconds><nanoseconds>0</nanoseconds></admin-base-time>
+</gate-parameter-table>
+<schedule xmlns="urn:tsn:tbsd"><root>$ROOT3<mode>software</mode></root></schedule>
+</interface></interfaces></config>
+EOX
+}
+
+# nc_mq_iface IFACE DELTA: an <interface> entry with an mqprio root and a
+# software etf of delta DELTA on queue 2.
+nc_mq_iface() {
+        cat <<EOX
+<interface><name>$1</name>$TYPE
+<schedule xmlns="urn:tsn:tbsd">
+ <root>$ROOT3</root>
+ <txqueues><queue>2</queue><delta-ns>$2</delta-ns><offload>false</offload></txqueues>
+</schedule></interface>
+EOX
+}
+
+# nc_config ENTRY...: the entries in a <config>'s <interfaces>.
+nc_config() {
+        echo "<config xmlns=\"urn:ietf:params:xml:ns:netconf:base:1.0\"><interfaces $IF_NS>"
+        printf '%s\n' "$@"
+        echo "</interfaces></config>"
+}

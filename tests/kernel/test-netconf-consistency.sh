@@ -12,32 +12,11 @@ make_veth vt0 vt0p 4
 make_veth vm0 vm0p 4
 conf=$TMPDIR/conf
 state=$TMPDIR/state
-mkdir -p "$conf"
-start_system_bus
-start_tbsd "$conf" --state-dir "$state" --schedule-group nogroup
 NC_STARTUP=/run/nchome/startup-cfg.xml
-start_netconf 65534
+start_tbsd_netconf
 
-client() { HOME=/run/home /usr/bin/python3 "$TBS_SOURCE_DIR/tests/kernel/nc-client.py" "$NC/userkey" "$@"; }
-IF_NS='xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"'
-TYPE='<type xmlns:ianaift="urn:ietf:params:xml:ns:yang:iana-if-type">ianaift:ethernetCsmacd</type>'
-ROOT3='<num-tc>3</num-tc>
-  <priority-map><priority>1</priority><traffic-class>1</traffic-class></priority-map>
-  <priority-map><priority>2</priority><traffic-class>2</traffic-class></priority-map>
-  <queues><traffic-class>0</traffic-class><count>1</count><offset>0</offset></queues>
-  <queues><traffic-class>1</traffic-class><count>1</count><offset>1</offset></queues>
-  <queues><traffic-class>2</traffic-class><count>2</count><offset>2</offset></queues>'
-# mq IFACE DELTA: an mqprio root with a software etf on queue 2.
-mq() {
-        cat <<EOX
-<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces $IF_NS><interface><name>$1</name>$TYPE
-<schedule xmlns="urn:tsn:tbsd"><root>$ROOT3</root>
- <txqueues><queue>2</queue><delta-ns>$2</delta-ns><offload>false</offload></txqueues>
-</schedule></interface></interfaces></config>
-EOX
-}
-mq vt0 200000 > "$NC/vt0.xml"
-mq vt0 250000 > "$NC/vt0-confirmed.xml"
+nc_config "$(nc_mq_iface vt0 200000)" > "$NC/vt0.xml"
+nc_config "$(nc_mq_iface vt0 250000)" > "$NC/vt0-confirmed.xml"
 assert_eq "$(client edit "$NC/vt0.xml")" ok "ncclient: edit-config + commit of vt0"
 assert_eq "$(etf_delta vt0 100:3)" 200000 "vt0 queue 2's etf delta (tc)"
 wait_until 10 grep -q "<name>vt0</name>" "$NC_STARTUP" || fail "netconfd did not save its startup configuration"

@@ -10,14 +10,7 @@
 make_veth vt0 vt0p 4
 conf=$TMPDIR/conf
 state=$TMPDIR/state
-mkdir -p "$conf"
-start_system_bus
-start_tbsd "$conf" --state-dir "$state" --schedule-group nogroup
-start_netconf 65534
-
-client() { HOME=/run/home /usr/bin/python3 "$TBS_SOURCE_DIR/tests/kernel/nc-client.py" "$NC/userkey" "$@"; }
-IF_NS='xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"'
-TYPE='<type xmlns:ianaift="urn:ietf:params:xml:ns:yang:iana-if-type">ianaift:ethernetCsmacd</type>'
+start_tbsd_netconf
 cat > "$NC/vt0.xml" <<EOX
 <config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces $IF_NS><interface><name>vt0</name>$TYPE
 <schedule xmlns="urn:tsn:tbsd"><root><num-tc>2</num-tc>
