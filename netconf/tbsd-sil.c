@@ -17,8 +17,14 @@
  * bus and tbsd's --schedule-group.
  *
  * The operational gate parameters (config false leaves of the gate
- * parameter table) are read from Link.Describe() when a client asks. */
+ * parameter table) are read from Link.Describe() when a client asks.
+ * At netconfd's start the running datastore's documents are given to tbsd
+ * (and its other netconf documents removed); a confirmed commit is
+ * refused; tbsd's Event signal and the links' State become notifications. */
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <systemd/sd-bus.h>
@@ -27,12 +33,16 @@
 #include "agt.h"
 #include "agt_commit_validate.h"
 #include "agt_commit_complete.h"
+#include "agt_not.h"
+#include "agt_timer.h"
 #include "agt_util.h"
 #include "cfg.h"
 #include "getcb.h"
 #include "log.h"
 #include "obj.h"
+#include "ncxconst.h"
 #include "ncxmod.h"
+#include "rpc.h"
 #include "ses.h"
 #include "status.h"
 #include "typ.h"
@@ -202,15 +212,29 @@ static int tbsd_call(const char *method, const char *ifname, const char *json, c
         return r;
 }
 
+/* The rpc-error of a refused commit: line, and the interface's path
+ * (none when ifname is NULL). */
 static void record(ses_cb_t *scb, xml_msg_hdr_t *msghdr, const char *ifname, const char *line) {
         ncx_errinfo_t info;
         char path[128];
 
         memset(&info, 0, sizeof(info));
         info.error_message = (xmlChar *) (line ? line : "out of memory");
-        snprintf(path, sizeof(path), "/if:interfaces/if:interface[if:name='%s']", ifname);
+        snprintf(path, sizeof(path), "/if:interfaces/if:interface[if:name='%s']", ifname ? ifname : "");
         agt_record_error_errinfo(scb, msghdr, NCX_LAYER_CONTENT, ERR_NCX_OPERATION_FAILED, NULL, NCX_NT_NONE,
-                                 NULL, NCX_NT_STRING, path, &info);
+                                 NULL, ifname ? NCX_NT_STRING : NCX_NT_NONE, ifname ? path : NULL, &info);
+}
+
+/* A <commit> with <confirmed/>: netconfd's rollback of an unconfirmed
+ * commit (timeout, <cancel-commit>) restores its copy of the running
+ * datastore without asking the modules, so tbsd would keep the schedules
+ * of a commit the datastore no longer has. Refused before anything is
+ * applied. */
+static bool is_confirmed_commit(xml_msg_hdr_t *msghdr) {
+        rpc_msg_t *msg = (rpc_msg_t *) (void *) ((char *) msghdr - offsetof(rpc_msg_t, mhdr));
+
+        return msg->rpc_input &&
+               val_find_child(msg->rpc_input, val_get_mod_name(msg->rpc_input), NCX_EL_CONFIRMED) != NULL;
 }
 
 /* What was done in this commit, to undo on a later refusal. */
@@ -262,8 +286,15 @@ static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_
         struct done *done = NULL;
         status_t res = NO_ERR;
 
+        if (is_confirmed_commit(msghdr)) {
+                record(scb, msghdr, NULL,
+                       "netconf: a confirmed commit (<confirmed/>) is not supported: tbsd applies a schedule at "
+                       "<commit> and netconfd's rollback would not reach it; commit without <confirmed/>");
+                res = ERR_NCX_OPERATION_NOT_SUPPORTED;
+                goto out;
+        }
         if (oom_new || oom_old) {
-                record(scb, msghdr, "", NULL);
+                record(scb, msghdr, NULL, NULL);
                 res = ERR_INTERNAL_MEM;
                 goto out;
         }
@@ -439,16 +470,289 @@ status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
         return res;
 }
 
+/* The origin of the document tbsd keeps for ifname: 1 and *netconf set
+ * when tbsd has one, 0 when it has none, <0 when the bus failed. */
+static int kept_origin(sd_bus *bus, const char *ifname, bool *netconf) {
+        sd_bus_message *reply = NULL;
+        sd_bus_error e = SD_BUS_ERROR_NULL;
+        const char *json, *origin, *path;
+        int r;
+
+        r = sd_bus_call_method(bus, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager", "GetSchedule", &e, &reply,
+                               "s", ifname);
+        if (r < 0 && sd_bus_error_has_name(&e, "org.tsn.Tbs.Error.NoSuchLink"))
+                r = 0;
+        else if (r >= 0 && sd_bus_message_read(reply, "sss", &json, &origin, &path) >= 0) {
+                *netconf = strcmp(origin, ORIGIN) == 0;
+                r = 1;
+        } else {
+                log_error("\ntbsd: GetSchedule(%s): %s\n", ifname, sd_bus_error_is_set(&e) ? e.message : strerror(-r));
+                r = r < 0 ? r : -EIO;
+        }
+        sd_bus_error_free(&e);
+        sd_bus_message_unref(reply);
+        return r;
+}
+
+/* At netconfd's start the running datastore (its startup configuration,
+ * or empty with --no-startup) is what tbsd must have in force for the
+ * origin netconf: every interface's document is given to tbsd
+ * (ApplySchedule, which does nothing when that very document is in force
+ * already), and a document of origin netconf that tbsd keeps for an
+ * interface the datastore has no schedule for is removed. A refusal stops
+ * netconfd, with tbsd's line in its log: a server whose running datastore
+ * is not what the interfaces run would answer <get-config> falsely. */
+static status_t reconcile(void) {
+        cfg_template_t *running = cfg_get_config_id(NCX_CFGID_RUNNING);
+        bool oom;
+        struct doc *docs = docs_of(running ? running->root : NULL, &oom);
+        sd_bus *bus = NULL;
+        sd_bus_message *reply = NULL;
+        sd_bus_error e = SD_BUS_ERROR_NULL;
+        status_t res = NO_ERR;
+        char *error = NULL;
+        int r;
+
+        if (oom) {
+                res = ERR_INTERNAL_MEM;
+                goto out;
+        }
+        for (const struct doc *d = docs; d && res == NO_ERR; d = d->next) {
+                if (d->error) {
+                        log_error("\ntbsd: the startup configuration: %s\n", d->error);
+                        res = ERR_NCX_OPERATION_FAILED;
+                } else if (d->json && tbsd_call("ApplySchedule", d->ifname, d->json, &error) < 0) {
+                        log_error("\ntbsd: the startup configuration's interface %s refused: %s\n", d->ifname,
+                                  error ? error : "out of memory");
+                        res = ERR_NCX_OPERATION_FAILED;
+                }
+                free(error);
+                error = NULL;
+        }
+        if (res != NO_ERR)
+                goto out;
+        r = sd_bus_open_system(&bus);
+        if (r >= 0)
+                r = sd_bus_call_method(bus, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager", "ListLinks", &e,
+                                       &reply, "");
+        if (r >= 0)
+                r = sd_bus_message_enter_container(reply, 'a', "(sos)");
+        while (r >= 0) {
+                const char *name, *path, *state;
+                const struct doc *d;
+                bool netconf = false;
+
+                r = sd_bus_message_read(reply, "(sos)", &name, &path, &state);
+                if (r <= 0)
+                        break;
+                d = find_doc(docs, name);
+                if (d && d->json)
+                        continue;
+                r = kept_origin(bus, name, &netconf);
+                if (r > 0 && netconf) {
+                        log_info("\ntbsd: %s: tbsd keeps a schedule of origin netconf the running datastore "
+                                 "does not have: removed\n", name);
+                        r = tbsd_call("RemoveSchedule", name, NULL, &error);
+                        if (r < 0)
+                                log_error("\ntbsd: %s\n", error ? error : "out of memory");
+                        free(error);
+                        error = NULL;
+                }
+        }
+        if (r < 0) {
+                log_error("\ntbsd: cannot read tbsd's schedules: %s\n",
+                          sd_bus_error_is_set(&e) ? e.message : strerror(-r));
+                res = ERR_NCX_OPERATION_FAILED;
+        }
+out:
+        sd_bus_error_free(&e);
+        sd_bus_message_unref(reply);
+        sd_bus_flush_close_unref(bus);
+        free_docs(docs);
+        return res;
+}
+
+/* Notifications (RFC 5277): tbsd's Event signal becomes link-event, a
+ * change of a Link's State property link-state-change. One bus connection
+ * is kept for the signals; netconfd's timer reads it once a second (the
+ * server's loop is not ours to add a descriptor to). */
+static sd_bus *signal_bus;
+static uint32 signal_timer;
+
+/* The last State seen per interface: PropertiesChanged carries State at
+ * every change of StateReason too. */
+struct seen {
+        char *ifname;
+        char *state;
+        struct seen *next;
+};
+static struct seen *seen_states;
+
+/* Remember state for ifname; true when it differs from the last one. */
+static bool state_changed(const char *ifname, const char *state) {
+        struct seen *x;
+
+        for (x = seen_states; x; x = x->next)
+                if (strcmp(x->ifname, ifname) == 0)
+                        break;
+        if (x && strcmp(x->state, state) == 0)
+                return false;
+        if (!x) {
+                x = calloc(1, sizeof(*x));
+                if (!x || !(x->ifname = strdup(ifname))) {
+                        free(x);
+                        return true;
+                }
+                x->next = seen_states;
+                seen_states = x;
+        }
+        free(x->state);
+        x->state = strdup(state);
+        return true;
+}
+
+static void free_seen(void) {
+        while (seen_states) {
+                struct seen *next = seen_states->next;
+                free(seen_states->ifname);
+                free(seen_states->state);
+                free(seen_states);
+                seen_states = next;
+        }
+}
+
+/* Queue the notification name of module tbsd with leaves (name, value)
+ * pairs, NULL-terminated. */
+static void notify(const char *name, ...) {
+        obj_template_t *obj = tbsd_mod ? ncx_find_object(tbsd_mod, (const xmlChar *) name) : NULL;
+        agt_not_msg_t *n = obj ? agt_not_new_notification(obj) : NULL;
+        const char *leaf;
+        va_list ap;
+
+        if (!n) {
+                log_error("\ntbsd: cannot make notification %s\n", name);
+                return;
+        }
+        va_start(ap, name);
+        while ((leaf = va_arg(ap, const char *))) {
+                const char *value = va_arg(ap, const char *);
+                status_t res = NO_ERR;
+                val_value_t *v = agt_make_leaf(obj, (const xmlChar *) leaf, (const xmlChar *) value, &res);
+
+                if (v)
+                        agt_not_add_to_payload(n, v);
+                else
+                        log_error("\ntbsd: notification %s: leaf %s '%s': %s\n", name, leaf, value,
+                                  get_error_string(res));
+        }
+        va_end(ap);
+        agt_not_queue_notification(n);
+}
+
+static int on_event(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
+        const char *link, *kind, *message;
+
+        (void) userdata;
+        (void) ret_error;
+        if (sd_bus_message_read(m, "sss", &link, &kind, &message) >= 0)
+                notify("link-event", "interface", link, "kind", kind, "message", message, NULL);
+        return 0;
+}
+
+static int on_properties(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
+        const char *iface, *prop, *state = NULL, *reason = "";
+        char *ifname = NULL;
+        int r;
+
+        (void) userdata;
+        (void) ret_error;
+        if (sd_bus_path_decode(sd_bus_message_get_path(m), "/org/tsn/Tbs/link", &ifname) <= 0)
+                return 0;
+        r = sd_bus_message_read(m, "s", &iface);
+        if (r >= 0)
+                r = sd_bus_message_enter_container(m, 'a', "{sv}");
+        while (r > 0) {
+                r = sd_bus_message_enter_container(m, 'e', "sv");
+                if (r <= 0)
+                        break;
+                r = sd_bus_message_read(m, "s", &prop);
+                if (r >= 0 && strcmp(prop, "State") == 0)
+                        r = sd_bus_message_read(m, "v", "s", &state);
+                else if (r >= 0 && strcmp(prop, "StateReason") == 0)
+                        r = sd_bus_message_read(m, "v", "s", &reason);
+                else if (r >= 0)
+                        r = sd_bus_message_skip(m, "v");
+                if (r >= 0)
+                        r = sd_bus_message_exit_container(m);
+                if (r >= 0)
+                        r = 1;
+        }
+        if (r >= 0 && state && state_changed(ifname, state))
+                notify("link-state-change", "interface", ifname, "state", state, "reason", reason, NULL);
+        free(ifname);
+        return 0;
+}
+
+static int read_signals(uint32 timer_id, void *cookie) {
+        (void) timer_id;
+        (void) cookie;
+        while (signal_bus && sd_bus_process(signal_bus, NULL) > 0)
+                ;
+        return 0;
+}
+
+/* Subscribe, and learn each link's state now (a change is what is told). */
+static status_t start_notifications(void) {
+        sd_bus_message *reply = NULL;
+        int r = sd_bus_open_system(&signal_bus);
+
+        if (r >= 0)
+                r = sd_bus_match_signal(signal_bus, NULL, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager", "Event",
+                                        on_event, NULL);
+        if (r >= 0)
+                r = sd_bus_add_match(signal_bus, NULL,
+                                     "type='signal',sender='org.tsn.Tbs',interface='org.freedesktop.DBus.Properties',"
+                                     "member='PropertiesChanged',arg0='org.tsn.Tbs.Link'",
+                                     on_properties, NULL);
+        if (r >= 0)
+                r = sd_bus_call_method(signal_bus, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager", "ListLinks",
+                                       NULL, &reply, "");
+        if (r >= 0)
+                r = sd_bus_message_enter_container(reply, 'a', "(sos)");
+        while (r > 0) {
+                const char *name, *path, *state;
+
+                r = sd_bus_message_read(reply, "(sos)", &name, &path, &state);
+                if (r > 0)
+                        state_changed(name, state);
+        }
+        sd_bus_message_unref(reply);
+        if (r < 0) {
+                log_error("\ntbsd: cannot subscribe to tbsd's signals: %s\n", strerror(-r));
+                return ERR_NCX_OPERATION_FAILED;
+        }
+        return agt_timer_create(1, TRUE, read_signals, NULL, &signal_timer);
+}
+
 /* Phase 2, after the startup configuration. */
 status_t y_tbsd_init2(void);
 status_t y_tbsd_init2(void) {
-        return add_oper_leaves();
+        status_t res = reconcile();
+
+        if (res == NO_ERR)
+                res = start_notifications();
+        return res == NO_ERR ? add_oper_leaves() : res;
 }
 
 void y_tbsd_cleanup(void);
 void y_tbsd_cleanup(void) {
         agt_commit_validate_unregister((const xmlChar *) TBSD_MODULE);
         agt_commit_complete_unregister((const xmlChar *) TBSD_MODULE);
+        if (signal_timer)
+                agt_timer_delete(signal_timer);
+        signal_timer = 0;
+        signal_bus = sd_bus_flush_close_unref(signal_bus);
+        free_seen();
         tbsd_mod = NULL;
         sched_mod = NULL;
 }

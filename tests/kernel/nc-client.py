@@ -1,34 +1,52 @@
 #!/usr/bin/python3
 # A NETCONF client for the kernel tests (python3-ncclient), over SSH to
-# 127.0.0.1:8830 as root with the key given.
+# 127.0.0.1:8830 as root (or the user NC_USER names) with the key given.
 #   nc-client.py KEY edit FILE     edit-config of FILE's <config> on candidate, then commit;
 #                                  prints "ok", or "rpc-error: MESSAGE" (and discards the candidate)
+#   nc-client.py KEY confirmed FILE  the same with <commit><confirmed/></commit>
+#   nc-client.py KEY editconfig FILE  edit-config of FILE's <config> on candidate only: "ok" or "rpc-error: ..."
 #   nc-client.py KEY running       the running datastore's interfaces, as XML
+#   nc-client.py KEY notify SECONDS  create-subscription, print "subscribed", then one line per
+#                                  notification of tbsd's module: "NAME leaf=value ..." (flushed),
+#                                  for SECONDS at most
 #   nc-client.py KEY oper IFACE    <get> of IFACE's gate parameter table: "leaf value" per leaf
+import os
 import sys
+import time
 
 from ncclient import manager
 from ncclient.operations import RPCError
 
 
 def connect(key):
-    return manager.connect(host="127.0.0.1", port=8830, username="root", key_filename=key,
+    return manager.connect(host="127.0.0.1", port=8830, username=os.environ.get("NC_USER", "root"), key_filename=key,
                            hostkey_verify=False, look_for_keys=False, allow_agent=False, timeout=120)
 
 
 def main():
     key, verb = sys.argv[1], sys.argv[2]
     with connect(key) as m:
-        if verb == "edit":
+        if verb in ("edit", "confirmed"):
             with open(sys.argv[3]) as f:
                 config = f.read()
             try:
                 m.edit_config(target="candidate", config=config)
-                m.commit()
+                m.commit(confirmed=verb == "confirmed")
                 print("ok")
             except RPCError as e:
                 print("rpc-error:", " ".join((e.message or "").split()), "| path:", e.path or "")
-                m.discard_changes()
+                try:
+                    m.discard_changes()
+                except RPCError:
+                    pass  # a user NACM does not let discard has changed nothing
+        elif verb == "editconfig":
+            with open(sys.argv[3]) as f:
+                config = f.read()
+            try:
+                m.edit_config(target="candidate", config=config)
+                print("ok")
+            except RPCError as e:
+                print("rpc-error:", e.tag, " ".join((e.message or "").split()))
         elif verb == "running":
             filt = '<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"/>'
             print(m.get_config(source="running", filter=("subtree", filt)).data_xml)
@@ -41,6 +59,19 @@ def main():
                 for leaf in t:
                     if len(leaf) == 0:
                         print(leaf.tag.split("}")[1], (leaf.text or "").strip())
+        elif verb == "notify":
+            end = time.monotonic() + float(sys.argv[3])
+            m.create_subscription()
+            print("subscribed", flush=True)
+            while time.monotonic() < end:
+                n = m.take_notification(block=True, timeout=max(0.1, end - time.monotonic()))
+                if n is None:
+                    continue
+                for ev in n.notification_ele:
+                    if not ev.tag.startswith("{urn:tsn:tbsd}"):
+                        continue
+                    leaves = ["%s=%s" % (x.tag.split("}")[1], " ".join((x.text or "").split())) for x in ev]
+                    print(ev.tag.split("}")[1], " ".join(leaves), flush=True)
         else:
             sys.exit("unknown verb " + verb)
 

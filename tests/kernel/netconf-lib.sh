@@ -5,7 +5,7 @@
 # start_netconf [GID]: netconfd as uid 64999 (user tbsnc), with GID (the
 # group of tbsd --schedule-group) as its group when given, without
 # capabilities. Sets NC, NETCONFD_PID; $NC/userkey logs in as root, the
-# NACM superuser (--superuser=root: NACM rules are not written yet).
+# NACM superuser (--superuser=root), and as ncop, a user NACM's rules judge.
 start_netconf() {
         local gid=${1:-64999}
         sil=$TBS_BUILD_DIR/netconf/libtbsd.so
@@ -35,18 +35,46 @@ EOC
         # sshd's SSH_CONNECTION).
         cp /etc/passwd /run/passwd
         echo "tbsnc:x:64999:$gid:tbsd NETCONF:/run/nchome:/usr/sbin/nologin" >> /run/passwd
+        # ncop: a NETCONF user who is not NACM's superuser (same key).
+        echo "ncop:x:65000:65000:NETCONF operator:/run/ncop:/bin/sh" >> /run/passwd
+        mkdir -p /run/ncop
         mount --bind /run/passwd /etc/passwd
         chown 64999:"$gid" /run/nchome
         chmod 0777 "$NC"
-        setpriv --reuid=64999 --regid="$gid" --groups "$gid" env HOME=/run/nchome \
-                netconfd --modpath="$TBS_SOURCE_DIR/netconf:/usr/share/yuma/modules" \
-                --runpath="$TBS_BUILD_DIR/netconf" --module=tbsd --module=ietf-interfaces --module=iana-if-type \
-                --no-startup --superuser=root --port=8830 --ncxserver-sockname="$NC/ncxserver.sock" \
-                --log=/run/nchome/netconfd.log --log-level=info >"$TBS_OUT/netconfd.out" 2>&1 &
-        NETCONFD_PID=$!
+        NC_GID=$gid
+        run_netconfd
         /usr/sbin/sshd -f "$NC/sshd_config" -E "$TBS_OUT/sshd.log" || fail "sshd did not start"
         # netconfd runs as tbsnc: its log is in its home, copied to the results.
         trap 'cp /run/nchome/netconfd.log "$TBS_OUT/" 2>/dev/null || true' EXIT
+        wait_netconfd
+}
+
+# run_netconfd: netconfd as tbsnc in the background (NETCONFD_PID), its
+# log appended to /run/nchome/netconfd.log. Without a startup
+# configuration (--no-startup) unless NC_STARTUP names one (--startup=FILE:
+# netconfd loads it at its start and saves the running datastore there
+# after each commit). NC_ARGS: more options.
+run_netconfd() {
+        local startup=--no-startup
+        if [ -n "${NC_STARTUP:-}" ]; then
+                # netconfd wants the file there: an empty configuration first.
+                if [ ! -e "$NC_STARTUP" ]; then
+                        echo '<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"/>' > "$NC_STARTUP"
+                        chown 64999 "$NC_STARTUP"
+                fi
+                startup=--startup=$NC_STARTUP
+        fi
+        setpriv --reuid=64999 --regid="$NC_GID" --groups "$NC_GID" env HOME=/run/nchome \
+                netconfd --modpath="$TBS_SOURCE_DIR/netconf:/usr/share/yuma/modules" \
+                --runpath="$TBS_BUILD_DIR/netconf" --module=tbsd --module=ietf-interfaces --module=iana-if-type \
+                "$startup" --superuser=root --port=8830 --ncxserver-sockname="$NC/ncxserver.sock" \
+                ${NC_ARGS:-} --log=/run/nchome/netconfd.log --log-append --log-level=${NC_LOG_LEVEL:-info} \
+                >>"$TBS_OUT/netconfd.out" 2>&1 &
+        NETCONFD_PID=$!
+}
+
+# wait_netconfd: netconfd listens, with tbsd's server module loaded.
+wait_netconfd() {
         wait_until 10 test -S "$NC/ncxserver.sock" ||
                 fail "netconfd did not start: $(cat /run/nchome/netconfd.log "$TBS_OUT/netconfd.out" 2>&1)"
         pass "netconfd (uid $(ps -o uid= -p "$NETCONFD_PID" | tr -d ' ')) and sshd started"
@@ -56,6 +84,79 @@ EOC
         pass "netconfd loaded tbsd's server module"
 }
 
+# stop_netconfd: netconfd only (sshd stays); its socket goes.
+stop_netconfd() {
+        kill "$NETCONFD_PID"
+        wait "$NETCONFD_PID" 2>/dev/null || true
+        rm -f "$NC/ncxserver.sock"
+}
+
 stop_netconf() {
         kill "$(cat "$NC/sshd.pid")" "$NETCONFD_PID"
+}
+
+# start_tbsd_netconf: a system bus, tbsd (folder $conf, state folder
+# $state, nogroup as the schedule group) and netconfd in nogroup.
+start_tbsd_netconf() {
+        mkdir -p "$conf"
+        start_system_bus
+        start_tbsd "$conf" --state-dir "$state" --schedule-group nogroup
+        start_netconf 65534
+}
+
+# client ARGS: tests/kernel/nc-client.py (python3-ncclient) with the key,
+# as root or NC_USER.
+client() { HOME=/run/home /usr/bin/python3 "$TBS_SOURCE_DIR/tests/kernel/nc-client.py" "$NC/userkey" "$@"; }
+
+IF_NS='xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"'
+TYPE='<type xmlns:ianaift="urn:ietf:params:xml:ns:yang:iana-if-type">ianaift:ethernetCsmacd</type>'
+SCHED_NS='xmlns="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched" xmlns:sched="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched"'
+# Three traffic classes: priorities 1 and 2 to classes 1 and 2, class 2 on queues 2-3.
+ROOT3='<num-tc>3</num-tc>
+  <priority-map><priority>1</priority><traffic-class>1</traffic-class></priority-map>
+  <priority-map><priority>2</priority><traffic-class>2</traffic-class></priority-map>
+  <queues><traffic-class>0</traffic-class><count>1</count><offset>0</offset></queues>
+  <queues><traffic-class>1</traffic-class><count>1</count><offset>1</offset></queues>
+  <queues><traffic-class>2</traffic-class><count>2</count><offset>2</offset></queues>'
+
+# nc_gates IFACE NUMERATOR DENOMINATOR: the <config> of a taprio gate
+# schedule of two entries (300 us class 0, 700 us classes 1 and 2), cycle
+# NUMERATOR/DENOMINATOR s, software mode.
+nc_gates() {
+        cat <<EOX
+<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces $IF_NS><interface>
+<name>$1</name>$TYPE
+<gate-parameter-table $SCHED_NS>
+ <gate-enabled>true</gate-enabled>
+ <admin-control-list>
+  <gate-control-entry><index>0</index><operation-name>sched:set-gate-states</operation-name>
+   <gate-states-value>1</gate-states-value><time-interval-value>300000</time-interval-value></gate-control-entry>
+  <gate-control-entry><index>1</index><operation-name>sched:set-gate-states</operation-name>
+   <gate-states-value>6</gate-states-value><time-interval-value>700000</time-interval-value></gate-control-entry>
+ </admin-control-list>
+ <admin-cycle-time><numerator>$2</numerator><denominator>$3</denominator></admin-cycle-time>
+ <admin-base-time><seconds>0</seconds><nanoseconds>0</nanoseconds></admin-base-time>
+</gate-parameter-table>
+<schedule xmlns="urn:tsn:tbsd"><root>$ROOT3<mode>software</mode></root></schedule>
+</interface></interfaces></config>
+EOX
+}
+
+# nc_mq_iface IFACE DELTA: an <interface> entry with an mqprio root and a
+# software etf of delta DELTA on queue 2.
+nc_mq_iface() {
+        cat <<EOX
+<interface><name>$1</name>$TYPE
+<schedule xmlns="urn:tsn:tbsd">
+ <root>$ROOT3</root>
+ <txqueues><queue>2</queue><delta-ns>$2</delta-ns><offload>false</offload></txqueues>
+</schedule></interface>
+EOX
+}
+
+# nc_config ENTRY...: the entries in a <config>'s <interfaces>.
+nc_config() {
+        echo "<config xmlns=\"urn:ietf:params:xml:ns:netconf:base:1.0\"><interfaces $IF_NS>"
+        printf '%s\n' "$@"
+        echo "</interfaces></config>"
 }

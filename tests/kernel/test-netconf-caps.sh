@@ -3,7 +3,12 @@
 # unprivileged user; two clients nobody here wrote, python3-ncclient and
 # yangcli, see the module's capability and fetch its YANG (get-schema).
 . "$TBS_SOURCE_DIR/tests/kernel/netconf-lib.sh"
-start_netconf
+# The server module reads tbsd's schedules at netconfd's start (and
+# refuses to start without tbsd): a tbsd with nothing to do.
+mkdir -p "$TMPDIR/conf"
+start_system_bus
+start_tbsd "$TMPDIR/conf" --state-dir "$TMPDIR/state" --schedule-group nogroup
+start_netconf 65534
 nc=$NC
 
 out=$(HOME=/run/home /usr/bin/python3 - "$nc/userkey" <<'EOP'

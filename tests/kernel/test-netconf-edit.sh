@@ -12,62 +12,12 @@ make_veth vt0 vt0p 4
 make_veth vm0 vm0p 4
 conf=$TMPDIR/conf
 state=$TMPDIR/state
-mkdir -p "$conf"
-start_system_bus
-# nogroup (65534) is the schedule group: netconfd runs in it.
-start_tbsd "$conf" --state-dir "$state" --schedule-group nogroup
-start_netconf 65534
+start_tbsd_netconf
 capeff=$(awk '/^CapEff/ {print $2}' "/proc/$NETCONFD_PID/status")
 assert_eq "$capeff" 0000000000000000 "netconfd's effective capabilities"
 
-client() { HOME=/run/home /usr/bin/python3 "$TBS_SOURCE_DIR/tests/kernel/nc-client.py" "$NC/userkey" "$@"; }
-
-IF_NS='xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"'
-TYPE='<type xmlns:ianaift="urn:ietf:params:xml:ns:yang:iana-if-type">ianaift:ethernetCsmacd</type>'
-SCHED_NS='xmlns="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched" xmlns:sched="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched"'
-ROOT3='<num-tc>3</num-tc>
-  <priority-map><priority>1</priority><traffic-class>1</traffic-class></priority-map>
-  <priority-map><priority>2</priority><traffic-class>2</traffic-class></priority-map>
-  <queues><traffic-class>0</traffic-class><count>1</count><offset>0</offset></queues>
-  <queues><traffic-class>1</traffic-class><count>1</count><offset>1</offset></queues>
-  <queues><traffic-class>2</traffic-class><count>2</count><offset>2</offset></queues>'
-# gates IFACE NUMERATOR DENOMINATOR: a taprio gate schedule of two entries
-# (300 us class 0, 700 us classes 1 and 2), cycle NUMERATOR/DENOMINATOR s.
-gates() {
-        cat <<EOX
-<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces $IF_NS><interface>
-<name>$1</name>$TYPE
-<gate-parameter-table $SCHED_NS>
- <gate-enabled>true</gate-enabled>
- <admin-control-list>
-  <gate-control-entry><index>0</index><operation-name>sched:set-gate-states</operation-name>
-   <gate-states-value>1</gate-states-value><time-interval-value>300000</time-interval-value></gate-control-entry>
-  <gate-control-entry><index>1</index><operation-name>sched:set-gate-states</operation-name>
-   <gate-states-value>6</gate-states-value><time-interval-value>700000</time-interval-value></gate-control-entry>
- </admin-control-list>
- <admin-cycle-time><numerator>$2</numerator><denominator>$3</denominator></admin-cycle-time>
- <admin-base-time><seconds>0</seconds><nanoseconds>0</nanoseconds></admin-base-time>
-</gate-parameter-table>
-<schedule xmlns="urn:tsn:tbsd"><root>$ROOT3<mode>software</mode></root></schedule>
-</interface></interfaces></config>
-EOX
-}
-gates vt0 1 1000 > "$NC/vt0.xml"
-# mq_iface IFACE DELTA: an interface with an mqprio root and etf on queue 2.
-mq_iface() {
-        cat <<EOX
-<interface><name>$1</name>$TYPE
-<schedule xmlns="urn:tsn:tbsd">
- <root>$ROOT3</root>
- <txqueues><queue>2</queue><delta-ns>$2</delta-ns><offload>false</offload></txqueues>
-</schedule></interface>
-EOX
-}
-{
-        echo "<config xmlns=\"urn:ietf:params:xml:ns:netconf:base:1.0\"><interfaces $IF_NS>"
-        mq_iface vm0 200000
-        echo "</interfaces></config>"
-} > "$NC/vm0.xml"
+nc_gates vt0 1 1000 > "$NC/vt0.xml"
+nc_config "$(nc_mq_iface vm0 200000)" > "$NC/vm0.xml"
 
 # A gate schedule and an etf queue, one commit each.
 assert_eq "$(client edit "$NC/vt0.xml")" ok "ncclient: edit-config + commit of vt0's gate schedule"
@@ -100,7 +50,7 @@ tree_t=$(qdisc_shape vt0)
 tree_m=$(qdisc_shape vm0)
 running=$(client running)
 assert_contains "$running" "<name>vt0</name>" "the running datastore has vt0"
-gates vt0 1 2000 > "$NC/bad-cycle.xml"
+nc_gates vt0 1 2000 > "$NC/bad-cycle.xml"
 out=$(client edit "$NC/bad-cycle.xml")
 echo "$out"
 assert_contains "$out" "rpc-error: ApplySchedule(vt0) by uid 64999: " "a cycle shorter than the gate list: refused"
@@ -110,7 +60,7 @@ out=$(client edit "$NC/nope0.xml")
 echo "$out"
 assert_contains "$out" "rpc-error: ApplySchedule(nope0) by uid 64999: interface: no interface nope0 here" \
         "an unknown interface: refused"
-gates vt0 1 3 > "$NC/third.xml"
+nc_gates vt0 1 3 > "$NC/third.xml"
 out=$(client edit "$NC/third.xml")
 assert_contains "$out" "rpc-error: netconf: interface vt0: ieee802-dot1q-sched:gate-parameter-table/admin-cycle-time: 1/3 s is not a whole number of nanoseconds" \
         "a cycle time that is no whole number of ns: refused"
@@ -144,12 +94,7 @@ kept=$(cat "$state/schedules.d/vm0.json")
 applies() { grep -c "ApplySchedule(vm0) by uid 64999: schedule applied" "$TBS_OUT/tbsd.log" || true; }
 n=$(applies)
 running=$(client running)
-{
-        echo "<config xmlns=\"urn:ietf:params:xml:ns:netconf:base:1.0\"><interfaces $IF_NS>"
-        mq_iface vm0 400000
-        mq_iface zz0 200000
-        echo "</interfaces></config>"
-} > "$NC/two.xml"
+nc_config "$(nc_mq_iface vm0 400000)" "$(nc_mq_iface zz0 200000)" > "$NC/two.xml"
 out=$(client edit "$NC/two.xml")
 echo "$out"
 assert_contains "$out" "rpc-error: ApplySchedule(zz0) by uid 64999: interface: no interface zz0 here" \

@@ -52,8 +52,10 @@ source_files() {
 }
 
 # expected_files_in BINDIR SBINDIR DATADIR MANDIR SYSCONFDIR UNITDIR LIBDIR
-# INCLUDEDIR SYSUSERSDIR: every path an install must create, one a line,
-# sorted; folders end in "/" (only the empty schedules folder).
+# INCLUDEDIR SYSUSERSDIR [NETCONF]: every path an install must create, one a
+# line, sorted; folders end in "/" (only the empty schedules folder).
+# NETCONF "yes": with the NETCONF server's files (meson -Dnetconf, the
+# package tbsd-netconf).
 expected_files_in() {
         {
         source_files docs '*.md' | sed "s|^|$3/doc/tbsd/docs/|"
@@ -82,6 +84,17 @@ $4/man3/libtbs.3
 $3/bash-completion/completions/tbsctl
 $5/tbsd/schedules.d/
 EOL
+        if [ "${10:-}" = yes ]; then
+                cat <<EOL
+$7/yuma/libtbsd.so
+$3/yuma/modules/tbsd/tbsd.yang
+$3/yuma/modules/tbsd/ieee802-dot1q-sched.yang
+$6/tbsd-netconf.service
+$6/tbsd.service.d/tbsd-netconf.conf
+$9/tbsd-netconf.conf
+$4/man8/tbsd-netconf.8
+EOL
+        fi
         } | LC_ALL=C sort
 }
 
@@ -94,7 +107,12 @@ expected_files() {
         [ -n "$sysusersdir" ] || sysusersdir=$(build_option prefix)/lib/sysusers.d
         expected_files_in "$(abs_dir bindir)" "$(abs_dir sbindir)" "$(abs_dir datadir)" \
                 "$(abs_dir mandir)" "$(abs_dir sysconfdir)" "$unitdir" "$(abs_dir libdir)" \
-                "$(abs_dir includedir)" "$sysusersdir"
+                "$(abs_dir includedir)" "$sysusersdir" "$(netconf_built)"
+}
+
+# netconf_built: "yes" when the build folder has the NETCONF server module.
+netconf_built() {
+        if [ -e "$BUILD/netconf/libtbsd.so" ]; then echo yes; else echo no; fi
 }
 
 # install_to DIR: meson install of the build folder into DESTDIR=DIR.

@@ -36,15 +36,16 @@ multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 deb=$WORK/tbsd_${version}_$arch.deb
 libdeb=$WORK/libtbs0_${version}_$arch.deb
 devdeb=$WORK/libtbs-dev_${version}_$arch.deb
-for d in "$deb" "$libdeb" "$devdeb"; do
+ncdeb=$WORK/tbsd-netconf_${version}_$arch.deb
+for d in "$deb" "$libdeb" "$devdeb" "$ncdeb"; do
         [ -f "$d" ] || { ls "$WORK"; fail "no $d"; }
 done
-pass "dpkg-buildpackage -us -uc -b: $(basename "$deb") $(basename "$libdeb") $(basename "$devdeb") in $(( $(date +%s) - start )) s"
+pass "dpkg-buildpackage -us -uc -b: $(basename "$deb") $(basename "$libdeb") $(basename "$devdeb") $(basename "$ncdeb") in $(( $(date +%s) - start )) s"
 
 # The packages' files: what meson installs, in the folders of Debian 12
 # packages (debian/rules puts the unit in /lib/systemd/system; the library
 # goes to the multiarch folder), each in the package it belongs to.
-for d in "$deb" "$libdeb" "$devdeb"; do
+for d in "$deb" "$libdeb" "$devdeb" "$ncdeb"; do
         pkg=$(dpkg-deb -f "$d" Package)
         dpkg-deb -c "$d" | awk '{ print $6 }' | sed 's|^\./|/|' > "$WORK/contents.$pkg"
 done
@@ -52,6 +53,7 @@ package_of() {
         case $1 in
         */libtbs.so.*) echo libtbs0 ;;
         */libtbs.so | */libtbs.pc | */tbs.h | */man3/*) echo libtbs-dev ;;
+        */yuma/* | *tbsd-netconf*) echo tbsd-netconf ;;
         *) echo tbsd ;;
         esac
 }
@@ -74,10 +76,19 @@ while read -r path; do
                 missing=1
         fi
 done < <(expected_files_in /usr/bin /usr/sbin /usr/share /usr/share/man /etc /lib/systemd/system \
-        "/usr/lib/$multiarch" /usr/include /usr/lib/sysusers.d)
+        "/usr/lib/$multiarch" /usr/include /usr/lib/sysusers.d yes)
 [ "$missing" = 0 ] || { head -n 100 "$WORK"/contents.*; fail "files missing from the packages"; }
 grep -q 'libtbs' "$WORK/contents.tbsd" && fail "tbsd's package holds libtbs files: $(grep libtbs "$WORK/contents.tbsd")"
 pass "tbsd's package holds none of libtbs"
+if grep -v 'docs/netconf.md' "$WORK/contents.tbsd" | grep -q 'yuma\|netconf'; then
+        fail "tbsd's package holds NETCONF files: $(grep 'yuma\|netconf' "$WORK/contents.tbsd")"
+fi
+pass "tbsd's package holds none of the NETCONF server"
+ncfield() { dpkg-deb -f "$ncdeb" "$1"; }
+case "$(ncfield Depends)" in
+*netconfd*"tbsd (= $version)"*|*"tbsd (= $version)"*netconfd*) pass "tbsd-netconf depends on netconfd and tbsd: $(ncfield Depends)" ;;
+*) fail "tbsd-netconf's Depends: $(ncfield Depends)" ;;
+esac
 grep -qx /usr/share/doc/libtbs-dev/examples/txtime-sender.c "$WORK/contents.libtbs-dev" ||
         fail "libtbs-dev does not ship examples/txtime-sender.c"
 pass "libtbs-dev ships the example's source"

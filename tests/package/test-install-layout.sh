@@ -22,7 +22,7 @@ activation=$root$datadir/dbus-1/system-services/org.tsn.Tbs.service
 policy=$root$datadir/dbus-1/system.d/org.tsn.Tbs.conf
 
 [ -x "$root$sbindir/tbsd" ] || fail "tbsd is not executable"
-grep -qx "ExecStart=$sbindir/tbsd --log-prefix \$TBSD_OPTIONS" "$unit" || fail "ExecStart does not run $sbindir/tbsd: $(grep ExecStart= "$unit")"
+grep -qx "ExecStart=$sbindir/tbsd --log-prefix \$TBSD_SCHEDULE_OPTIONS \$TBSD_OPTIONS" "$unit" || fail "ExecStart does not run $sbindir/tbsd: $(grep ExecStart= "$unit")"
 pass "the unit starts $sbindir/tbsd --log-prefix \$TBSD_OPTIONS"
 grep -qx 'BusName=org.tsn.Tbs' "$unit" || fail "unit has no BusName=org.tsn.Tbs"
 grep -qx 'Type=notify' "$unit" || fail "unit is not Type=notify"

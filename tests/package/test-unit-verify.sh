@@ -95,3 +95,25 @@ if grep -rq --include='*.c' 'socket(AF_INET' "$SRC"/daemon; then
         [[ $families == *" AF_INET "* ]] || grep -q 'socket(AF_UNIX' "$SRC/daemon/probe/caps-probe.c" ||
                 fail "the daemon opens AF_INET sockets without an AF_UNIX fallback"
 fi
+
+# The NETCONF server's unit (meson -Dnetconf): verify (next to tbsd.service,
+# which it requires) and its exposure, as docs/netconf.md states.
+if [ "$(netconf_built)" = yes ]; then
+        ncunit=$root$(expected_files | grep '/tbsd-netconf.service$')
+        cp "$ncunit" "$WORK/verify/tbsd-netconf.service"
+        if ! out=$(cd "$WORK/verify" && MANPATH=$root$mandir SYSTEMD_UNIT_PATH="$WORK/verify:" \
+                systemd-analyze verify "$WORK/verify/tbsd-netconf.service" 2>&1); then
+                echo "$out"
+                fail "systemd-analyze verify tbsd-netconf.service failed"
+        fi
+        [ -z "$out" ] || { echo "$out"; fail "systemd-analyze verify tbsd-netconf.service printed warnings"; }
+        pass "systemd-analyze verify tbsd-netconf.service: clean"
+        out=$(systemd-analyze security --offline=yes --root="$root" "$ncunit" 2>&1) ||
+                { echo "$out"; fail "systemd-analyze security tbsd-netconf.service failed"; }
+        score=$(sed -n 's/.*Overall exposure level for tbsd-netconf.service: \([0-9.]*\).*/\1/p' <<<"$out")
+        documented=$(sed -n 's/.*tbsd-netconf.service.*exposure level \*\*\([0-9.]*\)\*\*.*/\1/p' "$SRC/docs/netconf.md" | head -1)
+        [ -n "$score" ] && [ "$score" = "$documented" ] ||
+                { echo "$out"; fail "tbsd-netconf.service's exposure is $score but docs/netconf.md says ${documented:-nothing}"; }
+        [ "$(sed -n 's/^CapabilityBoundingSet=//p' "$ncunit")" = "" ] || fail "tbsd-netconf.service has capabilities"
+        pass "tbsd-netconf.service: no capabilities, exposure level $score as docs/netconf.md states"
+fi

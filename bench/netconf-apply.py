@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+# The timed part of bench/netconf-64.sh (issue 40): one way of giving N
+# interfaces their schedules, and taking them away, timed from the request
+# to its answer (the trees in place: tbsd answers once applied).
+#   netconf-apply.py netconf KEY N ROUNDS   one edit-config of N interfaces + commit, then a
+#                                           delete of the N entries + commit, ROUNDS times (one
+#                                           NETCONF session over SSH, opened before the clock runs)
+#   netconf-apply.py dbus DIR N ROUNDS      ApplySchedule x N (DIR/bI.json), then RemoveSchedule x N
+#                                           (python3-dbus, one connection)
+# Prints "R WAY apply|remove N ROUND MICROSECONDS" per measurement.
+import sys
+import time
+
+way, arg, n, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+IF_NS = "urn:ietf:params:xml:ns:yang:ietf-interfaces"
+TYPE = ('<type xmlns:ianaift="urn:ietf:params:xml:ns:yang:iana-if-type">'
+        'ianaift:ethernetCsmacd</type>')
+
+
+def entry(i):
+    # bench/schedule.sh's tree: mqprio, four classes, an etf per queue.
+    pm = "".join("<priority-map><priority>%d</priority><traffic-class>%d</traffic-class></priority-map>"
+                 % (p, min(p, 3)) for p in range(1, 16))
+    qs = "".join("<queues><traffic-class>%d</traffic-class><count>1</count><offset>%d</offset></queues>"
+                 % (c, c) for c in range(4))
+    tx = "".join("<txqueues><queue>%d</queue><delta-ns>%d</delta-ns><offload>false</offload></txqueues>"
+                 % (q, 200000 + 100000 * q) for q in range(4))
+    return ('<interface><name>b%d</name>%s<schedule xmlns="urn:tsn:tbsd"><root><handle>100:</handle>'
+            '<num-tc>4</num-tc>%s%s</root>%s<allow>ptp-etf</allow></schedule></interface>'
+            % (i, TYPE, pm, qs, tx))
+
+
+def report(what, r, t0):
+    print("R %s %s %d %d %d" % (way, what, n, r, (time.monotonic() - t0) * 1e6), flush=True)
+    check(what)
+
+
+def check(what):
+    # Not timed: tc sees every tree (apply) or none (remove).
+    import json
+    import subprocess
+    q = json.loads(subprocess.run(["tc", "-j", "qdisc", "show"], capture_output=True, check=True).stdout)
+    roots = sum(1 for x in q if x.get("root") and x.get("kind") == "mqprio" and x["dev"].startswith("b"))
+    want = n if what == "apply" else 0
+    if roots != want:
+        sys.exit("%s %s: %d mqprio roots, not %d" % (way, what, roots, want))
+
+
+if way == "netconf":
+    from ncclient import manager
+    add = ('<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces xmlns="%s">%s</interfaces></config>'
+           % (IF_NS, "".join(entry(i) for i in range(n))))
+    dels = "".join('<interface nc:operation="delete"><name>b%d</name></interface>' % i for i in range(n))
+    delete = ('<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0" '
+              'xmlns:nc="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces xmlns="%s">%s</interfaces></config>'
+              % (IF_NS, dels))
+    with manager.connect(host="127.0.0.1", port=8830, username="root", key_filename=arg, hostkey_verify=False,
+                         look_for_keys=False, allow_agent=False, timeout=600) as m:
+        for r in range(rounds):
+            t0 = time.monotonic()
+            m.edit_config(target="candidate", config=add)
+            m.commit()
+            report("apply", r, t0)
+            t0 = time.monotonic()
+            m.edit_config(target="candidate", config=delete)
+            m.commit()
+            report("remove", r, t0)
+elif way == "dbus":
+    import dbus
+    bus = dbus.SystemBus()
+    mgr = dbus.Interface(bus.get_object("org.tsn.Tbs", "/org/tsn/Tbs"), "org.tsn.Tbs.Manager")
+    docs = []
+    for i in range(n):
+        with open("%s/b%d.json" % (arg, i)) as f:
+            docs.append(f.read())
+    for r in range(rounds):
+        t0 = time.monotonic()
+        for i in range(n):
+            mgr.ApplySchedule("b%d" % i, docs[i], "bench", timeout=600)
+        report("apply", r, t0)
+        t0 = time.monotonic()
+        for i in range(n):
+            mgr.RemoveSchedule("b%d" % i, "bench", timeout=600)
+        report("remove", r, t0)
+else:
+    sys.exit("unknown way " + way)
