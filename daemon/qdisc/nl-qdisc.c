@@ -374,8 +374,9 @@ int nl_qdisc_apply_many(NlQdisc *nl, const ApplyJob *jobs, size_t n, ApplyReport
         return 0;
 }
 
-int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_t n_ours, char **ret_error) {
-        return nl_qdisc_remove_from(nl, ifindex, NULL, ours, n_ours, ret_error);
+int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_t n_ours, const DeviceFacts *facts,
+                    char **ret_error) {
+        return nl_qdisc_remove_from(nl, ifindex, NULL, ours, n_ours, facts, ret_error);
 }
 
 int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
@@ -405,7 +406,7 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
 }
 
 int nl_qdisc_remove_from(NlQdisc *nl, int ifindex, const QDiscTree *tree, const RootSpec *const *ours,
-                         size_t n_ours, char **ret_error) {
+                         size_t n_ours, const DeviceFacts *facts, char **ret_error) {
         _cleanup_(qdisc_tree_done) QDiscTree own = {};
         const QDiscTree *t = tree;
         char step[64], hb[16];
@@ -422,7 +423,7 @@ int nl_qdisc_remove_from(NlQdisc *nl, int ifindex, const QDiscTree *tree, const 
                 }
                 t = &own;
         }
-        k = qdisc_root_owner(t, ours, n_ours, ret_error);
+        k = qdisc_root_owner(t, ours, n_ours, facts, ret_error);
         if (k < 0)
                 return k;
         if (k == ROOT_OWNER_DEFAULT)

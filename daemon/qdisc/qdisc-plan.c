@@ -10,6 +10,7 @@
 
 #include "qdisc-owner.h"
 #include "qdisc-plan.h"
+#include "taprio-sdu.h"
 #include "schedule-streams.h"
 
 void apply_report_done(ApplyReport *r) {
@@ -489,7 +490,7 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                      default_qdisc_fn default_qdisc, plan_clock_fn now, QDiscPlan *ret) {
         QDiscPlan p = {};
         const QDiscVTable *vt;
-        RootSpec want, cmp;
+        RootSpec want, cmp, same;
         HandlePool pool;
         bool root_same, children_stay;
         int64_t now_ns = 0;
@@ -535,8 +536,13 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
         cmp = want;
         if (tree->root_known)
                 taprio_settle_base_time(&cmp, &tree->root_spec, now_ns);
+        /* A max SDU the kernel dumps as its effective value (Linux 6.12) is
+         * the one asked; only compared, never sent (kinds/taprio-sdu.h). */
+        same = cmp;
+        if (tree->root_known)
+                taprio_settle_max_sdu(&same, &tree->root_spec, facts);
         root_same = tree->has_root && tree->root_known && tree->root.handle == want.handle &&
-                    tree->root_spec.kind == want.kind && vt->equal(&cmp, &tree->root_spec);
+                    tree->root_spec.kind == want.kind && vt->equal(&same, &tree->root_spec);
 
         /* Refused before anything is sent: a kernel without per-class max
          * SDU ignores the attribute, and its taprio dumps none. */
