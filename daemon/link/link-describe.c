@@ -25,6 +25,11 @@ static struct json_object *stats_json(const QDiscStats *st, const InstalledQueue
         json_add(o, "requeues", json_object_new_int64(st->requeues));
         json_add(o, "backlog_bytes", json_object_new_int64(st->backlog_bytes));
         json_add(o, "backlog_packets", json_object_new_int64(st->qlen));
+        /* taprio's offload statistics: only the ones the kernel gives */
+        if (st->has_window_drops)
+                json_add(o, "window_drops", json_object_new_int64((int64_t) st->window_drops));
+        if (st->has_tx_overruns)
+                json_add(o, "tx_overruns", json_object_new_int64((int64_t) st->tx_overruns));
         if (q) {
                 json_add(o, "deadline_misses", json_object_new_int64((int64_t) (q->is_etf || q->child.kind[0] ? q->deadline_misses : 0)));
                 json_add(o, "invalid", json_object_new_int64((int64_t) (q->is_etf || q->child.kind[0] ? q->invalid : 0)));

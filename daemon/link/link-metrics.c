@@ -85,6 +85,14 @@ void link_metrics(Link *l, MetricsQueue *queues, MetricsLink *ret) {
                 ret->clock_values[METRICS_CLOCK_TAI_OFFSET_S] = c->tai_offset_s;
                 ret->has_clock_values |= 1u << METRICS_CLOCK_TAI_OFFSET_S;
         }
+        if (t && t->has_root) {
+                const QDiscStats *st = &t->root.stats;
+
+                ret->taprio_stats[METRICS_TAPRIO_WINDOW_DROPS] = st->window_drops;
+                ret->taprio_stats[METRICS_TAPRIO_TX_OVERRUNS] = st->tx_overruns;
+                ret->has_taprio_stats = (uint8_t) ((st->has_window_drops ? 1u << METRICS_TAPRIO_WINDOW_DROPS : 0) |
+                                                   (st->has_tx_overruns ? 1u << METRICS_TAPRIO_TX_OVERRUNS : 0));
+        }
         for (size_t i = 0; i < n; i++)
                 queue_metrics(l, &l->schedule->txqueues[i], t, &queues[i]);
         /* the running launch-time monitors' figures (docs/fidelity.md) */

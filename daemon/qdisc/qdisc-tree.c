@@ -48,7 +48,32 @@ static void dump_builder_done(DumpBuilder *b) {
         b->n = 0;
 }
 
-static int parse_stats(struct nlattr *stats2, QDiscStats *st) {
+/* taprio's TCA_STATS_APP (linux/pkt_sched.h of 6.5; Debian 12's headers
+ * are 6.1's): a nest of u64 counters, each there only when the driver
+ * gives it. */
+#define TBS_TCA_TAPRIO_OFFLOAD_STATS_WINDOW_DROPS 2
+#define TBS_TCA_TAPRIO_OFFLOAD_STATS_TX_OVERRUNS 3
+#define TBS_TCA_TAPRIO_OFFLOAD_STATS_MAX 3
+
+static void get_stat_u64(struct nlattr *a, bool *ret_has, uint64_t *ret) {
+        if (!a || nla_len(a) < (int) sizeof(uint64_t))
+                return;
+        memcpy(ret, nla_data(a), sizeof(uint64_t));
+        *ret_has = true;
+}
+
+/* Another kind's TCA_STATS_APP is a struct of its own (fq_codel's, ...):
+ * only taprio's is read, and one that cannot be read is left out. */
+static void parse_taprio_app(struct nlattr *app, QDiscStats *st) {
+        struct nlattr *tb[TBS_TCA_TAPRIO_OFFLOAD_STATS_MAX + 1];
+
+        if (nla_parse_nested(tb, TBS_TCA_TAPRIO_OFFLOAD_STATS_MAX, app, NULL) < 0)
+                return;
+        get_stat_u64(tb[TBS_TCA_TAPRIO_OFFLOAD_STATS_WINDOW_DROPS], &st->has_window_drops, &st->window_drops);
+        get_stat_u64(tb[TBS_TCA_TAPRIO_OFFLOAD_STATS_TX_OVERRUNS], &st->has_tx_overruns, &st->tx_overruns);
+}
+
+static int parse_stats(struct nlattr *stats2, const char *kind, QDiscStats *st) {
         struct nlattr *tb[TCA_STATS_MAX + 1];
 
         if (nla_parse_nested(tb, TCA_STATS_MAX, stats2, NULL) < 0)
@@ -78,6 +103,8 @@ static int parse_stats(struct nlattr *stats2, QDiscStats *st) {
                 st->requeues = q.requeues;
                 st->overlimits = q.overlimits;
         }
+        if (tb[TCA_STATS_APP] && strcmp(kind, "taprio") == 0)
+                parse_taprio_app(tb[TCA_STATS_APP], st);
         return 0;
 }
 
@@ -122,7 +149,7 @@ static int dump_builder_add(DumpBuilder *b, struct nlmsghdr *h) {
         q.parent = t->tcm_parent;
         nla_strlcpy(q.kind, tb[TCA_KIND], sizeof(q.kind));
         if (tb[TCA_STATS2]) {
-                k = parse_stats(tb[TCA_STATS2], &q.stats);
+                k = parse_stats(tb[TCA_STATS2], q.kind, &q.stats);
                 if (k < 0)
                         return k;
         }

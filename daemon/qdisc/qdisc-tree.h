@@ -25,6 +25,13 @@ typedef struct QDiscStats {
         uint32_t requeues;
         uint32_t backlog_bytes;
         uint32_t qlen;                  /* backlog in packets */
+        /* taprio's offload statistics (TCA_STATS_APP, Linux 6.5+,
+         * taprio_dump_xstats()): only when the driver gives them, each on
+         * its own; a software taprio, or a driver without them, has none */
+        bool has_window_drops;
+        bool has_tx_overruns;
+        uint64_t window_drops;          /* frames the NIC dropped: too long for their gate's window */
+        uint64_t tx_overruns;           /* frames still going out when their gate closed */
 } QDiscStats;
 
 /* One qdisc as the kernel dumped it. */

@@ -83,3 +83,14 @@ write_schedule "[0, 600]"
 assert_contains "$(cat "$TMPDIR/reload.err")" "root.max_sdu: must have one entry per traffic class (num_tc is 3), got 2" \
         "the refusal names the field"
 assert_eq "$(handles ms0)" "$before" "the tree after a refused file"
+
+# taprio's offload statistics (Linux 6.5+) come only from a driver that
+# offloads taprio and counts them: a veth's software taprio has none, on
+# 6.1 and 6.12 alike, and tbsd invents none (no keys, no series).
+assert_eq "$("$TBSCTL" --json status ms0 | jq -c '.root.stats | [has("window_drops"), has("tx_overruns")]')" \
+        "[false,false]" "no offload statistics in the root's stats"
+assert_eq "$("$TBSCTL" --json stats ms0 | jq -c 'has("root_offload_stats")')" false "none in tbsctl stats"
+if "$TBSCTL" metrics | grep -E '^tbs_taprio_(window_drops|tx_overruns)_total\{'; then
+        fail "tbsctl metrics has offload statistics of a software taprio"
+fi
+pass "no tbs_taprio_* series for a software taprio"
