@@ -580,6 +580,10 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                 if (k < 0)
                         goto out;
         }
+        /* root.fp: a kernel before 6.4 ignores the TC entries' fp (mqprio
+         * the whole TCA_MQPRIO_TC_ENTRY, taprio the attribute inside its
+         * entries) and dumps none: read back whenever a root was sent. */
+        p.check_fp = want.fp_given && p.root_change != ROOT_KEEP;
         children_stay = p.root_change == ROOT_KEEP || p.root_change == ROOT_CHANGE_IN_PLACE;
         k = plan_etf_children(&p, ifindex, s, tree, facts, want.handle, children_stay, &pool, max);
         if (k < 0)
@@ -599,15 +603,27 @@ out:
         return k < 0 ? k : 0;
 }
 
+/* root.fp read back: a root of the schedule's kind that dumps no fp per
+ * class is a kernel before 6.4, which took the request and ignored fp. */
+static int check_fp(const QDiscPlan *p, const Schedule *s, const QDiscTree *t, char **ret_error) {
+        if (!p->check_fp || !t->root_known || t->root_spec.kind != s->root.kind || t->root_spec.fp_dumped)
+                return 0;
+        if (asprintf(ret_error, "root.fp: this kernel does not support frame preemption (its %s "
+                     "reports no per-class fp after it was set; Linux 6.4 or later needed)",
+                     root_kind_to_string(s->root.kind) ?: "root") < 0)
+                *ret_error = NULL;
+        return -EOPNOTSUPP;
+}
+
 int qdisc_plan_check_root(const QDiscPlan *p, const Schedule *s, const QDiscTree *t, char **ret_error) {
         const QDiscVTable *vt = qdisc_vtable_for_root(s->root.kind);
         char hb[16], th[16];
 
         if (!p->check_num_tc || !vt)
-                return 0;
+                return check_fp(p, s, t, ret_error);
         if (t->has_root && t->root_known && t->root.handle == p->root_handle && t->root_spec.kind == s->root.kind &&
             t->root_spec.num_tc == s->root.num_tc)
-                return 0;
+                return check_fp(p, s, t, ret_error);
         tc_handle_to_string(p->root_handle, hb);
         if (!t->has_root || !t->root_known || t->root.handle != p->root_handle || t->root_spec.kind != s->root.kind) {
                 if (asprintf(ret_error, "root (%s %s): the kernel answered success but its dump shows another "
