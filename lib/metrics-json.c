@@ -108,6 +108,9 @@ static void queue_from_json(struct json_object *q, MetricsQueue *ret) {
         for (unsigned i = 0; i < _METRICS_COUNTER_MAX; i++)
                 if (get_int(stats, counter_keys[i], &ret->counters[i]))
                         ret->has_counters |= 1u << i;
+        for (unsigned i = 0; i < _METRICS_TAPRIO_STAT_MAX; i++)
+                if (get_int(stats, taprio_stat_keys[i], &ret->taprio_stats[i]) && ret->taprio_stats[i] >= 0)
+                        ret->has_taprio_stats |= 1u << i;
 }
 
 static uint64_t get_count(struct json_object *o, const char *key) {

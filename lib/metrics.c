@@ -40,6 +40,7 @@ typedef enum Source {
         SOURCE_QUEUE_INSTALLED,
         SOURCE_QUEUE_COUNTER,   /* counters[index] */
         SOURCE_TAPRIO_STAT,     /* taprio_stats[index], when the kernel gives it */
+        SOURCE_QUEUE_TAPRIO_STAT, /* a queue's taprio_stats[index], likewise */
 } Source;
 
 typedef struct Family {
@@ -116,12 +117,18 @@ static const Family families[] = {
         { { "tbs_taprio_tx_overruns_total", "counter",
           "taprio offload: frames still in transmission when their gate closed (when the driver counts them)." },
           SOURCE_TAPRIO_STAT, METRICS_TAPRIO_TX_OVERRUNS },
+        { { "tbs_queue_window_drops_total", "counter",
+          "taprio offload: the queue's window drops (when the driver counts them per queue)." },
+          SOURCE_QUEUE_TAPRIO_STAT, METRICS_TAPRIO_WINDOW_DROPS },
+        { { "tbs_queue_tx_overruns_total", "counter",
+          "taprio offload: the queue's transmit overruns (when the driver counts them per queue)." },
+          SOURCE_QUEUE_TAPRIO_STAT, METRICS_TAPRIO_TX_OVERRUNS },
 };
 
 /* Every typed value has its family, but METRICS_OVERLIMITS (= deadline
  * misses for etf, kept in the typed sample for the documents). */
 _Static_assert(ELEMENTSOF(families) == 3 + 1 + _METRICS_LINK_COUNTER_MAX + 5 + _METRICS_CLOCK_VALUE_MAX + 2 +
-                                       _METRICS_COUNTER_MAX - 1 + _METRICS_TAPRIO_STAT_MAX,
+                                       _METRICS_COUNTER_MAX - 1 + 2 * _METRICS_TAPRIO_STAT_MAX,
                "one family per typed value");
 
 char *metrics_format_seconds(int64_t ns, char buf[static 32]) {
@@ -259,6 +266,11 @@ static bool queue_value(const Family *f, const MetricsQueue *q, Value *ret) {
                 if (!(q->has_counters & (1u << f->index)))
                         return false;
                 *ret = int_value(q->counters[f->index]);
+                return true;
+        case SOURCE_QUEUE_TAPRIO_STAT:
+                if (!(q->has_taprio_stats & (1u << f->index)))
+                        return false;
+                *ret = int_value(q->taprio_stats[f->index]);
                 return true;
         default:
                 return false;

@@ -106,6 +106,8 @@ typedef struct MetricsQueue {
         int8_t installed;                       /* 1, 0, or -1: unknown */
         uint16_t has_counters;                  /* bit per MetricsCounter */
         int64_t counters[_METRICS_COUNTER_MAX];
+        uint8_t has_taprio_stats;               /* bit per MetricsTaprioStat: its taprio class's */
+        int64_t taprio_stats[_METRICS_TAPRIO_STAT_MAX];
 } MetricsQueue;
 
 /* One link. The strings are borrowed: they must live until it is rendered. */

@@ -119,13 +119,95 @@ static void test_parse(void **state) {
                 QDiscTree t;
 
                 parse(m, &t);
-                assert_int_equal(t.root.stats.has_window_drops, cases[i].window);
-                assert_int_equal(t.root.stats.has_tx_overruns, cases[i].overruns);
-                assert_int_equal(t.root.stats.window_drops, cases[i].window ? 17 : 0);
-                assert_int_equal(t.root.stats.tx_overruns, cases[i].overruns ? UINT64_C(5000000000) : 0);
+                assert_int_equal(t.root.stats.offload.has_window_drops, cases[i].window);
+                assert_int_equal(t.root.stats.offload.has_tx_overruns, cases[i].overruns);
+                assert_int_equal(t.root.stats.offload.window_drops, cases[i].window ? 17 : 0);
+                assert_int_equal(t.root.stats.offload.tx_overruns, cases[i].overruns ? UINT64_C(5000000000) : 0);
                 qdisc_tree_done(&t);
                 nlmsg_free(m);
         }
+}
+
+/* buf[*len..) += message m (NLMSG_ALIGNed), as a dump has them back to back. */
+static void append(uint8_t *buf, size_t *len, struct nl_msg *m) {
+        struct nlmsghdr *h = nlmsg_hdr(m);
+
+        memcpy(buf + *len, h, h->nlmsg_len);
+        *len += NLMSG_ALIGN(h->nlmsg_len);
+        nlmsg_free(m);
+}
+
+/* A child qdisc (pfifo, kernel-chosen handle) on TX queue queue of root 100:. */
+static struct nl_msg *child_message(uint32_t queue) {
+        struct tcmsg tcm = { .tcm_family = AF_UNSPEC, .tcm_ifindex = 3, .tcm_handle = 0x80010000 + (queue << 16),
+                             .tcm_parent = 0x01000000 | (queue + 1) };
+        struct nl_msg *m = nlmsg_alloc_simple(RTM_NEWQDISC, NLM_F_MULTI);
+
+        assert_non_null(m);
+        assert_int_equal(nlmsg_append(m, &tcm, sizeof(tcm), NLMSG_ALIGNTO), 0);
+        assert_int_equal(nla_put_string(m, TCA_KIND, "pfifo"), 0);
+        return m;
+}
+
+/* taprio_dump_class() and taprio_dump_class_stats() of TX queue queue:
+ * handle 100:(queue + 1), parent root, the child's counters, and the
+ * queue's offload statistics (TAPRIO_CMD_QUEUE_STATS) what asks for. */
+static struct nl_msg *class_message(int ifindex, uint32_t queue, unsigned what) {
+        struct tcmsg tcm = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex, .tcm_handle = 0x01000000 | (queue + 1),
+                             .tcm_parent = TC_H_ROOT, .tcm_info = 0x80010000 + (queue << 16) };
+        struct gnet_stats_basic basic = { .bytes = 640, .packets = 10 };
+        struct gnet_stats_queue q = {};
+        struct nl_msg *m = nlmsg_alloc_simple(RTM_NEWTCLASS, NLM_F_MULTI);
+        struct nlattr *st, *app;
+
+        assert_non_null(m);
+        assert_int_equal(nlmsg_append(m, &tcm, sizeof(tcm), NLMSG_ALIGNTO), 0);
+        assert_int_equal(nla_put_string(m, TCA_KIND, "taprio"), 0);
+        st = nla_nest_start(m, TCA_STATS2);
+        assert_int_equal(nla_put(m, TCA_STATS_BASIC, sizeof(basic), &basic), 0);
+        assert_int_equal(nla_put(m, TCA_STATS_QUEUE, sizeof(q), &q), 0);
+        if (what) {
+                app = nla_nest_start(m, TCA_STATS_APP);
+                app->nla_type |= NLA_F_NESTED;
+                if (what & WINDOW_DROPS)
+                        assert_int_equal(nla_put_u64(m, 2, 100 + queue), 0);
+                if (what & TX_OVERRUNS)
+                        assert_int_equal(nla_put_u64(m, 3, 200 + queue), 0);
+                nla_nest_end(m, app);
+        }
+        nla_nest_end(m, st);
+        return m;
+}
+
+/* The class dump of an offloaded taprio adds each queue's statistics;
+ * classes of another interface or without them add nothing. */
+static void test_class_stats(void **state) {
+        static uint8_t dump[8192] __attribute__((aligned(4))), classes[8192] __attribute__((aligned(4)));
+        size_t dlen = 0, clen = 0;
+        QDiscTree t = {};
+
+        (void) state;
+        append(dump, &dlen, root_message("taprio", WINDOW_DROPS | TX_OVERRUNS));
+        for (uint32_t i = 0; i < 3; i++)
+                append(dump, &dlen, child_message(i));
+        assert_int_equal(qdisc_tree_parse_dump(dump, dlen, 3, &t), 0);
+        assert_int_equal(t.n_queues, 3);
+
+        append(classes, &clen, class_message(3, 0, WINDOW_DROPS | TX_OVERRUNS));
+        append(classes, &clen, class_message(3, 1, TX_OVERRUNS));
+        append(classes, &clen, class_message(3, 2, 0));
+        append(classes, &clen, class_message(4, 2, WINDOW_DROPS));      /* another interface's */
+        append(classes, &clen, class_message(3, 7, WINDOW_DROPS));      /* a queue the tree lacks */
+        assert_int_equal(qdisc_tree_add_class_stats(&t, classes, clen), 0);
+        assert_true(t.queues[0].offload.has_window_drops);
+        assert_int_equal(t.queues[0].offload.window_drops, 100);
+        assert_int_equal(t.queues[0].offload.tx_overruns, 200);
+        assert_false(t.queues[1].offload.has_window_drops);
+        assert_true(t.queues[1].offload.has_tx_overruns);
+        assert_int_equal(t.queues[1].offload.tx_overruns, 201);
+        assert_false(t.queues[2].offload.has_window_drops);
+        assert_false(t.queues[2].offload.has_tx_overruns);
+        qdisc_tree_done(&t);
 }
 
 static char *render(const char *doc_text) {
@@ -156,6 +238,15 @@ static void test_metrics(void **state) {
         assert_non_null(strstr(s, "\ntbs_taprio_tx_overruns_total{interface=\"sw0\",device=\"sw0\"} 5000000000\n"));
         free(s);
         s = render("{\"interface\": \"sw0\", \"state\": \"configured\", \"root\": {\"qdisc\": \"taprio\","
+                   " \"stats\": {\"packets\": 1, \"tx_overruns\": 3}}, \"txqueues\": [{\"queue\": 1, \"qdisc\": \"pfifo\","
+                   " \"stats\": {\"packets\": 1, \"tx_overruns\": 2}}, {\"queue\": 2, \"qdisc\": \"pfifo\","
+                   " \"stats\": {\"packets\": 1}}]}");
+        assert_non_null(strstr(s, "\ntbs_queue_tx_overruns_total{interface=\"sw0\",device=\"sw0\",queue=\"1\","
+                               "qdisc=\"pfifo\"} 2\n"));
+        assert_null(strstr(s, "\ntbs_queue_tx_overruns_total{interface=\"sw0\",device=\"sw0\",queue=\"2\""));
+        assert_null(strstr(s, "\ntbs_queue_window_drops_total{"));
+        free(s);
+        s = render("{\"interface\": \"sw0\", \"state\": \"configured\", \"root\": {\"qdisc\": \"taprio\","
                    " \"stats\": {\"packets\": 1}}, \"txqueues\": []}");
         assert_null(strstr(s, "\ntbs_taprio_window_drops_total{"));
         assert_null(strstr(s, "\ntbs_taprio_tx_overruns_total{"));
@@ -183,6 +274,7 @@ static void test_metrics_typed(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_parse),
+                cmocka_unit_test(test_class_stats),
                 cmocka_unit_test(test_metrics),
                 cmocka_unit_test(test_metrics_typed),
         };
