@@ -117,7 +117,23 @@ static void render_declared_clock(struct json_object *c) {
               json_get_int(c, "max_phc_offset_ns", 0));
 }
 
+/* taprio's offload statistics of the root or of a queue (Linux 6.5+), only
+ * those the kernel gives; NULL when it gives none. */
+static const char *taprio_offload_stats(struct json_object *st, char *buf, size_t size) {
+        int n = 0;
+
+        buf[0] = 0;
+        if (json_get(st, "window_drops"))
+                n = snprintf(buf, size, "window drops %" PRId64, json_get_int(st, "window_drops", 0));
+        if (json_get(st, "tx_overruns") && n >= 0 && (size_t) n < size)
+                snprintf(buf + n, size - (size_t) n, "%stransmit overruns %" PRId64, n ? ", " : "",
+                         json_get_int(st, "tx_overruns", 0));
+        return buf[0] ? buf : NULL;
+}
+
 static void render_stats_line(const char *indent, struct json_object *st) {
+        char offload[96];
+
         if (!st)
                 return;
         printf("%s packets %" PRId64 ", bytes %" PRId64 ", drops %" PRId64 ", deadline misses %" PRId64
@@ -125,6 +141,8 @@ static void render_stats_line(const char *indent, struct json_object *st) {
                json_get_int(st, "packets", 0), json_get_int(st, "bytes", 0), json_get_int(st, "drops", 0),
                json_get_int(st, "deadline_misses", 0), json_get_int(st, "invalid", 0),
                json_get_int(st, "backlog_bytes", 0));
+        if (taprio_offload_stats(st, offload, sizeof(offload)))
+                printf("%s offload: %s\n", indent, offload);
 }
 
 /* A monitored queue: its probe frames go through the qdisc, so they are in
@@ -263,20 +281,6 @@ static void render_root(struct json_object *r) {
                 int_list(sdu, sizeof(sdu), json_get(r, "max_sdu"));
                 field("Max SDU", "%s (bytes per traffic class, 0: no limit)", sdu);
         }
-}
-
-/* taprio's offload statistics of the root (Linux 6.5+), only those the
- * kernel gives; NULL when it gives none. */
-static const char *taprio_offload_stats(struct json_object *st, char *buf, size_t size) {
-        int n = 0;
-
-        buf[0] = 0;
-        if (json_get(st, "window_drops"))
-                n = snprintf(buf, size, "window drops %" PRId64, json_get_int(st, "window_drops", 0));
-        if (json_get(st, "tx_overruns") && n >= 0 && (size_t) n < size)
-                snprintf(buf + n, size - (size_t) n, "%stransmit overruns %" PRId64, n ? ", " : "",
-                         json_get_int(st, "tx_overruns", 0));
-        return buf[0] ? buf : NULL;
 }
 
 static void render_status(struct json_object *d) {
