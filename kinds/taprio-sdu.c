@@ -84,6 +84,11 @@ void taprio_kernel_max_sdu(const uint32_t asked[TBS_MAX_TC], unsigned num_tc, co
         }
 }
 
+bool taprio_tc_entries_unreported(const RootSpec *installed) {
+        return installed->kind == ROOT_TAPRIO && installed->admin_pending && installed->oper.n_entries == 0 &&
+               !installed->max_sdu_dumped && !installed->fp_dumped;
+}
+
 void taprio_settle_max_sdu(RootSpec *want, const RootSpec *installed, const DeviceFacts *facts) {
         const GateEntry *entries = installed->entries;
         size_t n = installed->n_entries;
@@ -91,6 +96,11 @@ void taprio_settle_max_sdu(RootSpec *want, const RootSpec *installed, const Devi
         uint32_t eff[TBS_MAX_TC];
         TaprioSduFacts f;
 
+        if (want->kind == ROOT_TAPRIO && taprio_tc_entries_unreported(installed)) {
+                memcpy(want->max_sdu, installed->max_sdu, sizeof(want->max_sdu));
+                want->fp_given = false;
+                return;
+        }
         if (!facts || want->kind != ROOT_TAPRIO || installed->kind != ROOT_TAPRIO || !installed->max_sdu_dumped)
                 return;
         /* The TC entries are the running schedule's: beside a pending admin

@@ -58,11 +58,20 @@ uint64_t taprio_open_gate_span_ns(const GateEntry *entries, size_t n, unsigned t
 void taprio_kernel_max_sdu(const uint32_t asked[TBS_MAX_TC], unsigned num_tc, const GateEntry *entries, size_t n,
                            int64_t cycle_time_ns, const TaprioSduFacts *f, uint32_t ret[TBS_MAX_TC]);
 
+/** Whether installed (a dumped taprio root) says nothing of its per-class
+ *  entries because no schedule runs yet: Linux 6.12 dumps the max SDU and
+ *  fp of the running (oper) schedule only, so a first schedule waiting for
+ *  its base time dumps none (6.1 dumps them whatever runs). Then the dump
+ *  is no sign that the kernel lacks them. */
+bool taprio_tc_entries_unreported(const RootSpec *installed);
+
 /** Before comparing want (a shallow copy of a schedule's taprio root)
  *  with the installed one: a class whose dumped max SDU is the kernel's
  *  effective value for want's (taprio_kernel_max_sdu() over the running
  *  gate list the dump's TC entries belong to, at facts' link speed, with
  *  the installed stab) takes the dumped value, so that equal() compares
  *  what the kernel does. Nothing without facts, for other kinds, or when
- *  the dump carries no TC entries. */
+ *  the dump carries no TC entries; when it carries none because no
+ *  schedule runs yet (taprio_tc_entries_unreported()), want's max SDUs and
+ *  fp are taken for what the kernel has (it says nothing either way). */
 void taprio_settle_max_sdu(RootSpec *want, const RootSpec *installed, const DeviceFacts *facts);

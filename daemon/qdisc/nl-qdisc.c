@@ -14,6 +14,7 @@
 #include "qdisc-owner.h"
 #include "qdisc-rollback.h"
 #include "qdisc.h"
+#include "taprio-sdu.h"
 
 /* Why nl_qdisc_dump() failed, for an error message. */
 static const char *dump_error_text(int k) {
@@ -143,7 +144,7 @@ static int check_read_back(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
         if (k < 0)
                 return k;
         if (!p->plan.check_max_sdu || !t.root_known || t.root_spec.kind != ROOT_TAPRIO ||
-            t.root_spec.max_sdu_dumped)
+            t.root_spec.max_sdu_dumped || taprio_tc_entries_unreported(&t.root_spec))
                 return 0;
         if (asprintf(&rep->error, "root.max_sdu: this kernel does not support a per-class max SDU (its "
                      "taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY after they were set)") < 0)

@@ -446,7 +446,8 @@ static int plan_root_change(QDiscPlan *p, int ifindex, const QDiscTree *tree, co
                 r.base_time_ns = tree->root_spec.base_time_ns;
         else
                 r.base_time_ns = taprio_change_base_time(&tree->root_spec, want, now_ns);
-        r.max_sdu_given = r.max_sdu_given || tree->root_spec.max_sdu_dumped;
+        r.max_sdu_given = r.max_sdu_given || tree->root_spec.max_sdu_dumped ||
+                          taprio_tc_entries_unreported(&tree->root_spec);
         p->base_time_ns = r.base_time_ns;
         snprintf(st.name, sizeof(st.name), "root (taprio %s, new schedule in place)",
                  tc_handle_to_string(want->handle, hb));
@@ -547,7 +548,8 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
         /* Refused before anything is sent: a kernel without per-class max
          * SDU ignores the attribute, and its taprio dumps none. */
         if (want.kind == ROOT_TAPRIO && root_has_max_sdu(&want) && tree->root_known &&
-            tree->root_spec.kind == ROOT_TAPRIO && !tree->root_spec.max_sdu_dumped) {
+            tree->root_spec.kind == ROOT_TAPRIO && !tree->root_spec.max_sdu_dumped &&
+            !taprio_tc_entries_unreported(&tree->root_spec)) {
                 k = -EOPNOTSUPP;
                 if (asprintf(&p.report.error, "root.max_sdu: this kernel does not support a per-class max "
                              "SDU (its taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY); nothing changed") < 0)
@@ -606,7 +608,8 @@ out:
 /* root.fp read back: a root of the schedule's kind that dumps no fp per
  * class is a kernel before 6.4, which took the request and ignored fp. */
 static int check_fp(const QDiscPlan *p, const Schedule *s, const QDiscTree *t, char **ret_error) {
-        if (!p->check_fp || !t->root_known || t->root_spec.kind != s->root.kind || t->root_spec.fp_dumped)
+        if (!p->check_fp || !t->root_known || t->root_spec.kind != s->root.kind || t->root_spec.fp_dumped ||
+            taprio_tc_entries_unreported(&t->root_spec))
                 return 0;
         if (asprintf(ret_error, "root.fp: this kernel does not support frame preemption (its %s "
                      "reports no per-class fp after it was set; Linux 6.4 or later needed)",

@@ -94,3 +94,25 @@ if "$TBSCTL" metrics | grep -E '^tbs_taprio_(window_drops|tx_overruns)_total\{';
         fail "tbsctl metrics has offload statistics of a software taprio"
 fi
 pass "no tbs_taprio_* series for a software taprio"
+
+# A first schedule with its base time an hour ahead: Linux 6.12 dumps the
+# per-class max SDU of the running schedule only, so none until then (6.1
+# dumps them whatever runs). The apply reads the root back without taking
+# that for a kernel that lacks them, and the same file again is unchanged.
+make_veth fu0 fu0p 4
+base=$(( ($(date +%s) + 3600 + 37) * 1000000000 ))
+cat > "$conf/fu0.json" <<EOJ
+{ "interface": "fu0",
+  "root": { "qdisc": "taprio", "num_tc": 2, "clockid": "CLOCK_TAI", "base_time_ns": $base,
+            "priority_map": [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}], "max_sdu": [0, 800],
+            "entries": [{"gate_mask": "0x3", "interval_ns": 500000}, {"gate_mask": "0x1", "interval_ns": 500000}] } }
+EOJ
+kill "$TBSD_PID"
+wait "$TBSD_PID" || true
+rm -f "$conf/ms0.json"
+out=$("$TBSD" --once --config-dir "$conf" 2>&1) || fail "tbsd --once with a future base time: $out"
+assert_eq "$out" "fu0: applied" "a first schedule waiting for its base time"
+echo "fu0: $(tc -j -d qdisc show dev fu0 | jq -c '.[] | select(.root) | .options | {"max-sdu": .["max-sdu"], admin: (.admin != null)}')"
+out=$("$TBSD" --once --config-dir "$conf" 2>&1) || fail "tbsd --once again: $out"
+assert_eq "$out" "fu0: unchanged" "the same file again while it waits"

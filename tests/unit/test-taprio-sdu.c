@@ -235,6 +235,32 @@ static void test_settle_pending(void **state) {
         assert_int_equal(want.max_sdu[1], 0);
 }
 
+/* A first schedule waiting for its base time: Linux 6.12 dumps no TC
+ * entries (they are the running schedule's), which says nothing of them. */
+static void test_unreported(void **state) {
+        GateEntry e[3];
+        RootSpec want, dumped;
+
+        (void) state;
+        memcpy(e, detd, sizeof(e));
+        want = detd_root(e);
+        want.max_sdu[1] = 1000;
+        want.fp_given = true;
+        want.fp[0] = want.fp[1] = TBS_FP_EXPRESS;
+        dumped = detd_root(e);
+        dumped.admin_pending = true;            /* no oper entries: nothing runs yet */
+        assert_true(taprio_tc_entries_unreported(&dumped));
+        taprio_settle_max_sdu(&want, &dumped, NULL);
+        assert_true(qdisc_vtable_for_root(ROOT_TAPRIO)->equal(&want, &dumped));
+
+        /* once it runs, or on a kernel that dumps them whatever runs, they count */
+        dumped.max_sdu_dumped = true;
+        assert_false(taprio_tc_entries_unreported(&dumped));
+        dumped.max_sdu_dumped = false;
+        dumped.admin_pending = false;
+        assert_false(taprio_tc_entries_unreported(&dumped));
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_span),
@@ -246,6 +272,7 @@ int main(void) {
                 cmocka_unit_test(test_stab_overhead),
                 cmocka_unit_test(test_settle),
                 cmocka_unit_test(test_settle_pending),
+                cmocka_unit_test(test_unreported),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
