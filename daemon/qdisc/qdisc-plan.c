@@ -10,8 +10,8 @@
 
 #include "qdisc-owner.h"
 #include "qdisc-plan.h"
-#include "taprio-sdu.h"
 #include "schedule-streams.h"
+#include "taprio-sdu.h"
 
 void apply_report_done(ApplyReport *r) {
         if (!r)
