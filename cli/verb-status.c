@@ -143,7 +143,23 @@ static void render_declared_clock(struct json_object *c) {
               json_get_int(c, "max_phc_offset_ns", 0));
 }
 
+/* taprio's offload statistics of the root or of a queue (Linux 6.5+), only
+ * those the kernel gives; NULL when it gives none. */
+static const char *taprio_offload_stats(struct json_object *st, char *buf, size_t size) {
+        int n = 0;
+
+        buf[0] = 0;
+        if (json_get(st, "window_drops"))
+                n = snprintf(buf, size, "window drops %" PRId64, json_get_int(st, "window_drops", 0));
+        if (json_get(st, "tx_overruns") && n >= 0 && (size_t) n < size)
+                snprintf(buf + n, size - (size_t) n, "%stransmit overruns %" PRId64, n ? ", " : "",
+                         json_get_int(st, "tx_overruns", 0));
+        return buf[0] ? buf : NULL;
+}
+
 static void render_stats_line(const char *indent, struct json_object *st) {
+        char offload[96];
+
         if (!st)
                 return;
         printf("%s packets %" PRId64 ", bytes %" PRId64 ", drops %" PRId64 ", deadline misses %" PRId64
@@ -151,6 +167,8 @@ static void render_stats_line(const char *indent, struct json_object *st) {
                json_get_int(st, "packets", 0), json_get_int(st, "bytes", 0), json_get_int(st, "drops", 0),
                json_get_int(st, "deadline_misses", 0), json_get_int(st, "invalid", 0),
                json_get_int(st, "backlog_bytes", 0));
+        if (taprio_offload_stats(st, offload, sizeof(offload)))
+                printf("%s offload: %s\n", indent, offload);
 }
 
 /* A monitored queue: its probe frames go through the qdisc, so they are in
@@ -294,6 +312,7 @@ static void render_root(struct json_object *r) {
 static void render_status(struct json_object *d) {
         struct json_object *qs = json_get(d, "txqueues");
         const char *state = str_or(d, "state", "unknown");
+        char offload[96];
 
         /* An absent interface has no index (0 in the document; "-" in
          * list's IDX column), not "index 0". */
@@ -318,6 +337,8 @@ static void render_status(struct json_object *d) {
                 render_caps(json_get(d, "capabilities"));
         render_mac_merge(json_get(d, "mac_merge"));
         render_root(json_get(d, "root"));
+        if (taprio_offload_stats(json_get(json_get(d, "root"), "stats"), offload, sizeof(offload)))
+                field("Offload stats", "%s", offload);
         for (size_t i = 0; qs && i < json_object_array_length(qs); i++)
                 render_queue(json_object_array_get_idx(qs, i));
         if (json_get(d, "clock"))
@@ -376,6 +397,7 @@ int verb_clock(int argc, char *argv[]) {
 
 static void render_stats(struct json_object *d) {
         struct json_object *qs = json_get(d, "txqueues");
+        char offload[96];
 
         printf("%-6s %-8s %12s %14s %10s %10s %10s %10s\n", "QUEUE", "QDISC", "PACKETS", "BYTES",
                "DROPS", "MISSED", "INVALID", "BACKLOG");
@@ -388,12 +410,15 @@ static void render_stats(struct json_object *d) {
                        json_get_int(st, "deadline_misses", 0), json_get_int(st, "invalid", 0),
                        json_get_int(st, "backlog_bytes", 0));
         }
+        if (taprio_offload_stats(json_get(json_get(d, "root"), "stats"), offload, sizeof(offload)))
+                printf("root %s: %s\n", str_or(json_get(d, "root"), "qdisc", "?"), offload);
         print_launch_queues(stdout, qs);
 }
 
 static struct json_object *stats_document(struct json_object *d) {
         struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
         struct json_object *qs = json_get(d, "txqueues");
+        char buf[96];
 
         json_add_string(o, "interface", json_get_string(d, "interface"));
         for (size_t i = 0; qs && i < json_object_array_length(qs); i++) {
@@ -407,6 +432,16 @@ static struct json_object *stats_document(struct json_object *d) {
                 json_object_array_add(arr, e);
         }
         json_add(o, "txqueues", arr);
+        /* taprio's offload statistics, where the kernel gives them */
+        if (taprio_offload_stats(json_get(json_get(d, "root"), "stats"), buf, sizeof(buf))) {
+                struct json_object *r = json_object_new_object(), *st = json_get(json_get(d, "root"), "stats");
+
+                if (json_get(st, "window_drops"))
+                        json_add(r, "window_drops", json_object_get(json_get(st, "window_drops")));
+                if (json_get(st, "tx_overruns"))
+                        json_add(r, "tx_overruns", json_object_get(json_get(st, "tx_overruns")));
+                json_add(o, "root_offload_stats", r);
+        }
         return o;
 }
 

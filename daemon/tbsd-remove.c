@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bus-names.h"
+#include "device-check.h"
 #include "diag.h"
 #include "log.h"
 #include "nl-qdisc.h"
@@ -107,6 +108,8 @@ static int remove_here(const char *ifname, const char *shown, const char *config
         const ScheduleFile *invalid = NULL;
         const Schedule *s;
         const RootSpec *ours[1];
+        DeviceProbes probes;
+        const DeviceProbe *dp;
         unsigned ifindex;
         int r;
 
@@ -129,7 +132,12 @@ static int remove_here(const char *ifname, const char *shown, const char *config
                 log_error_errno(r, "cannot open a netlink socket: %m");
                 return 1;
         }
-        r = nl_qdisc_remove(nl, (int) ifindex, ours, ELEMENTSOF(ours), &error);
+        /* The link speed a taprio's dumped max SDU is judged with. */
+        device_probes_init(&probes, NULL);
+        dp = device_probes_get(&probes, ifname);
+        r = nl_qdisc_remove(nl, (int) ifindex, ours, ELEMENTSOF(ours), dp && dp->error == 0 ? &dp->facts : NULL,
+                            &error);
+        device_probes_done(&probes);
         if (r == -EEXIST) {
                 _cleanup_free_ char *line = NULL;
 

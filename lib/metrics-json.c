@@ -38,6 +38,12 @@ static const char *const link_counter_keys[_METRICS_LINK_COUNTER_MAX] = {
         [METRICS_LINK_APPLY_FAILURES] = "apply_failures",
 };
 
+/* The keys of taprio's offload statistics in the root's "stats". */
+static const char *const taprio_stat_keys[_METRICS_TAPRIO_STAT_MAX] = {
+        [METRICS_TAPRIO_WINDOW_DROPS] = "window_drops",
+        [METRICS_TAPRIO_TX_OVERRUNS] = "tx_overruns",
+};
+
 static bool is_object(struct json_object *o) {
         return o && json_object_is_type(o, json_type_object);
 }
@@ -102,6 +108,9 @@ static void queue_from_json(struct json_object *q, MetricsQueue *ret) {
         for (unsigned i = 0; i < _METRICS_COUNTER_MAX; i++)
                 if (get_int(stats, counter_keys[i], &ret->counters[i]))
                         ret->has_counters |= 1u << i;
+        for (unsigned i = 0; i < _METRICS_TAPRIO_STAT_MAX; i++)
+                if (get_int(stats, taprio_stat_keys[i], &ret->taprio_stats[i]) && ret->taprio_stats[i] >= 0)
+                        ret->has_taprio_stats |= 1u << i;
 }
 
 static uint64_t get_count(struct json_object *o, const char *key) {
@@ -232,6 +241,14 @@ int metrics_link_from_json(struct json_object *doc, MetricsLink *ret) {
                 if (get_int(clock, clock_keys[i], &l.clock_values[i]))
                         l.has_clock_values |= 1u << i;
         mac_merge_from_json(json_get(doc, "mac_merge"), &l);
+        for (unsigned i = 0; i < _METRICS_TAPRIO_STAT_MAX; i++) {
+                int64_t v = 0;
+
+                if (get_int(json_get(json_get(doc, "root"), "stats"), taprio_stat_keys[i], &v) && v >= 0) {
+                        l.taprio_stats[i] = (uint64_t) v;
+                        l.has_taprio_stats |= 1u << i;
+                }
+        }
 
         qs = json_get(doc, "txqueues");
         if (qs && json_object_is_type(qs, json_type_array)) {

@@ -39,6 +39,8 @@ typedef enum Source {
         SOURCE_QUEUE_OFFLOAD,
         SOURCE_QUEUE_INSTALLED,
         SOURCE_QUEUE_COUNTER,   /* counters[index] */
+        SOURCE_TAPRIO_STAT,     /* taprio_stats[index], when the kernel gives it */
+        SOURCE_QUEUE_TAPRIO_STAT, /* a queue's taprio_stats[index], likewise */
 } Source;
 
 typedef struct Family {
@@ -109,12 +111,24 @@ static const Family families[] = {
           SOURCE_QUEUE_COUNTER, METRICS_BACKLOG_BYTES },
         { { "tbs_queue_backlog_packets", "gauge", "Packets waiting in the queue's qdisc." },
           SOURCE_QUEUE_COUNTER, METRICS_BACKLOG_PACKETS },
+        { { "tbs_taprio_window_drops_total", "counter",
+          "taprio offload: frames the NIC dropped as too long for their gate's window (when the driver counts them)." },
+          SOURCE_TAPRIO_STAT, METRICS_TAPRIO_WINDOW_DROPS },
+        { { "tbs_taprio_tx_overruns_total", "counter",
+          "taprio offload: frames still in transmission when their gate closed (when the driver counts them)." },
+          SOURCE_TAPRIO_STAT, METRICS_TAPRIO_TX_OVERRUNS },
+        { { "tbs_queue_window_drops_total", "counter",
+          "taprio offload: the queue's window drops (when the driver counts them per queue)." },
+          SOURCE_QUEUE_TAPRIO_STAT, METRICS_TAPRIO_WINDOW_DROPS },
+        { { "tbs_queue_tx_overruns_total", "counter",
+          "taprio offload: the queue's transmit overruns (when the driver counts them per queue)." },
+          SOURCE_QUEUE_TAPRIO_STAT, METRICS_TAPRIO_TX_OVERRUNS },
 };
 
 /* Every typed value has its family, but METRICS_OVERLIMITS (= deadline
  * misses for etf, kept in the typed sample for the documents). */
 _Static_assert(ELEMENTSOF(families) == 3 + 1 + _METRICS_LINK_COUNTER_MAX + 5 + _METRICS_CLOCK_VALUE_MAX + 2 +
-                                       _METRICS_COUNTER_MAX - 1,
+                                       _METRICS_COUNTER_MAX - 1 + 2 * _METRICS_TAPRIO_STAT_MAX,
                "one family per typed value");
 
 char *metrics_format_seconds(int64_t ns, char buf[static 32]) {
@@ -253,6 +267,11 @@ static bool queue_value(const Family *f, const MetricsQueue *q, Value *ret) {
                         return false;
                 *ret = int_value(q->counters[f->index]);
                 return true;
+        case SOURCE_QUEUE_TAPRIO_STAT:
+                if (!(q->has_taprio_stats & (1u << f->index)))
+                        return false;
+                *ret = int_value(q->taprio_stats[f->index]);
+                return true;
         default:
                 return false;
         }
@@ -379,6 +398,10 @@ static void render_family(Sink *s, const Family *f, const MetricsLink *links, si
         case SOURCE_SYSTEM_S:
                 if (has_clock_value(l, f->index) && first_clock_value(links, i, f->index, false))
                         sample(s, f, NULL, 0, int_value(l->clock_values[f->index]));
+                return;
+        case SOURCE_TAPRIO_STAT:
+                if (l->has_taprio_stats & (1u << f->index))
+                        sample(s, f, li, ELEMENTSOF(li), int_value((int64_t) l->taprio_stats[f->index]));
                 return;
         default:
                 render_queues(s, f, l, interface);

@@ -95,6 +95,14 @@ typedef enum MetricsLinkCounter {
         _METRICS_LINK_COUNTER_MAX,
 } MetricsLinkCounter;
 
+/* taprio's offload statistics of a link's root (Linux 6.5+, only the ones
+ * the driver gives: a software taprio has none). */
+typedef enum MetricsTaprioStat {
+        METRICS_TAPRIO_WINDOW_DROPS,            /* tbs_taprio_window_drops_total */
+        METRICS_TAPRIO_TX_OVERRUNS,             /* tbs_taprio_tx_overruns_total */
+        _METRICS_TAPRIO_STAT_MAX,
+} MetricsTaprioStat;
+
 /* One declared TX queue. A value is there when its bit ((1u << index)) is
  * set in the mask beside it; the others are left out of the exposition. */
 typedef struct MetricsQueue {
@@ -104,6 +112,8 @@ typedef struct MetricsQueue {
         int8_t installed;                       /* 1, 0, or -1: unknown */
         uint16_t has_counters;                  /* bit per MetricsCounter */
         int64_t counters[_METRICS_COUNTER_MAX];
+        uint8_t has_taprio_stats;               /* bit per MetricsTaprioStat: its taprio class's */
+        int64_t taprio_stats[_METRICS_TAPRIO_STAT_MAX];
 } MetricsQueue;
 
 /* The MAC merge layer's counters (Describe()'s "mac_merge.counters"). */
@@ -145,6 +155,8 @@ typedef struct MetricsLink {
         uint64_t clock_checked_at_usec;         /* CLOCK_REALTIME of the last check; 0: none */
         bool has_counters;
         uint64_t counters[_METRICS_LINK_COUNTER_MAX];
+        uint8_t has_taprio_stats;               /* bit per MetricsTaprioStat */
+        uint64_t taprio_stats[_METRICS_TAPRIO_STAT_MAX];
         MetricsQueue *queues;
         size_t n_queues;
         const LaunchQueueStats *launch;         /* the monitored queues, ascending (launch families) */

@@ -520,7 +520,7 @@ int link_remove_qdiscs_from(Link *l, const QDiscTreeSet *set, char **ret_error) 
                 return -ENODEV;
         }
         r = nl_qdisc_remove_from(l->ctx->nl, ifindex, set ? qdisc_tree_set_find(set, ifindex) : NULL, ours,
-                                 ELEMENTSOF(ours), &err);
+                                 ELEMENTSOF(ours), l->rt->caps ? &l->rt->facts : NULL, &err);
         if (r < 0 && r != -EEXIST) {
                 link_set_error(ret_error, "removing the root qdisc failed: %s", err ?: strerror(-r));
                 return r;

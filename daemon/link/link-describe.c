@@ -18,6 +18,7 @@
 
 static struct json_object *stats_json(const QDiscStats *st, const InstalledQueue *q) {
         struct json_object *o = json_object_new_object();
+        const TaprioOffloadStats *off;
 
         json_add(o, "packets", json_object_new_int64((int64_t) st->packets));
         json_add(o, "bytes", json_object_new_int64((int64_t) st->bytes));
@@ -26,6 +27,13 @@ static struct json_object *stats_json(const QDiscStats *st, const InstalledQueue
         json_add(o, "requeues", json_object_new_int64(st->requeues));
         json_add(o, "backlog_bytes", json_object_new_int64(st->backlog_bytes));
         json_add(o, "backlog_packets", json_object_new_int64(st->qlen));
+        /* taprio's offload statistics, the root's or its class's: only the
+         * ones the kernel gives */
+        off = q ? &q->offload : &st->offload;
+        if (off->has_window_drops)
+                json_add(o, "window_drops", json_object_new_int64((int64_t) off->window_drops));
+        if (off->has_tx_overruns)
+                json_add(o, "tx_overruns", json_object_new_int64((int64_t) off->tx_overruns));
         if (q) {
                 json_add(o, "deadline_misses", json_object_new_int64((int64_t) (q->is_etf || q->child.kind[0] ? q->deadline_misses : 0)));
                 json_add(o, "invalid", json_object_new_int64((int64_t) (q->is_etf || q->child.kind[0] ? q->invalid : 0)));

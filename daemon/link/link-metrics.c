@@ -43,6 +43,10 @@ static void queue_metrics(Link *l, const EtfSpec *want, const QDiscTree *t, Metr
                 ret->counters[METRICS_BACKLOG_BYTES] = st->backlog_bytes;
                 ret->counters[METRICS_BACKLOG_PACKETS] = st->qlen;
                 ret->has_counters = (1u << _METRICS_COUNTER_MAX) - 1;
+                ret->taprio_stats[METRICS_TAPRIO_WINDOW_DROPS] = (int64_t) q->offload.window_drops;
+                ret->taprio_stats[METRICS_TAPRIO_TX_OVERRUNS] = (int64_t) q->offload.tx_overruns;
+                ret->has_taprio_stats = (uint8_t) ((q->offload.has_window_drops ? 1u << METRICS_TAPRIO_WINDOW_DROPS : 0) |
+                                                   (q->offload.has_tx_overruns ? 1u << METRICS_TAPRIO_TX_OVERRUNS : 0));
         }
 }
 
@@ -85,6 +89,14 @@ void link_metrics(Link *l, MetricsQueue *queues, MetricsLink *ret) {
         if (c->has_tai_offset) {
                 ret->clock_values[METRICS_CLOCK_TAI_OFFSET_S] = c->tai_offset_s;
                 ret->has_clock_values |= 1u << METRICS_CLOCK_TAI_OFFSET_S;
+        }
+        if (t && t->has_root) {
+                const QDiscStats *st = &t->root.stats;
+
+                ret->taprio_stats[METRICS_TAPRIO_WINDOW_DROPS] = st->offload.window_drops;
+                ret->taprio_stats[METRICS_TAPRIO_TX_OVERRUNS] = st->offload.tx_overruns;
+                ret->has_taprio_stats = (uint8_t) ((st->offload.has_window_drops ? 1u << METRICS_TAPRIO_WINDOW_DROPS : 0) |
+                                                   (st->offload.has_tx_overruns ? 1u << METRICS_TAPRIO_TX_OVERRUNS : 0));
         }
         for (size_t i = 0; i < n; i++)
                 queue_metrics(l, &l->schedule->txqueues[i], t, &queues[i]);

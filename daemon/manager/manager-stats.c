@@ -37,6 +37,7 @@ int manager_sample_stats(Manager *m) {
                  * statistics are read from this round, not dumped again. */
                 if (qdisc_tree_set_take_slim(&set, l->ifindex, &t) < 0)
                         t = (QDiscTree) { .ifindex = l->ifindex };
+                (void) nl_qdisc_add_class_stats(m->nl, &t);     /* offloaded taprio only */
                 link_take_sample(l, &t, mono, real);
         }
         m->stats_sampled_usec = mono;

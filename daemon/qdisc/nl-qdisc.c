@@ -14,6 +14,7 @@
 #include "qdisc-owner.h"
 #include "qdisc-rollback.h"
 #include "qdisc.h"
+#include "taprio-sdu.h"
 
 /* Why nl_qdisc_dump() failed, for an error message. */
 static const char *dump_error_text(int k) {
@@ -123,20 +124,17 @@ out:
         return k;
 }
 
-/* Read the new root back when the plan asks for it (one dump for both):
+/* Read the new root back when the plan asks for it (one dump for all):
  * a kernel without per-class max SDU ignores TCA_TAPRIO_ATTR_TC_ENTRY, its
  * taprio then dumps none; an mqprio or taprio root put in place of one has
- * been seen accepted without its traffic classes (qdisc_plan_check_root()).
- * Returns 0, or -errno with rep->error set. */
+ * been seen accepted without its traffic classes, and a kernel before 6.4
+ * ignores root.fp (qdisc_plan_check_root()). Returns 0, or -errno with
+ * rep->error set. */
 static int check_read_back(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
         _cleanup_(qdisc_tree_done) QDiscTree t = {};
-        /* root.fp: a kernel before 6.4 ignores the TC entries' fp (mqprio
-         * the whole TCA_MQPRIO_TC_ENTRY, taprio the attribute inside its
-         * entries) and dumps none: read back whenever a root was sent. */
-        bool check_fp = p->s->root.fp_given && p->plan.root_change != ROOT_KEEP;
         int k;
 
-        if (!p->plan.check_max_sdu && !p->plan.check_num_tc && !check_fp)
+        if (!p->plan.check_max_sdu && !p->plan.check_num_tc && !p->plan.check_fp)
                 return 0;
         /* A dump that fails tells nothing either way (the apply itself
          * was answered): the drift check reads the tree again later. */
@@ -145,15 +143,8 @@ static int check_read_back(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
         k = qdisc_plan_check_root(&p->plan, p->s, &t, &rep->error);
         if (k < 0)
                 return k;
-        if (check_fp && t.root_known && t.root_spec.kind == p->s->root.kind && !t.root_spec.fp_dumped) {
-                if (asprintf(&rep->error, "root.fp: this kernel does not support frame preemption (its %s "
-                             "reports no per-class fp after it was set; Linux 6.4 or later needed)",
-                             root_kind_to_string(p->s->root.kind) ?: "root") < 0)
-                        rep->error = NULL;
-                return -EOPNOTSUPP;
-        }
         if (!p->plan.check_max_sdu || !t.root_known || t.root_spec.kind != ROOT_TAPRIO ||
-            t.root_spec.max_sdu_dumped)
+            t.root_spec.max_sdu_dumped || taprio_tc_entries_unreported(&t.root_spec))
                 return 0;
         if (asprintf(&rep->error, "root.max_sdu: this kernel does not support a per-class max SDU (its "
                      "taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY after they were set)") < 0)
@@ -374,8 +365,9 @@ int nl_qdisc_apply_many(NlQdisc *nl, const ApplyJob *jobs, size_t n, ApplyReport
         return 0;
 }
 
-int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_t n_ours, char **ret_error) {
-        return nl_qdisc_remove_from(nl, ifindex, NULL, ours, n_ours, ret_error);
+int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_t n_ours, const DeviceFacts *facts,
+                    char **ret_error) {
+        return nl_qdisc_remove_from(nl, ifindex, NULL, ours, n_ours, facts, ret_error);
 }
 
 int nl_qdisc_apply_with_tree(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFacts *facts,
@@ -405,7 +397,7 @@ int nl_qdisc_apply(NlQdisc *nl, int ifindex, const Schedule *s, const DeviceFact
 }
 
 int nl_qdisc_remove_from(NlQdisc *nl, int ifindex, const QDiscTree *tree, const RootSpec *const *ours,
-                         size_t n_ours, char **ret_error) {
+                         size_t n_ours, const DeviceFacts *facts, char **ret_error) {
         _cleanup_(qdisc_tree_done) QDiscTree own = {};
         const QDiscTree *t = tree;
         char step[64], hb[16];
@@ -422,7 +414,7 @@ int nl_qdisc_remove_from(NlQdisc *nl, int ifindex, const QDiscTree *tree, const 
                 }
                 t = &own;
         }
-        k = qdisc_root_owner(t, ours, n_ours, ret_error);
+        k = qdisc_root_owner(t, ours, n_ours, facts, ret_error);
         if (k < 0)
                 return k;
         if (k == ROOT_OWNER_DEFAULT)

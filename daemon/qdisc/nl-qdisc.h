@@ -88,11 +88,13 @@ int nl_qdisc_apply_many(NlQdisc *nl, const ApplyJob *jobs, size_t n, ApplyReport
  *  was deleted, 0 when the default root was already in place, -EEXIST when
  *  the root is not tbsd's and was left in place (*ret_error says which and
  *  why), or another -errno; then *ret_error (when not NULL) gets the
- *  kernel's message (free() it). */
-int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_t n_ours, char **ret_error);
+ *  kernel's message (free() it). facts (may be NULL) give the link speed
+ *  a taprio's dumped max SDU is judged with. */
+int nl_qdisc_remove(NlQdisc *nl, int ifindex, const RootSpec *const *ours, size_t n_ours, const DeviceFacts *facts,
+                    char **ret_error);
 /** nl_qdisc_remove() judging the root of tree, the interface's tree from a
  *  dump the caller took for several removals (one dump for all of them),
  *  instead of a dump of its own; with no tree or one without a root it
  *  dumps after all. */
 int nl_qdisc_remove_from(NlQdisc *nl, int ifindex, const QDiscTree *tree, const RootSpec *const *ours,
-                         size_t n_ours, char **ret_error);
+                         size_t n_ours, const DeviceFacts *facts, char **ret_error);

@@ -275,10 +275,13 @@ int nl_transport_request(NlQdisc *nl, struct nl_msg *m) {
 #define DUMP_FIRST_SIZE (256 * 1024)
 #define DUMP_FIRST_SIZE_FILTERED (16 * 1024)
 
-/* The dump's RTM_NEWQDISC messages are copied out of each datagram into one
- * growing buffer, back to back; the others are left out. */
-int nl_qdisc_dump_raw(NlQdisc *nl, const int *wanted, size_t n_wanted, void **ret_buf, size_t *ret_len) {
-        struct tcmsg t = { .tcm_family = AF_UNSPEC };
+/* The dump's messages of type keep (RTM_NEWQDISC for a dump of get
+ * RTM_GETQDISC) are copied out of each datagram into one growing buffer,
+ * back to back; the others are left out. ifindex: 0, or the interface a
+ * class dump is of (the kernel dumps classes of one interface). */
+static int tc_dump_raw(NlQdisc *nl, uint16_t get, uint16_t keep, int ifindex, const int *wanted, size_t n_wanted,
+                       void **ret_buf, size_t *ret_len) {
+        struct tcmsg t = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex };
         struct nl_msg *req = NULL;
         _cleanup_free_ uint8_t *out = NULL;
         size_t len = 0, size = 0;
@@ -287,7 +290,7 @@ int nl_qdisc_dump_raw(NlQdisc *nl, const int *wanted, size_t n_wanted, void **re
         int k;
 
         nl->ext_ack[0] = 0;
-        req = nlmsg_alloc_simple(RTM_GETQDISC, NLM_F_REQUEST | NLM_F_DUMP);
+        req = nlmsg_alloc_simple(get, NLM_F_REQUEST | NLM_F_DUMP);
         if (!req)
                 return -ENOMEM;
         if (nlmsg_append(req, &t, sizeof(t), NLMSG_ALIGNTO) < 0) {
@@ -312,7 +315,7 @@ int nl_qdisc_dump_raw(NlQdisc *nl, const int *wanted, size_t n_wanted, void **re
                 if (rem < 0)
                         return rem;
                 if (size - len < (size_t) rem) {
-                        size_t n = size ? size * 2 : wanted ? DUMP_FIRST_SIZE_FILTERED : DUMP_FIRST_SIZE;
+                        size_t n = size ? size * 2 : wanted || ifindex ? DUMP_FIRST_SIZE_FILTERED : DUMP_FIRST_SIZE;
                         uint8_t *p;
 
                         while (n - len < (size_t) rem)
@@ -341,7 +344,7 @@ int nl_qdisc_dump_raw(NlQdisc *nl, const int *wanted, size_t n_wanted, void **re
                                 (void) nl_ext_ack_message(h, nl->ext_ack, sizeof(nl->ext_ack));
                                 return e->error < 0 ? e->error : -EBADMSG;
                         }
-                        if (h->nlmsg_type != RTM_NEWQDISC)
+                        if (h->nlmsg_type != keep)
                                 continue;
                         if (wanted && !qdisc_dump_wants(h, wanted, n_wanted))
                                 continue;
@@ -350,4 +353,12 @@ int nl_qdisc_dump_raw(NlQdisc *nl, const int *wanted, size_t n_wanted, void **re
                         len += NLMSG_ALIGN(h->nlmsg_len);
                 }
         }
+}
+
+int nl_qdisc_dump_raw(NlQdisc *nl, const int *wanted, size_t n_wanted, void **ret_buf, size_t *ret_len) {
+        return tc_dump_raw(nl, RTM_GETQDISC, RTM_NEWQDISC, 0, wanted, n_wanted, ret_buf, ret_len);
+}
+
+int nl_class_dump_raw(NlQdisc *nl, int ifindex, void **ret_buf, size_t *ret_len) {
+        return tc_dump_raw(nl, RTM_GETTCLASS, RTM_NEWTCLASS, ifindex, NULL, 0, ret_buf, ret_len);
 }

@@ -75,6 +75,11 @@ const char *nl_transport_ext_ack(const NlQdisc *nl);
  *  another -errno. */
 int nl_qdisc_dump_raw(NlQdisc *nl, const int *wanted, size_t n_wanted, void **ret_buf, size_t *ret_len);
 
+/** One RTM_GETTCLASS dump of ifindex's classes, as the RTM_NEWTCLASS
+ *  messages received, back to back (free(*ret_buf)); read with
+ *  qdisc_tree_add_class_stats(). Returns as nl_qdisc_dump_raw(). */
+int nl_class_dump_raw(NlQdisc *nl, int ifindex, void **ret_buf, size_t *ret_len);
+
 /** The extended-ACK text (NLMSGERR_ATTR_MSG) of an NLMSG_ERROR message h,
  *  whether the kernel echoed the whole request or only its header
  *  (NLM_F_CAPPED), copied into buf (size bytes, always terminated; "" when

@@ -2,6 +2,7 @@
 /* The kernel's qdiscs as trees: one RTM_GETQDISC dump through the
  * transport, parsed by qdisc-tree.c. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "macro.h"
 #include "qdisc-dump.h"
@@ -49,4 +50,18 @@ int nl_qdisc_dump(NlQdisc *nl, int ifindex, QDiscTree *ret) {
                 }
         }
         return 0;
+}
+
+int nl_qdisc_add_class_stats(NlQdisc *nl, QDiscTree *t) {
+        _cleanup_free_ void *buf = NULL;
+        size_t len = 0;
+        int k;
+
+        if (!t->has_root || strcmp(t->root.kind, "taprio") != 0 || t->n_queues == 0 ||
+            (!t->root.stats.offload.has_window_drops && !t->root.stats.offload.has_tx_overruns))
+                return 0;
+        k = nl_class_dump_raw(nl, t->ifindex, &buf, &len);
+        if (k < 0)
+                return k;
+        return qdisc_tree_add_class_stats(t, buf, len);
 }

@@ -20,3 +20,10 @@ int nl_qdisc_dump_all(NlQdisc *nl, QDiscTreeSet *ret);
  *  kept nor parsed (nl_qdisc_dump_raw()). qdisc_tree_set_find() of any
  *  other index gives NULL. Returns 0 or -errno. */
 int nl_qdisc_dump_some(NlQdisc *nl, const int *wanted, size_t n_wanted, QDiscTreeSet *ret);
+
+/** A taprio root that reports offload statistics (a driver that runs its
+ *  schedule and counts them, Linux 6.5+) has them per class (TX queue) too:
+ *  then one class dump of t's interface adds them to t's queues
+ *  (qdisc_tree_add_class_stats()). Any other tree costs nothing. Returns 0
+ *  or -errno (t keeps what it had). */
+int nl_qdisc_add_class_stats(NlQdisc *nl, QDiscTree *t);

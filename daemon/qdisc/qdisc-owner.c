@@ -6,21 +6,25 @@
 
 #include "qdisc-owner.h"
 #include "qdisc.h"
+#include "taprio-sdu.h"
 
-static bool root_is(const QDiscTree *t, const RootSpec *want) {
+static bool root_is(const QDiscTree *t, const RootSpec *want, const DeviceFacts *facts) {
         const QDiscVTable *vt = qdisc_vtable_for_root(want->kind);
         RootSpec w = *want;     /* shallow: only compared */
 
         w.handle = w.handle ?: TBS_DEFAULT_ROOT_HANDLE;
-        if (w.kind == ROOT_TAPRIO && t->root_known)
+        if (w.kind == ROOT_TAPRIO && t->root_known) {
                 taprio_settle_base_time(&w, &t->root_spec, qdisc_clock_now_ns(taprio_time_clock(&w)));
+                taprio_settle_max_sdu(&w, &t->root_spec, facts);
+        }
         if (t->root_known)
                 leaf_settle_unresolved(&w, &t->root_spec);
         return vt && t->root_known && t->root.handle == w.handle && t->root_spec.kind == w.kind &&
                vt->equal(&w, &t->root_spec);
 }
 
-int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_ours, char **ret_why) {
+int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_ours, const DeviceFacts *facts,
+                     char **ret_why) {
         const RootSpec *first = NULL;
         char have[16], want[16];
         int r;
@@ -30,7 +34,7 @@ int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_o
         for (size_t i = 0; i < n_ours; i++) {
                 if (!ours[i])
                         continue;
-                if (root_is(t, ours[i]))
+                if (root_is(t, ours[i], facts))
                         return ROOT_OWNER_TBSD;
                 first = first ?: ours[i];
         }

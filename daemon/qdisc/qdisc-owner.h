@@ -25,9 +25,11 @@ typedef enum RootOwner {
  *  is tbsd's when its kind, handle and settings equal one of them. For
  *  ROOT_OWNER_FOREIGN, *ret_why (when not NULL) gets one line naming the
  *  root and why it is not tbsd's, e.g. "root qdisc htb 1: is not tbsd's
- *  (the schedule declares mqprio 100:)"; free() it. Returns the RootOwner
- *  or -ENOMEM. */
-int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_ours, char **ret_why);
+ *  (the schedule declares mqprio 100:)"; free() it. facts (may be NULL:
+ *  not known) give the link speed a taprio's dumped max SDU is judged
+ *  with (taprio_settle_max_sdu()). Returns the RootOwner or -ENOMEM. */
+int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_ours, const DeviceFacts *facts,
+                     char **ret_why);
 
 /** Whether applying a schedule may replace the root of t: only a root that
  *  could be put back exactly if the apply failed. The kernel's default

@@ -11,6 +11,7 @@
 #include "qdisc-owner.h"
 #include "qdisc-plan.h"
 #include "schedule-streams.h"
+#include "taprio-sdu.h"
 
 void apply_report_done(ApplyReport *r) {
         if (!r)
@@ -445,7 +446,8 @@ static int plan_root_change(QDiscPlan *p, int ifindex, const QDiscTree *tree, co
                 r.base_time_ns = tree->root_spec.base_time_ns;
         else
                 r.base_time_ns = taprio_change_base_time(&tree->root_spec, want, now_ns);
-        r.max_sdu_given = r.max_sdu_given || tree->root_spec.max_sdu_dumped;
+        r.max_sdu_given = r.max_sdu_given || tree->root_spec.max_sdu_dumped ||
+                          taprio_tc_entries_unreported(&tree->root_spec);
         p->base_time_ns = r.base_time_ns;
         snprintf(st.name, sizeof(st.name), "root (taprio %s, new schedule in place)",
                  tc_handle_to_string(want->handle, hb));
@@ -489,7 +491,7 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                      default_qdisc_fn default_qdisc, plan_clock_fn now, QDiscPlan *ret) {
         QDiscPlan p = {};
         const QDiscVTable *vt;
-        RootSpec want, cmp;
+        RootSpec want, cmp, same;
         HandlePool pool;
         bool root_same, children_stay;
         int64_t now_ns = 0;
@@ -535,13 +537,19 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
         cmp = want;
         if (tree->root_known)
                 taprio_settle_base_time(&cmp, &tree->root_spec, now_ns);
+        /* A max SDU the kernel dumps as its effective value (Linux 6.12) is
+         * the one asked; only compared, never sent (kinds/taprio-sdu.h). */
+        same = cmp;
+        if (tree->root_known)
+                taprio_settle_max_sdu(&same, &tree->root_spec, facts);
         root_same = tree->has_root && tree->root_known && tree->root.handle == want.handle &&
-                    tree->root_spec.kind == want.kind && vt->equal(&cmp, &tree->root_spec);
+                    tree->root_spec.kind == want.kind && vt->equal(&same, &tree->root_spec);
 
         /* Refused before anything is sent: a kernel without per-class max
          * SDU ignores the attribute, and its taprio dumps none. */
         if (want.kind == ROOT_TAPRIO && root_has_max_sdu(&want) && tree->root_known &&
-            tree->root_spec.kind == ROOT_TAPRIO && !tree->root_spec.max_sdu_dumped) {
+            tree->root_spec.kind == ROOT_TAPRIO && !tree->root_spec.max_sdu_dumped &&
+            !taprio_tc_entries_unreported(&tree->root_spec)) {
                 k = -EOPNOTSUPP;
                 if (asprintf(&p.report.error, "root.max_sdu: this kernel does not support a per-class max "
                              "SDU (its taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY); nothing changed") < 0)
@@ -574,6 +582,10 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                 if (k < 0)
                         goto out;
         }
+        /* root.fp: a kernel before 6.4 ignores the TC entries' fp (mqprio
+         * the whole TCA_MQPRIO_TC_ENTRY, taprio the attribute inside its
+         * entries) and dumps none: read back whenever a root was sent. */
+        p.check_fp = want.fp_given && p.root_change != ROOT_KEEP;
         children_stay = p.root_change == ROOT_KEEP || p.root_change == ROOT_CHANGE_IN_PLACE;
         k = plan_etf_children(&p, ifindex, s, tree, facts, want.handle, children_stay, &pool, max);
         if (k < 0)
@@ -593,15 +605,28 @@ out:
         return k < 0 ? k : 0;
 }
 
+/* root.fp read back: a root of the schedule's kind that dumps no fp per
+ * class is a kernel before 6.4, which took the request and ignored fp. */
+static int check_fp(const QDiscPlan *p, const Schedule *s, const QDiscTree *t, char **ret_error) {
+        if (!p->check_fp || !t->root_known || t->root_spec.kind != s->root.kind || t->root_spec.fp_dumped ||
+            taprio_tc_entries_unreported(&t->root_spec))
+                return 0;
+        if (asprintf(ret_error, "root.fp: this kernel does not support frame preemption (its %s "
+                     "reports no per-class fp after it was set; Linux 6.4 or later needed)",
+                     root_kind_to_string(s->root.kind) ?: "root") < 0)
+                *ret_error = NULL;
+        return -EOPNOTSUPP;
+}
+
 int qdisc_plan_check_root(const QDiscPlan *p, const Schedule *s, const QDiscTree *t, char **ret_error) {
         const QDiscVTable *vt = qdisc_vtable_for_root(s->root.kind);
         char hb[16], th[16];
 
         if (!p->check_num_tc || !vt)
-                return 0;
+                return check_fp(p, s, t, ret_error);
         if (t->has_root && t->root_known && t->root.handle == p->root_handle && t->root_spec.kind == s->root.kind &&
             t->root_spec.num_tc == s->root.num_tc)
-                return 0;
+                return check_fp(p, s, t, ret_error);
         tc_handle_to_string(p->root_handle, hb);
         if (!t->has_root || !t->root_known || t->root.handle != p->root_handle || t->root_spec.kind != s->root.kind) {
                 if (asprintf(ret_error, "root (%s %s): the kernel answered success but its dump shows another "

@@ -129,6 +129,9 @@ typedef struct QDiscPlan {
         bool check_num_tc;              /* a new mqprio or taprio root in place of one: read the
                                          * root back after the apply and fail unless it has the
                                          * schedule's traffic classes (qdisc_plan_check_root()) */
+        bool check_fp;                  /* root.fp went out with a root (created, re-created or
+                                         * changed): read the root back and fail unless it dumps
+                                         * fp per class (a kernel before 6.4 ignores it) */
         PlanStep *steps;
         size_t n;                       /* 0: the tree already carries the schedule */
         ApplyReport report;             /* started: entries per queue, reasons of kept queues;
@@ -195,9 +198,12 @@ void plan_resolve_leaf_offload(EtfSpec *e, const DeviceFacts *facts);
 /** After an apply of plan p for s: whether t (the interface dumped since)
  *  has the root the plan created with s's number of traffic classes, when
  *  p->check_num_tc asks for it (Linux has answered success for an mqprio
- *  or taprio root left without any). Returns 0, or -EIO with *ret_error
- *  (malloc'ed, may be NULL when out of memory) naming the root and what the
- *  dump shows. */
+ *  or taprio root left without any), and whether its root dumps fp per
+ *  class when p->check_fp asks for it (a kernel before 6.4 ignores
+ *  root.fp). Returns 0, -EIO with *ret_error (malloc'ed, may be NULL when
+ *  out of memory) naming the root and what the dump shows, or -EOPNOTSUPP
+ *  with *ret_error "root.fp: this kernel does not support frame
+ *  preemption ...". */
 int qdisc_plan_check_root(const QDiscPlan *p, const Schedule *s, const QDiscTree *t, char **ret_error);
 
 /** Free a plan (its requests and its report). Accepts NULL. */

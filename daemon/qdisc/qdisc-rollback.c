@@ -122,6 +122,19 @@ static int restore_child(NlQdisc *nl, int ifindex, const InstalledQueue *sq, Han
         return restore_grandchild(nl, ifindex, sq, h, pool, ret_error);
 }
 
+RootSpec qdisc_rollback_root(const RootSpec *snap, const RootSpec *cur) {
+        RootSpec r = *snap;
+
+        if (cur) {
+                r.max_sdu_given = cur->max_sdu_dumped;
+                r.fp_given = snap->fp_dumped && cur->fp_dumped;
+        } else {
+                r.max_sdu_given = root_has_max_sdu(&r);
+                r.fp_given = snap->fp_dumped && root_has_preemptible(&r);
+        }
+        return r;
+}
+
 /* Linux 6.1 stops a software taprio's schedule when a child is grafted
  * (qdisc-plan.c): once the children are back, its schedule goes again. */
 static int restart_software_taprio(NlQdisc *nl, int ifindex, const QDiscTree *snap, char **ret_error) {
@@ -132,8 +145,7 @@ static int restart_software_taprio(NlQdisc *nl, int ifindex, const QDiscTree *sn
 
         if (!snap->root_known || snap->root_spec.kind != ROOT_TAPRIO || snap->root_spec.mode != TAPRIO_MODE_SOFTWARE)
                 return 0;
-        r = snap->root_spec;
-        r.max_sdu_given = snap->root_spec.max_sdu_dumped;
+        r = qdisc_rollback_root(&snap->root_spec, &snap->root_spec);   /* the root put back is snap's */
         k = qdisc_root_change_request(ifindex, &r, &m);
         if (k >= 0)
                 k = nl_transport_request(nl, m);
@@ -228,9 +240,8 @@ int qdisc_restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, Root
         if (snap->root_known && cur.root_known && snap->root_spec.kind == ROOT_TAPRIO &&
             cur.root.handle == snap->root.handle && !root_intact(snap, &cur) &&
             !taprio_in_place_blocker(&cur.root_spec, &snap->root_spec, step, sizeof(step))) {
-                RootSpec r = snap->root_spec;
+                RootSpec r = qdisc_rollback_root(&snap->root_spec, &cur.root_spec);
 
-                r.max_sdu_given = cur.root_spec.max_sdu_dumped;
                 k = qdisc_root_change_request(ifindex, &r, &m);
                 if (k >= 0)
                         k = nl_transport_request(nl, m);
@@ -261,9 +272,8 @@ int qdisc_restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, Root
                 }
         }
         if (snap->root_known) {
-                RootSpec r = snap->root_spec;
+                RootSpec r = qdisc_rollback_root(&snap->root_spec, NULL);      /* a new root */
 
-                r.max_sdu_given = root_has_max_sdu(&r);   /* a new root has none */
                 k = qdisc_root_request(ifindex, &r, &m);
                 if (k >= 0)
                         k = nl_transport_request(nl, m);

@@ -16,6 +16,17 @@
 
 struct nlmsghdr;
 
+/* taprio's offload statistics (TCA_STATS_APP, Linux 6.5+,
+ * taprio_dump_xstats()), of the root or of one class (TX queue): only when
+ * the driver gives them, each on its own; a software taprio, or a driver
+ * without them, has none. */
+typedef struct TaprioOffloadStats {
+        bool has_window_drops;
+        bool has_tx_overruns;
+        uint64_t window_drops;          /* frames the NIC dropped: too long for their gate's window */
+        uint64_t tx_overruns;           /* frames still going out when their gate closed */
+} TaprioOffloadStats;
+
 /* Counters of one qdisc, from TCA_STATS2 (TCA_STATS_BASIC, TCA_STATS_QUEUE). */
 typedef struct QDiscStats {
         uint64_t bytes;
@@ -25,6 +36,7 @@ typedef struct QDiscStats {
         uint32_t requeues;
         uint32_t backlog_bytes;
         uint32_t qlen;                  /* backlog in packets */
+        TaprioOffloadStats offload;     /* a taprio root's */
 } QDiscStats;
 
 /* One qdisc as the kernel dumped it. */
@@ -52,6 +64,8 @@ typedef struct InstalledQueue {
                                          * etf; kind "" when none */
         uint64_t deadline_misses;       /* etf: overlimits (txtime passed at dequeue) */
         uint64_t invalid;               /* etf: drops - overlimits (refused at enqueue) */
+        TaprioOffloadStats offload;     /* under a taprio root with offload statistics: its class's
+                                         * (qdisc_tree_add_class_stats()) */
 } InstalledQueue;
 
 /* An interface's qdisc tree. */
@@ -70,6 +84,13 @@ typedef struct QDiscTree {
         bool pooled;                    /* a tree of a QDiscTreeSet: its arrays and option payloads
                                          * belong to the set, only root_spec to the tree */
 } QDiscTree;
+
+/** Add the offload statistics of a taprio root's classes (one per TX
+ *  queue) from the raw bytes of a class dump of t's interface
+ *  (nl_class_dump_raw(); RTM_NEWTCLASS messages, taprio_dump_class_stats():
+ *  TCA_STATS_APP in TCA_STATS2 as the root's) to t's queues. Messages of
+ *  other interfaces or qdiscs are skipped. Returns 0 or -EBADMSG. */
+int qdisc_tree_add_class_stats(QDiscTree *t, const void *buf, size_t len);
 
 /** Judge what a dump says about one interface, before anything is done
  *  on it. Linux ends a qdisc dump without any error at a qdisc whose

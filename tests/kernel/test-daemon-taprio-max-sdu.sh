@@ -83,3 +83,36 @@ write_schedule "[0, 600]"
 assert_contains "$(cat "$TMPDIR/reload.err")" "root.max_sdu: must have one entry per traffic class (num_tc is 3), got 2" \
         "the refusal names the field"
 assert_eq "$(handles ms0)" "$before" "the tree after a refused file"
+
+# taprio's offload statistics (Linux 6.5+) come only from a driver that
+# offloads taprio and counts them: a veth's software taprio has none, on
+# 6.1 and 6.12 alike, and tbsd invents none (no keys, no series).
+assert_eq "$("$TBSCTL" --json status ms0 | jq -c '.root.stats | [has("window_drops"), has("tx_overruns")]')" \
+        "[false,false]" "no offload statistics in the root's stats"
+assert_eq "$("$TBSCTL" --json stats ms0 | jq -c 'has("root_offload_stats")')" false "none in tbsctl stats"
+if "$TBSCTL" metrics | grep -E '^tbs_taprio_(window_drops|tx_overruns)_total\{'; then
+        fail "tbsctl metrics has offload statistics of a software taprio"
+fi
+pass "no tbs_taprio_* series for a software taprio"
+
+# A first schedule with its base time an hour ahead: Linux 6.12 dumps the
+# per-class max SDU of the running schedule only, so none until then (6.1
+# dumps them whatever runs). The apply reads the root back without taking
+# that for a kernel that lacks them, and the same file again is unchanged.
+make_veth fu0 fu0p 4
+base=$(( ($(date +%s) + 3600 + 37) * 1000000000 ))
+cat > "$conf/fu0.json" <<EOJ
+{ "interface": "fu0",
+  "root": { "qdisc": "taprio", "num_tc": 2, "clockid": "CLOCK_TAI", "base_time_ns": $base,
+            "priority_map": [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}], "max_sdu": [0, 800],
+            "entries": [{"gate_mask": "0x3", "interval_ns": 500000}, {"gate_mask": "0x1", "interval_ns": 500000}] } }
+EOJ
+kill "$TBSD_PID"
+wait "$TBSD_PID" || true
+rm -f "$conf/ms0.json"
+out=$("$TBSD" --once --config-dir "$conf" 2>&1) || fail "tbsd --once with a future base time: $out"
+assert_eq "$out" "fu0: applied" "a first schedule waiting for its base time"
+echo "fu0: $(tc -j -d qdisc show dev fu0 | jq -c '.[] | select(.root) | .options | {"max-sdu": .["max-sdu"], admin: (.admin != null)}')"
+out=$("$TBSD" --once --config-dir "$conf" 2>&1) || fail "tbsd --once again: $out"
+assert_eq "$out" "fu0: unchanged" "the same file again while it waits"

@@ -73,6 +73,45 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 4 ]; }; then
         assert_contains "$out" "va:" "mqprio hw 1 with fp on veth: one line naming the interface"
         [ "$out" != "va: applied" ] || fail "mqprio hw 1 on veth reported applied"
         pass "mqprio hw 1 with fp on veth: refused"
+
+        # Rollback (qdisc-rollback.c): an apply that fails after changing a
+        # taprio with fp puts its schedule back with every class's fp, in
+        # place; one that fails after replacing it re-creates it. An etf
+        # with offload on an ifb (the probe does not know it; the kernel
+        # refuses) is the failing step. No device here has preemptible
+        # classes (veth and ifb have no MAC merge layer), so the classes are
+        # express: unit test-qdisc-rollback shows preemptible ones are sent.
+        rm -f "$conf/va.json"
+        modprobe -d /run/modroot ifb
+        ip link add fb0 numtxqueues 4 numrxqueues 4 type ifb
+        ip link set fb0 up
+        fb_root() { # HANDLE INTERVAL0
+                printf '"qdisc": "taprio", "handle": "%s", "num_tc": 3, "clockid": "CLOCK_TAI",
+ "priority_map": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2], "base_time_ns": 1000, "mode": "software",
+ "queues": [{"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2}],
+ "fp": ["E", "E", "E"],
+ "entries": [{"gate_mask": 1, "interval_ns": %s}, {"gate_mask": 6, "interval_ns": 700000}]' "$1" "$2"
+        }
+        fb_tree() { tc -j -d qdisc show dev fb0 | jq -c '[.[] | select(.root) | {kind, handle, fp: .options.fp,
+ schedule: [.options.schedule[].interval]}]'; }
+        printf '{"interface": "fb0", "root": {%s}}\n' "$(fb_root 100: 300000)" > "$conf/fb0.json"
+        out=$("$TBSD" --once --config-dir "$conf" 2>&1 || true)
+        assert_eq "$out" "fb0: applied" "taprio with fp on fb0"
+        good=$(fb_tree)
+        echo "fb0: $good"
+        cp "$conf/fb0.json" "$TMPDIR/fb0-good.json"
+        for h in 100: 200:; do
+                printf '{"interface": "fb0", "root": {%s}, "txqueues": [{"queue": 0, "qdisc": "etf",
+ "delta_ns": 300000, "offload": true, "skip_sock_check": true}]}\n' "$(fb_root $h 400000)" > "$conf/fb0.json"
+                out=$("$TBSD" --once --config-dir "$conf" 2>&1 || true)
+                echo "$out"
+                assert_contains "$out" "fb0: failed" "a failing apply over fb0's taprio (root $h)"
+                assert_eq "$(fb_tree)" "$good" "fb0's taprio with its fp after the rollback (root $h)"
+                cp "$TMPDIR/fb0-good.json" "$conf/fb0.json"
+                out=$("$TBSD" --once --config-dir "$conf" 2>&1 || true)
+                assert_eq "$out" "fb0: unchanged" "the first file again after the rollback (root $h)"
+        done
+        rm -f "$conf/fb0.json"
 else
         assert_contains "$out" "va: " "the refusal names the interface"
         assert_contains "$out" "root.fp: this kernel does not support frame preemption" "taprio with fp on $kernel"

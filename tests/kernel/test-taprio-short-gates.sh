@@ -84,6 +84,47 @@ run once "$TBSD" --once --config-dir "$conf"
 assert_eq "$out" "va: unchanged" "tbsd --once again"
 assert_eq "$(handles va)" "$before" "va's handles after the second apply"
 
+# 3b. The daemon: its reconcile and drift check take the tree as it is (a
+# kernel that dumps the effective max SDU, Linux 6.12, shows class 1 as
+# 15206, what a 12176 ns gate carries at the veth's 10 Gbit/s; 6.1 shows
+# none), and a max SDU changed outside tbsd is still drift.
+sdu=$(qdisc_at va root | jq -c '.options["max-sdu"]')
+echo "va's max SDUs as tc shows them: $sdu"
+echo "va's max SDUs as tc shows them: ${sdu:-none}"
+start_system_bus
+start_tbsd "$conf"
+wait_until 20 sh -c "\"$TBSCTL\" --json status va | jq -e '.state == \"configured\"'" ||
+        fail "va not configured: $("$TBSCTL" status va 2>&1)"
+base=$(qdisc_at va root | jq -c '.options.base_time')
+sleep 3
+assert_eq "$(handles va)" "$before" "va's handles under the daemon"
+assert_eq "$(qdisc_at va root | jq -c '.options.base_time')" "$base" "va's base time under the daemon (not applied again)"
+if grep -q "va: drift: " "$TBS_OUT/tbsd.log"; then
+        fail "tbsd took the kernel's max SDU for drift: $(grep 'va: drift: ' "$TBS_OUT/tbsd.log")"
+fi
+pass "no drift for the tree tbsd installed"
+if grep -q "va: applied: " "$TBS_OUT/tbsd.log"; then
+        fail "the daemon applied va again: $(grep 'va: applied: ' "$TBS_OUT/tbsd.log")"
+fi
+pass "the daemon found va's tree unchanged"
+# tc 6.15 sets max-sdu (iproute2 6.1's tc does not know it): 9000 on class
+# 1, less than both the file's none and the gate's value, is drift, and
+# restored.
+if tc qdisc change dev va root handle 100: taprio base-time 1000 sched-entry S 01 250000 \
+        sched-entry S 02 12176 sched-entry S 01 19737824 clockid CLOCK_TAI max-sdu 0 9000; then
+        wait_until 10 grep -q "va: drift: " "$TBS_OUT/tbsd.log" ||
+                fail "a foreign max SDU of 9000 was not seen as drift: $(tail -5 "$TBS_OUT/tbsd.log")"
+        pass "a foreign max SDU is drift: $(grep -m1 'va: drift: ' "$TBS_OUT/tbsd.log")"
+        wait_until 10 sh -c "[ \"\$(tc -j qdisc show dev va | jq -c '.[] | select(.root) | .options[\"max-sdu\"]')\" = '$sdu' ]" ||
+                fail "the foreign max SDU was not restored: $(tc -j qdisc show dev va)"
+        pass "the schedule restored after the foreign max SDU"
+else
+        echo "this tc cannot set max-sdu: the foreign change is not tried"
+fi
+kill "$TBSD_PID"
+wait "$TBSD_PID" || true
+before=$(handles va)
+
 # 4. Import, of tbsd's tree and of tc's: the file says "allow", validates,
 # and applies unchanged.
 for dev in va vc; do
@@ -107,3 +148,11 @@ run check "$TBSD" --check --config-dir "$conf"
 assert_eq "$rc" 1 "tbsd --check of the import without allow: exit status"
 assert_contains "$err" "root.entries[1].interval_ns: software-gate-interval: is 12176 ns" \
         "tbsd --check of the import without allow"
+
+# 6. tbsd --remove takes va's root for tbsd's (its max SDUs judged as the
+# apply judges them) and removes it.
+rm -f "$conf"/*.json
+schedule_file va '["software-gate-interval"]'
+run remove "$TBSD" --remove va --config-dir "$conf"
+assert_eq "$rc:$out" "0:va: removed" "tbsd --remove va"
+assert_eq "$(tc_j qdisc show dev va | jq '[.[] | select(.kind == "taprio")] | length')" 0 "taprio qdiscs on va after removal"

@@ -253,7 +253,7 @@ static void test_json(void **state) {
                                "bytes_per_second", json_object_new_double(1e308 * 10));
 
         assert_int_equal(metrics_render_json(NULL, 0, &none), 0);
-        assert_int_equal(json_object_array_length(none), 39);
+        assert_int_equal(json_object_array_length(none), 43);
         f = json_object_array_get_idx(none, 0);
         assert_string_equal(json_get_string(f, "name"), "tbs_build_info");
         assert_string_equal(json_get_string(f, "type"), "gauge");
@@ -261,6 +261,12 @@ static void test_json(void **state) {
         assert_string_equal(json_get_string(json_object_array_get_idx(none, 26), "name"),
                             "tbs_queue_backlog_packets");
         assert_string_equal(json_get_string(json_object_array_get_idx(none, 27), "name"),
+                            "tbs_taprio_window_drops_total");
+        assert_string_equal(json_get_string(json_object_array_get_idx(none, 28), "name"),
+                            "tbs_taprio_tx_overruns_total");
+        assert_string_equal(json_get_string(json_object_array_get_idx(none, 30), "name"),
+                            "tbs_queue_tx_overruns_total");
+        assert_string_equal(json_get_string(json_object_array_get_idx(none, 31), "name"),
                             "tbs_launch_error_seconds");
 
         assert_int_equal(metrics_render_json(&d, 1, &got), 0);

@@ -30,7 +30,7 @@ static int judge(const char *fixture, const RootSpec *a, const RootSpec *b, char
         int r;
 
         load_fixture_tree(fixture, &t);
-        r = qdisc_root_owner(&t, ours, 2, ret_why);
+        r = qdisc_root_owner(&t, ours, 2, NULL, ret_why);
         qdisc_tree_done(&t);
         return r;
 }

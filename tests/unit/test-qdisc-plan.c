@@ -1221,6 +1221,44 @@ static void test_check_root(void **state) {
         qdisc_tree_done(&t);
 }
 
+/* root.fp sent with a root: read back, and refused with the same line as
+ * before when the root dumps no fp per class (a kernel before 6.4). */
+static void test_check_fp(void **state) {
+        QDiscTree t = {};
+        QDiscPlan p = {};
+        Schedule s = recorded_schedule(recorded_etfs, ELEMENTSOF(recorded_etfs));
+        _cleanup_free_ char *error = NULL;
+
+        (void) state;
+        load_tree(FIXTURES "mqprio-etf.bin", &t);
+        s.root.hw_offload = true;
+        s.root.fp_given = true;
+        s.root.fp[0] = s.root.fp[1] = s.root.fp[2] = TBS_FP_EXPRESS;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_true(p.check_fp);
+
+        /* the recorded 6.1 mqprio has no fp */
+        assert_false(t.root_spec.fp_dumped);
+        assert_int_equal(qdisc_plan_check_root(&p, &s, &t, &error), -EOPNOTSUPP);
+        assert_string_equal(error, "root.fp: this kernel does not support frame preemption (its mqprio reports "
+                            "no per-class fp after it was set; Linux 6.4 or later needed)");
+        error = mfree(error);
+
+        /* a kernel that dumps fp */
+        t.root_spec.fp_dumped = true;
+        assert_int_equal(qdisc_plan_check_root(&p, &s, &t, &error), 0);
+        assert_null(error);
+        qdisc_plan_done(&p);
+
+        /* nothing sent for the root: not read back */
+        s.root.fp_given = false;
+        assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
+        assert_false(p.check_fp);
+        qdisc_plan_done(&p);
+        qdisc_tree_done(&t);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_fresh_install),
@@ -1243,6 +1281,7 @@ int main(void) {
                 cmocka_unit_test(test_handles_exhausted),
                 cmocka_unit_test(test_handle_pool),
                 cmocka_unit_test(test_check_root),
+                cmocka_unit_test(test_check_fp),
                 cmocka_unit_test(test_cbs_etf_chain),
                 cmocka_unit_test(test_leaf_root),
         };
