@@ -44,6 +44,12 @@ assert_contains "$(grep "^link-state-change interface=ck0 state=degraded" "$note
 wait_until 10 grep -q "^link-event interface=ck0 kind=clock message=.* -> no-ptp4l" "$notes" ||
         fail "no link-event of kind clock: $(cat "$notes")"
 pass "link-event: $(grep '^link-event interface=ck0 kind=clock' "$notes" | tail -1)"
+st=$(client state ck0)
+echo "$st"
+assert_contains "$st" "link-state degraded" "get: ck0's link-state while ptp4l is stopped"
+assert_contains "$st" "clock-state no-ptp4l" "get: ck0's clock-state"
+grep -q "^link-state-reason clock no-ptp4l" <<<"$st" || fail "get: ck0's link-state-reason: $st"
+pass "get: ck0's link-state-reason names the clock"
 
 start_ptp4l
 wait_until 30 state_is configured || fail "not configured again with ptp4l"
