@@ -79,6 +79,12 @@ for leaf in sent-packets sent-bytes dropped overlimits; do
         grep -Eq "^txqueue\[2\]/$leaf [0-9]+$" <<<"$st" || fail "get: no counter $leaf for queue 2: $st"
 done
 pass "get: queue 2's counters sent-packets, sent-bytes, dropped, overlimits"
+echo "sget /interfaces/interface[name='vm0']/state" > "$NC/sget.yc"
+out=$(yangcli_script "$NC/sget.yc") || fail "yangcli sget failed: $out"
+echo "$out" | tail -30
+assert_contains "$out" "link-state configured" "yangcli sget: vm0's link-state"
+grep -Eq "sent-packets [0-9]+" <<<"$out" || fail "yangcli sget: no sent-packets: $out"
+pass "yangcli sget: vm0's queue counters"
 
 # yangcli: one edit (vm0's etf delta) and a commit.
 cp "$NC/userkey" "$NC/userkey.pub" /run/nchome/
