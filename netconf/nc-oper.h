@@ -30,3 +30,32 @@ int nc_oper_from_describe(const char *json, struct nc_oper *o);
  * (all open) before the base time, as Linux's taprio has no entry then,
  * and without a taprio. */
 uint8_t nc_oper_gate_states(const struct nc_oper *o, int64_t now_ns);
+
+/* The rest of the operational state (tbsd's module, container state):
+ * the link's state and reason, the clock check's state and reason, and
+ * per TX queue of the schedule the qdisc's counters and, where a launch
+ * monitor runs, its histogram summary. */
+#define NC_OPER_MAX_QUEUES 64
+
+struct nc_oper_queue {
+        uint32_t queue;
+        bool have_stats;
+        uint64_t sent_packets, sent_bytes, dropped, overlimits;
+        bool monitor;                    /* a launch monitor runs on it */
+        uint64_t launch_count, launch_early, launch_late;
+        bool have_launch_minmax;
+        int64_t launch_min_ns, launch_max_ns;
+};
+
+struct nc_oper_state {
+        char link_state[16];
+        char link_reason[256];
+        char clock_state[24];            /* empty without clock checks */
+        char clock_reason[256];
+        unsigned n_queues;
+        struct nc_oper_queue queues[NC_OPER_MAX_QUEUES];
+};
+
+/* Read Describe()'s JSON text into st. Returns 0, or -1 when it is not a
+ * JSON object. Missing members leave their fields empty or zero. */
+int nc_oper_state_from_describe(const char *json, struct nc_oper_state *st);

@@ -340,21 +340,16 @@ static struct {
         bool ok;
 } described;
 
-static int describe(const char *ifname, struct nc_oper *o) {
-        struct timespec now;
+/* Link.Describe()'s JSON text for ifname, malloced; NULL when the bus
+ * call failed. */
+static char *describe_json(const char *ifname) {
         sd_bus *bus = NULL;
         sd_bus_message *reply = NULL;
         sd_bus_error e = SD_BUS_ERROR_NULL;
-        char *path = NULL;
+        char *path = NULL, *copy = NULL;
         const char *json = NULL;
         int r;
 
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (strcmp(described.ifname, ifname) == 0 &&
-            (now.tv_sec - described.at.tv_sec) * 1000000000LL + (now.tv_nsec - described.at.tv_nsec) < 500000000LL) {
-                *o = described.oper;
-                return described.ok ? 0 : -1;
-        }
         r = sd_bus_open_system(&bus);
         if (r >= 0)
                 r = sd_bus_path_encode("/org/tsn/Tbs/link", ifname, &path);
@@ -362,17 +357,130 @@ static int describe(const char *ifname, struct nc_oper *o) {
                 r = sd_bus_call_method(bus, "org.tsn.Tbs", path, "org.tsn.Tbs.Link", "Describe", &e, &reply, "");
         if (r >= 0)
                 r = sd_bus_message_read(reply, "s", &json);
-        if (r >= 0 && nc_oper_from_describe(json, o) < 0)
-                r = -1;
-        snprintf(described.ifname, sizeof(described.ifname), "%s", ifname);
-        described.at = now;
-        described.oper = *o;
-        described.ok = r >= 0;
+        if (r >= 0 && json)
+                copy = strdup(json);
         sd_bus_error_free(&e);
         sd_bus_message_unref(reply);
         free(path);
         sd_bus_flush_close_unref(bus);
-        return r < 0 ? -1 : 0;
+        return copy;
+}
+
+static int describe(const char *ifname, struct nc_oper *o) {
+        struct timespec now;
+        char *json;
+        int r = 0;
+
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (strcmp(described.ifname, ifname) == 0 &&
+            (now.tv_sec - described.at.tv_sec) * 1000000000LL + (now.tv_nsec - described.at.tv_nsec) < 500000000LL) {
+                *o = described.oper;
+                return described.ok ? 0 : -1;
+        }
+        json = describe_json(ifname);
+        if (!json || nc_oper_from_describe(json, o) < 0)
+                r = -1;
+        free(json);
+        snprintf(described.ifname, sizeof(described.ifname), "%s", ifname);
+        described.at = now;
+        described.oper = *o;
+        described.ok = r >= 0;
+        return r;
+}
+
+/* tbsd's container state of an interface (a virtual container, filled
+ * from Describe() when a <get> reaches it). */
+static status_t add_leaf(val_value_t *parent, const char *leaf, const char *value) {
+        status_t res = NO_ERR;
+        val_value_t *v;
+
+        if (!value || !value[0])
+                return NO_ERR;
+        v = agt_make_leaf(parent->obj, (const xmlChar *) leaf, (const xmlChar *) value, &res);
+        if (v)
+                val_add_child(v, parent);
+        return res;
+}
+
+static status_t add_number(val_value_t *parent, const char *leaf, bool is_signed, uint64_t n) {
+        char buf[32];
+
+        if (is_signed)
+                snprintf(buf, sizeof(buf), "%lld", (long long) (int64_t) n);
+        else
+                snprintf(buf, sizeof(buf), "%llu", (unsigned long long) n);
+        return add_leaf(parent, leaf, buf);
+}
+
+static status_t add_queue(val_value_t *dst, const struct nc_oper_queue *q) {
+        status_t res = NO_ERR;
+        val_value_t *entry = agt_make_list(dst->obj, (const xmlChar *) "txqueue", &res), *h;
+
+        if (!entry)
+                return res;
+        val_add_child(entry, dst);
+        res = add_number(entry, "queue", false, q->queue);
+        if (res == NO_ERR && q->have_stats) {
+                res = add_number(entry, "sent-packets", false, q->sent_packets);
+                if (res == NO_ERR)
+                        res = add_number(entry, "sent-bytes", false, q->sent_bytes);
+                if (res == NO_ERR)
+                        res = add_number(entry, "dropped", false, q->dropped);
+                if (res == NO_ERR)
+                        res = add_number(entry, "overlimits", false, q->overlimits);
+        }
+        if (res == NO_ERR && q->monitor) {
+                h = agt_make_object(entry->obj, (const xmlChar *) "launch-histogram", &res);
+                if (h) {
+                        val_add_child(h, entry);
+                        res = add_number(h, "count", false, q->launch_count);
+                        if (res == NO_ERR)
+                                res = add_number(h, "early", false, q->launch_early);
+                        if (res == NO_ERR)
+                                res = add_number(h, "late", false, q->launch_late);
+                        if (res == NO_ERR && q->have_launch_minmax)
+                                res = add_number(h, "min-ns", true, (uint64_t) q->launch_min_ns);
+                        if (res == NO_ERR && q->have_launch_minmax)
+                                res = add_number(h, "max-ns", true, (uint64_t) q->launch_max_ns);
+                }
+        }
+        if (res == NO_ERR)
+                res = val_gen_index_chain(entry->obj, entry);
+        return res;
+}
+
+static status_t state_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
+        const val_value_t *iface = virval->parent;
+        const val_value_t *name = iface ? val_find_child(iface, (const xmlChar *) "ietf-interfaces",
+                                                         (const xmlChar *) "name") : NULL;
+        struct nc_oper_state *st;
+        char *json;
+        status_t res = NO_ERR;
+
+        (void) scb;
+        if (mode != GETCB_GET_VALUE)
+                return ERR_NCX_OPERATION_NOT_SUPPORTED;
+        if (!name || !VAL_STR(name))
+                return ERR_NCX_SKIPPED;
+        json = describe_json((const char *) VAL_STR(name));
+        st = malloc(sizeof(*st));
+        if (!st || !json || nc_oper_state_from_describe(json, st) < 0) {
+                free(json);
+                free(st);
+                return ERR_NCX_SKIPPED;
+        }
+        free(json);
+        res = add_leaf(dstval, "link-state", st->link_state);
+        if (res == NO_ERR)
+                res = add_leaf(dstval, "link-state-reason", st->link_reason);
+        if (res == NO_ERR)
+                res = add_leaf(dstval, "clock-state", st->clock_state);
+        if (res == NO_ERR)
+                res = add_leaf(dstval, "clock-state-reason", st->clock_reason);
+        for (unsigned i = 0; i < st->n_queues && res == NO_ERR; i++)
+                res = add_queue(dstval, &st->queues[i]);
+        free(st);
+        return res;
 }
 
 static const char *const oper_leaves[] = {
@@ -427,6 +535,17 @@ static status_t add_oper_leaves(void) {
         for (val_value_t *e = ifs ? val_get_first_child(ifs) : NULL; e && res == NO_ERR; e = val_get_next_child(e)) {
                 val_value_t *table = val_find_child(e, (const xmlChar *) SCHED_MODULE,
                                                     (const xmlChar *) "gate-parameter-table");
+                obj_template_t *state_obj = obj_find_child(e->obj, (const xmlChar *) TBSD_MODULE,
+                                                           (const xmlChar *) "state");
+
+                if (state_obj && !val_find_child(e, (const xmlChar *) TBSD_MODULE, (const xmlChar *) "state")) {
+                        val_value_t *v = val_new_value();
+
+                        if (!v)
+                                return ERR_INTERNAL_MEM;
+                        val_init_virtual(v, state_get, state_obj);
+                        val_add_child(v, e);
+                }
 
                 for (size_t i = 0; table && oper_leaves[i] && res == NO_ERR; i++) {
                         val_value_t *v;

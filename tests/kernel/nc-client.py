@@ -10,6 +10,8 @@
 #                                  notification of tbsd's module: "NAME leaf=value ..." (flushed),
 #                                  for SECONDS at most
 #   nc-client.py KEY oper IFACE    <get> of IFACE's gate parameter table: "leaf value" per leaf
+#   nc-client.py KEY state IFACE   <get> of IFACE's tbsd state container: "path value" per leaf,
+#                                  the path from the container down, e.g. "txqueue[2]/sent-packets 0"
 import os
 import sys
 import time
@@ -59,6 +61,22 @@ def main():
                 for leaf in t:
                     if len(leaf) == 0:
                         print(leaf.tag.split("}")[1], (leaf.text or "").strip())
+        elif verb == "state":
+            filt = ('<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"><interface>'
+                    '<name>%s</name><state xmlns="urn:tsn:tbsd"/></interface></interfaces>' % sys.argv[3])
+            data = m.get(filter=("subtree", filt)).data_ele
+
+            def walk(node, path):
+                for c in node:
+                    name = c.tag.split("}")[1]
+                    if name == "txqueue":
+                        name = "txqueue[%s]" % c.findtext("{urn:tsn:tbsd}queue")
+                    if len(c) == 0:
+                        print(path + name, " ".join((c.text or "").split()))
+                    else:
+                        walk(c, path + name + "/")
+            for t in data.iter("{urn:tsn:tbsd}state"):
+                walk(t, "")
         elif verb == "notify":
             end = time.monotonic() + float(sys.argv[3])
             m.create_subscription()

@@ -160,3 +160,16 @@ nc_config() {
         printf '%s\n' "$@"
         echo "</interfaces></config>"
 }
+
+# yangcli as the user tbsnc (its ~/.yuma is /run/nchome's), NETCONF user
+# root with the test's key, in batch mode running the yangcli script $1
+# (copied to /run/nchome); its output on stdout, line-buffered.
+yangcli_script() {
+        cp "$NC/userkey" "$NC/userkey.pub" /run/nchome/
+        cp "$1" /run/nchome/run.yc
+        chown 64999 /run/nchome/userkey /run/nchome/userkey.pub /run/nchome/run.yc
+        (cd /run/nchome && setpriv --reuid=64999 --regid=65534 --groups 65534 env HOME=/run/nchome \
+                timeout "${YANGCLI_TIMEOUT:-90}" stdbuf -oL yangcli --server=127.0.0.1 --ncport=8830 --user=root \
+                --private-key=/run/nchome/userkey --public-key=/run/nchome/userkey.pub --batch-mode \
+                --run-script=/run/nchome/run.yc 2>&1)
+}

@@ -69,6 +69,23 @@ assert_eq "$(qdisc_shape vm0)" "$tree_m" "vm0's tree after the refusals"
 assert_eq "$(client running)" "$running" "the running datastore after the refusals"
 [ ! -e "$state/schedules.d/nope0.json" ] || fail "a refused document was kept"
 
+# tbsd's operational state (container state, from Describe()): the link's
+# state, and per TX queue of vm0's schedule its qdisc's counters.
+st=$(client state vm0)
+echo "$st"
+assert_contains "$st" "link-state configured" "get: vm0's link-state"
+assert_contains "$st" "txqueue[2]/queue 2" "get: vm0's TX queue 2 is listed"
+for leaf in sent-packets sent-bytes dropped overlimits; do
+        grep -Eq "^txqueue\[2\]/$leaf [0-9]+$" <<<"$st" || fail "get: no counter $leaf for queue 2: $st"
+done
+pass "get: queue 2's counters sent-packets, sent-bytes, dropped, overlimits"
+echo "sget /interfaces/interface[name='vm0']/state" > "$NC/sget.yc"
+out=$(yangcli_script "$NC/sget.yc") || fail "yangcli sget failed: $out"
+echo "$out" | tail -30
+assert_contains "$out" "link-state configured" "yangcli sget: vm0's link-state"
+grep -Eq "sent-packets [0-9]+" <<<"$out" || fail "yangcli sget: no sent-packets: $out"
+pass "yangcli sget: vm0's queue counters"
+
 # yangcli: one edit (vm0's etf delta) and a commit.
 cp "$NC/userkey" "$NC/userkey.pub" /run/nchome/
 chown 64999 /run/nchome/userkey /run/nchome/userkey.pub

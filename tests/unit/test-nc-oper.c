@@ -49,10 +49,55 @@ static void test_not_taprio(void **state) {
         assert_false(o.taprio);
 }
 
+static void test_state(void **state) {
+        struct nc_oper_state st;
+        (void) state;
+        assert_int_equal(nc_oper_state_from_describe(
+                                 "{\"interface\": \"ck0\", \"state\": \"degraded\", \"state_reason\": \"clock no-ptp4l\","
+                                 " \"clock\": {\"state\": \"no-ptp4l\", \"reason\": \"no answer\"},"
+                                 " \"txqueues\": [{\"queue\": 0, \"stats\": {\"packets\": 5, \"bytes\": 300,"
+                                 " \"drops\": 2, \"overlimits\": 1}, \"monitor\": {\"running\": true, \"count\": 9,"
+                                 " \"early\": 1, \"late\": 3, \"min_ns\": -40, \"max_ns\": 900}},"
+                                 " {\"queue\": 3, \"stats\": null, \"monitor\": null}, {\"queue\": null}]}",
+                                 &st),
+                         0);
+        assert_string_equal(st.link_state, "degraded");
+        assert_string_equal(st.link_reason, "clock no-ptp4l");
+        assert_string_equal(st.clock_state, "no-ptp4l");
+        assert_string_equal(st.clock_reason, "no answer");
+        assert_int_equal(st.n_queues, 2); /* the entry without a queue number is left out */
+        assert_int_equal(st.queues[0].queue, 0);
+        assert_true(st.queues[0].have_stats);
+        assert_int_equal(st.queues[0].sent_packets, 5);
+        assert_int_equal(st.queues[0].sent_bytes, 300);
+        assert_int_equal(st.queues[0].dropped, 2);
+        assert_int_equal(st.queues[0].overlimits, 1);
+        assert_true(st.queues[0].monitor);
+        assert_int_equal(st.queues[0].launch_count, 9);
+        assert_int_equal(st.queues[0].launch_early, 1);
+        assert_int_equal(st.queues[0].launch_late, 3);
+        assert_true(st.queues[0].have_launch_minmax);
+        assert_int_equal(st.queues[0].launch_min_ns, -40);
+        assert_int_equal(st.queues[0].launch_max_ns, 900);
+        assert_int_equal(st.queues[1].queue, 3);
+        assert_false(st.queues[1].have_stats);
+        assert_false(st.queues[1].monitor);
+        /* Without a clock check and queues: empty strings, no queues. */
+        assert_int_equal(nc_oper_state_from_describe("{\"state\": \"configured\", \"state_reason\": null,"
+                                                     " \"clock\": null}", &st), 0);
+        assert_string_equal(st.link_state, "configured");
+        assert_string_equal(st.link_reason, "");
+        assert_string_equal(st.clock_state, "");
+        assert_int_equal(st.n_queues, 0);
+        assert_int_equal(nc_oper_state_from_describe("[1]", &st), -1);
+        assert_int_equal(nc_oper_state_from_describe(NULL, &st), -1);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_taprio),
                 cmocka_unit_test(test_not_taprio),
+                cmocka_unit_test(test_state),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
