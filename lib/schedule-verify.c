@@ -436,6 +436,27 @@ static void verify_mac_merge(Verifier *v, const Schedule *s, size_t errors_befor
                       "{\"tx_enabled\": true} to have tbsd enable it)");
 }
 
+/* "mac_merge" against the device: one without a MAC merge layer cannot
+ * have it set, and the daemon refuses the file at the apply. Unknown (not
+ * probed, the question failed) passes: the apply finds out. The device is
+ * asked here, only for a file that has the key (facts->ask_mac_merge). */
+static void verify_mac_merge_device(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
+        DeviceMacMerge has;
+        int r;
+
+        if (!facts || !s->mac_merge.configured)
+                return;
+        has = facts->mac_merge;
+        if (has == DEVICE_MAC_MERGE_UNKNOWN && facts->ask_mac_merge) {
+                r = facts->ask_mac_merge(facts->ask_userdata);
+                has = r < 0 ? DEVICE_MAC_MERGE_UNKNOWN : r > 0 ? DEVICE_MAC_MERGE_PRESENT : DEVICE_MAC_MERGE_ABSENT;
+        }
+        if (has == DEVICE_MAC_MERGE_ABSENT)
+                verr(v, "mac_merge", "the device %s%shas no MAC merge layer (ethtool netlink MM_GET: not supported "
+                     "by its driver, or a kernel before 6.3), so its frames cannot be preempted; leave "
+                     "\"mac_merge\" out on this device", facts->ifname ?: "", facts->ifname ? " " : "");
+}
+
 /* Streams whose gate list waits for the device's link speed: computed
  * here with facts' speed into *ret (its entries are then checked like any
  * others), or a line why not; without facts the entries' checks wait for
@@ -494,6 +515,7 @@ int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags
         verify_monitor_budget(&v, s);
         verify_clock(&v, &s->clock);
         verify_mac_merge(&v, s, errors);
+        verify_mac_merge_device(&v, s, facts);
         /* The safety checks judge a schedule the kernel would take: on one
          * with errors already their findings would be noise. */
         if (diag_errors(diags) == errors && schedule_safety_check_now(s, facts, diags, NULL) < 0)

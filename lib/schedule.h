@@ -344,6 +344,13 @@ typedef struct Schedule {
         uint32_t allow;                       /* bit c: the file's "allow" lists SafetyCheck c */
 } Schedule;
 
+/* Whether a device has a MAC merge layer (IEEE 802.3br): zero is unknown. */
+typedef enum DeviceMacMerge {
+        DEVICE_MAC_MERGE_UNKNOWN,
+        DEVICE_MAC_MERGE_PRESENT,
+        DEVICE_MAC_MERGE_ABSENT,               /* none, or a kernel without ETHTOOL_MSG_MM_GET (before 6.3) */
+} DeviceMacMerge;
+
 /* What is known about the device a schedule is checked against. Zeroed means
  * "nothing known": the checks that need it are skipped. */
 typedef struct DeviceFacts {
@@ -355,6 +362,15 @@ typedef struct DeviceFacts {
                                                * schedule itself (mode "full-offload") */
         uint64_t cbs_offload_mask;            /* with offload_known: bit q: queue q can run cbs in the NIC */
         uint32_t link_speed_mbps;             /* the link's speed; 0: unknown (down, or not reported) */
+        const char *ifname;                   /* the device's name for messages; NULL: not given */
+        DeviceMacMerge mac_merge;             /* its MAC merge layer (frame preemption's link side) */
+        /* With mac_merge unknown: asked by schedule_verify() only for a
+         * schedule that has "mac_merge" (so a checker sends the device no
+         * question a file does not need), with ask_userdata; answers 1 (a
+         * layer), 0 (none) or -errno (unknown: the rule is skipped). The
+         * one asked may remember the answer in these facts. NULL: not asked. */
+        int (*ask_mac_merge)(void *userdata);
+        void *ask_userdata;
 } DeviceFacts;
 
 /** Free everything a schedule owns, and the schedule itself. Accepts NULL. */

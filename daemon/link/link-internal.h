@@ -53,6 +53,13 @@ int link_mac_merge_prepare(Link *l, char **ret_line);
  * unchanged with the MAC merge layer changed counts as applied. Returns
  * the result. */
 int link_mac_merge_finish(Link *l, int r, ApplyReport *report);
+/* The drift check's part for the MAC merge layer (link-reconcile.c): for
+ * a schedule with "mac_merge", whether the device's layer still has every
+ * setting the file gives (MM_GET now). Returns 0 when it has them, when the
+ * schedule has no "mac_merge" (nothing is sent) or the layer cannot be read
+ * (not judged); 1 when someone changed them, with *ret_description (may be
+ * NULL) as "mac_merge: tx_enabled false instead of true, ..."; or -ENOMEM. */
+int link_mac_merge_drift(Link *l, char **ret_description);
 /* The MAC merge layer's state and counters as Describe() shows them, read
  * now (MM_GET), or NULL where the device has none (the probe says so) or
  * the question fails. */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A link's MAC merge layer around the apply (link-internal.h): read it,
  * refuse a device without one, set it, put it back when the tree's apply
- * fails. The messages are daemon/probe/mac-merge.c's. */
+ * fails; and in the drift check, whether it still has the file's
+ * settings. The messages are daemon/probe/mac-merge.c's. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +67,69 @@ int link_mac_merge_finish(Link *l, int r, ApplyReport *report) {
                      "(ethtool netlink MM_SET: %s%s%s)", strerror(-k), err[0] ? ": " : "", err) < 0)
                 report->rollback_error = NULL;
         return r;
+}
+
+/* Appends ", NAME HAVE instead of WANT" (the first without the comma). */
+static int add_difference(char **text, const char *name, const char *have, const char *want) {
+        char *t;
+
+        if (asprintf(&t, "%s%s%s %s instead of %s", *text ?: "", *text ? ", " : "", name, have, want) < 0)
+                return -ENOMEM;
+        free(*text);
+        *text = t;
+        return 0;
+}
+
+static int add_bool_difference(char **text, const char *name, bool have, bool want) {
+        return have == want ? 0 : add_difference(text, name, have ? "true" : "false", want ? "true" : "false");
+}
+
+static int add_u32_difference(char **text, const char *name, uint32_t have, uint32_t want) {
+        char h[16], w[16];
+
+        if (want == 0 || have == want)
+                return 0;       /* 0: the file leaves it to the device */
+        snprintf(h, sizeof(h), "%" PRIu32, have);
+        snprintf(w, sizeof(w), "%" PRIu32, want);
+        return add_difference(text, name, h, w);
+}
+
+int link_mac_merge_drift(Link *l, char **ret_description) {
+        const MacMergeSpec *want = l->schedule ? &l->schedule->mac_merge : NULL;
+        _cleanup_free_ char *diff = NULL;
+        MacMergeState have;
+        char err[256] = "";
+        bool pmac;
+        int r;
+
+        if (!want || !want->configured || l->ifindex <= 0)
+                return 0;
+        r = mac_merge_get(l->ifindex, &have, err, sizeof(err));
+        if (r < 0) {
+                /* Not judged: the next apply reads it again and says why. */
+                log_link_debug(l->name, "mac_merge: not checked for drift (ethtool netlink MM_GET: %s%s%s)",
+                               strerror(-r), err[0] ? ": " : "", err);
+                return 0;
+        }
+        if (mac_merge_matches(want, &have))
+                return 0;
+        /* pmac_enabled as the apply sends it: given, or true with tx_enabled true. */
+        pmac = want->pmac_given ? want->pmac_enabled : want->tx_given && want->tx_enabled;
+        if ((want->tx_given && add_bool_difference(&diff, "tx_enabled", have.tx_enabled, want->tx_enabled) < 0) ||
+            ((want->pmac_given || (want->tx_given && want->tx_enabled)) &&
+             add_bool_difference(&diff, "pmac_enabled", have.pmac_enabled, pmac) < 0) ||
+            (want->verify_given &&
+             add_bool_difference(&diff, "verify_enabled", have.verify_enabled, want->verify_enabled) < 0) ||
+            add_u32_difference(&diff, "verify_time_ms", have.verify_time_ms, want->verify_time_ms) < 0 ||
+            add_u32_difference(&diff, "tx_min_frag_bytes", have.tx_min_frag_size, want->tx_min_frag_bytes) < 0)
+                return -ENOMEM;
+        if (!ret_description)
+                return 1;
+        if (asprintf(ret_description, "mac_merge: %s", diff ?: "other settings than declared") < 0) {
+                *ret_description = NULL;
+                return -ENOMEM;
+        }
+        return 1;
 }
 
 int link_mac_merge_read(Link *l, MacMergeState *ret) {

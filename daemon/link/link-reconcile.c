@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A link after a change notification: an interface that went, came back
- * or was renamed, and an installed tree that drifted from its schedule
- * (restored or reported, by the schedule's drift policy). */
+ * or was renamed, and an installed tree (with the MAC merge layer's
+ * settings the schedule gives) that drifted from its schedule (restored
+ * or reported, by the schedule's drift policy). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,8 @@ void link_vanished(Link *l) {
                 link_release_changes(l);
 }
 
-/* The installed tree of a configured link against its schedule. */
+/* The installed tree of a configured link against its schedule, then the
+ * MAC merge layer's settings against its "mac_merge". */
 static void link_check_drift(Link *l, const QDiscTreeSet *set, int ifindex) {
         _cleanup_free_ char *what = NULL;
         const QDiscTree *tree;
@@ -67,6 +69,10 @@ static void link_check_drift(Link *l, const QDiscTreeSet *set, int ifindex) {
                 link_take_gates(l, tree);       /* what the kernel runs now, for the monitors */
         r = drift_describe(tree ?: &(QDiscTree) { .ifindex = ifindex }, l->schedule,
                            l->rt->caps ? &l->rt->facts : NULL, &what);
+        /* The tree as declared: the MAC merge layer's settings the file
+         * gives, where it has "mac_merge" (no question otherwise). */
+        if (r == 0)
+                r = link_mac_merge_drift(l, &what);
         if (r < 0)
                 return;
         if (r == 0) {

@@ -204,8 +204,7 @@ static int caps_ifflags_ioctl(void *userdata, const char *ifname, unsigned *ret)
         return 0;
 }
 
-/* CapsIO.mac_merge on the real system: ethtool netlink by index. */
-static int caps_mac_merge_real(void *userdata, const char *ifname) {
+int caps_system_mac_merge(void *userdata, const char *ifname) {
         unsigned ifindex = caps_system_ifindex(userdata, ifname);
 
         return ifindex == 0 ? -ENODEV : mac_merge_probe((int) ifindex);
@@ -444,7 +443,7 @@ int caps_probe(const CapsIO *io, const char *ifname, LinkCaps *ret) {
                 sock.fd = fd;
                 real.sysfs_root = io ? io->sysfs_root : NULL;
                 real.ethtool = caps_ethtool_ioctl;
-                real.mac_merge = caps_mac_merge_real;
+                real.mac_merge = caps_system_mac_merge;
                 if (!real.sysfs_root)   /* a recorded sysfs tree keeps its own flags */
                         real.ifflags = caps_ifflags_ioctl;
                 real.userdata = &sock;
@@ -514,6 +513,8 @@ void caps_to_device_facts(const LinkCaps *c, DeviceFacts *ret) {
                 .taprio_full_offload = c->taprio_full_offload,
                 .cbs_offload_mask = c->cbs_offload_mask,
                 .link_speed_mbps = c->link_speed_mbps,
+                .mac_merge = c->mac_merge < 0 ? DEVICE_MAC_MERGE_UNKNOWN
+                             : c->mac_merge > 0 ? DEVICE_MAC_MERGE_PRESENT : DEVICE_MAC_MERGE_ABSENT,
         };
 }
 

@@ -122,6 +122,10 @@ void caps_system_socket_close(CapsSystemSocket *s);
  *  (SIOCGIFINDEX) when it is open; with s NULL or closed, if_nametoindex(),
  *  which opens and closes a socket of its own per call. */
 unsigned caps_system_ifindex(const CapsSystemSocket *s, const char *ifname);
+/** CapsIO.mac_merge on the real system (userdata: a CapsSystemSocket, or
+ *  NULL): the interface's index (-ENODEV without one), then
+ *  mac_merge_probe() over ethtool netlink. */
+int caps_system_mac_merge(void *userdata, const char *ifname);
 
 /** Probe one interface.
  *  io: NULL for the real system (sysfs at /sys, ioctl(SIOCETHTOOL) on a

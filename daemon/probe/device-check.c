@@ -14,7 +14,26 @@ int device_verify(const Schedule *s, const LinkCaps *caps, DiagList *diags) {
         if (!caps)
                 return schedule_verify(s, NULL, diags);
         caps_to_device_facts(caps, &facts);
+        /* The daemon's apply reads the MAC merge layer itself before it
+         * changes anything and refuses a device without one in its own
+         * line, with the kernel's answer (link-mac-merge.c). */
+        facts.mac_merge = DEVICE_MAC_MERGE_UNKNOWN;
         return schedule_verify(s, &facts, diags);
+}
+
+/* DeviceFacts.ask_mac_merge of a probed interface: asked once, the answer
+ * kept in its probe result (and so in validate --json's capabilities). */
+static int probe_ask_mac_merge(void *userdata) {
+        DeviceProbe *d = userdata;
+        int r;
+
+        r = d->ask_mac_merge(d->ask_userdata, d->ifname);
+        if (r < 0)
+                log_debug_errno(r, "%s: cannot ask for the MAC merge layer: %m", d->ifname);
+        d->caps.mac_merge = (int8_t) (r < 0 ? -1 : r > 0);
+        caps_to_device_facts(&d->caps, &d->facts);
+        d->facts.ifname = d->ifname;
+        return r;
 }
 
 void device_probes_init(DeviceProbes *p, const CapsIO *io) {
@@ -24,13 +43,20 @@ void device_probes_init(DeviceProbes *p, const CapsIO *io) {
         if (io) {
                 p->io = *io;
                 p->have_io = true;
+                /* Asked only for a file with "mac_merge", not at every probe. */
+                p->io.mac_merge = NULL;
+                p->ask_mac_merge = io->mac_merge;
+                p->ask_userdata = io->userdata;
                 return;
         }
         r = caps_system_socket_open(&p->sock, &p->io);
         if (r < 0)
                 log_debug_errno(r, "cannot open a socket for the capability probe, one per interface: %m");
-        else
+        else {
                 p->have_io = true;
+                p->ask_mac_merge = caps_system_mac_merge;
+                p->ask_userdata = &p->sock;
+        }
 }
 
 void device_probes_done(DeviceProbes *p) {
@@ -72,6 +98,13 @@ const DeviceProbe *device_probes_get(DeviceProbes *p, const char *ifname) {
                 return d;
         }
         caps_to_device_facts(&d->caps, &d->facts);
+        d->facts.ifname = d->ifname;
+        if (d->caps.mac_merge < 0 && p->ask_mac_merge) {
+                d->ask_mac_merge = p->ask_mac_merge;
+                d->ask_userdata = p->ask_userdata;
+                d->facts.ask_mac_merge = probe_ask_mac_merge;
+                d->facts.ask_userdata = d;
+        }
         return d;
 }
 
@@ -105,7 +138,8 @@ int device_check(DeviceProbes *p, const Schedule *s, const char *ifname, bool ow
 
         if (!d)
                 return -ENOMEM;
-        r = device_verify(s, d->error == 0 ? &d->caps : NULL, diags);
+        /* The facts of device_probes_facts_for(), as tbsd --check judges. */
+        r = schedule_verify(s, d->error == 0 ? &d->facts : NULL, diags);
         if (r < 0)
                 return r;
         /* Like tbsd --check: only a file that passes everything else. */

@@ -19,7 +19,9 @@
 /** Check s against a device as the daemon does before applying it: every
  *  rule of schedule_verify(), with the facts of the capability probe result
  *  caps (NULL: the probe failed, nothing is known and the device rules are
- *  skipped, as in the daemon). Returns what schedule_verify() returns. */
+ *  skipped, as in the daemon), but for "mac_merge" on a device without a
+ *  MAC merge layer, which the apply refuses in a line of its own. Returns
+ *  what schedule_verify() returns. */
 int device_verify(const Schedule *s, const LinkCaps *caps, DiagList *diags);
 
 /* The probe result of one interface. */
@@ -27,7 +29,12 @@ typedef struct DeviceProbe {
         char ifname[IFNAMSIZ];
         int error;              /* 0, or the probe's -errno (-ENODEV: no such interface) */
         LinkCaps caps;          /* valid when error is 0 */
-        DeviceFacts facts;      /* caps_to_device_facts(caps); points into caps */
+        DeviceFacts facts;      /* caps_to_device_facts(caps) with ifname; points into caps and this */
+        /* Whether the device has a MAC merge layer is asked only for a file
+         * with "mac_merge" (DeviceFacts.ask_mac_merge); the answer goes into
+         * caps.mac_merge and facts. */
+        int (*ask_mac_merge)(void *userdata, const char *ifname);
+        void *ask_userdata;
 } DeviceProbe;
 
 /* The interfaces probed so far, each probed once. */
@@ -37,12 +44,17 @@ typedef struct DeviceProbes {
         CapsSystemSocket sock;  /* one ethtool socket for every probe of the real system */
         CapsIO io;
         bool have_io;           /* io is set: a replay, or the real system on sock */
+        /* CapsIO.mac_merge, kept out of io: asked per file that needs it */
+        int (*ask_mac_merge)(void *userdata, const char *ifname);
+        void *ask_userdata;
 } DeviceProbes;
 
 /** Start an empty set that probes through io (copied; what it points to must
  *  outlive the set), or with io NULL the real system on one socket (when the
- *  socket cannot be opened, each probe opens its own). Release with
- *  device_probes_done(). */
+ *  socket cannot be opened, each probe opens its own). The MAC merge
+ *  question (io->mac_merge, or ethtool netlink on the real system) is not
+ *  part of the probe: it is asked once per interface, for the first file
+ *  with "mac_merge" checked against it. Release with device_probes_done(). */
 void device_probes_init(DeviceProbes *p, const CapsIO *io);
 void device_probes_done(DeviceProbes *p);
 
@@ -69,9 +81,9 @@ unsigned device_probes_ifindex(const DeviceProbes *p, const char *ifname);
 int device_probe_note(const DeviceProbe *d, const char *file, bool own, DiagList *diags);
 
 /** tbsctl validate --device: verify s against the device ifname of this
- *  machine (probed through p, once), with the daemon's rules
- *  (device_verify()), and when s passes them all but the device could not be
- *  probed, add the warning of device_probe_note() (tbsd --check does the
+ *  machine (probed through p, once) with the rules tbsd --check applies
+ *  (schedule_verify() with the probe's facts), and when s passes them all
+ *  but the device could not be probed, add the warning of device_probe_note() (tbsd --check does the
  *  same for the files of its folder). own as for device_probe_note().
  *  Returns 0 when no error was added, -EINVAL when errors were, or -ENOMEM. */
 int device_check(DeviceProbes *p, const Schedule *s, const char *ifname, bool own, DiagList *diags);

@@ -12,6 +12,9 @@
 # "mac_merge" applies as before, without a generic netlink socket. The
 # capability probe (tests/tools/caps-probe) says "mac_merge": false for
 # the veth, and so does the daemon's Describe() once it has asked.
+# `tbsd --check` and `tbsctl validate --device` refuse the file against
+# the veth before anything is applied (FILE: mac_merge: the device va has
+# no MAC merge layer ...), and ask nothing for a file without the key.
 make_veth va vb 4
 conf=$TMPDIR/schedules.d
 mkdir -p "$conf"
@@ -40,6 +43,29 @@ echo "answer: $out"; echo "stderr: $(cat "$TMPDIR/stderr")"
 assert_eq "$out" "$line" "the refusal: one line naming the interface and the kernel's answer"
 assert_eq "$(tree)" "$before" "the default tree untouched"
 
+# 1b. tbsd --check and tbsctl validate --device judge it against the veth
+# with the same line (the shared device check, daemon/probe/device-check.c),
+# and change nothing; the file alone (validate without --device) is valid.
+check_line="$conf/va.json: mac_merge: the device va has no MAC merge layer (ethtool netlink MM_GET: not supported by its driver, or a kernel before 6.3), so its frames cannot be preempted; leave \"mac_merge\" out on this device"
+set +e
+"$TBSD" --check --config-dir "$conf" >"$TMPDIR/out" 2>"$TMPDIR/err"; rc=$?
+set -e
+assert_eq "$rc" 1 "tbsd --check: exit code"
+assert_eq "$(cat "$TMPDIR/err")" "$check_line" "tbsd --check: the line"
+for dev in va .; do
+        set +e
+        "$TBSCTL" validate --device "$dev" "$conf/va.json" >"$TMPDIR/out" 2>"$TMPDIR/err"; rc=$?
+        set -e
+        assert_eq "$rc" 1 "validate --device $dev: exit code"
+        assert_eq "$(cat "$TMPDIR/err")" "$check_line" "validate --device $dev: the line"
+done
+set +e
+"$TBSCTL" --json validate --device va "$conf/va.json" >"$TMPDIR/out" 2>/dev/null
+set -e
+assert_eq "$(jq -c '.[0].capabilities.mac_merge' "$TMPDIR/out")" false "validate --json: capabilities.mac_merge, asked for the file"
+"$TBSCTL" validate "$conf/va.json" >/dev/null || fail "validate without --device: the file alone is valid"
+assert_eq "$(tree)" "$before" "the checks changed nothing"
+
 # 2. the same schedule without mac_merge: applied as before the key existed
 write_schedule ''
 out=$("$TBSD" --once --config-dir "$conf" 2>"$TMPDIR/stderr" || true)
@@ -64,6 +90,16 @@ if command -v strace >/dev/null; then
                 fail "a generic netlink socket without mac_merge: $(grep NETLINK_GENERIC "$TMPDIR/strace")"
         fi
         pass "no generic netlink socket without mac_merge"
+fi
+# 4b. nor at tbsctl validate --device: the device is asked only for a file
+# with "mac_merge"
+if command -v strace >/dev/null; then
+        strace -f -e trace=socket -o "$TMPDIR/strace" "$TBSCTL" validate --device va "$conf/va.json" >/dev/null 2>&1 ||
+                fail "validate --device without mac_merge"
+        if grep -q NETLINK_GENERIC "$TMPDIR/strace"; then
+                fail "validate --device: a generic netlink socket without mac_merge"
+        fi
+        pass "validate --device: no generic netlink socket without mac_merge"
 fi
 # 5. the daemon: the same line as StateReason, the tree kept, no MAC merge
 # state in Describe() nor samples in the metrics (the device has none); a

@@ -335,6 +335,131 @@ static void test_check_and_daemon_agree(void **state) {
         }
 }
 
+/* The MAC merge question of a replayed device (CapsIO.mac_merge): what
+ * mac_merge_probe() would answer, counted. */
+static struct {
+        int answer;             /* 1, 0 or -errno */
+        unsigned calls;
+} mm;
+
+static int replay_mac_merge(void *userdata, const char *ifname) {
+        Recording *rec = userdata;
+
+        assert_string_equal(ifname, rec->ifname);
+        mm.calls++;
+        return mm.answer;
+}
+
+/* schedule_text() for IFNAME, with "mac_merge": {"tx_enabled": true} when
+ * with_key. */
+static char *mac_merge_text(const char *ifname, bool with_key) {
+        char *t = schedule_text(ifname, 2, 0, "false"), *r;
+        size_t n = strlen(t);
+
+        assert_true(n > 2 && strcmp(t + n - 2, "}\n") == 0);
+        t[n - 2] = 0;
+        assert_true(asprintf(&r, "%s%s}\n", t, with_key ? ", \"mac_merge\": {\"tx_enabled\": true}" : "") >= 0);
+        free(t);
+        return r;
+}
+
+/* "mac_merge" on a device whose probe says it has no MAC merge layer is
+ * refused by validate --device and tbsd --check alike, naming the device;
+ * unknown passes (the apply finds out); the device is asked only for a
+ * file with the key, and once. */
+static void test_mac_merge(void **state) {
+        static const char refused[] =
+                "f.json: mac_merge: the device veth0 has no MAC merge layer (ethtool netlink MM_GET: not "
+                "supported by its driver, or a kernel before 6.3), so its frames cannot be preempted; leave "
+                "\"mac_merge\" out on this device";
+        _cleanup_free_ char *with = mac_merge_text("veth0", true), *without = mac_merge_text("veth0", false);
+        static const int answers[] = { 0, 1, -EIO };
+
+        for (size_t i = 0; i < ELEMENTSOF(answers); i++) {
+                _cleanup_(device_probes_done) DeviceProbes probes = { .sock.fd = -1 };
+                _cleanup_schedule_ Schedule *sw = parse("f.json", with), *so = parse("f.json", without);
+                _cleanup_free_ char *lines = NULL;
+                DiagList diags = {};
+                const DeviceProbe *d;
+                Recording rec;
+                CapsIO io;
+
+                mm.answer = answers[i];
+                mm.calls = 0;
+                recording_load(&rec, "veth");
+                io = recording_io(&rec);
+                io.mac_merge = replay_mac_merge;
+                device_probes_init(&probes, &io);
+
+                /* without the key: valid, and the device not asked */
+                assert_int_equal(device_check(&probes, so, "veth0", true, &diags), 0);
+                assert_int_equal(diags.n, 0);
+                assert_int_equal(mm.calls, 0);
+                d = device_probes_find(&probes, "veth0");
+                assert_non_null(d);
+                assert_int_equal(d->caps.mac_merge, -1);
+
+                /* with it: asked once, refused only where there is no layer */
+                assert_int_equal(device_check(&probes, sw, "veth0", true, &diags), answers[i] == 0 ? -EINVAL : 0);
+                lines = joined(&diags);
+                assert_string_equal(lines, answers[i] == 0 ? refused : "");
+                diag_list_clear(&diags);
+                assert_int_equal(mm.calls, 1);
+                assert_int_equal(d->caps.mac_merge, answers[i] < 0 ? -1 : answers[i]);
+                (void) device_check(&probes, sw, "veth0", true, &diags);
+                diag_list_clear(&diags);
+                assert_int_equal(mm.calls, 1);
+        }
+
+        /* tbsd --check: the folder's files judged the same way */
+        for (size_t i = 0; i < ELEMENTSOF(answers); i++) {
+                _cleanup_(device_probes_done) DeviceProbes probes = { .sock.fd = -1 };
+                _cleanup_(schedule_dir_done) ScheduleDir d = {};
+                _cleanup_free_ char *path = NULL, *lines = NULL, *expected = NULL;
+                char dir[] = "/tmp/test-device-check.XXXXXX";
+                Recording rec;
+                CapsIO io;
+                FILE *f;
+
+                mm.answer = answers[i];
+                mm.calls = 0;
+                assert_non_null(mkdtemp(dir));
+                assert_true(asprintf(&path, "%s/veth0.json", dir) >= 0);
+                f = fopen(path, "we");
+                assert_non_null(f);
+                assert_true(fputs(with, f) >= 0);
+                assert_int_equal(fclose(f), 0);
+                recording_load(&rec, "veth");
+                io = recording_io(&rec);
+                io.mac_merge = replay_mac_merge;
+                device_probes_init(&probes, &io);
+                assert_int_equal(schedule_dir_load(dir, device_probes_facts_for, &probes, &d), 0);
+                assert_int_equal(d.n, 1);
+                lines = joined(&d.files[0].diags);
+                assert_true(asprintf(&expected, "%s%s", answers[i] == 0 ? path : "",
+                                     answers[i] == 0 ? refused + strlen("f.json") : "") >= 0);
+                assert_string_equal(lines, expected);
+                assert_int_equal(d.files[0].schedule == NULL, answers[i] == 0);
+                assert_int_equal(mm.calls, 1);
+                assert_int_equal(unlink(path), 0);
+                assert_int_equal(rmdir(dir), 0);
+        }
+
+        /* the daemon's check before an apply leaves it to the apply, which
+         * reads the layer and refuses in its own line (link-mac-merge.c) */
+        {
+                _cleanup_schedule_ Schedule *sw = parse("f.json", with);
+                DiagList diags = {};
+                Recording rec;
+                LinkCaps caps;
+
+                probe_device("veth", &rec, &caps);
+                caps.mac_merge = 0;
+                assert_int_equal(device_verify(sw, &caps, &diags), 0);
+                assert_int_equal(diags.n, 0);
+        }
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_offload_true),
@@ -344,6 +469,7 @@ int main(void) {
                 cmocka_unit_test(test_missing_interface),
                 cmocka_unit_test(test_probed_once),
                 cmocka_unit_test(test_check_and_daemon_agree),
+                cmocka_unit_test(test_mac_merge),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

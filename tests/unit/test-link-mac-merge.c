@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A link's MAC merge layer around the apply (daemon/link/link-mac-merge.c):
  * read first, refused in one line without a layer, set only what differs,
- * "unchanged" when nothing does, put back when the tree's apply fails, and
- * asked lazily for status and metrics. The three socket functions of
+ * "unchanged" when nothing does, put back when the tree's apply fails,
+ * asked lazily for status and metrics, and checked for drift with the
+ * tree (report and enforce). The three socket functions of
  * daemon/probe/mac-merge-socket.c are stood in for here (this file defines
  * them, so the linker takes these and not the library's); the device is
  * the ENETC-like port of test-mac-merge.c, off at the start. */
@@ -231,6 +232,111 @@ static void test_lazy_read(void **state) {
         free_link(l);
 }
 
+/* Drift: the settings the file gives, changed by someone else, said in one
+ * line; the settings it leaves out are the device's business. */
+static void test_drift_describe(void **state) {
+        Link *l = new_link("{\"tx_enabled\": true, \"verify_time_ms\": 20}");
+        char *what = NULL;
+
+        /* the apply set them: no drift */
+        assert_int_equal(link_mac_merge_prepare(l, &what), 0);
+        assert_int_equal(link_mac_merge_drift(l, &what), 0);
+        assert_null(what);
+        /* a change the file does not speak of */
+        dev.state.tx_min_frag_size = 252;
+        dev.state.verify_enabled = true;
+        assert_int_equal(link_mac_merge_drift(l, &what), 0);
+        /* ethtool --set-mm eno0 tx-enabled off pmac-enabled off verify-time 10 */
+        dev.state.tx_enabled = dev.state.pmac_enabled = false;
+        dev.state.verify_time_ms = 10;
+        assert_int_equal(link_mac_merge_drift(l, &what), 1);
+        assert_string_equal(what, "mac_merge: tx_enabled false instead of true, pmac_enabled false instead of true, "
+                                  "verify_time_ms 10 instead of 20");
+        free(what);
+        what = NULL;
+        /* enforce: the re-apply sets what differs, and it matches again */
+        assert_int_equal(link_mac_merge_prepare(l, &what), 0);
+        assert_int_equal(dev.sets, 2);
+        assert_false(dev.last_set_all);
+        assert_int_equal(link_mac_merge_drift(l, &what), 0);
+        /* a layer that cannot be read is not judged */
+        dev.get_error = -EIO;
+        dev.state.tx_enabled = false;
+        assert_int_equal(link_mac_merge_drift(l, &what), 0);
+        assert_null(what);
+        free_link(l);
+
+        /* a schedule without mac_merge: no question */
+        l = new_link(NULL);
+        assert_int_equal(link_mac_merge_drift(l, &what), 0);
+        assert_int_equal(dev.gets + dev.sets + dev.probes, 0);
+        free_link(l);
+}
+
+static struct {
+        char kinds[256], last[512];
+} events;
+
+static void on_event(Link *l, const char *kind, const char *message, void *userdata) {
+        snprintf(events.kinds + strlen(events.kinds), sizeof(events.kinds) - strlen(events.kinds), "%s%s",
+                 events.kinds[0] ? " " : "", kind);
+        snprintf(events.last, sizeof(events.last), "%s", message);
+}
+
+static int ifindex_of(const char *name, void *userdata) {
+        return 7;
+}
+
+/* The link's drift check (link_reconcile()) with a tree as declared in a
+ * dump: the layer changed behind tbsd's back is drift; with "report" the
+ * link goes degraded with what changed and back to configured when the
+ * settings return. ("enforce" re-applies: link_mac_merge_prepare() above
+ * is what that apply does to the layer.) */
+static void test_drift_report(void **state) {
+        Link *l = new_link("{\"tx_enabled\": true}");
+        LinkContext *ctx = (LinkContext *) l->ctx;
+        QDiscTree t = { .ifindex = 7, .has_root = true, .root_known = true };
+        QDiscTreeSet set = { .trees = &t, .n = 1 };
+        char *line = NULL;
+
+        ctx->on_event = on_event;
+        ctx->ifindex_of = ifindex_of;
+        ctx->one_shot = true;
+        events.kinds[0] = 0;
+        l->schedule->drift = DRIFT_REPORT;
+        t.root.handle = TBS_DEFAULT_ROOT_HANDLE;
+        snprintf(t.root.kind, sizeof(t.root.kind), "mqprio");
+        t.root_spec = l->schedule->root;
+        t.root_spec.handle = TBS_DEFAULT_ROOT_HANDLE;
+        /* installed, the layer set */
+        assert_int_equal(link_mac_merge_prepare(l, &line), 0);
+        l->rt->applied = true;
+        link_update_installed_state(l);
+        assert_int_equal(l->state, LINK_STATE_CONFIGURED);
+
+        link_reconcile(l, &set);
+        assert_int_equal(l->state, LINK_STATE_CONFIGURED);
+        assert_string_equal(events.kinds, "");
+
+        dev.state.tx_enabled = false;
+        link_reconcile(l, &set);
+        assert_int_equal(l->state, LINK_STATE_DEGRADED);
+        assert_string_equal(l->state_reason, "drift: mac_merge: tx_enabled false instead of true");
+        assert_string_equal(events.kinds, "drift");
+        assert_string_equal(events.last, "mac_merge: tx_enabled false instead of true (changed outside tbsd; "
+                                         "policy report)");
+        assert_int_equal(dev.sets, 1);  /* left as it is */
+        /* the same drift again: said once */
+        link_reconcile(l, &set);
+        assert_string_equal(events.kinds, "drift");
+
+        dev.state.tx_enabled = true;
+        link_reconcile(l, &set);
+        assert_int_equal(l->state, LINK_STATE_CONFIGURED);
+        assert_string_equal(events.kinds, "drift restored");
+        free_link(l);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_no_layer),
@@ -239,6 +345,8 @@ int main(void) {
                 cmocka_unit_test(test_set_refused),
                 cmocka_unit_test(test_without_key),
                 cmocka_unit_test(test_lazy_read),
+                cmocka_unit_test(test_drift_describe),
+                cmocka_unit_test(test_drift_report),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
