@@ -7,6 +7,8 @@
 #                                           NETCONF session over SSH, opened before the clock runs)
 #   netconf-apply.py dbus DIR N ROUNDS      ApplySchedule x N (DIR/bI.json), then RemoveSchedule x N
 #                                           (python3-dbus, one connection)
+#   netconf-apply.py batch DIR N ROUNDS     one ApplySchedules of the N documents, then one of the N
+#                                           removals (python3-dbus)
 # Prints "R WAY apply|remove N ROUND MICROSECONDS" per measurement.
 import sys
 import time
@@ -65,6 +67,22 @@ if way == "netconf":
             m.edit_config(target="candidate", config=delete)
             m.commit()
             report("remove", r, t0)
+elif way == "batch":
+    import dbus
+    bus = dbus.SystemBus()
+    mgr = dbus.Interface(bus.get_object("org.tsn.Tbs", "/org/tsn/Tbs"), "org.tsn.Tbs.Manager")
+    docs = []
+    for i in range(n):
+        with open("%s/b%d.json" % (arg, i)) as f:
+            docs.append(("b%d" % i, f.read()))
+    names = ["b%d" % i for i in range(n)]
+    for r in range(rounds):
+        t0 = time.monotonic()
+        mgr.ApplySchedules(dbus.Array(docs, signature="(ss)"), dbus.Array([], signature="s"), "bench", timeout=600)
+        report("apply", r, t0)
+        t0 = time.monotonic()
+        mgr.ApplySchedules(dbus.Array([], signature="(ss)"), dbus.Array(names, signature="s"), "bench", timeout=600)
+        report("remove", r, t0)
 elif way == "dbus":
     import dbus
     bus = dbus.SystemBus()
