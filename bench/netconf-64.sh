@@ -1,6 +1,7 @@
 # issue 40: one NETCONF edit-config of N interfaces' schedules (bench/
 # schedule.sh's tree: mqprio, four classes, an etf per queue), applied,
-# against the same through D-Bus (ApplySchedule x N; Reload of N files) and
+# against the same through D-Bus (ApplySchedule x N; one ApplySchedules of
+# N; Reload of N files) and
 # through files + tbsd --once. Runs in the test kernel's guest, not part of
 # bench/run:
 #
@@ -44,6 +45,9 @@ for ((r = 0; r < rounds; r++)); do
         python3 "$TBS_SOURCE_DIR/bench/netconf-apply.py" dbus "$work/files" "$n" 1 | \
                 sed "s/ 0 \([0-9]*\)$/ $r \1/" | tee -a "$out"
         check dbus remove
+        python3 "$TBS_SOURCE_DIR/bench/netconf-apply.py" batch "$work/files" "$n" 1 | \
+                sed "s/ 0 \([0-9]*\)$/ $r \1/" | tee -a "$out"
+        check batch remove
         cp "$work/files"/*.json "$work/conf/"
         t0=$(date +%s%N); reload; echo "R reload apply $n $r $(us "$t0")" | tee -a "$out"
         check reload apply

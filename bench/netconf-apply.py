@@ -7,6 +7,8 @@
 #                                           NETCONF session over SSH, opened before the clock runs)
 #   netconf-apply.py dbus DIR N ROUNDS      ApplySchedule x N (DIR/bI.json), then RemoveSchedule x N
 #                                           (python3-dbus, one connection)
+#   netconf-apply.py batch DIR N ROUNDS     one ApplySchedules of the N documents, then one of the N
+#                                           removals (python3-dbus)
 # Prints "R WAY apply|remove N ROUND MICROSECONDS" per measurement.
 import sys
 import time
@@ -46,6 +48,18 @@ def check(what):
         sys.exit("%s %s: %d mqprio roots, not %d" % (way, what, roots, want))
 
 
+def tbsd_and_documents():
+    # tbsd's Manager (python3-dbus, one connection) and the N documents DIR/bI.json.
+    import dbus
+    bus = dbus.SystemBus()
+    mgr = dbus.Interface(bus.get_object("org.tsn.Tbs", "/org/tsn/Tbs"), "org.tsn.Tbs.Manager")
+    docs = []
+    for i in range(n):
+        with open("%s/b%d.json" % (arg, i)) as f:
+            docs.append(f.read())
+    return mgr, docs
+
+
 if way == "netconf":
     from ncclient import manager
     add = ('<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces xmlns="%s">%s</interfaces></config>'
@@ -65,14 +79,20 @@ if way == "netconf":
             m.edit_config(target="candidate", config=delete)
             m.commit()
             report("remove", r, t0)
-elif way == "dbus":
+elif way == "batch":
     import dbus
-    bus = dbus.SystemBus()
-    mgr = dbus.Interface(bus.get_object("org.tsn.Tbs", "/org/tsn/Tbs"), "org.tsn.Tbs.Manager")
-    docs = []
-    for i in range(n):
-        with open("%s/b%d.json" % (arg, i)) as f:
-            docs.append(f.read())
+    mgr, texts = tbsd_and_documents()
+    names = ["b%d" % i for i in range(n)]
+    docs = list(zip(names, texts))
+    for r in range(rounds):
+        t0 = time.monotonic()
+        mgr.ApplySchedules(dbus.Array(docs, signature="(ss)"), dbus.Array([], signature="s"), "bench", timeout=600)
+        report("apply", r, t0)
+        t0 = time.monotonic()
+        mgr.ApplySchedules(dbus.Array([], signature="(ss)"), dbus.Array(names, signature="s"), "bench", timeout=600)
+        report("remove", r, t0)
+elif way == "dbus":
+    mgr, docs = tbsd_and_documents()
     for r in range(rounds):
         t0 = time.monotonic()
         for i in range(n):

@@ -66,7 +66,7 @@ static void help(void) {
                "                          " TBS_DEFAULT_STATE_DIR ")\n"
                "     --admin-group NAME   Group allowed to call Apply/Remove/Reload (default tbs)\n"
                "     --schedule-group NAME\n"
-               "                          Group allowed to call ApplySchedule, RemoveSchedule\n"
+               "                          Group allowed to call ApplySchedule(s), RemoveSchedule\n"
                "                          and GetSchedule besides the admin group (default none)\n"
                "     --clock-interval SEC Seconds between clock checks (default 2)\n"
                "     --stats-interval SEC Seconds between statistics samples while sampling:\n"

@@ -7,12 +7,13 @@
  * On <commit> (target candidate, netconfd's default), before the
  * candidate becomes the running datastore, every interface whose
  * configuration of the two modules changed is turned into tbsd's schedule
- * document (nc-translate.c) and given to tbsd with
- * org.tsn.Tbs.Manager.ApplySchedule(iface, doc, "netconf") over the system
- * bus; an interface whose schedule went is given RemoveSchedule. A refusal
- * ends the commit with an rpc-error whose error-message is tbsd's reason,
- * the interfaces already changed in this commit get their previous
- * document back, and netconfd keeps the running datastore as it was. The
+ * document (nc-translate.c), and all of them (and the interfaces whose
+ * schedule went) are given to tbsd in one call,
+ * org.tsn.Tbs.Manager.ApplySchedules(documents, removed, "netconf"), over
+ * one system bus connection kept open: tbsd checks every document, keeps
+ * and applies them in one load, and puts every one back when any is
+ * refused. A refusal ends the commit with one rpc-error per line of
+ * tbsd's reason, and netconfd keeps the running datastore as it was. The
  * server never touches qdiscs itself: it needs no capability, only the
  * bus and tbsd's --schedule-group.
  *
@@ -175,40 +176,98 @@ static const struct doc *find_doc(const struct doc *d, const char *ifname) {
         return NULL;
 }
 
-/* One call of org.tsn.Tbs.Manager; *error gets the bus error's text. */
+/* The bus connection of the calls to tbsd, opened at the first call and
+ * kept (a commit used to open one per interface); opened again when it
+ * was closed under us (tbsd or the bus restarted). */
+static sd_bus *call_bus;
+
+static sd_bus *the_bus(int *r) {
+        if (call_bus && sd_bus_is_open(call_bus) > 0) {
+                *r = 0;
+                return call_bus;
+        }
+        call_bus = sd_bus_flush_close_unref(call_bus);
+        *r = sd_bus_open_system(&call_bus);
+        return *r < 0 ? NULL : call_bus;
+}
+
+/* Whether a failed call failed on the connection (not an answer of
+ * tbsd's or of the bus daemon): worth a new connection and one try more. */
+static bool connection_lost(int r, const sd_bus_error *e) {
+        return !sd_bus_error_is_set(e) &&
+               (r == -ENOTCONN || r == -ECONNRESET || r == -EPIPE || r == -ESHUTDOWN || r == -ECONNREFUSED);
+}
+
+/* Send m (built by build on the bus given) and wait for the answer; a
+ * connection found closed is opened again and the call sent once more. */
+static int call_tbsd(int (*build)(sd_bus *bus, sd_bus_message **m, void *arg), void *arg, sd_bus_error *e,
+                     sd_bus_message **reply) {
+        int r = 0;
+
+        for (int attempt = 0; attempt < 2; attempt++) {
+                sd_bus_message *m = NULL;
+                sd_bus *bus = the_bus(&r);
+
+                if (bus)
+                        r = build(bus, &m, arg);
+                if (r >= 0)
+                        r = sd_bus_call(bus, m, CALL_TIMEOUT_USEC, e, reply);
+                sd_bus_message_unref(m);
+                if (r >= 0 || !connection_lost(r, e))
+                        break;
+                call_bus = sd_bus_flush_close_unref(call_bus);
+        }
+        return r;
+}
+
+/* *error: the bus error's text, or "WHAT: cannot reach tbsd: ERRNO". */
+static void error_text(const sd_bus_error *e, int r, const char *what, char **error) {
+        const char *msg = sd_bus_error_is_set(e) ? e->message : strerror(-r);
+        size_t len = strlen(msg) + strlen(what) + 64;
+
+        *error = malloc(len);
+        if (!*error)
+                return;
+        if (sd_bus_error_is_set(e))
+                strcpy(*error, msg);
+        else
+                snprintf(*error, len, "%s: cannot reach tbsd: %s", what, msg);
+}
+
+struct one_call {
+        const char *method, *ifname, *json;
+};
+
+static int build_one(sd_bus *bus, sd_bus_message **m, void *arg) {
+        const struct one_call *c = arg;
+        int r = sd_bus_message_new_method_call(bus, m, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager",
+                                               c->method);
+
+        if (r >= 0)
+                r = c->json ? sd_bus_message_append(*m, "sss", c->ifname, c->json, ORIGIN)
+                            : sd_bus_message_append(*m, "ss", c->ifname, ORIGIN);
+        return r;
+}
+
+/* One call of org.tsn.Tbs.Manager for one interface (ApplySchedule with
+ * json, RemoveSchedule without); *error gets the bus error's text. */
 static int tbsd_call(const char *method, const char *ifname, const char *json, char **error) {
-        sd_bus *bus = NULL;
-        sd_bus_message *m = NULL, *reply = NULL;
+        struct one_call c = { method, ifname, json };
+        sd_bus_message *reply = NULL;
         sd_bus_error e = SD_BUS_ERROR_NULL;
+        char what[128];
         int r;
 
         *error = NULL;
-        r = sd_bus_open_system(&bus);
-        if (r >= 0)
-                r = sd_bus_message_new_method_call(bus, &m, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager",
-                                                   method);
-        if (r >= 0)
-                r = json ? sd_bus_message_append(m, "sss", ifname, json, ORIGIN)
-                         : sd_bus_message_append(m, "ss", ifname, ORIGIN);
-        if (r >= 0)
-                r = sd_bus_call(bus, m, CALL_TIMEOUT_USEC, &e, &reply);
+        r = call_tbsd(build_one, &c, &e, &reply);
         if (r < 0) {
-                const char *msg = sd_bus_error_is_set(&e) ? e.message : strerror(-r);
-                size_t len = strlen(msg) + 64;
-                *error = malloc(len);
-                if (*error) {
-                        if (sd_bus_error_is_set(&e))
-                                strcpy(*error, msg);
-                        else
-                                snprintf(*error, len, "%s(%s): cannot reach tbsd: %s", method, ifname, msg);
-                }
+                snprintf(what, sizeof(what), "%s(%s)", method, ifname);
+                error_text(&e, r, what, error);
                 if (sd_bus_error_has_name(&e, "org.tsn.Tbs.Error.NoSuchLink") && !json)
                         r = 0; /* nothing to remove: what the commit wants */
         }
         sd_bus_error_free(&e);
         sd_bus_message_unref(reply);
-        sd_bus_message_unref(m);
-        sd_bus_flush_close_unref(bus);
         return r;
 }
 
@@ -237,45 +296,100 @@ static bool is_confirmed_commit(xml_msg_hdr_t *msghdr) {
                val_find_child(msg->rpc_input, val_get_mod_name(msg->rpc_input), NCX_EL_CONFIRMED) != NULL;
 }
 
-/* What was done in this commit, to undo on a later refusal. */
-struct done {
+/* What one commit changes: an interface's new document (json) or its
+ * removal (json NULL). */
+struct change {
         const char *ifname;
-        const char *previous; /* NULL: had none */
-        struct done *next;
+        const char *json;
+        struct change *next;
 };
 
-static void undo(struct done *d) {
-        while (d) {
-                struct done *next = d->next;
-                char *ignored = NULL;
-                tbsd_call(d->previous ? "ApplySchedule" : "RemoveSchedule", d->ifname, d->previous, &ignored);
-                free(ignored);
-                free(d);
-                d = next;
+static void free_changes(struct change *c) {
+        while (c) {
+                struct change *next = c->next;
+                free(c);
+                c = next;
         }
 }
 
-/* Give ifname its document json (NULL: none) in place of previous, and
- * remember it in *done for undo(); a refusal is recorded as the rpc-error. */
-static status_t change(ses_cb_t *scb, xml_msg_hdr_t *msghdr, const char *ifname, const char *json,
-                       const char *previous, struct done **done) {
-        struct done *x = calloc(1, sizeof(*x));
-        char *error = NULL;
+static int build_batch(sd_bus *bus, sd_bus_message **m, void *arg) {
+        const struct change *changes = arg;
+        int r = sd_bus_message_new_method_call(bus, m, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager",
+                                               "ApplySchedules");
 
-        if (!x) {
-                record(scb, msghdr, ifname, NULL);
-                return ERR_INTERNAL_MEM;
+        if (r >= 0)
+                r = sd_bus_message_open_container(*m, 'a', "(ss)");
+        for (const struct change *c = changes; r >= 0 && c; c = c->next)
+                if (c->json)
+                        r = sd_bus_message_append(*m, "(ss)", c->ifname, c->json);
+        if (r >= 0)
+                r = sd_bus_message_close_container(*m);
+        if (r >= 0)
+                r = sd_bus_message_open_container(*m, 'a', "s");
+        for (const struct change *c = changes; r >= 0 && c; c = c->next)
+                if (!c->json)
+                        r = sd_bus_message_append(*m, "s", c->ifname);
+        if (r >= 0)
+                r = sd_bus_message_close_container(*m);
+        if (r >= 0)
+                r = sd_bus_message_append(*m, "s", ORIGIN);
+        return r;
+}
+
+/* A refused ApplySchedules: one rpc-error per line of tbsd's answer, each
+ * with the path of the interface the line names ("ApplySchedules(IFACE)
+ * by ..."), when it names one. */
+static void record_lines(ses_cb_t *scb, xml_msg_hdr_t *msghdr, char *text) {
+        static const char head[] = "ApplySchedules(";
+
+        for (char *p = text; p && *p;) {
+                char *e = strchr(p, '\n'), *close;
+                char ifname[64] = "";
+
+                if (e)
+                        *e = 0;
+                if (strncmp(p, head, strlen(head)) == 0 && (close = strchr(p + strlen(head), ')')) &&
+                    (size_t) (close - p) - strlen(head) < sizeof(ifname))
+                        snprintf(ifname, sizeof(ifname), "%.*s", (int) ((size_t) (close - p) - strlen(head)),
+                                 p + strlen(head));
+                record(scb, msghdr, ifname[0] ? ifname : NULL, p);
+                p = e ? e + 1 : NULL;
         }
-        if (tbsd_call(json ? "ApplySchedule" : "RemoveSchedule", ifname, json, &error) < 0) {
-                record(scb, msghdr, ifname, error);
+}
+
+/* Give tbsd every change of the commit in one ApplySchedules (one load);
+ * refused, tbsd has changed nothing and the rpc-errors are recorded. */
+static status_t apply_changes(ses_cb_t *scb, xml_msg_hdr_t *msghdr, struct change *changes) {
+        sd_bus_message *reply = NULL;
+        sd_bus_error e = SD_BUS_ERROR_NULL;
+        char *error = NULL;
+        int r;
+
+        if (!changes)
+                return NO_ERR;
+        r = call_tbsd(build_batch, changes, &e, &reply);
+        if (r < 0) {
+                error_text(&e, r, "ApplySchedules", &error);
+                if (error)
+                        record_lines(scb, msghdr, error);
+                else
+                        record(scb, msghdr, NULL, NULL);
                 free(error);
-                free(x);
-                return ERR_NCX_OPERATION_FAILED;
         }
-        *x = (struct done) { ifname, previous, *done };
-        *done = x;
-        free(error);
-        return NO_ERR;
+        sd_bus_error_free(&e);
+        sd_bus_message_unref(reply);
+        return r < 0 ? ERR_NCX_OPERATION_FAILED : NO_ERR;
+}
+
+static bool add_change(struct change ***tail, const char *ifname, const char *json) {
+        struct change *c = calloc(1, sizeof(*c));
+
+        if (!c)
+                return false;
+        *c = (struct change) { ifname, json, NULL };
+        **tail = c;
+        *tail = &c->next;
+        return true;
 }
 
 static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *candidate) {
@@ -283,7 +397,7 @@ static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_
         bool oom_new, oom_old;
         struct doc *now = docs_of(candidate, &oom_new);
         struct doc *before = docs_of(running ? running->root : NULL, &oom_old);
-        struct done *done = NULL;
+        struct change *changes = NULL, **tail = &changes;
         status_t res = NO_ERR;
 
         if (is_confirmed_commit(msghdr)) {
@@ -311,21 +425,20 @@ static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_
                         continue;
                 if (d->json && previous && strcmp(d->json, previous) == 0)
                         continue;
-                res = change(scb, msghdr, d->ifname, d->json, previous, &done);
+                if (!add_change(&tail, d->ifname, d->json))
+                        res = ERR_INTERNAL_MEM;
         }
         /* Interfaces whose whole entry went. */
         for (const struct doc *old = before; old && res == NO_ERR; old = old->next)
-                if (old->json && !find_doc(now, old->ifname))
-                        res = change(scb, msghdr, old->ifname, NULL, old->json, &done);
-        if (res != NO_ERR)
-                undo(done);
-        else
-                while (done) {
-                        struct done *next = done->next;
-                        free(done);
-                        done = next;
-                }
+                if (old->json && !find_doc(now, old->ifname) && !add_change(&tail, old->ifname, NULL))
+                        res = ERR_INTERNAL_MEM;
+        if (res == ERR_INTERNAL_MEM)
+                record(scb, msghdr, NULL, NULL);
+        /* One call, one load: all of them in force, or none changed. */
+        if (res == NO_ERR)
+                res = apply_changes(scb, msghdr, changes);
 out:
+        free_changes(changes);
         free_docs(now);
         free_docs(before);
         return res;
@@ -343,18 +456,23 @@ static struct {
 /* Link.Describe()'s JSON text for ifname, malloced; NULL when the bus
  * call failed. */
 static char *describe_json(const char *ifname) {
-        sd_bus *bus = NULL;
         sd_bus_message *reply = NULL;
         sd_bus_error e = SD_BUS_ERROR_NULL;
         char *path = NULL, *copy = NULL;
         const char *json = NULL;
-        int r;
+        int r = sd_bus_path_encode("/org/tsn/Tbs/link", ifname, &path);
 
-        r = sd_bus_open_system(&bus);
-        if (r >= 0)
-                r = sd_bus_path_encode("/org/tsn/Tbs/link", ifname, &path);
-        if (r >= 0)
-                r = sd_bus_call_method(bus, "org.tsn.Tbs", path, "org.tsn.Tbs.Link", "Describe", &e, &reply, "");
+        for (int attempt = 0; r >= 0 && attempt < 2; attempt++) {
+                sd_bus *bus = the_bus(&r);
+
+                if (bus)
+                        r = sd_bus_call_method(bus, "org.tsn.Tbs", path, "org.tsn.Tbs.Link", "Describe", &e, &reply,
+                                               "");
+                if (r >= 0 || !connection_lost(r, &e))
+                        break;
+                call_bus = sd_bus_flush_close_unref(call_bus);
+                r = 0;
+        }
         if (r >= 0)
                 r = sd_bus_message_read(reply, "s", &json);
         if (r >= 0 && json)
@@ -362,7 +480,6 @@ static char *describe_json(const char *ifname) {
         sd_bus_error_free(&e);
         sd_bus_message_unref(reply);
         free(path);
-        sd_bus_flush_close_unref(bus);
         return copy;
 }
 
@@ -650,8 +767,8 @@ static status_t reconcile(void) {
         }
         if (res != NO_ERR)
                 goto out;
-        r = sd_bus_open_system(&bus);
-        if (r >= 0)
+        bus = the_bus(&r);
+        if (bus)
                 r = sd_bus_call_method(bus, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager", "ListLinks", &e,
                                        &reply, "");
         if (r >= 0)
@@ -686,7 +803,6 @@ static status_t reconcile(void) {
 out:
         sd_bus_error_free(&e);
         sd_bus_message_unref(reply);
-        sd_bus_flush_close_unref(bus);
         free_docs(docs);
         return res;
 }
@@ -871,6 +987,7 @@ void y_tbsd_cleanup(void) {
                 agt_timer_delete(signal_timer);
         signal_timer = 0;
         signal_bus = sd_bus_flush_close_unref(signal_bus);
+        call_bus = sd_bus_flush_close_unref(call_bus);
         free_seen();
         tbsd_mod = NULL;
         sched_mod = NULL;

@@ -8,6 +8,7 @@
  * and one the load refuses (the kernel, a file of the folder naming the
  * same interface) is replaced by the previous one and loaded again. */
 #include <errno.h>
+#include <stdarg.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,11 @@
 
 /* The same bound as Validate() and the folder's files. */
 #define SCHEDULE_MAX_BYTES (1024 * 1024)
+/* ApplySchedules(): at most this many interfaces (documents and removals
+ * together) in one call, and this many bytes of documents together (each
+ * within SCHEDULE_MAX_BYTES). */
+#define BATCH_MAX_ENTRIES 1024
+#define BATCH_MAX_BYTES (16 * 1024 * 1024)
 
 /* An interface name the kernel could have (and a safe file name). */
 static bool ifname_plausible(const char *s) {
@@ -147,15 +153,89 @@ static void restore(Manager *m, const char *ifname, const char *old_text, const 
         (void) manager_reload(m, &errors);
 }
 
+/* Append one line (printf-style) to *lines (newline-separated). */
+static int lines_addf(char **lines, const char *fmt, ...) _printf_(2, 3);
+static int lines_addf(char **lines, const char *fmt, ...) {
+        _cleanup_free_ char *line = NULL;
+        char *v = NULL;
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(&line, fmt, ap);
+        va_end(ap);
+        if (r < 0 || asprintf(&v, "%s%s%s", *lines ?: "", *lines ? "\n" : "", line) < 0)
+                return -ENOMEM;
+        free(*lines);
+        *lines = v;
+        return 0;
+}
+
+/* Everything a document for ifname goes through before it is kept: its
+ * size, a file of the folder declaring the interface, the interface
+ * present, then what a file of the folder goes through at a load
+ * (schedule-dir.c's load_one()): parse, the document's interface, verify
+ * against the interface's probe. Refusals are appended to *lines and
+ * warnings to *warnings, each "label: PATH: REASON". Returns 1 when
+ * refused, 0 when not, -ENOMEM. */
+static int check_document(Manager *m, const char *label, const char *ifname, const char *text, char **lines,
+                          char **warnings) {
+        _cleanup_schedule_ Schedule *s = NULL;
+        _cleanup_free_ char *errs = NULL;
+        DiagList diags = {};
+        const char *file;
+        int r;
+
+        if (strlen(text) > SCHEDULE_MAX_BYTES)
+                return lines_addf(lines, "%s: the document is larger than %d bytes", label, SCHEDULE_MAX_BYTES)
+                               ?: 1;
+        file = declared_by_file(m, ifname);
+        if (file)
+                return lines_addf(lines,
+                                  "%s: interface: %s is configured by %s; one interface has one schedule, and "
+                                  "the schedules folder's files come first", label, ifname, file) ?: 1;
+        if (manager_ifindex(m, ifname) <= 0)
+                return lines_addf(lines, "%s: interface: no interface %s here", label, ifname) ?: 1;
+
+        r = schedule_parse_json(label, text, strlen(text), &diags, &s);
+        if (r >= 0 && strcmp(s->ifname, ifname) != 0)
+                r = diag_error(&diags, label, "interface", "the document is for %s, not %s", s->ifname, ifname) < 0
+                            ? -ENOMEM : -EINVAL;
+        if (r >= 0)
+                r = schedule_verify(s, manager_facts_for(ifname, m), &diags);
+        if (r == -ENOMEM || lines_add_diags(&errs, &diags, DIAG_ERROR) < 0 ||
+            lines_add_diags(warnings, &diags, DIAG_WARNING) < 0) {
+                diag_list_clear(&diags);
+                return -ENOMEM;
+        }
+        diag_list_clear(&diags);
+        if (r >= 0 && !errs)
+                return 0;
+        return lines_addf(lines, "%s", errs ?: label) ?: 1;
+}
+
+/* Append the lines of text (newline-separated, may be NULL) to reply as
+ * an array of strings. */
+static int append_lines(sd_bus_message *reply, const char *text) {
+        int r = sd_bus_message_open_container(reply, 'a', "s");
+
+        for (const char *p = text; r >= 0 && p && *p;) {
+                const char *e = strchrnul(p, '\n');
+                _cleanup_free_ char *w = strndup(p, (size_t) (e - p));
+
+                r = w ? sd_bus_message_append(reply, "s", w) : -ENOMEM;
+                p = *e ? e + 1 : e;
+        }
+        return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
 int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
-        _cleanup_schedule_ Schedule *s = NULL;
         _cleanup_free_ char *label = NULL, *path = NULL, *lines = NULL, *warnings = NULL, *old_text = NULL,
                             *old_origin = NULL, *errors = NULL;
         Manager *m = userdata;
-        const char *ifname, *text, *origin, *file;
+        const char *ifname, *text, *origin;
         const char *dir = m->link_ctx.state_dir;
-        DiagList diags = {};
         char who[32];
         bool same;
         int r;
@@ -171,34 +251,11 @@ int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error)
                                          ifname);
         if (asprintf(&label, "ApplySchedule(%s) by %s", ifname, who) < 0)
                 return -ENOMEM;
-        if (strlen(text) > SCHEDULE_MAX_BYTES)
-                return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s: the document is larger than %d bytes",
-                                         label, SCHEDULE_MAX_BYTES);
-        file = declared_by_file(m, ifname);
-        if (file)
-                return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
-                                         "%s: interface: %s is configured by %s; one interface has one schedule, "
-                                         "and the schedules folder's files come first", label, ifname, file);
-        if (manager_ifindex(m, ifname) <= 0)
-                return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s: interface: no interface %s here",
-                                         label, ifname);
-
-        /* What a file of the folder goes through at a load (schedule-dir.c's
-         * load_one()): parse, then verify against the interface's probe. */
-        r = schedule_parse_json(label, text, strlen(text), &diags, &s);
-        if (r >= 0 && strcmp(s->ifname, ifname) != 0)
-                r = diag_error(&diags, label, "interface", "the document is for %s, not %s", s->ifname, ifname) < 0
-                            ? -ENOMEM : -EINVAL;
-        if (r >= 0)
-                r = schedule_verify(s, manager_facts_for(ifname, m), &diags);
-        if (r == -ENOMEM || lines_add_diags(&lines, &diags, DIAG_ERROR) < 0 ||
-            lines_add_diags(&warnings, &diags, DIAG_WARNING) < 0) {
-                diag_list_clear(&diags);
-                return -ENOMEM;
-        }
-        diag_list_clear(&diags);
-        if (r < 0 || lines)
-                return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s", lines ?: label);
+        r = check_document(m, label, ifname, text, &lines, &warnings);
+        if (r < 0)
+                return r;
+        if (r > 0)
+                return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s", lines);
 
         path = schedule_store_path(dir, ifname);
         if (!path)
@@ -232,19 +289,269 @@ answer:
         if (r >= 0)
                 r = sd_bus_message_append(reply, "b", !same);
         if (r >= 0)
-                r = sd_bus_message_open_container(reply, 'a', "s");
-        for (const char *p = warnings; r >= 0 && p && *p;) {
-                const char *e = strchrnul(p, '\n');
-                _cleanup_free_ char *w = strndup(p, (size_t) (e - p));
-
-                r = w ? sd_bus_message_append(reply, "s", w) : -ENOMEM;
-                p = *e ? e + 1 : e;
-        }
-        if (r >= 0)
-                r = sd_bus_message_close_container(reply);
+                r = append_lines(reply, warnings);
         if (r < 0)
                 return bus_method_failed(error, r, "ApplySchedule");
         return sd_bus_send(NULL, reply, NULL);
+}
+
+/* ApplySchedules(): one interface's part. text NULL: a removal. */
+typedef struct BatchEntry {
+        const char *ifname;
+        const char *text;
+        char *label;            /* "ApplySchedules(IFACE) by uid N" */
+        char *path;             /* the store's document */
+        char *old_text;         /* the store's before the call (NULL: none) */
+        char *old_origin;
+        bool todo;              /* written or dropped by this call */
+} BatchEntry;
+
+static void batch_free(BatchEntry *e, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(e[i].label);
+                free(e[i].path);
+                free(e[i].old_text);
+                free(e[i].old_origin);
+        }
+        free(e);
+}
+
+/* Read the a(ss) and the as of the call into *ret (at most
+ * BATCH_MAX_ENTRIES + 1 of them: one more says "too many"). */
+static int batch_read(sd_bus_message *msg, BatchEntry **ret, size_t *ret_n, size_t *ret_bytes) {
+        BatchEntry *e = NULL;
+        size_t n = 0, bytes = 0;
+        int r;
+
+        for (int part = 0; part < 2; part++) {
+                r = sd_bus_message_enter_container(msg, 'a', part == 0 ? "(ss)" : "s");
+                if (r < 0)
+                        goto fail;
+                for (;;) {
+                        const char *ifname, *text = NULL;
+
+                        r = part == 0 ? sd_bus_message_read(msg, "(ss)", &ifname, &text)
+                                      : sd_bus_message_read(msg, "s", &ifname);
+                        if (r < 0)
+                                goto fail;
+                        if (r == 0)
+                                break;
+                        bytes += text ? strlen(text) : 0;
+                        if (n > BATCH_MAX_ENTRIES)
+                                continue;       /* counted, not kept */
+                        if (n % 64 == 0) {
+                                BatchEntry *v = reallocarray(e, n + 64, sizeof(*e));
+                                if (!v) {
+                                        r = -ENOMEM;
+                                        goto fail;
+                                }
+                                e = v;
+                        }
+                        e[n++] = (BatchEntry) { .ifname = ifname, .text = text };
+                }
+                r = sd_bus_message_exit_container(msg);
+                if (r < 0)
+                        goto fail;
+        }
+        *ret = e;
+        *ret_n = n;
+        *ret_bytes = bytes;
+        return 0;
+fail:
+        batch_free(e, n);
+        return r;
+}
+
+/* Put every entry done back as it was before the call (no load). */
+static void batch_put_back(Manager *m, BatchEntry *e, size_t n) {
+        const char *dir = m->link_ctx.state_dir;
+
+        for (size_t i = 0; i < n; i++) {
+                int r;
+
+                if (!e[i].todo)
+                        continue;
+                r = e[i].old_text ? schedule_store_write(dir, e[i].ifname, e[i].old_text,
+                                                         e[i].old_origin ?: SCHEDULE_ORIGIN_UNKNOWN)
+                                  : schedule_store_drop(dir, e[i].ifname);
+                if (r < 0)
+                        log_error("%s: cannot put the previous schedule back in %s: %s", e[i].ifname, dir,
+                                  strerror(-r));
+        }
+}
+
+int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        _cleanup_free_ char *lines = NULL, *warnings = NULL, *errors = NULL;
+        Manager *m = userdata;
+        const char *dir = m->link_ctx.state_dir, *origin, *why;
+        BatchEntry *e = NULL;
+        size_t n = 0, bytes = 0, ndone = 0;
+        bool kernel = false;
+        char who[32];
+        int r;
+
+        r = batch_read(msg, &e, &n, &bytes);
+        if (r >= 0)
+                r = sd_bus_message_read(msg, "s", &origin);
+        if (r < 0) {
+                batch_free(e, n);
+                return bus_method_failed(error, r, "ApplySchedules");
+        }
+        r = admit(msg, m, "ApplySchedules", who, error);
+        if (r < 0)
+                goto out;
+        if (n > BATCH_MAX_ENTRIES) {
+                r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
+                                      "ApplySchedules by %s: more than %d interfaces in one call", who,
+                                      BATCH_MAX_ENTRIES);
+                goto out;
+        }
+        if (bytes > BATCH_MAX_BYTES) {
+                r = sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
+                                      "ApplySchedules by %s: the documents are larger than %d bytes together", who,
+                                      BATCH_MAX_BYTES);
+                goto out;
+        }
+        if (!schedule_origin_valid(origin, &why)) {
+                r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS, "ApplySchedules by %s: origin: %s", who,
+                                      why);
+                goto out;
+        }
+        if (!dir) {
+                r = sd_bus_error_setf(error, TBS_ERROR_FAILED, "ApplySchedules: tbsd keeps no state here");
+                goto out;
+        }
+        for (size_t i = 0; i < n; i++)
+                if (!ifname_plausible(e[i].ifname)) {
+                        r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
+                                              "ApplySchedules by %s: interface: '%.*s' is not an interface name",
+                                              who, (int) utf8_cut(e[i].ifname, 64), e[i].ifname);
+                        goto out;
+                }
+
+        /* Every entry checked before anything is written. */
+        for (size_t i = 0; i < n; i++) {
+                const char *file;
+                bool twice = false;
+
+                if (asprintf(&e[i].label, "ApplySchedules(%s) by %s", e[i].ifname, who) < 0) {
+                        r = -ENOMEM;
+                        goto out;
+                }
+                for (size_t j = 0; j < i && !twice; j++)
+                        twice = strcmp(e[j].ifname, e[i].ifname) == 0;
+                if (twice)
+                        r = lines_addf(&lines, "%s: interface: %s is given more than once", e[i].label,
+                                       e[i].ifname);
+                else if (e[i].text)
+                        r = check_document(m, e[i].label, e[i].ifname, e[i].text, &lines, &warnings);
+                else if ((file = declared_by_file(m, e[i].ifname)))
+                        r = lines_addf(&lines, "%s: interface: %s is configured by %s, not over the bus; that file "
+                                       "is the operator's", e[i].label, e[i].ifname, file);
+                else
+                        r = 0;
+                if (r < 0)
+                        goto out;
+        }
+        if (lines) {
+                log_warning("ApplySchedules by %s refused:\n%s", who, lines);
+                r = sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s", lines);
+                goto out;
+        }
+
+        /* What changes: a document not in force already, a removal of a kept one. */
+        for (size_t i = 0; i < n; i++) {
+                e[i].path = schedule_store_path(dir, e[i].ifname);
+                if (!e[i].path) {
+                        r = -ENOMEM;
+                        goto out;
+                }
+                r = schedule_store_read(dir, e[i].ifname, &e[i].old_text, &e[i].old_origin);
+                if (r < 0 && r != -ENOENT) {
+                        r = sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: cannot read %s: %s", e[i].label,
+                                              e[i].path, strerror(-r));
+                        goto out;
+                }
+                if (e[i].text)
+                        e[i].todo = !(e[i].old_text && strcmp(e[i].old_text, e[i].text) == 0 &&
+                                      strcmp(e[i].old_origin, origin) == 0 && in_force(m, e[i].ifname, e[i].path));
+                else
+                        e[i].todo = e[i].old_text != NULL;
+                ndone += e[i].todo;
+        }
+        if (ndone == 0)
+                goto answer;
+
+        for (size_t i = 0; i < n; i++) {
+                if (!e[i].todo)
+                        continue;
+                r = e[i].text ? schedule_store_write(dir, e[i].ifname, e[i].text, origin)
+                              : schedule_store_drop(dir, e[i].ifname);
+                if (r < 0) {
+                        e[i].todo = false;      /* not changed: nothing to put back */
+                        batch_put_back(m, e, n);
+                        r = sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: cannot %s %s: %s", e[i].label,
+                                              e[i].text ? "keep the document in" : "remove", e[i].path,
+                                              strerror(-r));
+                        goto out;
+                }
+        }
+        /* One load for all of them. */
+        (void) manager_reload(m, &errors);
+        r = 0;
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_free_ char *about = NULL;
+                Link *l;
+
+                if (!e[i].todo || !e[i].text || in_force(m, e[i].ifname, e[i].path))
+                        continue;
+                l = manager_find_link(m, e[i].ifname);
+                about = errors_about(errors, e[i].path, e[i].label);
+                if (l && l->schedule && strcmp(l->schedule_file ?: "", e[i].path) == 0)
+                        kernel = true;
+                r = about ? lines_addf(&lines, "%s", about)
+                          : lines_addf(&lines, "%s: %s", e[i].label,
+                                       l && l->state_reason ? l->state_reason : "the schedule was not applied");
+                if (r < 0)
+                        break;
+        }
+        if (lines || r < 0) {
+                _cleanup_free_ char *again = NULL;
+
+                batch_put_back(m, e, n);
+                (void) manager_reload(m, &again);
+                log_warning("ApplySchedules by %s refused, %zu interfaces put back:\n%s", who, ndone,
+                            lines ?: "out of memory");
+                if (r < 0)
+                        goto out;
+                r = sd_bus_error_setf(error, kernel ? TBS_ERROR_APPLY_FAILED : TBS_ERROR_INVALID_SCHEDULE, "%s",
+                                      lines);
+                goto out;
+        }
+        for (size_t i = 0; i < n; i++)
+                if (e[i].todo)
+                        log_info("%s: schedule %s, origin %s", e[i].label, e[i].text ? "applied" : "removed",
+                                 origin);
+
+answer:
+        r = sd_bus_message_new_method_return(msg, &reply);
+        if (r >= 0)
+                r = sd_bus_message_open_container(reply, 'a', "s");
+        for (size_t i = 0; r >= 0 && i < n; i++)
+                if (e[i].todo)
+                        r = sd_bus_message_append(reply, "s", e[i].ifname);
+        if (r >= 0)
+                r = sd_bus_message_close_container(reply);
+        if (r >= 0)
+                r = append_lines(reply, warnings);
+        if (r >= 0)
+                r = sd_bus_send(NULL, reply, NULL);
+        else
+                r = bus_method_failed(error, r, "ApplySchedules");
+out:
+        batch_free(e, n);
+        return r;
 }
 
 int schedule_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Manager.ApplySchedule(), RemoveSchedule(), GetSchedule()
+/* Manager.ApplySchedule(), ApplySchedules(), RemoveSchedule(), GetSchedule()
  * (daemon/manager/schedule-bus.c): schedule documents given over the bus,
  * kept in the state folder (schedule-store.h). Callable by root, the admin
  * group and the schedule group (tbsd --schedule-group). userdata: the
@@ -12,6 +12,13 @@
  *  as warnings): check the document as a file is checked, keep it and
  *  apply it; refused whole (nothing changed) with one line per problem. */
 int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error);
+
+/** ApplySchedules(a(ss) interfaces_and_documents, as removed_interfaces,
+ *  s origin) -> (as changed, as warnings): ApplySchedule() and
+ *  RemoveSchedule() of many interfaces in one call and one load; every
+ *  document checked before anything is kept, and a refusal of any (the
+ *  kernel's too) puts every one back. */
+int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *error);
 
 /** RemoveSchedule(s interface, s origin): forget the document given for
  *  interface; its tree goes as when a file is unlinked. */

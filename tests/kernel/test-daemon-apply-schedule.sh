@@ -2,7 +2,9 @@
 # RemoveSchedule, GetSchedule), called with busctl (the oracle client):
 # applied on two veths (tc -j), refusals change nothing, the store survives
 # a restart and tbsd --once, the origin shows in tbsctl status, the schedule
-# group may call them and not Reload.
+# group may call them and not Reload. ApplySchedules: two interfaces in one
+# call and one load, one bad document changes nothing, a kernel refusal of
+# one puts both back, a removal in the same call, its bound.
 make_veth as0 as0p 4
 make_veth as1 as1p 4
 make_veth fl0 fl0p 4
@@ -109,6 +111,60 @@ if "$TBSCTL" status ifb1 >/dev/null 2>&1; then fail "a link is left for ifb1"; f
 pass "no link left for ifb1"
 [ "$(qdisc_at ifb1 root | jq -r .kind)" != mqprio ] || fail "ifb1 has an mqprio root"
 pass "ifb1's tree as before"
+
+# ApplySchedules: many interfaces in one call and one load.
+loads() { grep -c "reloaded: configuration folder" "$TBS_OUT/tbsd.log" || true; }
+write_mqprio_schedule "$TMPDIR/as0b.json" as0 250000 500000
+write_mqprio_schedule "$TMPDIR/as1b.json" as1 350000 400000
+n_loads=$(loads)
+out=$(call ApplySchedules 'a(ss)ass' 2 as0 "$(cat "$TMPDIR/as0b.json")" as1 "$(cat "$TMPDIR/as1b.json")" 0 \
+        "netconf cnc-2")
+assert_eq "$out" 'asas 2 "as0" "as1" 0' "ApplySchedules(as0, as1)"
+assert_eq "$(etf_delta as0 100:1)" 250000 "as0 queue 0's etf delta after ApplySchedules (tc)"
+assert_eq "$(etf_delta as1 100:1)" 350000 "as1 queue 0's etf delta after ApplySchedules (tc)"
+assert_eq "$("$TBSCTL" --json status as1 | jq -r .origin)" "netconf cnc-2" "as1's origin after ApplySchedules"
+assert_eq "$(loads)" "$((n_loads + 1))" "one load for two interfaces (tbsd's log)"
+assert_eq "$(call ApplySchedules 'a(ss)ass' 1 as0 "$(cat "$TMPDIR/as0b.json")" 0 "netconf cnc-2")" 'asas 0 0' \
+        "ApplySchedules of the document in force: nothing changed"
+# One bad document: nothing written, nothing applied.
+mid0=$(qdisc_shape as0)
+mid1=$(qdisc_shape as1)
+out=$(refused ApplySchedules 'a(ss)ass' 2 as0 "$(cat "$TMPDIR/as0.json")" \
+        as1 "$(sed 's/"delta_ns": 350000/"delta_ns": "soon"/' "$TMPDIR/as1b.json")" 0 netconf)
+assert_contains "$out" "ApplySchedules(as1) by uid 0: txqueues[0].delta_ns:" "ApplySchedules with a bad document"
+out=$(refused ApplySchedules 'a(ss)ass' 1 as0 "$(cat "$TMPDIR/as0.json")" 1 fl0 netconf)
+assert_contains "$out" "ApplySchedules(fl0) by uid 0: interface: fl0 is configured by $conf/fl0.json" \
+        "ApplySchedules removing an interface of the folder"
+assert_eq "$(qdisc_shape as0)" "$mid0" "as0's tree after the refused ApplySchedules"
+assert_eq "$(qdisc_shape as1)" "$mid1" "as1's tree after the refused ApplySchedules"
+[ "$(cat "$TMPDIR/as0b.json")" = "$(cat "$state/schedules.d/as0.json")" ] || fail "a refused batch changed as0's document"
+pass "as0's kept document is unchanged after the refused ApplySchedules"
+# The kernel refuses one: every interface of the call gets its previous document back.
+out=$(refused ApplySchedules 'a(ss)ass' 2 as0 "$(cat "$TMPDIR/as0.json")" ifb0 "$(write_ifb ifb0 true)" 0 netconf)
+assert_contains "$out" "ApplySchedules(ifb0) by uid 0: txqueue 1 (etf on 100:2): Specified device does not support ETF offload" \
+        "ApplySchedules with a document the kernel refuses"
+assert_eq "$(qdisc_shape as0)" "$mid0" "as0's tree after the kernel refused ifb0's (tc)"
+assert_eq "$(etf_delta as0 100:1)" 250000 "as0 queue 0's etf delta after the kernel refused ifb0's (tc)"
+assert_eq "$(qdisc_shape ifb0)" "$ifb_before" "ifb0's tree after the kernel's refusal in ApplySchedules"
+[ "$(cat "$TMPDIR/as0b.json")" = "$(cat "$state/schedules.d/as0.json")" ] || fail "as0's document was not put back"
+assert_eq "$(jq -c .txqueues[1].offload "$state/schedules.d/ifb0.json")" false "ifb0's kept document after ApplySchedules"
+assert_eq "$("$TBSCTL" --json status as0 | jq -r .origin)" "netconf cnc-2" "as0's origin after the kernel's refusal"
+assert_eq "$(link_state as0)" configured "as0's state after the kernel's refusal"
+# Bounded: at most 1024 interfaces in one call.
+out=$(refused ApplySchedules 'a(ss)ass' 1025 $(for ((i = 0; i < 1025; i++)); do echo "x$i {}"; done) 0 netconf)
+assert_contains "$out" "more than 1024 interfaces in one call" "ApplySchedules of 1025 interfaces"
+# A removal and a document in one call (the schedule group may call it), then as0 and as1 as before.
+call ApplySchedule sss ifb1 "$(write_ifb ifb1 false)" netconf >/dev/null
+out=$(setpriv --reuid=65534 --regid=100 --groups 65534 busctl --system call org.tsn.Tbs /org/tsn/Tbs \
+        org.tsn.Tbs.Manager ApplySchedules 'a(ss)ass' 1 as1 "$(cat "$TMPDIR/as1.json")" 2 ifb1 nope1 "netconf cnc-1")
+assert_eq "$out" 'asas 2 "as1" "ifb1" 0' "ApplySchedules by the schedule group: as1 given, ifb1 removed"
+[ "$(qdisc_at ifb1 root | jq -r .kind)" != mqprio ] || fail "ifb1's tree stayed after ApplySchedules removed it"
+[ ! -e "$state/schedules.d/ifb1.json" ] || fail "ifb1's document is still kept"
+pass "ApplySchedules removed ifb1's tree and document"
+assert_eq "$(call ApplySchedules 'a(ss)ass' 1 as0 "$(cat "$TMPDIR/as0.json")" 0 "netconf cnc-1")" 'asas 1 "as0" 0' \
+        "ApplySchedules(as0) back"
+assert_eq "$(qdisc_shape as0)" "$before0" "as0's tree back"
+assert_eq "$(qdisc_shape as1)" "$before1" "as1's tree back"
 
 # The schedule group may call the schedule methods, not Reload.
 asgroup() { setpriv --reuid=65534 --regid=100 --groups 65534 "$@"; }
