@@ -26,9 +26,17 @@ static clockid_t clock_of(const char *s) {
         return CLOCK_TAI;
 }
 
+static uint8_t operation_of(const char *s) {
+        if (s && strcmp(s, "set-and-hold") == 0)
+                return NC_OPER_SET_AND_HOLD;
+        if (s && strcmp(s, "set-and-release") == 0)
+                return NC_OPER_SET_AND_RELEASE;
+        return NC_OPER_SET_GATES;
+}
+
 int nc_oper_from_describe(const char *json, struct nc_oper *o) {
         json_object *doc = json ? json_tokener_parse(json) : NULL;
-        json_object *root, *sched, *entries;
+        json_object *root, *sched, *entries, *admin;
         const char *kind;
         int r = 0;
 
@@ -44,12 +52,26 @@ int nc_oper_from_describe(const char *json, struct nc_oper *o) {
                 goto out;
         sched = get(root, "oper_schedule");
         entries = get(sched, "entries");
+        admin = get(root, "admin_schedule");
+        o->change_pending = json_object_get_boolean(get(root, "change_pending"));
+        if (o->change_pending && json_object_is_type(admin, json_type_object) &&
+            json_object_is_type(get(admin, "base_time_ns"), json_type_int)) {
+                o->have_admin = true;
+                o->admin_base_time_ns = json_object_get_int64(get(admin, "base_time_ns"));
+                o->admin_cycle_time_ns = json_object_get_int64(get(admin, "cycle_time_ns"));
+        }
+        o->clockid = clock_of(json_object_get_string(get(root, "clockid")));
+        /* A first schedule waiting for its base time: no oper schedule yet. */
+        if (!sched && o->have_admin) {
+                o->taprio = true;
+                goto out;
+        }
         if (!sched || !json_object_is_type(entries, json_type_array)) {
+                memset(o, 0, sizeof(*o));
+                o->clockid = CLOCK_TAI;
                 r = -1;
                 goto out;
         }
-        o->clockid = clock_of(json_object_get_string(get(root, "clockid")));
-        o->change_pending = json_object_get_boolean(get(root, "change_pending"));
         o->base_time_ns = json_object_get_int64(get(sched, "base_time_ns"));
         o->cycle_time_ns = json_object_get_int64(get(sched, "cycle_time_ns"));
         o->cycle_time_extension_ns = json_object_get_int64(get(sched, "cycle_time_extension_ns"));
@@ -61,6 +83,7 @@ int nc_oper_from_describe(const char *json, struct nc_oper *o) {
                                           ? (uint32_t) strtoul(json_object_get_string(mask), NULL, 16)
                                           : (uint32_t) json_object_get_int64(mask);
                 o->interval_ns[i] = (uint32_t) json_object_get_int64(get(e, "interval_ns"));
+                o->operation[i] = operation_of(json_object_get_string(get(e, "command")));
                 o->n_entries = (unsigned) i + 1;
         }
         o->taprio = o->n_entries > 0;
@@ -88,6 +111,66 @@ uint8_t nc_oper_gate_states(const struct nc_oper *o, int64_t now_ns) {
         /* The cycle is longer than the entries: the last one stays (taprio
          * keeps the last entry's gates until the cycle ends). */
         return (uint8_t) (o->gate_mask[o->n_entries - 1] & 0xff);
+}
+
+const char *nc_oper_operation_name(const struct nc_oper *o, unsigned i) {
+        static const char *const names[] = {
+                [NC_OPER_SET_GATES] = "set-gate-states",
+                [NC_OPER_SET_AND_HOLD] = "set-and-hold-mac",
+                [NC_OPER_SET_AND_RELEASE] = "set-and-release-mac",
+        };
+
+        return i < o->n_entries && o->operation[i] < sizeof(names) / sizeof(names[0]) ? names[o->operation[i]]
+                                                                                      : names[0];
+}
+
+uint8_t nc_oper_entry_gates(const struct nc_oper *o, unsigned i) {
+        return i < o->n_entries ? (uint8_t) (o->gate_mask[i] & 0xff) : 0;
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b) {
+        while (b) {
+                uint64_t t = a % b;
+                a = b;
+                b = t;
+        }
+        return a;
+}
+
+int nc_oper_rational(int64_t ns, uint32_t *numerator, uint32_t *denominator) {
+        uint64_t g, num, den = 1000000000;
+
+        if (ns <= 0)
+                return -1;
+        g = gcd((uint64_t) ns, den);
+        num = (uint64_t) ns / g;
+        den /= g;
+        if (num > UINT32_MAX)
+                return -1;
+        *numerator = (uint32_t) num;
+        *denominator = (uint32_t) den;
+        return 0;
+}
+
+int nc_oper_ptp_time(int64_t ns, uint64_t *seconds, uint32_t *nanoseconds) {
+        if (ns < 0)
+                return -1;
+        *seconds = (uint64_t) ns / 1000000000u;
+        *nanoseconds = (uint32_t) ((uint64_t) ns % 1000000000u);
+        return 0;
+}
+
+int nc_oper_config_change_time(const struct nc_oper *o, int64_t now_ns, int64_t *at_ns) {
+        int64_t base = o->admin_base_time_ns, cycle = o->admin_cycle_time_ns;
+
+        if (!o->change_pending || !o->have_admin)
+                return -1;
+        if (base >= now_ns || cycle <= 0) {
+                *at_ns = base;
+                return 0;
+        }
+        *at_ns = base + ((now_ns - base + cycle - 1) / cycle) * cycle;
+        return 0;
 }
 
 static void copy_string(char *dst, size_t size, json_object *v) {

@@ -18,7 +18,13 @@ struct nc_oper {
         unsigned n_entries;
         uint32_t gate_mask[NC_OPER_MAX_ENTRIES];
         uint32_t interval_ns[NC_OPER_MAX_ENTRIES];
+        uint8_t operation[NC_OPER_MAX_ENTRIES]; /* enum nc_oper_operation */
+        /* The admin schedule waiting for its base time (change_pending). */
+        bool have_admin;
+        int64_t admin_base_time_ns, admin_cycle_time_ns;
 };
+
+enum nc_oper_operation { NC_OPER_SET_GATES, NC_OPER_SET_AND_HOLD, NC_OPER_SET_AND_RELEASE };
 
 /* Read Describe()'s JSON text. Returns 0, or -1 when it is not a
  * document of that shape (then o->taprio is false). A root that is not a
@@ -30,6 +36,27 @@ int nc_oper_from_describe(const char *json, struct nc_oper *o);
  * (all open) before the base time, as Linux's taprio has no entry then,
  * and without a taprio. */
 uint8_t nc_oper_gate_states(const struct nc_oper *o, int64_t now_ns);
+
+/* The identity (ieee802-dot1q-sched, local name) of entry i's operation:
+ * set-gate-states, set-and-hold-mac or set-and-release-mac. */
+const char *nc_oper_operation_name(const struct nc_oper *o, unsigned i);
+
+/* A gate control entry's gate-states-value: its mask, bits above 7
+ * dropped (the standard's octet). */
+uint8_t nc_oper_entry_gates(const struct nc_oper *o, unsigned i);
+
+/* ns as the standard's rational-grouping (seconds, reduced): 0, or -1
+ * when ns is not above 0 or the numerator does not fit 32 bits. */
+int nc_oper_rational(int64_t ns, uint32_t *numerator, uint32_t *denominator);
+
+/* ns as the standard's ptp-time-grouping: 0, or -1 when ns is below 0. */
+int nc_oper_ptp_time(int64_t ns, uint64_t *seconds, uint32_t *nanoseconds);
+
+/* config-change-time: when the pending admin schedule takes over, seen at
+ * now_ns: its base time, or (a base time in the past) the first start of
+ * its cycle not before now_ns, as taprio starts it. Returns 0, or -1 when
+ * no change is pending. */
+int nc_oper_config_change_time(const struct nc_oper *o, int64_t now_ns, int64_t *at_ns);
 
 /* The rest of the operational state (tbsd's module, container state):
  * the link's state and reason, the clock check's state and reason, and

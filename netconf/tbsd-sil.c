@@ -49,6 +49,7 @@
 #include "typ.h"
 #include "val.h"
 #include "val_util.h"
+#include "xml_util.h"
 
 #include "nc-oper.h"
 #include "nc-translate.h"
@@ -638,6 +639,113 @@ static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *vi
         return val_set_simval_obj(dstval, dstval->obj, (const xmlChar *) buf);
 }
 
+/* The standard's oper-* containers of a gate parameter table (virtual
+ * containers, filled from Describe() when a <get> reaches them). */
+static const char *const oper_containers[] = {
+        "oper-control-list", "oper-cycle-time", "oper-base-time", "config-change-time", "current-time", NULL,
+};
+
+/* operation-name, an identityref: its value made directly (a QName of
+ * this module's namespace and the identity's local name). */
+static status_t add_operation(val_value_t *entry, const char *name) {
+        obj_template_t *obj = obj_find_child(entry->obj, (const xmlChar *) SCHED_MODULE,
+                                             (const xmlChar *) "operation-name");
+        val_value_t *v;
+
+        if (!obj || !sched_mod)
+                return ERR_NCX_DEF_NOT_FOUND;
+        v = val_new_value();
+        if (!v)
+                return ERR_INTERNAL_MEM;
+        val_init_from_template(v, obj);
+        v->v.idref.nsid = ncx_get_mod_nsid(sched_mod);
+        v->v.idref.name = xml_strdup((const xmlChar *) name);
+        v->v.idref.identity = ncx_find_identity(sched_mod, (const xmlChar *) name, FALSE);
+        if (!v->v.idref.name) {
+                val_free_value(v);
+                return ERR_INTERNAL_MEM;
+        }
+        val_add_child(v, entry);
+        return NO_ERR;
+}
+
+static status_t add_gate_entry(val_value_t *dst, const struct nc_oper *o, unsigned i) {
+        status_t res = NO_ERR;
+        val_value_t *entry = agt_make_list(dst->obj, (const xmlChar *) "gate-control-entry", &res);
+
+        if (!entry)
+                return res;
+        val_add_child(entry, dst);
+        res = add_number(entry, "index", false, i);
+        if (res == NO_ERR)
+                res = add_operation(entry, nc_oper_operation_name(o, i));
+        if (res == NO_ERR)
+                res = add_number(entry, "time-interval-value", false, o->interval_ns[i]);
+        if (res == NO_ERR)
+                res = add_number(entry, "gate-states-value", false, nc_oper_entry_gates(o, i));
+        if (res == NO_ERR)
+                res = val_gen_index_chain(entry->obj, entry);
+        return res;
+}
+
+static status_t add_ptp_time(val_value_t *dst, int64_t ns) {
+        uint64_t sec;
+        uint32_t nsec;
+        status_t res;
+
+        if (nc_oper_ptp_time(ns, &sec, &nsec) < 0)
+                return ERR_NCX_SKIPPED;
+        res = add_number(dst, "seconds", false, sec);
+        return res == NO_ERR ? add_number(dst, "nanoseconds", false, nsec) : res;
+}
+
+static status_t oper_container_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval,
+                                   val_value_t *dstval) {
+        const val_value_t *iface = virval->parent ? virval->parent->parent : NULL;
+        const val_value_t *name = iface ? val_find_child(iface, (const xmlChar *) "ietf-interfaces",
+                                                         (const xmlChar *) "name") : NULL;
+        const char *node = (const char *) virval->name;
+        struct nc_oper *o;
+        struct timespec now;
+        int64_t now_ns, at;
+        status_t res = NO_ERR;
+
+        (void) scb;
+        if (mode != GETCB_GET_VALUE)
+                return ERR_NCX_OPERATION_NOT_SUPPORTED;
+        if (!name || !VAL_STR(name))
+                return ERR_NCX_SKIPPED;
+        o = malloc(sizeof(*o));
+        if (!o)
+                return ERR_INTERNAL_MEM;
+        if (describe((const char *) VAL_STR(name), o) < 0 || !o->taprio) {
+                free(o);
+                return ERR_NCX_SKIPPED;
+        }
+        clock_gettime(o->clockid, &now);
+        now_ns = (int64_t) now.tv_sec * 1000000000LL + now.tv_nsec;
+        if (strcmp(node, "oper-control-list") == 0) {
+                for (unsigned i = 0; i < o->n_entries && res == NO_ERR; i++)
+                        res = add_gate_entry(dstval, o, i);
+        } else if (strcmp(node, "oper-cycle-time") == 0) {
+                uint32_t num, den;
+
+                if (o->n_entries == 0 || nc_oper_rational(o->cycle_time_ns, &num, &den) < 0)
+                        res = ERR_NCX_SKIPPED;
+                else if ((res = add_number(dstval, "numerator", false, num)) == NO_ERR)
+                        res = add_number(dstval, "denominator", false, den);
+        } else if (strcmp(node, "oper-base-time") == 0)
+                res = o->n_entries > 0 ? add_ptp_time(dstval, o->base_time_ns) : ERR_NCX_SKIPPED;
+        else if (strcmp(node, "config-change-time") == 0)
+                res = nc_oper_config_change_time(o, now_ns, &at) < 0 ? ERR_NCX_SKIPPED : add_ptp_time(dstval, at);
+        else if (strcmp(node, "current-time") == 0)
+                res = add_ptp_time(dstval, now_ns);
+        else
+                res = ERR_NCX_SKIPPED;
+        free(o);
+        return res;
+}
+
 /* Every gate parameter table of the running datastore gets the
  * operational leaves, read when asked: after each commit (a commit may
  * have put a table there, or replaced one), and after the startup. */
@@ -662,6 +770,21 @@ static status_t add_oper_leaves(void) {
                                 return ERR_INTERNAL_MEM;
                         val_init_virtual(v, state_get, state_obj);
                         val_add_child(v, e);
+                }
+
+                for (size_t i = 0; table && oper_containers[i] && res == NO_ERR; i++) {
+                        obj_template_t *obj = obj_find_child(table->obj, (const xmlChar *) SCHED_MODULE,
+                                                             (const xmlChar *) oper_containers[i]);
+                        val_value_t *v;
+
+                        if (!obj || val_find_child(table, (const xmlChar *) SCHED_MODULE,
+                                                   (const xmlChar *) oper_containers[i]))
+                                continue;
+                        v = val_new_value();
+                        if (!v)
+                                return ERR_INTERNAL_MEM;
+                        val_init_virtual(v, oper_container_get, obj);
+                        val_add_child(v, table);
                 }
 
                 for (size_t i = 0; table && oper_leaves[i] && res == NO_ERR; i++) {

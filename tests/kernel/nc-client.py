@@ -9,7 +9,9 @@
 #   nc-client.py KEY notify SECONDS  create-subscription, print "subscribed", then one line per
 #                                  notification of tbsd's module: "NAME leaf=value ..." (flushed),
 #                                  for SECONDS at most
-#   nc-client.py KEY oper IFACE    <get> of IFACE's gate parameter table: "leaf value" per leaf
+#   nc-client.py KEY oper IFACE    <get> of IFACE's gate parameter table: "path value" per leaf,
+#                                  the path from the table down, e.g. "oper-gate-states 1",
+#                                  "oper-control-list/gate-control-entry[0]/gate-states-value 1"
 #   nc-client.py KEY state IFACE   <get> of IFACE's tbsd state container: "path value" per leaf,
 #                                  the path from the container down, e.g. "txqueue[2]/sent-packets 0"
 import os
@@ -57,10 +59,21 @@ def main():
                     '<name>%s</name><gate-parameter-table xmlns="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched"/>'
                     '</interface></interfaces>' % sys.argv[3])
             data = m.get(filter=("subtree", filt)).data_ele
-            for t in data.iter("{urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched}gate-parameter-table"):
-                for leaf in t:
-                    if len(leaf) == 0:
-                        print(leaf.tag.split("}")[1], (leaf.text or "").strip())
+            sched = "{urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched}"
+
+            def walk_table(node, path):
+                for c in node:
+                    name = c.tag.split("}")[1]
+                    if name == "gate-control-entry":
+                        name = "gate-control-entry[%s]" % c.findtext(sched + "index")
+                    elif name == "queue-max-sdu-table":
+                        name = "queue-max-sdu-table[%s]" % c.findtext(sched + "traffic-class")
+                    if len(c) == 0:
+                        print(path + name, " ".join((c.text or "").split()))
+                    else:
+                        walk_table(c, path + name + "/")
+            for t in data.iter(sched + "gate-parameter-table"):
+                walk_table(t, "")
         elif verb == "state":
             filt = ('<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"><interface>'
                     '<name>%s</name><state xmlns="urn:tsn:tbsd"/></interface></interfaces>' % sys.argv[3])

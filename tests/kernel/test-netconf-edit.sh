@@ -44,6 +44,19 @@ case "$states" in
 1|6) pass "get: oper-gate-states is an entry's ($states)" ;;
 *) fail "get: oper-gate-states is '$states', not 1 or 6" ;;
 esac
+# The standard's oper gate schedule: the committed entries and cycle.
+ops() { grep -E "^$1/" <<<"$oper" | sed "s|^$1/||" | sort; }
+assert_eq "$(ops oper-control-list)" "$(ops admin-control-list)" "get: oper-control-list is the committed admin-control-list"
+assert_contains "$oper" "oper-control-list/gate-control-entry[1]/gate-states-value 6" "get: oper-control-list's second entry"
+grep -Eq '^oper-control-list/gate-control-entry\[0\]/operation-name ([a-z0-9-]+:)?set-gate-states$' <<<"$oper" ||
+        fail "get: oper-control-list's first operation-name is not set-gate-states: $oper"
+pass "get: oper-control-list's operation-name"
+assert_eq "$(ops oper-cycle-time | tr '\n' ' ')" "denominator 1000 numerator 1 " "get: oper-cycle-time 1/1000 s"
+assert_eq "$(ops oper-base-time | tr '\n' ' ')" "nanoseconds 0 seconds 0 " "get: oper-base-time 0"
+grep -Eq '^current-time/seconds [1-9][0-9]*$' <<<"$oper" || fail "get: no current-time/seconds: $oper"
+pass "get: current-time"
+grep -q '^config-change-time/' <<<"$oper" && fail "get: a config-change-time without a pending change: $oper"
+pass "get: no config-change-time without a pending change"
 
 # Refused edits: tbsd's reason in the rpc-error, nothing changed.
 tree_t=$(qdisc_shape vt0)

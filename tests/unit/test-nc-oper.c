@@ -36,6 +36,88 @@ static void test_taprio(void **state) {
         assert_true(o.change_pending);
 }
 
+/* The standard's oper-control-list, oper-cycle-time, oper-base-time. */
+static void test_oper_schedule(void **state) {
+        struct nc_oper o;
+        uint32_t num = 0, den = 0, nsec = 0;
+        uint64_t sec = 0;
+        (void) state;
+        assert_int_equal(nc_oper_from_describe(
+                                 "{\"root\": {\"qdisc\": \"taprio\", \"clockid\": \"CLOCK_TAI\", \"change_pending\": false,"
+                                 " \"oper_schedule\": {\"base_time_ns\": 1700000000123456789, \"cycle_time_ns\": 1000000,"
+                                 " \"cycle_time_extension_ns\": 0, \"entries\": ["
+                                 "{\"command\": \"set-gates\", \"gate_mask\": \"0x1\", \"interval_ns\": 300000},"
+                                 "{\"command\": \"set-and-hold\", \"gate_mask\": \"0x1fe\", \"interval_ns\": 600000},"
+                                 "{\"command\": \"set-and-release\", \"gate_mask\": 4, \"interval_ns\": 100000}]},"
+                                 " \"admin_schedule\": null}}",
+                                 &o),
+                         0);
+        assert_int_equal(o.n_entries, 3);
+        assert_string_equal(nc_oper_operation_name(&o, 0), "set-gate-states");
+        assert_string_equal(nc_oper_operation_name(&o, 1), "set-and-hold-mac");
+        assert_string_equal(nc_oper_operation_name(&o, 2), "set-and-release-mac");
+        assert_int_equal(nc_oper_entry_gates(&o, 0), 1);
+        assert_int_equal(nc_oper_entry_gates(&o, 1), 0xfe); /* bit 8 dropped */
+        assert_int_equal(nc_oper_entry_gates(&o, 2), 4);
+        assert_int_equal(o.interval_ns[1], 600000);
+        /* the cycle, reduced: 1 ms = 1/1000 s */
+        assert_int_equal(nc_oper_rational(o.cycle_time_ns, &num, &den), 0);
+        assert_int_equal(num, 1);
+        assert_int_equal(den, 1000);
+        assert_int_equal(nc_oper_rational(1500000000, &num, &den), 0);
+        assert_int_equal(num, 3);
+        assert_int_equal(den, 2);
+        assert_int_equal(nc_oper_rational(333333, &num, &den), 0);
+        assert_int_equal(num, 333333);
+        assert_int_equal(den, 1000000000);
+        assert_int_equal(nc_oper_rational(0, &num, &den), -1);
+        assert_int_equal(nc_oper_rational(-5, &num, &den), -1);
+        assert_int_equal(nc_oper_rational(INT64_MAX, &num, &den), -1); /* the numerator exceeds 32 bits */
+        /* the base time as seconds and nanoseconds */
+        assert_int_equal(nc_oper_ptp_time(o.base_time_ns, &sec, &nsec), 0);
+        assert_int_equal(sec, 1700000000);
+        assert_int_equal(nsec, 123456789);
+        assert_int_equal(nc_oper_ptp_time(0, &sec, &nsec), 0);
+        assert_int_equal(sec, 0);
+        assert_int_equal(nsec, 0);
+        assert_int_equal(nc_oper_ptp_time(-1, &sec, &nsec), -1);
+        /* nothing pending: no config-change-time */
+        int64_t at = 0;
+        assert_int_equal(nc_oper_config_change_time(&o, 5, &at), -1);
+}
+
+/* A change waiting for its base time: config-change-time. */
+#define PENDING(oper)                                                                                          \
+        "{\"root\": {\"qdisc\": \"taprio\", \"change_pending\": true, \"oper_schedule\": " oper ","           \
+        " \"admin_schedule\": {\"base_time_ns\": 10000, \"cycle_time_ns\": 1000, \"cycle_time_extension_ns\": 0," \
+        " \"entries\": [{\"command\": \"set-gates\", \"gate_mask\": \"0x3\", \"interval_ns\": 1000}]}}}"
+
+static void test_config_change_time(void **state) {
+        struct nc_oper o;
+        int64_t at = 0;
+        (void) state;
+        assert_int_equal(nc_oper_from_describe(PENDING("{\"base_time_ns\": 0, \"cycle_time_ns\": 500, \"entries\":"
+                                                       " [{\"gate_mask\": \"0x1\", \"interval_ns\": 500}]}"),
+                                               &o),
+                         0);
+        assert_true(o.taprio);
+        assert_true(o.change_pending);
+        assert_int_equal(o.n_entries, 1); /* the oper schedule's */
+        assert_int_equal(nc_oper_config_change_time(&o, 4000, &at), 0);
+        assert_int_equal(at, 10000); /* its base time, ahead */
+        assert_int_equal(nc_oper_config_change_time(&o, 10000, &at), 0);
+        assert_int_equal(at, 10000);
+        assert_int_equal(nc_oper_config_change_time(&o, 12345, &at), 0);
+        assert_int_equal(at, 13000); /* passed: the next start of its cycle */
+        /* A first schedule waiting: no oper schedule, all gates open. */
+        assert_int_equal(nc_oper_from_describe(PENDING("null"), &o), 0);
+        assert_true(o.taprio);
+        assert_int_equal(o.n_entries, 0);
+        assert_int_equal(nc_oper_gate_states(&o, 20000), 0xff);
+        assert_int_equal(nc_oper_config_change_time(&o, 0, &at), 0);
+        assert_int_equal(at, 10000);
+}
+
 static void test_not_taprio(void **state) {
         struct nc_oper o;
         (void) state;
@@ -96,6 +178,8 @@ static void test_state(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_taprio),
+                cmocka_unit_test(test_oper_schedule),
+                cmocka_unit_test(test_config_change_time),
                 cmocka_unit_test(test_not_taprio),
                 cmocka_unit_test(test_state),
         };
