@@ -91,6 +91,10 @@ typedef struct QDiscTree {
  *  TCA_STATS_APP in TCA_STATS2 as the root's) to t's queues. Messages of
  *  other interfaces or qdiscs are skipped. Returns 0 or -EBADMSG. */
 int qdisc_tree_add_class_stats(QDiscTree *t, const void *buf, size_t len);
+/* taprio's TCA_STATS_APP nest into st (a counter the driver leaves out
+ * stays unset; a nest that cannot be read is ignored). */
+struct nlattr;
+void qdisc_parse_taprio_offload_stats(struct nlattr *app, TaprioOffloadStats *st);
 
 /** Judge what a dump says about one interface, before anything is done
  *  on it. Linux ends a qdisc dump without any error at a qdisc whose
