@@ -567,10 +567,20 @@ static status_t add_queue(val_value_t *dst, const struct nc_oper_queue *q) {
         return res;
 }
 
-static status_t state_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
+/* The interface name of a virtual node's interface entry: the entry is
+ * the node's parent (up = 1) or grandparent (up = 2); NULL without one. */
+static const char *entry_ifname(const val_value_t *virval, int up) {
         const val_value_t *iface = virval->parent;
-        const val_value_t *name = iface ? val_find_child(iface, (const xmlChar *) "ietf-interfaces",
-                                                         (const xmlChar *) "name") : NULL;
+        const val_value_t *name;
+
+        if (up == 2 && iface)
+                iface = iface->parent;
+        name = iface ? val_find_child(iface, (const xmlChar *) "ietf-interfaces", (const xmlChar *) "name") : NULL;
+        return name ? (const char *) VAL_STR(name) : NULL;
+}
+
+static status_t state_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
+        const char *ifname = entry_ifname(virval, 1);
         struct nc_oper_state *st;
         char *json;
         status_t res = NO_ERR;
@@ -578,9 +588,9 @@ static status_t state_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *v
         (void) scb;
         if (mode != GETCB_GET_VALUE)
                 return ERR_NCX_OPERATION_NOT_SUPPORTED;
-        if (!name || !VAL_STR(name))
+        if (!ifname)
                 return ERR_NCX_SKIPPED;
-        json = describe_json((const char *) VAL_STR(name));
+        json = describe_json(ifname);
         st = malloc(sizeof(*st));
         if (!st || !json || nc_oper_state_from_describe(json, st) < 0) {
                 free(json);
@@ -607,9 +617,7 @@ static const char *const oper_leaves[] = {
 };
 
 static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
-        const val_value_t *iface = virval->parent ? virval->parent->parent : NULL;
-        const val_value_t *name = iface ? val_find_child(iface, (const xmlChar *) "ietf-interfaces",
-                                                         (const xmlChar *) "name") : NULL;
+        const char *ifname = entry_ifname(virval, 2);
         const char *leaf = (const char *) virval->name;
         struct nc_oper o;
         struct timespec now;
@@ -623,7 +631,7 @@ static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *vi
         else if (strcmp(leaf, "supported-interval-max") == 0)
                 snprintf(buf, sizeof(buf), "%d", 2147483647);
         else {
-                if (!name || !VAL_STR(name) || describe((const char *) VAL_STR(name), &o) < 0 || !o.taprio)
+                if (!ifname || describe(ifname, &o) < 0 || !o.taprio)
                         return ERR_NCX_SKIPPED;
                 if (strcmp(leaf, "oper-gate-states") == 0) {
                         clock_gettime(o.clockid, &now);
@@ -701,9 +709,7 @@ static status_t add_ptp_time(val_value_t *dst, int64_t ns) {
 
 static status_t oper_container_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval,
                                    val_value_t *dstval) {
-        const val_value_t *iface = virval->parent ? virval->parent->parent : NULL;
-        const val_value_t *name = iface ? val_find_child(iface, (const xmlChar *) "ietf-interfaces",
-                                                         (const xmlChar *) "name") : NULL;
+        const char *ifname = entry_ifname(virval, 2);
         const char *node = (const char *) virval->name;
         struct nc_oper *o;
         struct timespec now;
@@ -713,12 +719,12 @@ static status_t oper_container_get(ses_cb_t *scb, getcb_mode_t mode, const val_v
         (void) scb;
         if (mode != GETCB_GET_VALUE)
                 return ERR_NCX_OPERATION_NOT_SUPPORTED;
-        if (!name || !VAL_STR(name))
+        if (!ifname)
                 return ERR_NCX_SKIPPED;
         o = malloc(sizeof(*o));
         if (!o)
                 return ERR_INTERNAL_MEM;
-        if (describe((const char *) VAL_STR(name), o) < 0 || !o->taprio) {
+        if (describe(ifname, o) < 0 || !o->taprio) {
                 free(o);
                 return ERR_NCX_SKIPPED;
         }
