@@ -204,9 +204,9 @@ static int check_rights(Manager *m, const Caller *c, const char *label, const Sc
  * size, a file of the folder declaring the interface, the interface
  * present, then what a file of the folder goes through at a load
  * (schedule-dir.c's load_one()): parse, the document's interface, the keys
- * the caller may set, verify against the interface's probe. Refusals are appended to *lines and
- * warnings to *warnings, each "label: PATH: REASON". Returns 1 when
- * refused, 0 when not, -ENOMEM. */
+ * the caller may set, verify against the interface's probe. Refusals are
+ * appended to *lines and warnings to *warnings, each "label: PATH: REASON".
+ * Returns 1 when refused, 0 when not, -ENOMEM. */
 static int check_document(Manager *m, const Caller *c, const char *label, const char *ifname, const char *text,
                           char **lines, char **warnings) {
         _cleanup_schedule_ Schedule *s = NULL;
