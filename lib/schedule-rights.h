@@ -31,7 +31,8 @@ typedef enum ScheduleRight {
 const char *schedule_right_to_string(ScheduleRight r);
 ScheduleRight schedule_right_from_string(const char *s);
 
-/** What the key gives, for a refusal ("it waives safety checks"). */
+/** What the key gives, for a refusal ("it gives a group launch-time
+ *  sockets from tbsd"). */
 const char *schedule_right_reason(ScheduleRight r);
 
 /** Parse a comma-separated list of right names (tbsd
