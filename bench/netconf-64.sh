@@ -28,7 +28,10 @@ out=$TBS_OUT/netconf-bench.txt
 : > "$out"
 
 start_system_bus
-start_tbsd "$work/conf" --state-dir "$work/state" --schedule-group nogroup --log-level notice
+# The documents put an etf on PTP's class ("allow": ["ptp-etf"]), which the
+# schedule group (netconfd's) may set only when tbsd is told so (issue 46).
+start_tbsd "$work/conf" --state-dir "$work/state" --schedule-group nogroup --schedule-group-may=allow \
+        --log-level notice
 start_netconf 65534
 roots() { tc -j qdisc show | jq -r '[.[] | select(.root == true and .kind == "mqprio" and (.dev | startswith("b")))] | length'; }
 check() { # WAY WHAT: every tree there (apply) or none (remove)

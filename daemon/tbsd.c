@@ -20,6 +20,7 @@
 #include "nl-qdisc.h"
 #include "parse-number.h"
 #include "schedule-dir.h"
+#include "schedule-rights.h"
 #include "schedule-store.h"
 #include "schedule-streams.h"
 #include "schedule-verify.h"
@@ -38,6 +39,7 @@ static bool arg_once;
 static const char *arg_remove;
 static const char *arg_admin_group = "tbs";
 static const char *arg_schedule_group;
+static uint32_t arg_schedule_group_may;
 static uint64_t arg_clock_interval_usec = 2 * 1000 * 1000ULL;
 static uint64_t arg_stats_interval_usec = 1000 * 1000ULL;
 static const char *arg_metrics_file;
@@ -68,6 +70,10 @@ static void help(void) {
                "     --schedule-group NAME\n"
                "                          Group allowed to call ApplySchedule(s), RemoveSchedule\n"
                "                          and GetSchedule besides the admin group (default none)\n"
+               "     --schedule-group-may KEYS\n"
+               "                          Schedule keys that grant rights the schedule group may\n"
+               "                          set too, comma-separated: allow, sockets,\n"
+               "                          skip_sock_check (default none)\n"
                "     --clock-interval SEC Seconds between clock checks (default 2)\n"
                "     --stats-interval SEC Seconds between statistics samples while sampling:\n"
                "                          always with --metrics-file, else while bus clients\n"
@@ -102,6 +108,7 @@ static int parse_argv(int argc, char *argv[]) {
                 ARG_ALLOW_UNSAFE_FILES,
                 ARG_STATE_DIR,
                 ARG_SCHEDULE_GROUP,
+                ARG_SCHEDULE_GROUP_MAY,
         };
         static const struct option options[] = {
                 { "help",       no_argument,       NULL, 'h' },
@@ -114,6 +121,7 @@ static int parse_argv(int argc, char *argv[]) {
                 { "remove",     required_argument, NULL, ARG_REMOVE },
                 { "admin-group", required_argument, NULL, ARG_ADMIN_GROUP },
                 { "schedule-group", required_argument, NULL, ARG_SCHEDULE_GROUP },
+                { "schedule-group-may", required_argument, NULL, ARG_SCHEDULE_GROUP_MAY },
                 { "clock-interval", required_argument, NULL, ARG_CLOCK_INTERVAL },
                 { "log-level",  required_argument, NULL, ARG_LOG_LEVEL },
                 { "log-prefix", no_argument,       NULL, ARG_LOG_PREFIX },
@@ -178,6 +186,20 @@ static int parse_argv(int argc, char *argv[]) {
                 case ARG_SCHEDULE_GROUP:
                         arg_schedule_group = optarg;
                         break;
+                case ARG_SCHEDULE_GROUP_MAY: {
+                        const char *bad = NULL;
+                        size_t n = 0;
+
+                        if (schedule_rights_parse(optarg, &arg_schedule_group_may, &bad, &n) < 0) {
+                                _cleanup_free_ char *buf = NULL;
+
+                                log_error("--schedule-group-may: '%.*s': expected a comma-separated list of allow, "
+                                          "sockets and skip_sock_check, each once, got '%s'", (int) n, bad,
+                                          text_safe(optarg, &buf));
+                                return -EINVAL;
+                        }
+                        break;
+                }
                 case ARG_CLOCK_INTERVAL: {
                         uint64_t ns;
 
@@ -605,6 +627,7 @@ int main(int argc, char *argv[]) {
                 .state_dir = state_dir(),
                 .admin_group = arg_admin_group,
                 .schedule_group = arg_schedule_group,
+                .schedule_group_may = arg_schedule_group_may,
                 .clock_interval_usec = arg_clock_interval_usec,
                 .stats_interval_usec = arg_stats_interval_usec,
                 .metrics_file = arg_metrics_file,

@@ -286,6 +286,7 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
                 manager_free(m);
                 return -ENOMEM;
         }
+        m->schedule_group_may = config->schedule_group_may;
 
         r = nl_qdisc_new(&m->nl);
         if (r < 0) {

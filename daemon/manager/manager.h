@@ -29,6 +29,8 @@ typedef struct ManagerConfig {
         const char *admin_group;        /* group whose members may call privileged methods */
         const char *schedule_group;     /* group whose members may also call ApplySchedule,
                                          * RemoveSchedule and GetSchedule (schedule-bus.h); NULL: none */
+        uint32_t schedule_group_may;    /* the schedule keys that grant rights (lib/schedule-rights.h)
+                                         * the schedule group may set: bits 1 << ScheduleRight */
         uint64_t clock_interval_usec;   /* period of the clock checks */
         uint64_t stats_interval_usec;   /* statistics sampling period while sampling; 0: never
                                          * sample, every read dumps */
@@ -56,6 +58,7 @@ struct Manager {
         char *config_dir;
         char *admin_group;              /* may call privileged methods; NULL: root only */
         char *schedule_group;           /* may call the schedule methods too; NULL: none */
+        uint32_t schedule_group_may;    /* ManagerConfig's */
         struct RefusalLog *refusals;    /* refused privileged calls, logged per caller with a limit */
         CpuBudget validate_budget;      /* CPU time of untrusted callers' Validate() (manager-bus.c) */
         uint64_t clock_interval_usec;

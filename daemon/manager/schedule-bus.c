@@ -20,6 +20,7 @@
 #include "manager.h"
 #include "schedule-bus.h"
 #include "schedule-parse.h"
+#include "schedule-rights.h"
 #include "schedule-store.h"
 #include "schedule-verify.h"
 #include "sd-cleanup.h"
@@ -45,10 +46,16 @@ static bool ifname_plausible(const char *s) {
         return true;
 }
 
-/* The caller's check: root, the admin group, or the schedule group. On
- * success *ret_who is "uid N". */
-static int admit(sd_bus_message *msg, Manager *m, const char *method, char ret_who[static 32],
-                 sd_bus_error *error) {
+/* Who called and what its documents may set. */
+typedef struct Caller {
+        char who[32];           /* "uid N" */
+        uid_t uid;
+        uint32_t may;           /* the rights-granting keys it may set (lib/schedule-rights.h): root and
+                                 * the admin group all, the schedule group's the operator's choice */
+} Caller;
+
+/* The caller's check: root, the admin group, or the schedule group. */
+static int admit(sd_bus_message *msg, Manager *m, const char *method, Caller *ret, sd_bus_error *error) {
         BusCaller c = {};
         int r;
 
@@ -57,27 +64,28 @@ static int admit(sd_bus_message *msg, Manager *m, const char *method, char ret_w
                 return r;
         if (r == 0)
                 return -EACCES;
-        snprintf(ret_who, 32, "uid %u", (unsigned) c.uid);
+        *ret = (Caller) { .uid = c.uid, .may = c.admin ? SCHEDULE_RIGHTS_ALL : m->schedule_group_may };
+        snprintf(ret->who, sizeof(ret->who), "uid %u", (unsigned) c.uid);
         return 0;
 }
 
 /* The checks ApplySchedule() and RemoveSchedule() share: the caller, the
  * interface name, the origin. 0, or <0 with error set. */
 static int check_caller_args(sd_bus_message *msg, Manager *m, const char *method, const char *ifname,
-                             const char *origin, char ret_who[static 32], sd_bus_error *error) {
+                             const char *origin, Caller *ret, sd_bus_error *error) {
         const char *why;
         int r;
 
-        r = admit(msg, m, method, ret_who, error);
+        r = admit(msg, m, method, ret, error);
         if (r < 0)
                 return r;
         if (!ifname_plausible(ifname))
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                         "%s by %s: interface: '%.*s' is not an interface name", method, ret_who,
+                                         "%s by %s: interface: '%.*s' is not an interface name", method, ret->who,
                                          (int) utf8_cut(ifname, 64), ifname);
         if (!schedule_origin_valid(origin, &why))
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS, "%s(%s) by %s: origin: %s", method,
-                                         ifname, ret_who, why);
+                                         ifname, ret->who, why);
         return 0;
 }
 
@@ -171,15 +179,36 @@ static int lines_addf(char **lines, const char *fmt, ...) {
         return 0;
 }
 
+/* The keys of s that grant rights the caller may not give (the schedule
+ * group without tbsd --schedule-group-may): one line each, appended to
+ * *lines, and noted in the refusal log. Returns 1 when there is one, 0
+ * when not, -ENOMEM. */
+static int check_rights(Manager *m, const Caller *c, const char *label, const Schedule *s, char **lines) {
+        char where[_SCHEDULE_RIGHT_MAX][SCHEDULE_RIGHT_PATH_MAX];
+        uint32_t beyond = schedule_rights_used(s, where) & ~c->may;
+
+        for (ScheduleRight k = 0; k < _SCHEDULE_RIGHT_MAX; k++) {
+                if (!(beyond & (1U << k)))
+                        continue;
+                if (lines_addf(lines, "%s: %s: the schedule group may not set this key: %s; root and the admin group "
+                               "may, and tbsd --schedule-group-may=%s gives it to the schedule group", label, where[k],
+                               schedule_right_reason(k), schedule_right_to_string(k)) < 0)
+                        return -ENOMEM;
+                refusal_log_note(m->refusals, c->uid, "%s: %s: the schedule group may not set this key (tbsd "
+                                 "--schedule-group-may=%s gives it)", label, where[k], schedule_right_to_string(k));
+        }
+        return beyond != 0;
+}
+
 /* Everything a document for ifname goes through before it is kept: its
  * size, a file of the folder declaring the interface, the interface
  * present, then what a file of the folder goes through at a load
- * (schedule-dir.c's load_one()): parse, the document's interface, verify
- * against the interface's probe. Refusals are appended to *lines and
- * warnings to *warnings, each "label: PATH: REASON". Returns 1 when
- * refused, 0 when not, -ENOMEM. */
-static int check_document(Manager *m, const char *label, const char *ifname, const char *text, char **lines,
-                          char **warnings) {
+ * (schedule-dir.c's load_one()): parse, the document's interface, the keys
+ * the caller may set, verify against the interface's probe. Refusals are
+ * appended to *lines and warnings to *warnings, each "label: PATH: REASON".
+ * Returns 1 when refused, 0 when not, -ENOMEM. */
+static int check_document(Manager *m, const Caller *c, const char *label, const char *ifname, const char *text,
+                          char **lines, char **warnings) {
         _cleanup_schedule_ Schedule *s = NULL;
         _cleanup_free_ char *errs = NULL;
         DiagList diags = {};
@@ -201,6 +230,13 @@ static int check_document(Manager *m, const char *label, const char *ifname, con
         if (r >= 0 && strcmp(s->ifname, ifname) != 0)
                 r = diag_error(&diags, label, "interface", "the document is for %s, not %s", s->ifname, ifname) < 0
                             ? -ENOMEM : -EINVAL;
+        if (r >= 0) {
+                r = check_rights(m, c, label, s, lines);
+                if (r != 0) {
+                        diag_list_clear(&diags);
+                        return r;
+                }
+        }
         if (r >= 0)
                 r = schedule_verify(s, manager_facts_for(ifname, m), &diags);
         if (r == -ENOMEM || lines_add_diags(&errs, &diags, DIAG_ERROR) < 0 ||
@@ -236,22 +272,22 @@ int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error)
         Manager *m = userdata;
         const char *ifname, *text, *origin;
         const char *dir = m->link_ctx.state_dir;
-        char who[32];
+        Caller caller = {};
         bool same;
         int r;
 
         r = sd_bus_message_read(msg, "sss", &ifname, &text, &origin);
         if (r < 0)
                 return bus_method_failed(error, r, "ApplySchedule");
-        r = check_caller_args(msg, m, "ApplySchedule", ifname, origin, who, error);
+        r = check_caller_args(msg, m, "ApplySchedule", ifname, origin, &caller, error);
         if (r < 0)
                 return r;
         if (!dir)
                 return sd_bus_error_setf(error, TBS_ERROR_FAILED, "ApplySchedule(%s): tbsd keeps no state here",
                                          ifname);
-        if (asprintf(&label, "ApplySchedule(%s) by %s", ifname, who) < 0)
+        if (asprintf(&label, "ApplySchedule(%s) by %s", ifname, caller.who) < 0)
                 return -ENOMEM;
-        r = check_document(m, label, ifname, text, &lines, &warnings);
+        r = check_document(m, &caller, label, ifname, text, &lines, &warnings);
         if (r < 0)
                 return r;
         if (r > 0)
@@ -388,7 +424,7 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
         BatchEntry *e = NULL;
         size_t n = 0, bytes = 0, ndone = 0;
         bool kernel = false;
-        char who[32];
+        Caller caller = {};
         int r;
 
         r = batch_read(msg, &e, &n, &bytes);
@@ -398,24 +434,24 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
                 batch_free(e, n);
                 return bus_method_failed(error, r, "ApplySchedules");
         }
-        r = admit(msg, m, "ApplySchedules", who, error);
+        r = admit(msg, m, "ApplySchedules", &caller, error);
         if (r < 0)
                 goto out;
         if (n > BATCH_MAX_ENTRIES) {
                 r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                      "ApplySchedules by %s: more than %d interfaces in one call", who,
+                                      "ApplySchedules by %s: more than %d interfaces in one call", caller.who,
                                       BATCH_MAX_ENTRIES);
                 goto out;
         }
         if (bytes > BATCH_MAX_BYTES) {
                 r = sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
-                                      "ApplySchedules by %s: the documents are larger than %d bytes together", who,
-                                      BATCH_MAX_BYTES);
+                                      "ApplySchedules by %s: the documents are larger than %d bytes together",
+                                      caller.who, BATCH_MAX_BYTES);
                 goto out;
         }
         if (!schedule_origin_valid(origin, &why)) {
-                r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS, "ApplySchedules by %s: origin: %s", who,
-                                      why);
+                r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS, "ApplySchedules by %s: origin: %s",
+                                      caller.who, why);
                 goto out;
         }
         if (!dir) {
@@ -426,7 +462,7 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
                 if (!ifname_plausible(e[i].ifname)) {
                         r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
                                               "ApplySchedules by %s: interface: '%.*s' is not an interface name",
-                                              who, (int) utf8_cut(e[i].ifname, 64), e[i].ifname);
+                                              caller.who, (int) utf8_cut(e[i].ifname, 64), e[i].ifname);
                         goto out;
                 }
 
@@ -435,7 +471,7 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
                 const char *file;
                 bool twice = false;
 
-                if (asprintf(&e[i].label, "ApplySchedules(%s) by %s", e[i].ifname, who) < 0) {
+                if (asprintf(&e[i].label, "ApplySchedules(%s) by %s", e[i].ifname, caller.who) < 0) {
                         r = -ENOMEM;
                         goto out;
                 }
@@ -445,7 +481,7 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
                         r = lines_addf(&lines, "%s: interface: %s is given more than once", e[i].label,
                                        e[i].ifname);
                 else if (e[i].text)
-                        r = check_document(m, e[i].label, e[i].ifname, e[i].text, &lines, &warnings);
+                        r = check_document(m, &caller, e[i].label, e[i].ifname, e[i].text, &lines, &warnings);
                 else if ((file = declared_by_file(m, e[i].ifname)))
                         r = lines_addf(&lines, "%s: interface: %s is configured by %s, not over the bus; that file "
                                        "is the operator's", e[i].label, e[i].ifname, file);
@@ -455,7 +491,7 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
                         goto out;
         }
         if (lines) {
-                log_warning("ApplySchedules by %s refused:\n%s", who, lines);
+                log_warning("ApplySchedules by %s refused:\n%s", caller.who, lines);
                 r = sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s", lines);
                 goto out;
         }
@@ -521,7 +557,7 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
 
                 batch_put_back(m, e, n);
                 (void) manager_reload(m, &again);
-                log_warning("ApplySchedules by %s refused, %zu interfaces put back:\n%s", who, ndone,
+                log_warning("ApplySchedules by %s refused, %zu interfaces put back:\n%s", caller.who, ndone,
                             lines ?: "out of memory");
                 if (r < 0)
                         goto out;
@@ -559,32 +595,32 @@ int schedule_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error
         Manager *m = userdata;
         const char *ifname, *origin, *file;
         const char *dir = m->link_ctx.state_dir;
-        char who[32];
+        Caller caller = {};
         int r;
 
         r = sd_bus_message_read(msg, "ss", &ifname, &origin);
         if (r < 0)
                 return bus_method_failed(error, r, "RemoveSchedule");
-        r = check_caller_args(msg, m, "RemoveSchedule", ifname, origin, who, error);
+        r = check_caller_args(msg, m, "RemoveSchedule", ifname, origin, &caller, error);
         if (r < 0)
                 return r;
         file = declared_by_file(m, ifname);
         if (file)
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
                                          "RemoveSchedule(%s) by %s: interface: %s is configured by %s, not over "
-                                         "the bus; that file is the operator's", ifname, who, ifname, file);
+                                         "the bus; that file is the operator's", ifname, caller.who, ifname, file);
         r = dir ? schedule_store_read(dir, ifname, &old_text, &old_origin) : -ENOENT;
         if (r == -ENOENT)
                 return sd_bus_error_setf(error, TBS_ERROR_NO_SUCH_LINK,
                                          "RemoveSchedule(%s) by %s: interface: no schedule was given for %s with "
-                                         "ApplySchedule", ifname, who, ifname);
+                                         "ApplySchedule", ifname, caller.who, ifname);
         if (r < 0)
                 return bus_method_failed(error, r, "RemoveSchedule");
         r = schedule_store_drop(dir, ifname);
         if (r < 0)
                 return bus_method_failed(error, r, "RemoveSchedule");
         (void) manager_reload(m, &errors);
-        log_info("RemoveSchedule(%s) by %s: schedule of origin %s removed, origin %s", ifname, who, old_origin,
+        log_info("RemoveSchedule(%s) by %s: schedule of origin %s removed, origin %s", ifname, caller.who, old_origin,
                  origin);
         return sd_bus_reply_method_return(msg, NULL);
 }
@@ -594,7 +630,7 @@ int schedule_bus_get(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
         const char *ifname, *path;
         DiagList diags = {};
-        char who[32];
+        Caller caller = {};
         size_t len;
         Link *l;
         int r;
@@ -602,7 +638,7 @@ int schedule_bus_get(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         r = sd_bus_message_read(msg, "s", &ifname);
         if (r < 0)
                 return bus_method_failed(error, r, "GetSchedule");
-        r = admit(msg, m, "GetSchedule", who, error);
+        r = admit(msg, m, "GetSchedule", &caller, error);
         if (r < 0)
                 return r;
         l = manager_find_link(m, ifname);

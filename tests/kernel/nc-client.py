@@ -38,7 +38,9 @@ def main():
                 m.commit(confirmed=verb == "confirmed")
                 print("ok")
             except RPCError as e:
-                print("rpc-error:", " ".join((e.message or "").split()), "| path:", e.path or "")
+                # Several rpc-errors come as one RPCError holding them (.errors), without a path of its own.
+                for x in getattr(e, "errors", None) or [e]:
+                    print("rpc-error:", " ".join((x.message or "").split()), "| path:", x.path or "")
                 try:
                     m.discard_changes()
                 except RPCError:

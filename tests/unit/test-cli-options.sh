@@ -86,6 +86,17 @@ for v in 8 +3 " 3" 3x; do
 done
 expect "--config-dir not UTF-8" 2 "tbsd: --config-dir: must be valid UTF-8 without control characters, got '$tmp/\\xff'" \
         "$tbsd" --check --config-dir "$tmp/"$'\xff'
+# --schedule-group-may: the rights-granting schedule keys, each once (issue 46).
+may_err() { echo "tbsd: --schedule-group-may: '$1': expected a comma-separated list of allow, sockets and skip_sock_check, each once, got '$2'"; }
+expect "--schedule-group-may=clock" 2 "$(may_err clock clock)" "$tbsd" --check --config-dir "$tmp/conf" --schedule-group-may=clock
+expect "--schedule-group-may=allow,allow" 2 "$(may_err allow allow,allow)" \
+        "$tbsd" --check --config-dir "$tmp/conf" --schedule-group-may=allow,allow
+expect "--schedule-group-may=allow," 2 "$(may_err "" allow,)" "$tbsd" --check --config-dir "$tmp/conf" --schedule-group-may=allow,
+expect "--schedule-group-may='allow sockets'" 2 "$(may_err "allow sockets" "allow sockets")" \
+        "$tbsd" --check --config-dir "$tmp/conf" "--schedule-group-may=allow sockets"
+expect "good --schedule-group-may" 0 "" "$tbsd" --check --config-dir "$tmp/conf" \
+        --schedule-group-may=skip_sock_check,sockets,allow
+expect "empty --schedule-group-may" 0 "" "$tbsd" --check --config-dir "$tmp/conf" --schedule-group-may=
 expect "good tbsd values" 0 "" "$tbsd" --check --config-dir "$tmp/conf" --clock-interval=0.1 --stats-interval=0 --log-level=7
 
 # tbsctl import's options: only for import, --force only with a file;
