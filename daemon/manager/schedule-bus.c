@@ -33,16 +33,42 @@
 #define BATCH_MAX_ENTRIES 1024
 #define BATCH_MAX_BYTES (16 * 1024 * 1024)
 
-/* An interface name the kernel could have (and a safe file name). */
-static bool ifname_plausible(const char *s) {
+/* Why s is not a name tbsd takes over the bus, or NULL when it is one: a
+ * name the kernel could give an interface (dev_valid_name(): 1-15 bytes,
+ * not "." or "..", no '/', ':' or white space), without control characters
+ * (a name that would break a line of a message, a log or an rpc-error) and
+ * without '%' (the kernel makes "%d" into a number, so no interface has
+ * one; the store writes a leading '.' as "%2e"). */
+static const char *ifname_refusal(const char *s) {
         size_t n = strlen(s);
 
-        if (n == 0 || n >= IFNAMSIZ || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
-                return false;
-        for (size_t i = 0; i < n; i++)
-                if (s[i] == '/' || s[i] == ':' || (unsigned char) s[i] <= ' ' || s[i] == 0x7f)
-                        return false;
-        return true;
+        if (n == 0)
+                return "is empty";
+        if (n >= IFNAMSIZ)
+                return "is longer than 15 bytes";
+        if (strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+                return "is a folder's name";
+        for (size_t i = 0; i < n; i++) {
+                if (s[i] == '/' || s[i] == ':' || s[i] == ' ')
+                        return "has '/', ':' or a space, which no interface name has";
+                if (s[i] == '%')
+                        return "has '%', which no interface name has";
+        }
+        if (!text_is_safe(s))
+                return "has control characters";
+        return NULL;
+}
+
+/* The error for an interface name ifname_refusal() refused: the name
+ * escaped (one line, whatever it holds) and why. */
+static int refuse_ifname(sd_bus_error *error, const char *method, const char *who, const char *ifname,
+                         const char *why) {
+        _cleanup_free_ char *buf = NULL;
+        const char *shown = text_safe(ifname, &buf);
+
+        return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
+                                 "%s by %s: interface: '%.*s' is not an interface name: it %s", method, who,
+                                 (int) utf8_cut(shown, 64), shown, why);
 }
 
 /* The caller's check: root, the admin group, or the schedule group. On
@@ -71,10 +97,9 @@ static int check_caller_args(sd_bus_message *msg, Manager *m, const char *method
         r = admit(msg, m, method, ret_who, error);
         if (r < 0)
                 return r;
-        if (!ifname_plausible(ifname))
-                return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                         "%s by %s: interface: '%.*s' is not an interface name", method, ret_who,
-                                         (int) utf8_cut(ifname, 64), ifname);
+        why = ifname_refusal(ifname);
+        if (why)
+                return refuse_ifname(error, method, ret_who, ifname, why);
         if (!schedule_origin_valid(origin, &why))
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS, "%s(%s) by %s: origin: %s", method,
                                          ifname, ret_who, why);
@@ -423,10 +448,8 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
                 goto out;
         }
         for (size_t i = 0; i < n; i++)
-                if (!ifname_plausible(e[i].ifname)) {
-                        r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                              "ApplySchedules by %s: interface: '%.*s' is not an interface name",
-                                              who, (int) utf8_cut(e[i].ifname, 64), e[i].ifname);
+                if ((why = ifname_refusal(e[i].ifname))) {
+                        r = refuse_ifname(error, "ApplySchedules", who, e[i].ifname, why);
                         goto out;
                 }
 
@@ -592,7 +615,7 @@ int schedule_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error
 int schedule_bus_get(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         _cleanup_free_ char *text = NULL, *origin = NULL, *safe = NULL;
         Manager *m = userdata;
-        const char *ifname, *path;
+        const char *ifname, *path, *shown;
         DiagList diags = {};
         char who[32];
         size_t len;
@@ -606,9 +629,11 @@ int schedule_bus_get(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         if (r < 0)
                 return r;
         l = manager_find_link(m, ifname);
-        if (!l || !l->schedule_file)
+        if (!l || !l->schedule_file) {
+                shown = text_safe(ifname, &safe);
                 return sd_bus_error_setf(error, TBS_ERROR_NO_SUCH_LINK, "GetSchedule: no schedule for '%.*s'",
-                                         (int) utf8_cut(ifname, 64), ifname);
+                                         (int) utf8_cut(shown, 64), shown);
+        }
         path = l->schedule_file;
         r = schedule_read_file(path, NULL, &diags, &text, &len);
         diag_list_clear(&diags);
