@@ -16,6 +16,7 @@
 
 #include "bus-access.h"
 #include "diag.h"
+#include "link-name.h"
 #include "log.h"
 #include "manager.h"
 #include "schedule-bus.h"
@@ -33,33 +34,7 @@
 #define BATCH_MAX_ENTRIES 1024
 #define BATCH_MAX_BYTES (16 * 1024 * 1024)
 
-/* Why s is not a name tbsd takes over the bus, or NULL when it is one: a
- * name the kernel could give an interface (dev_valid_name(): 1-15 bytes,
- * not "." or "..", no '/', ':' or white space), without control characters
- * (a name that would break a line of a message, a log or an rpc-error) and
- * without '%' (the kernel makes "%d" into a number, so no interface has
- * one; the store writes a leading '.' as "%2e"). */
-static const char *ifname_refusal(const char *s) {
-        size_t n = strlen(s);
-
-        if (n == 0)
-                return "is empty";
-        if (n >= IFNAMSIZ)
-                return "is longer than 15 bytes";
-        if (strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
-                return "is a folder's name";
-        for (size_t i = 0; i < n; i++) {
-                if (s[i] == '/' || s[i] == ':' || s[i] == ' ')
-                        return "has '/', ':' or a space, which no interface name has";
-                if (s[i] == '%')
-                        return "has '%', which no interface name has";
-        }
-        if (!text_is_safe(s))
-                return "has control characters";
-        return NULL;
-}
-
-/* The error for an interface name ifname_refusal() refused: the name
+/* The error for an interface name link_name_refusal() refused: the name
  * escaped (one line, whatever it holds) and why. */
 static int refuse_ifname(sd_bus_error *error, const char *method, const char *who, const char *ifname,
                          const char *why) {
@@ -97,7 +72,7 @@ static int check_caller_args(sd_bus_message *msg, Manager *m, const char *method
         r = admit(msg, m, method, ret_who, error);
         if (r < 0)
                 return r;
-        why = ifname_refusal(ifname);
+        why = link_name_refusal(ifname);
         if (why)
                 return refuse_ifname(error, method, ret_who, ifname, why);
         if (!schedule_origin_valid(origin, &why))
@@ -448,7 +423,7 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
                 goto out;
         }
         for (size_t i = 0; i < n; i++)
-                if ((why = ifname_refusal(e[i].ifname))) {
+                if ((why = link_name_refusal(e[i].ifname))) {
                         r = refuse_ifname(error, "ApplySchedules", who, e[i].ifname, why);
                         goto out;
                 }

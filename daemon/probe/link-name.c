@@ -19,10 +19,31 @@
 
 #include "link-name.h"
 #include "macro.h"
+#include "utf8.h"
 
 #ifndef RTEXT_FILTER_SKIP_STATS
 #define RTEXT_FILTER_SKIP_STATS (1 << 3)
 #endif
+
+const char *link_name_refusal(const char *s) {
+        size_t n = strlen(s);
+
+        if (n == 0)
+                return "is empty";
+        if (n >= IFNAMSIZ)
+                return "is longer than 15 bytes";
+        if (strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+                return "is a folder's name";
+        for (size_t i = 0; i < n; i++) {
+                if (s[i] == '/' || s[i] == ':' || s[i] == ' ')
+                        return "has '/', ':' or a space, which no interface name has";
+                if (s[i] == '%')
+                        return "has '%', which no interface name has";
+        }
+        if (!text_is_safe(s))
+                return "has control characters or is not UTF-8";
+        return NULL;
+}
 
 int link_name_request(void *buf, size_t size, const char *ifname, uint32_t seq) {
         size_t n = ifname ? strlen(ifname) : 0;

@@ -7,6 +7,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** Why s is not a name tbsd takes from a caller, or NULL when it is one:
+ *  a name the kernel could give an interface (dev_valid_name(): 1-15
+ *  bytes, not "." or "..", no '/', ':' or white space), without control
+ *  characters (it would break a line of a message, a log or an rpc-error)
+ *  and without '%' (the kernel makes "%d" into a number, so no interface
+ *  has one; the schedule store writes a leading '.' as "%2e"). The reason
+ *  is a static text to follow "it". */
+const char *link_name_refusal(const char *s);
+
 /** The RTM_GETLINK request for ifname (by IFLA_IFNAME, without counters)
  *  into buf. Returns its length, -EINVAL for a name that is empty or not
  *  shorter than IFNAMSIZ, -ENOBUFS when buf is too small. */
