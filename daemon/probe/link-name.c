@@ -104,35 +104,65 @@ int link_name_parse(const void *buf, size_t len, uint32_t seq, unsigned *ret_fla
         return 0;       /* not answered yet */
 }
 
+/* The process's one rtnetlink socket for lookups, opened at the first
+ * (a call naming a thousand interfaces makes a thousand lookups: one
+ * request and one answer each, not a socket each); closed after an error
+ * and opened again at the next lookup. */
+static int shared_fd = -1;
+static uint32_t shared_seq;
+
+static int shared_socket(void) {
+        struct timeval tv = { .tv_sec = 5 };
+
+        if (shared_fd >= 0)
+                return shared_fd;
+        shared_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+        if (shared_fd < 0)
+                return -errno;
+        (void) setsockopt(shared_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+        return shared_fd;
+}
+
+static void shared_close(void) {
+        if (shared_fd >= 0)
+                (void) close(shared_fd);
+        shared_fd = -1;
+}
+
 int link_name_lookup(const char *ifname, unsigned *ret_flags) {
         _Alignas(struct nlmsghdr) uint8_t req[128];
         /* The answer's head is all that is read: a longer answer is cut
          * (MSG_TRUNC), which keeps the head. */
         _Alignas(struct nlmsghdr) uint8_t buf[4096];
         struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-        struct timeval tv = { .tv_sec = 5 };
-        _cleanup_close_ int fd = -1;
-        int len, r;
+        uint32_t seq = ++shared_seq ?: ++shared_seq;
+        int fd, len, r;
 
-        len = link_name_request(req, sizeof(req), ifname, 1);
+        len = link_name_request(req, sizeof(req), ifname, seq);
         if (len < 0)
                 return len;
-        fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+        fd = shared_socket();
         if (fd < 0)
-                return -errno;
-        (void) setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-        if (sendto(fd, req, (size_t) len, 0, (struct sockaddr *) &kernel, sizeof(kernel)) < 0)
-                return -errno;
+                return fd;
+        if (sendto(fd, req, (size_t) len, 0, (struct sockaddr *) &kernel, sizeof(kernel)) < 0) {
+                r = -errno;
+                shared_close();
+                return r;
+        }
         for (;;) {
                 ssize_t n = recv(fd, buf, sizeof(buf), 0);
 
                 if (n < 0 && errno == EINTR)
                         continue;
-                if (n < 0)
-                        return -errno;
-                if (n == 0)
-                        return -EBADMSG;
-                r = link_name_parse(buf, (size_t) n, 1, ret_flags);
+                if (n <= 0) {
+                        r = n < 0 ? -errno : -EBADMSG;
+                        shared_close();         /* an answer may still come: not on this socket */
+                        return r;
+                }
+                /* 0: an older request's late answer, skipped */
+                r = link_name_parse(buf, (size_t) n, seq, ret_flags);
+                if (r == -EBADMSG)
+                        shared_close();
                 if (r != 0)
                         return r;
         }

