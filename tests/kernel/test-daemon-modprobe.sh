@@ -46,6 +46,7 @@ names_given dccp
 out=$(asgroup busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager ApplySchedule sss dccp \
         "$(sed 's/"mp0"/"dccp"/' "$TMPDIR/mp0.json")" netconf 2>&1) && fail "ApplySchedule(dccp) was not refused: $out"
 assert_contains "$out" "ApplySchedule(dccp) by uid 65534: interface: no interface dccp here" "ApplySchedule(dccp)"
+echo "module requests after ApplySchedule(dccp): $(tr '\n' ' ' < /run/modprobe.log)"
 out=$(asgroup busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager RemoveSchedule ss sit0 netconf 2>&1) &&
         fail "RemoveSchedule(sit0) was not refused: $out"
 names_given sit0
