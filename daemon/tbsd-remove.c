@@ -8,6 +8,7 @@
 #include "bus-names.h"
 #include "device-check.h"
 #include "diag.h"
+#include "link-name.h"
 #include "log.h"
 #include "nl-qdisc.h"
 #include "schedule-dir.h"
@@ -110,11 +111,11 @@ static int remove_here(const char *ifname, const char *shown, const char *config
         const RootSpec *ours[1];
         DeviceProbes probes;
         const DeviceProbe *dp;
-        unsigned ifindex;
-        int r;
+        int ifindex, r;
 
-        ifindex = if_nametoindex(ifname);
-        if (ifindex == 0) {
+        /* rtnetlink, not if_nametoindex(): no module loaded for the name. */
+        ifindex = link_name_lookup(ifname, NULL);
+        if (ifindex <= 0) {
                 printf("%s: failed: no such interface\n", shown);
                 return 1;
         }
@@ -135,7 +136,7 @@ static int remove_here(const char *ifname, const char *shown, const char *config
         /* The link speed a taprio's dumped max SDU is judged with. */
         device_probes_init(&probes, NULL);
         dp = device_probes_get(&probes, ifname);
-        r = nl_qdisc_remove(nl, (int) ifindex, ours, ELEMENTSOF(ours), dp && dp->error == 0 ? &dp->facts : NULL,
+        r = nl_qdisc_remove(nl, ifindex, ours, ELEMENTSOF(ours), dp && dp->error == 0 ? &dp->facts : NULL,
                             &error);
         device_probes_done(&probes);
         if (r == -EEXIST) {

@@ -21,10 +21,33 @@ char *schedule_store_dir(const char *state_dir) {
         return p;
 }
 
-char *schedule_store_path(const char *state_dir, const char *ifname) {
+/* The document's file name, "IFACE.json", but a leading '.' written as
+ * "%2e": the loader skips names starting with '.', as hidden, and an
+ * interface may be called ".hid". No interface name has a '%' (the kernel
+ * turns "%d" into a number), so "%2eIFACE.json" is never another's. */
+static char *doc_name(const char *ifname) {
         char *p;
 
-        if (asprintf(&p, "%s/" SCHEDULE_STORE_SUBDIR "/%s.json", state_dir, ifname) < 0)
+        if (asprintf(&p, "%s%s.json", ifname[0] == '.' ? "%2e" : "", ifname + (ifname[0] == '.')) < 0)
+                return NULL;
+        return p;
+}
+
+/* The interface whose document the file name base (without ".json", n
+ * bytes) is: doc_name() undone. */
+static char *doc_ifname(const char *base, size_t n) {
+        char *p;
+
+        if (n > 3 && strncmp(base, "%2e", 3) == 0)
+                return asprintf(&p, ".%.*s", (int) (n - 3), base + 3) < 0 ? NULL : p;
+        return strndup(base, n);
+}
+
+char *schedule_store_path(const char *state_dir, const char *ifname) {
+        _cleanup_free_ char *name = doc_name(ifname);
+        char *p;
+
+        if (!name || asprintf(&p, "%s/" SCHEDULE_STORE_SUBDIR "/%s", state_dir, name) < 0)
                 return NULL;
         return p;
 }
@@ -175,15 +198,14 @@ static int write_at(int dfd, const char *name, const char *text) {
         return r;
 }
 
-/* IFACE's two names in the store ("IFACE.json", ".IFACE.origin") and the
+/* IFACE's two names in the store (doc_name(), ".IFACE.origin") and the
  * store opened (created with create). Returns the folder's descriptor or
  * -errno (-ENOENT: no store). */
 static int store_open_names(const char *state_dir, const char *ifname, bool create, char **ret_doc,
                             char **ret_origin) {
-        if (!(*ret_origin = origin_name(ifname)) || asprintf(ret_doc, "%s.json", ifname) < 0) {
-                *ret_doc = NULL;
+        *ret_doc = NULL;
+        if (!(*ret_origin = origin_name(ifname)) || !(*ret_doc = doc_name(ifname)))
                 return -ENOMEM;
-        }
         return open_store(state_dir, create);
 }
 
@@ -239,7 +261,7 @@ int schedule_store_origin(const char *state_dir, const char *path, char **ret) {
         base = strrchr(path, '/') + 1;
         n = strlen(base);
         if (n > strlen(".json") && strcmp(base + n - strlen(".json"), ".json") == 0) {
-                _cleanup_free_ char *ifname = strndup(base, n - strlen(".json")), *name = NULL;
+                _cleanup_free_ char *ifname = doc_ifname(base, n - strlen(".json")), *name = NULL;
                 _cleanup_close_ int dfd = -1;
 
                 if (!ifname || !(name = origin_name(ifname)))

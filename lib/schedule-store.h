@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Schedules given over the bus (Manager.ApplySchedule(), the NETCONF
  * side's way in), kept as files in tbsd's state folder: the document in
- * STATE_DIR/schedules.d/IFACE.json, read by the loader after the schedules
- * folder as if it were one of its files (schedule-dir.h), and who gave it
+ * STATE_DIR/schedules.d/IFACE.json (an interface whose name starts with
+ * '.' in "%2eREST.json": the loader skips hidden files), read by the
+ * loader after the schedules folder as if it were one of its files
+ * (schedule-dir.h), and who gave it
  * in STATE_DIR/schedules.d/.IFACE.origin (names starting with '.' are not
  * schedules to the loader). Both are written to a temporary name and
  * renamed: a crash leaves the old version or the new one. */
@@ -21,7 +23,8 @@
 /** STATE_DIR/schedules.d, or NULL (out of memory). */
 char *schedule_store_dir(const char *state_dir);
 
-/** STATE_DIR/schedules.d/IFACE.json, or NULL (out of memory). */
+/** STATE_DIR/schedules.d/IFACE.json ("%2eREST.json" for ".REST"), or NULL
+ *  (out of memory). */
 char *schedule_store_path(const char *state_dir, const char *ifname);
 
 /** Whether path is a document of the store (a file directly in

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/utf8.h"
+
 #define NS_PER_S 1000000000ULL
 #define MAX_TC 16
 #define MAX_PRIO 16
@@ -39,7 +41,7 @@ static const char *leaf(const struct nc_node *node, const char *name) {
 
 __attribute__((format(printf, 3, 4)))
 static int fail(struct ctx *ctx, const char *node, const char *fmt, ...) {
-        char *reason = NULL;
+        char *reason = NULL, *shown = NULL;
         va_list ap;
 
         if (ctx->error)
@@ -48,10 +50,12 @@ static int fail(struct ctx *ctx, const char *node, const char *fmt, ...) {
         if (vasprintf(&reason, fmt, ap) < 0)
                 reason = NULL;
         va_end(ap);
-        if (asprintf(&ctx->error, "netconf: interface %s: %s: %s", ctx->ifname, node,
+        /* The name escaped: a newline in it would split the rpc-error. */
+        if (asprintf(&ctx->error, "netconf: interface %s: %s: %s", text_safe(ctx->ifname, &shown), node,
                      reason ? reason : "out of memory") < 0)
                 ctx->error = NULL;
         free(reason);
+        free(shown);
         return -1;
 }
 

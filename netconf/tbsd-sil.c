@@ -53,6 +53,7 @@
 
 #include "nc-oper.h"
 #include "nc-translate.h"
+#include "../lib/utf8.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -256,13 +257,14 @@ static int tbsd_call(const char *method, const char *ifname, const char *json, c
         struct one_call c = { method, ifname, json };
         sd_bus_message *reply = NULL;
         sd_bus_error e = SD_BUS_ERROR_NULL;
-        char what[128];
+        char what[128], *shown = NULL;
         int r;
 
         *error = NULL;
         r = call_tbsd(build_one, &c, &e, &reply);
         if (r < 0) {
-                snprintf(what, sizeof(what), "%s(%s)", method, ifname);
+                snprintf(what, sizeof(what), "%s(%s)", method, text_safe(ifname, &shown));
+                free(shown);
                 error_text(&e, r, what, error);
                 if (sd_bus_error_has_name(&e, "org.tsn.Tbs.Error.NoSuchLink") && !json)
                         r = 0; /* nothing to remove: what the commit wants */

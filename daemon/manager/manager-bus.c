@@ -59,9 +59,9 @@ static int method_list_links(sd_bus_message *msg, void *userdata, sd_bus_error *
 }
 
 static int method_get_link(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
-        _cleanup_free_ char *path = NULL;
+        _cleanup_free_ char *path = NULL, *buf = NULL;
         Manager *m = userdata;
-        const char *name;
+        const char *name, *shown;
         Link *l;
         int r;
 
@@ -69,10 +69,13 @@ static int method_get_link(sd_bus_message *msg, void *userdata, sd_bus_error *er
         if (r < 0)
                 return bus_method_failed(error, r, "GetLink");
         l = manager_find_link(m, name);
-        if (!l)
-                /* cut at a character boundary: the error must stay UTF-8 */
+        if (!l) {
+                /* escaped: one line; cut at a character boundary: the
+                 * error must stay UTF-8 */
+                shown = text_safe(name, &buf);
                 return sd_bus_error_setf(error, TBS_ERROR_NO_SUCH_LINK, "no link named '%.*s'",
-                                         (int) utf8_cut(name, 64), name);
+                                         (int) utf8_cut(shown, 64), shown);
+        }
         r = link_object_path(l->name, &path);
         if (r < 0)
                 return bus_method_failed(error, r, "GetLink");
@@ -231,7 +234,7 @@ static bool vtable_method(const sd_bus_vtable *vt, const char *member, const cha
  * standard interfaces (Properties, Introspectable, Peer, ObjectManager)
  * keep the standard org.freedesktop.DBus.Error.* names. */
 static int on_bus_filter(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
-        _cleanup_free_ char *name = NULL;
+        _cleanup_free_ char *name = NULL, *buf = NULL;
         const char *iface, *member, *path, *want = NULL;
         const sd_bus_vtable *vt;
         Manager *m = userdata;
@@ -256,8 +259,13 @@ static int on_bus_filter(sd_bus_message *msg, void *userdata, sd_bus_error *erro
                 return 0;
         if (!vtable_method(vt, member, &want))
                 return 0;         /* not ours: sd-bus answers (UnknownMethod, or another interface's) */
-        if (name && !manager_find_link(m, name))
-                r = sd_bus_reply_method_errorf(msg, TBS_ERROR_NO_SUCH_LINK, "no link named '%.64s'", name);
+        if (name && !manager_find_link(m, name)) {
+                /* a decoded path may hold any byte: escaped, and cut at a character */
+                const char *shown = text_safe(name, &buf);
+
+                r = sd_bus_reply_method_errorf(msg, TBS_ERROR_NO_SUCH_LINK, "no link named '%.*s'",
+                                               (int) utf8_cut(shown, 64), shown);
+        }
         else if (strcmp(sd_bus_message_get_signature(msg, true) ?: "", want) != 0)
                 r = sd_bus_reply_method_errorf(msg, TBS_ERROR_INVALID_ARGUMENTS,
                                                "%s takes arguments of type '%s', not '%.32s'", member, want,

@@ -100,8 +100,9 @@ struct Manager {
 int manager_new(const ManagerConfig *config, Manager **ret);
 void manager_free(Manager *m);
 
-/** The index of the interface called name, 0 when there is none. Asks on
- *  the manager's socket: if_nametoindex() opens and closes one per call. */
+/** The index of the interface called name, 0 when there is none: one
+ *  RTM_GETLINK (caps_system_ifindex()), so that a name a caller gives never
+ *  reaches the kernel's module loader. */
 int manager_ifindex(Manager *m, const char *name);
 
 /** Load the configuration folder and apply every schedule. */

@@ -16,6 +16,7 @@
 
 #include "bus-access.h"
 #include "diag.h"
+#include "link-name.h"
 #include "log.h"
 #include "manager.h"
 #include "schedule-bus.h"
@@ -34,16 +35,16 @@
 #define BATCH_MAX_ENTRIES 1024
 #define BATCH_MAX_BYTES (16 * 1024 * 1024)
 
-/* An interface name the kernel could have (and a safe file name). */
-static bool ifname_plausible(const char *s) {
-        size_t n = strlen(s);
+/* The error for an interface name link_name_refusal() refused: the name
+ * escaped (one line, whatever it holds) and why. */
+static int refuse_ifname(sd_bus_error *error, const char *method, const char *who, const char *ifname,
+                         const char *why) {
+        _cleanup_free_ char *buf = NULL;
+        const char *shown = text_safe(ifname, &buf);
 
-        if (n == 0 || n >= IFNAMSIZ || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
-                return false;
-        for (size_t i = 0; i < n; i++)
-                if (s[i] == '/' || s[i] == ':' || (unsigned char) s[i] <= ' ' || s[i] == 0x7f)
-                        return false;
-        return true;
+        return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
+                                 "%s by %s: interface: '%.*s' is not an interface name: it %s", method, who,
+                                 (int) utf8_cut(shown, 64), shown, why);
 }
 
 /* Who called and what its documents may set. */
@@ -79,10 +80,9 @@ static int check_caller_args(sd_bus_message *msg, Manager *m, const char *method
         r = admit(msg, m, method, ret, error);
         if (r < 0)
                 return r;
-        if (!ifname_plausible(ifname))
-                return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                         "%s by %s: interface: '%.*s' is not an interface name", method, ret->who,
-                                         (int) utf8_cut(ifname, 64), ifname);
+        why = link_name_refusal(ifname);
+        if (why)
+                return refuse_ifname(error, method, ret->who, ifname, why);
         if (!schedule_origin_valid(origin, &why))
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS, "%s(%s) by %s: origin: %s", method,
                                          ifname, ret->who, why);
@@ -459,10 +459,8 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
                 goto out;
         }
         for (size_t i = 0; i < n; i++)
-                if (!ifname_plausible(e[i].ifname)) {
-                        r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                              "ApplySchedules by %s: interface: '%.*s' is not an interface name",
-                                              caller.who, (int) utf8_cut(e[i].ifname, 64), e[i].ifname);
+                if ((why = link_name_refusal(e[i].ifname))) {
+                        r = refuse_ifname(error, "ApplySchedules", caller.who, e[i].ifname, why);
                         goto out;
                 }
 
@@ -628,7 +626,7 @@ int schedule_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error
 int schedule_bus_get(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         _cleanup_free_ char *text = NULL, *origin = NULL, *safe = NULL;
         Manager *m = userdata;
-        const char *ifname, *path;
+        const char *ifname, *path, *shown;
         DiagList diags = {};
         Caller caller = {};
         size_t len;
@@ -642,9 +640,11 @@ int schedule_bus_get(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         if (r < 0)
                 return r;
         l = manager_find_link(m, ifname);
-        if (!l || !l->schedule_file)
+        if (!l || !l->schedule_file) {
+                shown = text_safe(ifname, &safe);
                 return sd_bus_error_setf(error, TBS_ERROR_NO_SUCH_LINK, "GetSchedule: no schedule for '%.*s'",
-                                         (int) utf8_cut(ifname, 64), ifname);
+                                         (int) utf8_cut(shown, 64), shown);
+        }
         path = l->schedule_file;
         r = schedule_read_file(path, NULL, &diags, &text, &len);
         diag_list_clear(&diags);

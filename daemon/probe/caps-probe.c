@@ -20,6 +20,7 @@
 #include "caps-probe.h"
 #include "caps-sysfs.h"
 #include "json-util.h"
+#include "link-name.h"
 #include "mac-merge.h"
 #include "macro.h"
 #include "string-table.h"
@@ -192,16 +193,12 @@ static int caps_socket_open(void) {
         return fd;
 }
 
-static int caps_ifflags_ioctl(void *userdata, const char *ifname, unsigned *ret) {
-        CapsSystemSocket *s = userdata;
-        struct ifreq ifr;
+/* The flags from rtnetlink's answer rather than SIOCGIFFLAGS: no ioctl
+ * that names a device (link-name.c). */
+static int caps_ifflags_lookup(void *userdata, const char *ifname, unsigned *ret) {
+        int r = link_name_lookup(ifname, ret);
 
-        if (ifreq_init(&ifr, ifname) < 0)
-                return -EINVAL;
-        if (ioctl(s->fd, SIOCGIFFLAGS, &ifr) < 0)
-                return negative_errno();
-        *ret = (unsigned short) ifr.ifr_flags;
-        return 0;
+        return r < 0 ? r : 0;
 }
 
 int caps_system_mac_merge(void *userdata, const char *ifname) {
@@ -223,7 +220,7 @@ int caps_system_socket_open(CapsSystemSocket *s, CapsIO *ret_io) {
          * an ethtool netlink question for every interface it probes; the
          * daemon asks a link's MAC merge layer only where something needs it
          * (daemon/link/link-mac-merge.c). */
-        *ret_io = (CapsIO) { .ethtool = caps_ethtool_ioctl, .ifflags = caps_ifflags_ioctl, .userdata = s };
+        *ret_io = (CapsIO) { .ethtool = caps_ethtool_ioctl, .ifflags = caps_ifflags_lookup, .userdata = s };
         return 0;
 }
 
@@ -235,13 +232,9 @@ void caps_system_socket_close(CapsSystemSocket *s) {
 }
 
 unsigned caps_system_ifindex(const CapsSystemSocket *s, const char *ifname) {
-        struct ifreq ifr;
+        int r = link_name_lookup(ifname, NULL);
 
-        if (!s || s->fd < 0)
-                return if_nametoindex(ifname);
-        if (ifreq_init(&ifr, ifname) < 0 || ioctl(s->fd, SIOCGIFINDEX, &ifr) < 0 || ifr.ifr_ifindex <= 0)
-                return 0;
-        return (unsigned) ifr.ifr_ifindex;
+        return r > 0 ? (unsigned) r : 0;
 }
 
 static void copy_field(char *dst, size_t dst_size, const char *src, size_t src_size) {
@@ -445,11 +438,20 @@ int caps_probe(const CapsIO *io, const char *ifname, LinkCaps *ret) {
                 real.ethtool = caps_ethtool_ioctl;
                 real.mac_merge = caps_system_mac_merge;
                 if (!real.sysfs_root)   /* a recorded sysfs tree keeps its own flags */
-                        real.ifflags = caps_ifflags_ioctl;
+                        real.ifflags = caps_ifflags_lookup;
                 real.userdata = &sock;
                 io = &real;
         }
 
+        /* The ioctls below name the device, and for a name no device has
+         * the kernel would ask modprobe for it (link-name.c): a name is
+         * looked up over rtnetlink first, and an unknown one goes no
+         * further. A recorded device (tests) has its own ethtool. */
+        if (io->ethtool == caps_ethtool_ioctl) {
+                r = link_name_lookup(ifname, NULL);
+                if (r < 0)
+                        return r;
+        }
         r = probe_gather(io, ifname, &c);
         if (r < 0)
                 return r;

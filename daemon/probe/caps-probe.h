@@ -97,8 +97,9 @@ typedef struct CapsIO {
          * implement the command, -ENODEV: no such interface). NULL means
          * the real ioctl. */
         int (*ethtool)(void *userdata, const char *ifname, void *cmd_buf, size_t len);
-        /* The interface's IFF_* flags (SIOCGIFFLAGS: one call where sysfs
-         * takes three). NULL: read sysfs' flags file (what recordings replay). */
+        /* The interface's IFF_* flags (the system's: from RTM_GETLINK, one
+         * call where sysfs takes three). NULL: read sysfs' flags file (what
+         * recordings replay). */
         int (*ifflags)(void *userdata, const char *ifname, unsigned *ret_flags);
         /* Whether the interface has a MAC merge layer: 1, 0, or -errno
          * (mac_merge_probe()). NULL: not asked (LinkCaps.mac_merge -1).
@@ -118,9 +119,10 @@ typedef struct CapsSystemSocket {
  *  /sys). s must outlive every use of ret_io. Returns 0 or -errno. */
 int caps_system_socket_open(CapsSystemSocket *s, CapsIO *ret_io);
 void caps_system_socket_close(CapsSystemSocket *s);
-/** The interface's index, 0 when there is no such interface. Asks on s
- *  (SIOCGIFINDEX) when it is open; with s NULL or closed, if_nametoindex(),
- *  which opens and closes a socket of its own per call. */
+/** The interface's index, 0 when there is no such interface: asked over
+ *  rtnetlink (link_name_lookup()), never with an ioctl that would have the
+ *  kernel load a module of that name. s is not needed (kept for callers
+ *  that hold one). */
 unsigned caps_system_ifindex(const CapsSystemSocket *s, const char *ifname);
 /** CapsIO.mac_merge on the real system (userdata: a CapsSystemSocket, or
  *  NULL): the interface's index (-ENODEV without one), then
@@ -134,7 +136,8 @@ int caps_system_mac_merge(void *userdata, const char *ifname);
  *  ret: filled on success, untouched on failure.
  *  Returns 0 (whatever the confidence: a device without launch time is a
  *  result), -EINVAL for a bad name, -ENODEV when the interface does not
- *  exist, or another -errno when the driver's answers cannot be read. */
+ *  exist (on the real system looked up over rtnetlink before any ioctl
+ *  names it, so that an unknown name loads no module), or another -errno when the driver's answers cannot be read. */
 int caps_probe(const CapsIO *io, const char *ifname, LinkCaps *ret);
 
 /** What offload "auto" does on one TX queue.

@@ -38,9 +38,13 @@ def main():
                 m.commit(confirmed=verb == "confirmed")
                 print("ok")
             except RPCError as e:
-                # Several rpc-errors come as one RPCError holding them (.errors), without a path of its own.
+                # several rpc-errors come as one RPCError with .errors (and no path of its own)
                 for x in getattr(e, "errors", None) or [e]:
-                    print("rpc-error:", " ".join((x.message or "").split()), "| path:", x.path or "")
+                    try:
+                        path = x.path
+                    except AttributeError:
+                        path = None
+                    print("rpc-error:", " ".join((x.message or "").split()), "| path:", path or "")
                 try:
                     m.discard_changes()
                 except RPCError:

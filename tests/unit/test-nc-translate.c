@@ -187,6 +187,12 @@ static void expect_error(const char *text, const char *line) {
 
 static void test_refused(void **state) {
         (void) state;
+        /* A name with a newline and a control character: escaped, one line
+         * (issue 46: it split into two rpc-errors). */
+        expect_error("name=v\nd\x01 gate-parameter-table{gate-enabled=true admin-gate-states=1}",
+                     "netconf: interface v\\nd\\x01: ieee802-dot1q-sched:gate-parameter-table/admin-gate-states: "
+                     "1: Linux's taprio has no initial gate states (all gates are open until the list runs); "
+                     "only 255 is taken");
         expect_error("name=vd gate-parameter-table{gate-enabled=true admin-cycle-time{numerator=1 denominator=3}}",
                      "netconf: interface vd: ieee802-dot1q-sched:gate-parameter-table/admin-cycle-time: "
                      "1/3 s is not a whole number of nanoseconds");

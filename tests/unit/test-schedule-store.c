@@ -203,6 +203,44 @@ static void test_stamps_over_both(void **unused) {
         schedule_dir_set_bus_folder(NULL);
 }
 
+/* An interface may be called ".hid": its document is kept as
+ * "%2ehid.json", which the loader reads (it skips hidden files), and is
+ * found again by name and by path. */
+static void test_leading_dot(void **unused) {
+        _cleanup_free_ char *path = NULL, *text = NULL, *origin = NULL, *from_path = NULL;
+        ScheduleDir d = {};
+        char expect[256];
+        size_t i;
+
+        path = schedule_store_path(state, ".hid");
+        assert_non_null(path);
+        snprintf(expect, sizeof(expect), "%s/%%2ehid.json", store);
+        assert_string_equal(path, expect);
+        assert_true(schedule_store_holds(state, path));
+
+        assert_int_equal(schedule_store_write(state, ".hid", VALID(".hid"), "netconf"), 0);
+        assert_int_equal(access(expect, F_OK), 0);
+        assert_int_equal(schedule_store_read(state, ".hid", &text, &origin), 0);
+        assert_string_equal(text, VALID(".hid"));
+        assert_string_equal(origin, "netconf");
+        assert_int_equal(schedule_store_origin(state, path, &from_path), 0);
+        assert_string_equal(from_path, "netconf");
+
+        schedule_dir_set_bus_folder(store);
+        assert_int_equal(schedule_dir_load(conf, NULL, NULL, &d), 0);
+        assert_int_equal(schedule_dir_errors(&d), 0);
+        for (i = 0; i < d.n && strcmp(d.files[i].ifname, ".hid") != 0; i++)
+                ;
+        assert_true(i < d.n);
+        assert_string_equal(d.files[i].path, path);
+        assert_non_null(d.files[i].schedule);
+        schedule_dir_done(&d);
+        schedule_dir_set_bus_folder(NULL);
+
+        assert_int_equal(schedule_store_drop(state, ".hid"), 1);
+        assert_int_equal(access(expect, F_OK), -1);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_paths),
@@ -210,6 +248,7 @@ int main(void) {
                 cmocka_unit_test(test_write_read_drop),
                 cmocka_unit_test(test_load_both),
                 cmocka_unit_test(test_stamps_over_both),
+                cmocka_unit_test(test_leading_dot),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }
