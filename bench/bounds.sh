@@ -10,6 +10,11 @@
 #  - base: `tbsctl status` (all links) and `tbsctl metrics`, no monitors,
 #    as programs and as the calls they make from one connection
 #    (bench/bus-latency.py: a program start alone costs 0.1-2 s here);
+#  - cost (not by default): what this guest's emulation costs: a program
+#    start, `tbsctl validate` of bench/streams-doc.py's document (pure
+#    user-space work, bench/emulation-cost.sh times both on the host),
+#    tbsctl's and the daemon's CPU per `tbsctl status`, and a CPU-clock
+#    profile of the daemon answering ten (P lines, perf);
 #  - validate: the daemon's CPU time for one Validate() of a 10 kB streams
 #    document (bench/streams-doc.py: 80 streams, the most a file takes),
 #    as root; then four uid-65534 clients sending five each at once while
@@ -61,6 +66,34 @@ for r in 1 2 3; do timed base_status "$TBSCTL" status; done
 for r in 1 2 3; do timed base_metrics "$TBSCTL" metrics; done
 { $latency 5 || true; } | sed 's/ bus_/ base_bus_/'
 { $latency 5 metrics || true; } | sed 's/ bus_/ base_bus_/'
+
+# ---- cost: what this guest's emulation costs (no monitors) ----
+# The same code on the host: bench/emulation-cost.sh (program start and
+# tbsctl validate of the same document).
+if has cost; then
+python3 "$TBS_SOURCE_DIR/bench/streams-doc.py" > "$work/cost-streams.json"
+ten() { for k in 1 2 3 4 5 6 7 8 9 10; do "$@" >/dev/null 2>&1 || true; done; }  # validate: refused after the work
+for r in 1 2 3; do timed cost_start_x10 ten "$TBSCTL" --version; done
+for r in 1 2 3; do timed cost_validate_x10 ten "$TBSCTL" validate "$work/cost-streams.json"; done
+# tbsctl's own CPU and the daemon's, per `tbsctl status` of the 16 links
+for r in 1 2 3; do
+        /usr/bin/time -f "R cost_status_client_cpu %U %S" -o "$work/time.txt" "$TBSCTL" status >/dev/null
+        awk '{ printf "R cost_status_client_cpu_ms %d\n", ($3 + $4) * 1000 }' "$work/time.txt"
+done
+c0=$(cpu_ticks)
+for r in 1 2 3 4 5 6 7 8 9 10; do "$TBSCTL" status >/dev/null; done
+c1=$(cpu_ticks)
+echo "R cost_status_daemon_cpu_ms $(( (c1 - c0) * 1000 / hz / 10 ))"
+# where the daemon's time goes while it answers: a CPU-clock profile
+if command -v perf >/dev/null; then
+        perf record -q -e cpu-clock -F 2000 -g -p "$TBSD_PID" -o "$work/perf.data" -- \
+                sh -c "for r in 1 2 3 4 5 6 7 8 9 10; do \"$TBSCTL\" status >/dev/null; done" 2>/dev/null || true
+        perf report -q -i "$work/perf.data" --stdio --no-children --sort dso 2>/dev/null | grep '%' | head -8 |
+                sed 's/^ */P dso /'
+        perf report -q -i "$work/perf.data" --stdio --no-children --sort sym 2>/dev/null | grep '%' | head -25 |
+                sed 's/^ */P sym /'
+fi
+fi
 
 # ---- validate ----
 if has validate; then

@@ -296,6 +296,7 @@ static int probe_txtime(QueueMonitor *qm, uint64_t now, uint64_t earliest_ns, ui
 static void send_round(QueueMonitor *qm) {
         LaunchQueueStats *st = qm_stats(qm);
         uint64_t prev = 0, collect_usec = 0;
+        uint32_t i;
         int r;
 
         /* Room for the round: the oldest pending probes give up theirs. */
@@ -303,8 +304,6 @@ static void send_round(QueueMonitor *qm) {
                 st->unstamped++;
                 remove_pending(qm, 0);
         }
-        uint32_t i;
-
         for (i = 0; i < qm->cfg.frames; i++) {
                 uint64_t now = now_nsec(qm->cfg.clockid), mono = now_usec(CLOCK_MONOTONIC);
                 uint64_t earliest = now + qm->cfg.delta_ns + LAUNCH_MONITOR_MARGIN_NS;
