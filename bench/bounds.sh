@@ -88,10 +88,11 @@ echo "R cost_status_daemon_cpu_ms $(( (c1 - c0) * 1000 / hz / 10 ))"
 if command -v perf >/dev/null; then
         perf record -q -e cpu-clock -F 2000 -g -p "$TBSD_PID" -o "$work/perf.data" -- \
                 sh -c "for r in 1 2 3 4 5 6 7 8 9 10; do \"$TBSCTL\" status >/dev/null; done" 2>/dev/null || true
-        perf report -q -i "$work/perf.data" --stdio --no-children --sort dso 2>/dev/null | grep '%' | head -8 |
-                sed 's/^ */P dso /'
-        perf report -q -i "$work/perf.data" --stdio --no-children --sort sym 2>/dev/null | grep '%' | head -25 |
-                sed 's/^ */P sym /'
+        # (read whole, then cut: a pipe closed early would end this script)
+        perf report -q -i "$work/perf.data" --stdio --no-children -g none --sort dso > "$work/perf-dso.txt" 2>/dev/null || true
+        perf report -q -i "$work/perf.data" --stdio --no-children -g none --sort sym > "$work/perf-sym.txt" 2>/dev/null || true
+        sed -n '/%/{s/^ */P dso /;p}' "$work/perf-dso.txt" | sed -n 1,8p
+        sed -n '/%/{s/^ */P sym /;p}' "$work/perf-sym.txt" | sed -n 1,25p
 fi
 fi
 
