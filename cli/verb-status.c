@@ -84,7 +84,7 @@ static void render_stats(struct json_object *d) {
                 struct json_object *q = json_object_array_get_idx(qs, i), *st = json_get(q, "stats");
                 printf("%-6" PRId64 " %-8s %12" PRId64 " %14" PRId64 " %10" PRId64 " %10" PRId64 " %10" PRId64
                        " %10" PRId64 "\n",
-                       json_get_int(q, "queue", -1), str_or(q, "qdisc", "?"), json_get_int(st, "packets", 0),
+                       json_get_int(q, "queue", -1), str_or(q, "qdisc", "none"), json_get_int(st, "packets", 0),
                        json_get_int(st, "bytes", 0), json_get_int(st, "drops", 0),
                        json_get_int(st, "deadline_misses", 0), json_get_int(st, "invalid", 0),
                        json_get_int(st, "backlog_bytes", 0));
