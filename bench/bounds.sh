@@ -21,8 +21,8 @@
 #    root times `tbsctl status` (and how many calls the daemon refused);
 #  - monitor: queue 0 of every link monitored with FRAMES probes every
 #    INTERVAL_MS (default 64 and 100: the largest the format allows), the
-#    daemon's CPU share over 5 s, its wake-ups and recvmsg() calls a
-#    second (strace -c over 5 s), status and metrics again (and what a
+#    daemon's CPU share over 5 s, its wake-ups a second (voluntary
+#    context switches over 5 s), status and metrics again (and what a
 #    reload said of the files);
 #  - selftest: `tbsctl selftest b0 0 --count=N` for each N of COUNTS
 #    (default "1000"), its time and its probes without an answer.
@@ -156,14 +156,14 @@ sleep 5     # the span the CPU share is measured over
 c1=$(cpu_ticks)
 e=$(now_ms)
 echo "R monitor_cpu_percent $(( (c1 - c0) * 1000 * 100 / hz / (e - s) ))"
-# the daemon's wake-ups and error-queue reads a second (counts, not
-# times: what the load of the machine does not change)
-if command -v strace >/dev/null; then
-        timeout -s INT 5 strace -c -f -e trace=epoll_wait,epoll_pwait,epoll_pwait2,recvmsg -p "$TBSD_PID" \
-                -o "$work/strace.txt" 2>/dev/null || true
-        awk '$NF ~ /^epoll_/ { w += $4 } $NF == "recvmsg" { m = $4 }
-             END { printf "R monitor_wakeups_per_s %d\nR monitor_recvmsg_per_s %d\n", w / 5, m / 5 }' "$work/strace.txt"
-fi
+# the daemon's wake-ups a second: its voluntary context switches (each
+# sleep in epoll_wait ended by an event) over 5 s; a count, which the
+# machine's load does not change the way it changes times
+vcs() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$TBSD_PID/status"; }
+v0=$(vcs)
+sleep 5
+v1=$(vcs)
+echo "R monitor_wakeups_per_s $(( (v1 - v0) / 5 ))"
 for r in 1 2 3; do timed monitor_status "$TBSCTL" status; done
 for r in 1 2 3; do timed monitor_metrics timeout 120 "$TBSCTL" metrics; done
 { $latency 5 || true; } | sed 's/ bus_/ monitor_bus_/'
