@@ -10,13 +10,19 @@
 #  - base: `tbsctl status` (all links) and `tbsctl metrics`, no monitors,
 #    as programs and as the calls they make from one connection
 #    (bench/bus-latency.py: a program start alone costs 0.1-2 s here);
+#  - cost (not by default): what this guest's emulation costs: a program
+#    start, `tbsctl validate` of bench/streams-doc.py's document (pure
+#    user-space work, bench/emulation-cost.sh times both on the host),
+#    tbsctl's and the daemon's CPU per `tbsctl status`, and a CPU-clock
+#    profile of the daemon answering ten (P lines, perf);
 #  - validate: the daemon's CPU time for one Validate() of a 10 kB streams
 #    document (bench/streams-doc.py: 80 streams, the most a file takes),
 #    as root; then four uid-65534 clients sending five each at once while
 #    root times `tbsctl status` (and how many calls the daemon refused);
 #  - monitor: queue 0 of every link monitored with FRAMES probes every
 #    INTERVAL_MS (default 64 and 100: the largest the format allows), the
-#    daemon's CPU share over 5 s, status and metrics again (and what a
+#    daemon's CPU share over 5 s, its wake-ups a second (voluntary
+#    context switches over 5 s), status and metrics again (and what a
 #    reload said of the files);
 #  - selftest: `tbsctl selftest b0 0 --count=N` for each N of COUNTS
 #    (default "1000"), its time and its probes without an answer.
@@ -61,6 +67,35 @@ for r in 1 2 3; do timed base_status "$TBSCTL" status; done
 for r in 1 2 3; do timed base_metrics "$TBSCTL" metrics; done
 { $latency 5 || true; } | sed 's/ bus_/ base_bus_/'
 { $latency 5 metrics || true; } | sed 's/ bus_/ base_bus_/'
+
+# ---- cost: what this guest's emulation costs (no monitors) ----
+# The same code on the host: bench/emulation-cost.sh (program start and
+# tbsctl validate of the same document).
+if has cost; then
+python3 "$TBS_SOURCE_DIR/bench/streams-doc.py" > "$work/cost-streams.json"
+ten() { for k in 1 2 3 4 5 6 7 8 9 10; do "$@" >/dev/null 2>&1 || true; done; }  # validate: refused after the work
+for r in 1 2 3; do timed cost_start_x10 ten "$TBSCTL" --version; done
+for r in 1 2 3; do timed cost_validate_x10 ten "$TBSCTL" validate "$work/cost-streams.json"; done
+# tbsctl's own CPU and the daemon's, per `tbsctl status` of the 16 links
+for r in 1 2 3; do
+        /usr/bin/time -f "R cost_status_client_cpu %U %S" -o "$work/time.txt" "$TBSCTL" status >/dev/null
+        awk '{ printf "R cost_status_client_cpu_ms %d\n", ($3 + $4) * 1000 }' "$work/time.txt"
+done
+c0=$(cpu_ticks)
+for r in 1 2 3 4 5 6 7 8 9 10; do "$TBSCTL" status >/dev/null; done
+c1=$(cpu_ticks)
+echo "R cost_status_daemon_cpu_ms $(( (c1 - c0) * 1000 / hz / 10 ))"
+# where the daemon's time goes while it answers: a CPU-clock profile
+if command -v perf >/dev/null; then
+        perf record -q -e cpu-clock -F 2000 -g -p "$TBSD_PID" -o "$work/perf.data" -- \
+                sh -c "for r in 1 2 3 4 5 6 7 8 9 10; do \"$TBSCTL\" status >/dev/null; done" 2>/dev/null || true
+        # (read whole, then cut: a pipe closed early would end this script)
+        perf report -q -i "$work/perf.data" --stdio --no-children -g none --sort dso > "$work/perf-dso.txt" 2>/dev/null || true
+        perf report -q -i "$work/perf.data" --stdio --no-children -g none --sort sym > "$work/perf-sym.txt" 2>/dev/null || true
+        sed -n '/%/{s/^ */P dso /;p}' "$work/perf-dso.txt" | sed -n 1,8p
+        sed -n '/%/{s/^ */P sym /;p}' "$work/perf-sym.txt" | sed -n 1,25p
+fi
+fi
 
 # ---- validate ----
 if has validate; then
@@ -121,6 +156,14 @@ sleep 5     # the span the CPU share is measured over
 c1=$(cpu_ticks)
 e=$(now_ms)
 echo "R monitor_cpu_percent $(( (c1 - c0) * 1000 * 100 / hz / (e - s) ))"
+# the daemon's wake-ups a second: its voluntary context switches (each
+# sleep in epoll_wait ended by an event) over 5 s; a count, which the
+# machine's load does not change the way it changes times
+vcs() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$TBSD_PID/status"; }
+v0=$(vcs)
+sleep 5
+v1=$(vcs)
+echo "R monitor_wakeups_per_s $(( (v1 - v0) / 5 ))"
 for r in 1 2 3; do timed monitor_status "$TBSCTL" status; done
 for r in 1 2 3; do timed monitor_metrics timeout 120 "$TBSCTL" metrics; done
 { $latency 5 || true; } | sed 's/ bus_/ monitor_bus_/'

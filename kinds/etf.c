@@ -198,7 +198,7 @@ static bool etf_offload_available(const DeviceFacts *f, uint32_t queue, const ch
  * deadline_mode, skip_sock_check: a cbs's are its child's); this is the
  * phrase for them. */
 static void etf_status_text(struct json_object *q, char *buf, size_t size) {
-        snprintf(buf, size, "%s, delta %" PRId64 " ns%s%s", json_get_string(q, "clockid") ?: "?",
+        snprintf(buf, size, "%s, delta %" PRId64 " ns%s%s", json_get_string(q, "clockid") ?: "no clockid",
                  json_get_int(q, "delta_ns", 0), json_get_bool(q, "deadline_mode", 0) ? ", deadline_mode" : "",
                  json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
 }

@@ -9,6 +9,7 @@
 #include <net/if_arp.h>
 #include <net/if.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,17 +265,22 @@ static int read_one(int fd, TxtimeProbe *probes, size_t n) {
         return txtime_probe_handle_report(&msg, (size_t) len, probes, n);
 }
 
-int txtime_probe_drain(int fd, TxtimeProbe *probes, size_t n) {
+int txtime_probe_drain_at_most(int fd, TxtimeProbe *probes, size_t n, size_t max_reports) {
         int matched = 0, r;
 
-        for (;;) {
+        for (size_t i = 0; i < max_reports; i++) {
                 r = read_one(fd, probes, n);
                 if (r == -EAGAIN)
-                        return matched;
+                        break;
                 if (r < 0)
                         return r;
                 matched += r;
         }
+        return matched;
+}
+
+int txtime_probe_drain(int fd, TxtimeProbe *probes, size_t n) {
+        return txtime_probe_drain_at_most(fd, probes, n, SIZE_MAX);
 }
 
 int txtime_probe_collect(int fd, TxtimeProbe *probes, size_t n, int quiet_ms) {

@@ -93,6 +93,10 @@ int txtime_probe_collect(int fd, TxtimeProbe *probes, size_t n, int quiet_ms);
  *  txtime_probe_collect() does. Returns the number matched, or -errno. */
 int txtime_probe_drain(int fd, TxtimeProbe *probes, size_t n);
 
+/** txtime_probe_drain(), reading at most max_reports messages (the rest
+ *  stay queued for the next call). */
+int txtime_probe_drain_at_most(int fd, TxtimeProbe *probes, size_t n, size_t max_reports);
+
 struct msghdr;
 /** Record one error queue message (what recvmsg(MSG_ERRQUEUE) filled in:
  *  len bytes of data in msg->msg_iov[0], control messages in msg) in the

@@ -3,7 +3,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 
 #include "launch-monitor.h"
@@ -26,6 +25,17 @@
  * source (SD_EVENT_PRIORITY_IDLE, 100). */
 #define MONITOR_EVENT_PRIORITY 50
 
+/* The error queue is read once a round, this long after the round's last
+ * launch time (its reports are in by then on a software-stamped link; one
+ * that comes later is read at the next round or at its timeout), not on
+ * each report: a report arrives per probe, LAUNCH_MONITOR_SPACING_NS
+ * apart, and a wake-up per report cost the loop most of its time beside
+ * monitors at the budget (BENCHMARKS.md "Bounds"). */
+#define COLLECT_AFTER_USEC 2000u
+/* error queue messages read at most per read: a probe gives a launch time
+ * report and a stamp, so two per probe that can be pending */
+#define REPORTS_PER_PENDING 2
+
 typedef struct QueueMonitor {
         LaunchMonitors *owner;
         size_t index;                   /* of its figures in owner->stats */
@@ -36,7 +46,7 @@ typedef struct QueueMonitor {
         LaunchStampChoice stamps;       /* what tstamps was chosen by, and why */
         sd_event_source *tick;          /* every interval_ms */
         sd_event_source *timeout;       /* at the earliest pending probe's deadline */
-        sd_event_source *io;            /* the error queue (EPOLLERR) */
+        sd_event_source *collect;       /* reads the error queue after the round's last launch time */
         TxtimeProbe *pending;           /* sent, without an answer yet */
         uint64_t *deadline_usec;        /* CLOCK_MONOTONIC, per pending probe */
         size_t n_pending, cap;
@@ -147,29 +157,60 @@ static void arm_timeout(QueueMonitor *qm) {
         (void) sd_event_source_set_enabled(qm->timeout, SD_EVENT_ONESHOT);
 }
 
+static void read_reports(QueueMonitor *qm);
+
 static int on_timeout(sd_event_source *s, uint64_t usec, void *userdata) {
         QueueMonitor *qm = userdata;
 
+        read_reports(qm);       /* what came in since the round's read, before judging */
         settle(qm, now_usec(CLOCK_MONOTONIC));
         arm_timeout(qm);
         return 0;
 }
 
-static int on_error_queue(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
-        QueueMonitor *qm = userdata;
+/* Read every report the error queue holds (bounded by what can be
+ * pending) into the pending probes they answer. */
+static void read_reports(QueueMonitor *qm) {
         socklen_t len = sizeof(int);
         int r, err = 0;
 
-        r = txtime_probe_drain(fd, qm->pending, qm->n_pending);
+        r = txtime_probe_drain_at_most(qm->fd, qm->pending, qm->n_pending, REPORTS_PER_PENDING * qm->cap);
         if (r < 0)
                 log_link_debug_errno(qm->owner->ifname, r, "queue %" PRIu32 ": launch monitor: error queue: %m",
                                      qm->cfg.queue);
-        /* A pending socket error (ENETDOWN when the interface goes down)
-         * keeps EPOLLERR up with an empty queue: read it, or the loop spins. */
-        (void) getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+        /* A pending socket error (ENETDOWN when the interface went down)
+         * is read too, so that it is not left for the next send. */
+        (void) getsockopt(qm->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+}
+
+static int on_collect(sd_event_source *s, uint64_t usec, void *userdata) {
+        QueueMonitor *qm = userdata;
+
+        read_reports(qm);
         settle(qm, 0);
         arm_timeout(qm);
         return 0;
+}
+
+/* The read of the round's reports, at at_usec (CLOCK_MONOTONIC). */
+static void arm_collect(QueueMonitor *qm, uint64_t at_usec) {
+        int r;
+
+        if (!qm->collect) {
+                /* coalesced with the loop's other wake-ups within a tenth
+                 * of the interval, as the rounds are */
+                r = sd_event_add_time(qm->owner->event, &qm->collect, CLOCK_MONOTONIC, at_usec,
+                                      (uint64_t) qm->cfg.interval_ms * 100, on_collect, qm);
+                if (r >= 0)
+                        (void) sd_event_source_set_priority(qm->collect, MONITOR_EVENT_PRIORITY);
+                if (r < 0)
+                        log_link_warning_errno(qm->owner->ifname, r,
+                                               "queue %" PRIu32 ": launch monitor: cannot arm the report read: %m",
+                                               qm->cfg.queue);
+                return;
+        }
+        (void) sd_event_source_set_time(qm->collect, at_usec);
+        (void) sd_event_source_set_enabled(qm->collect, SD_EVENT_ONESHOT);
 }
 
 /* One kind of transmit stamp at a time, chosen before each round (ptp4l
@@ -254,7 +295,8 @@ static int probe_txtime(QueueMonitor *qm, uint64_t now, uint64_t earliest_ns, ui
 
 static void send_round(QueueMonitor *qm) {
         LaunchQueueStats *st = qm_stats(qm);
-        uint64_t prev = 0;
+        uint64_t prev = 0, collect_usec = 0;
+        uint32_t i;
         int r;
 
         /* Room for the round: the oldest pending probes give up theirs. */
@@ -262,7 +304,7 @@ static void send_round(QueueMonitor *qm) {
                 st->unstamped++;
                 remove_pending(qm, 0);
         }
-        for (uint32_t i = 0; i < qm->cfg.frames; i++) {
+        for (i = 0; i < qm->cfg.frames; i++) {
                 uint64_t now = now_nsec(qm->cfg.clockid), mono = now_usec(CLOCK_MONOTONIC);
                 uint64_t earliest = now + qm->cfg.delta_ns + LAUNCH_MONITOR_MARGIN_NS;
                 TxtimeProbe p = { .seq = qm->next_seq };
@@ -270,7 +312,7 @@ static void send_round(QueueMonitor *qm) {
                 if (prev > 0 && earliest < prev + LAUNCH_MONITOR_SPACING_NS)
                         earliest = prev + LAUNCH_MONITOR_SPACING_NS;
                 if (probe_txtime(qm, now, earliest, &p.txtime_ns) < 0)
-                        return;
+                        break;
                 qm->next_seq++;
                 prev = p.txtime_ns;
                 r = txtime_probe_send_to(qm->fd, qm->cfg.ifindex, qm->mac, &p);
@@ -279,7 +321,7 @@ static void send_round(QueueMonitor *qm) {
                                             "queue %" PRIu32 ": launch monitor: cannot send a probe: %m",
                                             qm->cfg.queue);
                         qm->send_error_logged = true;
-                        return;
+                        break;
                 }
                 st->sent++;
                 if (p.dropped_at_enqueue) {
@@ -290,14 +332,19 @@ static void send_round(QueueMonitor *qm) {
                 qm->deadline_usec[qm->n_pending] =
                         mono + (p.txtime_ns - now + LAUNCH_MONITOR_REPORT_TIMEOUT_NS) / 1000;
                 qm->n_pending++;
+                collect_usec = mono + (p.txtime_ns - now) / 1000 + COLLECT_AFTER_USEC;
         }
-        qm->gates_error = 0;
+        if (collect_usec > 0)
+                arm_collect(qm, collect_usec);
+        if (i == qm->cfg.frames)
+                qm->gates_error = 0;
 }
 
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata) {
         QueueMonitor *qm = userdata;
 
         (void) sd_event_source_set_time(s, usec + (uint64_t) qm->cfg.interval_ms * 1000);
+        read_reports(qm);       /* the last round's late ones */
         settle(qm, now_usec(CLOCK_MONOTONIC));
         choose_tstamps(qm);
         send_round(qm);
@@ -310,7 +357,7 @@ static QueueMonitor *queue_monitor_free(QueueMonitor *qm) {
                 return NULL;
         sd_event_source_disable_unref(qm->tick);
         sd_event_source_disable_unref(qm->timeout);
-        sd_event_source_disable_unref(qm->io);
+        sd_event_source_disable_unref(qm->collect);
         if (qm->fd >= 0)
                 close(qm->fd);
         free(qm->pending);
@@ -336,12 +383,6 @@ static int queue_monitor_start(QueueMonitor *qm) {
                                         &qm->fd);
         }
         if (r >= 0) {
-                step = "the error queue source";
-                r = sd_event_add_io(qm->owner->event, &qm->io, qm->fd, EPOLLERR, on_error_queue, qm);
-                if (r >= 0)
-                        r = sd_event_source_set_priority(qm->io, MONITOR_EVENT_PRIORITY);
-        }
-        if (r >= 0) {
                 step = "the timer";
                 /* the first round one interval from now; coalesced within a
                  * tenth of it with the loop's other wake-ups */
@@ -357,7 +398,6 @@ static int queue_monitor_start(QueueMonitor *qm) {
         if (r < 0) {
                 log_link_warning_errno(qm->owner->ifname, r, "queue %" PRIu32 ": launch monitor not started: %s: %m",
                                        c->queue, step);
-                qm->io = sd_event_source_disable_unref(qm->io);
                 qm->tick = sd_event_source_disable_unref(qm->tick);
                 if (qm->fd >= 0)
                         close(qm->fd);

@@ -506,14 +506,17 @@ int link_remove_qdiscs(Link *l, char **ret_error) {
         return link_remove_qdiscs_from(l, NULL, ret_error);
 }
 
+void link_own_roots(Link *l, const RootSpec *ret[static 2]) {
+        ret[0] = l->schedule ? &l->schedule->root : NULL;
+        ret[1] = l->rt->previous ? &l->rt->previous->root : NULL;
+}
+
 int link_remove_qdiscs_from(Link *l, const QDiscTreeSet *set, char **ret_error) {
         _cleanup_free_ char *err = NULL;
-        const RootSpec *ours[2] = {
-                l->schedule ? &l->schedule->root : NULL,
-                l->rt->previous ? &l->rt->previous->root : NULL,
-        };
+        const RootSpec *ours[2];
         int ifindex, r;
 
+        link_own_roots(l, ours);
         ifindex = link_lookup_ifindex(l);
         if (ifindex <= 0) {
                 link_set_error(ret_error, "interface %s does not exist", l->name);

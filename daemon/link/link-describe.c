@@ -13,6 +13,7 @@
 #include "schedule-store.h"
 #include "link-metrics.h"
 #include "nl-qdisc.h"
+#include "qdisc-owner.h"
 #include "schedule-json.h"
 #include "utf8.h"
 
@@ -69,7 +70,22 @@ static void taprio_schedules_json(struct json_object *o, const RootSpec *r) {
         }
 }
 
-static struct json_object *root_json(const QDiscTree *t) {
+/* Whose the root is: "owner" ("tbsd": the tree tbsd installed or would
+ * install; "default": the kernel's own root, handle 0, such as noqueue,
+ * pfifo_fast or mq; "foreign": anyone else's, "owner_reason" says why it
+ * is not tbsd's). */
+static void root_owner_json(struct json_object *o, Link *l, const QDiscTree *t) {
+        _cleanup_free_ char *why = NULL;
+        const RootSpec *ours[2];
+        int k;
+
+        link_own_roots(l, ours);
+        k = qdisc_root_owner(t, ours, ELEMENTSOF(ours), l->rt->caps ? &l->rt->facts : NULL, &why);
+        json_add_string(o, "owner", k >= 0 ? root_owner_to_string(k) : NULL);
+        json_add_string(o, "owner_reason", why);
+}
+
+static struct json_object *root_json(Link *l, const QDiscTree *t) {
         _cleanup_json_ struct json_object *o = NULL;
         struct json_object *spec = NULL;
         char h[16];
@@ -94,6 +110,10 @@ static struct json_object *root_json(const QDiscTree *t) {
                 o = json_object_new_object();
         json_add_string(o, "qdisc", t->root.kind);
         json_add_string(o, "handle", tc_handle_to_string(t->root.handle, h));
+        /* whether the keys of the schedule format above describe it (a
+         * kind tbsd reads: mqprio, taprio, etf, cbs), or only its kind */
+        json_add(o, "modeled", json_object_new_boolean(t->root_known));
+        root_owner_json(o, l, t);
         json_add(o, "stats", stats_json(&t->root.stats, NULL));
         return TAKE_PTR(o);
 }
@@ -266,7 +286,7 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
                         (void) schedule_store_origin(l->ctx->state_dir, l->schedule_file, &origin);
                 json_add_string(o, "origin", origin);
         }
-        json_add(o, "root", have_tree ? root_json(tree) : NULL);
+        json_add(o, "root", have_tree ? root_json(l, tree) : NULL);
         qs = json_object_new_array();
         for (size_t i = 0; l->schedule && i < l->schedule->n_txqueues; i++)
                 json_object_array_add(qs, queue_json(l, &l->schedule->txqueues[i], have_tree ? tree : NULL));

@@ -126,6 +126,9 @@ bool link_keep_previous(Link *l, const char *refusal, const char *why);
 void link_resolve_streams(Link *l);
 /* The interface's index now, 0 when there is none. */
 int link_lookup_ifindex(Link *l);
+/* The roots tbsd may have installed on l (its schedule's, the previous
+ * schedule's; NULL where there is none), for qdisc_root_owner(). */
+void link_own_roots(Link *l, const RootSpec *ret[static 2]);
 /* Set l->ifindex, telling the owner (on_ifindex_changed) when it changes. */
 void link_set_ifindex(Link *l, int ifindex);
 

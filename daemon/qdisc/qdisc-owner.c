@@ -23,6 +23,16 @@ static bool root_is(const QDiscTree *t, const RootSpec *want, const DeviceFacts 
                vt->equal(&w, &t->root_spec);
 }
 
+const char *root_owner_to_string(RootOwner o) {
+        static const char *const names[_ROOT_OWNER_MAX] = {
+                [ROOT_OWNER_DEFAULT] = "default",
+                [ROOT_OWNER_TBSD] = "tbsd",
+                [ROOT_OWNER_FOREIGN] = "foreign",
+        };
+
+        return (unsigned) o < _ROOT_OWNER_MAX ? names[o] : NULL;
+}
+
 int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_ours, const DeviceFacts *facts,
                      char **ret_why) {
         const RootSpec *first = NULL;

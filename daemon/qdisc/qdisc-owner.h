@@ -19,6 +19,9 @@ typedef enum RootOwner {
         _ROOT_OWNER_INVALID = -EINVAL,
 } RootOwner;
 
+/** "default", "tbsd" or "foreign" (Describe()'s root "owner"), or NULL. */
+const char *root_owner_to_string(RootOwner o);
+
 /** Judge the root of t against the roots tbsd may have installed there
  *  (ours[0..n_ours): the schedule's root, the root last installed; NULL
  *  entries are skipped; a handle 0 means TBS_DEFAULT_ROOT_HANDLE). A root
