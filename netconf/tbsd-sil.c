@@ -52,6 +52,7 @@
 #include "xml_util.h"
 
 #include "nc-oper.h"
+#include "nc-tbsd.h"
 #include "nc-translate.h"
 
 #include <stdio.h>
@@ -62,14 +63,6 @@
 #define SCHED_MODULE "ieee802-dot1q-sched"
 #define SCHED_REVISION "2026-12-07"
 #define ORIGIN "netconf"
-
-/* How long the module waits for tbsd (docs/netconf.md, "When tbsd does
- * not answer"). netconfd serves one request at a time: while it waits,
- * every session waits. Each can be set in netconfd's environment. */
-static uint64_t answer_usec = 2000000;   /* a read, the check before a commit: TBSD_NETCONF_ANSWER_MS */
-static uint64_t apply_usec = 30000000;   /* the apply of a commit (64 interfaces: 0.34 s): TBSD_NETCONF_APPLY_MS */
-static uint64_t reconcile_usec = 30000000; /* between two checks that tbsd keeps the running datastore's
-                                            * documents: TBSD_NETCONF_RECONCILE_S */
 
 static ncx_module_t *tbsd_mod;
 static ncx_module_t *sched_mod;
@@ -183,118 +176,6 @@ static const struct doc *find_doc(const struct doc *d, const char *ifname) {
         return NULL;
 }
 
-static uint64_t now_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000ULL;
-}
-
-/* Whether tbsd answers: false from a call it let time out until it
- * answers again (the heartbeat below pings it every second). While it
- * does not, reads answer from the last view and commits are refused at
- * once. */
-static struct {
-        bool answering;
-        uint64_t since_usec;       /* CLOCK_MONOTONIC of the last change of answering */
-        bool ping_in_flight;
-        uint64_t ping_sent_usec;
-        bool reconcile_pending;    /* an apply went unanswered: tbsd may differ from the datastore */
-        uint64_t next_reconcile_usec;
-} tbsd_seen = { .answering = true };
-
-static void note_answer(bool answered) {
-        if (answered == tbsd_seen.answering)
-                return;
-        tbsd_seen.answering = answered;
-        tbsd_seen.since_usec = now_usec();
-        if (answered)
-                log_info("\ntbsd: tbsd answers again\n");
-        else
-                log_warn("\ntbsd: tbsd does not answer (stopped or busy): reads answer from the last view, "
-                         "commits are refused until it answers\n");
-}
-
-/* Whether a failed call got no answer from tbsd (a timeout, no tbsd on
- * the bus, the connection gone) rather than tbsd's refusal. */
-static bool no_answer(int r, const sd_bus_error *e) {
-        if (!sd_bus_error_is_set(e))
-                return true;
-        return r == -ETIMEDOUT || sd_bus_error_has_names(e, SD_BUS_ERROR_TIMEOUT, SD_BUS_ERROR_NO_REPLY,
-                                                         SD_BUS_ERROR_SERVICE_UNKNOWN, SD_BUS_ERROR_NAME_HAS_NO_OWNER,
-                                                         SD_BUS_ERROR_DISCONNECTED);
-}
-
-/* The bus connection of the calls to tbsd, opened at the first call and
- * kept (a commit used to open one per interface); opened again when it
- * was closed under us (tbsd or the bus restarted). */
-static sd_bus *call_bus;
-
-static void close_call_bus(void) {
-        call_bus = sd_bus_flush_close_unref(call_bus);
-        tbsd_seen.ping_in_flight = false; /* its reply went with the connection */
-}
-
-static sd_bus *the_bus(int *r) {
-        if (call_bus && sd_bus_is_open(call_bus) > 0) {
-                *r = 0;
-                return call_bus;
-        }
-        close_call_bus();
-        *r = sd_bus_open_system(&call_bus);
-        return *r < 0 ? NULL : call_bus;
-}
-
-/* Whether a failed call failed on the connection (not an answer of
- * tbsd's or of the bus daemon): worth a new connection and one try more. */
-static bool connection_lost(int r, const sd_bus_error *e) {
-        return !sd_bus_error_is_set(e) &&
-               (r == -ENOTCONN || r == -ECONNRESET || r == -EPIPE || r == -ESHUTDOWN || r == -ECONNREFUSED);
-}
-
-/* Send m (built by build on the bus given) and wait for the answer at most
- * timeout_usec; a connection found closed is opened again and the call
- * sent once more. Notes whether tbsd answered. */
-static int call_tbsd(int (*build)(sd_bus *bus, sd_bus_message **m, void *arg), void *arg, uint64_t timeout_usec,
-                     sd_bus_error *e, sd_bus_message **reply) {
-        int r = 0;
-
-        for (int attempt = 0; attempt < 2; attempt++) {
-                sd_bus_message *m = NULL;
-                sd_bus *bus = the_bus(&r);
-
-                if (bus)
-                        r = build(bus, &m, arg);
-                if (r >= 0)
-                        r = sd_bus_call(bus, m, timeout_usec, e, reply);
-                sd_bus_message_unref(m);
-                if (r >= 0 || !connection_lost(r, e))
-                        break;
-                close_call_bus();
-        }
-        note_answer(r >= 0 || !no_answer(r, e));
-        return r;
-}
-
-/* *error: tbsd's answer, or "WHAT: tbsd did not answer within N ms
- * (stopped or busy): nothing was applied" (a timeout), or "WHAT: cannot
- * reach tbsd: ERRNO". */
-static void error_text(const sd_bus_error *e, int r, const char *what, uint64_t timeout_usec, char **error) {
-        bool timeout = r == -ETIMEDOUT || sd_bus_error_has_names(e, SD_BUS_ERROR_TIMEOUT, SD_BUS_ERROR_NO_REPLY);
-        int k;
-
-        if (sd_bus_error_is_set(e) && !no_answer(r, e))
-                k = asprintf(error, "%s", e->message);
-        else if (timeout)
-                k = asprintf(error, "%s: tbsd did not answer within %llu ms (stopped or busy): nothing was applied",
-                             what, (unsigned long long) (timeout_usec / 1000));
-        else
-                k = asprintf(error, "%s: cannot reach tbsd: %s", what,
-                             sd_bus_error_is_set(e) && e->message ? e->message : strerror(-r));
-        if (k < 0)
-                *error = NULL;
-}
-
 /* The rpc-error of a refused commit: line, and the interface's path
  * (none when ifname is NULL). */
 static void record(ses_cb_t *scb, xml_msg_hdr_t *msghdr, const char *ifname, const char *line) {
@@ -347,6 +228,11 @@ static bool add_change(struct change ***tail, const char *ifname, const char *js
         return true;
 }
 
+/* The reconcile (below) is due: after an apply tbsd left unanswered, and
+ * at next_reconcile_usec (CLOCK_MONOTONIC). */
+static bool reconcile_pending;
+static uint64_t next_reconcile_usec;
+
 struct batch {
         const struct change *changes;
         uint64_t deadline_usec;
@@ -393,10 +279,10 @@ static int kept_documents(uint64_t timeout_usec, struct doc **ret, char **error)
         sd_bus_message *reply = NULL;
         sd_bus_error e = SD_BUS_ERROR_NULL;
         struct doc *head = NULL, **tail = &head;
-        int r = call_tbsd(build_list, NULL, timeout_usec, &e, &reply);
+        int r = nc_tbsd_call(build_list, NULL, timeout_usec, &e, &reply);
 
         if (r < 0)
-                error_text(&e, r, "netconf: ListSchedules", timeout_usec, error);
+                nc_tbsd_error_text(&e, r, "netconf: ListSchedules", timeout_usec, error);
         if (r >= 0)
                 r = sd_bus_message_enter_container(reply, 'a', "(sss)");
         while (r > 0) {
@@ -429,10 +315,10 @@ static int kept_documents(uint64_t timeout_usec, struct doc **ret, char **error)
 
 /* Make tbsd keep, for the origin netconf, exactly the documents of want
  * (a datastore's interfaces, none with a translation error): compare them
- * with what tbsd keeps (ListSchedules, answered within answer_usec, or
+ * with what tbsd keeps (ListSchedules, answered within list_timeout_usec, or
  * nothing is sent) and give tbsd the difference in one
  * ApplySchedulesBefore (one load; all or nothing) with the deadline
- * apply_usec from now. The one function for a commit (want: the
+ * the apply time from now. The one function for a commit (want: the
  * candidate), netconfd's start and the reconcile (want: the running
  * datastore). Returns the number of interfaces changed; -EAGAIN when tbsd
  * did not answer (an apply left unanswered is refused by tbsd past its
@@ -450,7 +336,7 @@ static int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, c
         *error = NULL;
         r = kept_documents(list_timeout_usec, &kept, error);
         if (r < 0)
-                return tbsd_seen.answering ? r : -EAGAIN;
+                return nc_tbsd.answering ? r : -EAGAIN;
         for (const struct doc *d = want; d && r >= 0; d = d->next) {
                 const struct doc *k = find_doc(kept, d->ifname);
 
@@ -468,14 +354,14 @@ static int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, c
                 n++;
         }
         if (r >= 0 && changes) {
-                b = (struct batch) { changes, now_usec() + apply_usec };
+                b = (struct batch) { changes, nc_now_usec() + nc_times.apply_usec };
                 /* Waits a little past the deadline: tbsd's answer at the
                  * deadline still arrives. */
-                r = call_tbsd(build_batch, &b, apply_usec + answer_usec, &e, &reply);
+                r = nc_tbsd_call(build_batch, &b, nc_times.apply_usec + nc_times.answer_usec, &e, &reply);
                 if (r < 0) {
-                        error_text(&e, r, "netconf: ApplySchedulesBefore", apply_usec, error);
-                        if (no_answer(r, &e)) {
-                                tbsd_seen.reconcile_pending = true;
+                        nc_tbsd_error_text(&e, r, "netconf: ApplySchedulesBefore", nc_times.apply_usec, error);
+                        if (nc_tbsd_no_answer(r, &e)) {
+                                reconcile_pending = true;
                                 r = -EAGAIN;
                         }
                 }
@@ -536,17 +422,17 @@ static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_
                         goto out;
                 }
         /* Fail fast: netconfd would serve no one while it waited. */
-        if (!tbsd_seen.answering) {
+        if (!nc_tbsd.answering) {
                 snprintf(line, sizeof(line),
                          "netconf: tbsd has not answered for %llu s (stopped or busy): the commit is refused and "
                          "nothing was applied; commit again when it answers",
-                         (unsigned long long) ((now_usec() - tbsd_seen.since_usec) / 1000000));
+                         (unsigned long long) ((nc_now_usec() - nc_tbsd.since_usec) / 1000000));
                 record(scb, msghdr, NULL, line);
                 res = ERR_NCX_OPERATION_FAILED;
                 goto out;
         }
         /* One call, one load: all of them in force, or none changed. */
-        if (make_tbsd_match(now, answer_usec, &error) < 0) {
+        if (make_tbsd_match(now, nc_times.answer_usec, &error) < 0) {
                 if (error)
                         record_lines(scb, msghdr, error);
                 else
@@ -562,7 +448,7 @@ out:
 /* Operational state: the module's view of each interface, tbsd's last
  * Link.Describe() answer. A <get> reads several leaves of an interface:
  * a view younger than half a second is used as it is; an older one is
- * asked again, waiting at most answer_usec, and only while tbsd answers:
+ * asked again, waiting at most the answer time, and only while tbsd answers:
  * a stopped or busy tbsd does not hold netconfd (and every other session)
  * up, the <get> answers from the last view and says how old it is
  * (tbsd:state's view-age-ms and view-stale). */
@@ -606,7 +492,7 @@ static struct view *view_of(const char *ifname) {
         sd_bus_message *reply = NULL;
         sd_bus_error e = SD_BUS_ERROR_NULL;
         const char *json = NULL;
-        uint64_t now = now_usec();
+        uint64_t now = nc_now_usec();
         int r;
 
         for (v = views; v; v = v->next)
@@ -623,12 +509,12 @@ static struct view *view_of(const char *ifname) {
         }
         if (v->at_usec && now - v->at_usec < VIEW_FRESH_USEC)
                 return v;
-        if (!tbsd_seen.answering) {
+        if (!nc_tbsd.answering) {
                 v->stale = true;
                 return v;
         }
-        r = call_tbsd(build_describe, (void *) ifname, answer_usec, &e, &reply);
-        if (r < 0 && no_answer(r, &e))
+        r = nc_tbsd_call(build_describe, (void *) ifname, nc_times.answer_usec, &e, &reply);
+        if (r < 0 && nc_tbsd_no_answer(r, &e))
                 v->stale = true;
         else {
                 if (r >= 0 && sd_bus_message_read(reply, "s", &json) < 0)
@@ -743,7 +629,7 @@ static status_t state_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *v
                 return ERR_INTERNAL_MEM;
         /* How old what follows is: said even when there is nothing. */
         if (v->at_usec)
-                res = add_number(dstval, "view-age-ms", false, (now_usec() - v->at_usec) / 1000);
+                res = add_number(dstval, "view-age-ms", false, (nc_now_usec() - v->at_usec) / 1000);
         if (res == NO_ERR)
                 res = add_leaf(dstval, "view-stale", v->stale ? "true" : "false");
         if (res != NO_ERR || !v->json)
@@ -963,25 +849,6 @@ static status_t add_oper_leaves(void) {
         return res;
 }
 
-/* A time of netconfd's environment, in units of unit_usec: a whole number
- * from 1 to 10^7 (absent: *usec kept). */
-static int setting(const char *name, uint64_t unit_usec, uint64_t *usec) {
-        const char *v = getenv(name);
-        char *end;
-        unsigned long long n;
-
-        if (!v)
-                return 0;
-        errno = 0;
-        n = strtoull(v, &end, 10);
-        if (errno || end == v || *end || v[0] == '-' || n < 1 || n > 10000000ULL) {
-                log_error("\ntbsd: %s='%s': not a whole number from 1 to 10000000\n", name, v);
-                return -EINVAL;
-        }
-        *usec = n * unit_usec;
-        return 0;
-}
-
 /* Phase 1: load the modules' definitions, take part in every commit. */
 status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision);
 status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
@@ -990,9 +857,7 @@ status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
 
         if (xmlStrcmp(modname, (const xmlChar *) TBSD_MODULE) != 0)
                 return ERR_NCX_UNKNOWN_MODULE;
-        if (setting("TBSD_NETCONF_ANSWER_MS", 1000, &answer_usec) < 0 ||
-            setting("TBSD_NETCONF_APPLY_MS", 1000, &apply_usec) < 0 ||
-            setting("TBSD_NETCONF_RECONCILE_S", 1000000, &reconcile_usec) < 0)
+        if (nc_tbsd_settings() < 0)
                 return ERR_NCX_INVALID_VALUE;
         if (revision && xmlStrcmp(revision, (const xmlChar *) TBSD_REVISION) != 0)
                 return ERR_NCX_WRONG_VERSION;
@@ -1036,7 +901,7 @@ static status_t match_at_start(void) {
                 }
         if (res == NO_ERR) {
                 /* tbsd may be busy starting: it has the apply's time. */
-                r = make_tbsd_match(docs, apply_usec, &error);
+                r = make_tbsd_match(docs, nc_times.apply_usec, &error);
                 if (r < 0) {
                         log_error("\ntbsd: the startup configuration refused: %s\n", error ? error : "out of memory");
                         res = ERR_NCX_OPERATION_FAILED;
@@ -1050,7 +915,7 @@ static status_t match_at_start(void) {
 
 /* The reconcile, from the heartbeat: after an apply tbsd left unanswered
  * (tbsd refuses it past its deadline, but may have finished it just
- * before), and every reconcile_usec (a rollback inside netconfd after the
+ * before), and every reconcile time (a rollback inside netconfd after the
  * commit check, a document of origin netconf changed over the bus): tbsd
  * is made to keep the running datastore's documents. */
 static void reconcile(void) {
@@ -1058,59 +923,28 @@ static void reconcile(void) {
         bool oom;
         struct doc *docs = docs_of(running ? running->root : NULL, &oom);
         char *error = NULL;
-        int r = oom ? -ENOMEM : make_tbsd_match(docs, answer_usec, &error);
+        int r = oom ? -ENOMEM : make_tbsd_match(docs, nc_times.answer_usec, &error);
 
         if (r == -EAGAIN)
                 goto out;       /* once tbsd answers */
         if (r < 0)
                 log_error("\ntbsd: tbsd does not take the running datastore's documents: %s\n",
                           error ? error : "out of memory");
-        else if (r > 0 || tbsd_seen.reconcile_pending)
+        else if (r > 0 || reconcile_pending)
                 log_info("\ntbsd: %d interfaces differed from the running datastore: tbsd has them as the "
                          "datastore does\n", r);
-        tbsd_seen.reconcile_pending = false;
-        tbsd_seen.next_reconcile_usec = now_usec() + reconcile_usec;
+        reconcile_pending = false;
+        next_reconcile_usec = nc_now_usec() + nc_times.reconcile_usec;
 out:
         free(error);
         free_docs(docs);
 }
 
-static int on_pong(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
-        const sd_bus_error *e = sd_bus_message_get_error(m);
-
-        (void) userdata;
-        (void) ret_error;
-        tbsd_seen.ping_in_flight = false;
-        note_answer(!e || !no_answer(-sd_bus_message_get_errno(m), e));
-        return 0;
-}
-
-/* The heartbeat, once a second from netconfd's timer: a Ping of tbsd
- * (org.freedesktop.DBus.Peer) sent without waiting, its answer (or its
- * timeout after answer_usec) read at the next beat, so a stopped tbsd is
- * noticed without holding netconfd up; and the reconcile when it is due
- * and tbsd answers. */
+/* The heartbeat, once a second from netconfd's timer: tbsd pinged
+ * (nc_tbsd_ping()), and the reconcile when it is due and tbsd answers. */
 static void heartbeat(void) {
-        sd_bus_message *m = NULL;
-        sd_bus *bus;
-        int r;
-
-        while (call_bus && sd_bus_process(call_bus, NULL) > 0)
-                ;
-        if (tbsd_seen.ping_in_flight && now_usec() - tbsd_seen.ping_sent_usec > 2 * answer_usec)
-                tbsd_seen.ping_in_flight = false; /* lost with its connection */
-        if (!tbsd_seen.ping_in_flight && (bus = the_bus(&r))) {
-                r = sd_bus_message_new_method_call(bus, &m, "org.tsn.Tbs", "/org/tsn/Tbs", "org.freedesktop.DBus.Peer",
-                                                   "Ping");
-                if (r >= 0)
-                        r = sd_bus_call_async(bus, NULL, m, on_pong, NULL, answer_usec);
-                sd_bus_message_unref(m);
-                if (r >= 0) {
-                        tbsd_seen.ping_in_flight = true;
-                        tbsd_seen.ping_sent_usec = now_usec();
-                }
-        }
-        if (tbsd_seen.answering && (tbsd_seen.reconcile_pending || now_usec() >= tbsd_seen.next_reconcile_usec))
+        nc_tbsd_ping();
+        if (nc_tbsd.answering && (reconcile_pending || nc_now_usec() >= next_reconcile_usec))
                 reconcile();
 }
 
@@ -1282,7 +1116,7 @@ status_t y_tbsd_init2(void);
 status_t y_tbsd_init2(void) {
         status_t res = match_at_start();
 
-        tbsd_seen.next_reconcile_usec = now_usec() + reconcile_usec;
+        next_reconcile_usec = nc_now_usec() + nc_times.reconcile_usec;
         if (res == NO_ERR)
                 res = start_notifications();
         return res == NO_ERR ? add_oper_leaves() : res;
@@ -1296,7 +1130,7 @@ void y_tbsd_cleanup(void) {
                 agt_timer_delete(signal_timer);
         signal_timer = 0;
         signal_bus = sd_bus_flush_close_unref(signal_bus);
-        close_call_bus();
+        nc_tbsd_close();
         free_seen();
         free_views();
         tbsd_mod = NULL;

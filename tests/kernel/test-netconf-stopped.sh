@@ -73,13 +73,13 @@ assert_contains "$out" "link-state configured" "<get> of vt0's tbsd:state: the l
 age=$(awk '$1 == "view-age-ms" { print $2 }' <<<"$out")
 [ -n "$age" ] && [ "$age" -gt 0 ] || fail "no view-age-ms in the <get>"
 pass "view-age-ms $age"
-[ "$took" -lt "$(scaled 10000)" ] || fail "the <get> took $took ms"
+[ "$took" -lt "$(scaled 30000)" ] || fail "the <get> took $took ms"
 pass "the <get> was answered in $took ms"
 t0=$(now_ms)
 out=$(client_within 60 hello)
 took=$(($(now_ms) - t0))
 assert_contains "$out" "session " "a new session's hello while tbsd is stopped"
-[ "$took" -lt "$(scaled 10000)" ] || fail "the new session took $took ms"
+[ "$took" -lt "$(scaled 30000)" ] || fail "the new session took $took ms"
 pass "the new session was answered in $took ms"
 out=$(client edit "$NC/vt0-250.xml")
 assert_contains "$out" "rpc-error: netconf: tbsd has not answered for" "a second commit: refused at once, tbsd known silent"
@@ -106,7 +106,7 @@ wait_until 20 commit_250 ||
         fail "a commit after SIGCONT does not go through"
 assert_eq "$(etf_delta vt0 100:3)" 250000 "vt0's etf delta after the commit (tc)"
 assert_contains "$(client running)" "<delta-ns>250000</delta-ns>" "the running datastore has the commit"
-assert_contains "$(cat "$state/schedules.d/vt0.json")" '"delta_ns": 250000' "vt0's kept document has the commit"
+assert_contains "$(cat "$state/schedules.d/vt0.json")" '"delta_ns":250000' "vt0's kept document has the commit"
 kept=$(cat "$state/schedules.d/vt0.json")
 
 # tbsd refuses an ApplySchedulesBefore whose deadline passed.
