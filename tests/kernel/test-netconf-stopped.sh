@@ -131,7 +131,7 @@ pass "a call whose deadline passed while tbsd was stopped applied nothing"
 
 # The reconcile: what changes over the bus behind the datastore is taken back.
 out=$(busctl_tbs ApplySchedulesBefore 'a(ss)asst' 1 vm0 "$doc" 0 netconf "$(($(mono_usec) + 60000000))")
-assert_eq "$out" 'as 1 "vm0" 0' "ApplySchedulesBefore in time: applied"
+assert_eq "$out" 'asas 1 "vm0" 0' "ApplySchedulesBefore in time: applied"
 assert_eq "$(qdisc_at vm0 root | jq -r .kind)" mqprio "vm0 given a netconf schedule over the bus"
 busctl_tbs RemoveSchedule ss vt0 netconf
 assert_eq "$(qdisc_at vt0 root | jq -r 'select(.kind == "mqprio") | .kind')" "" "vt0's netconf schedule removed over the bus"
