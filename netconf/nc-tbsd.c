@@ -147,26 +147,36 @@ static int on_pong(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
         return 0;
 }
 
-/* The Ping's answer (or its timeout after answer_usec) is read at the next
- * beat: a stopped tbsd is noticed without holding netconfd up. */
+/* The Ping's answer is read at a later beat, and judged here rather than by
+ * a timeout of sd-bus': netconfd's timer may beat late (a loaded machine),
+ * and sd-bus would time a call out before reading the answer waiting on
+ * the socket. No answer within answer_usec: tbsd is silent; its answer,
+ * when it comes, says it answers again. */
 void nc_tbsd_ping(void) {
         sd_bus_message *m = NULL;
         sd_bus *bus;
+        uint64_t now;
         int r;
 
         while (call_bus && sd_bus_process(call_bus, NULL) > 0)
                 ;
-        if (ping_in_flight && nc_now_usec() - ping_sent_usec > 2 * nc_times.answer_usec)
-                ping_in_flight = false; /* lost with its connection */
-        if (ping_in_flight || !(bus = the_bus(&r)))
+        now = nc_now_usec();
+        if (ping_in_flight && now - ping_sent_usec > nc_times.answer_usec)
+                note_answer(false);
+        /* One Ping out at a time; another after a long silence, in case
+         * that one went astray. */
+        if (ping_in_flight && now - ping_sent_usec < 10 * nc_times.answer_usec)
+                return;
+        bus = the_bus(&r);
+        if (!bus)
                 return;
         r = sd_bus_message_new_method_call(bus, &m, "org.tsn.Tbs", "/org/tsn/Tbs", "org.freedesktop.DBus.Peer",
                                            "Ping");
         if (r >= 0)
-                r = sd_bus_call_async(bus, NULL, m, on_pong, NULL, nc_times.answer_usec);
+                r = sd_bus_call_async(bus, NULL, m, on_pong, NULL, UINT64_MAX);
         sd_bus_message_unref(m);
         if (r >= 0) {
                 ping_in_flight = true;
-                ping_sent_usec = nc_now_usec();
+                ping_sent_usec = now;
         }
 }
