@@ -25,3 +25,5 @@
 #define TBS_ERROR_INVALID_OPTION    "org.tsn.Tbs.Error.InvalidOption"
 #define TBS_ERROR_NOT_SUPPORTED     "org.tsn.Tbs.Error.NotSupported"
 #define TBS_ERROR_LIMIT_EXCEEDED    "org.tsn.Tbs.Error.LimitExceeded"
+/* ApplySchedulesBefore(): the caller's deadline passed, nothing applied. */
+#define TBS_ERROR_DEADLINE_PASSED   "org.tsn.Tbs.Error.DeadlinePassed"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -295,4 +296,67 @@ int schedule_store_drop(const char *state_dir, const char *ifname) {
                 return -errno;
         (void) fsync(dfd);
         return r;
+}
+
+void schedule_store_list_free(char **names) {
+        for (char **p = names; p && *p; p++)
+                free(*p);
+        free(names);
+}
+
+static int compare_names(const void *a, const void *b) {
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+int schedule_store_list(const char *state_dir, char ***ret, size_t *ret_n) {
+        _cleanup_close_ int dfd = open_store(state_dir, false);
+        char **names = NULL;
+        size_t n = 0;
+        DIR *d;
+        int r = 0;
+
+        if (dfd == -ENOENT)
+                goto done;
+        if (dfd < 0)
+                return dfd;
+        d = fdopendir(dfd);
+        if (!d)
+                return -errno;
+        dfd = -1; /* the DIR owns it now */
+        for (struct dirent *de; (errno = 0, de = readdir(d));) {
+                size_t k = strlen(de->d_name);
+                char **v;
+
+                if (de->d_name[0] == '.' || k <= strlen(".json") ||
+                    strcmp(de->d_name + k - strlen(".json"), ".json") != 0 ||
+                    (de->d_type != DT_REG && de->d_type != DT_UNKNOWN))
+                        continue;
+                v = reallocarray(names, n + 2, sizeof(*names));
+                if (!v) {
+                        r = -ENOMEM;
+                        break;
+                }
+                names = v;
+                names[n] = doc_ifname(de->d_name, k - strlen(".json"));   /* "%2ehid" is ".hid"'s */
+                if (!names[n]) {
+                        r = -ENOMEM;
+                        break;
+                }
+                names[++n] = NULL;
+        }
+        if (r == 0 && errno != 0)
+                r = -errno;
+        closedir(d);
+        if (r < 0) {
+                schedule_store_list_free(names);
+                return r;
+        }
+done:
+        if (!names && !(names = calloc(1, sizeof(*names))))
+                return -ENOMEM;
+        qsort(names, n, sizeof(*names), compare_names);
+        *ret = names;
+        if (ret_n)
+                *ret_n = n;
+        return 0;
 }

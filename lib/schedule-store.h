@@ -11,6 +11,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define SCHEDULE_STORE_SUBDIR "schedules.d"
 /* Longest origin accepted (bytes). */
@@ -50,6 +51,13 @@ int schedule_store_write(const char *state_dir, const char *ifname, const char *
 /** The document of IFACE and its origin (either may be NULL when not
  *  wanted). Returns 0, -ENOENT when the store has none, or -errno. */
 int schedule_store_read(const char *state_dir, const char *ifname, char **ret_text, char **ret_origin);
+
+/** The interfaces the store keeps a document for (its "IFACE.json" files,
+ *  not those starting with '.'), sorted, NULL-terminated (free each and the
+ *  array: schedule_store_list_free()). *ret_n may be NULL. An absent store
+ *  holds none. Returns 0 or -errno. */
+int schedule_store_list(const char *state_dir, char ***ret, size_t *ret_n);
+void schedule_store_list_free(char **names);
 
 /** Forget IFACE's document and origin. Returns 1 when there was a
  *  document, 0 when not, or -errno. */

@@ -52,8 +52,8 @@
 #include "xml_util.h"
 
 #include "nc-oper.h"
+#include "nc-tbsd.h"
 #include "nc-translate.h"
-#include "../lib/utf8.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -63,8 +63,6 @@
 #define SCHED_MODULE "ieee802-dot1q-sched"
 #define SCHED_REVISION "2026-12-07"
 #define ORIGIN "netconf"
-/* An apply probes the device and installs a tree: give it time. */
-#define CALL_TIMEOUT_USEC (120ULL * 1000000ULL)
 
 static ncx_module_t *tbsd_mod;
 static ncx_module_t *sched_mod;
@@ -178,102 +176,6 @@ static const struct doc *find_doc(const struct doc *d, const char *ifname) {
         return NULL;
 }
 
-/* The bus connection of the calls to tbsd, opened at the first call and
- * kept (a commit used to open one per interface); opened again when it
- * was closed under us (tbsd or the bus restarted). */
-static sd_bus *call_bus;
-
-static sd_bus *the_bus(int *r) {
-        if (call_bus && sd_bus_is_open(call_bus) > 0) {
-                *r = 0;
-                return call_bus;
-        }
-        call_bus = sd_bus_flush_close_unref(call_bus);
-        *r = sd_bus_open_system(&call_bus);
-        return *r < 0 ? NULL : call_bus;
-}
-
-/* Whether a failed call failed on the connection (not an answer of
- * tbsd's or of the bus daemon): worth a new connection and one try more. */
-static bool connection_lost(int r, const sd_bus_error *e) {
-        return !sd_bus_error_is_set(e) &&
-               (r == -ENOTCONN || r == -ECONNRESET || r == -EPIPE || r == -ESHUTDOWN || r == -ECONNREFUSED);
-}
-
-/* Send m (built by build on the bus given) and wait for the answer; a
- * connection found closed is opened again and the call sent once more. */
-static int call_tbsd(int (*build)(sd_bus *bus, sd_bus_message **m, void *arg), void *arg, sd_bus_error *e,
-                     sd_bus_message **reply) {
-        int r = 0;
-
-        for (int attempt = 0; attempt < 2; attempt++) {
-                sd_bus_message *m = NULL;
-                sd_bus *bus = the_bus(&r);
-
-                if (bus)
-                        r = build(bus, &m, arg);
-                if (r >= 0)
-                        r = sd_bus_call(bus, m, CALL_TIMEOUT_USEC, e, reply);
-                sd_bus_message_unref(m);
-                if (r >= 0 || !connection_lost(r, e))
-                        break;
-                call_bus = sd_bus_flush_close_unref(call_bus);
-        }
-        return r;
-}
-
-/* *error: the bus error's text, or "WHAT: cannot reach tbsd: ERRNO". */
-static void error_text(const sd_bus_error *e, int r, const char *what, char **error) {
-        const char *msg = sd_bus_error_is_set(e) ? e->message : strerror(-r);
-        size_t len = strlen(msg) + strlen(what) + 64;
-
-        *error = malloc(len);
-        if (!*error)
-                return;
-        if (sd_bus_error_is_set(e))
-                strcpy(*error, msg);
-        else
-                snprintf(*error, len, "%s: cannot reach tbsd: %s", what, msg);
-}
-
-struct one_call {
-        const char *method, *ifname, *json;
-};
-
-static int build_one(sd_bus *bus, sd_bus_message **m, void *arg) {
-        const struct one_call *c = arg;
-        int r = sd_bus_message_new_method_call(bus, m, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager",
-                                               c->method);
-
-        if (r >= 0)
-                r = c->json ? sd_bus_message_append(*m, "sss", c->ifname, c->json, ORIGIN)
-                            : sd_bus_message_append(*m, "ss", c->ifname, ORIGIN);
-        return r;
-}
-
-/* One call of org.tsn.Tbs.Manager for one interface (ApplySchedule with
- * json, RemoveSchedule without); *error gets the bus error's text. */
-static int tbsd_call(const char *method, const char *ifname, const char *json, char **error) {
-        struct one_call c = { method, ifname, json };
-        sd_bus_message *reply = NULL;
-        sd_bus_error e = SD_BUS_ERROR_NULL;
-        char what[128], *shown = NULL;
-        int r;
-
-        *error = NULL;
-        r = call_tbsd(build_one, &c, &e, &reply);
-        if (r < 0) {
-                snprintf(what, sizeof(what), "%s(%s)", method, text_safe(ifname, &shown));
-                free(shown);
-                error_text(&e, r, what, error);
-                if (sd_bus_error_has_name(&e, "org.tsn.Tbs.Error.NoSuchLink") && !json)
-                        r = 0; /* nothing to remove: what the commit wants */
-        }
-        sd_bus_error_free(&e);
-        sd_bus_message_unref(reply);
-        return r;
-}
-
 /* The rpc-error of a refused commit: line, and the interface's path
  * (none when ifname is NULL). */
 static void record(ses_cb_t *scb, xml_msg_hdr_t *msghdr, const char *ifname, const char *line) {
@@ -299,7 +201,7 @@ static bool is_confirmed_commit(xml_msg_hdr_t *msghdr) {
                val_find_child(msg->rpc_input, val_get_mod_name(msg->rpc_input), NCX_EL_CONFIRMED) != NULL;
 }
 
-/* What one commit changes: an interface's new document (json) or its
+/* What tbsd is to change: an interface's new document (json) or its
  * removal (json NULL). */
 struct change {
         const char *ifname;
@@ -315,28 +217,160 @@ static void free_changes(struct change *c) {
         }
 }
 
+static bool add_change(struct change ***tail, const char *ifname, const char *json) {
+        struct change *c = calloc(1, sizeof(*c));
+
+        if (!c)
+                return false;
+        *c = (struct change) { ifname, json, NULL };
+        **tail = c;
+        *tail = &c->next;
+        return true;
+}
+
+/* The reconcile (below) is due: after an apply tbsd left unanswered, and
+ * at next_reconcile_usec (CLOCK_MONOTONIC). */
+static bool reconcile_pending;
+static uint64_t next_reconcile_usec;
+
+struct batch {
+        const struct change *changes;
+        uint64_t deadline_usec;
+};
+
+/* ApplySchedulesBefore(documents, removed, "netconf", deadline): tbsd
+ * refuses it, changing nothing, once the deadline passed, so an apply this
+ * module stopped waiting for is never made later. */
 static int build_batch(sd_bus *bus, sd_bus_message **m, void *arg) {
-        const struct change *changes = arg;
+        const struct batch *b = arg;
         int r = sd_bus_message_new_method_call(bus, m, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager",
-                                               "ApplySchedules");
+                                               "ApplySchedulesBefore");
 
         if (r >= 0)
                 r = sd_bus_message_open_container(*m, 'a', "(ss)");
-        for (const struct change *c = changes; r >= 0 && c; c = c->next)
+        for (const struct change *c = b->changes; r >= 0 && c; c = c->next)
                 if (c->json)
                         r = sd_bus_message_append(*m, "(ss)", c->ifname, c->json);
         if (r >= 0)
                 r = sd_bus_message_close_container(*m);
         if (r >= 0)
                 r = sd_bus_message_open_container(*m, 'a', "s");
-        for (const struct change *c = changes; r >= 0 && c; c = c->next)
+        for (const struct change *c = b->changes; r >= 0 && c; c = c->next)
                 if (!c->json)
                         r = sd_bus_message_append(*m, "s", c->ifname);
         if (r >= 0)
                 r = sd_bus_message_close_container(*m);
         if (r >= 0)
-                r = sd_bus_message_append(*m, "s", ORIGIN);
+                r = sd_bus_message_append(*m, "st", ORIGIN, b->deadline_usec);
         return r;
+}
+
+static int build_list(sd_bus *bus, sd_bus_message **m, void *arg) {
+        int r = sd_bus_message_new_method_call(bus, m, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager",
+                                               "ListSchedules");
+
+        (void) arg;
+        return r < 0 ? r : sd_bus_message_append(*m, "s", ORIGIN);
+}
+
+/* The documents of origin netconf tbsd keeps (ListSchedules), waiting at
+ * most timeout_usec: 0 and *ret, or <0 and *error. */
+static int kept_documents(uint64_t timeout_usec, struct doc **ret, char **error) {
+        sd_bus_message *reply = NULL;
+        sd_bus_error e = SD_BUS_ERROR_NULL;
+        struct doc *head = NULL, **tail = &head;
+        int r = nc_tbsd_call(build_list, NULL, timeout_usec, &e, &reply);
+
+        if (r < 0)
+                nc_tbsd_error_text(&e, r, "netconf: ListSchedules", timeout_usec, error);
+        if (r >= 0)
+                r = sd_bus_message_enter_container(reply, 'a', "(sss)");
+        while (r > 0) {
+                const char *ifname, *json, *origin;
+                struct doc *d;
+
+                r = sd_bus_message_read(reply, "(sss)", &ifname, &json, &origin);
+                if (r <= 0)
+                        break;
+                d = calloc(1, sizeof(*d));
+                if (!d || !(d->ifname = strdup(ifname)) || !(d->json = strdup(json))) {
+                        free_docs(d);
+                        r = -ENOMEM;
+                        break;
+                }
+                *tail = d;
+                tail = &d->next;
+        }
+        if (r < 0 && !*error && asprintf(error, "netconf: cannot read tbsd's documents: %s", strerror(-r)) < 0)
+                *error = NULL;
+        sd_bus_error_free(&e);
+        sd_bus_message_unref(reply);
+        if (r < 0) {
+                free_docs(head);
+                return r;
+        }
+        *ret = head;
+        return 0;
+}
+
+/* Make tbsd keep, for the origin netconf, exactly the documents of want
+ * (a datastore's interfaces, none with a translation error): compare them
+ * with what tbsd keeps (ListSchedules, answered within list_timeout_usec, or
+ * nothing is sent) and give tbsd the difference in one
+ * ApplySchedulesBefore (one load; all or nothing) with the deadline
+ * the apply time from now. The one function for a commit (want: the
+ * candidate), netconfd's start and the reconcile (want: the running
+ * datastore). Returns the number of interfaces changed; -EAGAIN when tbsd
+ * did not answer (an apply left unanswered is refused by tbsd past its
+ * deadline, and a reconcile is due once it answers); another -errno when
+ * tbsd refused (*error: its lines, newline-separated) or memory ran out
+ * (*error NULL). */
+static int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, char **error) {
+        struct doc *kept = NULL;
+        struct change *changes = NULL, **tail = &changes;
+        sd_bus_message *reply = NULL;
+        sd_bus_error e = SD_BUS_ERROR_NULL;
+        struct batch b = { NULL, 0 };
+        int r, n = 0;
+
+        *error = NULL;
+        r = kept_documents(list_timeout_usec, &kept, error);
+        if (r < 0)
+                return nc_tbsd.answering ? r : -EAGAIN;
+        for (const struct doc *d = want; d && r >= 0; d = d->next) {
+                const struct doc *k = find_doc(kept, d->ifname);
+
+                if (!d->json || (k && strcmp(k->json, d->json) == 0))
+                        continue;
+                r = add_change(&tail, d->ifname, d->json) ? 0 : -ENOMEM;
+                n++;
+        }
+        for (const struct doc *k = kept; k && r >= 0; k = k->next) {
+                const struct doc *d = find_doc(want, k->ifname);
+
+                if (d && d->json)
+                        continue;
+                r = add_change(&tail, k->ifname, NULL) ? 0 : -ENOMEM;
+                n++;
+        }
+        if (r >= 0 && changes) {
+                b = (struct batch) { changes, nc_now_usec() + nc_times.apply_usec };
+                /* Waits a little past the deadline: tbsd's answer at the
+                 * deadline still arrives. */
+                r = nc_tbsd_call(build_batch, &b, nc_times.apply_usec + nc_times.answer_usec, &e, &reply);
+                if (r < 0) {
+                        nc_tbsd_error_text(&e, r, "netconf: ApplySchedulesBefore", nc_times.apply_usec, error);
+                        if (nc_tbsd_no_answer(r, &e)) {
+                                reconcile_pending = true;
+                                r = -EAGAIN;
+                        }
+                }
+        }
+        sd_bus_error_free(&e);
+        sd_bus_message_unref(reply);
+        free_changes(changes);
+        free_docs(kept);
+        return r < 0 ? r : n;
 }
 
 /* A refused ApplySchedules: one rpc-error per line of tbsd's answer, each
@@ -360,48 +394,14 @@ static void record_lines(ses_cb_t *scb, xml_msg_hdr_t *msghdr, char *text) {
         }
 }
 
-/* Give tbsd every change of the commit in one ApplySchedules (one load);
- * refused, tbsd has changed nothing and the rpc-errors are recorded. */
-static status_t apply_changes(ses_cb_t *scb, xml_msg_hdr_t *msghdr, struct change *changes) {
-        sd_bus_message *reply = NULL;
-        sd_bus_error e = SD_BUS_ERROR_NULL;
-        char *error = NULL;
-        int r;
-
-        if (!changes)
-                return NO_ERR;
-        r = call_tbsd(build_batch, changes, &e, &reply);
-        if (r < 0) {
-                error_text(&e, r, "ApplySchedules", &error);
-                if (error)
-                        record_lines(scb, msghdr, error);
-                else
-                        record(scb, msghdr, NULL, NULL);
-                free(error);
-        }
-        sd_bus_error_free(&e);
-        sd_bus_message_unref(reply);
-        return r < 0 ? ERR_NCX_OPERATION_FAILED : NO_ERR;
-}
-
-static bool add_change(struct change ***tail, const char *ifname, const char *json) {
-        struct change *c = calloc(1, sizeof(*c));
-
-        if (!c)
-                return false;
-        *c = (struct change) { ifname, json, NULL };
-        **tail = c;
-        *tail = &c->next;
-        return true;
-}
-
+/* <commit>: tbsd is given the candidate's documents (what differs from
+ * what it keeps) before netconfd makes the candidate the running
+ * datastore; a refusal ends the commit and changes nothing. */
 static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *candidate) {
-        cfg_template_t *running = cfg_get_config_id(NCX_CFGID_RUNNING);
-        bool oom_new, oom_old;
-        struct doc *now = docs_of(candidate, &oom_new);
-        struct doc *before = docs_of(running ? running->root : NULL, &oom_old);
-        struct change *changes = NULL, **tail = &changes;
+        bool oom;
+        struct doc *now = docs_of(candidate, &oom);
         status_t res = NO_ERR;
+        char *error = NULL, line[256];
 
         if (is_confirmed_commit(msghdr)) {
                 record(scb, msghdr, NULL,
@@ -410,102 +410,134 @@ static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_
                 res = ERR_NCX_OPERATION_NOT_SUPPORTED;
                 goto out;
         }
-        if (oom_new || oom_old) {
+        if (oom) {
                 record(scb, msghdr, NULL, NULL);
                 res = ERR_INTERNAL_MEM;
                 goto out;
         }
-        for (const struct doc *d = now; d && res == NO_ERR; d = d->next) {
-                const struct doc *old = find_doc(before, d->ifname);
-                const char *previous = old ? old->json : NULL;
-
+        for (const struct doc *d = now; d; d = d->next)
                 if (d->error) {
                         record(scb, msghdr, d->ifname, d->error);
                         res = ERR_NCX_OPERATION_FAILED;
-                        break;
+                        goto out;
                 }
-                if (!d->json && !previous)
-                        continue;
-                if (d->json && previous && strcmp(d->json, previous) == 0)
-                        continue;
-                if (!add_change(&tail, d->ifname, d->json))
-                        res = ERR_INTERNAL_MEM;
+        /* Fail fast: netconfd would serve no one while it waited. */
+        if (!nc_tbsd.answering) {
+                snprintf(line, sizeof(line),
+                         "netconf: tbsd has not answered for %llu s (stopped or busy): the commit is refused and "
+                         "nothing was applied; commit again when it answers",
+                         (unsigned long long) ((nc_now_usec() - nc_tbsd.since_usec) / 1000000));
+                record(scb, msghdr, NULL, line);
+                res = ERR_NCX_OPERATION_FAILED;
+                goto out;
         }
-        /* Interfaces whose whole entry went. */
-        for (const struct doc *old = before; old && res == NO_ERR; old = old->next)
-                if (old->json && !find_doc(now, old->ifname) && !add_change(&tail, old->ifname, NULL))
-                        res = ERR_INTERNAL_MEM;
-        if (res == ERR_INTERNAL_MEM)
-                record(scb, msghdr, NULL, NULL);
         /* One call, one load: all of them in force, or none changed. */
-        if (res == NO_ERR)
-                res = apply_changes(scb, msghdr, changes);
+        if (make_tbsd_match(now, nc_times.answer_usec, &error) < 0) {
+                if (error)
+                        record_lines(scb, msghdr, error);
+                else
+                        record(scb, msghdr, NULL, NULL);
+                res = ERR_NCX_OPERATION_FAILED;
+        }
 out:
-        free_changes(changes);
+        free(error);
         free_docs(now);
-        free_docs(before);
         return res;
 }
 
-/* Operational state: Link.Describe() of the interface, kept for half a
- * second (one <get> reads several leaves). */
-static struct {
-        char ifname[64];
-        struct timespec at;
-        struct nc_oper oper;
-        bool ok;
-} described;
+/* Operational state: the module's view of each interface, tbsd's last
+ * Link.Describe() answer. A <get> reads several leaves of an interface:
+ * a view younger than half a second is used as it is; an older one is
+ * asked again, waiting at most the answer time, and only while tbsd answers:
+ * a stopped or busy tbsd does not hold netconfd (and every other session)
+ * up, the <get> answers from the last view and says how old it is
+ * (tbsd:state's view-age-ms and view-stale). */
+#define VIEW_FRESH_USEC 500000ULL
 
-/* Link.Describe()'s JSON text for ifname, malloced; NULL when the bus
- * call failed. */
-static char *describe_json(const char *ifname) {
-        sd_bus_message *reply = NULL;
-        sd_bus_error e = SD_BUS_ERROR_NULL;
-        char *path = NULL, *copy = NULL;
-        const char *json = NULL;
-        int r = sd_bus_path_encode("/org/tsn/Tbs/link", ifname, &path);
+struct view {
+        char *ifname;
+        char *json;          /* NULL: tbsd has no such link, or never answered */
+        uint64_t at_usec;    /* when tbsd gave it (CLOCK_MONOTONIC) */
+        bool stale;          /* the last asking went unanswered */
+        struct nc_oper oper; /* json parsed, when oper_ok */
+        bool oper_ok;
+        struct view *next;
+};
+static struct view *views;
 
-        for (int attempt = 0; r >= 0 && attempt < 2; attempt++) {
-                sd_bus *bus = the_bus(&r);
-
-                if (bus)
-                        r = sd_bus_call_method(bus, "org.tsn.Tbs", path, "org.tsn.Tbs.Link", "Describe", &e, &reply,
-                                               "");
-                if (r >= 0 || !connection_lost(r, &e))
-                        break;
-                call_bus = sd_bus_flush_close_unref(call_bus);
-                r = 0;
+static void free_views(void) {
+        while (views) {
+                struct view *next = views->next;
+                free(views->ifname);
+                free(views->json);
+                free(views);
+                views = next;
         }
-        if (r >= 0)
-                r = sd_bus_message_read(reply, "s", &json);
-        if (r >= 0 && json)
-                copy = strdup(json);
-        sd_bus_error_free(&e);
-        sd_bus_message_unref(reply);
-        free(path);
-        return copy;
 }
 
-static int describe(const char *ifname, struct nc_oper *o) {
-        struct timespec now;
-        char *json;
-        int r = 0;
+static int build_describe(sd_bus *bus, sd_bus_message **m, void *arg) {
+        char *path = NULL;
+        int r = sd_bus_path_encode("/org/tsn/Tbs/link", arg, &path);
 
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (strcmp(described.ifname, ifname) == 0 &&
-            (now.tv_sec - described.at.tv_sec) * 1000000000LL + (now.tv_nsec - described.at.tv_nsec) < 500000000LL) {
-                *o = described.oper;
-                return described.ok ? 0 : -1;
-        }
-        json = describe_json(ifname);
-        if (!json || nc_oper_from_describe(json, o) < 0)
-                r = -1;
-        free(json);
-        snprintf(described.ifname, sizeof(described.ifname), "%s", ifname);
-        described.at = now;
-        described.oper = *o;
-        described.ok = r >= 0;
+        if (r >= 0)
+                r = sd_bus_message_new_method_call(bus, m, "org.tsn.Tbs", path, "org.tsn.Tbs.Link", "Describe");
+        free(path);
         return r;
+}
+
+/* The view of ifname, asked again when older than VIEW_FRESH_USEC and
+ * tbsd answers; NULL when out of memory. */
+static struct view *view_of(const char *ifname) {
+        struct view *v;
+        sd_bus_message *reply = NULL;
+        sd_bus_error e = SD_BUS_ERROR_NULL;
+        const char *json = NULL;
+        uint64_t now = nc_now_usec();
+        int r;
+
+        for (v = views; v; v = v->next)
+                if (strcmp(v->ifname, ifname) == 0)
+                        break;
+        if (!v) {
+                v = calloc(1, sizeof(*v));
+                if (!v || !(v->ifname = strdup(ifname))) {
+                        free(v);
+                        return NULL;
+                }
+                v->next = views;
+                views = v;
+        }
+        if (v->at_usec && now - v->at_usec < VIEW_FRESH_USEC)
+                return v;
+        if (!nc_tbsd.answering) {
+                v->stale = true;
+                return v;
+        }
+        r = nc_tbsd_call(build_describe, (void *) ifname, nc_times.answer_usec, &e, &reply);
+        if (r < 0 && nc_tbsd_no_answer(r, &e))
+                v->stale = true;
+        else {
+                if (r >= 0 && sd_bus_message_read(reply, "s", &json) < 0)
+                        json = NULL;
+                free(v->json);
+                v->json = json ? strdup(json) : NULL;
+                v->at_usec = now;
+                v->stale = false;
+                v->oper_ok = v->json && nc_oper_from_describe(v->json, &v->oper) >= 0;
+        }
+        sd_bus_error_free(&e);
+        sd_bus_message_unref(reply);
+        return v;
+}
+
+/* The gate parameters in force on ifname, from its view. */
+static int describe(const char *ifname, struct nc_oper *o) {
+        const struct view *v = view_of(ifname);
+
+        if (!v || !v->oper_ok)
+                return -1;
+        *o = v->oper;
+        return 0;
 }
 
 /* tbsd's container state of an interface (a virtual container, filled
@@ -584,7 +616,7 @@ static const char *entry_ifname(const val_value_t *virval, int up) {
 static status_t state_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
         const char *ifname = entry_ifname(virval, 1);
         struct nc_oper_state *st;
-        char *json;
+        struct view *v;
         status_t res = NO_ERR;
 
         (void) scb;
@@ -592,14 +624,23 @@ static status_t state_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *v
                 return ERR_NCX_OPERATION_NOT_SUPPORTED;
         if (!ifname)
                 return ERR_NCX_SKIPPED;
-        json = describe_json(ifname);
+        v = view_of(ifname);
+        if (!v)
+                return ERR_INTERNAL_MEM;
+        /* How old what follows is: said even when there is nothing. */
+        if (v->at_usec)
+                res = add_number(dstval, "view-age-ms", false, (nc_now_usec() - v->at_usec) / 1000);
+        if (res == NO_ERR)
+                res = add_leaf(dstval, "view-stale", v->stale ? "true" : "false");
+        if (res != NO_ERR || !v->json)
+                return res;
         st = malloc(sizeof(*st));
-        if (!st || !json || nc_oper_state_from_describe(json, st) < 0) {
-                free(json);
+        if (!st)
+                return ERR_INTERNAL_MEM;
+        if (nc_oper_state_from_describe(v->json, st) < 0) {
                 free(st);
-                return ERR_NCX_SKIPPED;
+                return res;
         }
-        free(json);
         res = add_leaf(dstval, "link-state", st->link_state);
         if (res == NO_ERR)
                 res = add_leaf(dstval, "link-state-reason", st->link_reason);
@@ -816,6 +857,8 @@ status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
 
         if (xmlStrcmp(modname, (const xmlChar *) TBSD_MODULE) != 0)
                 return ERR_NCX_UNKNOWN_MODULE;
+        if (nc_tbsd_settings() < 0)
+                return ERR_NCX_INVALID_VALUE;
         if (revision && xmlStrcmp(revision, (const xmlChar *) TBSD_REVISION) != 0)
                 return ERR_NCX_WRONG_VERSION;
         /* Edits reach tbsd at <commit> only: an edit-config written to
@@ -837,105 +880,72 @@ status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
         return res;
 }
 
-/* The origin of the document tbsd keeps for ifname: 1 and *netconf set
- * when tbsd has one, 0 when it has none, <0 when the bus failed. */
-static int kept_origin(sd_bus *bus, const char *ifname, bool *netconf) {
-        sd_bus_message *reply = NULL;
-        sd_bus_error e = SD_BUS_ERROR_NULL;
-        const char *json, *origin, *path;
-        int r;
-
-        r = sd_bus_call_method(bus, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager", "GetSchedule", &e, &reply,
-                               "s", ifname);
-        if (r < 0 && sd_bus_error_has_name(&e, "org.tsn.Tbs.Error.NoSuchLink"))
-                r = 0;
-        else if (r >= 0 && sd_bus_message_read(reply, "sss", &json, &origin, &path) >= 0) {
-                *netconf = strcmp(origin, ORIGIN) == 0;
-                r = 1;
-        } else {
-                log_error("\ntbsd: GetSchedule(%s): %s\n", ifname, sd_bus_error_is_set(&e) ? e.message : strerror(-r));
-                r = r < 0 ? r : -EIO;
-        }
-        sd_bus_error_free(&e);
-        sd_bus_message_unref(reply);
-        return r;
-}
-
 /* At netconfd's start the running datastore (its startup configuration,
- * or empty with --no-startup) is what tbsd must have in force for the
- * origin netconf: every interface's document is given to tbsd
- * (ApplySchedule, which does nothing when that very document is in force
- * already), and a document of origin netconf that tbsd keeps for an
- * interface the datastore has no schedule for is removed. A refusal stops
- * netconfd, with tbsd's line in its log: a server whose running datastore
- * is not what the interfaces run would answer <get-config> falsely. */
-static status_t reconcile(void) {
+ * or empty with --no-startup) is what tbsd must keep for the origin
+ * netconf: make_tbsd_match() gives tbsd what differs. A refusal, or a
+ * tbsd that does not answer, stops netconfd with the reason in its log: a
+ * server whose running datastore is not what the interfaces run would
+ * answer <get-config> falsely. */
+static status_t match_at_start(void) {
         cfg_template_t *running = cfg_get_config_id(NCX_CFGID_RUNNING);
         bool oom;
         struct doc *docs = docs_of(running ? running->root : NULL, &oom);
-        sd_bus *bus = NULL;
-        sd_bus_message *reply = NULL;
-        sd_bus_error e = SD_BUS_ERROR_NULL;
-        status_t res = NO_ERR;
+        status_t res = oom ? ERR_INTERNAL_MEM : NO_ERR;
         char *error = NULL;
         int r;
 
-        if (oom) {
-                res = ERR_INTERNAL_MEM;
-                goto out;
-        }
-        for (const struct doc *d = docs; d && res == NO_ERR; d = d->next) {
+        for (const struct doc *d = docs; d && res == NO_ERR; d = d->next)
                 if (d->error) {
                         log_error("\ntbsd: the startup configuration: %s\n", d->error);
                         res = ERR_NCX_OPERATION_FAILED;
-                } else if (d->json && tbsd_call("ApplySchedule", d->ifname, d->json, &error) < 0) {
-                        log_error("\ntbsd: the startup configuration's interface %s refused: %s\n", d->ifname,
-                                  error ? error : "out of memory");
+                }
+        if (res == NO_ERR) {
+                /* tbsd may be busy starting: it has the apply's time. */
+                r = make_tbsd_match(docs, nc_times.apply_usec, &error);
+                if (r < 0) {
+                        log_error("\ntbsd: the startup configuration refused: %s\n", error ? error : "out of memory");
                         res = ERR_NCX_OPERATION_FAILED;
-                }
-                free(error);
-                error = NULL;
+                } else if (r > 0)
+                        log_info("\ntbsd: %d interfaces given to tbsd as the running datastore has them\n", r);
         }
-        if (res != NO_ERR)
-                goto out;
-        bus = the_bus(&r);
-        if (bus)
-                r = sd_bus_call_method(bus, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager", "ListLinks", &e,
-                                       &reply, "");
-        if (r >= 0)
-                r = sd_bus_message_enter_container(reply, 'a', "(sos)");
-        while (r >= 0) {
-                const char *name, *path, *state;
-                const struct doc *d;
-                bool netconf = false;
-
-                r = sd_bus_message_read(reply, "(sos)", &name, &path, &state);
-                if (r <= 0)
-                        break;
-                d = find_doc(docs, name);
-                if (d && d->json)
-                        continue;
-                r = kept_origin(bus, name, &netconf);
-                if (r > 0 && netconf) {
-                        log_info("\ntbsd: %s: tbsd keeps a schedule of origin netconf the running datastore "
-                                 "does not have: removed\n", name);
-                        r = tbsd_call("RemoveSchedule", name, NULL, &error);
-                        if (r < 0)
-                                log_error("\ntbsd: %s\n", error ? error : "out of memory");
-                        free(error);
-                        error = NULL;
-                }
-        }
-        if (r < 0) {
-                log_error("\ntbsd: cannot read tbsd's schedules: %s\n",
-                          sd_bus_error_is_set(&e) ? e.message : strerror(-r));
-                res = ERR_NCX_OPERATION_FAILED;
-        }
-out:
-        sd_bus_error_free(&e);
-        sd_bus_message_unref(reply);
+        free(error);
         free_docs(docs);
         return res;
+}
+
+/* The reconcile, from the heartbeat: after an apply tbsd left unanswered
+ * (tbsd refuses it past its deadline, but may have finished it just
+ * before), and every reconcile time (a rollback inside netconfd after the
+ * commit check, a document of origin netconf changed over the bus): tbsd
+ * is made to keep the running datastore's documents. */
+static void reconcile(void) {
+        cfg_template_t *running = cfg_get_config_id(NCX_CFGID_RUNNING);
+        bool oom;
+        struct doc *docs = docs_of(running ? running->root : NULL, &oom);
+        char *error = NULL;
+        int r = oom ? -ENOMEM : make_tbsd_match(docs, nc_times.answer_usec, &error);
+
+        if (r == -EAGAIN)
+                goto out;       /* once tbsd answers */
+        if (r < 0)
+                log_error("\ntbsd: tbsd does not take the running datastore's documents: %s\n",
+                          error ? error : "out of memory");
+        else if (r > 0 || reconcile_pending)
+                log_info("\ntbsd: %d interfaces differed from the running datastore: tbsd has them as the "
+                         "datastore does\n", r);
+        reconcile_pending = false;
+        next_reconcile_usec = nc_now_usec() + nc_times.reconcile_usec;
+out:
+        free(error);
+        free_docs(docs);
+}
+
+/* The heartbeat, once a second from netconfd's timer: tbsd pinged
+ * (nc_tbsd_ping()), and the reconcile when it is due and tbsd answers. */
+static void heartbeat(void) {
+        nc_tbsd_ping();
+        if (nc_tbsd.answering && (reconcile_pending || nc_now_usec() >= next_reconcile_usec))
+                reconcile();
 }
 
 /* Notifications (RFC 5277): tbsd's Event signal becomes link-event, a
@@ -1064,6 +1074,7 @@ static int read_signals(uint32 timer_id, void *cookie) {
         (void) cookie;
         while (signal_bus && sd_bus_process(signal_bus, NULL) > 0)
                 ;
+        heartbeat();
         return 0;
 }
 
@@ -1103,8 +1114,9 @@ static status_t start_notifications(void) {
 /* Phase 2, after the startup configuration. */
 status_t y_tbsd_init2(void);
 status_t y_tbsd_init2(void) {
-        status_t res = reconcile();
+        status_t res = match_at_start();
 
+        next_reconcile_usec = nc_now_usec() + nc_times.reconcile_usec;
         if (res == NO_ERR)
                 res = start_notifications();
         return res == NO_ERR ? add_oper_leaves() : res;
@@ -1118,8 +1130,9 @@ void y_tbsd_cleanup(void) {
                 agt_timer_delete(signal_timer);
         signal_timer = 0;
         signal_bus = sd_bus_flush_close_unref(signal_bus);
-        call_bus = sd_bus_flush_close_unref(call_bus);
+        nc_tbsd_close();
         free_seen();
+        free_views();
         tbsd_mod = NULL;
         sched_mod = NULL;
 }

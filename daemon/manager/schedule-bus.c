@@ -8,11 +8,13 @@
  * and one the load refuses (the kernel, a file of the folder naming the
  * same interface) is replaced by the previous one and loaded again. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bus-access.h"
 #include "diag.h"
@@ -416,13 +418,41 @@ static void batch_put_back(Manager *m, BatchEntry *e, size_t n) {
         }
 }
 
-int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+/* ApplySchedulesBefore(): how far past the caller's deadline (CLOCK_MONOTONIC,
+ * microseconds; 0: none) it is now, in microseconds; 0 while it has not passed. */
+static uint64_t past_deadline(uint64_t deadline_usec) {
+        struct timespec ts;
+        uint64_t now;
+
+        if (deadline_usec == 0)
+                return 0;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        now = (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000ULL;
+        return now > deadline_usec ? now - deadline_usec : 0;
+}
+
+/* The refusal of a call whose caller stopped waiting: when says at which
+ * step it was found. */
+static int deadline_passed(sd_bus_error *error, const char *who, uint64_t late_usec, const char *when) {
+        log_warning("ApplySchedulesBefore by %s: the caller's deadline passed %" PRIu64 " ms ago %s: nothing "
+                    "applied", who, late_usec / 1000, when);
+        return sd_bus_error_setf(error, TBS_ERROR_DEADLINE_PASSED,
+                                 "ApplySchedulesBefore by %s: the caller's deadline passed %" PRIu64 " ms ago %s: "
+                                 "nothing applied", who, late_usec / 1000, when);
+}
+
+/* ApplySchedules() and ApplySchedulesBefore() (with_deadline: a fourth
+ * argument, the caller's deadline). A call whose deadline passed before
+ * it is answered changes nothing: its caller has given up and will not
+ * learn of it (a NETCONF commit that timed out is not applied later). */
+static int apply_many(sd_bus_message *msg, Manager *m, bool with_deadline, sd_bus_error *error) {
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
         _cleanup_free_ char *lines = NULL, *warnings = NULL, *errors = NULL;
-        Manager *m = userdata;
         const char *dir = m->link_ctx.state_dir, *origin, *why;
+        const char *method = with_deadline ? "ApplySchedulesBefore" : "ApplySchedules";
         BatchEntry *e = NULL;
         size_t n = 0, bytes = 0, ndone = 0;
+        uint64_t deadline = 0, late;
         bool kernel = false;
         Caller caller = {};
         int r;
@@ -430,13 +460,25 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
         r = batch_read(msg, &e, &n, &bytes);
         if (r >= 0)
                 r = sd_bus_message_read(msg, "s", &origin);
+        if (r >= 0 && with_deadline)
+                r = sd_bus_message_read(msg, "t", &deadline);
         if (r < 0) {
                 batch_free(e, n);
-                return bus_method_failed(error, r, "ApplySchedules");
+                return bus_method_failed(error, r, method);
         }
-        r = admit(msg, m, "ApplySchedules", &caller, error);
+        r = admit(msg, m, method, &caller, error);
         if (r < 0)
                 goto out;
+        if (with_deadline && deadline == 0) {
+                r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
+                                      "ApplySchedulesBefore by %s: deadline: 0 is not a time", caller.who);
+                goto out;
+        }
+        late = past_deadline(deadline);
+        if (late > 0) {
+                r = deadline_passed(error, caller.who, late, "when tbsd took the call");
+                goto out;
+        }
         if (n > BATCH_MAX_ENTRIES) {
                 r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
                                       "ApplySchedules by %s: more than %d interfaces in one call", caller.who,
@@ -516,6 +558,11 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
         }
         if (ndone == 0)
                 goto answer;
+        late = past_deadline(deadline);
+        if (late > 0) {
+                r = deadline_passed(error, caller.who, late, "after the documents were checked");
+                goto out;
+        }
 
         for (size_t i = 0; i < n; i++) {
                 if (!e[i].todo)
@@ -550,8 +597,16 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
                 if (r < 0)
                         break;
         }
-        if (lines || r < 0) {
+        late = r >= 0 && !lines ? past_deadline(deadline) : 0;
+        if (lines || r < 0 || late > 0) {
                 _cleanup_free_ char *again = NULL;
+
+                if (late > 0) {
+                        batch_put_back(m, e, n);
+                        (void) manager_reload(m, &again);
+                        r = deadline_passed(error, caller.who, late, "when the load ended (every interface put back)");
+                        goto out;
+                }
 
                 batch_put_back(m, e, n);
                 (void) manager_reload(m, &again);
@@ -582,10 +637,18 @@ answer:
         if (r >= 0)
                 r = sd_bus_send(NULL, reply, NULL);
         else
-                r = bus_method_failed(error, r, "ApplySchedules");
+                r = bus_method_failed(error, r, method);
 out:
         batch_free(e, n);
         return r;
+}
+
+int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        return apply_many(msg, userdata, false, error);
+}
+
+int schedule_bus_apply_before(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        return apply_many(msg, userdata, true, error);
 }
 
 int schedule_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
@@ -658,4 +721,66 @@ int schedule_bus_get(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         if (r < 0)
                 return bus_method_failed(error, r, "GetSchedule");
         return sd_bus_reply_method_return(msg, "sss", text, origin, text_safe(path, &safe));
+}
+
+/* ListSchedules(): at most this many bytes of documents in one answer
+ * (under the system bus' largest message, 32 MiB by default). */
+#define LIST_MAX_BYTES (24 * 1024 * 1024)
+
+int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        Manager *m = userdata;
+        const char *dir = m->link_ctx.state_dir, *want;
+        char **names = NULL;
+        Caller caller = {};
+        size_t bytes = 0;
+        int r;
+
+        r = sd_bus_message_read(msg, "s", &want);
+        if (r < 0)
+                return bus_method_failed(error, r, "ListSchedules");
+        r = admit(msg, m, "ListSchedules", &caller, error);
+        if (r < 0)
+                return r;
+        r = dir ? schedule_store_list(dir, &names, NULL) : 0;
+        if (r < 0)
+                return sd_bus_error_setf(error, TBS_ERROR_FAILED, "ListSchedules by %s: cannot read %s/%s: %s", caller.who,
+                                         dir, SCHEDULE_STORE_SUBDIR, strerror(-r));
+        r = sd_bus_message_new_method_return(msg, &reply);
+        if (r >= 0)
+                r = sd_bus_message_open_container(reply, 'a', "(sss)");
+        for (char **p = names; r >= 0 && p && *p; p++) {
+                _cleanup_free_ char *text = NULL, *origin = NULL;
+
+                if (link_name_refusal(*p))
+                        continue;       /* no interface's: not a document ApplySchedule kept */
+                r = schedule_store_read(dir, *p, &text, &origin);
+                if (r == -ENOENT) {     /* dropped meanwhile */
+                        r = 0;
+                        continue;
+                }
+                if (r < 0) {
+                        r = sd_bus_error_setf(error, TBS_ERROR_FAILED, "ListSchedules by %s: cannot read %s's "
+                                              "document: %s", caller.who, *p, strerror(-r));
+                        break;
+                }
+                if (want[0] && strcmp(want, origin) != 0)
+                        continue;
+                if (!utf8_is_valid_n(text, strlen(text)))
+                        continue;       /* written by hand: GetSchedule says why */
+                bytes += strlen(text);
+                if (bytes > LIST_MAX_BYTES) {
+                        r = sd_bus_error_setf(error, TBS_ERROR_FAILED, "ListSchedules by %s: the documents kept are "
+                                              "larger than %d bytes together; read them with GetSchedule", caller.who,
+                                              LIST_MAX_BYTES);
+                        break;
+                }
+                r = sd_bus_message_append(reply, "(sss)", *p, text, origin);
+        }
+        schedule_store_list_free(names);
+        if (r >= 0)
+                r = sd_bus_message_close_container(reply);
+        if (r >= 0)
+                return sd_bus_send(NULL, reply, NULL);
+        return sd_bus_error_is_set(error) ? r : bus_method_failed(error, r, "ListSchedules");
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Manager.ApplySchedule(), ApplySchedules(), RemoveSchedule(), GetSchedule()
+/* Manager.ApplySchedule(), ApplySchedules(), ApplySchedulesBefore(),
+ * RemoveSchedule(), GetSchedule(), ListSchedules()
  * (daemon/manager/schedule-bus.c): schedule documents given over the bus,
  * kept in the state folder (schedule-store.h). Callable by root, the admin
  * group and the schedule group (tbsd --schedule-group). userdata: the
@@ -19,6 +20,16 @@ int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error)
  *  document checked before anything is kept, and a refusal of any (the
  *  kernel's too) puts every one back. */
 int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *error);
+
+/** ApplySchedulesBefore(a(ss) interfaces_and_documents, as removed_interfaces,
+ *  s origin, t deadline_usec) -> (as changed, as warnings): ApplySchedules()
+ *  refused, nothing changed, when CLOCK_MONOTONIC passes deadline_usec
+ *  before tbsd answers (the caller has given up waiting). */
+int schedule_bus_apply_before(sd_bus_message *msg, void *userdata, sd_bus_error *error);
+
+/** ListSchedules(s origin) -> (a(sss) schedules): every document kept (of
+ *  that origin; "" every origin) as (interface, schedule_json, origin). */
+int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error);
 
 /** RemoveSchedule(s interface, s origin): forget the document given for
  *  interface; its tree goes as when a file is unlinked. */

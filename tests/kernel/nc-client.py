@@ -6,6 +6,7 @@
 #   nc-client.py KEY confirmed FILE  the same with <commit><confirmed/></commit>
 #   nc-client.py KEY editconfig FILE  edit-config of FILE's <config> on candidate only: "ok" or "rpc-error: ..."
 #   nc-client.py KEY running       the running datastore's interfaces, as XML
+#   nc-client.py KEY hello         connect (hello exchanged) and print "session ID"
 #   nc-client.py KEY notify SECONDS  create-subscription, print "subscribed", then one line per
 #                                  notification of tbsd's module: "NAME leaf=value ..." (flushed),
 #                                  for SECONDS at most
@@ -57,6 +58,8 @@ def main():
                 print("ok")
             except RPCError as e:
                 print("rpc-error:", e.tag, " ".join((e.message or "").split()))
+        elif verb == "hello":
+            print("session", m.session_id)
         elif verb == "running":
             filt = '<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"/>'
             print(m.get_config(source="running", filter=("subtree", filt)).data_xml)

@@ -64,8 +64,11 @@ run_netconfd() {
                 fi
                 startup=--startup=$NC_STARTUP
         fi
+        # The server module's wait for tbsd (docs/netconf.md, "When tbsd
+        # does not answer"): 2 s, scaled as the tests' times are.
+        : "${TBSD_NETCONF_ANSWER_MS:=$(awk -v f="${TBS_TEST_TIMEOUT_FACTOR:-1}" 'BEGIN { printf "%d", 2000 * f }')}"
         setpriv --reuid=64999 --regid="$NC_GID" --groups "$NC_GID" env HOME=/run/nchome \
-                netconfd --modpath="$TBS_SOURCE_DIR/netconf:/usr/share/yuma/modules" \
+                TBSD_NETCONF_ANSWER_MS="$TBSD_NETCONF_ANSWER_MS" netconfd --modpath="$TBS_SOURCE_DIR/netconf:/usr/share/yuma/modules" \
                 --runpath="$TBS_BUILD_DIR/netconf" --module=tbsd --module=ietf-interfaces --module=iana-if-type \
                 "$startup" --superuser=root --port=8830 --ncxserver-sockname="$NC/ncxserver.sock" \
                 ${NC_ARGS:-} --log=/run/nchome/netconfd.log --log-append --log-level=${NC_LOG_LEVEL:-info} \

@@ -59,7 +59,7 @@ run_netconfd
 wait_until 20 sh -c "! kill -0 $NETCONFD_PID 2>/dev/null" || fail "netconfd runs with a refused startup configuration"
 pass "netconfd stopped on a refused startup configuration"
 cat /run/nchome/netconfd.log | tail -5
-grep -q "tbsd: the startup configuration's interface nope0 refused: ApplySchedule(nope0) by uid 64999: interface: no interface nope0 here" \
+grep -q "tbsd: the startup configuration refused: ApplySchedules(nope0) by uid 64999: interface: no interface nope0 here" \
         /run/nchome/netconfd.log || fail "netconfd's log does not say why"
 pass "netconfd's log has tbsd's line"
 kill "$(cat "$NC/sshd.pid")"

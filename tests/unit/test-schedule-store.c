@@ -38,6 +38,13 @@ static void write_file(const char *dir, const char *name, const char *text) {
         assert_int_equal(fclose(f), 0);
 }
 
+static const char *store_file(const char *name) {
+        static char path[256];
+
+        snprintf(path, sizeof(path), "%s/%s", store, name);
+        return path;
+}
+
 static int setup(void **unused) {
         if (!mkdtemp(base))
                 return -1;
@@ -132,6 +139,33 @@ static void test_write_read_drop(void **unused) {
         assert_string_equal(origin, SCHEDULE_ORIGIN_UNKNOWN);
         free(origin);
         free(path);
+}
+
+/* The interfaces the store keeps, sorted; an absent store keeps none. */
+static void test_list(void **unused) {
+        char absent[200], **names = NULL;
+        size_t n = 99;
+
+        snprintf(absent, sizeof(absent), "%s/none", base);
+        assert_int_equal(schedule_store_list(absent, &names, &n), 0);
+        assert_int_equal(n, 0);
+        assert_null(names[0]);
+        schedule_store_list_free(names);
+
+        assert_int_equal(schedule_store_write(state, "vm1", VALID("vm1"), "netconf"), 0);
+        assert_int_equal(schedule_store_write(state, "eth7", VALID("eth7"), "admin"), 0);
+        write_file(store, ".hidden.json", "{}");
+        write_file(store, "notes.txt", "x");
+        assert_int_equal(schedule_store_list(state, &names, &n), 0);
+        assert_int_equal(n, 2);
+        assert_string_equal(names[0], "eth7");
+        assert_string_equal(names[1], "vm1");
+        assert_null(names[2]);
+        schedule_store_list_free(names);
+        assert_int_equal(schedule_store_drop(state, "vm1"), 1);
+        assert_int_equal(schedule_store_drop(state, "eth7"), 1);
+        assert_int_equal(unlink(store_file(".hidden.json")), 0);
+        assert_int_equal(unlink(store_file("notes.txt")), 0);
 }
 
 static void test_load_both(void **unused) {
@@ -246,6 +280,7 @@ int main(void) {
                 cmocka_unit_test(test_paths),
                 cmocka_unit_test(test_origin_rules),
                 cmocka_unit_test(test_write_read_drop),
+                cmocka_unit_test(test_list),
                 cmocka_unit_test(test_load_both),
                 cmocka_unit_test(test_stamps_over_both),
                 cmocka_unit_test(test_leading_dot),
