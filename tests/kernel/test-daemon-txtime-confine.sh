@@ -137,19 +137,21 @@ assert_eq "$(etfs cx0)" "$cx0_etfs" "cx0's etf counters unchanged by cf0's socke
 
 # 2c. The guard follows the schedule. guard_prefs DEV: the preferences of
 # tbsd's filters (kind basic) on DEV's clsact egress, space-separated.
-guard_prefs() { tc -j filter show dev "$1" egress | jq -r '[.[] | select(.kind == "basic") | .pref] | unique | join(" ")'; }
+# (Text, not -j: iproute2 prints a basic filter's ematch into its JSON
+# unquoted.)
+guard_prefs() { tc filter show dev "$1" egress | grep -o 'pref [0-9]* basic' | awk '{print $2}' | sort -nu | paste -sd ' '; }
 all_prefs=$(seq -s ' ' 1 17)
 assert_eq "$(guard_prefs cf0)" "$all_prefs" "cf0: the guard's 17 egress filters"
 assert_eq "$(guard_prefs cx0)" "$all_prefs" "cx0: the guard's 17 egress filters"
 tc filter del dev cf0 egress pref 17
-wait_until 5 sh -c "[ \"\$(tc -j filter show dev cf0 egress | jq -r '[.[] | select(.kind == \"basic\") | .pref] | unique | length')\" = 17 ]" ||
+wait_until 5 sh -c "[ \"\$(tc filter show dev cf0 egress | grep -o 'pref [0-9]* basic' | sort -u | wc -l)\" = 17 ]" ||
         fail "a deleted guard filter was not put back: $(guard_prefs cf0)"
 pass "a guard filter deleted by hand is put back (drift)"
 grep -q "drift.*socket guard: 1 of 17 clsact egress filters missing" "$TBS_OUT/tbsd.log" ||
         fail "the drift is not reported: $(grep -i drift "$TBS_OUT/tbsd.log" | tail -3)"
 pass "the guard's drift is reported"
 tc qdisc del dev cf0 clsact
-wait_until 5 sh -c "[ \"\$(tc -j filter show dev cf0 egress | jq -r '[.[] | select(.kind == \"basic\") | .pref] | unique | length')\" = 17 ]" ||
+wait_until 5 sh -c "[ \"\$(tc filter show dev cf0 egress | grep -o 'pref [0-9]* basic' | sort -u | wc -l)\" = 17 ]" ||
         fail "a deleted clsact was not put back: $(guard_prefs cf0)"
 pass "a clsact deleted by hand is put back with its filters (drift)"
 # Still confining after the repair.
