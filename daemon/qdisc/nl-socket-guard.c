@@ -149,8 +149,8 @@ fail:
  * type; the kernel compares the raw type with the entry's number
  * (tcf_em_tree_validate(): "rt_match->nla_type != idx + 1") and refuses the
  * filter with EINVAL and no message. An entry is a tcf_ematch_hdr and the
- * match's data, not nested attributes: the flag goes. (docs/architecture.md
- * has the upstream report.) */
+ * match's data, not nested attributes: the flag goes. (daemon/qdisc/README.md
+ * ("Netlink") has the upstream report.) */
 static void ematch_list_unflag(struct nl_msg *m) {
         struct nlattr *opts, *tree, *list, *e;
         int rem;
