@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "log.h"
 #include "nl-qdisc.h"
+#include "nl-socket-guard.h"
 #include "schedule-dir.h"
 #include "sd-cleanup.h"
 #include "tbsd-remove.h"
@@ -111,7 +112,7 @@ static int remove_here(const char *ifname, const char *shown, const char *config
         DeviceProbes probes;
         const DeviceProbe *dp;
         unsigned ifindex;
-        int r;
+        int r, k;
 
         ifindex = if_nametoindex(ifname);
         if (ifindex == 0) {
@@ -150,6 +151,13 @@ static int remove_here(const char *ifname, const char *shown, const char *config
         }
         if (r < 0) {
                 printf("%s: failed: %s\n", shown, error ?: strerror(-r));
+                return 1;
+        }
+        /* The socket guard goes with the tree, as the daemon's Remove() does. */
+        error = mfree(error);
+        k = nl_socket_guard_remove(nl, (int) ifindex, &error);
+        if (k < 0) {
+                printf("%s: failed: the root is removed, but %s\n", shown, error ?: strerror(-k));
                 return 1;
         }
         printf("%s: %s\n", shown, r > 0 ? "removed" : "unchanged");
