@@ -41,13 +41,13 @@ ip neigh replace 192.0.2.2 lladdr "$(ip netns exec peer cat /sys/class/net/cf0p/
 
 conf=$TMPDIR/conf
 mkdir -p "$conf"
-# $1: interface, $2: the "sockets" object.
+# $1: interface, $2: the "sockets" object, $3: more keys (each followed by a comma).
 # Priority 3 (the sockets' for queue 0) is class 0 on queue 0, priority 2
 # class 1 on queue 1, both with an etf; the rest class 2 (queues 2-3).
 write_schedule() {
         cat > "$conf/$1.json" <<EOJ
 {
-  "interface": "$1",
+  "interface": "$1", ${3:-}
   "root": {
     "qdisc": "mqprio", "handle": "100:", "num_tc": 3,
     "priority_map": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
@@ -62,7 +62,7 @@ write_schedule() {
 EOJ
 }
 write_schedule cf0 '{"group": "users"}'
-write_schedule cx0 '{"group": "users", "ethertypes": ["0x88f7", 2048]}'
+write_schedule cx0 '{"group": "users", "ethertypes": ["0x88f7", 2048]}' '"drift": "report",'
 start_system_bus
 start_tbsd "$conf" --admin-group nogroup
 wait_configured cf0
@@ -154,6 +154,17 @@ tc qdisc del dev cf0 clsact
 wait_until 5 sh -c "[ \"\$(tc filter show dev cf0 egress | grep -o 'pref [0-9]* basic' | sort -u | wc -l)\" = 17 ]" ||
         fail "a deleted clsact was not put back: $(guard_prefs cf0)"
 pass "a clsact deleted by hand is put back with its filters (drift)"
+# Drift policy report (cx0): the missing filter is reported, the link
+# degraded, nothing put back until an apply.
+tc filter del dev cx0 egress pref 5
+wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json status cx0 | jq -r .state)\" = degraded ]" ||
+        fail "cx0 not degraded by a missing guard filter: $("$TBSCTL" status cx0 2>&1)"
+assert_eq "$("$TBSCTL" --json status cx0 | jq -r .state_reason)" "drift: socket guard: 1 of 17 clsact egress filters missing" \
+        "cx0 (drift report): the missing guard filter is its state reason"
+assert_eq "$(guard_prefs cx0)" "$(seq -s ' ' 1 17 | sed 's/ 5 / /')" "cx0 (drift report): the filter is not put back"
+"$TBSCTL" apply cx0 >/dev/null
+assert_eq "$(guard_prefs cx0)/$("$TBSCTL" --json status cx0 | jq -r .state)" "$all_prefs/configured" \
+        "cx0: an apply puts the guard filter back"
 # Still confining after the repair.
 out=$(member "$CONFINE" send cf0 0 --dest 192.0.2.2 --priority 2) || fail "member's send: $out"
 q0=$((q0 + 1))
