@@ -119,29 +119,43 @@ static struct rtnl_cls *guard_cls(int ifindex, uint16_t pref) {
         return c;
 }
 
+/* The values of an em_meta match: libnl-route 3.7 never frees them (its
+ * meta_free() is not called by rtnl_ematch_free()), so they stay ours and
+ * are taken off the match before the filter is put (a libnl that frees
+ * them then finds NULL). */
+typedef struct MetaValues {
+        struct rtnl_ematch *match;
+        struct rtnl_meta_value *left, *right;
+} MetaValues;
+
+static void meta_values_done(MetaValues *v) {
+        if (v->match) {
+                rtnl_ematch_meta_set_lvalue(v->match, NULL);
+                rtnl_ematch_meta_set_rvalue(v->match, NULL);
+        }
+        rtnl_meta_value_put(v->left);
+        rtnl_meta_value_put(v->right);
+}
+
 /* "(nfmark >> shift) == value" as an ematch tree of one em_meta match. */
-static struct rtnl_ematch_tree *mark_match(const SocketGuardFilter *f) {
+static struct rtnl_ematch_tree *mark_match(const SocketGuardFilter *f, MetaValues *v) {
         struct rtnl_ematch_tree *tree = rtnl_ematch_tree_alloc(TCF_EM_PROG_TC);
         struct rtnl_ematch *e = rtnl_ematch_alloc();
-        struct rtnl_meta_value *left, *right;
 
-        if (!tree || !e || rtnl_ematch_set_kind(e, TCF_EM_META) < 0)
-                goto fail;
-        left = rtnl_meta_value_alloc_id(TCF_META_TYPE_INT, TCF_META_ID_NFMARK, f->shift, 0);
-        right = rtnl_meta_value_alloc_int(f->value);
-        rtnl_ematch_meta_set_lvalue(e, left);   /* owned by e from here */
-        rtnl_ematch_meta_set_rvalue(e, right);
-        if (!left || !right)
-                goto fail;
+        v->left = rtnl_meta_value_alloc_id(TCF_META_TYPE_INT, TCF_META_ID_NFMARK, f->shift, 0);
+        v->right = rtnl_meta_value_alloc_int(f->value);
+        if (!tree || !e || !v->left || !v->right || rtnl_ematch_set_kind(e, TCF_EM_META) < 0) {
+                if (e)
+                        rtnl_ematch_free(e);
+                rtnl_ematch_tree_free(tree);
+                return NULL;
+        }
+        rtnl_ematch_meta_set_lvalue(e, v->left);
+        rtnl_ematch_meta_set_rvalue(e, v->right);
         rtnl_ematch_meta_set_operand(e, TCF_EM_OPND_EQ);
         rtnl_ematch_tree_add(tree, e);
+        v->match = e;
         return tree;
-fail:
-        if (e)
-                rtnl_ematch_free(e);
-        if (tree)
-                rtnl_ematch_tree_free(tree);
-        return NULL;
 }
 
 /* libnl-route 3.7 opens each ematch of the list (TCA_EMATCH_TREE_LIST's
@@ -167,12 +181,14 @@ static void ematch_list_unflag(struct nl_msg *m) {
 static int filter_add_request(int ifindex, const SocketGuardFilter *f, struct nl_msg **ret) {
         _cleanup_(cls_putp) struct rtnl_cls *c = guard_cls(ifindex, f->pref);
         _cleanup_(act_putp) struct rtnl_act *a = rtnl_act_alloc();
+        /* Declared after c: taken off the match and freed before c is put. */
+        _cleanup_(meta_values_done) MetaValues values = {};
         struct rtnl_ematch_tree *tree;
         int k;
 
         if (!c || !a)
                 return -ENOMEM;
-        tree = mark_match(f);
+        tree = mark_match(f, &values);
         if (!tree)
                 return -ENOMEM;
         rtnl_basic_set_ematch(c, tree);
