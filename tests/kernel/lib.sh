@@ -257,6 +257,7 @@ qdisc_shape() {
         tc -j -d qdisc show dev "$1" | jq -c '
                 (map({key: .handle, value: .}) | from_entries) as $by
                 | def at($q): if $q.root then "root"
+                              elif $q.parent == "ffff:fff1" then $q.kind    # clsact (the socket guard), ingress
                               else ($q.parent | split(":")) as $p
                                    | ($by[$p[0] + ":"]) as $up
                                    | if $up == null then "?" + $q.parent else at($up) + "/" + $p[1] end
