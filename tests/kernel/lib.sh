@@ -186,9 +186,11 @@ start_tbsd() {
                 { cat "$TBS_OUT/tbsd.log"; fail "tbsd did not appear on the bus"; }
 }
 
-# handles DEV: "parent=handle" of every qdisc, sorted (to compare trees).
+# handles DEV: "parent=handle" of every qdisc of the egress tree, sorted
+# (to compare trees; the socket guard's clsact, issue 46, is no part of it).
 handles() {
-        tc_j qdisc show dev "$1" | jq -r '.[] | "\(.parent // "root")=\(.handle)=\(.kind)"' | sort | tr '\n' ' '
+        tc_j qdisc show dev "$1" | jq -r '.[] | select(.kind != "clsact") | "\(.parent // "root")=\(.handle)=\(.kind)"' |
+                sort | tr '\n' ' '
 }
 
 # start_monitor: tbsctl monitor in the background, into $TBS_OUT/monitor.log.
