@@ -254,7 +254,8 @@ make_ptp_netns_pair() {
 # by where it sits instead of by its handle: "root", "root/1" (on the
 # root's class 1, TX queue 0), "root/1/1" (under that qdisc's class 1),
 # each with its kind and options, sorted: two trees built with other
-# child handles compare equal.
+# child handles compare equal. The socket guard's clsact (issue 46) is no
+# part of the egress tree.
 qdisc_shape() {
         tc -j -d qdisc show dev "$1" | jq -c '
                 (map({key: .handle, value: .}) | from_entries) as $by
@@ -264,5 +265,5 @@ qdisc_shape() {
                                    | ($by[$p[0] + ":"]) as $up
                                    | if $up == null then "?" + $q.parent else at($up) + "/" + $p[1] end
                               end;
-                [.[] | {at: at(.), kind, options}] | sort_by(.at)'
+                [.[] | select(.kind != "clsact") | {at: at(.), kind, options}] | sort_by(.at)'
 }
