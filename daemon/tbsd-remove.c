@@ -11,6 +11,7 @@
 #include "link-name.h"
 #include "log.h"
 #include "nl-qdisc.h"
+#include "nl-socket-guard.h"
 #include "schedule-dir.h"
 #include "sd-cleanup.h"
 #include "tbsd-remove.h"
@@ -111,7 +112,7 @@ static int remove_here(const char *ifname, const char *shown, const char *config
         const RootSpec *ours[1];
         DeviceProbes probes;
         const DeviceProbe *dp;
-        int ifindex, r;
+        int ifindex, r, k;
 
         /* rtnetlink, not if_nametoindex(): no module loaded for the name. */
         ifindex = link_name_lookup(ifname, NULL);
@@ -151,6 +152,13 @@ static int remove_here(const char *ifname, const char *shown, const char *config
         }
         if (r < 0) {
                 printf("%s: failed: %s\n", shown, error ?: strerror(-r));
+                return 1;
+        }
+        /* The socket guard goes with the tree, as the daemon's Remove() does. */
+        error = mfree(error);
+        k = nl_socket_guard_remove(nl, ifindex, &error);
+        if (k < 0) {
+                printf("%s: failed: the root is removed, but %s\n", shown, error ?: strerror(-k));
                 return 1;
         }
         printf("%s: %s\n", shown, r > 0 ? "removed" : "unchanged");

@@ -15,6 +15,7 @@
 #include "manager.h"
 #include "schedule.h"
 #include "sd-cleanup.h"
+#include "socket-guard.h"
 #include "time-util.h"
 #include "txtime-bus.h"
 #include "txtime-map.h"
@@ -321,6 +322,13 @@ int txtime_bus_open_socket(sd_bus_message *msg, void *userdata, sd_bus_error *er
                                                                                     caps->tx_types))
                                         : 0,
         };
+        /* The mark the socket guard knows it by (socket-guard.h): its
+         * packets keep this priority, and leave through no other interface. */
+        r = socket_guard_mark(l->ifindex, spec.priority, &spec.mark);
+        if (r < 0)
+                return sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: interface index %d is above %d, the socket "
+                                         "guard's marks have no room for it", l->name, l->ifindex,
+                                         SOCKET_GUARD_IFINDEX_MAX);
         r = txtime_socket_open(&spec, &fd, &step);
         if (r < 0)
                 return reply_socket_failed(error, l->name, req.kind, step, r);

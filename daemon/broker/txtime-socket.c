@@ -135,6 +135,14 @@ int txtime_socket_open(const TxtimeSocketSpec *spec, int *ret_fd, const char **r
                 return -EINVAL;
         }
 
+        /* The holder cannot change it (CAP_NET_ADMIN); the guard's
+         * filters on the interfaces act on it. */
+        if (spec->mark != 0) {
+                step = "SO_MARK";
+                r = set_int(fd, SOL_SOCKET, SO_MARK, (int) spec->mark);
+                if (r < 0)
+                        goto fail;
+        }
         step = "SO_PRIORITY";
         r = set_int(fd, SOL_SOCKET, SO_PRIORITY, (int) spec->priority);
         if (r < 0)

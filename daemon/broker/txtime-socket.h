@@ -30,6 +30,7 @@ typedef struct TxtimeSocketSpec {
         int ifindex;
         uint16_t protocol;              /* packet: the EtherType, host order */
         uint32_t priority;              /* SO_PRIORITY */
+        uint32_t mark;                  /* SO_MARK: the socket guard's (socket-guard.h), 0: none */
         clockid_t clockid;              /* SO_TXTIME */
         uint32_t txtime_flags;          /* SO_TXTIME: SOF_TXTIME_* */
         uint32_t timestamping;          /* SO_TIMESTAMPING: SOF_TIMESTAMPING_* bits, 0: not set */

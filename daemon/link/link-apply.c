@@ -250,7 +250,7 @@ static void refused_before_engine(Link *l, const char *line, const char *why, ch
  * checks that need the device. Returns 0 when the link may go to the
  * engine, else its result (state, events and *ret_error taken care of). */
 static int apply_prepare(Link *l, char **ret_error) {
-        _cleanup_free_ char *mm_line = NULL;
+        _cleanup_free_ char *mm_line = NULL, *guard_line = NULL;
         DiagList diags = {};
         int ifindex, r;
 
@@ -303,6 +303,18 @@ static int apply_prepare(Link *l, char **ret_error) {
                         refused_before_engine(l, mm_line, mm_line, ret_error);
                 return r;
         }
+        /* The socket guard, also before the tree: taken back by
+         * apply_finish() on a failure. */
+        r = link_socket_guard_prepare(l, &guard_line);
+        if (r < 0) {
+                ApplyReport none = {};
+
+                (void) link_mac_merge_finish(l, r, &none);
+                apply_report_done(&none);
+                if (guard_line)
+                        refused_before_engine(l, guard_line, guard_line, ret_error);
+                return r;
+        }
         return 0;
 }
 
@@ -315,6 +327,7 @@ static const DeviceFacts *link_facts(Link *l) {
 static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
         char *error = NULL;
 
+        r = link_socket_guard_finish(l, r, report);
         r = link_mac_merge_finish(l, r, report);
 
         /* The tree may be another: the monitors read the gates again. */
@@ -528,6 +541,8 @@ int link_remove_qdiscs_from(Link *l, const QDiscTreeSet *set, char **ret_error) 
                 link_set_error(ret_error, "removing the root qdisc failed: %s", err ?: strerror(-r));
                 return r;
         }
+        /* The guard goes with the tree (a failure to is logged). */
+        (void) link_socket_guard_remove(l, ifindex);
         link_hold_changes(l);   /* ClockState with State and StateReason */
         l->rt->applied = false;
         link_end_ptp_relock(l);

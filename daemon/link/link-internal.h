@@ -7,6 +7,7 @@
 #include "link.h"
 #include "mac-merge.h"
 #include "nl-qdisc.h"
+#include "nl-socket-guard.h"
 #include "ptp-relock.h"
 
 struct LinkRuntime {
@@ -35,6 +36,9 @@ struct LinkRuntime {
          * device had before it, and whether MM_SET changed it. */
         MacMergeState mm_before;
         bool mm_sent;
+        /* The socket guard during an apply (link-socket-guard.c): what it
+         * added, taken back when the tree's apply fails. */
+        SocketGuardUndo guard_added;
         /* Whether the device has a MAC merge layer, learnt at the first
          * need (an apply with "mac_merge", Describe(), the metrics) and
          * forgotten with a new probe result or index. */
@@ -60,6 +64,26 @@ int link_mac_merge_finish(Link *l, int r, ApplyReport *report);
  * (not judged); 1 when someone changed them, with *ret_description (may be
  * NULL) as "mac_merge: tx_enabled false instead of true, ..."; or -ENOMEM. */
 int link_mac_merge_drift(Link *l, char **ret_description);
+
+/* The socket guard (daemon/qdisc/socket-guard.h) around the engine's
+ * apply (link-socket-guard.c), on every managed interface (a socket of one
+ * interface can name any other with IP_PKTINFO, so every managed
+ * interface drops other interfaces' marks): before the tree, put in what
+ * is missing (clsact, filters). Returns 0, or -errno with the one line
+ * (ending in "; nothing changed") in *ret_line. */
+int link_socket_guard_prepare(Link *l, char **ret_line);
+/* After the engine with its result r: a failed apply takes back what the
+ * prepare added (a failure to is added to report's rollback_error); a
+ * tree left unchanged with the guard put back counts as applied. Returns
+ * the result. */
+int link_socket_guard_finish(Link *l, int r, ApplyReport *report);
+/* The drift check's part for the guard: 0 when every filter is there (or
+ * the filters cannot be read: not judged), 1 with *ret_description (may be
+ * NULL) naming what is missing, or -ENOMEM. */
+int link_socket_guard_drift(Link *l, char **ret_description);
+/* Remove the guard with the tree (link_remove_qdiscs_from()); a failure is
+ * logged. Returns 0 or -errno. */
+int link_socket_guard_remove(Link *l, int ifindex);
 /* The MAC merge layer's state and counters as Describe() shows them, read
  * now (MM_GET), or NULL where the device has none (the probe says so) or
  * the question fails. */

@@ -73,6 +73,9 @@ static void link_check_drift(Link *l, const QDiscTreeSet *set, int ifindex) {
          * gives, where it has "mac_merge" (no question otherwise). */
         if (r == 0)
                 r = link_mac_merge_drift(l, &what);
+        /* And the socket guard's clsact filters (every managed interface). */
+        if (r == 0)
+                r = link_socket_guard_drift(l, &what);
         if (r < 0)
                 return;
         if (r == 0) {

@@ -73,6 +73,7 @@ int link_watch_parse(const void *buf, size_t len, link_watch_fn cb, void *userda
                         break;
                 case RTM_NEWQDISC:
                 case RTM_DELQDISC:
+                case RTM_DELTFILTER:    /* the socket guard's filters (drift) */
                         if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct tcmsg)))
                                 return -EBADMSG;
                         ev.kind = LINK_WATCH_QDISC;

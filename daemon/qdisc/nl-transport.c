@@ -278,10 +278,11 @@ int nl_transport_request(NlQdisc *nl, struct nl_msg *m) {
 /* The dump's messages of type keep (RTM_NEWQDISC for a dump of get
  * RTM_GETQDISC) are copied out of each datagram into one growing buffer,
  * back to back; the others are left out. ifindex: 0, or the interface a
- * class dump is of (the kernel dumps classes of one interface). */
-static int tc_dump_raw(NlQdisc *nl, uint16_t get, uint16_t keep, int ifindex, const int *wanted, size_t n_wanted,
-                       void **ret_buf, size_t *ret_len) {
-        struct tcmsg t = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex };
+ * class or filter dump is of (the kernel dumps those of one interface);
+ * parent: 0, or the qdisc or class a filter dump is of. */
+static int tc_dump_raw(NlQdisc *nl, uint16_t get, uint16_t keep, int ifindex, uint32_t parent, const int *wanted,
+                       size_t n_wanted, void **ret_buf, size_t *ret_len) {
+        struct tcmsg t = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex, .tcm_parent = parent };
         struct nl_msg *req = NULL;
         _cleanup_free_ uint8_t *out = NULL;
         size_t len = 0, size = 0;
@@ -356,9 +357,13 @@ static int tc_dump_raw(NlQdisc *nl, uint16_t get, uint16_t keep, int ifindex, co
 }
 
 int nl_qdisc_dump_raw(NlQdisc *nl, const int *wanted, size_t n_wanted, void **ret_buf, size_t *ret_len) {
-        return tc_dump_raw(nl, RTM_GETQDISC, RTM_NEWQDISC, 0, wanted, n_wanted, ret_buf, ret_len);
+        return tc_dump_raw(nl, RTM_GETQDISC, RTM_NEWQDISC, 0, 0, wanted, n_wanted, ret_buf, ret_len);
 }
 
 int nl_class_dump_raw(NlQdisc *nl, int ifindex, void **ret_buf, size_t *ret_len) {
-        return tc_dump_raw(nl, RTM_GETTCLASS, RTM_NEWTCLASS, ifindex, NULL, 0, ret_buf, ret_len);
+        return tc_dump_raw(nl, RTM_GETTCLASS, RTM_NEWTCLASS, ifindex, 0, NULL, 0, ret_buf, ret_len);
+}
+
+int nl_filter_dump_raw(NlQdisc *nl, int ifindex, uint32_t parent, void **ret_buf, size_t *ret_len) {
+        return tc_dump_raw(nl, RTM_GETTFILTER, RTM_NEWTFILTER, ifindex, parent, NULL, 0, ret_buf, ret_len);
 }

@@ -80,6 +80,12 @@ int nl_qdisc_dump_raw(NlQdisc *nl, const int *wanted, size_t n_wanted, void **re
  *  qdisc_tree_add_class_stats(). Returns as nl_qdisc_dump_raw(). */
 int nl_class_dump_raw(NlQdisc *nl, int ifindex, void **ret_buf, size_t *ret_len);
 
+/** One RTM_GETTFILTER dump of the filters on parent (a qdisc or class
+ *  handle, such as clsact's egress ffff:fff3) of ifindex, as the
+ *  RTM_NEWTFILTER messages received, back to back (free(*ret_buf)). No such
+ *  parent: an empty dump. Returns as nl_qdisc_dump_raw(). */
+int nl_filter_dump_raw(NlQdisc *nl, int ifindex, uint32_t parent, void **ret_buf, size_t *ret_len);
+
 /** The extended-ACK text (NLMSGERR_ATTR_MSG) of an NLMSG_ERROR message h,
  *  whether the kernel echoed the whole request or only its header
  *  (NLM_F_CAPPED), copied into buf (size bytes, always terminated; "" when

@@ -186,9 +186,11 @@ start_tbsd() {
                 { cat "$TBS_OUT/tbsd.log"; fail "tbsd did not appear on the bus"; }
 }
 
-# handles DEV: "parent=handle" of every qdisc, sorted (to compare trees).
+# handles DEV: "parent=handle" of every qdisc of the egress tree, sorted
+# (to compare trees; the socket guard's clsact, issue 46, is no part of it).
 handles() {
-        tc_j qdisc show dev "$1" | jq -r '.[] | "\(.parent // "root")=\(.handle)=\(.kind)"' | sort | tr '\n' ' '
+        tc_j qdisc show dev "$1" | jq -r '.[] | select(.kind != "clsact") | "\(.parent // "root")=\(.handle)=\(.kind)"' |
+                sort | tr '\n' ' '
 }
 
 # start_monitor: tbsctl monitor in the background, into $TBS_OUT/monitor.log.
@@ -252,14 +254,16 @@ make_ptp_netns_pair() {
 # by where it sits instead of by its handle: "root", "root/1" (on the
 # root's class 1, TX queue 0), "root/1/1" (under that qdisc's class 1),
 # each with its kind and options, sorted: two trees built with other
-# child handles compare equal.
+# child handles compare equal. The socket guard's clsact (issue 46) is no
+# part of the egress tree.
 qdisc_shape() {
         tc -j -d qdisc show dev "$1" | jq -c '
                 (map({key: .handle, value: .}) | from_entries) as $by
                 | def at($q): if $q.root then "root"
+                              elif $q.parent == "ffff:fff1" then $q.kind    # clsact (the socket guard), ingress
                               else ($q.parent | split(":")) as $p
                                    | ($by[$p[0] + ":"]) as $up
                                    | if $up == null then "?" + $q.parent else at($up) + "/" + $p[1] end
                               end;
-                [.[] | {at: at(.), kind, options}] | sort_by(.at)'
+                [.[] | select(.kind != "clsact") | {at: at(.), kind, options}] | sort_by(.at)'
 }

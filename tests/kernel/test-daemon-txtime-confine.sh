@@ -1,11 +1,18 @@
 # What the holder of a socket from Link.OpenTxtimeSocket() can do beyond
-# its purpose (issue 37, point 1), each abuse tried as an unprivileged user
-# (uid 65534) with tests/tools/txtime-confine:
+# its purpose (issue 37, point 1; issue 46, point 7), each abuse tried as an
+# unprivileged user (uid 65534) with tests/tools/txtime-confine:
 # - a member of the schedule's sockets.group gets no packet socket
 #   (AccessDenied, one line saying what to ask for instead), and its udp4
 #   socket stays bound to the interface: re-binding it by index or name,
-#   or unbinding it fails (IP_PKTINFO naming the other interface still
-#   reaches that interface's queues: the known limit SECURITY.md states);
+#   or unbinding it fails; a launch-timed datagram with IP_PKTINFO naming
+#   the other interface is dropped by that interface's socket guard (the
+#   clsact filters on the socket's mark): the other interface's etf
+#   counters stay as they were;
+# - the socket's priority lowered to 0-6 (SO_PRIORITY) still reaches only
+#   its own queue's etf: the guard sets the handed-out priority back, and
+#   the other class's etf counters stay as they were;
+# - the guard follows the schedule: installed with it, put back when a
+#   filter or the clsact is deleted by hand (drift), removed with it;
 # - packet sockets for network-control EtherTypes (PTP, ARP, IPv4) are
 #   refused unless the schedule lists them in sockets.ethertypes, where
 #   they are handed out;
@@ -30,26 +37,32 @@ ip addr add 198.51.100.1/24 dev cx0
 ip link set lo up
 # No ARP on the way: a datagram that left through cx0 would go at once.
 ip neigh replace 198.51.100.2 lladdr "$(ip netns exec other cat /sys/class/net/cx0p/address)" dev cx0 nud permanent
+ip neigh replace 192.0.2.2 lladdr "$(ip netns exec peer cat /sys/class/net/cf0p/address)" dev cf0 nud permanent
 
 conf=$TMPDIR/conf
 mkdir -p "$conf"
-# $1: interface, $2: the "sockets" object.
+# $1: interface, $2: the "sockets" object, $3: more keys (each followed by a comma).
+# Priority 3 (the sockets' for queue 0) is class 0 on queue 0, priority 2
+# class 1 on queue 1, both with an etf; the rest class 2 (queues 2-3).
 write_schedule() {
         cat > "$conf/$1.json" <<EOJ
 {
-  "interface": "$1",
+  "interface": "$1", ${3:-}
   "root": {
-    "qdisc": "mqprio", "handle": "100:", "num_tc": 2,
-    "priority_map": [1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
-    "queues": [ {"count": 1, "offset": 0}, {"count": 3, "offset": 1} ]
+    "qdisc": "mqprio", "handle": "100:", "num_tc": 3,
+    "priority_map": [2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+    "queues": [ {"count": 1, "offset": 0}, {"count": 1, "offset": 1}, {"count": 2, "offset": 2} ]
   },
-  "txqueues": [ {"queue": 0, "qdisc": "etf", "delta_ns": 200000000, "offload": false} ],
+  "txqueues": [
+    {"queue": 0, "qdisc": "etf", "delta_ns": 200000000, "offload": false},
+    {"queue": 1, "qdisc": "etf", "delta_ns": 200000000, "offload": false}
+  ],
   "sockets": $2
 }
 EOJ
 }
 write_schedule cf0 '{"group": "users"}'
-write_schedule cx0 '{"group": "users", "ethertypes": ["0x88f7", 2048]}'
+write_schedule cx0 '{"group": "users", "ethertypes": ["0x88f7", 2048]}' '"drift": "report",'
 start_system_bus
 start_tbsd "$conf" --admin-group nogroup
 wait_configured cf0
@@ -82,8 +95,10 @@ assert_contains "$out" "packet sockets are for uid 0 and the tbsd admin group on
 "$CONFINE" watch udp-mark > "$TMPDIR/w-udp.json" 2> "$TMPDIR/w-udp.err" &
 watch_pid=$!
 wait_until 5 grep -q listening "$TMPDIR/w-udp.err" || fail "witness did not start"
-root_drops() { tc -s -j qdisc show dev "$1" | jq -r '.[] | select(.root == true) | .drops'; }
-cx0_drops=$(root_drops cx0)
+# etf_count DEV PARENT: packets sent plus dropped by the etf on PARENT.
+etf_count() { tc -s -j qdisc show dev "$1" | jq -r --arg p "$2" '.[] | select(.kind == "etf" and .parent == $p) | .packets + .drops'; }
+etfs() { echo "$(etf_count "$1" 100:1)/$(etf_count "$1" 100:2)"; }
+cx0_etfs=$(etfs cx0)
 out=$(member "$CONFINE" hold cf0 0 udp4 --bind cx0 --dest 198.51.100.2) || fail "member's udp4 socket: $out"
 echo "$out"
 "$CONFINE" frame cx0 0x88b5 udp-mark
@@ -91,14 +106,71 @@ wait "$watch_pid" || fail "the witness missed the marker: $(cat "$TMPDIR/w-udp.j
 assert_eq "$(jq -r '[.bindtoifindex, .bindtodevice, .unbind] | join(",")' <<<"$out")" "EPERM,EPERM,EPERM" \
         "udp4: re-binding to cx0 by index or name, or unbinding"
 assert_eq "$(jq -r .bound_device <<<"$out")" cf0 "udp4: still bound to cf0"
-# What the binding does not stop (SECURITY.md, "Sockets from tbsd"): Linux
-# 6.1 lets IP_PKTINFO name another interface than the bound one for IPv4,
-# so the datagram (without a launch time: etf drops it, ENOBUFS) went to
-# cx0's queues, not cf0's; nothing left through cx0.
-assert_eq "$(jq -r .pktinfo_send <<<"$out")/$(root_drops cx0)" "ENOBUFS/$((cx0_drops + 1))" \
-        "udp4 with IP_PKTINFO naming cx0: dropped by cx0's etf (the known limit)"
+# What the binding does not stop: Linux 6.1 lets IP_PKTINFO name another
+# interface than the bound one for IPv4, so the launch-timed datagram is
+# routed to cx0; cx0's socket guard drops it (cf0's mark) before cx0's
+# queues: no etf of cx0 saw it, nothing left through cx0.
+assert_eq "$(jq -r .pktinfo_send <<<"$out")" ENOBUFS "udp4 with IP_PKTINFO naming cx0: dropped"
+assert_eq "$(etfs cx0)" "$cx0_etfs" "udp4 with IP_PKTINFO naming cx0: cx0's etf counters unchanged"
 assert_eq "$(jq -r '.frames | map(select(startswith("cx0/"))) | join(" ")' "$TMPDIR/w-udp.json")" \
         "cx0/0x88b5/outgoing/udp-mark" "udp4: no frame of the member's left through cx0"
+
+# 2b. The socket's priority lowered (SO_PRIORITY 0-6, which Linux lets any
+# holder set): every datagram still reaches queue 0's etf (class 0, the
+# socket's), none queue 1's (class 1, priority 2) or the class without etf.
+# The legit send first: the same socket use without the abuse.
+cf0_etfs=$(etfs cf0)
+q0=${cf0_etfs%/*} q1=${cf0_etfs#*/}
+for prio in none 0 1 2 4 5 6; do
+        if [ "$prio" = none ]; then
+                out=$(member "$CONFINE" send cf0 0 --dest 192.0.2.2) || fail "member's send: $out"
+        else
+                out=$(member "$CONFINE" send cf0 0 --dest 192.0.2.2 --priority "$prio") || fail "member's send: $out"
+        fi
+        assert_eq "$(jq -r '[.priority, .send] | join(",")' <<<"$out")" "ok,ok" "udp4 with priority $prio: set and sent"
+        q0=$((q0 + 1))
+        wait_until 5 sh -c "[ \"\$(tc -s -j qdisc show dev cf0 | jq -r '.[] | select(.kind == \"etf\" and .parent == \"100:1\") | .packets + .drops')\" = $q0 ]" ||
+                fail "udp4 with priority $prio: queue 0's etf did not get it ($(etfs cf0), expected $q0/$q1)"
+        assert_eq "$(etfs cf0)" "$q0/$q1" "udp4 with priority $prio: queue 0's etf got it, queue 1's counters unchanged"
+done
+assert_eq "$(etfs cx0)" "$cx0_etfs" "cx0's etf counters unchanged by cf0's sockets"
+
+# 2c. The guard follows the schedule. guard_prefs DEV: the preferences of
+# tbsd's filters (kind basic) on DEV's clsact egress, space-separated.
+# (Text, not -j: iproute2 prints a basic filter's ematch into its JSON
+# unquoted.)
+guard_prefs() { tc filter show dev "$1" egress | grep -o 'pref [0-9]* basic' | awk '{print $2}' | sort -nu | paste -sd ' '; }
+all_prefs=$(seq -s ' ' 1 17)
+assert_eq "$(guard_prefs cf0)" "$all_prefs" "cf0: the guard's 17 egress filters"
+assert_eq "$(guard_prefs cx0)" "$all_prefs" "cx0: the guard's 17 egress filters"
+tc filter del dev cf0 egress pref 17
+wait_until 5 sh -c "[ \"\$(tc filter show dev cf0 egress | grep -o 'pref [0-9]* basic' | sort -u | wc -l)\" = 17 ]" ||
+        fail "a deleted guard filter was not put back: $(guard_prefs cf0)"
+pass "a guard filter deleted by hand is put back (drift)"
+grep -q "drift.*socket guard: 1 of 17 clsact egress filters missing" "$TBS_OUT/tbsd.log" ||
+        fail "the drift is not reported: $(grep -i drift "$TBS_OUT/tbsd.log" | tail -3)"
+pass "the guard's drift is reported"
+tc qdisc del dev cf0 clsact
+wait_until 5 sh -c "[ \"\$(tc filter show dev cf0 egress | grep -o 'pref [0-9]* basic' | sort -u | wc -l)\" = 17 ]" ||
+        fail "a deleted clsact was not put back: $(guard_prefs cf0)"
+pass "a clsact deleted by hand is put back with its filters (drift)"
+# Drift policy report (cx0): the missing filter is reported, the link
+# degraded, nothing put back until an apply.
+tc filter del dev cx0 egress pref 5
+wait_until 5 sh -c "[ \"\$(\"$TBSCTL\" --json status cx0 | jq -r .state)\" = degraded ]" ||
+        fail "cx0 not degraded by a missing guard filter: $("$TBSCTL" status cx0 2>&1)"
+assert_eq "$("$TBSCTL" --json status cx0 | jq -r .state_reason)" "drift: socket guard: 1 of 17 clsact egress filters missing" \
+        "cx0 (drift report): the missing guard filter is its state reason"
+assert_eq "$(guard_prefs cx0)" "$(seq -s ' ' 1 17 | sed 's/ 5 / /')" "cx0 (drift report): the filter is not put back"
+"$TBSCTL" apply cx0 >/dev/null
+assert_eq "$(guard_prefs cx0)/$("$TBSCTL" --json status cx0 | jq -r .state)" "$all_prefs/configured" \
+        "cx0: an apply puts the guard filter back"
+# Still confining after the repair.
+out=$(member "$CONFINE" send cf0 0 --dest 192.0.2.2 --priority 2) || fail "member's send: $out"
+q0=$((q0 + 1))
+wait_until 5 sh -c "[ \"\$(tc -s -j qdisc show dev cf0 | jq -r '.[] | select(.kind == \"etf\" and .parent == \"100:1\") | .packets + .drops')\" = $q0 ]" ||
+        fail "after the repair, priority 2: queue 0's etf did not get it ($(etfs cf0))"
+assert_eq "$(etfs cf0)" "$q0/$q1" "after the repair, priority 2: queue 1's counters unchanged"
 
 # 3. Network-control EtherTypes: refused where the schedule does not list
 # them, whoever asks; handed out where it does.
@@ -160,6 +232,12 @@ try_rebind other-interface --bind cx0 --bind-protocol 0x88b5 --
 try_rebind all-on-lo --bind lo --
 try_rebind all-everywhere --bind any -- cf0/0x88b5/broadcast/cf0-own
 try_rebind all-on-cf0 --bind cf0 -- cf0/0x88b5/broadcast/cf0-own
+
+# 5. Removed with the tree: no clsact left on cf0; cx0 keeps its guard.
+"$TBSCTL" remove cf0
+assert_eq "$(tc -j qdisc show dev cf0 | jq -r '[.[] | .kind] | map(select(. == "clsact" or . == "mqprio")) | length')" 0 \
+        "cf0 removed: neither its root nor the guard's clsact left"
+assert_eq "$(guard_prefs cx0)" "$all_prefs" "cx0 keeps its guard"
 
 kill -TERM "$TBSD_PID"
 wait "$TBSD_PID" || fail "tbsd exited with $? on SIGTERM"

@@ -28,8 +28,14 @@
  *     Gets a udp4 socket from tbsd and tries to move it to the other
  *     interface: SO_BINDTOIFINDEX, SO_BINDTODEVICE by name, SO_BINDTODEVICE
  *     "" (unbind), then a datagram (labelled "pktinfo") to DEST port 9 with
- *     IP_PKTINFO naming the other interface: {"bindtoifindex",
- *     "bindtodevice", "unbind", "pktinfo_send", "bound_device"}.
+ *     IP_PKTINFO naming the other interface and a launch time (CLOCK_TAI,
+ *     100 ms ahead): {"bindtoifindex", "bindtodevice", "unbind",
+ *     "pktinfo_send", "bound_device"}.
+ *   txtime-confine send IFACE QUEUE --dest IPV4 [--priority N]
+ *     Gets a udp4 socket from tbsd, sets SO_PRIORITY N when given (the
+ *     issue 46 abuse: another class's queues), sends one datagram
+ *     (labelled "send") to DEST port 9 with a launch time 100 ms ahead:
+ *     {"priority": "ok" or the errno's name, "send": the same}.
  *
  * A bus error prints "ERROR NAME: MESSAGE" and exits 1. */
 #include <arpa/inet.h>
@@ -62,7 +68,8 @@ static int usage(void) {
         fprintf(stderr, "usage: txtime-confine frame IFACE ETHERTYPE LABEL\n"
                         "       txtime-confine watch LABEL...\n"
                         "       txtime-confine hold IFACE QUEUE packet PROTOCOL [--bind IFACE|any] [--bind-protocol N]\n"
-                        "       txtime-confine hold IFACE QUEUE udp4 --bind IFACE --dest IPV4\n");
+                        "       txtime-confine hold IFACE QUEUE udp4 --bind IFACE --dest IPV4\n"
+                        "       txtime-confine send IFACE QUEUE --dest IPV4 [--priority N]\n");
         return 2;
 }
 
@@ -257,11 +264,25 @@ static int hold_packet(int fd, const char *bind_to, uint16_t bind_protocol) {
         return 0;
 }
 
+/* A launch time 100 ms ahead on CLOCK_TAI (the etf's clock in the tests),
+ * as the SCM_TXTIME message at c. */
+static void put_launch_time(struct cmsghdr *c) {
+        struct timespec now;
+        uint64_t t;
+
+        (void) clock_gettime(CLOCK_TAI, &now);
+        t = (uint64_t) now.tv_sec * UINT64_C(1000000000) + (uint64_t) now.tv_nsec + UINT64_C(100000000);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_TXTIME;
+        c->cmsg_len = CMSG_LEN(sizeof(t));
+        memcpy(CMSG_DATA(c), &t, sizeof(t));
+}
+
 static int hold_udp(int fd, const char *bind_to, const char *dest) {
         int other = (int) if_nametoindex(bind_to), to_index, to_name, unbind, sent;
         struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(9) };
         union {
-                char buf[CMSG_SPACE(sizeof(struct in_pktinfo))];
+                char buf[CMSG_SPACE(sizeof(struct in_pktinfo)) + CMSG_SPACE(sizeof(uint64_t))];
                 struct cmsghdr align;
         } control = {};
         char payload[] = LABEL_TAG "pktinfo", dev[IF_NAMESIZE] = "";
@@ -286,6 +307,7 @@ static int hold_udp(int fd, const char *bind_to, const char *dest) {
         c->cmsg_type = IP_PKTINFO;
         c->cmsg_len = CMSG_LEN(sizeof(struct in_pktinfo));
         ((struct in_pktinfo *) CMSG_DATA(c))->ipi_ifindex = other;
+        put_launch_time(CMSG_NXTHDR(&msg, c));
         sent = outcome(sendmsg(fd, &msg, 0));
         (void) getsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, dev, &dev_len);
         printf("{\"bindtoifindex\": \"%s\", ", errno_name(to_index));
@@ -329,6 +351,50 @@ static int do_hold(int argc, char *argv[]) {
         return r;
 }
 
+static int do_send(int argc, char *argv[]) {
+        const char *dest = NULL;
+        int priority = -1, set = 0, sent, fd;
+        struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(9) };
+        union {
+                char buf[CMSG_SPACE(sizeof(uint64_t))];
+                struct cmsghdr align;
+        } control = {};
+        char payload[] = LABEL_TAG "send";
+        struct iovec iov = { .iov_base = payload, .iov_len = sizeof(payload) };
+        struct msghdr msg = {
+                .msg_name = &to,
+                .msg_namelen = sizeof(to),
+                .msg_iov = &iov,
+                .msg_iovlen = 1,
+                .msg_control = control.buf,
+                .msg_controllen = sizeof(control.buf),
+        };
+        int i;
+
+        if (argc < 2)
+                return usage();
+        for (i = 2; i + 1 < argc; i += 2)
+                if (strcmp(argv[i], "--dest") == 0)
+                        dest = argv[i + 1];
+                else if (strcmp(argv[i], "--priority") == 0)
+                        priority = atoi(argv[i + 1]);
+                else
+                        return usage();
+        if (i != argc || !dest || inet_pton(AF_INET, dest, &to.sin_addr) != 1)
+                return usage();
+        fd = open_from_tbsd(argv[0], argv[1], TBS_SOCKET_UDP4, 0);
+        if (fd < 0)
+                return 1;
+        if (priority >= 0)
+                set = outcome(setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &priority, sizeof(priority)));
+        put_launch_time(CMSG_FIRSTHDR(&msg));
+        sent = outcome(sendmsg(fd, &msg, 0));
+        printf("{\"priority\": \"%s\", ", errno_name(set));
+        printf("\"send\": \"%s\"}\n", errno_name(sent));
+        close(fd);
+        return 0;
+}
+
 int main(int argc, char *argv[]) {
         if (argc < 2)
                 return usage();
@@ -338,5 +404,7 @@ int main(int argc, char *argv[]) {
                 return do_watch(argc - 2, argv + 2);
         if (strcmp(argv[1], "hold") == 0)
                 return do_hold(argc - 2, argv + 2);
+        if (strcmp(argv[1], "send") == 0)
+                return do_send(argc - 2, argv + 2);
         return usage();
 }

@@ -79,8 +79,11 @@ static void test_watch_parse(void **state) {
         len = put_msg(buf, len, RTM_DELQDISC, &tcm, sizeof(tcm), NULL);
         ifi.ifi_index = 8;
         len = put_msg(buf, len, RTM_DELLINK, &ifi, sizeof(ifi), NULL);
+        /* A filter deleted (the socket guard's drift) wakes the link too. */
+        tcm.tcm_ifindex = 10;
+        len = put_msg(buf, len, RTM_DELTFILTER, &tcm, sizeof(tcm), NULL);
 
-        assert_int_equal(link_watch_parse(buf, len, collect, &seen), 3);
+        assert_int_equal(link_watch_parse(buf, len, collect, &seen), 4);
         assert_int_equal(seen.ev[0].kind, LINK_WATCH_LINK_NEW);
         assert_int_equal(seen.ev[0].ifindex, 7);
         assert_string_equal(seen.ev[0].ifname, "eth7");
@@ -89,6 +92,8 @@ static void test_watch_parse(void **state) {
         assert_int_equal(seen.ev[2].kind, LINK_WATCH_LINK_DEL);
         assert_int_equal(seen.ev[2].ifindex, 8);
         assert_string_equal(seen.ev[2].ifname, "");
+        assert_int_equal(seen.ev[3].kind, LINK_WATCH_QDISC);
+        assert_int_equal(seen.ev[3].ifindex, 10);
 
         /* A link message too short for its header is malformed. */
         ((struct nlmsghdr *) buf)->nlmsg_len = NLMSG_LENGTH(4);
