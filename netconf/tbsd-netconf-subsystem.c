@@ -56,8 +56,12 @@ static int buf_read(struct buf *b, int fd) {
         ssize_t n;
 
         if (b->cap - b->len < CHUNK) {
-                size_t cap = b->cap ? b->cap * 2 : 4 * CHUNK;
-                char *d = realloc(b->data, cap);
+                size_t cap = b->cap < 4 * CHUNK ? 4 * CHUNK : b->cap;
+                char *d;
+
+                while (cap - b->len < CHUNK)
+                        cap *= 2;
+                d = realloc(b->data, cap);
 
                 if (!d)
                         return -ENOMEM;
