@@ -127,4 +127,10 @@ def main():
             sys.exit("unknown verb " + verb)
 
 
-main()
+try:
+    main()
+except Exception as e:  # noqa: BLE001
+    if len(sys.argv) > 2 and sys.argv[2] == "rpc":
+        print("closed", type(e).__name__)  # the session ended at close (restart, shutdown)
+    else:
+        raise

@@ -25,7 +25,7 @@ assert_contains "$before" '"kind":"taprio"' "vt0's taprio (tc)"
 
 out=$(client rpc '<restart xmlns="http://yuma123.org/ns/yuma123-system"/>')
 echo "restart: $out"
-case $out in ok | closed*) pass "netconfd took the restart ($out)" ;; *) fail "restart: $out" ;; esac
+case $out in ok* | closed*) pass "netconfd took the restart ($out)" ;; *) fail "restart: $out" ;; esac
 wait_until 30 grep -q "no startup configuration: tbsd's schedules of origin netconf are kept" /run/nchome/netconfd.log ||
         fail "netconfd did not re-initialise: $(tail -n 20 /run/nchome/netconfd.log)"
 served() { client running | grep -q "<data"; }
