@@ -44,7 +44,9 @@ def main():
                 m.commit(confirmed=verb == "confirmed")
                 print("ok")
             except RPCError as e:
-                print("rpc-error:", " ".join((e.message or "").split()), "| path:", e.path or "")
+                # several errors: ncclient has no single message or path
+                print("rpc-error:", " ".join((e.message or str(e)).split()), "| path:",
+                      getattr(e, "_path", None) or "")
                 try:
                     m.discard_changes()
                 except RPCError:

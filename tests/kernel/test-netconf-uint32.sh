@@ -62,6 +62,7 @@ pass "vt0's kept document unchanged"
 sed 's|<time-interval-value>300000<|<time-interval-value>4294967295<|' "$NC/good.xml" > "$NC/max.xml"
 out=$(client edit "$NC/max.xml")
 echo "time-interval-value 4294967295: $out"
-assert_contains "$out" "rpc-error: ApplySchedules(vt0)" "time-interval-value 4294967295 reaches tbsd, which answers"
+assert_contains "$out" "ApplySchedules(vt0) by uid 64999: root.entries[0].interval_ns: must be between 1 and 2147483647, got 4294967295" \
+        "time-interval-value 4294967295 reaches tbsd, which refuses it with its line"
 assert_eq "$(handles vt0)" "$tree" "vt0's tree after it (tc)"
 stop_netconf
