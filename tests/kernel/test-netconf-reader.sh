@@ -5,7 +5,7 @@
 # and never reads (its stdout a fifo nobody reads).
 # First through yuma123's netconf-subsystem (a second sshd, port 8831):
 # while that client stays, another client (ncclient through port 8830)
-# gets no answer in 20 s: the fault. Killed, netconfd serves again.
+# gets no answer in 20 s: the fault. netconfd is then killed and started again.
 # Then through the package's tbsd-netconf-subsystem (port 8830): while the
 # same client stays connected, the other client is answered, twice, and a
 # commit reaches tbsd.
@@ -41,7 +41,7 @@ answered() { timeout "$1" env HOME=/run/home /usr/bin/python3 "$TBS_SOURCE_DIR/t
 
 # The fault, through yuma123's subsystem.
 flood 8831
-wait_until 30 grep -q "get-schema\|session 2 \|Session 2 for root" /run/nchome/netconfd.log || true
+wait_until 30 grep -q "now active" /run/nchome/netconfd.log || fail "the flooding client got no session"
 sleep 5 # let its replies fill every buffer between netconfd and the client
 kill -0 "$FLOOD_PID" || fail "the flooding client ended: $(cat "$TBS_OUT/flood-8831.err")"
 if answered 20; then
@@ -50,8 +50,12 @@ fi
 kill -0 "$FLOOD_PID" || fail "the flooding client ended"
 pass "through yuma123's netconf-subsystem: another client got no answer in 20 s while one client did not read (the fault)"
 kill "$FLOOD_PID" "$HOLDER_PID" 2>/dev/null || true
-wait_until 60 answered 10 || fail "netconfd did not recover after the client was killed"
-pass "netconfd serves again once that client is gone"
+# netconfd stuck in write() is not waited for: a new one.
+kill -9 "$NETCONFD_PID"
+wait "$NETCONFD_PID" 2>/dev/null || true
+rm -f "$NC/ncxserver.sock"
+run_netconfd
+wait_netconfd
 
 # Contained, through tbsd-netconf-subsystem.
 flood 8830
