@@ -26,14 +26,17 @@ sed -e 's/^Port 8830/Port 8831/' -e "s|^PidFile .*|PidFile $NC/sshd2.pid|" \
                 echo "<rpc message-id=\"$i\" xmlns=\"urn:ietf:params:xml:ns:netconf:base:1.0\"><get-schema xmlns=\"urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring\"><identifier>tbsd</identifier></get-schema></rpc>]]>]]>"
         done
 } > "$NC/flood.xml"
-mkfifo "$NC/unread"
-# flood PORT: the client that does not read (pid in FLOOD_PID); stdin kept open.
+mkfifo "$NC/unread" "$NC/feed"
+# flood PORT: the client that does not read (FLOOD_PID), its input kept
+# open (FEED_PID), its output held by a reader that never reads (HOLDER_PID).
 flood() {
-        sleep 600 < "$NC/unread" &
+        sleep 600 < "$NC/unread" > /dev/null 2>&1 &
         HOLDER_PID=$!
-        (cat "$NC/flood.xml"; sleep 600) | HOME=/run/home ssh -F /dev/null -i "$NC/userkey" -p "$1" \
+        (cat "$NC/flood.xml"; exec sleep 600) > "$NC/feed" 2>/dev/null &
+        FEED_PID=$!
+        HOME=/run/home ssh -F /dev/null -i "$NC/userkey" -p "$1" \
                 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
-                root@127.0.0.1 -s netconf > "$NC/unread" 2>"$TBS_OUT/flood-$1.err" &
+                root@127.0.0.1 -s netconf < "$NC/feed" > "$NC/unread" 2>"$TBS_OUT/flood-$1.err" &
         FLOOD_PID=$!
 }
 mkdir -p /run/home
@@ -49,7 +52,7 @@ if answered 20; then
 fi
 kill -0 "$FLOOD_PID" || fail "the flooding client ended"
 pass "through yuma123's netconf-subsystem: another client got no answer in 20 s while one client did not read (the fault)"
-kill "$FLOOD_PID" "$HOLDER_PID" 2>/dev/null || true
+kill "$FLOOD_PID" "$HOLDER_PID" "$FEED_PID" 2>/dev/null || true
 # netconfd stuck in write() is not waited for: a new one.
 kill -9 "$NETCONFD_PID"
 wait "$NETCONFD_PID" 2>/dev/null || true
@@ -71,6 +74,6 @@ assert_eq "$(timeout 120 env HOME=/run/home /usr/bin/python3 "$TBS_SOURCE_DIR/te
 assert_eq "$(etf_delta vt0 100:3)" 200000 "vt0 queue 2's etf (tc)"
 relay=$(pgrep -f "tbsd-netconf-subsystem --ncxserver-sockname=8830" | head -n 1 || true)
 [ -n "$relay" ] && echo "the relay of the client that does not read: $(grep VmRSS "/proc/$relay/status")"
-kill "$FLOOD_PID" "$HOLDER_PID" 2>/dev/null || true
+kill "$FLOOD_PID" "$HOLDER_PID" "$FEED_PID" 2>/dev/null || true
 kill "$(cat "$NC/sshd2.pid")" 2>/dev/null || true
 stop_netconf
