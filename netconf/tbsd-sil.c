@@ -43,6 +43,8 @@
 #include "obj.h"
 #include "ncxconst.h"
 #include "ncxmod.h"
+#include "ncx.h"
+#include "dlq.h"
 #include "rpc.h"
 #include "ses.h"
 #include "status.h"
@@ -56,7 +58,10 @@
 #include "nc-translate.h"
 
 #include <stdio.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
+#include <unistd.h>
 
 #define TBSD_MODULE "tbsd"
 #define TBSD_REVISION "2026-12-07"
@@ -325,6 +330,47 @@ static int kept_documents(uint64_t timeout_usec, struct doc **ret, char **error)
  * deadline, and a reconcile is due once it answers); another -errno when
  * tbsd refused (*error: its lines, newline-separated) or memory ran out
  * (*error NULL). */
+/* Whether the running datastore speaks for every schedule of origin
+ * netconf that tbsd keeps. With a startup configuration it does. Without
+ * one (--no-startup, --factory-startup, and so after every <restart> of
+ * such a server) it starts empty because netconfd knows nothing, not
+ * because the controller removed the schedules: then tbsd keeps each one
+ * until the datastore has named its interface (issue 46). */
+static bool datastore_speaks_for_all;
+static char **named_since_start;        /* the interfaces the datastore has had a schedule for */
+static size_t n_named_since_start;
+
+static bool named_by_datastore(const char *ifname) {
+        for (size_t i = 0; i < n_named_since_start; i++)
+                if (strcmp(named_since_start[i], ifname) == 0)
+                        return true;
+        return false;
+}
+
+static int note_named(const char *ifname) {
+        char **v;
+
+        if (datastore_speaks_for_all || named_by_datastore(ifname))
+                return 0;
+        v = realloc(named_since_start, (n_named_since_start + 1) * sizeof(*v));
+        if (!v)
+                return -ENOMEM;
+        named_since_start = v;
+        v[n_named_since_start] = strdup(ifname);
+        if (!v[n_named_since_start])
+                return -ENOMEM;
+        n_named_since_start++;
+        return 0;
+}
+
+static void forget_named(void) {
+        for (size_t i = 0; i < n_named_since_start; i++)
+                free(named_since_start[i]);
+        free(named_since_start);
+        named_since_start = NULL;
+        n_named_since_start = 0;
+}
+
 static int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, char **error) {
         struct doc *kept = NULL;
         struct change *changes = NULL, **tail = &changes;
@@ -348,7 +394,7 @@ static int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, c
         for (const struct doc *k = kept; k && r >= 0; k = k->next) {
                 const struct doc *d = find_doc(want, k->ifname);
 
-                if (d && d->json)
+                if ((d && d->json) || (!datastore_speaks_for_all && !named_by_datastore(k->ifname)))
                         continue;
                 r = add_change(&tail, k->ifname, NULL) ? 0 : -ENOMEM;
                 n++;
@@ -366,6 +412,10 @@ static int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, c
                         }
                 }
         }
+        /* tbsd has what the datastore has: from now on it speaks for these. */
+        for (const struct doc *d = want; d && r >= 0; d = d->next)
+                if (d->json)
+                        r = note_named(d->ifname);
         sd_bus_error_free(&e);
         sd_bus_message_unref(reply);
         free_changes(changes);
@@ -1111,10 +1161,81 @@ static status_t start_notifications(void) {
         return agt_timer_create(1, TRUE, read_signals, NULL, &signal_timer);
 }
 
+/* NACM for a user in no NACM group (issue 46). netconfd 2.13 applies its
+ * exec-default (permit, RFC 8341's default) to such a user, and denies by
+ * default only an operation it flagged "secure": it takes the flag from the
+ * extensions nacm:secure and nacm:very-secure of yuma's old NACM draft and
+ * not from RFC 8341's nacm:default-deny-all, so kill-session, restart,
+ * shutdown, load and set-log-level ran for anyone (docs/netconf.md,
+ * "netconfd's known faults"). Every operation of every module loaded gets
+ * the flag here except those that only read: such an operation is then
+ * denied unless a rule of one of the user's groups permits it (the package
+ * ships the group cnc with a rule for each, netconf/nacm-startup.xml). */
+static const char *const read_only_rpcs[] = {
+        "get", "get-config", "get-schema", "get-data", "close-session", "create-subscription", "get-my-session",
+        "no-op", NULL,
+};
+
+static bool rpc_reads_only(const obj_template_t *obj) {
+        for (size_t i = 0; read_only_rpcs[i]; i++)
+                if (xmlStrcmp(obj_get_name(obj), (const xmlChar *) read_only_rpcs[i]) == 0)
+                        return true;
+        return false;
+}
+
+static void deny_by_default_all_but_reads(void) {
+        unsigned denied = 0;
+
+        for (ncx_module_t *mod = ncx_get_first_module(); mod; mod = ncx_get_next_module(mod))
+                for (obj_template_t *obj = (obj_template_t *) dlq_firstEntry(&mod->datadefQ); obj;
+                     obj = (obj_template_t *) dlq_nextEntry(obj))
+                        if (obj_is_rpc(obj) && !rpc_reads_only(obj) && !(obj->flags & OBJ_FL_VERY_SECURE)) {
+                                obj->flags |= OBJ_FL_VERY_SECURE;
+                                denied++;
+                        }
+        log_info("\ntbsd: %u operations denied by default to users without a NACM rule for them\n", denied);
+}
+
+/* netconfd 2.13 unlinks /tmp/ncxserver.sock when it stops serving, not the
+ * --ncxserver-sockname it bound, so <restart> (and a start after a stop)
+ * found its socket there and failed "Address already in use". At cleanup
+ * (after netconfd closed its socket) the file is unlinked unless a server
+ * still answers on it (another instance that owns it). */
+static char *server_socket;
+
+static void remember_server_socket(void) {
+        const xmlChar *name = agt_get_profile()->agt_ncxserver_sockname;
+
+        free(server_socket);
+        server_socket = name ? strdup((const char *) name) : NULL;
+}
+
+static void unlink_stale_server_socket(void) {
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        int fd;
+
+        if (!server_socket || strlen(server_socket) >= sizeof(sa.sun_path))
+                goto out;
+        strcpy(sa.sun_path, server_socket);
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd >= 0 && connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0 && errno == ECONNREFUSED)
+                unlink(server_socket);
+        if (fd >= 0)
+                close(fd);
+out:
+        free(server_socket);
+        server_socket = NULL;
+}
+
 /* Phase 2, after the startup configuration. */
 status_t y_tbsd_init2(void);
 status_t y_tbsd_init2(void) {
-        status_t res = match_at_start();
+        status_t res;
+
+        deny_by_default_all_but_reads();
+        remember_server_socket();
+        datastore_speaks_for_all = agt_get_profile()->agt_usestartup && !agt_get_profile()->agt_factorystartup;
+        res = match_at_start();
 
         next_reconcile_usec = nc_now_usec() + nc_times.reconcile_usec;
         if (res == NO_ERR)
@@ -1124,6 +1245,7 @@ status_t y_tbsd_init2(void) {
 
 void y_tbsd_cleanup(void);
 void y_tbsd_cleanup(void) {
+        unlink_stale_server_socket();
         agt_commit_validate_unregister((const xmlChar *) TBSD_MODULE);
         agt_commit_complete_unregister((const xmlChar *) TBSD_MODULE);
         if (signal_timer)
@@ -1133,6 +1255,7 @@ void y_tbsd_cleanup(void) {
         nc_tbsd_close();
         free_seen();
         free_views();
+        forget_named();
         tbsd_mod = NULL;
         sched_mod = NULL;
 }

@@ -13,11 +13,17 @@
 #   nc-client.py KEY oper IFACE    <get> of IFACE's gate parameter table: "path value" per leaf,
 #                                  the path from the table down, e.g. "oper-gate-states 1",
 #                                  "oper-control-list/gate-control-entry[0]/gate-states-value 1"
+#   nc-client.py KEY rpc XML       the operation XML (e.g. '<lock><target><running/></target></lock>'):
+#                                  "ok", "rpc-error: TAG MESSAGE", or "closed" when the session ended
+#   nc-client.py KEY hold SECONDS  open a session, print its session-id, keep it SECONDS
+#   nc-client.py KEY candidate     the candidate datastore's interfaces, as XML
 #   nc-client.py KEY state IFACE   <get> of IFACE's tbsd state container: "path value" per leaf,
 #                                  the path from the container down, e.g. "txqueue[2]/sent-packets 0"
 import os
 import sys
 import time
+
+from lxml import etree
 
 from ncclient import manager
 from ncclient.operations import RPCError
@@ -60,6 +66,20 @@ def main():
                 print("rpc-error:", e.tag, " ".join((e.message or "").split()))
         elif verb == "hello":
             print("session", m.session_id)
+        elif verb == "rpc":
+            try:
+                m.dispatch(etree.fromstring(sys.argv[3]))
+                print("ok")
+            except RPCError as e:
+                print("rpc-error:", e.tag, " ".join((e.message or "").split()))
+            except Exception as e:  # the server ended the session (restart, shutdown)
+                print("closed", type(e).__name__)
+        elif verb == "hold":
+            print(m.session_id, flush=True)
+            time.sleep(float(sys.argv[3]))
+        elif verb == "candidate":
+            filt = '<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"/>'
+            print(m.get_config(source="candidate", filter=("subtree", filt)).data_xml)
         elif verb == "running":
             filt = '<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"/>'
             print(m.get_config(source="running", filter=("subtree", filt)).data_xml)
@@ -116,4 +136,10 @@ def main():
             sys.exit("unknown verb " + verb)
 
 
-main()
+try:
+    main()
+except Exception as e:  # noqa: BLE001
+    if len(sys.argv) > 2 and sys.argv[2] == "rpc":
+        print("closed", type(e).__name__)  # the session ended at close (restart, shutdown)
+    else:
+        raise

@@ -5,7 +5,9 @@
 # start_netconf [GID]: netconfd as uid 64999 (user tbsnc), with GID (the
 # group of tbsd --schedule-group) as its group when given, without
 # capabilities. Sets NC, NETCONFD_PID; $NC/userkey logs in as root, the
-# NACM superuser (--superuser=root), and as ncop, a user NACM's rules judge.
+# NACM superuser (--superuser=root; NC_SUPERUSER= for none, as the unit),
+# and as ncop, a user NACM's rules judge. sshd's netconf subsystem is the
+# package's, tbsd-netconf-subsystem.
 start_netconf() {
         local gid=${1:-64999}
         sil=$TBS_BUILD_DIR/netconf/libtbsd.so
@@ -26,7 +28,7 @@ PasswordAuthentication no
 PermitRootLogin prohibit-password
 StrictModes no
 UsePAM no
-Subsystem netconf "/usr/sbin/netconf-subsystem --ncxserver-sockname=8830@$NC/ncxserver.sock"
+Subsystem netconf "$TBS_BUILD_DIR/netconf/tbsd-netconf-subsystem --ncxserver-sockname=8830@$NC/ncxserver.sock"
 EOC
         # netconfd keeps a work folder in ~/.yuma, its home from the
         # password database: the guest sees the host's /etc read-only, so
@@ -53,10 +55,21 @@ EOC
 # log appended to /run/nchome/netconfd.log. Without a startup
 # configuration (--no-startup) unless NC_STARTUP names one (--startup=FILE:
 # netconfd loads it at its start and saves the running datastore there
-# after each commit). NC_ARGS: more options.
+# after each commit) or is "package": as tbsd-netconf.service, netconfd's
+# own startup file ~/.yuma/startup-cfg.xml, the package's NACM rules
+# (netconf/startup-cfg.xml) copied there when there is none, as the unit's
+# ExecStartPre does. NC_ARGS: more options.
 run_netconfd() {
-        local startup=--no-startup
-        if [ -n "${NC_STARTUP:-}" ]; then
+        local startup=--no-startup superuser=--superuser=${NC_SUPERUSER-root}
+        [ "$superuser" != --superuser= ] || superuser=
+        if [ "${NC_STARTUP:-}" = package ]; then
+                if [ ! -e /run/nchome/.yuma/startup-cfg.xml ]; then
+                        install -D -m 0600 -o 64999 "$TBS_SOURCE_DIR/netconf/startup-cfg.xml" \
+                                /run/nchome/.yuma/startup-cfg.xml
+                        chown 64999 /run/nchome/.yuma
+                fi
+                startup=
+        elif [ -n "${NC_STARTUP:-}" ]; then
                 # netconfd wants the file there: an empty configuration first.
                 if [ ! -e "$NC_STARTUP" ]; then
                         echo '<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"/>' > "$NC_STARTUP"
@@ -70,7 +83,7 @@ run_netconfd() {
         setpriv --reuid=64999 --regid="$NC_GID" --groups "$NC_GID" env HOME=/run/nchome \
                 TBSD_NETCONF_ANSWER_MS="$TBSD_NETCONF_ANSWER_MS" netconfd --modpath="$TBS_SOURCE_DIR/netconf:/usr/share/yuma/modules" \
                 --runpath="$TBS_BUILD_DIR/netconf" --module=tbsd --module=ietf-interfaces --module=iana-if-type \
-                "$startup" --superuser=root --port=8830 --ncxserver-sockname="$NC/ncxserver.sock" \
+                $startup $superuser --port=8830 --ncxserver-sockname="$NC/ncxserver.sock" \
                 ${NC_ARGS:-} --log=/run/nchome/netconfd.log --log-append --log-level=${NC_LOG_LEVEL:-info} \
                 >>"$TBS_OUT/netconfd.out" 2>&1 &
         NETCONFD_PID=$!

@@ -52,7 +52,7 @@ source_files() {
 }
 
 # expected_files_in BINDIR SBINDIR DATADIR MANDIR SYSCONFDIR UNITDIR LIBDIR
-# INCLUDEDIR SYSUSERSDIR [NETCONF]: every path an install must create, one a
+# INCLUDEDIR SYSUSERSDIR [NETCONF [LIBEXECDIR]]: every path an install must create, one a
 # line, sorted; folders end in "/" (only the empty schedules folder).
 # NETCONF "yes": with the NETCONF server's files (meson -Dnetconf, the
 # package tbsd-netconf).
@@ -89,6 +89,8 @@ EOL
 $7/yuma/libtbsd.so
 $3/yuma/modules/tbsd/tbsd.yang
 $3/yuma/modules/tbsd/ieee802-dot1q-sched.yang
+$3/tbsd-netconf/startup-cfg.xml
+${11}/tbsd/tbsd-netconf-subsystem
 $6/tbsd-netconf.service
 $6/tbsd.service.d/tbsd-netconf.conf
 $9/tbsd-netconf.conf
@@ -107,7 +109,7 @@ expected_files() {
         [ -n "$sysusersdir" ] || sysusersdir=$(build_option prefix)/lib/sysusers.d
         expected_files_in "$(abs_dir bindir)" "$(abs_dir sbindir)" "$(abs_dir datadir)" \
                 "$(abs_dir mandir)" "$(abs_dir sysconfdir)" "$unitdir" "$(abs_dir libdir)" \
-                "$(abs_dir includedir)" "$sysusersdir" "$(netconf_built)"
+                "$(abs_dir includedir)" "$sysusersdir" "$(netconf_built)" "$(abs_dir libexecdir)"
 }
 
 # netconf_built: "yes" when the build folder has the NETCONF server module.

@@ -76,7 +76,7 @@ while read -r path; do
                 missing=1
         fi
 done < <(expected_files_in /usr/bin /usr/sbin /usr/share /usr/share/man /etc /lib/systemd/system \
-        "/usr/lib/$multiarch" /usr/include /usr/lib/sysusers.d yes)
+        "/usr/lib/$multiarch" /usr/include /usr/lib/sysusers.d yes /usr/libexec)
 [ "$missing" = 0 ] || { head -n 100 "$WORK"/contents.*; fail "files missing from the packages"; }
 grep -q 'libtbs' "$WORK/contents.tbsd" && fail "tbsd's package holds libtbs files: $(grep libtbs "$WORK/contents.tbsd")"
 pass "tbsd's package holds none of libtbs"
