@@ -59,9 +59,16 @@ static ptrace_fn real_ptrace(void) {
 
 /* The XSAVE components that lie wholly within the first len bytes of the
  * standard-format area: x87 and SSE (the legacy area), and each further
- * component whose CPUID offset and size end within it. */
+ * component whose CPUID offset and size end within it. Asked once per
+ * length: CPUID traps to the hypervisor in a virtual machine, tens of
+ * microseconds each, and UML writes its registers on every switch. */
 static uint64_t components_within(size_t len) {
+        static size_t known_len;
+        static uint64_t known_mask;
         uint64_t mask = len >= XSTATE_BV_OFFSET ? 3 : 0;
+
+        if (known_len == len)
+                return known_mask;
 
         for (unsigned i = 2; i < 63; i++) {
                 unsigned size, offset, ecx, edx;
@@ -71,6 +78,8 @@ static uint64_t components_within(size_t len) {
                 if ((size_t) offset + size <= len)
                         mask |= UINT64_C(1) << i;
         }
+        known_len = len;
+        known_mask = mask;
         return mask;
 }
 
