@@ -330,45 +330,56 @@ static int kept_documents(uint64_t timeout_usec, struct doc **ret, char **error)
  * deadline, and a reconcile is due once it answers); another -errno when
  * tbsd refused (*error: its lines, newline-separated) or memory ran out
  * (*error NULL). */
-/* Whether the running datastore speaks for every schedule of origin
- * netconf that tbsd keeps. With a startup configuration it does. Without
- * one (--no-startup, --factory-startup, and so after every <restart> of
- * such a server) it starts empty because netconfd knows nothing, not
- * because the controller removed the schedules: then tbsd keeps each one
- * until the datastore has named its interface (issue 46). */
-static bool datastore_speaks_for_all;
-static char **named_since_start;        /* the interfaces the datastore has had a schedule for */
-static size_t n_named_since_start;
+/* Without a startup configuration (--no-startup, --factory-startup, and
+ * so after every <restart> of such a server) the running datastore starts
+ * empty because netconfd knows nothing, not because the controller removed
+ * the schedules (issue 46). The documents of origin netconf tbsd keeps at
+ * that start are then left alone, each until the datastore gives its
+ * interface a schedule; one added behind the datastore later is taken
+ * back as with a startup configuration. */
+static bool unspoken_pending;           /* the next make_tbsd_match() notes what tbsd keeps */
+static char **unspoken;                 /* interfaces whose kept document the datastore does not speak for */
+static size_t n_unspoken;
 
-static bool named_by_datastore(const char *ifname) {
-        for (size_t i = 0; i < n_named_since_start; i++)
-                if (strcmp(named_since_start[i], ifname) == 0)
+static bool is_unspoken(const char *ifname) {
+        for (size_t i = 0; i < n_unspoken; i++)
+                if (strcmp(unspoken[i], ifname) == 0)
                         return true;
         return false;
 }
 
-static int note_named(const char *ifname) {
-        char **v;
+static int note_unspoken(const struct doc *kept) {
+        for (const struct doc *k = kept; k; k = k->next) {
+                char **v = realloc(unspoken, (n_unspoken + 1) * sizeof(*v));
 
-        if (datastore_speaks_for_all || named_by_datastore(ifname))
-                return 0;
-        v = realloc(named_since_start, (n_named_since_start + 1) * sizeof(*v));
-        if (!v)
-                return -ENOMEM;
-        named_since_start = v;
-        v[n_named_since_start] = strdup(ifname);
-        if (!v[n_named_since_start])
-                return -ENOMEM;
-        n_named_since_start++;
+                if (!v)
+                        return -ENOMEM;
+                unspoken = v;
+                v[n_unspoken] = strdup(k->ifname);
+                if (!v[n_unspoken])
+                        return -ENOMEM;
+                n_unspoken++;
+        }
         return 0;
 }
 
-static void forget_named(void) {
-        for (size_t i = 0; i < n_named_since_start; i++)
-                free(named_since_start[i]);
-        free(named_since_start);
-        named_since_start = NULL;
-        n_named_since_start = 0;
+/* The datastore speaks for ifname from now on. */
+static void spoken_for(const char *ifname) {
+        for (size_t i = 0; i < n_unspoken; i++)
+                if (strcmp(unspoken[i], ifname) == 0) {
+                        free(unspoken[i]);
+                        unspoken[i] = unspoken[--n_unspoken];
+                        return;
+                }
+}
+
+static void forget_unspoken(void) {
+        for (size_t i = 0; i < n_unspoken; i++)
+                free(unspoken[i]);
+        free(unspoken);
+        unspoken = NULL;
+        n_unspoken = 0;
+        unspoken_pending = false;
 }
 
 static int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, char **error) {
@@ -383,6 +394,10 @@ static int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, c
         r = kept_documents(list_timeout_usec, &kept, error);
         if (r < 0)
                 return nc_tbsd.answering ? r : -EAGAIN;
+        if (unspoken_pending) {
+                unspoken_pending = false;
+                r = note_unspoken(kept);
+        }
         for (const struct doc *d = want; d && r >= 0; d = d->next) {
                 const struct doc *k = find_doc(kept, d->ifname);
 
@@ -394,7 +409,7 @@ static int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, c
         for (const struct doc *k = kept; k && r >= 0; k = k->next) {
                 const struct doc *d = find_doc(want, k->ifname);
 
-                if ((d && d->json) || (!datastore_speaks_for_all && !named_by_datastore(k->ifname)))
+                if ((d && d->json) || is_unspoken(k->ifname))
                         continue;
                 r = add_change(&tail, k->ifname, NULL) ? 0 : -ENOMEM;
                 n++;
@@ -415,7 +430,7 @@ static int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, c
         /* tbsd has what the datastore has: from now on it speaks for these. */
         for (const struct doc *d = want; d && r >= 0; d = d->next)
                 if (d->json)
-                        r = note_named(d->ifname);
+                        spoken_for(d->ifname);
         sd_bus_error_free(&e);
         sd_bus_message_unref(reply);
         free_changes(changes);
@@ -1234,7 +1249,9 @@ status_t y_tbsd_init2(void) {
 
         deny_by_default_all_but_reads();
         remember_server_socket();
-        datastore_speaks_for_all = agt_get_profile()->agt_usestartup && !agt_get_profile()->agt_factorystartup;
+        unspoken_pending = !agt_get_profile()->agt_usestartup || agt_get_profile()->agt_factorystartup;
+        if (unspoken_pending)
+                log_info("\ntbsd: no startup configuration: tbsd's schedules of origin netconf are kept\n");
         res = match_at_start();
 
         next_reconcile_usec = nc_now_usec() + nc_times.reconcile_usec;
@@ -1255,7 +1272,7 @@ void y_tbsd_cleanup(void) {
         nc_tbsd_close();
         free_seen();
         free_views();
-        forget_named();
+        forget_unspoken();
         tbsd_mod = NULL;
         sched_mod = NULL;
 }

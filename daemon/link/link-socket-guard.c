@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A link's socket guard around the apply (link-internal.h): the clsact
  * qdisc and egress filters that confine the sockets tbsd hands out
- * (daemon/qdisc/socket-guard.h), put in before the tree, taken back when
+ * (daemon/qdisc/socket-guard.h), while some schedule hands sockets to a
+ * group (LinkContext.socket_guard): put in before the tree, taken back when
  * the tree's apply fails, checked for drift, removed with the tree. */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,8 @@ int link_socket_guard_prepare(Link *l, char **ret_line) {
         int r;
 
         l->rt->guard_added = (SocketGuardUndo) {};
+        if (!l->ctx->socket_guard)
+                return 0;       /* no socket of a group's to confine */
         r = nl_socket_guard_read(l->ctx->nl, l->ifindex, &present, NULL);
         if (r < 0) {
                 why = qdisc_step_error(nl_transport_ext_ack(l->ctx->nl), r, "socket guard: reading the filters");
@@ -60,8 +63,8 @@ int link_socket_guard_drift(Link *l, char **ret_description) {
         unsigned missing;
         int r;
 
-        if (l->ifindex <= 0 || !l->ctx->nl)
-                return 0;       /* no interface, or no netlink socket (unit tests): not judged */
+        if (l->ifindex <= 0 || !l->ctx->nl || !l->ctx->socket_guard)
+                return 0;       /* no interface, no netlink socket (unit tests) or no guard wanted: not judged */
         r = nl_socket_guard_read(l->ctx->nl, l->ifindex, &present, NULL);
         if (r < 0) {
                 log_link_debug(l->name, "socket guard: not checked for drift: %s", strerror(-r));
@@ -91,4 +94,10 @@ int link_socket_guard_remove(Link *l, int ifindex) {
         if (r < 0)
                 log_link_warning(l->name, "%s (the tree is removed)", why ?: strerror(-r));
         return r;
+}
+
+int link_drop_socket_guard(Link *l) {
+        if (l->ifindex <= 0 || !l->ctx->nl)
+                return 0;
+        return link_socket_guard_remove(l, l->ifindex);
 }

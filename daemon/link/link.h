@@ -98,6 +98,8 @@ typedef struct LinkContext {
         const char *state_dir;          /* streams added over the bus (stream-state.h); NULL: none */
         bool one_shot;                  /* tbsd --once: no clock check, no retry, state
                                          * changes logged at debug (the caller prints) */
+        bool socket_guard;              /* some schedule hands sockets to a group: the socket
+                                         * guard goes on every managed interface (the Manager's) */
 
         /* The owner's callbacks (the Manager's), called with userdata. */
         void *userdata;
@@ -166,6 +168,9 @@ const char *link_state_to_string(LinkState s);
  *  pending while it waits for PTP to lock again after an apply that reset
  *  the NIC (daemon/clock/ptp-relock.h). */
 bool link_is_installed(const Link *l);
+/** Takes the socket guard's clsact filters off l's interface (no schedule
+ *  hands sockets to a group any more); logged on failure. */
+int link_drop_socket_guard(Link *l);
 
 /** Create a link working with ctx (which must outlive it). Registers it
  *  nowhere: the caller keeps it. Returns 0 or -ENOMEM. */

@@ -205,6 +205,39 @@ static int apply_list_run(ApplyList *a, const QDiscTreeSet *set, char **errors) 
 
 /* The rule: a file that cannot be taken for any reason never removes a
  * tree; only a link that no file keeps any more goes. */
+/* Whether any link's schedule hands sockets to a group ("sockets.group"). */
+static bool any_gives_sockets(const Manager *m) {
+        for (size_t i = 0; i < m->n_links; i++)
+                if (m->links[i]->schedule && m->links[i]->schedule->sockets.group)
+                        return true;
+        return false;
+}
+
+/* The socket guard (daemon/qdisc/nl-socket-guard.h) goes on every managed
+ * interface while any schedule hands sockets to a group: such a socket can
+ * name another interface with IP_PKTINFO, whose guard then drops it. When
+ * that starts, every link with a tree is applied again (its guard goes in);
+ * when it ends, the guards come off. */
+static int sync_socket_guard(Manager *m, ApplyList *apply) {
+        bool want = any_gives_sockets(m);
+
+        if (m->socket_guard_known && want == m->link_ctx.socket_guard)
+                return 0;
+        m->link_ctx.socket_guard = want;
+        m->socket_guard_known = true;
+        for (size_t i = 0; i < m->n_links; i++) {
+                Link *l = m->links[i];
+
+                if (l->ifindex <= 0 || !l->schedule)
+                        continue;
+                if (!want)
+                        (void) link_drop_socket_guard(l);
+                else if (apply_list_add(apply, l, l->schedule_file) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
 static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         /* Only the links' trees: a pass looks at no other interface. */
         _cleanup_(shared_dump_done) SharedDump dump = { .links_only = true }, before = { .links_only = true };
@@ -319,6 +352,10 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                 if (apply_list_add(&apply, l, f->path) < 0)
                         return -ENOMEM;
         }
+
+        r = sync_socket_guard(m, &apply);
+        if (r < 0)
+                return r;
 
         /* Every link left is declared or kept by a file of this load. */
         for (size_t i = 0; i < m->n_links; i++)

@@ -265,6 +265,7 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
                 return -ENOMEM;
         m->last_reload_ok = -1;
         m->one_shot = config->one_shot;
+        m->socket_guard_known = m->one_shot;    /* --once leaves a guard an earlier run put in */
         m->clock_interval_usec = config->clock_interval_usec;
         m->stats_interval_usec = config->stats_interval_usec;
         if (config->metrics_file && !(m->metrics_file = strdup(config->metrics_file))) {

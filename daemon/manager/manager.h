@@ -55,6 +55,8 @@ struct Manager {
         struct BusQueue *bus_queue;     /* the bus layer's signals, sent when the loop is idle */
         const ManagerObserver *observer;
         bool one_shot;
+        bool socket_guard_known;        /* link_ctx.socket_guard decided by a load (at the daemon's start
+                                         * not: guards an earlier run left are taken off unless wanted) */
         char *config_dir;
         char *admin_group;              /* may call privileged methods; NULL: root only */
         char *schedule_group;           /* may call the schedule methods too; NULL: none */

@@ -12,7 +12,8 @@
 #   its own queue's etf: the guard sets the handed-out priority back, and
 #   the other class's etf counters stay as they were;
 # - the guard follows the schedule: installed with it, put back when a
-#   filter or the clsact is deleted by hand (drift), removed with it;
+#   filter or the clsact is deleted by hand (drift), removed with it, and
+#   off every interface once no schedule hands sockets to a group;
 # - packet sockets for network-control EtherTypes (PTP, ARP, IPv4) are
 #   refused unless the schedule lists them in sockets.ethertypes, where
 #   they are handed out;
@@ -238,6 +239,16 @@ try_rebind all-on-cf0 --bind cf0 -- cf0/0x88b5/broadcast/cf0-own
 assert_eq "$(tc -j qdisc show dev cf0 | jq -r '[.[] | .kind] | map(select(. == "clsact" or . == "mqprio")) | length')" 0 \
         "cf0 removed: neither its root nor the guard's clsact left"
 assert_eq "$(guard_prefs cx0)" "$all_prefs" "cx0 keeps its guard"
+
+# 6. The guard goes where no schedule hands sockets to a group any more:
+# cx0's and cf0's files without "sockets", a reload: cx0's tree stays,
+# its guard (and clsact) goes.
+write_schedule cf0 '{}'
+write_schedule cx0 '{}' '"drift": "report",'
+"$TBSCTL" reload >/dev/null || fail "tbsctl reload failed"
+wait_until 10 '[ -z "$(guard_prefs cx0)" ]' || fail "cx0's guard stayed without sockets: $(guard_prefs cx0)"
+assert_eq "$(tc -j qdisc show dev cx0 | jq -r '[.[] | .kind] | map(select(. == "clsact")) | length')/$(qdisc_at cx0 root | jq -r .kind)" \
+        "0/mqprio" "no schedule gives sockets: cx0 without clsact, its tree in place"
 
 kill -TERM "$TBSD_PID"
 wait "$TBSD_PID" || fail "tbsd exited with $? on SIGTERM"
