@@ -79,5 +79,8 @@ pass "no module loaded, no log level changed"
 # The controller group may.
 assert_eq "$(client rpc '<lock><target><running/></target></lock>')" ok "root (group cnc): lock of running"
 assert_eq "$(client rpc '<discard-changes/>')" ok "root (group cnc): discard-changes"
+# (the function's subshell and the python under it: a client left
+# sleeping would keep the guest from ending)
 kill "$hold_pid" 2>/dev/null || true
+pkill -f 'nc-client.py .* hold ' 2>/dev/null || true
 stop_netconf
