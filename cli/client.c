@@ -6,6 +6,7 @@
 
 #include "client.h"
 #include "json-util.h"
+#include "link-name.h"
 #include "log.h"
 #include "sd-cleanup.h"
 
@@ -110,7 +111,7 @@ int client_get_link(sd_bus *bus, const char *ifname, char **ret) {
                 /* which of two: an interface tbsd leaves alone, or none */
                 if (r == -ENODEV)
                         log_error("%s: %s", ifname,
-                                  strlen(ifname) < IF_NAMESIZE && if_nametoindex(ifname) > 0 ?
+                                  link_name_lookup(ifname, NULL) > 0 ?
                                   "the interface exists, but no schedule in tbsd's folder names it" :
                                   "no interface of that name on this machine");
                 return r;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "link-name.h"
 #include "log.h"
 #include "qdisc-dump.h"
 #include "qdisc-import.h"
@@ -85,8 +86,13 @@ int verb_import(int argc, char *argv[]) {
         char kb[IFNAMSIZ];
         int ifindex, k;
 
-        if (strlen(argv[0]) >= IFNAMSIZ || !(ifindex = (int) if_nametoindex(argv[0]))) {
+        ifindex = link_name_lookup(argv[0], NULL);
+        if (ifindex == -ENODEV || ifindex == -EINVAL) {
                 log_error("%s: no such interface", name);
+                return TBSCTL_EXIT_FAILED;
+        }
+        if (ifindex < 0) {
+                log_error_errno(ifindex, "%s: looking the interface up: %m", name);
                 return TBSCTL_EXIT_FAILED;
         }
         if (arg_output && !arg_force && access(arg_output, F_OK) >= 0) {

@@ -24,6 +24,7 @@
 #include "launch-error.h"
 #include "launch-print.h"
 #include "launch-stamps.h"
+#include "link-name.h"
 #include "log.h"
 #include "parse-number.h"
 #include "schedule.h"
@@ -278,9 +279,9 @@ int verb_selftest(int argc, char *argv[]) {
                 r = client_describe(bus, argv[0], &doc);
         if (r < 0)
                 return client_exit_status(r);
-        ifindex = (int) if_nametoindex(argv[0]);
+        ifindex = link_name_lookup(argv[0], NULL);
         if (ifindex <= 0)
-                return client_exit_status(log_error_errno(errno, "%s: no such interface here: %m", argv[0]));
+                return client_exit_status(log_error_errno(ifindex ?: ENODEV, "%s: no such interface here: %m", argv[0]));
         if (have_only && !is_etf(find_queue(doc, (uint32_t) only))) {
                 log_error("%s: TX queue %" PRIu64 " has no installed etf qdisc", argv[0], only);
                 return TBSCTL_EXIT_FAILED;
