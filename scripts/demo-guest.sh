@@ -9,7 +9,8 @@
 # What the demo claims is also left as JSON in $TBS_OUT/demo/ for
 # tests/kernel/test-demo.sh, which runs this script and checks each claim
 # (tests/kernel/demo-claims.txt):
-#   not-applied.json  [{file, interface, device, needs, valid}] set aside
+#   not-applied.json  [{file, interface, device, needs, valid}] set aside;
+#                     valid: tbsctl validate --device-caps passed
 #   fault.json        {ptp4l_socket, links: the links whose clock it served}
 #   list-before.json  tbsctl --json list before the fault
 #   list-after.json   tbsctl --json list once the fault's links changed
@@ -33,8 +34,9 @@ echo "== tbsctl validate examples/*.json (each file alone)"
 # ("transport_specific": 1) and the veth has no hardware time stamps
 # ("hw_timestamping": false): an 802.1AS time-aware system stamps in the
 # PHY/MAC (ptp4l's gPTP.cfg: time_stamping hardware). Those examples are
-# validated as files (above) and set aside; examples/ names each after the
-# NIC it is written for (DEVICE-*.json).
+# set aside and validated against the NIC they are written for instead:
+# examples/ names it (DEVICE-*.json) and examples/devices/DEVICE.json is its
+# profile (tbsctl validate --device-caps).
 conf=$TBS_OUT/examples
 mkdir -p "$conf"
 echo '[]' > "$demo/not-applied.json"
@@ -54,7 +56,8 @@ for f in "$TBS_SOURCE_DIR"/examples/*.json; do
                 continue
         fi
         device=${name%%-*}
-        valid=$("$TBSCTL" validate "$f" >/dev/null 2>&1 && echo true || echo false)
+        valid=$("$TBSCTL" validate --device-caps "$TBS_SOURCE_DIR/examples/devices/$device.json" "$f" \
+                >"$TBS_OUT/validate-$device.log" 2>&1 && echo true || echo false)
         jq --arg file "$name" --arg ifc "$(jq -r .interface "$f")" --arg device "$device" \
            --arg needs "$needs" --argjson valid "$valid" \
            '. + [{file: $file, interface: $ifc, device: $device, needs: $needs, valid: $valid}]' \
@@ -63,7 +66,7 @@ for f in "$TBS_SOURCE_DIR"/examples/*.json; do
         if [ "$valid" = true ]; then
                 echo "$name: validated for $device, not applied (needs $needs)"
         else
-                echo "$name: INVALID as a file, not applied (needs $needs)"
+                echo "$name: not applied (needs $needs), and NOT valid for $device: $(cat "$TBS_OUT/validate-$device.log")"
         fi
 done
 

@@ -25,6 +25,17 @@ for ifc in $(jq -r '.[].interface' "$demo/not-applied.json"); do
 done
 jq -e 'all(.[]; .valid == true and (.needs | length) > 0)' "$demo/not-applied.json" >/dev/null ||
         fail "an example set aside is not valid or names no need: $(cat "$demo/not-applied.json")"
+# Valid against the profile of the NIC the example is named for, and not
+# against the veth it was kept from (the profile makes the difference).
+while read -r file device ifc; do
+        assert_eq "$device" "${file%%-*}" "the NIC $file is written for"
+        "$TBSCTL" validate --device-caps "$TBS_SOURCE_DIR/examples/devices/$device.json" \
+                "$TBS_SOURCE_DIR/examples/$file" >/dev/null || fail "$file is not valid for $device"
+        "$TBSCTL" validate --device "$ifc" "$TBS_SOURCE_DIR/examples/$file" >/dev/null 2>&1 &&
+                [ "$(jq -r '.clock.transport_specific // 0' "$TBS_SOURCE_DIR/examples/$file")" != 1 ] &&
+                fail "$file is valid on the veth $ifc and asks for no 802.1AS clock: why was it set aside?"
+        pass "$file: valid for $device, kept from the veth $ifc"
+done < <(jq -r '.[] | "\(.file) \(.device) \(.interface)"' "$demo/not-applied.json")
 while read -r file device; do
         grep -q "^$file: validated for $device, not applied (needs " "$TBS_OUT/demo.log" ||
                 fail "the demo does not say $file was validated for $device and not applied"
