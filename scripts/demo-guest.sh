@@ -48,7 +48,7 @@ for f in "$TBS_SOURCE_DIR"/examples/*.json; do
         needs=$(jq -r '[.[0].diagnostics[] | select(.severity == "error") | "\(.path): \(.reason)"] | join("; ")' <<<"$j")
         if [ "$(jq -r '.clock.transport_specific // 0' "$f")" = 1 ] &&
            [ "$(jq -r '.[0].capabilities.hw_timestamping' <<<"$j")" = false ]; then
-                needs="${needs:+$needs; }clock.transport_specific: 802.1AS needs hardware time stamps, the veth has software ones only"
+                needs="${needs:+$needs; }clock.transport_specific: 802.1AS, with hardware time stamps (the veth has software ones only)"
         fi
         if [ -z "$needs" ]; then
                 cp "$f" "$conf/"
