@@ -271,6 +271,7 @@ qdisc_shape() {
 # demo_claim COMMAND ID: the claim ID of COMMAND (scripts/demo, or
 # scripts/demo --netconf) in tests/kernel/demo-claims.txt held; the test
 # ends with demo_claims_all COMMAND.
+DEMO_CLAIMS_CHECKED=()
 demo_claim() {
         local words
         words=$(awk -F'\t' -v c="$1" -v id="$2" '$1 == c && $2 == id { print $3 }' \
