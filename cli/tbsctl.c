@@ -16,6 +16,7 @@ bool arg_verbose;
 unsigned arg_count = 20;
 double arg_watch = -1;
 const char *arg_device;
+const char *arg_device_caps;
 const char *arg_output;
 bool arg_force;
 
@@ -78,6 +79,8 @@ static void help(void) {
                "     --device=IFACE     validate: also check against IFACE of this machine, as\n"
                "                        tbsd would before applying (\".\": each file's own\n"
                "                        interface)\n"
+               "     --device-caps=FILE validate: also check against the NIC FILE describes:\n"
+               "                        its `tbsctl --json caps IFACE`, recorded where it is\n"
                "  -o --output=FILE      import: write the schedule to FILE instead of stdout\n"
                "     --force            import: replace FILE when it exists\n"
                "\n"
@@ -91,7 +94,7 @@ static void help(void) {
 }
 
 int main(int argc, char *argv[]) {
-        enum { ARG_VERSION = 0x100, ARG_WATCH, ARG_COUNT, ARG_DEVICE, ARG_FORCE };
+        enum { ARG_VERSION = 0x100, ARG_WATCH, ARG_COUNT, ARG_DEVICE, ARG_DEVICE_CAPS, ARG_FORCE };
         static const struct option options[] = {
                 { "help",    no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, ARG_VERSION },
@@ -100,6 +103,7 @@ int main(int argc, char *argv[]) {
                 { "watch",   optional_argument, NULL, ARG_WATCH },
                 { "count",   required_argument, NULL, ARG_COUNT },
                 { "device",  required_argument, NULL, ARG_DEVICE },
+                { "device-caps", required_argument, NULL, ARG_DEVICE_CAPS },
                 { "output",  required_argument, NULL, 'o' },
                 { "force",   no_argument, NULL, ARG_FORCE },
                 {}
@@ -148,6 +152,9 @@ int main(int argc, char *argv[]) {
                 case ARG_DEVICE:
                         arg_device = optarg;
                         break;
+                case ARG_DEVICE_CAPS:
+                        arg_device_caps = optarg;
+                        break;
                 case 'o':
                         arg_output = optarg;
                         break;
@@ -168,8 +175,12 @@ int main(int argc, char *argv[]) {
 
                 if (strcmp(v->name, argv[optind]) != 0)
                         continue;
-                if (arg_device && v->run != verb_validate) {
-                        log_error("--device is only for validate; see 'tbsctl --help'");
+                if ((arg_device || arg_device_caps) && v->run != verb_validate) {
+                        log_error("--device and --device-caps are only for validate; see 'tbsctl --help'");
+                        return TBSCTL_EXIT_USAGE;
+                }
+                if (arg_device && arg_device_caps) {
+                        log_error("--device and --device-caps exclude each other: one device per check");
                         return TBSCTL_EXIT_USAGE;
                 }
                 if ((arg_output || arg_force) && v->run != verb_import) {

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* tbsctl validate [--device IFACE] FILE...: the schedule file checks of
- * `tbsd --check`, for single files and without a daemon. Without --device the
- * files are judged alone, on any machine; with it they are also judged
- * against that interface of this machine (TX queue count, launch-time
- * capable queues) by the code the daemon refuses them with before an apply
- * (daemon/probe/device-check.h). */
+/* tbsctl validate [--device IFACE | --device-caps FILE] FILE...: the schedule
+ * file checks of `tbsd --check`, for single files and without a daemon.
+ * Without --device the files are judged alone, on any machine; with it they
+ * are also judged against that interface of this machine (TX queue count,
+ * launch-time capable queues) by the code the daemon refuses them with
+ * before an apply (daemon/probe/device-check.h); with --device-caps against
+ * a NIC that is elsewhere, from its capabilities as `tbsctl --json caps`
+ * printed them there (daemon/probe/caps-profile.h), by the same rules. */
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "caps-profile.h"
 #include "device-check.h"
 #include "diag.h"
 #include "json-util.h"
@@ -28,8 +31,8 @@ static const char *device_for(const Schedule *s) {
  * (--device), also against the device, whose probe result comes back in
  * *ret_probe (NULL when the file did not get that far). Returns 0 (the file
  * may still be invalid: see diags) or -ENOMEM. */
-static int validate_file(const char *path, DeviceProbes *probes, DiagList *diags, char ifname[static IFNAMSIZ],
-                         const DeviceProbe **ret_probe) {
+static int validate_file(const char *path, DeviceProbes *probes, const LinkCaps *profile, DiagList *diags,
+                         char ifname[static IFNAMSIZ], const DeviceProbe **ret_probe) {
         _cleanup_free_ char *text = NULL;
         _cleanup_schedule_ Schedule *s = NULL;
         size_t len;
@@ -47,6 +50,14 @@ static int validate_file(const char *path, DeviceProbes *probes, DiagList *diags
                 return r;
         if (r < 0)
                 return 0;
+        if (profile) {
+                DeviceFacts facts;
+
+                caps_to_device_facts(profile, &facts);
+                facts.ifname = s->ifname;
+                r = schedule_verify(s, &facts, diags);
+                return r == -ENOMEM ? r : 0;
+        }
         if (!probes) {
                 r = schedule_verify(s, NULL, diags);
                 return r == -ENOMEM ? r : 0;
@@ -84,10 +95,11 @@ static json_object *diag_to_json(const Diag *d) {
 
 /* {"file", "valid", "interface", "errors": [lines], "warnings": [lines],
  *  "diagnostics": [diag_to_json(), errors and warnings in the order found],
- *  "device": the interface checked against or null, "capabilities": its
- *  probe result (as in tbsctl caps) or null} */
+ *  "device": the interface checked against or null, "device_caps": the
+ *  profile file checked against or null, "capabilities": the interface's
+ *  probe result (as in tbsctl caps), the profile's, or null} */
 static json_object *file_to_json(const char *path, const DiagList *diags, const char *ifname,
-                                 const DeviceProbe *probe) {
+                                 const DeviceProbe *probe, const LinkCaps *profile) {
         _cleanup_json_ json_object *o = json_object_new_object(), *errors = json_object_new_array(),
                                    *warnings = json_object_new_array(), *all = json_object_new_array();
 
@@ -115,10 +127,11 @@ static json_object *file_to_json(const char *path, const DiagList *diags, const 
             json_add(o, "errors", TAKE_PTR(errors)) < 0 ||
             json_add(o, "warnings", TAKE_PTR(warnings)) < 0 ||
             json_add(o, "diagnostics", TAKE_PTR(all)) < 0 ||
-            json_add_string(o, "device", probe ? probe->ifname : NULL) < 0)
+            json_add_string(o, "device", probe ? probe->ifname : NULL) < 0 ||
+            add_text(o, "device_caps", profile ? arg_device_caps : NULL) < 0)
                 return NULL;
-        if (probe && probe->error == 0) {
-                json_object *c = caps_to_json(&probe->caps);
+        if (profile || (probe && probe->error == 0)) {
+                json_object *c = caps_to_json(profile ?: &probe->caps);
 
                 if (!c || json_add(o, "capabilities", c) < 0)
                         return NULL;
@@ -130,6 +143,7 @@ static json_object *file_to_json(const char *path, const DiagList *diags, const 
 int verb_validate(int argc, char *argv[]) {
         _cleanup_(device_probes_done) DeviceProbes probes = { .sock.fd = -1 };
         _cleanup_json_ json_object *all = NULL;
+        LinkCaps profile;
         bool ok = true;
 
         if (arg_device && strcmp(arg_device, ".") != 0) {
@@ -142,6 +156,21 @@ int verb_validate(int argc, char *argv[]) {
         }
         if (arg_device)
                 device_probes_init(&probes, NULL);
+        if (arg_device_caps) {
+                DiagList diags = {};
+                int r = caps_profile_read(arg_device_caps, &profile, &diags);
+
+                for (size_t j = 0; j < diags.n; j++) {
+                        _cleanup_free_ char *line = diag_format(&diags.items[j]);
+
+                        fprintf(stderr, "--device-caps: %s\n", line ?: "out of memory");
+                }
+                diag_list_clear(&diags);
+                if (r == -ENOMEM)
+                        return log_error_errno(r, "out of memory"), 1;
+                if (r < 0)
+                        return 1;
+        }
         if (arg_json && !(all = json_object_new_array()))
                 return log_error_errno(ENOMEM, "out of memory"), 1;
 
@@ -151,7 +180,8 @@ int verb_validate(int argc, char *argv[]) {
                 DiagList diags = {};
                 int r;
 
-                r = validate_file(argv[i], arg_device ? &probes : NULL, &diags, ifname, &probe);
+                r = validate_file(argv[i], arg_device ? &probes : NULL, arg_device_caps ? &profile : NULL, &diags,
+                                  ifname, &probe);
                 if (r < 0) {
                         diag_list_clear(&diags);
                         log_error_errno(r, "%s: %m", argv[i]);
@@ -161,7 +191,7 @@ int verb_validate(int argc, char *argv[]) {
                         ok = false;
 
                 if (arg_json) {
-                        json_object *o = file_to_json(argv[i], &diags, ifname, probe);
+                        json_object *o = file_to_json(argv[i], &diags, ifname, probe, arg_device_caps ? &profile : NULL);
 
                         if (!o || json_object_array_add(all, o) < 0) {
                                 json_object_put(o);
@@ -178,7 +208,13 @@ int verb_validate(int argc, char *argv[]) {
                         if (diag_errors(&diags) == 0) {
                                 _cleanup_free_ char *f = NULL, *n = NULL, *d = NULL;
 
-                                if (probe && probe->error == 0)
+                                if (arg_device_caps) {
+                                        _cleanup_free_ char *c = NULL;
+
+                                        printf("%s: valid schedule for %s, checked against the device %s describes\n",
+                                               text_safe(argv[i], &f), text_safe(ifname, &n),
+                                               text_safe(arg_device_caps, &c));
+                                } else if (probe && probe->error == 0)
                                         printf("%s: valid schedule for %s, checked against %s of this machine\n",
                                                text_safe(argv[i], &f), text_safe(ifname, &n),
                                                text_safe(probe->ifname, &d));

@@ -25,6 +25,7 @@ extern double arg_watch;
 /* --device=IFACE: validate checks the files against IFACE of this machine
  * ("." each file's own interface); NULL: not given. */
 extern const char *arg_device;
+extern const char *arg_device_caps;     /* validate: a device profile (caps-profile.h) */
 
 /* -o/--output=FILE, --force: where import writes the schedule (NULL:
  * stdout), and whether it may replace an existing file. */

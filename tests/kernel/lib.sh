@@ -267,3 +267,27 @@ qdisc_shape() {
                               end;
                 [.[] | select(.kind != "clsact") | {at: at(.), kind, options}] | sort_by(.at)'
 }
+
+# demo_claim COMMAND ID: the claim ID of COMMAND (scripts/demo, or
+# scripts/demo --netconf) in tests/kernel/demo-claims.txt held; the test
+# ends with demo_claims_all COMMAND.
+DEMO_CLAIMS_CHECKED=()
+demo_claim() {
+        local words
+        words=$(awk -F'\t' -v c="$1" -v id="$2" '$1 == c && $2 == id { print $3 }' \
+                "$TBS_SOURCE_DIR/tests/kernel/demo-claims.txt")
+        [ -n "$words" ] || fail "claim $2 of $1 is not in tests/kernel/demo-claims.txt"
+        DEMO_CLAIMS_CHECKED+=("$2")
+        pass "claim $2: $words"
+}
+
+# demo_claims_all COMMAND: every claim of COMMAND in demo-claims.txt was checked.
+demo_claims_all() {
+        local id
+        for id in $(awk -F'\t' -v c="$1" '!/^#/ && $1 == c { print $2 }' \
+                        "$TBS_SOURCE_DIR/tests/kernel/demo-claims.txt"); do
+                # (no grep -q in a pipe: with pipefail its early exit may fail the pipe)
+                [[ " ${DEMO_CLAIMS_CHECKED[*]} " == *" $id "* ]] || fail "claim $id of $1 is not checked"
+        done
+        pass "the story of $1 holds: ${#DEMO_CLAIMS_CHECKED[@]} claims"
+}

@@ -60,6 +60,7 @@ expected_files_in() {
         {
         source_files docs '*.md' | sed "s|^|$3/doc/tbsd/docs/|"
         source_files examples '*.json' | sed "s|^|$3/doc/tbsd/examples/|"
+        source_files examples/devices '*.json' | sed "s|^|$3/doc/tbsd/examples/devices/|"
         source_files contrib/grafana '*.json' | sed "s|^|$3/tbsd/grafana/|"
         source_files contrib/prometheus '*.yml' | sed "s|^|$3/tbsd/prometheus/|"
         cat <<EOL
