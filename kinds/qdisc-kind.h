@@ -185,7 +185,7 @@ int qdisc_nest_end(struct nl_msg *m, struct nlattr *start);
  * messages do not grow, a taprio root gets room per entry on top. */
 #define QDISC_REQUEST_SIZE 512
 
-/* Helpers the kinds share. */
+/* Helpers the kinds share (kind-common.c, apart from the table). */
 
 /** Fill a struct tc_mqprio_qopt (mqprio's options, taprio's PRIOMAP) from r.
  *  buf must hold sizeof(struct tc_mqprio_qopt) bytes. */
