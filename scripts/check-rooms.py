@@ -44,13 +44,11 @@ FLOORS = [
     ("engine", ["daemon/qdisc/*", "daemon/probe/*"]),
     ("services", ["daemon/clock/*", "daemon/broker/txtime-map.*", "daemon/broker/txtime-socket.*",
                   "daemon/bus/*"]),
+    # The D-Bus objects, over the Manager, beside what they serve.
+    ("bus", ["daemon/link/link-bus.*", "daemon/manager/*-bus.*", "daemon/broker/txtime-bus.*"]),
     # One interface, then the set of them.
-    ("link", ["daemon/link/link-bus.*"], "bus"),
     ("link", ["daemon/link/*"]),
-    ("manager", ["daemon/manager/*-bus.*"], "bus"),
     ("manager", ["daemon/manager/*"]),
-    # The D-Bus objects, over the Manager.
-    ("bus", ["daemon/broker/txtime-bus.*"]),
     # The programs and the other sides.
     ("top", ["daemon/tbsd*", "cli/*", "netconf/*", "libtbs/*"]),
 ]
@@ -73,10 +71,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def floor_of(path):
-    for entry in FLOORS:
-        name, patterns = entry[0], entry[1]
-        if len(entry) > 2:
-            name = entry[2]
+    for name, patterns in FLOORS:
         if any(fnmatch.fnmatch(path, p) for p in patterns):
             return name
     return None
