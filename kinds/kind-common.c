@@ -126,3 +126,33 @@ void kind_verify_fp(Verifier *v, const RootSpec *r) {
                 verr(v, "root.fp", "must have one entry per traffic class (num_tc is %u), got %u",
                      r->num_tc, r->n_fp);
 }
+
+bool root_head_equal(const RootSpec *a, const RootSpec *b) {
+        return a->kind == b->kind && a->handle == b->handle && a->num_tc == b->num_tc &&
+               stab_equal(&a->stab, &b->stab);
+}
+
+/* Frame preemption is compared only when a side gives it (a schedule
+ * without "fp" means what it meant before the key existed); then both
+ * sides must know it: a dump without fp (a kernel before 6.4) is not a
+ * schedule with fp. 0 is express, as the kernel defaults. */
+static bool root_fp_equal(const RootSpec *a, const RootSpec *b) {
+        if (!a->fp_given && !b->fp_given)
+                return true;
+        if (!(a->fp_given || a->fp_dumped) || !(b->fp_given || b->fp_dumped))
+                return false;
+        for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
+                if ((a->fp[i] ?: TBS_FP_EXPRESS) != (b->fp[i] ?: TBS_FP_EXPRESS))
+                        return false;
+        return true;
+}
+
+bool root_classes_equal(const RootSpec *a, const RootSpec *b) {
+        if (memcmp(a->priority_map, b->priority_map, sizeof(a->priority_map)) != 0)
+                return false;
+        for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
+                if (a->queues[i].count != b->queues[i].count ||
+                    a->queues[i].offset != b->queues[i].offset)
+                        return false;
+        return root_fp_equal(a, b);
+}

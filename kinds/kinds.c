@@ -11,6 +11,7 @@
 #include "schedule-fields.h"
 #include "schedule-hints.h"
 #include "schedule-verifier.h"
+#include "taprio.h"
 
 const QDiscVTable *const qdisc_root_vtables[_ROOT_KIND_MAX] = {
         [ROOT_MQPRIO] = &qdisc_mqprio_vtable,
@@ -103,56 +104,16 @@ TxqKind txq_kind_from_string(const char *s) {
         return _TXQ_KIND_INVALID;
 }
 
-/* Frame preemption is compared only when a side gives it (a schedule
- * without "fp" means what it meant before the key existed); then both
- * sides must know it: a dump without fp (a kernel before 6.4) is not a
- * schedule with fp. 0 is express, as the kernel defaults. */
-static bool root_fp_equal(const RootSpec *a, const RootSpec *b) {
-        if (!a->fp_given && !b->fp_given)
-                return true;
-        if (!(a->fp_given || a->fp_dumped) || !(b->fp_given || b->fp_dumped))
-                return false;
-        for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
-                if ((a->fp[i] ?: TBS_FP_EXPRESS) != (b->fp[i] ?: TBS_FP_EXPRESS))
-                        return false;
-        return true;
-}
-
 bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
-        if (a->kind != b->kind || a->handle != b->handle || a->num_tc != b->num_tc)
-                return false;
-        if (!stab_equal(&a->stab, &b->stab))
+        if (!root_head_equal(a, b))
                 return false;
         if (root_is_leaf(a))
                 return etf_spec_equal(&a->leaf, &b->leaf);
-        if (memcmp(a->priority_map, b->priority_map, sizeof(a->priority_map)) != 0)
-                return false;
-        for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
-                if (a->queues[i].count != b->queues[i].count ||
-                    a->queues[i].offset != b->queues[i].offset)
-                        return false;
-
-        if (!root_fp_equal(a, b))
+        if (!root_classes_equal(a, b))
                 return false;
         if (a->kind == ROOT_MQPRIO)
                 return a->hw_offload == b->hw_offload;
-
-        if (a->clockid != b->clockid || a->base_time_ns != b->base_time_ns ||
-            a->cycle_time_ns != b->cycle_time_ns ||
-            a->cycle_time_extension_ns != b->cycle_time_extension_ns ||
-            a->mode != b->mode || a->n_entries != b->n_entries)
-                return false;
-        if (a->mode == TAPRIO_MODE_TXTIME_ASSIST && a->txtime_delay_ns != b->txtime_delay_ns)
-                return false;
-        for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
-                if (a->max_sdu[i] != b->max_sdu[i])
-                        return false;
-        for (size_t i = 0; i < a->n_entries; i++)
-                if (a->entries[i].command != b->entries[i].command ||
-                    a->entries[i].gate_mask != b->entries[i].gate_mask ||
-                    a->entries[i].interval_ns != b->entries[i].interval_ns)
-                        return false;
-        return true;
+        return taprio_schedule_equal(a, b);
 }
 
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {

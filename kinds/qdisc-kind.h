@@ -187,6 +187,15 @@ int qdisc_nest_end(struct nl_msg *m, struct nlattr *start);
 
 /* Helpers the kinds share (kind-common.c, apart from the table). */
 
+/** The parts of two roots every kind compares: kind, handle, number of
+ *  classes, size table. A root kind's compare (QDiscVTable.equal) adds its
+ *  own; root_spec_equal() asks the table which. */
+bool root_head_equal(const RootSpec *a, const RootSpec *b);
+/** A root with traffic classes: priority map, queues per class and frame
+ *  preemption (compared only when a side gives it, as the kernel dumps it
+ *  only from Linux 6.4 on). */
+bool root_classes_equal(const RootSpec *a, const RootSpec *b);
+
 /** Fill a struct tc_mqprio_qopt (mqprio's options, taprio's PRIOMAP) from r.
  *  buf must hold sizeof(struct tc_mqprio_qopt) bytes. */
 void qdisc_qopt_from_root(const RootSpec *r, void *buf);

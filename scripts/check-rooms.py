@@ -56,17 +56,6 @@ ORDER = ["model", "kinds", "schedule", "engine", "services", "link", "manager", 
 ROOMS = ["lib", "kinds", "daemon", "daemon/qdisc", "daemon/probe", "daemon/clock", "daemon/broker",
          "daemon/link", "daemon/manager", "daemon/bus", "cli", "netconf", "libtbs"]
 
-# Circles known and why they stay for now, each the exact set of files of
-# its strongly connected part: a change that adds a file to one fails.
-KNOWN_CIRCLES = {
-    # A root kind's compare (QDiscVTable.equal) calls root_spec_equal(),
-    # which asks the table for the leaf's compare: one kind's behaviour
-    # reached through the table. Goes when each kind owns its compare
-    # (issue 50, point 2).
-    frozenset({"kinds/kinds.c", "kinds/cbs.c", "kinds/etf.c", "kinds/mqprio.c", "kinds/taprio.c"}):
-        "the root kinds' compare through the table (issue 50, point 2)",
-}
-
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -174,15 +163,11 @@ def check(src, build=None):
                                 "against the direction")
             edges[caller].add(callee)
             why.setdefault((caller, callee), f"calls {sym}()")
-    known = []
-    for comp, circle in circles(edges):
-        if frozenset(comp) in KNOWN_CIRCLES:
-            known.append(f"known circle: {', '.join(sorted(comp))}: {KNOWN_CIRCLES[frozenset(comp)]}")
-            continue
+    for circle in circles(edges):
         steps = [f"{a} {why[(a, b)]} of {b}" if why[(a, b)].startswith("calls") else f"{a} includes {b}"
                  for a, b in zip(circle, circle[1:] + circle[:1])]
         problems.append("circle: " + "; ".join(steps))
-    return problems, len(files), sum(len(v) for v in edges.values()), known
+    return problems, len(files), sum(len(v) for v in edges.values())
 
 
 def circles(edges):
@@ -240,7 +225,7 @@ def circles(edges):
         while v is not None:
             path.append(v)
             v = prev[v]
-        out.append((comp, path[::-1]))
+        out.append(path[::-1])
     return out
 
 
@@ -280,8 +265,8 @@ if __name__ == "__main__":
     if not 1 <= len(args) <= 2:
         sys.exit(__doc__)
     SRC = args[0]
-    found, n_files, n_edges, known = check(SRC, args[1] if len(args) > 1 else None)
-    for p in known + found:
+    found, n_files, n_edges = check(SRC, args[1] if len(args) > 1 else None)
+    for p in found:
         print(p)
     what = "includes and calls" if len(args) > 1 else "includes"
     print(f"check-rooms: {n_files} files, {n_edges} edges ({what}), {len(found)} problem(s)")
