@@ -11,15 +11,6 @@
 #include "parse-number.h"
 #include "verbs.h"
 
-bool arg_json;
-bool arg_verbose;
-unsigned arg_count = 20;
-double arg_watch = -1;
-const char *arg_device;
-const char *arg_device_caps;
-const char *arg_output;
-bool arg_force;
-
 typedef struct Verb {
         const char *name;
         int min_args;

@@ -506,8 +506,11 @@ static int cbs_root_parse_options(const struct nlattr *options, void *ret_spec) 
         return cbs_parse_options(options, &r->leaf);
 }
 
-static bool cbs_root_equal(const void *a, const void *b) {
-        return root_spec_equal(a, b);
+/* A cbs root's leaf is a cbs (both parsers set it so). */
+static bool cbs_root_equal(const void *x, const void *y) {
+        const RootSpec *a = x, *b = y;
+
+        return root_head_equal(a, b) && cbs_equal(&a->leaf, &b->leaf);
 }
 
 const QDiscVTable qdisc_cbs_root_vtable = {

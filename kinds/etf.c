@@ -236,8 +236,11 @@ static int etf_root_parse_options(const struct nlattr *options, void *ret_spec) 
         return k;
 }
 
-static bool root_equal(const void *a, const void *b) {
-        return root_spec_equal(a, b);
+/* An etf root's leaf is an etf (both parsers set it so). */
+static bool root_equal(const void *x, const void *y) {
+        const RootSpec *a = x, *b = y;
+
+        return root_head_equal(a, b) && etf_qdisc_equal(&a->leaf, &b->leaf);
 }
 
 const QDiscVTable qdisc_etf_root_vtable = {

@@ -203,8 +203,10 @@ static const char *mqprio_unexpressed(const struct nlattr *options) {
         return NULL;
 }
 
-static bool mqprio_equal(const void *a, const void *b) {
-        return root_spec_equal(a, b);
+static bool mqprio_equal(const void *x, const void *y) {
+        const RootSpec *a = x, *b = y;
+
+        return root_head_equal(a, b) && root_classes_equal(a, b) && a->hw_offload == b->hw_offload;
 }
 
 /* ---- the schedule's keys ---- */

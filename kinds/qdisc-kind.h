@@ -185,7 +185,16 @@ int qdisc_nest_end(struct nl_msg *m, struct nlattr *start);
  * messages do not grow, a taprio root gets room per entry on top. */
 #define QDISC_REQUEST_SIZE 512
 
-/* Helpers the kinds share. */
+/* Helpers the kinds share (kind-common.c, apart from the table). */
+
+/** The parts of two roots every kind compares: kind, handle, number of
+ *  classes, size table. A root kind's compare (QDiscVTable.equal) adds its
+ *  own; root_spec_equal() asks the table which. */
+bool root_head_equal(const RootSpec *a, const RootSpec *b);
+/** A root with traffic classes: priority map, queues per class and frame
+ *  preemption (compared only when a side gives it, as the kernel dumps it
+ *  only from Linux 6.4 on). */
+bool root_classes_equal(const RootSpec *a, const RootSpec *b);
 
 /** Fill a struct tc_mqprio_qopt (mqprio's options, taprio's PRIOMAP) from r.
  *  buf must hold sizeof(struct tc_mqprio_qopt) bytes. */

@@ -14,7 +14,6 @@
 #include "qdisc-kind.h"
 #include "schedule-fields.h"
 #include "schedule-hints.h"
-#include "schedule-json.h"
 #include "schedule-verifier.h"
 #include "taprio.h"
 
@@ -349,4 +348,27 @@ int taprio_root_to_json(struct json_object *o, const RootSpec *r) {
             json_add_made(o, "entries", gate_entries_to_json(r->entries, r->n_entries)) < 0)
                 return -ENOMEM;
         return 0;
+}
+
+json_object *gate_entries_to_json(const GateEntry *entries, size_t n) {
+        _cleanup_json_ json_object *a = json_object_new_array();
+
+        if (!a)
+                return NULL;
+        for (size_t i = 0; i < n; i++) {
+                const GateEntry *e = &entries[i];
+                json_object *o = json_object_new_object();
+                char mask[16];
+
+                if (!o || json_object_array_add(a, o) < 0) {
+                        json_object_put(o);
+                        return NULL;
+                }
+                snprintf(mask, sizeof(mask), "0x%x", e->gate_mask);
+                if (json_add_string(o, "command", gate_command_to_string(e->command) ?: "set-gates") < 0 ||
+                    json_add_string(o, "gate_mask", mask) < 0 ||
+                    json_add_made(o, "interval_ns", json_object_new_int64(e->interval_ns)) < 0)
+                        return NULL;
+        }
+        return TAKE_PTR(a);
 }

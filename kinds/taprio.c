@@ -327,6 +327,27 @@ static const char *taprio_unexpressed(const struct nlattr *options) {
         return NULL;
 }
 
+/* taprio's own part of two roots' compare: clock, times, mode, max SDU and
+ * the gate list. */
+bool taprio_schedule_equal(const RootSpec *a, const RootSpec *b) {
+        if (a->clockid != b->clockid || a->base_time_ns != b->base_time_ns ||
+            a->cycle_time_ns != b->cycle_time_ns ||
+            a->cycle_time_extension_ns != b->cycle_time_extension_ns ||
+            a->mode != b->mode || a->n_entries != b->n_entries)
+                return false;
+        if (a->mode == TAPRIO_MODE_TXTIME_ASSIST && a->txtime_delay_ns != b->txtime_delay_ns)
+                return false;
+        for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
+                if (a->max_sdu[i] != b->max_sdu[i])
+                        return false;
+        for (size_t i = 0; i < a->n_entries; i++)
+                if (a->entries[i].command != b->entries[i].command ||
+                    a->entries[i].gate_mask != b->entries[i].gate_mask ||
+                    a->entries[i].interval_ns != b->entries[i].interval_ns)
+                        return false;
+        return true;
+}
+
 static bool taprio_equal(const void *a, const void *b) {
         const RootSpec *x = a, *y = b;
         RootSpec xx, yy;
@@ -338,9 +359,10 @@ static bool taprio_equal(const void *a, const void *b) {
                 xx = *x;
                 yy = *y;
                 xx.clockid = yy.clockid = 0;
-                return root_spec_equal(&xx, &yy);
+                x = &xx;
+                y = &yy;
         }
-        return root_spec_equal(x, y);
+        return root_head_equal(x, y) && root_classes_equal(x, y) && taprio_schedule_equal(x, y);
 }
 
 int64_t qdisc_clock_now_ns(clockid_t clock) {

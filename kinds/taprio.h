@@ -8,3 +8,11 @@
 void taprio_parse_root(Parser *p, const JsonNode *root, RootSpec *r);
 void taprio_verify_root(Verifier *v, const Schedule *s, const DeviceFacts *f);
 int taprio_root_to_json(struct json_object *o, const RootSpec *r);
+
+/** A gate list as the file gives it ("command", "gate_mask" as a hex
+ *  string, "interval_ns" each): a new array, or NULL on -ENOMEM. */
+struct json_object *gate_entries_to_json(const GateEntry *entries, size_t n);
+
+/** taprio's own part of two roots' compare (clock, times, mode, max SDU,
+ *  gate list), after root_head_equal() and root_classes_equal(). */
+bool taprio_schedule_equal(const RootSpec *a, const RootSpec *b);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What lib/metrics.c shares with the files that render some of its
- * families (lib/metrics-launch.c): the sample sink and a family's header.
+ * families (lib/metrics-launch.c, metrics-mac-merge.c): the sample sink
+ * (lib/metrics-sink.c) and a family's header.
  * Not for callers of lib/metrics.h. */
 #pragma once
 

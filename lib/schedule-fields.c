@@ -70,11 +70,6 @@ size_t str_len(const JsonNode *v) {
         return v->len;
 }
 
-/* The JSON string holds a NUL character ("\u0000") before its end. */
-bool has_nul(const JsonNode *v) {
-        return memchr(v->text, 0, v->len) != NULL;
-}
-
 /* How a JSON value appears in messages: scalars as their JSON text (long
  * strings cut short), containers as "an object" / "an array". */
 const char *show(const JsonNode *v, char buf[static SHOW_MAX]) {
@@ -324,4 +319,50 @@ void key_table_add(KeyTable *t, const char *name, unsigned kinds) {
 void key_table_add_all(KeyTable *t, const KeySpec *keys, size_t n) {
         for (size_t i = 0; i < n; i++)
                 key_table_add(t, keys[i].name, keys[i].kinds);
+}
+
+/* A qdisc's "clockid" (etf, taprio), into *ret. */
+void parse_clockid(Parser *p, const char *prefix, const JsonNode *o, clockid_t *ret) {
+        char path[JPATH_MAX], s[SHOW_MAX];
+        const JsonNode *v = NULL;
+        const char *t;
+        int c;
+
+        t = get_string(p, prefix, o, "clockid", false, &v);
+        if (!t)
+                return;
+        c = clockid_from_string(t);
+        if (c < 0 || has_nul(v)) {
+                perr(p, jpath_key(path, prefix, "clockid"),
+                     "unknown clock %s; expected \"CLOCK_TAI\", \"CLOCK_REALTIME\", "
+                     "\"CLOCK_MONOTONIC\" or \"CLOCK_BOOTTIME\"", show(v, s));
+                return;
+        }
+        *ret = c;
+}
+
+/* root.handle, into r->handle. */
+void parse_handle(Parser *p, const JsonNode *root, RootSpec *r) {
+        char sh[SHOW_MAX];
+        const JsonNode *v = NULL;
+        const char *t;
+        uint32_t h;
+
+        t = get_string(p, "root", root, "handle", false, &v);
+        if (!t)
+                return;
+        if (has_nul(v) || tc_handle_from_string(t, &h) < 0) {
+                perr(p, "root.handle", "must be a qdisc handle such as \"100:\", got %s", show(v, sh));
+                return;
+        }
+        if ((h & 0xffffU) != 0) {
+                perr(p, "root.handle", "must have minor number 0, such as \"100:\", got %s", show(v, sh));
+                return;
+        }
+        if ((h >> 16) == 0xffffU) {
+                perr(p, "root.handle", "major number ffff is reserved for the ingress and clsact qdiscs, got %s",
+                     show(v, sh));
+                return;
+        }
+        r->handle = h;
 }

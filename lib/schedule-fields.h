@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "json-tree.h"
 
@@ -39,7 +40,11 @@ void jpath_put(char buf[static JPATH_MAX], size_t *at, const char *s);
 const char *jpath_key(char buf[static JPATH_MAX], const char *prefix, const char *key);
 const char *jpath_index(char buf[static JPATH_MAX], const char *prefix, size_t i);
 size_t str_len(const JsonNode *v);
-bool has_nul(const JsonNode *v);
+/* The JSON string holds a NUL character ("\u0000") before its end. Inline:
+ * schedule-hints.c uses it too, and schedule-fields.c calls the hints. */
+static inline bool has_nul(const JsonNode *v) {
+        return memchr(v->text, 0, v->len) != NULL;
+}
 const char *show(const JsonNode *v, char buf[static SHOW_MAX]);
 const char *type_with_article(JsonKind t);
 bool expect_type(Parser *p, const char *path, const JsonNode *v, JsonKind t);

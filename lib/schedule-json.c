@@ -6,6 +6,7 @@
 #include "schedule-json.h"
 #include "schedule-safety.h"
 #include "schedule-streams.h"
+#include "taprio.h"
 
 /* Adds a value that may be NULL because its allocation failed. */
 static int add_owned(json_object *o, const char *key, json_object *v) {
@@ -39,29 +40,6 @@ static json_object *queues_to_json(const RootSpec *r) {
                 }
                 if (add_int(q, "count", r->queues[tc].count) < 0 ||
                     add_int(q, "offset", r->queues[tc].offset) < 0)
-                        return NULL;
-        }
-        return TAKE_PTR(a);
-}
-
-json_object *gate_entries_to_json(const GateEntry *entries, size_t n) {
-        _cleanup_json_ json_object *a = json_object_new_array();
-
-        if (!a)
-                return NULL;
-        for (size_t i = 0; i < n; i++) {
-                const GateEntry *e = &entries[i];
-                json_object *o = json_object_new_object();
-                char mask[16];
-
-                if (!o || json_object_array_add(a, o) < 0) {
-                        json_object_put(o);
-                        return NULL;
-                }
-                snprintf(mask, sizeof(mask), "0x%x", e->gate_mask);
-                if (add_str(o, "command", gate_command_to_string(e->command) ?: "set-gates") < 0 ||
-                    add_str(o, "gate_mask", mask) < 0 ||
-                    add_int(o, "interval_ns", e->interval_ns) < 0)
                         return NULL;
         }
         return TAKE_PTR(a);

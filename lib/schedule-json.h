@@ -22,7 +22,3 @@ struct json_object *schedule_to_json(const Schedule *s);
  *  oper and admin schedules of a status document. Returns a new object or
  *  NULL on -ENOMEM. */
 struct json_object *gate_schedule_to_json(const GateSchedule *g);
-
-/** A gate list as the file gives it ("command", "gate_mask" as a hex
- *  string, "interval_ns" each): a new array, or NULL on -ENOMEM. */
-struct json_object *gate_entries_to_json(const GateEntry *entries, size_t n);

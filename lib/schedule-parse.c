@@ -25,25 +25,6 @@
 #include "schedule-fields.h"
 #include "schedule-hints.h"
 
-void parse_clockid(Parser *p, const char *prefix, const JsonNode *o, clockid_t *ret) {
-        char path[JPATH_MAX], s[SHOW_MAX];
-        const JsonNode *v = NULL;
-        const char *t;
-        int c;
-
-        t = get_string(p, prefix, o, "clockid", false, &v);
-        if (!t)
-                return;
-        c = clockid_from_string(t);
-        if (c < 0 || has_nul(v)) {
-                perr(p, jpath_key(path, prefix, "clockid"),
-                     "unknown clock %s; expected \"CLOCK_TAI\", \"CLOCK_REALTIME\", "
-                     "\"CLOCK_MONOTONIC\" or \"CLOCK_BOOTTIME\"", show(v, s));
-                return;
-        }
-        *ret = c;
-}
-
 static void parse_interface(Parser *p, const JsonNode *top, Schedule *s) {
         const JsonNode *v = NULL;
         const char *name, *problem;
@@ -63,31 +44,6 @@ static void parse_interface(Parser *p, const JsonNode *top, Schedule *s) {
                 return;
         }
         memcpy(s->ifname, name, len + 1);
-}
-
-void parse_handle(Parser *p, const JsonNode *root, RootSpec *r) {
-        char sh[SHOW_MAX];
-        const JsonNode *v = NULL;
-        const char *t;
-        uint32_t h;
-
-        t = get_string(p, "root", root, "handle", false, &v);
-        if (!t)
-                return;
-        if (has_nul(v) || tc_handle_from_string(t, &h) < 0) {
-                perr(p, "root.handle", "must be a qdisc handle such as \"100:\", got %s", show(v, sh));
-                return;
-        }
-        if ((h & 0xffffU) != 0) {
-                perr(p, "root.handle", "must have minor number 0, such as \"100:\", got %s", show(v, sh));
-                return;
-        }
-        if ((h >> 16) == 0xffffU) {
-                perr(p, "root.handle", "major number ffff is reserved for the ingress and clsact qdiscs, got %s",
-                     show(v, sh));
-                return;
-        }
-        r->handle = h;
 }
 
 static void parse_priority_map(Parser *p, const JsonNode *root, RootSpec *r) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What the validator (schedule-verify.c) gives the kinds' rules
+/* What the validator gives the kinds' rules (schedule-verifier.c)
  * (kinds/KIND.c): where findings go and where a qdisc's keys sit. */
 #pragma once
 

@@ -26,24 +26,6 @@
 
 #define JPATH_MAX VERIFY_PATH_MAX
 
-void vdiag(Verifier *v, DiagSeverity sev, const char *path, const char *format, ...) {
-        va_list ap;
-
-        va_start(ap, format);
-        if (diag_addv(v->diags, sev, v->file, path, format, ap) < 0)
-                v->oom = true;
-        va_end(ap);
-}
-
-const char *pathf(char buf[static JPATH_MAX], const char *format, ...) {
-        va_list ap;
-
-        va_start(ap, format);
-        vsnprintf(buf, JPATH_MAX, format, ap);
-        va_end(ap);
-        return buf;
-}
-
 /* A string value as it appears in messages: JSON-quoted with escapes (so a
  * newline in a value cannot break the one-line diagnostic), cut at a UTF-8
  * character boundary when long, as schedule-parse.c's show() does. */
@@ -55,20 +37,6 @@ static const char *show_string(const char *s, char buf[static SHOW_MAX]) {
         if (!t)
                 return "a string";
         return show_json_text(t, buf);
-}
-
-void verify_at_least(Verifier *v, const char *path, int64_t x, int64_t min) {
-        if (x < min)
-                verr(v, path, "must be between %" PRIi64 " and %" PRIi64 ", got %" PRIi64, min, INT64_MAX, x);
-}
-
-const char *clock_name(clockid_t c, char buf[static 32]) {
-        const char *n = clockid_to_string(c);
-
-        if (n)
-                return n;
-        snprintf(buf, 32, "clock %d", (int) c);
-        return buf;
 }
 
 const char *ifname_problem(const char *name, size_t len) {
@@ -214,13 +182,6 @@ static void verify_queues(Verifier *v, const RootSpec *r, const DeviceFacts *fac
                      "class per TX queue, also where classes share queues", (unsigned) r->num_tc, facts->tx_queues,
                      facts->tx_queues == 1 ? "" : "s");
 }
-
-const char *where_key(char buf[static JPATH_MAX], const Where *w, const char *key) {
-        if (strcmp(w->prefix, "txqueues") == 0)
-                return pathf(buf, "txqueues[%zu]%s.%s", w->index, w->child ? ".child" : "", key);
-        return pathf(buf, "%s%s.%s", w->prefix, w->child ? ".child" : "", key);
-}
-
 
 /* The rules of every root; a root with traffic classes its kind's too. */
 static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts) {

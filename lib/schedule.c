@@ -4,7 +4,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "qdisc-kind.h"
 #include "schedule.h"
 #include "string-table.h"
 
@@ -169,58 +168,6 @@ int root_send_tc_of_queue(const RootSpec *r, uint32_t queue) {
         return reached >= 0 ? reached : __builtin_ctz(mask);
 }
 
-/* Frame preemption is compared only when a side gives it (a schedule
- * without "fp" means what it meant before the key existed); then both
- * sides must know it: a dump without fp (a kernel before 6.4) is not a
- * schedule with fp. 0 is express, as the kernel defaults. */
-static bool root_fp_equal(const RootSpec *a, const RootSpec *b) {
-        if (!a->fp_given && !b->fp_given)
-                return true;
-        if (!(a->fp_given || a->fp_dumped) || !(b->fp_given || b->fp_dumped))
-                return false;
-        for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
-                if ((a->fp[i] ?: TBS_FP_EXPRESS) != (b->fp[i] ?: TBS_FP_EXPRESS))
-                        return false;
-        return true;
-}
-
-bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
-        if (a->kind != b->kind || a->handle != b->handle || a->num_tc != b->num_tc)
-                return false;
-        if (!stab_equal(&a->stab, &b->stab))
-                return false;
-        if (root_is_leaf(a))
-                return etf_spec_equal(&a->leaf, &b->leaf);
-        if (memcmp(a->priority_map, b->priority_map, sizeof(a->priority_map)) != 0)
-                return false;
-        for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
-                if (a->queues[i].count != b->queues[i].count ||
-                    a->queues[i].offset != b->queues[i].offset)
-                        return false;
-
-        if (!root_fp_equal(a, b))
-                return false;
-        if (a->kind == ROOT_MQPRIO)
-                return a->hw_offload == b->hw_offload;
-
-        if (a->clockid != b->clockid || a->base_time_ns != b->base_time_ns ||
-            a->cycle_time_ns != b->cycle_time_ns ||
-            a->cycle_time_extension_ns != b->cycle_time_extension_ns ||
-            a->mode != b->mode || a->n_entries != b->n_entries)
-                return false;
-        if (a->mode == TAPRIO_MODE_TXTIME_ASSIST && a->txtime_delay_ns != b->txtime_delay_ns)
-                return false;
-        for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
-                if (a->max_sdu[i] != b->max_sdu[i])
-                        return false;
-        for (size_t i = 0; i < a->n_entries; i++)
-                if (a->entries[i].command != b->entries[i].command ||
-                    a->entries[i].gate_mask != b->entries[i].gate_mask ||
-                    a->entries[i].interval_ns != b->entries[i].interval_ns)
-                        return false;
-        return true;
-}
-
 bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int64_t now_ns) {
         if (want->base_time_now)
                 return true;
@@ -270,12 +217,6 @@ bool schedule_monitor_over_budget(const Schedule *s, uint64_t used, size_t *ret_
         if (ret_total)
                 *ret_total = used;
         return over;
-}
-
-bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
-        const QDiscVTable *vt = qdisc_vtable_for_child(a->kind);
-
-        return vt && a->kind == b->kind && vt->equal(a, b);
 }
 
 static const char *const taprio_mode_table[_TAPRIO_MODE_MAX] = {

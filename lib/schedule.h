@@ -429,7 +429,7 @@ int root_send_tc_of_queue(const RootSpec *r, uint32_t queue);
 
 /** Compare the root qdisc parts that the kernel reports back (for taprio the
  *  newest schedule, the admin one while it is pending, and max_sdu of the
- *  traffic classes in use). */
+ *  traffic classes in use). In kinds/kinds.c: it asks the kinds' table. */
 bool root_spec_equal(const RootSpec *a, const RootSpec *b);
 
 /** Whether an installed taprio base time satisfies the schedule's want at
@@ -446,10 +446,11 @@ bool root_has_preemptible(const RootSpec *r);
 /** Compare two TX queue children as installed (etf or cbs, kind first);
  *  offload compares a resolved mode (OFFLOAD_ON/OFF), so resolve "auto"
  *  before comparing; cbs compares the four kernel parameters, so resolve
- *  a bandwidth (cbs_spec_resolve()) first. */
+ *  a bandwidth (cbs_spec_resolve()) first. In kinds/kinds.c (the table). */
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b);
 
-/* Enum <-> string tables; *_from_string returns the value or -EINVAL. */
+/* Enum <-> string tables; *_from_string returns the value or -EINVAL.
+ * The kinds' names are their table's (kinds/kinds.c). */
 const char *root_kind_to_string(RootKind k);
 RootKind root_kind_from_string(const char *s);
 const char *taprio_mode_to_string(TaprioMode m);

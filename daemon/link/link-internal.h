@@ -117,8 +117,6 @@ void link_end_ptp_relock(Link *l);
 
 /* Report properties of l as changed (NULL-terminated names). */
 void link_emit_changed(Link *l, const char *first, ...) __attribute__((sentinel));
-/* Report an Event of l (printf format). */
-void link_emit_event(Link *l, const char *kind, const char *fmt, ...) _printf_(3, 4);
 
 /* link_set_state(), with also (NULL: none): another property that changed
  * with it, reported with State and StateReason. */
@@ -145,9 +143,6 @@ void link_forget_previous(Link *l);
  * not in place. */
 bool link_keep_previous(Link *l, const char *refusal, const char *why);
 
-/** Compute the gate list of the link's schedule from its streams, if it
- *  has streams, with the file's link speed or the probed one. */
-void link_resolve_streams(Link *l);
 /* The interface's index now, 0 when there is none. */
 int link_lookup_ifindex(Link *l);
 /* The roots tbsd may have installed on l (its schedule's, the previous

@@ -440,11 +440,6 @@ void link_end_ptp_relock(Link *l) {
         l->rt->relock_timer = sd_event_source_disable_unref(l->rt->relock_timer);
 }
 
-bool link_is_installed(const Link *l) {
-        return l->state == LINK_STATE_CONFIGURED || l->state == LINK_STATE_DEGRADED ||
-               (l->state == LINK_STATE_PENDING && l->rt->applied && l->rt->relock.waiting);
-}
-
 /* The clock as the link shows it: the running check's status, or what
  * stands in for one: "not-configured" only when the schedule really has no
  * clock section; a declared clock that nobody checks (the schedule is not
@@ -477,6 +472,10 @@ const char *link_clock_state(Link *l) {
 
 const char *link_driver(Link *l) {
         return l->rt->caps ? l->rt->caps->driver : "";
+}
+
+uint32_t link_probed_speed_mbps(Link *l) {
+        return l->rt->caps ? l->rt->facts.link_speed_mbps : 0;
 }
 
 uint64_t link_launch_time_mask(Link *l) {

@@ -328,6 +328,9 @@ const char *link_clock_state(Link *l);
 /** The capability probe's driver ("" before probing), launch-time queues
  *  (bitmask) and PHC index (-1 when none). */
 const char *link_driver(Link *l);
+/** The link speed the capability probe found in Mb/s, 0 before the first
+ *  probe or when unknown. */
+uint32_t link_probed_speed_mbps(Link *l);
 uint64_t link_launch_time_mask(Link *l);
 int link_phc_index(Link *l);
 /** The last capability probe's result, or NULL before the first. */
@@ -337,3 +340,9 @@ const LinkCaps *link_caps(Link *l);
  *  message; NULL when the declared tree is in place (configured, or
  *  degraded by the clock alone). */
 const char *link_tree_missing(Link *l);
+
+/** Report an Event of l (printf format). */
+void link_emit_event(Link *l, const char *kind, const char *fmt, ...) _printf_(3, 4);
+/** Compute the gate list of the link's schedule from its streams, if it
+ *  has streams, with the file's link speed or the probed one. */
+void link_resolve_streams(Link *l);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Bringing the links in line with the schedules folder, at start and at
  * every reload: which link a file declares, keeps or no longer declares. */
+#include <dirent.h>
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,7 @@
 #include "manager.h"
 #include "name-index.h"
 #include "schedule-dir.h"
-#include "stream-bus.h"
+#include "stream-state.h"
 #include "time-util.h"
 
 /* The first error of a file as "FIELD: REASON" (or "REASON" when it is
@@ -238,6 +240,62 @@ static int sync_socket_guard(Manager *m, ApplyList *apply) {
         return 0;
 }
 
+/* Whether the streams kept for a link stay: its schedule in force takes
+ * streams, or nothing is in force (an invalid file keeps the link; its
+ * next valid version decides). */
+static bool streams_belong(const Link *l) {
+        return l && (!l->schedule || l->schedule->streams.n > 0);
+}
+
+/* After a load of the folder (start, reload): drop the streams kept in
+ * the state directory for each interface whose streams no longer belong
+ * to a schedule (docs/streams.md, "Lifecycle"): no file keeps its link,
+ * or the schedule in force gives no streams. A stream-removed event says
+ * so for each. */
+static void prune_bus_streams(Manager *m) {
+        const char *dir = m->link_ctx.state_dir;
+        _cleanup_free_ char *sub = NULL;
+        struct dirent *de;
+        DIR *d;
+
+        if (!dir)
+                return;
+        if (asprintf(&sub, "%s/streams", dir) < 0)
+                return;
+        d = opendir(sub);
+        if (!d) {
+                if (errno != ENOENT)
+                        log_warning_errno(errno, "cannot read %s: %m", sub);
+                return;
+        }
+        while ((de = readdir(d))) {
+                char ifname[IFNAMSIZ];
+                size_t n = strlen(de->d_name);
+                Link *l;
+                int r;
+
+                if (n <= 5 || n - 5 >= sizeof(ifname) || strcmp(de->d_name + n - 5, ".json") != 0)
+                        continue;
+                memcpy(ifname, de->d_name, n - 5);
+                ifname[n - 5] = '\0';
+                l = manager_find_link(m, ifname);
+                if (streams_belong(l))
+                        continue;
+                r = stream_state_drop(dir, ifname);
+                if (r < 0)
+                        log_link_warning_errno(ifname, r, "cannot drop the streams added over the bus from %s: %m",
+                                               sub);
+                else if (r > 0 && l)
+                        link_emit_event(l, "stream-removed", "the streams added over the bus are dropped: %s "
+                                        "gives no streams now", l->schedule_file ?: "the schedule");
+                else if (r > 0)
+                        manager_emit_event(m, ifname, "stream-removed", "the streams added over the bus are "
+                                           "dropped with the schedule: no file declares %s", ifname);
+        }
+        closedir(d);
+}
+
+
 static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
         /* Only the links' trees: a pass looks at no other interface. */
         _cleanup_(shared_dump_done) SharedDump dump = { .links_only = true }, before = { .links_only = true };
@@ -380,7 +438,7 @@ static int sync_dir(Manager *m, ScheduleDir *dir, char **ret_error) {
                 log_debug("%zu link(s) applied: %.1f ms", apply.n, (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
         }
 
-        stream_bus_prune(m);    /* bus streams go with their schedule */
+        prune_bus_streams(m);    /* bus streams go with their schedule */
         manager_notify_status(m);
         if (ret_error)
                 *ret_error = TAKE_PTR(errors);

@@ -10,7 +10,7 @@
 
 #include "bus-access.h"
 #include "json-util.h"
-#include "link-internal.h"
+#include "link.h"
 #include "log.h"
 #include "manager.h"
 #include "schedule-streams.h"
@@ -170,7 +170,7 @@ int stream_bus_add(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         s->streams.items[idx] = st;
         s->streams.resolved_speed_mbps = 0;
 
-        r = schedule_streams_compute(s, l->rt->caps ? l->rt->facts.link_speed_mbps : 0, &c, &why);
+        r = schedule_streams_compute(s, link_probed_speed_mbps(l), &c, &why);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
@@ -229,54 +229,4 @@ int stream_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error) 
                 return r;
         link_emit_event(l, "stream-removed", "stream %s", name);
         return sd_bus_reply_method_return(msg, NULL);
-}
-
-/* Whether the streams kept for a link stay: its schedule in force takes
- * streams, or nothing is in force (an invalid file keeps the link; its
- * next valid version decides). */
-static bool streams_belong(const Link *l) {
-        return l && (!l->schedule || l->schedule->streams.n > 0);
-}
-
-void stream_bus_prune(Manager *m) {
-        const char *dir = m->link_ctx.state_dir;
-        _cleanup_free_ char *sub = NULL;
-        struct dirent *de;
-        DIR *d;
-
-        if (!dir)
-                return;
-        if (asprintf(&sub, "%s/streams", dir) < 0)
-                return;
-        d = opendir(sub);
-        if (!d) {
-                if (errno != ENOENT)
-                        log_warning_errno(errno, "cannot read %s: %m", sub);
-                return;
-        }
-        while ((de = readdir(d))) {
-                char ifname[IFNAMSIZ];
-                size_t n = strlen(de->d_name);
-                Link *l;
-                int r;
-
-                if (n <= 5 || n - 5 >= sizeof(ifname) || strcmp(de->d_name + n - 5, ".json") != 0)
-                        continue;
-                memcpy(ifname, de->d_name, n - 5);
-                ifname[n - 5] = '\0';
-                l = manager_find_link(m, ifname);
-                if (streams_belong(l))
-                        continue;
-                r = stream_state_drop(dir, ifname);
-                if (r < 0)
-                        log_link_warning_errno(ifname, r, "cannot drop the streams added over the bus from %s: %m",
-                                               sub);
-                else if (r > 0 && l)
-                        link_emit_event(l, "stream-removed", "the streams added over the bus are dropped: %s "
-                                        "gives no streams now", l->schedule_file ?: "the schedule");
-                else if (r > 0)
-                        manager_emit_event(m, ifname, "stream-removed", "the streams added over the bus are "
-                                           "dropped with the schedule: no file declares %s", ifname);
-        }
-        closedir(d);
 }

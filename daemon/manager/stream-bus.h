@@ -14,10 +14,3 @@ int stream_bus_add(sd_bus_message *msg, void *userdata, sd_bus_error *error);
 
 /** RemoveStream(s name): take out a stream added over the bus. */
 int stream_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error);
-
-/** After a load of the folder (start, reload): drop the streams kept in
- *  the state directory for each interface whose streams no longer belong
- *  to a schedule (docs/streams.md, "Lifecycle"): no file keeps its link,
- *  or the schedule in force gives no streams. A stream-removed event says
- *  so for each. */
-void stream_bus_prune(Manager *m);

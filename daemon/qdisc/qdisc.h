@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* One small ops table per qdisc kind tbsd installs (mqprio, taprio, etf, cbs),
- * in the manner of systemd-networkd's QDiscVTable and iproute2's qdisc_util:
- * each kind fills the TCA_OPTIONS of a request from the schedule model,
- * parses a dumped TCA_OPTIONS back into the same model, and compares two
- * models. This file also builds the RTM_NEWQDISC/RTM_DELQDISC requests
- * themselves, so the golden-bytes unit tests see exactly what the engine
+/* The RTM_NEWQDISC/RTM_DELQDISC requests themselves, built from the schedule
+ * model with the kinds' ops tables (kinds/qdisc-kind.h, one module per kind
+ * in kinds/), so the golden-bytes unit tests see exactly what the engine
  * (nl-qdisc.c) sends. Nothing here logs or talks to the kernel. */
 #pragma once
 

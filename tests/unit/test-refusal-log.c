@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* daemon/manager/refusal-log.c: the per-caller limit on refused-call log lines
+/* daemon/bus/refusal-log.c: the per-caller limit on refused-call log lines
  * (5000 refused calls once wrote 10 000 lines). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Streams added over the bus, kept in the state directory
- * (daemon/manager/stream-state.c): written, read back into a freshly parsed
+ * (daemon/link/stream-state.c): written, read back into a freshly parsed
  * schedule, a name the file has left out, a damaged file refused whole. */
 #include <setjmp.h>
 #include <stdarg.h>
