@@ -1,0 +1,42 @@
+#!/bin/bash
+# check-ieee-schema.sh YANG_SCHEMA SOURCE_DIR: tbsd's texts of the IEEE
+# modules (netconf/) have the schema of the published ones (issue 48):
+# every data node's path, namespace, kind, type, config flag, must count
+# and default, and every identity, as yuma123 reads them (yang-schema),
+# equal to tests/unit/fixtures/ieee-schema.facts. The one addition is
+# tbsd's own gate-parameter-table of ieee802-dot1q-sched (its revision
+# 2026-12-07, docs/netconf.md). Then with tbsd-deviations applied as
+# netconfd applies it: exactly the deviated facts differ.
+set -euo pipefail
+dump=$1
+src=$2
+modules=(ietf-interfaces ieee802-dot1dc-sched-if ieee802-dot1q-sched ieee802-types ieee802-dot1q-types)
+modpath=$src/netconf:/usr/share/yuma/modules
+facts() { "$dump" "$modpath" "${modules[@]}" | grep -E '^(node|identity) ' | LC_ALL=C sort; }
+want=$(grep -v '^#' "$src/tests/unit/fixtures/ieee-schema.facts")
+[ "$(wc -l <<<"$want")" -ge 60 ] || { echo "the fixture has too few facts"; exit 1; }
+
+all=$(facts)
+legacy=' /ietf-interfaces:interfaces/ietf-interfaces:interface/ieee802-dot1q-sched:gate-parameter-table'
+own=$(grep -F -- "$legacy" <<<"$all" || true)
+[ "$(wc -l <<<"$own")" -ge 40 ] || { echo "tbsd's own gate-parameter-table is missing: $own"; exit 1; }
+got=$(grep -vF -- "$legacy" <<<"$all")
+if [ "$got" != "$want" ]; then
+        echo "tbsd's IEEE modules differ from the published schema (< published, > tbsd's):"
+        diff <(echo "$want") <(echo "$got") || true
+        exit 1
+fi
+echo "ok: $(wc -l <<<"$got") facts of the published modules, $(wc -l <<<"$own") of tbsd's own table"
+
+# tbsd-deviations: no must left on the 802.1DC table, supported-* state.
+dc=' /ietf-interfaces:interfaces/ietf-interfaces:interface/ieee802-dot1dc-sched-if:gate-parameter-table'
+deviated=$(sed -E "/$(sed 's|/|\\/|g' <<<"$dc")/ s/ must=[0-9]+/ must=0/
+        /:gate-parameter-table\/ieee802-dot1dc-sched-if:supported-/ s/ config must=/ state must=/" <<<"$want")
+got=$(YANG_SCHEMA_DEVIATION=tbsd-deviations facts | grep -vF -- "$legacy")
+if [ "$got" != "$deviated" ]; then
+        echo "tbsd-deviations does not deviate exactly what it says (< expected, > read):"
+        diff <(echo "$deviated") <(echo "$got") || true
+        exit 1
+fi
+[ "$deviated" != "$want" ] || { echo "the deviations change nothing"; exit 1; }
+echo "ok: tbsd-deviations deletes $(grep -c ' must=[1-9]' <<<"$want") must statements and makes 3 limits state"
