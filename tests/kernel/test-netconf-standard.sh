@@ -6,7 +6,8 @@
 # priorities, one queue per class and the rest on the last, software
 # mode); tc -j is the oracle. A change of cycle (6/5000 s) reaches the
 # kernel; <get> answers in the 802.1DC namespace; the server advertises
-# the published modules and tbsd-deviations.
+# the published modules and tbsd-deviations, whose range checks keep a
+# 32-bit value beyond 2^32 - 1 from being stored wrapped.
 . "$TBS_SOURCE_DIR/tests/kernel/netconf-lib.sh"
 make_veth vs0 vs0p 4
 conf=$TMPDIR/conf
@@ -92,8 +93,18 @@ case "$states" in
 *) fail "get (802.1DC): oper-gate-states is '$states', not 1 or 6" ;;
 esac
 
-# Both tables on one interface: refused with the module's line, nothing changed.
+# netconfd's fault 3 (a uint32 beyond 2^32 - 1 stored wrapped) contained
+# by tbsd-deviations: refused with a range error, nothing changed.
 tree=$(qdisc_shape vs0)
+sed 's|<time-interval-value>700000<|<time-interval-value>4295667296<|' "$NC/std-cycle.xml" > "$NC/std-wrap.xml"
+out=$(client edit "$NC/std-wrap.xml")
+echo "$out"
+assert_contains "$out" "rpc-error:" "time-interval-value 2^32+700000: refused"
+case $out in *range*) pass "time-interval-value 2^32+700000: a range error" ;;
+*) fail "time-interval-value 2^32+700000: not a range error: $out" ;; esac
+assert_eq "$(qdisc_shape vs0)" "$tree" "vs0's tree after the refused value"
+
+# Both tables on one interface: refused with the module's line, nothing changed.
 sed "s|</gate-parameter-table>|</gate-parameter-table><gate-parameter-table $SCHED_NS><gate-enabled>true</gate-enabled></gate-parameter-table>|" \
         "$NC/std.xml" > "$NC/both.xml"
 out=$(client edit "$NC/both.xml")
