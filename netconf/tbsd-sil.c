@@ -728,7 +728,7 @@ static status_t state_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *v
 
 static const char *const oper_leaves[] = {
         "oper-gate-states", "oper-cycle-time-extension", "config-pending", "supported-list-max",
-        "supported-interval-max", NULL,
+        "supported-interval-max", "tick-granularity", NULL,
 };
 
 static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
@@ -756,6 +756,14 @@ static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *vi
                         snprintf(buf, sizeof(buf), "%lld", (long long) o.cycle_time_extension_ns);
                 else if (strcmp(leaf, "config-pending") == 0)
                         snprintf(buf, sizeof(buf), "%s", o.change_pending ? "true" : "false");
+                else if (strcmp(leaf, "tick-granularity") == 0) {
+                        /* The resolution of the schedule's clock, which
+                         * taprio's timer runs on, in tenths of ns. */
+                        struct timespec res;
+                        if (clock_getres(o.clockid, &res) < 0 || res.tv_sec > 0 || res.tv_nsec > 429496729)
+                                return ERR_NCX_SKIPPED;
+                        snprintf(buf, sizeof(buf), "%ld", res.tv_nsec * 10);
+                }
                 else
                         return ERR_NCX_SKIPPED;
         }

@@ -78,6 +78,8 @@ assert_contains "$oper" "gate-enabled true" "get (802.1DC): gate-enabled"
 assert_contains "$oper" "admin-cycle-time/numerator 6" "get (802.1DC): admin-cycle-time"
 assert_contains "$oper" "supported-list-max 80" "get (802.1DC): supported-list-max, state by tbsd-deviations"
 assert_contains "$oper" "config-pending false" "get (802.1DC): config-pending"
+grep -Eq '^tick-granularity [1-9][0-9]*$' <<<"$oper" || fail "get (802.1DC): no tick-granularity: $oper"
+pass "get (802.1DC): tick-granularity $(awk '$1 == "tick-granularity" {print $2}' <<<"$oper") (tenths of ns)"
 assert_contains "$oper" "oper-control-list/gate-control-entry[1]/gate-states-value 6" "get (802.1DC): oper-control-list"
 grep -Eq '^oper-control-list/gate-control-entry\[0\]/operation-name ([a-z0-9-]+:)?set-gate-states$' <<<"$oper" ||
         fail "get (802.1DC): the first oper operation-name is not set-gate-states: $oper"
