@@ -128,6 +128,7 @@ int main(int argc, char *argv[]) {
                                b ? (const char *) b->name : "");
                 }
         }
+        ncx_clean_save_deviationsQ(&devQ);
         ncx_cleanup();
         return 0;
 }
