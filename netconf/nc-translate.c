@@ -17,15 +17,23 @@
 #include <string.h>
 
 #include "../lib/utf8.h"
+#include "nc-derive.h"
+#include "nc-translate-internal.h"
 
 #define NS_PER_S 1000000000ULL
-#define MAX_TC 16
 #define MAX_PRIO 16
 
-struct ctx {
-        const char *ifname;
-        char *error;
-};
+int (*nc_tx_queues_of)(const char *ifname) = nc_derive_tx_queues;
+
+void nc_translate_set_tx_queues(int (*tx_queues)(const char *ifname)) {
+        nc_tx_queues_of = tx_queues ? tx_queues : nc_derive_tx_queues;
+}
+
+/* A node of the gate table, named for a line: MODULE:gate-parameter-table/REST. */
+const char *nc_tpath(struct ctx *ctx, const char *rest) {
+        snprintf(ctx->path, sizeof(ctx->path), "%s%s", ctx->table, rest);
+        return ctx->path;
+}
 
 const struct nc_node *nc_child(const struct nc_node *node, const char *name) {
         for (const struct nc_node *c = node ? node->child : NULL; c; c = c->next)
@@ -34,13 +42,12 @@ const struct nc_node *nc_child(const struct nc_node *node, const char *name) {
         return NULL;
 }
 
-static const char *leaf(const struct nc_node *node, const char *name) {
+const char *nc_leaf(const struct nc_node *node, const char *name) {
         const struct nc_node *c = nc_child(node, name);
         return c ? c->value : NULL;
 }
 
-__attribute__((format(printf, 3, 4)))
-static int fail(struct ctx *ctx, const char *node, const char *fmt, ...) {
+int nc_fail(struct ctx *ctx, const char *node, const char *fmt, ...) {
         char *reason = NULL, *shown = NULL;
         va_list ap;
 
@@ -60,7 +67,7 @@ static int fail(struct ctx *ctx, const char *node, const char *fmt, ...) {
 }
 
 /* An unsigned decimal as netconfd prints it; -1 when it is not one. */
-static int parse_u64(const char *s, uint64_t *out) {
+int nc_parse_u64(const char *s, uint64_t *out) {
         char *end;
 
         if (!s || *s < '0' || *s > '9')
@@ -84,14 +91,14 @@ static int add_int(struct ctx *ctx, json_object *obj, const char *key, const cha
         int64_t v;
 
         if (parse_i64(value, &v) < 0)
-                return fail(ctx, node, "not an integer: \"%s\"", value);
+                return nc_fail(ctx, node, "not an integer: \"%s\"", value);
         json_object_object_add(obj, key, json_object_new_int64(v));
         return 0;
 }
 
 static int add_bool(struct ctx *ctx, json_object *obj, const char *key, const char *node, const char *value) {
         if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0)
-                return fail(ctx, node, "not a boolean: \"%s\"", value);
+                return nc_fail(ctx, node, "not a boolean: \"%s\"", value);
         json_object_object_add(obj, key, json_object_new_boolean(value[0] == 't'));
         return 0;
 }
@@ -127,7 +134,7 @@ static int add_leaf(struct ctx *ctx, json_object *obj, const char *path, const s
         int r = 0;
 
         if (!key)
-                return fail(ctx, path, "out of memory");
+                return nc_fail(ctx, path, "out of memory");
         snprintf(node, sizeof(node), "%s/%s", path, n->name);
         switch (kind_of(n->name)) {
         case K_STR:
@@ -167,9 +174,9 @@ static int indexed_array(struct ctx *ctx, const struct nc_node *parent, const ch
                 if (strcmp(e->name, list) != 0)
                         continue;
                 snprintf(node, sizeof(node), "%s/%s[%s=%s]", path, list, index,
-                         leaf(e, index) ? leaf(e, index) : "?");
-                if (parse_u64(leaf(e, index), &i) < 0 || i >= max) {
-                        r = fail(ctx, node, "%s must be below %zu", index, max);
+                         nc_leaf(e, index) ? nc_leaf(e, index) : "?");
+                if (nc_parse_u64(nc_leaf(e, index), &i) < 0 || i >= max) {
+                        r = nc_fail(ctx, node, "%s must be below %zu", index, max);
                         break;
                 }
                 json_object *v = value(ctx, e, node);
@@ -186,7 +193,7 @@ static int indexed_array(struct ctx *ctx, const struct nc_node *parent, const ch
                 *out = json_object_new_array();
                 for (size_t i = 0; i < len && r == 0; i++) {
                         if (!slot[i] && !fill_zero) {
-                                r = fail(ctx, path, "%s has no entry for %s %zu (entries 0 to %zu are needed)",
+                                r = nc_fail(ctx, path, "%s has no entry for %s %zu (entries 0 to %zu are needed)",
                                          list, index, i, len - 1);
                                 break;
                         }
@@ -205,10 +212,10 @@ static int indexed_array(struct ctx *ctx, const struct nc_node *parent, const ch
 
 static json_object *int_of(struct ctx *ctx, const struct nc_node *e, const char *node, const char *name) {
         int64_t v;
-        const char *s = leaf(e, name);
+        const char *s = nc_leaf(e, name);
 
         if (parse_i64(s, &v) < 0) {
-                fail(ctx, node, "%s: not an integer: \"%s\"", name, s ? s : "");
+                nc_fail(ctx, node, "%s: not an integer: \"%s\"", name, s ? s : "");
                 return NULL;
         }
         return json_object_new_int64(v);
@@ -219,7 +226,7 @@ static json_object *prio_value(struct ctx *ctx, const struct nc_node *e, const c
 }
 
 static json_object *sdu_value(struct ctx *ctx, const struct nc_node *e, const char *node) {
-        return leaf(e, "queue-max-sdu") ? int_of(ctx, e, node, "queue-max-sdu") : json_object_new_int(0);
+        return nc_leaf(e, "queue-max-sdu") ? int_of(ctx, e, node, "queue-max-sdu") : json_object_new_int(0);
 }
 
 static json_object *queue_value(struct ctx *ctx, const struct nc_node *e, const char *node) {
@@ -280,13 +287,13 @@ static const char *local_name(const char *s) {
 
 /* gate-parameter-table -> root.entries, cycle, base time, max_sdu. */
 static int gates(struct ctx *ctx, const struct nc_node *table, json_object *root) {
-        const char *path = "ieee802-dot1q-sched:gate-parameter-table";
+        const char *path = ctx->table;
         const char *s;
         char node[256];
 
-        s = leaf(table, "admin-gate-states");
+        s = nc_leaf(table, "admin-gate-states");
         if (s && strcmp(s, "255") != 0)
-                return fail(ctx, "ieee802-dot1q-sched:gate-parameter-table/admin-gate-states",
+                return nc_fail(ctx, nc_tpath(ctx, "/admin-gate-states"),
                             "%s: Linux's taprio has no initial gate states (all gates are open until the "
                             "list runs); only 255 is taken", s);
 
@@ -296,14 +303,14 @@ static int gates(struct ctx *ctx, const struct nc_node *table, json_object *root
                 n += strcmp(e->name, "gate-control-entry") == 0;
         struct gce *v = calloc(n ? n : 1, sizeof(*v));
         if (!v)
-                return fail(ctx, path, "out of memory");
+                return nc_fail(ctx, path, "out of memory");
         n = 0;
         for (const struct nc_node *e = list ? list->child : NULL; e; e = e->next) {
                 if (strcmp(e->name, "gate-control-entry") != 0)
                         continue;
-                if (parse_u64(leaf(e, "index"), &v[n].index) < 0) {
+                if (nc_parse_u64(nc_leaf(e, "index"), &v[n].index) < 0) {
                         free(v);
-                        return fail(ctx, path, "admin-control-list/gate-control-entry: index missing");
+                        return nc_fail(ctx, path, "admin-control-list/gate-control-entry: index missing");
                 }
                 v[n++].node = e;
         }
@@ -311,7 +318,7 @@ static int gates(struct ctx *ctx, const struct nc_node *table, json_object *root
         json_object *entries = json_object_new_array();
         for (size_t i = 0; i < n; i++) {
                 const struct nc_node *e = v[i].node;
-                const char *op = local_name(leaf(e, "operation-name"));
+                const char *op = local_name(nc_leaf(e, "operation-name"));
                 const char *cmd = NULL;
                 json_object *mask, *interval;
 
@@ -326,9 +333,11 @@ static int gates(struct ctx *ctx, const struct nc_node *table, json_object *root
                 if (!cmd) {
                         json_object_put(entries);
                         free(v);
-                        return fail(ctx, node, "unknown operation-name \"%s\"", op ? op : "");
+                        return nc_fail(ctx, node, "unknown operation-name \"%s\"", op ? op : "");
                 }
                 mask = int_of(ctx, e, node, "gate-states-value");
+                if (mask && ctx->gate_limit)
+                        json_object_set_int64(mask, json_object_get_int64(mask) & ((1 << ctx->gate_limit) - 1));
                 interval = mask ? int_of(ctx, e, node, "time-interval-value") : NULL;
                 if (!interval) {
                         json_object_put(mask);
@@ -348,29 +357,29 @@ static int gates(struct ctx *ctx, const struct nc_node *table, json_object *root
         const struct nc_node *ct = nc_child(table, "admin-cycle-time");
         if (ct) {
                 uint64_t num, den;
-                if (parse_u64(leaf(ct, "numerator"), &num) < 0 || parse_u64(leaf(ct, "denominator"), &den) < 0 ||
+                if (nc_parse_u64(nc_leaf(ct, "numerator"), &num) < 0 || nc_parse_u64(nc_leaf(ct, "denominator"), &den) < 0 ||
                     den == 0)
-                        return fail(ctx, "ieee802-dot1q-sched:gate-parameter-table/admin-cycle-time",
+                        return nc_fail(ctx, nc_tpath(ctx, "/admin-cycle-time"),
                                     "needs a numerator and a denominator above 0");
                 /* numerator is 32 bits: numerator * 10^9 fits in 64. */
                 if ((num * NS_PER_S) % den != 0)
-                        return fail(ctx, "ieee802-dot1q-sched:gate-parameter-table/admin-cycle-time",
+                        return nc_fail(ctx, nc_tpath(ctx, "/admin-cycle-time"),
                                     "%" PRIu64 "/%" PRIu64 " s is not a whole number of nanoseconds", num, den);
                 json_object_object_add(root, "cycle_time_ns", json_object_new_int64((int64_t) (num * NS_PER_S / den)));
         }
-        s = leaf(table, "admin-cycle-time-extension");
+        s = nc_leaf(table, "admin-cycle-time-extension");
         if (s && add_int(ctx, root, "cycle_time_extension_ns",
-                         "ieee802-dot1q-sched:gate-parameter-table/admin-cycle-time-extension", s) < 0)
+                         nc_tpath(ctx, "/admin-cycle-time-extension"), s) < 0)
                 return -1;
         const struct nc_node *bt = nc_child(table, "admin-base-time");
-        if (bt && (leaf(bt, "seconds") || leaf(bt, "nanoseconds"))) {
+        if (bt && (nc_leaf(bt, "seconds") || nc_leaf(bt, "nanoseconds"))) {
                 uint64_t sec = 0, ns = 0;
-                if ((leaf(bt, "seconds") && parse_u64(leaf(bt, "seconds"), &sec) < 0) ||
-                    (leaf(bt, "nanoseconds") && parse_u64(leaf(bt, "nanoseconds"), &ns) < 0) || ns >= NS_PER_S)
-                        return fail(ctx, "ieee802-dot1q-sched:gate-parameter-table/admin-base-time",
+                if ((nc_leaf(bt, "seconds") && nc_parse_u64(nc_leaf(bt, "seconds"), &sec) < 0) ||
+                    (nc_leaf(bt, "nanoseconds") && nc_parse_u64(nc_leaf(bt, "nanoseconds"), &ns) < 0) || ns >= NS_PER_S)
+                        return nc_fail(ctx, nc_tpath(ctx, "/admin-base-time"),
                                     "nanoseconds must be below 1000000000");
                 if (sec > ((uint64_t) INT64_MAX - ns) / NS_PER_S)
-                        return fail(ctx, "ieee802-dot1q-sched:gate-parameter-table/admin-base-time",
+                        return nc_fail(ctx, nc_tpath(ctx, "/admin-base-time"),
                                     "%" PRIu64 " s is beyond the largest base time (9223372036854775807 ns)", sec);
                 json_object_object_add(root, "base_time_ns", json_object_new_int64((int64_t) (sec * NS_PER_S + ns)));
         }
@@ -398,7 +407,7 @@ static int txqueues(struct ctx *ctx, const struct nc_node *sched, json_object *d
                 if (strcmp(e->name, "txqueues") != 0)
                         continue;
                 snprintf(path, sizeof(path), "tbsd:schedule/txqueues[queue=%s]",
-                         leaf(e, "queue") ? leaf(e, "queue") : "?");
+                         nc_leaf(e, "queue") ? nc_leaf(e, "queue") : "?");
                 json_object *q = json_object_new_object();
                 json_object_array_add(arr, q);
                 for (const struct nc_node *c = e->child; c; c = c->next)
@@ -409,11 +418,9 @@ static int txqueues(struct ctx *ctx, const struct nc_node *sched, json_object *d
 }
 
 int nc_translate_interface(const struct nc_node *iface, const char **ifname, char **json, char **error) {
-        struct ctx ctx = { .ifname = leaf(iface, "name") };
-        const struct nc_node *table = nc_child(iface, "gate-parameter-table");
+        struct ctx ctx = { .ifname = nc_leaf(iface, "name") };
+        const struct nc_node *table;
         const struct nc_node *sched = nc_child(iface, "schedule");
-        const char *enabled = leaf(table, "gate-enabled");
-        bool taprio = enabled && strcmp(enabled, "true") == 0;
         json_object *doc, *root;
         int r = 0;
 
@@ -422,6 +429,12 @@ int nc_translate_interface(const struct nc_node *iface, const char **ifname, cha
         *ifname = ctx.ifname;
         if (!ctx.ifname)
                 ctx.ifname = "?";
+        if (nc_gate_table(&ctx, iface, &table) < 0) {
+                *error = ctx.error;
+                return -1;
+        }
+        const char *enabled = nc_leaf(table, "gate-enabled");
+        bool taprio = enabled && strcmp(enabled, "true") == 0;
         if (!sched && !taprio)
                 return 0;
         doc = json_object_new_object();
@@ -431,6 +444,8 @@ int nc_translate_interface(const struct nc_node *iface, const char **ifname, cha
         json_object_object_add(root, "qdisc", json_object_new_string(taprio ? "taprio" : "mqprio"));
         if (sched)
                 r = root_from_tbsd(&ctx, nc_child(sched, "root"), root);
+        if (r == 0 && taprio)
+                r = nc_derive_root(&ctx, table, root);
         if (r == 0 && taprio)
                 r = gates(&ctx, table, root);
         if (r == 0 && sched)
@@ -443,8 +458,8 @@ int nc_translate_interface(const struct nc_node *iface, const char **ifname, cha
                         for (const struct nc_node *l = clock->child; l && r == 0; l = l->next)
                                 r = add_leaf(&ctx, c, "tbsd:schedule/clock", l);
                 }
-                if (r == 0 && leaf(sched, "drift"))
-                        json_object_object_add(doc, "drift", json_object_new_string(leaf(sched, "drift")));
+                if (r == 0 && nc_leaf(sched, "drift"))
+                        json_object_object_add(doc, "drift", json_object_new_string(nc_leaf(sched, "drift")));
                 json_object *allow = NULL;
                 for (const struct nc_node *l = sched->child; l && r == 0; l = l->next) {
                         if (strcmp(l->name, "allow") != 0)
@@ -460,7 +475,7 @@ int nc_translate_interface(const struct nc_node *iface, const char **ifname, cha
                 const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
                 *json = text ? strdup(text) : NULL;
                 if (!*json)
-                        r = fail(&ctx, "document", "out of memory");
+                        r = nc_fail(&ctx, "document", "out of memory");
         }
         json_object_put(doc);
         if (r < 0) {

@@ -13,6 +13,7 @@
  * module's prefix; an identityref's value may carry one ("sched:x"). */
 struct nc_node {
         const char *name;
+        const char *module; /* the node's YANG module; NULL: not said (tbsd's own table) */
         const char *value;
         struct nc_node *child;
         struct nc_node *next;
@@ -25,6 +26,11 @@ struct nc_node {
  * line, malloc'ed, naming the interface and the node) when it cannot be
  * turned into a document. *ifname is the entry's name (not copied). */
 int nc_translate_interface(const struct nc_node *iface, const char **ifname, char **json, char **error);
+
+/* Where a standard-only edit's root learns the interface's number of TX
+ * queues (issue 48): nc_derive_tx_queues() unless set (the unit tests
+ * set their own). Returns the count or -errno. */
+void nc_translate_set_tx_queues(int (*tx_queues)(const char *ifname));
 
 /* The first child of node named name, or NULL. */
 const struct nc_node *nc_child(const struct nc_node *node, const char *name);

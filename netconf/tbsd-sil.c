@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The server module (SIL) of yuma123's netconfd for the YANG modules tbsd
- * and ieee802-dot1q-sched (netconf/tbsd.yang, netconf/ieee802-dot1q-sched.yang): netconfd loads it for
+/* The server module (SIL) of yuma123's netconfd for the YANG modules tbsd,
+ * ieee802-dot1q-sched and ieee802-dot1dc-sched-if (the .yang files of netconf/, with
+ * the deviations of netconf/tbsd-deviations.yang): netconfd loads it for
  * --module=tbsd from its --runpath as libtbsd.so and calls the three
  * functions below by the module's name (docs/netconf.md).
  *
@@ -67,6 +68,11 @@
 #define TBSD_REVISION "2026-12-07"
 #define SCHED_MODULE "ieee802-dot1q-sched"
 #define SCHED_REVISION "2026-12-07"
+/* The published modules (issue 48): 802.1DC's table on each interface,
+ * and what tbsd does otherwise than they say. */
+#define DC_SCHED_MODULE "ieee802-dot1dc-sched-if"
+#define DC_SCHED_REVISION "2024-09-26"
+#define DEVIATIONS_MODULE "tbsd-deviations"
 #define ORIGIN "netconf"
 
 static ncx_module_t *tbsd_mod;
@@ -91,6 +97,7 @@ static struct nc_node *nodes_of(const val_value_t *val) {
         if (!n)
                 return NULL;
         n->name = (const char *) val->name;
+        n->module = (const char *) val_get_mod_name(val);
         if (typ_is_simple(val->btyp)) {
                 xmlChar *s = val_make_sprintf_string(val);
                 if (!s) {
@@ -721,7 +728,7 @@ static status_t state_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *v
 
 static const char *const oper_leaves[] = {
         "oper-gate-states", "oper-cycle-time-extension", "config-pending", "supported-list-max",
-        "supported-interval-max", NULL,
+        "supported-interval-max", "tick-granularity", NULL,
 };
 
 static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
@@ -749,6 +756,14 @@ static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *vi
                         snprintf(buf, sizeof(buf), "%lld", (long long) o.cycle_time_extension_ns);
                 else if (strcmp(leaf, "config-pending") == 0)
                         snprintf(buf, sizeof(buf), "%s", o.change_pending ? "true" : "false");
+                else if (strcmp(leaf, "tick-granularity") == 0) {
+                        /* The resolution of the schedule's clock, which
+                         * taprio's timer runs on, in tenths of ns. */
+                        struct timespec res;
+                        if (clock_getres(o.clockid, &res) < 0 || res.tv_sec > 0 || res.tv_nsec > 429496729)
+                                return ERR_NCX_SKIPPED;
+                        snprintf(buf, sizeof(buf), "%ld", res.tv_nsec * 10);
+                }
                 else
                         return ERR_NCX_SKIPPED;
         }
@@ -764,7 +779,7 @@ static const char *const oper_containers[] = {
 /* operation-name, an identityref: its value made directly (a QName of
  * this module's namespace and the identity's local name). */
 static status_t add_operation(val_value_t *entry, const char *name) {
-        obj_template_t *obj = obj_find_child(entry->obj, (const xmlChar *) SCHED_MODULE,
+        obj_template_t *obj = obj_find_child(entry->obj, obj_get_mod_name(entry->obj),
                                              (const xmlChar *) "operation-name");
         val_value_t *v;
 
@@ -860,6 +875,40 @@ static status_t oper_container_get(ses_cb_t *scb, getcb_mode_t mode, const val_v
         return res;
 }
 
+/* The operational nodes of one gate parameter table (tbsd's own, or
+ * 802.1DC's: the same names in its module), read when asked. */
+static const char *const table_modules[] = { SCHED_MODULE, DC_SCHED_MODULE, NULL };
+
+static status_t add_table_oper(val_value_t *table, const char *module) {
+        status_t res = NO_ERR;
+
+        for (size_t i = 0; table && oper_containers[i] && res == NO_ERR; i++) {
+                obj_template_t *obj = obj_find_child(table->obj, (const xmlChar *) module,
+                                                     (const xmlChar *) oper_containers[i]);
+                val_value_t *v;
+
+                if (!obj || val_find_child(table, (const xmlChar *) module,
+                                           (const xmlChar *) oper_containers[i]))
+                        continue;
+                v = val_new_value();
+                if (!v)
+                        return ERR_INTERNAL_MEM;
+                val_init_virtual(v, oper_container_get, obj);
+                val_add_child(v, table);
+        }
+
+        for (size_t i = 0; table && oper_leaves[i] && res == NO_ERR; i++) {
+                val_value_t *v;
+
+                if (val_find_child(table, (const xmlChar *) module, (const xmlChar *) oper_leaves[i]))
+                        continue;
+                v = agt_make_virtual_leaf(table->obj, (const xmlChar *) oper_leaves[i], oper_get, &res);
+                if (v)
+                        val_add_child(v, table);
+        }
+        return res;
+}
+
 /* Every gate parameter table of the running datastore gets the
  * operational leaves, read when asked: after each commit (a commit may
  * have put a table there, or replaced one), and after the startup. */
@@ -872,8 +921,6 @@ static status_t add_oper_leaves(void) {
         status_t res = NO_ERR;
 
         for (val_value_t *e = ifs ? val_get_first_child(ifs) : NULL; e && res == NO_ERR; e = val_get_next_child(e)) {
-                val_value_t *table = val_find_child(e, (const xmlChar *) SCHED_MODULE,
-                                                    (const xmlChar *) "gate-parameter-table");
                 obj_template_t *state_obj = obj_find_child(e->obj, (const xmlChar *) TBSD_MODULE,
                                                            (const xmlChar *) "state");
 
@@ -886,30 +933,10 @@ static status_t add_oper_leaves(void) {
                         val_add_child(v, e);
                 }
 
-                for (size_t i = 0; table && oper_containers[i] && res == NO_ERR; i++) {
-                        obj_template_t *obj = obj_find_child(table->obj, (const xmlChar *) SCHED_MODULE,
-                                                             (const xmlChar *) oper_containers[i]);
-                        val_value_t *v;
-
-                        if (!obj || val_find_child(table, (const xmlChar *) SCHED_MODULE,
-                                                   (const xmlChar *) oper_containers[i]))
-                                continue;
-                        v = val_new_value();
-                        if (!v)
-                                return ERR_INTERNAL_MEM;
-                        val_init_virtual(v, oper_container_get, obj);
-                        val_add_child(v, table);
-                }
-
-                for (size_t i = 0; table && oper_leaves[i] && res == NO_ERR; i++) {
-                        val_value_t *v;
-
-                        if (val_find_child(table, (const xmlChar *) SCHED_MODULE, (const xmlChar *) oper_leaves[i]))
-                                continue;
-                        v = agt_make_virtual_leaf(table->obj, (const xmlChar *) oper_leaves[i], oper_get, &res);
-                        if (v)
-                                val_add_child(v, table);
-                }
+                for (size_t m = 0; table_modules[m] && res == NO_ERR; m++)
+                        res = add_table_oper(val_find_child(e, (const xmlChar *) table_modules[m],
+                                                            (const xmlChar *) "gate-parameter-table"),
+                                             table_modules[m]);
         }
         return res;
 }
@@ -933,8 +960,14 @@ status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
                           "schedules at <commit>\n");
                 return ERR_NCX_OPERATION_NOT_SUPPORTED;
         }
-        res = ncxmod_load_module((const xmlChar *) SCHED_MODULE, (const xmlChar *) SCHED_REVISION,
-                                 &profile->agt_savedevQ, &sched_mod);
+        /* Saved first: netconfd applies it once every module is loaded. */
+        res = ncxmod_load_deviation((const xmlChar *) DEVIATIONS_MODULE, &profile->agt_savedevQ);
+        if (res == NO_ERR)
+                res = ncxmod_load_module((const xmlChar *) SCHED_MODULE, (const xmlChar *) SCHED_REVISION,
+                                         &profile->agt_savedevQ, &sched_mod);
+        if (res == NO_ERR)
+                res = ncxmod_load_module((const xmlChar *) DC_SCHED_MODULE, (const xmlChar *) DC_SCHED_REVISION,
+                                         &profile->agt_savedevQ, NULL);
         if (res == NO_ERR)
                 res = ncxmod_load_module((const xmlChar *) TBSD_MODULE, (const xmlChar *) TBSD_REVISION,
                                          &profile->agt_savedevQ, &tbsd_mod);

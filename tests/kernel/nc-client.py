@@ -66,6 +66,9 @@ def main():
                 print("rpc-error:", e.tag, " ".join((e.message or "").split()))
         elif verb == "hello":
             print("session", m.session_id)
+        elif verb == "caps":
+            for c in m.server_capabilities:
+                print("cap", c)
         elif verb == "rpc":
             try:
                 m.dispatch(etree.fromstring(sys.argv[3]))
@@ -84,11 +87,14 @@ def main():
             filt = '<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"/>'
             print(m.get_config(source="running", filter=("subtree", filt)).data_xml)
         elif verb == "oper":
+            # oper IFACE [NAMESPACE]: the gate table of tbsd's module, or of
+            # NAMESPACE (802.1DC's ieee802-dot1dc-sched-if).
+            ns = sys.argv[4] if len(sys.argv) > 4 else "urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched"
             filt = ('<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"><interface>'
-                    '<name>%s</name><gate-parameter-table xmlns="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched"/>'
-                    '</interface></interfaces>' % sys.argv[3])
+                    '<name>%s</name><gate-parameter-table xmlns="%s"/>'
+                    '</interface></interfaces>' % (sys.argv[3], ns))
             data = m.get(filter=("subtree", filt)).data_ele
-            sched = "{urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched}"
+            sched = "{%s}" % ns
 
             def walk_table(node, path):
                 for c in node:

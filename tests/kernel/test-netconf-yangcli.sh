@@ -51,7 +51,7 @@ EOY
 # (300 us class 0, 700 us classes 1 and 2), cycle 1/1000 s, software mode.
 yc_gates() {
         local i="/interfaces/interface[name='$1']" g
-        g="$i/gate-parameter-table"
+        g="$i/sched:gate-parameter-table"
         cat <<EOY
 create $i/type value=ianaift:ethernetCsmacd
 merge $g/gate-enabled value=true
@@ -111,7 +111,7 @@ run_nc=$(client running)
 # Refused edits: tbsd's reason in yangcli's output, nothing changed.
 tree_t=$(qdisc_shape vt0)
 tree_m=$(qdisc_shape vm0)
-printf '%s\n' "merge /interfaces/interface[name='vt0']/gate-parameter-table/admin-cycle-time/denominator value=2000" \
+printf '%s\n' "merge /interfaces/interface[name='vt0']/sched:gate-parameter-table/admin-cycle-time/denominator value=2000" \
         commit > "$NC/bad-cycle.yc"
 out=$(yc bad-cycle)
 echo "$out" | tail -20
@@ -133,7 +133,7 @@ assert_eq "$(client running)" "$run_nc" "the running datastore after the refusal
 pass "no document kept for nope0"
 
 # Operational state: vt0's gate parameters in force, vm0's tbsd:state.
-printf '%s\n' "sget /interfaces/interface[name='vt0']/gate-parameter-table" \
+printf '%s\n' "sget /interfaces/interface[name='vt0']/sched:gate-parameter-table" \
         "sget /interfaces/interface[name='vm0']/state" > "$NC/oper.yc"
 out=$(yc oper)
 echo "$out" | tail -40

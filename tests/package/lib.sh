@@ -90,6 +90,10 @@ EOL
 $7/yuma/libtbsd.so
 $3/yuma/modules/tbsd/tbsd.yang
 $3/yuma/modules/tbsd/ieee802-dot1q-sched.yang
+$3/yuma/modules/tbsd/ieee802-dot1q-types.yang
+$3/yuma/modules/tbsd/ieee802-dot1dc-sched-if.yang
+$3/yuma/modules/tbsd/ieee802-types.yang
+$3/yuma/modules/tbsd/tbsd-deviations.yang
 $3/tbsd-netconf/startup-cfg.xml
 ${11}/tbsd/tbsd-netconf-subsystem
 $6/tbsd-netconf.service

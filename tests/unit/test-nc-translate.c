@@ -10,10 +10,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../netconf/nc-derive.h"
 #include "../../netconf/nc-translate.h"
 #include "schedule-parse.h"
 #include "schedule-verify.h"
@@ -29,6 +31,11 @@ static struct nc_node *parse_one(const char **p) {
 
         assert_non_null(n);
         n->name = name;
+        /* "dc:" names a node of ieee802-dot1dc-sched-if. */
+        if (strncmp(name, "dc:", 3) == 0) {
+                memmove(name, name + 3, strlen(name + 3) + 1);
+                n->module = "ieee802-dot1dc-sched-if";
+        }
         s += len;
         if (*s == '=') {
                 s++;
@@ -237,6 +244,80 @@ static void test_left_to_tbsd(void **state) {
         free(json);
 }
 
+/* The interfaces of these tests have 4 TX queues; "none0" has none. */
+static int tx_queues(const char *ifname) {
+        return strcmp(ifname, "none0") == 0 ? -ENOENT : 4;
+}
+
+#define DC_GATES(g0, g1)                                                                                    \
+        "dc:gate-parameter-table{gate-enabled=true admin-control-list{gate-control-entry{index=0 "          \
+        "operation-name=sched:set-gate-states gate-states-value=" g0 " time-interval-value=300000} "        \
+        "gate-control-entry{index=1 operation-name=sched:set-gate-states gate-states-value=" g1 " "         \
+        "time-interval-value=700000}} admin-cycle-time{numerator=1 denominator=1000}}"
+
+/* issue 48: a standard-only table gets its root derived: classes from the
+ * gate list (at most the queues), Table 8-5's priorities, one queue per
+ * class and the rest on the last; tbsd's nodes override each. */
+static void test_standard_only(void **state) {
+        char *json, *error;
+        (void) state;
+        assert_int_equal(translate("name=v3 " DC_GATES("1", "6"), &json, &error), 1);
+        assert_string_equal(json, "{\"interface\":\"v3\",\"root\":{\"qdisc\":\"taprio\",\"num_tc\":3,"
+                                  "\"priority_map\":[0,0,0,0,1,1,2,2,0,0,0,0,0,0,0,0],\"queues\":[{\"count\":1,"
+                                  "\"offset\":0},{\"count\":1,\"offset\":1},{\"count\":2,\"offset\":2}],"
+                                  "\"entries\":[{\"command\":\"set-gates\",\"gate_mask\":1,\"interval_ns\":300000},"
+                                  "{\"command\":\"set-gates\",\"gate_mask\":6,\"interval_ns\":700000}],"
+                                  "\"cycle_time_ns\":1000000}}");
+        assert_valid(json);
+        free(json);
+        /* All gates open (255) on 4 queues: 4 classes, the other bits dropped. */
+        assert_int_equal(translate("name=v4 " DC_GATES("255", "1"), &json, &error), 1);
+        assert_non_null(strstr(json, "\"num_tc\":4,\"priority_map\":[0,0,1,1,2,2,3,3,0,"));
+        assert_non_null(strstr(json, "\"gate_mask\":15,"));
+        assert_valid(json);
+        free(json);
+        /* tbsd's module overrides: its num-tc, then the map and queues for it. */
+        assert_int_equal(translate("name=v2 " DC_GATES("1", "2") " schedule{root{num-tc=2}}", &json, &error), 1);
+        assert_non_null(strstr(json, "\"num_tc\":2,\"priority_map\":[0,0,0,0,1,1,1,1,"));
+        assert_non_null(strstr(json, "\"queues\":[{\"count\":1,\"offset\":0},{\"count\":3,\"offset\":1}]"));
+        assert_valid(json);
+        free(json);
+        expect_error("name=none0 " DC_GATES("1", "6"),
+                     "netconf: interface none0: ieee802-dot1dc-sched-if:gate-parameter-table: tbsd derives the "
+                     "traffic classes from the gate list and the interface's TX queues, and finds no TX queues of "
+                     "the interface here: No such file or directory");
+        expect_error("name=v3 " DC_GATES("1", "6") " gate-parameter-table{gate-enabled=true}",
+                     "netconf: interface v3: ieee802-dot1dc-sched-if:gate-parameter-table: the interface has "
+                     "ieee802-dot1q-sched:gate-parameter-table too; give one of them");
+        expect_error("name=v3 dc:gate-parameter-table{gate-enabled=true admin-cycle-time{numerator=1 denominator=3}}",
+                     "netconf: interface v3: ieee802-dot1dc-sched-if:gate-parameter-table/admin-cycle-time: "
+                     "1/3 s is not a whole number of nanoseconds");
+}
+
+/* IEEE 802.1Q Table 8-5, spot checks; the queue split. */
+static void test_derive(void **state) {
+        static const uint8_t gates[] = { 0x01, 0x20 };
+        unsigned count[8], offset[8];
+        (void) state;
+        assert_int_equal(nc_derive_num_tc(gates, 2, 8), 6);
+        assert_int_equal(nc_derive_num_tc(gates, 2, 4), 4);
+        assert_int_equal(nc_derive_num_tc(NULL, 0, 4), 1);
+        assert_int_equal(nc_derive_class_of(0, 8), 1);
+        assert_int_equal(nc_derive_class_of(1, 8), 0);
+        assert_int_equal(nc_derive_class_of(7, 8), 7);
+        assert_int_equal(nc_derive_class_of(0, 5), 0);
+        assert_int_equal(nc_derive_class_of(5, 6), 3);
+        assert_int_equal(nc_derive_class_of(6, 5), 3);
+        assert_int_equal(nc_derive_class_of(3, 7), 3);
+        assert_int_equal(nc_derive_class_of(12, 8), 1);
+        assert_int_equal(nc_derive_class_of(7, 1), 0);
+        nc_derive_queues(3, 8, count, offset);
+        assert_int_equal(count[2], 6);
+        assert_int_equal(offset[2], 2);
+        assert_int_equal(nc_derive_tx_queues("a/b"), -EINVAL);
+        assert_int_equal(nc_derive_tx_queues(".."), -EINVAL);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_taprio),
@@ -244,6 +325,9 @@ int main(void) {
                 cmocka_unit_test(test_none),
                 cmocka_unit_test(test_refused),
                 cmocka_unit_test(test_left_to_tbsd),
+                cmocka_unit_test(test_standard_only),
+                cmocka_unit_test(test_derive),
         };
+        nc_translate_set_tx_queues(tx_queues);
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
