@@ -71,6 +71,12 @@ int nc_derive_tx_queues(const char *ifname) {
         return n > 0 ? n : -ENOENT;
 }
 
+int (*nc_tx_queues_of)(const char *ifname) = nc_derive_tx_queues;
+
+void nc_translate_set_tx_queues(int (*tx_queues)(const char *ifname)) {
+        nc_tx_queues_of = tx_queues ? tx_queues : nc_derive_tx_queues;
+}
+
 /* The interface's gate table: tbsd's own (ieee802-dot1q-sched's, module
  * not said) or 802.1DC's; one of them. */
 int nc_gate_table(struct ctx *ctx, const struct nc_node *iface, const struct nc_node **table) {

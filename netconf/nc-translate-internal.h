@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What nc-translate.c shares with nc-derive.c: one interface's
+/* What nc-translate.c, nc-derive.c and nc-node.c share: one interface's
  * translation state and the helpers that name a node in a line. */
 #pragma once
 

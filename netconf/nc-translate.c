@@ -23,60 +23,6 @@
 #define NS_PER_S 1000000000ULL
 #define MAX_PRIO 16
 
-int (*nc_tx_queues_of)(const char *ifname) = nc_derive_tx_queues;
-
-void nc_translate_set_tx_queues(int (*tx_queues)(const char *ifname)) {
-        nc_tx_queues_of = tx_queues ? tx_queues : nc_derive_tx_queues;
-}
-
-/* A node of the gate table, named for a line: MODULE:gate-parameter-table/REST. */
-const char *nc_tpath(struct ctx *ctx, const char *rest) {
-        snprintf(ctx->path, sizeof(ctx->path), "%s%s", ctx->table, rest);
-        return ctx->path;
-}
-
-const struct nc_node *nc_child(const struct nc_node *node, const char *name) {
-        for (const struct nc_node *c = node ? node->child : NULL; c; c = c->next)
-                if (strcmp(c->name, name) == 0)
-                        return c;
-        return NULL;
-}
-
-const char *nc_leaf(const struct nc_node *node, const char *name) {
-        const struct nc_node *c = nc_child(node, name);
-        return c ? c->value : NULL;
-}
-
-int nc_fail(struct ctx *ctx, const char *node, const char *fmt, ...) {
-        char *reason = NULL, *shown = NULL;
-        va_list ap;
-
-        if (ctx->error)
-                return -1;
-        va_start(ap, fmt);
-        if (vasprintf(&reason, fmt, ap) < 0)
-                reason = NULL;
-        va_end(ap);
-        /* The name escaped: a newline in it would split the rpc-error. */
-        if (asprintf(&ctx->error, "netconf: interface %s: %s: %s", text_safe(ctx->ifname, &shown), node,
-                     reason ? reason : "out of memory") < 0)
-                ctx->error = NULL;
-        free(reason);
-        free(shown);
-        return -1;
-}
-
-/* An unsigned decimal as netconfd prints it; -1 when it is not one. */
-int nc_parse_u64(const char *s, uint64_t *out) {
-        char *end;
-
-        if (!s || *s < '0' || *s > '9')
-                return -1;
-        errno = 0;
-        *out = strtoull(s, &end, 10);
-        return errno || *end ? -1 : 0;
-}
-
 static int parse_i64(const char *s, int64_t *out) {
         char *end;
 
