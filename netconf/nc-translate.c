@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/utf8.h"
 #include "nc-derive.h"
 #include "nc-translate-internal.h"
 
