@@ -4,7 +4,7 @@
 TBS_PACKAGES=(
         gcc pkg-config meson ninja-build
         libnl-3-dev libnl-route-3-dev libsystemd-dev libjson-c-dev libcmocka-dev
-        user-mode-linux kmod iproute2 linuxptp dbus ethtool util-linux procps
+        user-mode-linux patchelf kmod iproute2 linuxptp dbus ethtool util-linux procps
         jq valgrind strace python3 python3-prometheus-client xz-utils zstd
         systemd man-db groff-base dpkg-dev debhelper fakeroot binutils
         prometheus

@@ -114,7 +114,7 @@ assert_eq "$(qdisc_at dm1 100:1 | jq -r .options.delta)" 300000 "the etf left as
 # in one request: Linux 6.1 answers success and leaves the new root with no
 # traffic classes (the old root's destroy resets the device's), so tbsd
 # deletes the old root first (qdisc_root_delete_first(); every direction
-# with rollbacks: kernel-root-rehandle, 6.1 only).
+# with rollbacks: kernel-root-rehandle and kernel612-root-rehandle).
 tc qdisc replace dev dm2 root handle 200: taprio num_tc 2 map 0 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 queues 1@0 3@1 \
         base-time 0 sched-entry S 01 50000000 sched-entry S 02 50000000 clockid CLOCK_TAI
 r=$(qdisc_at dm2 root)

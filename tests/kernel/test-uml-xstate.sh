@@ -1,6 +1,7 @@
 #!/bin/bash
-# Debian 12's linux.uml on a host whose XSAVE area is larger than UML's
-# 832-byte buffer (AVX-512, AMX): reproduces the fault and shows it contained.
+# Debian 12's linux.uml (or, with --kernel 6.12, Debian 13's) on a host whose
+# XSAVE area is larger than UML's 832-byte buffer (AVX-512, AMX): reproduces
+# the fault and shows it contained.
 # Runs on the host: boots the kernel twice with a one-line init, without and
 # with tests/kernel/uml-xstate.so preloaded (as uml-run does). Without: a host
 # with a larger area must show the fault ("ptrace set fp regs failed, errno =
@@ -10,7 +11,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../guest-run.sh"
 factor=$(guest_timeout_factor) || exit 2
 limit=$(guest_scaled 60 "$factor")
-uml=$(command -v linux.uml) || { echo "FAIL: linux.uml not found (Debian package user-mode-linux)"; exit 1; }
+# --kernel 6.12: Debian 13's linux.uml from prepare-uml612's cache (as uml-run --kernel 6.12).
+case "${1:-} ${2:-}" in
+"--kernel 6.12")
+        uml=$("$here/prepare-uml612")/linux.uml || { echo "FAIL: no Linux 6.12 user-mode-linux (prepare-uml612 said why above)"; exit 1; } ;;
+" "|"--kernel 6.1")
+        uml=$(command -v linux.uml) || { echo "FAIL: linux.uml not found (Debian package user-mode-linux)"; exit 1; } ;;
+*) echo "usage: test-uml-xstate.sh [--kernel 6.1|6.12]"; exit 2 ;;
+esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/tbs-uml-xstate.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
