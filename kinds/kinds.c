@@ -135,6 +135,18 @@ bool root_restart_after_graft(const RootSpec *r) {
         return vt && vt->restart_after_graft && vt->restart_after_graft(r);
 }
 
+bool root_gates(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->gates;
+}
+
+clockid_t root_launch_clock(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->launch_clock ? vt->launch_clock(r) : CLOCK_TAI;
+}
+
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
         const QDiscVTable *vt = qdisc_vtable_for_child(a->kind);
 

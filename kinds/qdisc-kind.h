@@ -117,6 +117,14 @@ typedef struct QDiscVTable {
         /* The kind sends a per-class max SDU (root_has_max_sdu()), which a
          * kernel without it ignores: a new root's is read back. */
         bool sends_max_sdu;
+        /* The root gates its classes by a gate list (taprio: RootSpec's
+         * entries, cycle and base time): a launch time passes only inside
+         * a window of its class (lib/txtime-windows.h; GetTxtimeWindow(),
+         * the launch-time monitor). */
+        bool gates;
+        /* The clock the root checks a socket's launch time on when no etf
+         * does (taprio: its clockid). NULL op: nothing checks it. */
+        clockid_t (*launch_clock)(const RootSpec *r);
 
         /* The rest: TX queue kinds only (root false; an etf or cbs as the
          * root is a RootSpec whose leaf is handled by these). */
@@ -209,6 +217,13 @@ const char *root_in_place_blocker(const RootSpec *installed, const RootSpec *wan
 
 /** Whether grafting a child stops r's schedule (QDiscVTable.restart_after_graft). */
 bool root_restart_after_graft(const RootSpec *r);
+
+/** Whether r gates its classes by a gate list (QDiscVTable.gates). */
+bool root_gates(const RootSpec *r);
+
+/** The clock r checks a socket's launch time on without an etf
+ *  (QDiscVTable.launch_clock), CLOCK_TAI when nothing checks it. */
+clockid_t root_launch_clock(const RootSpec *r);
 
 /** Close a nest opened with nla_nest_start(). nla_len is 16 bits: a nest
  *  above 65535 bytes cannot be expressed, libnl then cuts it off the message

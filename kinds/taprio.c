@@ -493,6 +493,12 @@ static const char *taprio_kernel_lacks(const RootSpec *want, const RootSpec *ins
         return NULL;
 }
 
+/* Without an etf, taprio checks a launch time on its own clock
+ * (is_valid_interval()). */
+static clockid_t taprio_launch_clock(const RootSpec *r) {
+        return r->clockid;
+}
+
 /* The root keys of a taprio, as messages list them; their parsing, rules
  * and JSON are in kinds/taprio-keys.c. streams, link_speed_mbps and
  * guard_frame_bytes are the streams' (lib/schedule-parse-streams.c). */
@@ -533,4 +539,6 @@ const QDiscVTable qdisc_taprio_vtable = {
         .restart_after_graft = taprio_restart_after_graft,
         .kernel_lacks = taprio_kernel_lacks,
         .sends_max_sdu = true,
+        .gates = true,
+        .launch_clock = taprio_launch_clock,
 };
