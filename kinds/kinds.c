@@ -135,6 +135,13 @@ bool root_restart_after_graft(const RootSpec *r) {
         return vt && vt->restart_after_graft && vt->restart_after_graft(r);
 }
 
+void root_settle_installed(RootSpec *want, const RootSpec *installed, const DeviceFacts *f) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(want->kind);
+
+        if (vt && vt->settle_installed)
+                vt->settle_installed(want, installed, f);
+}
+
 bool root_gates(const RootSpec *r) {
         const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
 

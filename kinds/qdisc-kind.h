@@ -125,6 +125,14 @@ typedef struct QDiscVTable {
         /* The clock the root checks a socket's launch time on when no etf
          * does (taprio: its clockid). NULL op: nothing checks it. */
         clockid_t (*launch_clock)(const RootSpec *r);
+        /* Before comparing want (a shallow copy of a schedule's root, for
+         * drift and ownership) with installed: what the file leaves to
+         * tbsd or the kernel settles (a taprio's base time and effective
+         * max SDUs) takes installed's. NULL op: nothing to settle. */
+        void (*settle_installed)(RootSpec *want, const RootSpec *installed, const DeviceFacts *f);
+        /* Describe(): what a dump of the kind holds beside the schedule's
+         * keys (taprio's running and pending schedules) into o. */
+        void (*describe_root)(struct json_object *o, const RootSpec *installed);
 
         /* The rest: TX queue kinds only (root false; an etf or cbs as the
          * root is a RootSpec whose leaf is handled by these). */
@@ -217,6 +225,9 @@ const char *root_in_place_blocker(const RootSpec *installed, const RootSpec *wan
 
 /** Whether grafting a child stops r's schedule (QDiscVTable.restart_after_graft). */
 bool root_restart_after_graft(const RootSpec *r);
+
+/** Before comparing want with installed (QDiscVTable.settle_installed). */
+void root_settle_installed(RootSpec *want, const RootSpec *installed, const DeviceFacts *f);
 
 /** Whether r gates its classes by a gate list (QDiscVTable.gates). */
 bool root_gates(const RootSpec *r);

@@ -493,6 +493,11 @@ static const char *taprio_kernel_lacks(const RootSpec *want, const RootSpec *ins
         return NULL;
 }
 
+static void taprio_settle_installed(RootSpec *want, const RootSpec *installed, const DeviceFacts *f) {
+        taprio_settle_base_time(want, installed, qdisc_clock_now_ns(taprio_time_clock(want)));
+        taprio_settle_max_sdu(want, installed, f);
+}
+
 /* Without an etf, taprio checks a launch time on its own clock
  * (is_valid_interval()). */
 static clockid_t taprio_launch_clock(const RootSpec *r) {
@@ -541,4 +546,6 @@ const QDiscVTable qdisc_taprio_vtable = {
         .sends_max_sdu = true,
         .gates = true,
         .launch_clock = taprio_launch_clock,
+        .settle_installed = taprio_settle_installed,
+        .describe_root = taprio_describe_root,
 };
