@@ -142,6 +142,18 @@ void root_settle_installed(RootSpec *want, const RootSpec *installed, const Devi
                 vt->settle_installed(want, installed, f);
 }
 
+bool root_stamps_txtime(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->stamps_txtime && vt->stamps_txtime(r);
+}
+
+bool root_gates_in_nic(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->gates_in_nic && vt->gates_in_nic(r);
+}
+
 bool root_gates(const RootSpec *r) {
         const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
 

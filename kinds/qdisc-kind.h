@@ -125,6 +125,13 @@ typedef struct QDiscVTable {
         /* The clock the root checks a socket's launch time on when no etf
          * does (taprio: its clockid). NULL op: nothing checks it. */
         clockid_t (*launch_clock)(const RootSpec *r);
+        /* Whether r stamps a launch time on its frames itself (taprio's
+         * txtime-assist: also on a socket's without SO_TXTIME, which its
+         * etfs then take with skip_sock_check). NULL op: never. */
+        bool (*stamps_txtime)(const RootSpec *r);
+        /* Whether the NIC runs r's gates itself (taprio's full offload):
+         * replacing r may reset the link. NULL op: never. */
+        bool (*gates_in_nic)(const RootSpec *r);
         /* Before comparing want (a shallow copy of a schedule's root, for
          * drift and ownership) with installed: what the file leaves to
          * tbsd or the kernel settles (a taprio's base time and effective
@@ -228,6 +235,11 @@ bool root_restart_after_graft(const RootSpec *r);
 
 /** Before comparing want with installed (QDiscVTable.settle_installed). */
 void root_settle_installed(RootSpec *want, const RootSpec *installed, const DeviceFacts *f);
+
+/** Whether r stamps launch times itself (QDiscVTable.stamps_txtime). */
+bool root_stamps_txtime(const RootSpec *r);
+/** Whether the NIC runs r's gates (QDiscVTable.gates_in_nic). */
+bool root_gates_in_nic(const RootSpec *r);
 
 /** Whether r gates its classes by a gate list (QDiscVTable.gates). */
 bool root_gates(const RootSpec *r);

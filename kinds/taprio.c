@@ -498,6 +498,14 @@ static void taprio_settle_installed(RootSpec *want, const RootSpec *installed, c
         taprio_settle_max_sdu(want, installed, f);
 }
 
+static bool taprio_stamps_txtime(const RootSpec *r) {
+        return r->mode == TAPRIO_MODE_TXTIME_ASSIST;
+}
+
+static bool taprio_gates_in_nic(const RootSpec *r) {
+        return r->mode == TAPRIO_MODE_FULL_OFFLOAD;
+}
+
 /* Without an etf, taprio checks a launch time on its own clock
  * (is_valid_interval()). */
 static clockid_t taprio_launch_clock(const RootSpec *r) {
@@ -546,6 +554,8 @@ const QDiscVTable qdisc_taprio_vtable = {
         .sends_max_sdu = true,
         .gates = true,
         .launch_clock = taprio_launch_clock,
+        .stamps_txtime = taprio_stamps_txtime,
+        .gates_in_nic = taprio_gates_in_nic,
         .settle_installed = taprio_settle_installed,
         .describe_root = taprio_describe_root,
 };
