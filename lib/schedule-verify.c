@@ -286,7 +286,7 @@ static void verify_monitor(Verifier *v, const Schedule *s, const EtfSpec *q, siz
                      " (root.priority_map), so no probe frame can reach it", tc, q->queue);
                 return;
         }
-        if (r->kind == ROOT_TAPRIO)
+        if (root_gates(r))
                 verify_monitor_windows(v, s, tc, q, i, facts);
 }
 
@@ -341,7 +341,7 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                 if (q->monitor.enabled && tcs_ok)
                         verify_monitor(v, s, q, i, facts);
                 /* For PTP's queue the ptp-etf check says it, as an error. */
-                if (r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST && !q->skip_sock_check &&
+                if (root_stamps_txtime(r) && !q->skip_sock_check &&
                     (s->allow & (1U << SAFETY_PTP_ETF) || !root_tc_has_queue(r, schedule_ptp_tc(s), q->queue)))
                         vwarn(v, pathf(path, "txqueues[%zu].skip_sock_check", i),
                               "taprio in txtime-assist mode stamps every packet with a launch time, and "
