@@ -132,6 +132,10 @@ typedef struct QDiscVTable {
         /* Whether the NIC runs r's gates itself (taprio's full offload):
          * replacing r may reset the link. NULL op: never. */
         bool (*gates_in_nic)(const RootSpec *r);
+        /* The kernel refuses a size table on a TX queue's qdisc under the
+         * root (sch_api.c takes one only on a root or under mqprio/mq:
+         * "STAB not supported on a non root"; taprio). */
+        bool refuses_txq_stab;
         /* Before comparing want (a shallow copy of a schedule's root, for
          * drift and ownership) with installed: what the file leaves to
          * tbsd or the kernel settles (a taprio's base time and effective

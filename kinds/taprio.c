@@ -556,6 +556,7 @@ const QDiscVTable qdisc_taprio_vtable = {
         .launch_clock = taprio_launch_clock,
         .stamps_txtime = taprio_stamps_txtime,
         .gates_in_nic = taprio_gates_in_nic,
+        .refuses_txq_stab = true,
         .settle_installed = taprio_settle_installed,
         .describe_root = taprio_describe_root,
 };
