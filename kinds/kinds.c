@@ -116,6 +116,56 @@ bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
         return taprio_schedule_equal(a, b);
 }
 
+const char *root_in_place_blocker(const RootSpec *installed, const RootSpec *want, char *buf, size_t size) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(want->kind);
+
+        if (installed->kind != want->kind)
+                snprintf(buf, size, "root kind %s instead of %s", root_kind_to_string(installed->kind) ?: "?",
+                         root_kind_to_string(want->kind) ?: "?");
+        else if (!vt || !vt->in_place_blocker)
+                snprintf(buf, size, "%s cannot change in place", root_kind_to_string(want->kind) ?: "?");
+        else
+                return vt->in_place_blocker(installed, want, buf, size);
+        return buf;
+}
+
+bool root_restart_after_graft(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->restart_after_graft && vt->restart_after_graft(r);
+}
+
+void root_settle_installed(RootSpec *want, const RootSpec *installed, const DeviceFacts *f) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(want->kind);
+
+        if (vt && vt->settle_installed)
+                vt->settle_installed(want, installed, f);
+}
+
+bool root_stamps_txtime(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->stamps_txtime && vt->stamps_txtime(r);
+}
+
+bool root_gates_in_nic(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->gates_in_nic && vt->gates_in_nic(r);
+}
+
+bool root_gates(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->gates;
+}
+
+clockid_t root_launch_clock(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->launch_clock ? vt->launch_clock(r) : CLOCK_TAI;
+}
+
 bool etf_spec_equal(const EtfSpec *a, const EtfSpec *b) {
         const QDiscVTable *vt = qdisc_vtable_for_child(a->kind);
 

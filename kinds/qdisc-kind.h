@@ -92,6 +92,59 @@ typedef struct QDiscVTable {
          * gave them (reads back). Returns 0 or -ENOMEM. */
         int (*root_to_json)(struct json_object *o, const RootSpec *r);
 
+        /* Root kinds: what the planner and the rollback ask of a running
+         * root of the kind (daemon/qdisc/). */
+        /* Why installed (a root of the kind) cannot take want's schedule
+         * in place, in buf ("mode software instead of txtime-assist"), or
+         * NULL when it can. NULL op: a root of the kind is re-created for
+         * any change (root_in_place_blocker()). */
+        const char *(*in_place_blocker)(const RootSpec *installed, const RootSpec *want, char *buf, size_t size);
+        /* The request of a change in place of installed at now_ns: r (a
+         * shallow copy of the schedule's root) gets the base time and the
+         * TC entries it sends. With in_place_blocker. */
+        void (*settle_change)(RootSpec *r, const RootSpec *installed, int64_t now_ns);
+        /* The clock the kind's times count in, which the planner reads
+         * once for a base time left to tbsd. NULL op: the kind has none. */
+        clockid_t (*time_clock)(const RootSpec *r);
+        /* Whether grafting a child stops r's schedule (Linux 6.1, a
+         * software taprio), so that it is sent again after the children
+         * (the plan and the rollback). NULL op: never. */
+        bool (*restart_after_graft)(const RootSpec *r);
+        /* Before anything is sent: what installed (a root of the kind)
+         * shows the kernel lacks of want, as the error ("root.max_sdu:
+         * ...; nothing changed"), or NULL. NULL op: nothing. */
+        const char *(*kernel_lacks)(const RootSpec *want, const RootSpec *installed);
+        /* The kind sends a per-class max SDU (root_has_max_sdu()), which a
+         * kernel without it ignores: a new root's is read back. */
+        bool sends_max_sdu;
+        /* The root gates its classes by a gate list (taprio: RootSpec's
+         * entries, cycle and base time): a launch time passes only inside
+         * a window of its class (lib/txtime-windows.h; GetTxtimeWindow(),
+         * the launch-time monitor). */
+        bool gates;
+        /* The clock the root checks a socket's launch time on when no etf
+         * does (taprio: its clockid). NULL op: nothing checks it. */
+        clockid_t (*launch_clock)(const RootSpec *r);
+        /* Whether r stamps a launch time on its frames itself (taprio's
+         * txtime-assist: also on a socket's without SO_TXTIME, which its
+         * etfs then take with skip_sock_check). NULL op: never. */
+        bool (*stamps_txtime)(const RootSpec *r);
+        /* Whether the NIC runs r's gates itself (taprio's full offload):
+         * replacing r may reset the link. NULL op: never. */
+        bool (*gates_in_nic)(const RootSpec *r);
+        /* The kernel refuses a size table on a TX queue's qdisc under the
+         * root (sch_api.c takes one only on a root or under mqprio/mq:
+         * "STAB not supported on a non root"; taprio). */
+        bool refuses_txq_stab;
+        /* Before comparing want (a shallow copy of a schedule's root, for
+         * drift and ownership) with installed: what the file leaves to
+         * tbsd or the kernel settles (a taprio's base time and effective
+         * max SDUs) takes installed's. NULL op: nothing to settle. */
+        void (*settle_installed)(RootSpec *want, const RootSpec *installed, const DeviceFacts *f);
+        /* Describe(): what a dump of the kind holds beside the schedule's
+         * keys (taprio's running and pending schedules) into o. */
+        void (*describe_root)(struct json_object *o, const RootSpec *installed);
+
         /* The rest: TX queue kinds only (root false; an etf or cbs as the
          * root is a RootSpec whose leaf is handled by these). */
         TxqKind txq;
@@ -174,6 +227,30 @@ const char *qdisc_kind_names(char buf[static 96], bool roots, bool quoted, const
 static inline const QDiscVTable *qdisc_vtable_for_root(RootKind k) {
         return (unsigned) k < _ROOT_KIND_MAX ? qdisc_root_vtables[k] : NULL;
 }
+
+/** Why installed cannot take want's schedule in place, in buf: another
+ *  kind ("root kind mqprio instead of taprio"), a kind that never changes
+ *  in place ("mqprio cannot change in place"), or what the kind's
+ *  in_place_blocker says. Returns NULL when it can. */
+const char *root_in_place_blocker(const RootSpec *installed, const RootSpec *want, char *buf, size_t size);
+
+/** Whether grafting a child stops r's schedule (QDiscVTable.restart_after_graft). */
+bool root_restart_after_graft(const RootSpec *r);
+
+/** Before comparing want with installed (QDiscVTable.settle_installed). */
+void root_settle_installed(RootSpec *want, const RootSpec *installed, const DeviceFacts *f);
+
+/** Whether r stamps launch times itself (QDiscVTable.stamps_txtime). */
+bool root_stamps_txtime(const RootSpec *r);
+/** Whether the NIC runs r's gates (QDiscVTable.gates_in_nic). */
+bool root_gates_in_nic(const RootSpec *r);
+
+/** Whether r gates its classes by a gate list (QDiscVTable.gates). */
+bool root_gates(const RootSpec *r);
+
+/** The clock r checks a socket's launch time on without an etf
+ *  (QDiscVTable.launch_clock), CLOCK_TAI when nothing checks it. */
+clockid_t root_launch_clock(const RootSpec *r);
 
 /** Close a nest opened with nla_nest_start(). nla_len is 16 bits: a nest
  *  above 65535 bytes cannot be expressed, libnl then cuts it off the message

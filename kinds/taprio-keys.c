@@ -372,3 +372,39 @@ json_object *gate_entries_to_json(const GateEntry *entries, size_t n) {
         }
         return TAKE_PTR(a);
 }
+
+/* A gate schedule of a dump: its times and entries. */
+static json_object *gate_schedule_to_json(const GateSchedule *g) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+
+        if (!o)
+                return NULL;
+        if (json_add_made(o, "base_time_ns", json_object_new_int64(g->base_time_ns)) < 0 ||
+            json_add_made(o, "cycle_time_ns", json_object_new_int64(g->cycle_time_ns)) < 0 ||
+            json_add_made(o, "cycle_time_extension_ns", json_object_new_int64(g->cycle_time_extension_ns)) < 0 ||
+            json_add_made(o, "entries", gate_entries_to_json(g->entries, g->n_entries)) < 0)
+                return NULL;
+        return TAKE_PTR(o);
+}
+
+/* taprio: the running ("oper") schedule and the one waiting for its base
+ * time ("admin", null when no change is pending), as the kernel dumped
+ * them; the root's own keys hold the newest of the two. */
+void taprio_describe_root(struct json_object *o, const RootSpec *r) {
+        GateSchedule newest = {
+                .base_time_ns = r->base_time_ns,
+                .cycle_time_ns = r->cycle_time_ns,
+                .cycle_time_extension_ns = r->cycle_time_extension_ns,
+                .entries = r->entries,
+                .n_entries = r->n_entries,
+        };
+
+        json_add(o, "change_pending", json_object_new_boolean(r->admin_pending));
+        if (r->admin_pending) {
+                json_add(o, "oper_schedule", r->oper.n_entries > 0 ? gate_schedule_to_json(&r->oper) : NULL);
+                json_add(o, "admin_schedule", gate_schedule_to_json(&newest));
+        } else {
+                json_add(o, "oper_schedule", gate_schedule_to_json(&newest));
+                json_add(o, "admin_schedule", NULL);
+        }
+}

@@ -13,12 +13,15 @@
  * pending one inside TCA_TAPRIO_ATTR_ADMIN_SCHED; the most recently
  * configured one, the admin schedule when there is one, is what is
  * compared, the running one is kept beside it (RootSpec.oper). */
+#include <inttypes.h>
 #include <linux/pkt_sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "qdisc-kind.h"
+#include "taprio-sdu.h"
 #include "taprio.h"
 
 static int taprio_fill_options(struct nl_msg *m, const void *spec) {
@@ -383,6 +386,132 @@ void taprio_settle_base_time(RootSpec *want, const RootSpec *installed, int64_t 
                 want->base_time_ns = installed->base_time_ns;
 }
 
+/* Linux refuses to change a running taprio's traffic classes, flags or
+ * clock; tbsd also re-creates it for another txtime delay, which the
+ * kernel would apply at once rather than with the new schedule. */
+static const char *taprio_in_place_blocker(const RootSpec *installed, const RootSpec *want, char *buf,
+                                           size_t size) {
+        if (installed->handle != want->handle)
+                snprintf(buf, size, "handle differs");
+        else if (installed->mode != want->mode)
+                snprintf(buf, size, "mode %s instead of %s", taprio_mode_to_string(installed->mode) ?: "?",
+                         taprio_mode_to_string(want->mode) ?: "?");
+        else if (installed->num_tc != want->num_tc)
+                snprintf(buf, size, "num_tc %u instead of %u", installed->num_tc, want->num_tc);
+        else if (memcmp(installed->priority_map, want->priority_map, sizeof(want->priority_map)) != 0)
+                snprintf(buf, size, "priority_map differs");
+        else if (memcmp(installed->queues, want->queues, want->num_tc * sizeof(QueueRange)) != 0)
+                snprintf(buf, size, "queues differ");
+        else if (want->mode != TAPRIO_MODE_FULL_OFFLOAD && installed->clockid != want->clockid)
+                snprintf(buf, size, "clockid %s instead of %s", clockid_to_string(installed->clockid) ?: "?",
+                         clockid_to_string(want->clockid) ?: "?");
+        else if (want->mode == TAPRIO_MODE_TXTIME_ASSIST && installed->txtime_delay_ns != want->txtime_delay_ns)
+                snprintf(buf, size, "txtime_delay_ns %" PRIu32 " instead of %" PRIu32,
+                         installed->txtime_delay_ns, want->txtime_delay_ns);
+        else
+                return NULL;
+        return buf;
+}
+
+/* The first start of a cycle of (base, cycle) at or after t; t when cycle
+ * is not positive or the arithmetic would overflow. */
+static int64_t taprio_next_cycle_start(int64_t base, int64_t cycle, int64_t t) {
+        int64_t n, off, start;
+
+        if (cycle <= 0)
+                return t;
+        if (t <= base)
+                return base;
+        if (__builtin_sub_overflow(t, base, &off))
+                return t;
+        n = off / cycle + (off % cycle != 0);
+        if (__builtin_mul_overflow(n, cycle, &off) || __builtin_add_overflow(base, off, &start))
+                return t;
+        return start;
+}
+
+/* The base time of a schedule changed in place: want's own when it lies
+ * after now_ns; otherwise (past, or "now") the first cycle start of the
+ * running schedule at or after now_ns + want's change margin (so the
+ * switch falls on a cycle boundary), or now_ns + margin when no schedule
+ * runs. running: the installed root. */
+static int64_t taprio_change_base_time(const RootSpec *running, const RootSpec *want, int64_t now_ns) {
+        int64_t margin = want->change_margin_ns > 0 ? want->change_margin_ns : TBS_TAPRIO_CHANGE_MARGIN_NS;
+        int64_t base, cycle, t;
+
+        if (!want->base_time_now && want->base_time_ns > now_ns)
+                return want->base_time_ns;
+        if (__builtin_add_overflow(now_ns, margin, &t))
+                return want->base_time_ns;
+        /* The running schedule: oper beside a pending admin one; a pending
+         * one that has not started yet runs next from its own base time. */
+        if (running->admin_pending && running->oper.n_entries > 0) {
+                base = running->oper.base_time_ns;
+                cycle = running->oper.cycle_time_ns;
+        } else {
+                base = running->base_time_ns;
+                cycle = running->cycle_time_ns;
+        }
+        return taprio_next_cycle_start(base, cycle, t);
+}
+
+static bool same_gate_schedule(const RootSpec *a, const RootSpec *b) {
+        return a->cycle_time_ns == b->cycle_time_ns && a->cycle_time_extension_ns == b->cycle_time_extension_ns &&
+               a->n_entries == b->n_entries &&
+               (a->n_entries == 0 || memcmp(a->entries, b->entries, a->n_entries * sizeof(GateEntry)) == 0);
+}
+
+/* The schedule with its base time settled, TC entries always (a class left
+ * out keeps its old max SDU). Only the max SDUs differ: the same schedule
+ * goes again with the installed base time (the kernel starts it on a cycle
+ * boundary of the running one, which it is). */
+static void taprio_settle_change(RootSpec *r, const RootSpec *installed, int64_t now_ns) {
+        if (same_gate_schedule(installed, r) && taprio_base_time_satisfied(r, installed->base_time_ns, now_ns))
+                r->base_time_ns = installed->base_time_ns;
+        else
+                r->base_time_ns = taprio_change_base_time(installed, r, now_ns);
+        r->max_sdu_given = r->max_sdu_given || installed->max_sdu_dumped || taprio_tc_entries_unreported(installed);
+}
+
+/* Linux 6.1 (sch_taprio.c): grafting a child deactivates the device,
+ * which resets the root, and a software taprio's reset cancels the timer
+ * that runs its gate schedule, for good: the schedule of a new root never
+ * starts (no oper schedule: every SO_TXTIME packet is dropped at enqueue),
+ * a running one stops where it was. The same schedule sent once more as a
+ * change after the children starts the timer again (from the schedule's
+ * next cycle). */
+static bool taprio_restart_after_graft(const RootSpec *r) {
+        return r->mode == TAPRIO_MODE_SOFTWARE;
+}
+
+/* A kernel without per-class max SDU ignores the attribute, and its
+ * taprio dumps none. */
+static const char *taprio_kernel_lacks(const RootSpec *want, const RootSpec *installed) {
+        if (root_has_max_sdu(want) && !installed->max_sdu_dumped && !taprio_tc_entries_unreported(installed))
+                return "root.max_sdu: this kernel does not support a per-class max SDU (its taprio reports no "
+                       "TCA_TAPRIO_ATTR_TC_ENTRY); nothing changed";
+        return NULL;
+}
+
+static void taprio_settle_installed(RootSpec *want, const RootSpec *installed, const DeviceFacts *f) {
+        taprio_settle_base_time(want, installed, qdisc_clock_now_ns(taprio_time_clock(want)));
+        taprio_settle_max_sdu(want, installed, f);
+}
+
+static bool taprio_stamps_txtime(const RootSpec *r) {
+        return r->mode == TAPRIO_MODE_TXTIME_ASSIST;
+}
+
+static bool taprio_gates_in_nic(const RootSpec *r) {
+        return r->mode == TAPRIO_MODE_FULL_OFFLOAD;
+}
+
+/* Without an etf, taprio checks a launch time on its own clock
+ * (is_valid_interval()). */
+static clockid_t taprio_launch_clock(const RootSpec *r) {
+        return r->clockid;
+}
+
 /* The root keys of a taprio, as messages list them; their parsing, rules
  * and JSON are in kinds/taprio-keys.c. streams, link_speed_mbps and
  * guard_frame_bytes are the streams' (lib/schedule-parse-streams.c). */
@@ -417,4 +546,17 @@ const QDiscVTable qdisc_taprio_vtable = {
         .parse_root = taprio_parse_root,
         .verify_root = taprio_verify_root,
         .root_to_json = taprio_root_to_json,
+        .in_place_blocker = taprio_in_place_blocker,
+        .settle_change = taprio_settle_change,
+        .time_clock = taprio_time_clock,
+        .restart_after_graft = taprio_restart_after_graft,
+        .kernel_lacks = taprio_kernel_lacks,
+        .sends_max_sdu = true,
+        .gates = true,
+        .launch_clock = taprio_launch_clock,
+        .stamps_txtime = taprio_stamps_txtime,
+        .gates_in_nic = taprio_gates_in_nic,
+        .refuses_txq_stab = true,
+        .settle_installed = taprio_settle_installed,
+        .describe_root = taprio_describe_root,
 };

@@ -8,6 +8,9 @@
 void taprio_parse_root(Parser *p, const JsonNode *root, RootSpec *r);
 void taprio_verify_root(Verifier *v, const Schedule *s, const DeviceFacts *f);
 int taprio_root_to_json(struct json_object *o, const RootSpec *r);
+/** Describe(): the running ("oper") and the pending ("admin") schedule of
+ *  a dumped root, and "change_pending". */
+void taprio_describe_root(struct json_object *o, const RootSpec *r);
 
 /** A gate list as the file gives it ("command", "gate_mask" as a hex
  *  string, "interval_ns" each): a new array, or NULL on -ENOMEM. */

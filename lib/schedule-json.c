@@ -45,19 +45,6 @@ static json_object *queues_to_json(const RootSpec *r) {
         return TAKE_PTR(a);
 }
 
-json_object *gate_schedule_to_json(const GateSchedule *g) {
-        _cleanup_json_ json_object *o = json_object_new_object();
-
-        if (!o)
-                return NULL;
-        if (add_int(o, "base_time_ns", g->base_time_ns) < 0 ||
-            add_int(o, "cycle_time_ns", g->cycle_time_ns) < 0 ||
-            add_int(o, "cycle_time_extension_ns", g->cycle_time_extension_ns) < 0 ||
-            add_owned(o, "entries", gate_entries_to_json(g->entries, g->n_entries)) < 0)
-                return NULL;
-        return TAKE_PTR(o);
-}
-
 static json_object *leaf_root_to_json(const RootSpec *r);
 
 /* A root with traffic classes: the keys every one has, then its kind's. */

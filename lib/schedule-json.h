@@ -16,9 +16,3 @@
  *  "auto") and "clock" when configured.
  *  Returns a new object (the caller puts it) or NULL on -ENOMEM. */
 struct json_object *schedule_to_json(const Schedule *s);
-
-/** One taprio gate schedule as JSON: "base_time_ns", "cycle_time_ns",
- *  "cycle_time_extension_ns", "entries" (as in the file format). For the
- *  oper and admin schedules of a status document. Returns a new object or
- *  NULL on -ENOMEM. */
-struct json_object *gate_schedule_to_json(const GateSchedule *g);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json-strict.h"
+#include "qdisc-kind.h"
 #include "schedule-fields.h"
 #include "schedule-streams.h"
 
@@ -105,9 +106,10 @@ void parse_streams(Parser *p, const JsonNode *top, Schedule *s) {
         const JsonNode *root, *a;
         int64_t x;
 
-        if (!(root = json_member(top, "root")) || !json_is(root, JSON_OBJECT) ||
-            s->root.kind != ROOT_TAPRIO)
-                return;         /* parse_root() said why, or refused the keys for mqprio */
+        /* The streams compute a gate list: a root without one (mqprio)
+         * had the keys refused by parse_root(), as a bad root was. */
+        if (!(root = json_member(top, "root")) || !json_is(root, JSON_OBJECT) || !root_gates(&s->root))
+                return;
         if (!json_member(root, "streams")) {
                 for (size_t i = 0; i < ELEMENTSOF(with); i++)
                         if (json_member(root, with[i]))

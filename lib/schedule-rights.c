@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "qdisc-kind.h"
 #include "schedule-rights.h"
 #include "string-table.h"
 
@@ -88,7 +89,7 @@ uint32_t schedule_rights_used(const Schedule *s, char where[_SCHEDULE_RIGHT_MAX]
          * without SO_TXTIME itself, and its etfs need skip_sock_check to let
          * those (ptp4l's among them) through: there the key gives nobody a
          * launch time of their own choosing beyond their gate. */
-        bool assist = s->root.kind == ROOT_TAPRIO && s->root.mode == TAPRIO_MODE_TXTIME_ASSIST;
+        bool assist = root_stamps_txtime(&s->root);
         uint32_t mask = 0;
 
         if (s->allow)

@@ -115,7 +115,7 @@ static void check_ptp_gate(Checker *c, const DeviceFacts *facts, int tc) {
 static void check_ptp_etf(Checker *c, int tc) {
         const Schedule *s = c->s;
         const RootSpec *r = &s->root;
-        bool assist = r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST;
+        bool assist = root_stamps_txtime(r);
         char path[64], reason[512];
 
         for (size_t i = 0; i < s->n_txqueues; i++) {
@@ -256,7 +256,7 @@ int schedule_safety_check(const Schedule *s, const DeviceFacts *facts, int64_t n
                           uint32_t *ret_failed) {
         Checker c = { .s = s, .diags = diags };
         const RootSpec *r = &s->root;
-        bool taprio = r->kind == ROOT_TAPRIO;
+        bool taprio = root_gates(r);    /* the rules of a gate list: taprio's */
         int tc = schedule_ptp_tc(s);
 
         if (tc >= 0 && taprio && !allowed(s, SAFETY_PTP_GATE))
@@ -289,7 +289,7 @@ int schedule_safety_check_now(const Schedule *s, const DeviceFacts *facts, DiagL
         /* Only a taprio root's base-time rule reads the clock: other
          * schedules (checked at every load and before every apply) make no
          * system call for it. */
-        if (s->root.kind == ROOT_TAPRIO && !allowed(s, SAFETY_BASE_TIME) &&
+        if (root_gates(&s->root) && !allowed(s, SAFETY_BASE_TIME) &&
             clock_gettime(s->root.clockid, &ts) == 0)
                 now = (int64_t) ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
         return schedule_safety_check(s, facts, now, diags, ret_failed);

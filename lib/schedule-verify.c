@@ -286,12 +286,13 @@ static void verify_monitor(Verifier *v, const Schedule *s, const EtfSpec *q, siz
                      " (root.priority_map), so no probe frame can reach it", tc, q->queue);
                 return;
         }
-        if (r->kind == ROOT_TAPRIO)
+        if (root_gates(r))
                 verify_monitor_windows(v, s, tc, q, i, facts);
 }
 
 static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
+        const QDiscVTable *root_vt = qdisc_vtable_for_root(r->kind);
         bool tcs_ok = r->num_tc >= 1 && r->num_tc <= TBS_MAX_TC;
         char path[JPATH_MAX];
 
@@ -325,11 +326,11 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                 }
                 if (stab_refusal(&q->stab))
                         verr(v, pathf(path, "txqueues[%zu].stab", i), "%s", stab_refusal(&q->stab));
-                else if (q->stab.given && r->kind == ROOT_TAPRIO)
-                        /* sch_api.c takes a size table only on a root or under an mqprio/mq */
+                else if (q->stab.given && root_vt && root_vt->refuses_txq_stab)
                         verr(v, pathf(path, "txqueues[%zu].stab", i),
-                             "a TX queue's size table needs an mqprio root: under taprio the kernel refuses it "
-                             "(\"STAB not supported on a non root\"); give taprio's as root.stab");
+                             "a TX queue's size table needs an mqprio root: under %s the kernel refuses it "
+                             "(\"STAB not supported on a non root\"); give %s's as root.stab", root_vt->kind,
+                             root_vt->kind);
                 vt = qdisc_vtable_for_child(q->kind);
                 if (!vt) {
                         verr(v, pathf(path, "txqueues[%zu].qdisc", i), "unknown qdisc kind %d", (int) q->kind);
@@ -341,7 +342,7 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                 if (q->monitor.enabled && tcs_ok)
                         verify_monitor(v, s, q, i, facts);
                 /* For PTP's queue the ptp-etf check says it, as an error. */
-                if (r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST && !q->skip_sock_check &&
+                if (root_stamps_txtime(r) && !q->skip_sock_check &&
                     (s->allow & (1U << SAFETY_PTP_ETF) || !root_tc_has_queue(r, schedule_ptp_tc(s), q->queue)))
                         vwarn(v, pathf(path, "txqueues[%zu].skip_sock_check", i),
                               "taprio in txtime-assist mode stamps every packet with a launch time, and "

@@ -110,7 +110,7 @@ typedef struct GateSchedule {
 } GateSchedule;
 
 /* Default of root.change_margin_ns: how far after now a schedule changed
- * in place starts at the earliest (see taprio_change_base_time()). */
+ * in place starts at the earliest (see taprio_change_base_time() in kinds/taprio.c). */
 #define TBS_TAPRIO_CHANGE_MARGIN_NS 100000000LL
 #define TBS_TAPRIO_CHANGE_MARGIN_MIN_NS 1000000LL
 #define TBS_TAPRIO_CHANGE_MARGIN_MAX_NS 3600000000000LL

@@ -39,7 +39,7 @@ int txtime_windows(const RootSpec *root, unsigned tc, TxtimeWindow **ret) {
         uint64_t start = 0, cycle;
         size_t n = 0;
 
-        if (root->kind != ROOT_TAPRIO || tc >= root->num_tc || tc >= TBS_MAX_TC || root->cycle_time_ns <= 0)
+        if (tc >= root->num_tc || tc >= TBS_MAX_TC || root->cycle_time_ns <= 0)
                 return -EINVAL;
         cycle = (uint64_t) root->cycle_time_ns;
         for (size_t i = 0; i < root->n_entries && start < cycle; i++) {

@@ -33,8 +33,10 @@ typedef struct TxtimeWindow {
  *  each cut at the cycle's end (an entry that starts at or after it never
  *  opens). Adjacent entries that both open tc stay two windows: the kernel
  *  wants a frame inside one entry (txtime-windows.c says why). *ret is NULL
- *  when there is none. Returns their number, -EINVAL when root is no
- *  taprio or tc is not below its num_tc, or -ENOMEM. */
+ *  when there is none. Returns their number, -EINVAL when root has no
+ *  cycle (no gate list: not a taprio; which kinds gate is the kinds'
+ *  table's to say, root_gates()) or tc is not below its num_tc, or
+ *  -ENOMEM. */
 int txtime_windows(const RootSpec *root, unsigned tc, TxtimeWindow **ret);
 
 /** The gate schedule a taprio root as the kernel dumped it (dumped, with

@@ -12,6 +12,7 @@
 #include "bus-names.h"
 #include "log.h"
 #include "qdisc-dump.h"
+#include "qdisc-kind.h"
 #include "manager.h"
 #include "schedule.h"
 #include "sd-cleanup.h"
@@ -313,8 +314,7 @@ int txtime_bus_open_socket(sd_bus_message *msg, void *userdata, sd_bus_error *er
                 .priority = t.priority,
                 /* Without an etf the launch time is taprio's to check,
                  * on its own clock; under mqprio nothing reads it. */
-                .clockid = etf.has_etf ? etf.clockid
-                           : l->schedule->root.kind == ROOT_TAPRIO ? l->schedule->root.clockid : CLOCK_TAI,
+                .clockid = etf.has_etf ? etf.clockid : root_launch_clock(&l->schedule->root),
                 .txtime_flags = txtime_flags_for(&etf),
                 .timestamping = req.tx_timestamps
                                         ? txtime_timestamping_flags(caps && txtime_hardware_tx_stamps(
@@ -340,19 +340,19 @@ int txtime_bus_open_socket(sd_bus_message *msg, void *userdata, sd_bus_error *er
         return r;
 }
 
-/* The gate schedule taprio runs now, from the kernel's dump, in *ret (its
- * pointers into t): after an in-place change the base time is the running
- * schedule's, not the file's, and until the new (admin) schedule's base
- * time it is the old (oper) one that gates the frames
- * (txtime_running_root()). Returns 0, or -errno when the dump has no
- * taprio root of the link. */
-static int running_schedule(Link *l, QDiscTree *t, RootSpec *ret) {
+/* The gate schedule a root of kind (a taprio) runs now, from the kernel's
+ * dump, in *ret (its pointers into t): after an in-place change the base
+ * time is the running schedule's, not the file's, and until the new
+ * (admin) schedule's base time it is the old (oper) one that gates the
+ * frames (txtime_running_root()). Returns 0, or -errno when the dump has
+ * no root of that kind on the link. */
+static int running_schedule(Link *l, RootKind kind, QDiscTree *t, RootSpec *ret) {
         int k;
 
         k = nl_qdisc_dump(l->ctx->nl, l->ifindex, t);
         if (k < 0)
                 return k;
-        if (!t->root_known || t->root_spec.kind != ROOT_TAPRIO)
+        if (!t->root_known || t->root_spec.kind != kind)
                 return -ENOENT;
         txtime_running_root(&t->root_spec, (int64_t) now_nsec(t->root_spec.clockid), ret, NULL);
         return 0;
@@ -367,6 +367,7 @@ int txtime_bus_get_window(sd_bus_message *msg, void *userdata, sd_bus_error *err
         const char *missing;
         uint32_t tc;
         Link *l = userdata;
+        bool gated;
         int r, n = 0;
 
         r = sd_bus_message_read(msg, "u", &tc);
@@ -388,12 +389,13 @@ int txtime_bus_get_window(sd_bus_message *msg, void *userdata, sd_bus_error *err
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_QUEUE,
                                          "%s: traffic class %" PRIu32 " does not exist (the root has %u)", l->name,
                                          tc, (unsigned) root->num_tc);
-        if (root->kind == ROOT_TAPRIO) {
-                r = running_schedule(l, &t, &running);
+        gated = root_gates(root);
+        if (gated) {
+                r = running_schedule(l, root->kind, &t, &running);
                 if (r < 0)
                         return sd_bus_error_setf(error, TBS_ERROR_NOT_CONFIGURED,
-                                                 "%s: the kernel's taprio schedule cannot be read: %s", l->name,
-                                                 strerror(-r));
+                                                 "%s: the kernel's %s schedule cannot be read: %s", l->name,
+                                                 root_kind_to_string(root->kind), strerror(-r));
                 root = &running;
                 n = txtime_windows(root, tc, &w);
                 if (n < 0)
@@ -402,8 +404,8 @@ int txtime_bus_get_window(sd_bus_message *msg, void *userdata, sd_bus_error *err
 
         r = sd_bus_message_new_method_return(msg, &reply);
         if (r >= 0)
-                r = sd_bus_message_append(reply, "tt", root->kind == ROOT_TAPRIO ? (uint64_t) root->base_time_ns : 0,
-                                          root->kind == ROOT_TAPRIO ? (uint64_t) root->cycle_time_ns : 0);
+                r = sd_bus_message_append(reply, "tt", gated ? (uint64_t) root->base_time_ns : 0,
+                                          gated ? (uint64_t) root->cycle_time_ns : 0);
         if (r >= 0)
                 r = sd_bus_message_open_container(reply, 'a', "(tt)");
         for (int i = 0; r >= 0 && i < n; i++)

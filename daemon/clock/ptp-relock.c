@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "ptp-relock.h"
+#include "qdisc-kind.h"
 
 bool apply_resets_link(const LinkCaps *caps, const Schedule *s, const ApplyReport *report) {
         if (!caps || !caps->resets_link_on_offload || !report || report->n_messages == 0)
                 return false;
-        if (report->root_replaced && s->root.kind == ROOT_TAPRIO && s->root.mode == TAPRIO_MODE_FULL_OFFLOAD)
+        if (report->root_replaced && root_gates_in_nic(&s->root))
                 return true;
         for (size_t i = 0; i < report->n_queues; i++)
                 if (report->queues[i].changed && report->queues[i].offload)

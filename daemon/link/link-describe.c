@@ -13,6 +13,7 @@
 #include "schedule-store.h"
 #include "link-metrics.h"
 #include "nl-qdisc.h"
+#include "qdisc-kind.h"
 #include "qdisc-owner.h"
 #include "schedule-json.h"
 #include "utf8.h"
@@ -48,28 +49,6 @@ static struct json_object *offload_requested_json(OffloadMode m) {
         return json_object_new_boolean(m == OFFLOAD_ON);
 }
 
-/* taprio: the running ("oper") schedule and the one waiting for its base
- * time ("admin", null when no change is pending), as the kernel dumped
- * them; the root's own keys hold the newest of the two. */
-static void taprio_schedules_json(struct json_object *o, const RootSpec *r) {
-        GateSchedule newest = {
-                .base_time_ns = r->base_time_ns,
-                .cycle_time_ns = r->cycle_time_ns,
-                .cycle_time_extension_ns = r->cycle_time_extension_ns,
-                .entries = r->entries,
-                .n_entries = r->n_entries,
-        };
-
-        json_add(o, "change_pending", json_object_new_boolean(r->admin_pending));
-        if (r->admin_pending) {
-                json_add(o, "oper_schedule", r->oper.n_entries > 0 ? gate_schedule_to_json(&r->oper) : NULL);
-                json_add(o, "admin_schedule", gate_schedule_to_json(&newest));
-        } else {
-                json_add(o, "oper_schedule", gate_schedule_to_json(&newest));
-                json_add(o, "admin_schedule", NULL);
-        }
-}
-
 /* Whose the root is: "owner" ("tbsd": the tree tbsd installed or would
  * install; "default": the kernel's own root, handle 0, such as noqueue,
  * pfifo_fast or mq; "foreign": anyone else's, "owner_reason" says why it
@@ -96,6 +75,7 @@ static struct json_object *root_json(Link *l, const QDiscTree *t) {
                 /* The schedule format's own view of the root, as installed. */
                 Schedule tmp = { .root = t->root_spec };
                 _cleanup_json_ struct json_object *full = NULL;
+                const QDiscVTable *vt;
 
                 /* Report the effective cycle time, given or derived. */
                 tmp.root.cycle_time_given = true;
@@ -104,8 +84,9 @@ static struct json_object *root_json(Link *l, const QDiscTree *t) {
                 full = schedule_to_json(&tmp);
                 spec = json_get(full, "root");
                 o = spec ? json_object_get(spec) : json_object_new_object();
-                if (t->root_spec.kind == ROOT_TAPRIO)
-                        taprio_schedules_json(o, &t->root_spec);
+                vt = qdisc_vtable_for_root(t->root_spec.kind);
+                if (vt && vt->describe_root)
+                        vt->describe_root(o, &t->root_spec);
         } else
                 o = json_object_new_object();
         json_add_string(o, "qdisc", t->root.kind);

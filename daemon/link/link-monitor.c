@@ -19,6 +19,7 @@
 #include "link-internal.h"
 #include "log.h"
 #include "nl-qdisc.h"
+#include "qdisc-kind.h"
 #include "qdisc-tree.h"
 #include "txtime-map.h"
 
@@ -56,7 +57,7 @@ void link_take_gates(Link *l, const QDiscTree *t) {
         const RootSpec *r = &t->root_spec;
 
         link_forget_gates(l);
-        if (!l->rt->monitors || !t->root_known || r->kind != ROOT_TAPRIO)
+        if (!l->rt->monitors || !t->root_known || !root_gates(r))
                 return;
         if (r->n_entries > 0 && !(e = entries_dup(r->entries, r->n_entries)))
                 return;
@@ -81,7 +82,7 @@ static int link_gates(void *userdata, const RootSpec **ret) {
                 r = nl_qdisc_dump(l->ctx->nl, l->ifindex, &t);
                 if (r < 0)
                         return r;
-                if (!t.root_known || t.root_spec.kind != ROOT_TAPRIO)
+                if (!t.root_known || !root_gates(&t.root_spec))
                         return -ENOENT;
                 link_take_gates(l, &t);
                 if (!l->rt->gates)
@@ -114,7 +115,7 @@ static int monitor_config(Link *l, const EtfSpec *q, LaunchMonitorConfig *ret, c
                 .delta_ns = etf.delta_ns,
                 .interval_ms = q->monitor.interval_ms,
                 .frames = q->monitor.frames,
-                .gated = l->schedule->root.kind == ROOT_TAPRIO,
+                .gated = root_gates(&l->schedule->root),
                 .tc = t.tc,
                 .link_speed_mbps = l->rt->caps ? l->rt->facts.link_speed_mbps : 0,
                 .tx_stamp_slots = l->rt->caps ? l->rt->caps->tx_stamp_slots : 0,

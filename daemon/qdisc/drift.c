@@ -8,7 +8,6 @@
 #include "drift.h"
 #include "qdisc-plan.h"
 #include "qdisc.h"
-#include "taprio-sdu.h"
 
 static int describe(char **ret, const char *fmt, ...) _printf_(2, 3);
 static int describe(char **ret, const char *fmt, ...) {
@@ -43,10 +42,7 @@ int drift_describe(const QDiscTree *t, const Schedule *s, const DeviceFacts *fac
                                 t->has_root ? t->root.kind : "missing",
                                 t->has_root ? tc_handle_to_string(t->root.handle, h1) : "",
                                 vt->kind, tc_handle_to_string(want.handle, h2));
-        if (want.kind == ROOT_TAPRIO) {
-                taprio_settle_base_time(&want, &t->root_spec, qdisc_clock_now_ns(taprio_time_clock(&want)));
-                taprio_settle_max_sdu(&want, &t->root_spec, facts);
-        }
+        root_settle_installed(&want, &t->root_spec, facts);
         if (root_is_leaf(&want)) {
                 _cleanup_free_ char *why = NULL;
 

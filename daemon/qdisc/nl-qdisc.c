@@ -132,6 +132,7 @@ out:
  * rep->error set. */
 static int check_read_back(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
         _cleanup_(qdisc_tree_done) QDiscTree t = {};
+        const QDiscVTable *vt;
         int k;
 
         if (!p->plan.check_max_sdu && !p->plan.check_num_tc && !p->plan.check_fp)
@@ -143,8 +144,9 @@ static int check_read_back(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
         k = qdisc_plan_check_root(&p->plan, p->s, &t, &rep->error);
         if (k < 0)
                 return k;
-        if (!p->plan.check_max_sdu || !t.root_known || t.root_spec.kind != ROOT_TAPRIO ||
-            t.root_spec.max_sdu_dumped || taprio_tc_entries_unreported(&t.root_spec))
+        vt = qdisc_vtable_for_root(t.root_spec.kind);
+        if (!p->plan.check_max_sdu || !t.root_known || !vt || !vt->sends_max_sdu || t.root_spec.max_sdu_dumped ||
+            taprio_tc_entries_unreported(&t.root_spec))
                 return 0;
         if (asprintf(&rep->error, "root.max_sdu: this kernel does not support a per-class max SDU (its "
                      "taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY after they were set)") < 0)

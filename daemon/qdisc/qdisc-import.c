@@ -50,7 +50,7 @@ static int copy_root(const RootSpec *from, RootSpec *to) {
          * states it only when it is not the sum (what the parser assumes). */
         for (size_t i = 0; i < from->n_entries; i++)
                 sum += from->entries[i].interval_ns;
-        to->cycle_time_given = from->kind == ROOT_TAPRIO && from->cycle_time_ns != sum;
+        to->cycle_time_given = root_gates(from) && from->cycle_time_ns != sum;
         return 0;
 }
 

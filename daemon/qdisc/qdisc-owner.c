@@ -6,19 +6,16 @@
 
 #include "qdisc-owner.h"
 #include "qdisc.h"
-#include "taprio-sdu.h"
 
 static bool root_is(const QDiscTree *t, const RootSpec *want, const DeviceFacts *facts) {
         const QDiscVTable *vt = qdisc_vtable_for_root(want->kind);
         RootSpec w = *want;     /* shallow: only compared */
 
         w.handle = w.handle ?: TBS_DEFAULT_ROOT_HANDLE;
-        if (w.kind == ROOT_TAPRIO && t->root_known) {
-                taprio_settle_base_time(&w, &t->root_spec, qdisc_clock_now_ns(taprio_time_clock(&w)));
-                taprio_settle_max_sdu(&w, &t->root_spec, facts);
-        }
-        if (t->root_known)
+        if (t->root_known) {
+                root_settle_installed(&w, &t->root_spec, facts);
                 leaf_settle_unresolved(&w, &t->root_spec);
+        }
         return vt && t->root_known && t->root.handle == w.handle && t->root_spec.kind == w.kind &&
                vt->equal(&w, &t->root_spec);
 }

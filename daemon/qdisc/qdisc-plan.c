@@ -359,97 +359,20 @@ static int plan_root(QDiscPlan *p, int ifindex, const QDiscTree *tree, const Roo
         return plan_add(p, max, &st, m);
 }
 
-int64_t taprio_next_cycle_start(int64_t base, int64_t cycle, int64_t t) {
-        int64_t n, off, start;
-
-        if (cycle <= 0)
-                return t;
-        if (t <= base)
-                return base;
-        if (__builtin_sub_overflow(t, base, &off))
-                return t;
-        n = off / cycle + (off % cycle != 0);
-        if (__builtin_mul_overflow(n, cycle, &off) || __builtin_add_overflow(base, off, &start))
-                return t;
-        return start;
-}
-
-int64_t taprio_change_base_time(const RootSpec *running, const RootSpec *want, int64_t now_ns) {
-        int64_t margin = want->change_margin_ns > 0 ? want->change_margin_ns : TBS_TAPRIO_CHANGE_MARGIN_NS;
-        int64_t base, cycle, t;
-
-        if (!want->base_time_now && want->base_time_ns > now_ns)
-                return want->base_time_ns;
-        if (__builtin_add_overflow(now_ns, margin, &t))
-                return want->base_time_ns;
-        /* The running schedule: oper beside a pending admin one; a pending
-         * one that has not started yet runs next from its own base time. */
-        if (running->admin_pending && running->oper.n_entries > 0) {
-                base = running->oper.base_time_ns;
-                cycle = running->oper.cycle_time_ns;
-        } else {
-                base = running->base_time_ns;
-                cycle = running->cycle_time_ns;
-        }
-        return taprio_next_cycle_start(base, cycle, t);
-}
-
-const char *taprio_in_place_blocker(const RootSpec *installed, const RootSpec *want, char *buf, size_t size) {
-        if (installed->kind == want->kind && root_is_leaf(want))
-                snprintf(buf, size, "%s cannot change in place", root_kind_to_string(want->kind));
-        else if (installed->kind != ROOT_TAPRIO || want->kind != ROOT_TAPRIO)
-                snprintf(buf, size, "root kind %s instead of %s", root_kind_to_string(installed->kind) ?: "?",
-                         root_kind_to_string(want->kind) ?: "?");
-        else if (installed->handle != want->handle)
-                snprintf(buf, size, "handle differs");
-        else if (installed->mode != want->mode)
-                snprintf(buf, size, "mode %s instead of %s", taprio_mode_to_string(installed->mode) ?: "?",
-                         taprio_mode_to_string(want->mode) ?: "?");
-        else if (installed->num_tc != want->num_tc)
-                snprintf(buf, size, "num_tc %u instead of %u", installed->num_tc, want->num_tc);
-        else if (memcmp(installed->priority_map, want->priority_map, sizeof(want->priority_map)) != 0)
-                snprintf(buf, size, "priority_map differs");
-        else if (memcmp(installed->queues, want->queues, want->num_tc * sizeof(QueueRange)) != 0)
-                snprintf(buf, size, "queues differ");
-        else if (want->mode != TAPRIO_MODE_FULL_OFFLOAD && installed->clockid != want->clockid)
-                snprintf(buf, size, "clockid %s instead of %s", clockid_to_string(installed->clockid) ?: "?",
-                         clockid_to_string(want->clockid) ?: "?");
-        else if (want->mode == TAPRIO_MODE_TXTIME_ASSIST && installed->txtime_delay_ns != want->txtime_delay_ns)
-                snprintf(buf, size, "txtime_delay_ns %" PRIu32 " instead of %" PRIu32,
-                         installed->txtime_delay_ns, want->txtime_delay_ns);
-        else
-                return NULL;
-        return buf;
-}
-
-static bool same_gate_schedule(const RootSpec *a, const RootSpec *b) {
-        return a->cycle_time_ns == b->cycle_time_ns && a->cycle_time_extension_ns == b->cycle_time_extension_ns &&
-               a->n_entries == b->n_entries &&
-               (a->n_entries == 0 || memcmp(a->entries, b->entries, a->n_entries * sizeof(GateEntry)) == 0);
-}
-
-/* The in-place change of a running taprio: the schedule with its base time
- * settled, TC entries always (a class left out keeps its old max SDU). */
+/* The in-place change of a running root (a taprio's new gate schedule):
+ * the request as its kind settles it (QDiscVTable.settle_change). */
 static int plan_root_change(QDiscPlan *p, int ifindex, const QDiscTree *tree, const RootSpec *want,
-                            int64_t now_ns, size_t max) {
+                            const QDiscVTable *vt, int64_t now_ns, size_t max) {
         PlanStep st = { .kind = PLAN_CHANGE_ROOT };
         RootSpec r = *want;     /* shallow: the entries stay the schedule's */
         struct nl_msg *m = NULL;
         char hb[16];
         int k;
 
-        /* Only the max SDUs differ: the same schedule goes again with the
-         * installed base time (the kernel starts it on a cycle boundary of
-         * the running one, which it is). */
-        if (same_gate_schedule(&tree->root_spec, want) &&
-            taprio_base_time_satisfied(want, tree->root_spec.base_time_ns, now_ns))
-                r.base_time_ns = tree->root_spec.base_time_ns;
-        else
-                r.base_time_ns = taprio_change_base_time(&tree->root_spec, want, now_ns);
-        r.max_sdu_given = r.max_sdu_given || tree->root_spec.max_sdu_dumped ||
-                          taprio_tc_entries_unreported(&tree->root_spec);
+        if (vt->settle_change)
+                vt->settle_change(&r, &tree->root_spec, now_ns);
         p->base_time_ns = r.base_time_ns;
-        snprintf(st.name, sizeof(st.name), "root (taprio %s, new schedule in place)",
+        snprintf(st.name, sizeof(st.name), "root (%s %s, new schedule in place)", vt->kind,
                  tc_handle_to_string(want->handle, hb));
         k = qdisc_root_change_request(ifindex, &r, &m);
         if (k < 0) {
@@ -459,13 +382,8 @@ static int plan_root_change(QDiscPlan *p, int ifindex, const QDiscTree *tree, co
         return plan_add(p, max, &st, m);
 }
 
-/* Linux 6.1 (sch_taprio.c): grafting a child deactivates the device,
- * which resets the root, and a software taprio's reset cancels the timer
- * that runs its gate schedule, for good: the schedule of a new root never
- * starts (no oper schedule: every SO_TXTIME packet is dropped at enqueue),
- * a running one stops where it was. The same schedule sent once more as a
- * change after the children starts the timer again (from the schedule's
- * next cycle). */
+/* A root whose schedule a graft stopped (QDiscVTable.restart_after_graft)
+ * gets it once more as a change after the children. */
 static int plan_restart_schedule(QDiscPlan *p, int ifindex, const RootSpec *sent, size_t max) {
         PlanStep st = { .kind = PLAN_RESTART_ROOT };
         struct nl_msg *m = NULL;
@@ -477,8 +395,8 @@ static int plan_restart_schedule(QDiscPlan *p, int ifindex, const RootSpec *sent
                 grafts = grafts || p->steps[i].kind == PLAN_ETF || p->steps[i].kind == PLAN_RESET_CHILD;
         if (!grafts)
                 return 0;
-        snprintf(st.name, sizeof(st.name), "root (taprio %s, schedule restarted after grafting children)",
-                 tc_handle_to_string(sent->handle, hb));
+        snprintf(st.name, sizeof(st.name), "root (%s %s, schedule restarted after grafting children)",
+                 root_kind_to_string(sent->kind), tc_handle_to_string(sent->handle, hb));
         k = qdisc_root_change_request(ifindex, sent, &m);
         if (k < 0) {
                 p->report.error = qdisc_step_error("", k, st.name);
@@ -527,8 +445,8 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
         }
         max = 4 + 2 * s->n_txqueues + tree->n_queues;
         handle_pool_init(&pool, tree, want.handle);
-        if (want.kind == ROOT_TAPRIO) {
-                now_ns = (now ?: qdisc_clock_now_ns)(taprio_time_clock(&want));
+        if (vt->time_clock) {
+                now_ns = (now ?: qdisc_clock_now_ns)(vt->time_clock(&want));
                 if (want.base_time_now)
                         want.base_time_ns = now_ns;     /* a new root: from its next cycle on */
         }
@@ -545,16 +463,16 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
         root_same = tree->has_root && tree->root_known && tree->root.handle == want.handle &&
                     tree->root_spec.kind == want.kind && vt->equal(&same, &tree->root_spec);
 
-        /* Refused before anything is sent: a kernel without per-class max
-         * SDU ignores the attribute, and its taprio dumps none. */
-        if (want.kind == ROOT_TAPRIO && root_has_max_sdu(&want) && tree->root_known &&
-            tree->root_spec.kind == ROOT_TAPRIO && !tree->root_spec.max_sdu_dumped &&
-            !taprio_tc_entries_unreported(&tree->root_spec)) {
-                k = -EOPNOTSUPP;
-                if (asprintf(&p.report.error, "root.max_sdu: this kernel does not support a per-class max "
-                             "SDU (its taprio reports no TCA_TAPRIO_ATTR_TC_ENTRY); nothing changed") < 0)
-                        p.report.error = NULL;
-                goto out;
+        /* Refused before anything is sent: what the installed root shows
+         * the kernel lacks (a per-class max SDU). */
+        if (vt->kernel_lacks && tree->root_known && tree->root_spec.kind == want.kind) {
+                const char *lacks = vt->kernel_lacks(&want, &tree->root_spec);
+
+                if (lacks) {
+                        k = -EOPNOTSUPP;
+                        p.report.error = strdup(lacks);
+                        goto out;
+                }
         }
 
         p.root_change = ROOT_KEEP;
@@ -562,19 +480,16 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                 const char *why = NULL;
 
                 if (tree->has_root && tree->root_known)
-                        why = taprio_in_place_blocker(&tree->root_spec, &want, p.root_why, sizeof(p.root_why));
+                        why = root_in_place_blocker(&tree->root_spec, &want, p.root_why, sizeof(p.root_why));
                 if (tree->has_root && tree->root_known && !why) {
                         p.root_change = ROOT_CHANGE_IN_PLACE;
-                        k = plan_root_change(&p, ifindex, tree, &want, now_ns, max);
+                        k = plan_root_change(&p, ifindex, tree, &want, vt, now_ns, max);
                 } else {
                         p.root_change = tree->has_root && tree->root_known ? ROOT_RECREATE : ROOT_CREATE;
-                        if (p.root_change == ROOT_RECREATE && want.kind == ROOT_MQPRIO &&
-                            tree->root_spec.kind == ROOT_MQPRIO)
-                                snprintf(p.root_why, sizeof(p.root_why), "mqprio cannot change in place");
                         k = plan_root(&p, ifindex, tree, &want, vt, max);
                         if (k >= 0 && want.leaf.etf_child)
                                 k = plan_etf_child(&p, ifindex, &want.leaf, want.handle, &pool, max);
-                        p.check_max_sdu = want.kind == ROOT_TAPRIO && root_has_max_sdu(&want) &&
+                        p.check_max_sdu = vt->sends_max_sdu && root_has_max_sdu(&want) &&
                                           !(tree->root_known && tree->root_spec.max_sdu_dumped);
                         p.check_num_tc = tree->has_root && tree->root.handle != 0 &&
                                          qdisc_root_delete_first(tree->root.kind, vt->kind);
@@ -592,7 +507,7 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                 goto out;
         if (children_stay)
                 k = plan_reset_children(&p, ifindex, s, tree, vt, default_qdisc, &pool, max);
-        if (k >= 0 && want.kind == ROOT_TAPRIO && want.mode == TAPRIO_MODE_SOFTWARE) {
+        if (k >= 0 && root_restart_after_graft(&want)) {
                 RootSpec sent = p.root_change == ROOT_KEEP ? cmp : want;
 
                 if (p.root_change == ROOT_CHANGE_IN_PLACE)

@@ -153,24 +153,6 @@ typedef struct QDiscPlan {
 int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, const DeviceFacts *facts,
                      default_qdisc_fn default_qdisc, plan_clock_fn now, QDiscPlan *ret);
 
-/** Why installed (a taprio root) cannot take want's schedule in place
- *  (Linux refuses to change a running taprio's traffic classes, flags or
- *  clock; tbsd also re-creates it for another txtime delay, which the
- *  kernel would apply at once rather than with the new schedule), in buf:
- *  "mode software instead of txtime-assist". Returns NULL when it can. */
-const char *taprio_in_place_blocker(const RootSpec *installed, const RootSpec *want, char *buf, size_t size);
-
-/** The base time of a schedule changed in place: want's own when it lies
- *  after now_ns; otherwise (past, or "now") the first cycle start of the
- *  running schedule at or after now_ns + want's change margin (so the
- *  switch falls on a cycle boundary), or now_ns + margin when no schedule
- *  runs. running: the installed root. */
-int64_t taprio_change_base_time(const RootSpec *running, const RootSpec *want, int64_t now_ns);
-
-/** The first start of a cycle of (base, cycle) at or after t; t when cycle
- *  is not positive or the arithmetic would overflow. */
-int64_t taprio_next_cycle_start(int64_t base, int64_t cycle, int64_t t);
-
 /** Compute in place what a queue's file leaves to the device's facts (NULL:
  *  unknown), such as a cbs bandwidth's four values (QDiscVTable.resolve);
  *  other queues are left as they are. Returns 0, or -errno with *ret_error

@@ -135,15 +135,15 @@ RootSpec qdisc_rollback_root(const RootSpec *snap, const RootSpec *cur) {
         return r;
 }
 
-/* Linux 6.1 stops a software taprio's schedule when a child is grafted
- * (qdisc-plan.c): once the children are back, its schedule goes again. */
+/* A root whose schedule a graft stops (QDiscVTable.restart_after_graft:
+ * Linux 6.1, a software taprio): once the children are back, it goes again. */
 static int restart_software_taprio(NlQdisc *nl, int ifindex, const QDiscTree *snap, char **ret_error) {
         _cleanup_nlmsg_ struct nl_msg *m = NULL;
         char step[96], hb[16];
         RootSpec r;
         int k;
 
-        if (!snap->root_known || snap->root_spec.kind != ROOT_TAPRIO || snap->root_spec.mode != TAPRIO_MODE_SOFTWARE)
+        if (!snap->root_known || !root_restart_after_graft(&snap->root_spec))
                 return 0;
         r = qdisc_rollback_root(&snap->root_spec, &snap->root_spec);   /* the root put back is snap's */
         k = qdisc_root_change_request(ifindex, &r, &m);
@@ -237,9 +237,8 @@ int qdisc_restore_snapshot(NlQdisc *nl, int ifindex, const QDiscTree *snap, Root
 
         /* A taprio changed in place (or one that could be) gets its
          * schedule back the same way: handles and queued packets stay. */
-        if (snap->root_known && cur.root_known && snap->root_spec.kind == ROOT_TAPRIO &&
-            cur.root.handle == snap->root.handle && !root_intact(snap, &cur) &&
-            !taprio_in_place_blocker(&cur.root_spec, &snap->root_spec, step, sizeof(step))) {
+        if (snap->root_known && cur.root_known && cur.root.handle == snap->root.handle && !root_intact(snap, &cur) &&
+            !root_in_place_blocker(&cur.root_spec, &snap->root_spec, step, sizeof(step))) {
                 RootSpec r = qdisc_rollback_root(&snap->root_spec, &cur.root_spec);
 
                 k = qdisc_root_change_request(ifindex, &r, &m);
