@@ -7,10 +7,11 @@ the tests that show the feature on that kernel in backticks. Checked
 against the build tree's test list (meson-info/intro-tests.json):
 - every test a cell names exists, in the kernel's suite: kernel-NAME
   (suite kernel) under Linux 6.1, kernel612-NAME (suite kernel612) under
-  Linux 6.12; a nic-NAME test ends in -612 exactly when it is in the 6.12
-  column;
-- a row names the same scripts on both kernels (kernel-X with kernel612-X);
-- every test of the suites kernel and kernel612 is in some row.
+  Linux 6.12; nic-NAME (suite nic, Linux 6.1) in the 6.1 column unless it
+  ends in -612, nic612-NAME (suite nic612) in the 6.12 column;
+- a row names the same scripts on both kernels (kernel-X with kernel612-X,
+  nic-X with nic612-X; a nic-NAME-612 has no 6.1 twin);
+- every test of the suites kernel, kernel612, nic and nic612 is in some row.
 Tests the tree does not register (--absent NAME, e.g. valgrind-tbsd in a
 sanitizer tree) are left out of both sides.
 
@@ -52,13 +53,21 @@ for row in rows[2:]:
         continue
     feature = cells[0]
     scripts = []
+    nic_scripts = []
     for (title, prefix, suite), cell in zip(columns, cells[1:]):
         names = re.findall(r"`([a-z0-9-]+)`", cell)
         mine = set()
+        mine_nic = set()
+        nic_prefix = "nic-" if suite == "kernel" else "nic612-"
         for name in names:
-            if name.startswith("nic-"):
-                if name.endswith("-612") != (suite == "kernel612"):
+            if name.startswith("nic-") and name.endswith("-612"):
+                if suite != "kernel612":
                     errors.append(f"{feature}: {name} is not a {title} test")
+            elif name.startswith("nic-") or name.startswith("nic612-"):
+                if not name.startswith(nic_prefix):
+                    errors.append(f"{feature}: {name} in the {title} column (its nic tests are {nic_prefix}NAME)")
+                    continue
+                mine_nic.add(name[len(nic_prefix):])
             elif not name.startswith(prefix):
                 errors.append(f"{feature}: {name} in the {title} column (its tests are {prefix}NAME)")
                 continue
@@ -69,15 +78,19 @@ for row in rows[2:]:
                 continue
             if name not in tests:
                 errors.append(f"{feature}: {name} is no test")
-            elif not name.startswith("nic-") and suite not in tests[name]:
+            elif not name.startswith("nic") and suite not in tests[name]:
                 errors.append(f"{feature}: {name} is not in suite {suite}")
         scripts.append(mine)
+        nic_scripts.append(mine_nic)
+    if nic_scripts[0] != nic_scripts[1]:
+        errors.append(f"{feature}: the kernels' nic cells differ: only on 6.1 {sorted(nic_scripts[0] - nic_scripts[1])}, "
+                      f"only on 6.12 {sorted(nic_scripts[1] - nic_scripts[0])}")
     if scripts[0] != scripts[1]:
         errors.append(f"{feature}: the kernels' cells differ: only on 6.1 {sorted(scripts[0] - scripts[1])}, "
                       f"only on 6.12 {sorted(scripts[1] - scripts[0])}")
 
 for name, suites in sorted(tests.items()):
-    if suites & {"kernel", "kernel612"} and name not in named:
+    if suites & {"kernel", "kernel612", "nic", "nic612"} and name not in named:
         errors.append(f"{name} (suite {', '.join(sorted(suites))}) is in no row of the table")
 
 if errors:
@@ -85,4 +98,4 @@ if errors:
     for e in errors:
         print(f"  {e}", file=sys.stderr)
     sys.exit(1)
-print(f"ok: {len(rows) - 2} features, {len(named)} tests named, every kernel and kernel612 test in a row")
+print(f"ok: {len(rows) - 2} features, {len(named)} tests named, every kernel, kernel612, nic and nic612 test in a row")
