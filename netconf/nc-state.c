@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../lib/taprio-limits.h"
 #include "nc-oper.h"
 #include "nc-sil-internal.h"
 #include "nc-tbsd.h"
@@ -236,10 +237,12 @@ static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *vi
         (void) scb;
         if (mode != GETCB_GET_VALUE)
                 return ERR_NCX_OPERATION_NOT_SUPPORTED;
+        /* tbsd's limits, the ones its parser checks (lib/taprio-limits.h):
+         * an interval longer than the longest cycle cannot run. */
         if (strcmp(leaf, "supported-list-max") == 0)
-                snprintf(buf, sizeof(buf), "%d", NC_OPER_MAX_ENTRIES);
+                snprintf(buf, sizeof(buf), "%d", TBS_TAPRIO_MAX_ENTRIES);
         else if (strcmp(leaf, "supported-interval-max") == 0)
-                snprintf(buf, sizeof(buf), "%d", 2147483647);
+                snprintf(buf, sizeof(buf), "%d", TBS_TAPRIO_MAX_CYCLE_NS);
         else {
                 if (!ifname || describe(ifname, &o) < 0 || !o.taprio)
                         return ERR_NCX_SKIPPED;
@@ -268,8 +271,20 @@ static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *vi
 /* The standard's oper-* containers of a gate parameter table (virtual
  * containers, filled from Describe() when a <get> reaches them). */
 static const char *const oper_containers[] = {
-        "oper-control-list", "oper-cycle-time", "oper-base-time", "config-change-time", "current-time", NULL,
+        "oper-control-list", "oper-cycle-time", "oper-base-time", "config-change-time", "current-time",
+        "supported-cycle-max", NULL,
 };
+
+/* ns as a rational-grouping (seconds). */
+static status_t add_rational(val_value_t *dst, int64_t ns) {
+        uint32_t num, den;
+        status_t res;
+
+        if (nc_oper_rational(ns, &num, &den) < 0)
+                return ERR_NCX_SKIPPED;
+        res = add_number(dst, "numerator", false, num);
+        return res == NO_ERR ? add_number(dst, "denominator", false, den) : res;
+}
 
 /* operation-name, an identityref: its value made directly (a QName of
  * this module's namespace and the identity's local name). */
@@ -338,6 +353,9 @@ static status_t oper_container_get(ses_cb_t *scb, getcb_mode_t mode, const val_v
         (void) scb;
         if (mode != GETCB_GET_VALUE)
                 return ERR_NCX_OPERATION_NOT_SUPPORTED;
+        /* The kernel's longest cycle, whatever the interface runs. */
+        if (strcmp(node, "supported-cycle-max") == 0)
+                return add_rational(dstval, TBS_TAPRIO_MAX_CYCLE_NS);
         if (!ifname)
                 return ERR_NCX_SKIPPED;
         o = malloc(sizeof(*o));
@@ -352,14 +370,9 @@ static status_t oper_container_get(ses_cb_t *scb, getcb_mode_t mode, const val_v
         if (strcmp(node, "oper-control-list") == 0) {
                 for (unsigned i = 0; i < o->n_entries && res == NO_ERR; i++)
                         res = add_gate_entry(dstval, o, i);
-        } else if (strcmp(node, "oper-cycle-time") == 0) {
-                uint32_t num, den;
-
-                if (o->n_entries == 0 || nc_oper_rational(o->cycle_time_ns, &num, &den) < 0)
-                        res = ERR_NCX_SKIPPED;
-                else if ((res = add_number(dstval, "numerator", false, num)) == NO_ERR)
-                        res = add_number(dstval, "denominator", false, den);
-        } else if (strcmp(node, "oper-base-time") == 0)
+        } else if (strcmp(node, "oper-cycle-time") == 0)
+                res = o->n_entries > 0 ? add_rational(dstval, o->cycle_time_ns) : ERR_NCX_SKIPPED;
+        else if (strcmp(node, "oper-base-time") == 0)
                 res = o->n_entries > 0 ? add_ptp_time(dstval, o->base_time_ns) : ERR_NCX_SKIPPED;
         else if (strcmp(node, "config-change-time") == 0)
                 res = nc_oper_config_change_time(o, now_ns, &at) < 0 ? ERR_NCX_SKIPPED : add_ptp_time(dstval, at);
