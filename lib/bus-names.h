@@ -8,6 +8,16 @@
 #define TBS_LINK_IFACE       "org.tsn.Tbs.Link"
 #define TBS_LINK_PATH_PREFIX "/org/tsn/Tbs/link"
 
+/* The members the NETCONF server module (netconf/) calls and listens to,
+ * named once for it and the daemon's vtables. */
+#define TBS_METHOD_APPLY_SCHEDULES_BEFORE "ApplySchedulesBefore"
+#define TBS_METHOD_LIST_SCHEDULES         "ListSchedules"
+#define TBS_METHOD_LIST_LINKS             "ListLinks"
+#define TBS_METHOD_DESCRIBE               "Describe"
+#define TBS_SIGNAL_EVENT                  "Event"
+#define TBS_PROPERTY_STATE                "State"
+#define TBS_PROPERTY_STATE_REASON         "StateReason"
+
 #define TBS_ERROR_NO_SUCH_LINK      "org.tsn.Tbs.Error.NoSuchLink"
 #define TBS_ERROR_INVALID_SCHEDULE  "org.tsn.Tbs.Error.InvalidSchedule"
 #define TBS_ERROR_APPLY_FAILED      "org.tsn.Tbs.Error.ApplyFailed"

@@ -19,6 +19,7 @@
 #include "macro.h"
 #include "cbs-spec.h"
 #include "schedule-stab.h"
+#include "taprio-limits.h"
 
 #define TBS_MAX_TC 16                 /* TC_QOPT_MAX_QUEUE */
 #define TBS_PRIO_MAP_LEN 16           /* TC_QOPT_BITMASK + 1 */
@@ -29,16 +30,7 @@
 #define TBS_MAX_QUEUE (UINT16_MAX - 1)
 #define TBS_MAX_LINK_SPEED_MBPS 1000000U /* a file's link_speed_mbps: 1 Tbit/s, its kbit/s fit the kernel's s32 slopes */  /* highest TX queue number of a schedule (an etf parent is MAJ:queue+1) */
 
-/* The kernel's limits on a taprio schedule (Linux 6.1; measured with
- * tests/kernel/measure-taprio-limits.sh, see docs/schedule-format.md).
- * Gate list: a qdisc whose dump message outgrows the kernel's notification
- * buffer (NLMSG_GOODSIZE, about 3.7 KiB) is no longer notified (its
- * deletion goes unnoticed) and, when the kernel falls back to that size for
- * a dump buffer, cuts every qdisc dump short. */
-#define TBS_TAPRIO_MAX_ENTRIES 80
-/* sch_taprio.c: the cycle time (given, or the sum of the intervals) is at
- * most INT_MAX ("integer out of range", "'cycle_time' is too big"). */
-#define TBS_TAPRIO_MAX_CYCLE_NS INT32_MAX
+/* The kernel's limits on a taprio schedule: lib/taprio-limits.h. */
 /* Software and txtime-assist taprio run a timer per entry: shorter entries
  * stall the kernel (50 us entries slowed the test kernel 44-fold). The
  * floor of the "software-gate-interval" safety check (lib/schedule-safety.c),

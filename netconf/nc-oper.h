@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <time.h>
 
-#define NC_OPER_MAX_ENTRIES 80
+#include "../lib/taprio-limits.h"
+
+#define NC_OPER_MAX_ENTRIES TBS_TAPRIO_MAX_ENTRIES
 
 struct nc_oper {
         bool taprio;         /* the installed root is a taprio */

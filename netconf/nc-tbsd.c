@@ -7,6 +7,7 @@
 
 #include "log.h"
 
+#include "../lib/bus-names.h"
 #include "nc-tbsd.h"
 
 struct nc_tbsd_times nc_times = {
@@ -170,7 +171,7 @@ void nc_tbsd_ping(void) {
         bus = the_bus(&r);
         if (!bus)
                 return;
-        r = sd_bus_message_new_method_call(bus, &m, "org.tsn.Tbs", "/org/tsn/Tbs", "org.freedesktop.DBus.Peer",
+        r = sd_bus_message_new_method_call(bus, &m, TBS_BUS_NAME, TBS_MANAGER_PATH, "org.freedesktop.DBus.Peer",
                                            "Ping");
         if (r >= 0)
                 r = sd_bus_call_async(bus, NULL, m, on_pong, NULL, UINT64_MAX);

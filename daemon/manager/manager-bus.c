@@ -195,7 +195,7 @@ static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_PROPERTY("Version", "s", property_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("ConfigDirectory", "s", NULL, offsetof(Manager, config_dir),
                         SD_BUS_VTABLE_PROPERTY_CONST),
-        SD_BUS_METHOD_WITH_ARGS("ListLinks", SD_BUS_NO_ARGS, SD_BUS_RESULT("a(sos)", links),
+        SD_BUS_METHOD_WITH_ARGS(TBS_METHOD_LIST_LINKS, SD_BUS_NO_ARGS, SD_BUS_RESULT("a(sos)", links),
                                 method_list_links, UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("GetLink", SD_BUS_ARGS("s", name), SD_BUS_RESULT("o", path),
                                 method_get_link, UNPRIVILEGED),
@@ -207,7 +207,7 @@ static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_METHOD_WITH_ARGS("ApplySchedules",
                                 SD_BUS_ARGS("a(ss)", interfaces_and_documents, "as", removed_interfaces, "s", origin),
                                 SD_BUS_RESULT("as", changed, "as", warnings), schedule_bus_apply_many, UNPRIVILEGED),
-        SD_BUS_METHOD_WITH_ARGS("ApplySchedulesBefore",
+        SD_BUS_METHOD_WITH_ARGS(TBS_METHOD_APPLY_SCHEDULES_BEFORE,
                                 SD_BUS_ARGS("a(ss)", interfaces_and_documents, "as", removed_interfaces, "s", origin,
                                             "t", deadline_usec),
                                 SD_BUS_RESULT("as", changed, "as", warnings), schedule_bus_apply_before, UNPRIVILEGED),
@@ -216,9 +216,9 @@ static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_METHOD_WITH_ARGS("GetSchedule", SD_BUS_ARGS("s", interface),
                                 SD_BUS_RESULT("s", schedule_json, "s", origin, "s", path), schedule_bus_get,
                                 UNPRIVILEGED),
-        SD_BUS_METHOD_WITH_ARGS("ListSchedules", SD_BUS_ARGS("s", origin), SD_BUS_RESULT("a(sss)", schedules),
+        SD_BUS_METHOD_WITH_ARGS(TBS_METHOD_LIST_SCHEDULES, SD_BUS_ARGS("s", origin), SD_BUS_RESULT("a(sss)", schedules),
                                 schedule_bus_list, UNPRIVILEGED),
-        SD_BUS_SIGNAL_WITH_ARGS("Event", SD_BUS_ARGS("s", link, "s", kind, "s", message), 0),
+        SD_BUS_SIGNAL_WITH_ARGS(TBS_SIGNAL_EVENT, SD_BUS_ARGS("s", link, "s", kind, "s", message), 0),
         SD_BUS_VTABLE_END,
 };
 
@@ -282,7 +282,7 @@ static int on_bus_filter(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 }
 
 static void on_manager_event(Manager *m, const char *link, const char *kind, const char *message) {
-        bus_queue_signal_sss(m->bus_queue, TBS_MANAGER_PATH, TBS_MANAGER_IFACE, "Event", link, kind, message);
+        bus_queue_signal_sss(m->bus_queue, TBS_MANAGER_PATH, TBS_MANAGER_IFACE, TBS_SIGNAL_EVENT, link, kind, message);
 }
 
 static const ManagerObserver bus_observer = {

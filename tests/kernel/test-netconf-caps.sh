@@ -1,5 +1,5 @@
 # issue 40 point 4: yuma123's netconfd with tbsd's server module
-# (netconf/tbsd-sil.c) behind OpenSSH's sshd, on loopback, as an
+# (netconf/, libtbsd.so) behind OpenSSH's sshd, on loopback, as an
 # unprivileged user; two clients nobody here wrote, python3-ncclient and
 # yangcli, see the module's capability and fetch its YANG (get-schema).
 . "$TBS_SOURCE_DIR/tests/kernel/netconf-lib.sh"

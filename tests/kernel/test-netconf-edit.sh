@@ -38,6 +38,8 @@ oper=$(client oper vt0)
 echo "$oper"
 assert_contains "$oper" "gate-enabled true" "get: the configured gate-enabled"
 assert_contains "$oper" "supported-list-max 80" "get: supported-list-max"
+assert_contains "$oper" "supported-cycle-max/numerator 2147483647" "get: supported-cycle-max's numerator (INT_MAX ns)"
+assert_contains "$oper" "supported-cycle-max/denominator 1000000000" "get: supported-cycle-max's denominator"
 assert_contains "$oper" "config-pending false" "get: config-pending"
 states=$(awk '$1 == "oper-gate-states" {print $2}' <<<"$oper")
 case "$states" in
