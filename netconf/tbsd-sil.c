@@ -21,8 +21,10 @@
  * The operational gate parameters (config false leaves of the gate
  * parameter table) are read from Link.Describe() when a client asks.
  * At netconfd's start the running datastore's documents are given to tbsd
- * (and its other netconf documents removed); a confirmed commit is
- * refused; tbsd's Event signal and the links' State become notifications. */
+ * (and its other netconf documents removed); <validate> asks tbsd
+ * (nc-validate.c) and a confirmed commit rolled back gives tbsd the
+ * running datastore again (nc-confirmed.c); tbsd's Event signal and the
+ * links' State become notifications. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -54,8 +56,11 @@
 #include "val_util.h"
 #include "xml_util.h"
 
+#include "nc-confirmed.h"
+#include "nc-doc.h"
 #include "nc-oper.h"
 #include "nc-tbsd.h"
+#include "nc-validate.h"
 #include "nc-translate.h"
 
 #include <stdio.h>
@@ -128,14 +133,7 @@ static struct nc_node *nodes_of(const val_value_t *val) {
         return n;
 }
 
-/* The documents of a datastore's interfaces. */
-struct doc {
-        char *ifname;
-        char *json; /* NULL: no schedule */
-        char *error;
-        struct doc *next;
-};
-
+/* The documents of a datastore's interfaces (nc-doc.h). */
 static void free_docs(struct doc *d) {
         while (d) {
                 struct doc *next = d->next;
@@ -199,18 +197,6 @@ static void record(ses_cb_t *scb, xml_msg_hdr_t *msghdr, const char *ifname, con
         snprintf(path, sizeof(path), "/if:interfaces/if:interface[if:name='%s']", ifname ? ifname : "");
         agt_record_error_errinfo(scb, msghdr, NCX_LAYER_CONTENT, ERR_NCX_OPERATION_FAILED, NULL, NCX_NT_NONE,
                                  NULL, ifname ? NCX_NT_STRING : NCX_NT_NONE, ifname ? path : NULL, &info);
-}
-
-/* A <commit> with <confirmed/>: netconfd's rollback of an unconfirmed
- * commit (timeout, <cancel-commit>) restores its copy of the running
- * datastore without asking the modules, so tbsd would keep the schedules
- * of a commit the datastore no longer has. Refused before anything is
- * applied. */
-static bool is_confirmed_commit(xml_msg_hdr_t *msghdr) {
-        rpc_msg_t *msg = (rpc_msg_t *) (void *) ((char *) msghdr - offsetof(rpc_msg_t, mhdr));
-
-        return msg->rpc_input &&
-               val_find_child(msg->rpc_input, val_get_mod_name(msg->rpc_input), NCX_EL_CONFIRMED) != NULL;
 }
 
 /* What tbsd is to change: an interface's new document (json) or its
@@ -445,22 +431,22 @@ static int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, c
         return r < 0 ? r : n;
 }
 
-/* A refused ApplySchedules: one rpc-error per line of tbsd's answer, each
- * with the path of the interface the line names ("ApplySchedules(IFACE)
- * by ..."), when it names one. */
+/* A refused ApplySchedules (or ValidateSchedules): one rpc-error per
+ * line of tbsd's answer, each with the path of the interface the line
+ * names ("ApplySchedules(IFACE) by ...", "ValidateSchedules(IFACE) by
+ * ..."), when it names one. */
 static void record_lines(ses_cb_t *scb, xml_msg_hdr_t *msghdr, char *text) {
-        static const char head[] = "ApplySchedules(";
-
         for (char *p = text; p && *p;) {
                 char *e = strchr(p, '\n'), *close;
                 char ifname[64] = "";
+                size_t head = strncmp(p, "ApplySchedules(", 15) == 0      ? 15
+                              : strncmp(p, "ValidateSchedules(", 18) == 0 ? 18
+                                                                           : 0;
 
                 if (e)
                         *e = 0;
-                if (strncmp(p, head, strlen(head)) == 0 && (close = strchr(p + strlen(head), ')')) &&
-                    (size_t) (close - p) - strlen(head) < sizeof(ifname))
-                        snprintf(ifname, sizeof(ifname), "%.*s", (int) ((size_t) (close - p) - strlen(head)),
-                                 p + strlen(head));
+                if (head && (close = strchr(p + head, ')')) && (size_t) (close - p) - head < sizeof(ifname))
+                        snprintf(ifname, sizeof(ifname), "%.*s", (int) ((size_t) (close - p) - head), p + head);
                 record(scb, msghdr, ifname[0] ? ifname : NULL, p);
                 p = e ? e + 1 : NULL;
         }
@@ -468,20 +454,15 @@ static void record_lines(ses_cb_t *scb, xml_msg_hdr_t *msghdr, char *text) {
 
 /* <commit>: tbsd is given the candidate's documents (what differs from
  * what it keeps) before netconfd makes the candidate the running
- * datastore; a refusal ends the commit and changes nothing. */
-static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *candidate) {
+ * datastore; a refusal ends the commit and changes nothing. <validate>
+ * (dry_run): tbsd checks the documents of the root named and keeps
+ * nothing. */
+static status_t check_root(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *candidate, bool dry_run) {
         bool oom;
         struct doc *now = docs_of(candidate, &oom);
         status_t res = NO_ERR;
         char *error = NULL, line[256];
 
-        if (is_confirmed_commit(msghdr)) {
-                record(scb, msghdr, NULL,
-                       "netconf: a confirmed commit (<confirmed/>) is not supported: tbsd applies a schedule at "
-                       "<commit> and netconfd's rollback would not reach it; commit without <confirmed/>");
-                res = ERR_NCX_OPERATION_NOT_SUPPORTED;
-                goto out;
-        }
         if (oom) {
                 record(scb, msghdr, NULL, NULL);
                 res = ERR_INTERNAL_MEM;
@@ -496,15 +477,16 @@ static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_
         /* Fail fast: netconfd would serve no one while it waited. */
         if (!nc_tbsd.answering) {
                 snprintf(line, sizeof(line),
-                         "netconf: tbsd has not answered for %llu s (stopped or busy): the commit is refused and "
-                         "nothing was applied; commit again when it answers",
-                         (unsigned long long) ((nc_now_usec() - nc_tbsd.since_usec) / 1000000));
+                         "netconf: tbsd has not answered for %llu s (stopped or busy): the %s is refused and "
+                         "nothing was applied; %s again when it answers",
+                         (unsigned long long) ((nc_now_usec() - nc_tbsd.since_usec) / 1000000),
+                         dry_run ? "validate" : "commit", dry_run ? "validate" : "commit");
                 record(scb, msghdr, NULL, line);
                 res = ERR_NCX_OPERATION_FAILED;
                 goto out;
         }
         /* One call, one load: all of them in force, or none changed. */
-        if (make_tbsd_match(now, nc_times.answer_usec, &error) < 0) {
+        if ((dry_run ? nc_validate_documents(now, &error) : make_tbsd_match(now, nc_times.answer_usec, &error)) < 0) {
                 if (error)
                         record_lines(scb, msghdr, error);
                 else
@@ -515,6 +497,14 @@ out:
         free(error);
         free_docs(now);
         return res;
+}
+
+static status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *candidate) {
+        return check_root(scb, msghdr, candidate, false);
+}
+
+static status_t validate_check(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *root) {
+        return check_root(scb, msghdr, root, true);
 }
 
 /* Operational state: the module's view of each interface, tbsd's last
@@ -1038,6 +1028,15 @@ out:
         free_docs(docs);
 }
 
+/* netconfd rolled a confirmed commit back (nc-confirmed.c): tbsd is
+ * given the running datastore now (tried again by the heartbeat while it
+ * does not answer), and its oper leaves are added to the restored tree. */
+static void rolled_back(void) {
+        reconcile_pending = true;
+        reconcile();
+        add_oper_leaves();
+}
+
 /* The heartbeat, once a second from netconfd's timer: tbsd pinged
  * (nc_tbsd_ping()), and the reconcile when it is due and tbsd answers. */
 static void heartbeat(void) {
@@ -1289,6 +1288,10 @@ status_t y_tbsd_init2(void) {
 
         next_reconcile_usec = nc_now_usec() + nc_times.reconcile_usec;
         if (res == NO_ERR)
+                res = nc_validate_register(validate_check);
+        if (res == NO_ERR)
+                res = nc_confirmed_register(rolled_back);
+        if (res == NO_ERR)
                 res = start_notifications();
         return res == NO_ERR ? add_oper_leaves() : res;
 }
@@ -1296,6 +1299,8 @@ status_t y_tbsd_init2(void) {
 void y_tbsd_cleanup(void);
 void y_tbsd_cleanup(void) {
         unlink_stale_server_socket();
+        nc_validate_unregister();
+        nc_confirmed_unregister();
         agt_commit_validate_unregister((const xmlChar *) TBSD_MODULE);
         agt_commit_complete_unregister((const xmlChar *) TBSD_MODULE);
         if (signal_timer)
