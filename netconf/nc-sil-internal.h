@@ -32,6 +32,7 @@
 #include "xml_util.h"
 
 #include "../lib/bus-names.h"
+#include "nc-doc.h"
 
 #define TBSD_MODULE "tbsd"
 #define TBSD_REVISION "2026-12-07"
@@ -44,14 +45,7 @@
 #define DEVIATIONS_MODULE "tbsd-deviations"
 #define ORIGIN "netconf"
 
-/* nc-docs.c: a datastore's interfaces as schedule documents. */
-/* The documents of a datastore's interfaces. */
-struct doc {
-        char *ifname;
-        char *json; /* NULL: no schedule */
-        char *error;
-        struct doc *next;
-};
+/* nc-docs.c: a datastore's interfaces as schedule documents (struct doc: nc-doc.h). */
 
 /* One per ietf-interfaces interface of root (NULL: none); *oom when memory
  * ran out (the list then stops there). */
@@ -76,11 +70,15 @@ status_t nc_sync_start(bool no_startup);
 /* Once a second: tbsd pinged, and the reconcile when due. */
 void nc_sync_heartbeat(void);
 
+/* A confirmed commit rolled back: tbsd given the running datastore now. */
+void nc_sync_rolled_back(void);
+
 /* netconfd's cleanup. */
 void nc_sync_stop(void);
 
-/* nc-commit.c: the commit check. */
+/* nc-commit.c: the commit check, and <validate>'s (tbsd's dry run). */
 status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *candidate);
+status_t validate_check(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *root);
 
 /* nc-state.c: the operational state, read from Link.Describe(). */
 

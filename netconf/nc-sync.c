@@ -304,6 +304,14 @@ out:
         free_docs(docs);
 }
 
+/* netconfd rolled a confirmed commit back (nc-confirmed.c): tbsd is
+ * given the running datastore now (tried again by the heartbeat while it
+ * does not answer). */
+void nc_sync_rolled_back(void) {
+        reconcile_pending = true;
+        reconcile();
+}
+
 /* The heartbeat, once a second from netconfd's timer: tbsd pinged
  * (nc_tbsd_ping()), and the reconcile when it is due and tbsd answers. */
 void nc_sync_heartbeat(void) {

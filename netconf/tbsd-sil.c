@@ -25,7 +25,9 @@
 #include "agt_timer.h"
 
 #include "nc-sil-internal.h"
+#include "nc-confirmed.h"
 #include "nc-tbsd.h"
+#include "nc-validate.h"
 
 /* The heartbeat: netconfd's timer, once a second, reads tbsd's signals
  * (the server's loop is not ours to add a descriptor to) and keeps tbsd
@@ -143,6 +145,13 @@ out:
         server_socket = NULL;
 }
 
+/* netconfd rolled a confirmed commit back: tbsd is given the running
+ * datastore, and its oper leaves are added to the restored tree. */
+static void rolled_back(void) {
+        nc_sync_rolled_back();
+        add_oper_leaves();
+}
+
 /* Phase 2, after the startup configuration. */
 status_t y_tbsd_init2(void);
 status_t y_tbsd_init2(void) {
@@ -151,6 +160,10 @@ status_t y_tbsd_init2(void) {
         deny_by_default_all_but_reads();
         remember_server_socket();
         res = nc_sync_start(!agt_get_profile()->agt_usestartup || agt_get_profile()->agt_factorystartup);
+        if (res == NO_ERR)
+                res = nc_validate_register(validate_check);
+        if (res == NO_ERR)
+                res = nc_confirmed_register(rolled_back);
         if (res == NO_ERR)
                 res = start_notifications();
         if (res == NO_ERR)
@@ -161,6 +174,8 @@ status_t y_tbsd_init2(void) {
 void y_tbsd_cleanup(void);
 void y_tbsd_cleanup(void) {
         unlink_stale_server_socket();
+        nc_validate_unregister();
+        nc_confirmed_unregister();
         agt_commit_validate_unregister((const xmlChar *) TBSD_MODULE);
         agt_commit_complete_unregister((const xmlChar *) TBSD_MODULE);
         if (heartbeat_timer)

@@ -354,14 +354,14 @@ static void batch_free(BatchEntry *e, size_t n) {
         free(e);
 }
 
-/* Read the a(ss) and the as of the call into *ret (at most
+/* Read the a(ss) and (with_removed) the as of the call into *ret (at most
  * BATCH_MAX_ENTRIES + 1 of them: one more says "too many"). */
-static int batch_read(sd_bus_message *msg, BatchEntry **ret, size_t *ret_n, size_t *ret_bytes) {
+static int batch_read(sd_bus_message *msg, bool with_removed, BatchEntry **ret, size_t *ret_n, size_t *ret_bytes) {
         BatchEntry *e = NULL;
         size_t n = 0, bytes = 0;
         int r;
 
-        for (int part = 0; part < 2; part++) {
+        for (int part = 0; part < (with_removed ? 2 : 1); part++) {
                 r = sd_bus_message_enter_container(msg, 'a', part == 0 ? "(ss)" : "s");
                 if (r < 0)
                         goto fail;
@@ -441,15 +441,44 @@ static int deadline_passed(sd_bus_error *error, const char *who, uint64_t late_u
                                  "nothing applied", who, late_usec / 1000, when);
 }
 
-/* ApplySchedules() and ApplySchedulesBefore() (with_deadline: a fourth
- * argument, the caller's deadline). A call whose deadline passed before
- * it is answered changes nothing: its caller has given up and will not
- * learn of it (a NETCONF commit that timed out is not applied later). */
-static int apply_many(sd_bus_message *msg, Manager *m, bool with_deadline, sd_bus_error *error) {
+typedef enum BatchMode {
+        BATCH_APPLY,            /* ApplySchedules() */
+        BATCH_APPLY_BEFORE,     /* ApplySchedulesBefore(): a fourth argument, the caller's deadline */
+        BATCH_VALIDATE,         /* ValidateSchedules(): the documents only, checked, nothing kept */
+} BatchMode;
+
+/* ValidateSchedules()'s answer: the lines of the refusal ApplySchedules()
+ * would give before any load (none: it would take them) and the warnings. */
+static int answer_validate(sd_bus_message *msg, const char *who, const char *lines, const char *warnings) {
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        int r = sd_bus_message_new_method_return(msg, &reply);
+
+        if (r >= 0)
+                r = append_lines(reply, lines);
+        if (r >= 0)
+                r = append_lines(reply, warnings);
+        if (r >= 0)
+                r = sd_bus_send(NULL, reply, NULL);
+        if (r >= 0)
+                log_debug("ValidateSchedules by %s: %s", who, lines ? "would be refused" : "would be taken");
+        return r;
+}
+
+/* ApplySchedules(), ApplySchedulesBefore() and ValidateSchedules(). A call
+ * whose deadline passed before it is answered changes nothing: its caller
+ * has given up and will not learn of it (a NETCONF commit that timed out
+ * is not applied later). ValidateSchedules() goes through the same checks
+ * with the same caller, bounds and names, and stops before the store: a
+ * NETCONF <validate> asks what a commit would be told. */
+static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_error *error) {
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
         _cleanup_free_ char *lines = NULL, *warnings = NULL, *errors = NULL;
-        const char *dir = m->link_ctx.state_dir, *origin, *why;
-        const char *method = with_deadline ? "ApplySchedulesBefore" : "ApplySchedules";
+        const char *dir = m->link_ctx.state_dir, *origin = SCHEDULE_ORIGIN_UNKNOWN, *why;
+        const char *method = mode == BATCH_APPLY_BEFORE ? "ApplySchedulesBefore"
+                           : mode == BATCH_VALIDATE     ? "ValidateSchedules"
+                                                        : "ApplySchedules";
+        const char *label_method = mode == BATCH_VALIDATE ? "ValidateSchedules" : "ApplySchedules";
+        bool with_deadline = mode == BATCH_APPLY_BEFORE;
         BatchEntry *e = NULL;
         size_t n = 0, bytes = 0, ndone = 0;
         uint64_t deadline = 0, late;
@@ -457,8 +486,8 @@ static int apply_many(sd_bus_message *msg, Manager *m, bool with_deadline, sd_bu
         Caller caller = {};
         int r;
 
-        r = batch_read(msg, &e, &n, &bytes);
-        if (r >= 0)
+        r = batch_read(msg, mode != BATCH_VALIDATE, &e, &n, &bytes);
+        if (r >= 0 && mode != BATCH_VALIDATE)
                 r = sd_bus_message_read(msg, "s", &origin);
         if (r >= 0 && with_deadline)
                 r = sd_bus_message_read(msg, "t", &deadline);
@@ -481,14 +510,14 @@ static int apply_many(sd_bus_message *msg, Manager *m, bool with_deadline, sd_bu
         }
         if (n > BATCH_MAX_ENTRIES) {
                 r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                      "ApplySchedules by %s: more than %d interfaces in one call", caller.who,
+                                      "%s by %s: more than %d interfaces in one call", label_method, caller.who,
                                       BATCH_MAX_ENTRIES);
                 goto out;
         }
         if (bytes > BATCH_MAX_BYTES) {
                 r = sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
-                                      "ApplySchedules by %s: the documents are larger than %d bytes together",
-                                      caller.who, BATCH_MAX_BYTES);
+                                      "%s by %s: the documents are larger than %d bytes together",
+                                      label_method, caller.who, BATCH_MAX_BYTES);
                 goto out;
         }
         if (!schedule_origin_valid(origin, &why)) {
@@ -502,7 +531,7 @@ static int apply_many(sd_bus_message *msg, Manager *m, bool with_deadline, sd_bu
         }
         for (size_t i = 0; i < n; i++)
                 if ((why = link_name_refusal(e[i].ifname))) {
-                        r = refuse_ifname(error, "ApplySchedules", caller.who, e[i].ifname, why);
+                        r = refuse_ifname(error, label_method, caller.who, e[i].ifname, why);
                         goto out;
                 }
 
@@ -511,7 +540,7 @@ static int apply_many(sd_bus_message *msg, Manager *m, bool with_deadline, sd_bu
                 const char *file;
                 bool twice = false;
 
-                if (asprintf(&e[i].label, "ApplySchedules(%s) by %s", e[i].ifname, caller.who) < 0) {
+                if (asprintf(&e[i].label, "%s(%s) by %s", label_method, e[i].ifname, caller.who) < 0) {
                         r = -ENOMEM;
                         goto out;
                 }
@@ -529,6 +558,12 @@ static int apply_many(sd_bus_message *msg, Manager *m, bool with_deadline, sd_bu
                         r = 0;
                 if (r < 0)
                         goto out;
+        }
+        if (mode == BATCH_VALIDATE) {
+                r = answer_validate(msg, caller.who, lines, warnings);
+                if (r < 0)
+                        r = bus_method_failed(error, r, method);
+                goto out;
         }
         if (lines) {
                 log_warning("ApplySchedules by %s refused:\n%s", caller.who, lines);
@@ -644,11 +679,15 @@ out:
 }
 
 int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
-        return apply_many(msg, userdata, false, error);
+        return apply_many(msg, userdata, BATCH_APPLY, error);
 }
 
 int schedule_bus_apply_before(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
-        return apply_many(msg, userdata, true, error);
+        return apply_many(msg, userdata, BATCH_APPLY_BEFORE, error);
+}
+
+int schedule_bus_validate_many(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        return apply_many(msg, userdata, BATCH_VALIDATE, error);
 }
 
 int schedule_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error) {

@@ -27,6 +27,13 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
  *  before tbsd answers (the caller has given up waiting). */
 int schedule_bus_apply_before(sd_bus_message *msg, void *userdata, sd_bus_error *error);
 
+/** ValidateSchedules(a(ss) interfaces_and_documents) -> (as problems,
+ *  as warnings): the checks of ApplySchedules() (caller, bounds, names,
+ *  parser, verifier against the device's probe), nothing kept or applied;
+ *  problems: the lines ApplySchedules() would refuse them with, none when
+ *  it would take them (the kernel's load aside). */
+int schedule_bus_validate_many(sd_bus_message *msg, void *userdata, sd_bus_error *error);
+
 /** ListSchedules(s origin) -> (a(sss) schedules): every document kept (of
  *  that origin; "" every origin) as (interface, schedule_json, origin). */
 int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error);

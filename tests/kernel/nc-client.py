@@ -3,7 +3,15 @@
 # 127.0.0.1:8830 as root (or the user NC_USER names) with the key given.
 #   nc-client.py KEY edit FILE     edit-config of FILE's <config> on candidate, then commit;
 #                                  prints "ok", or "rpc-error: MESSAGE" (and discards the candidate)
-#   nc-client.py KEY confirmed FILE  the same with <commit><confirmed/></commit>
+#   nc-client.py KEY confirmed FILE [TIMEOUT THEN ARG]  the same with <commit><confirmed/></commit>
+#                                  (and <confirm-timeout>TIMEOUT); after "ok" (flushed), THEN:
+#                                  "hold SECONDS" keeps the session (netconfd rolls back at the
+#                                  timeout), "cancel WAITFILE" or "confirm WAITFILE" waits for
+#                                  WAITFILE to exist, then <cancel-commit> or a confirming
+#                                  <commit>, printing "ok" or "rpc-error: ..." again
+#   nc-client.py KEY validate FILE  edit-config of FILE's <config> on candidate, <validate> of the
+#                                  candidate: "ok" or "rpc-error: MESSAGE | path: PATH" per error;
+#                                  the candidate is discarded after
 #   nc-client.py KEY editconfig FILE  edit-config of FILE's <config> on candidate only: "ok" or "rpc-error: ..."
 #   nc-client.py KEY running       the running datastore's interfaces, as XML
 #   nc-client.py KEY hello         connect (hello exchanged) and print "session ID"
@@ -34,28 +42,70 @@ def connect(key):
                            hostkey_verify=False, look_for_keys=False, allow_agent=False, timeout=120)
 
 
+def print_errors(e):
+    # several rpc-errors come as one RPCError with .errors (and no path of its own)
+    for x in getattr(e, "errors", None) or [e]:
+        try:
+            path = x.path
+        except AttributeError:
+            path = None
+        print("rpc-error:", " ".join((x.message or "").split()), "| path:", path or "", flush=True)
+
+
+def wait_for(path):
+    end = time.monotonic() + 600
+    while not os.path.exists(path):
+        if time.monotonic() > end:
+            sys.exit("%s did not appear within 600 s" % path)
+        time.sleep(0.1)
+
+
+def then(m, action, arg):
+    """What the session does after a confirmed commit."""
+    if action == "hold":
+        time.sleep(float(arg))
+        return
+    wait_for(arg)
+    try:
+        if action == "cancel":
+            m.cancel_commit()
+        else:
+            m.commit()
+        print("ok", flush=True)
+    except RPCError as e:
+        print_errors(e)
+
+
 def main():
     key, verb = sys.argv[1], sys.argv[2]
     with connect(key) as m:
         if verb in ("edit", "confirmed"):
             with open(sys.argv[3]) as f:
                 config = f.read()
+            timeout = sys.argv[4] if verb == "confirmed" and len(sys.argv) > 4 else None
             try:
                 m.edit_config(target="candidate", config=config)
-                m.commit(confirmed=verb == "confirmed")
-                print("ok")
+                m.commit(confirmed=verb == "confirmed", timeout=timeout)
+                print("ok", flush=True)
             except RPCError as e:
-                # several rpc-errors come as one RPCError with .errors (and no path of its own)
-                for x in getattr(e, "errors", None) or [e]:
-                    try:
-                        path = x.path
-                    except AttributeError:
-                        path = None
-                    print("rpc-error:", " ".join((x.message or "").split()), "| path:", path or "")
+                print_errors(e)
                 try:
                     m.discard_changes()
                 except RPCError:
                     pass  # a user NACM does not let discard has changed nothing
+                return
+            if timeout is not None:
+                then(m, sys.argv[5], sys.argv[6])
+        elif verb == "validate":
+            with open(sys.argv[3]) as f:
+                config = f.read()
+            try:
+                m.edit_config(target="candidate", config=config)
+                m.validate(source="candidate")
+                print("ok")
+            except RPCError as e:
+                print_errors(e)
+            m.discard_changes()
         elif verb == "editconfig":
             with open(sys.argv[3]) as f:
                 config = f.read()

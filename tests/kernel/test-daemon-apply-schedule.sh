@@ -5,6 +5,7 @@
 # group may call them and not Reload. ApplySchedules: two interfaces in one
 # call and one load, one bad document changes nothing, a kernel refusal of
 # one puts both back, a removal in the same call, its bound.
+# ValidateSchedules: the same checks, rights and bounds, nothing kept.
 make_veth as0 as0p 4
 make_veth as1 as1p 4
 make_veth fl0 fl0p 4
@@ -25,6 +26,8 @@ start_tbsd "$conf" --state-dir "$state" --schedule-group nogroup
 wait_configured fl0
 
 call() { busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager "$@"; }
+asgroup_call() { setpriv --reuid=65534 --regid=100 --groups 65534 busctl --system call org.tsn.Tbs /org/tsn/Tbs \
+        org.tsn.Tbs.Manager "$@"; }
 call_json() { busctl --system --json=short call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager "$@"; }
 # refused METHOD ARGS...: the call fails; its message on stdout.
 refused() {
@@ -153,6 +156,30 @@ assert_eq "$(link_state as0)" configured "as0's state after the kernel's refusal
 # Bounded: at most 1024 interfaces in one call.
 out=$(refused ApplySchedules 'a(ss)ass' 1025 $(for ((i = 0; i < 1025; i++)); do echo "x$i {}"; done) 0 netconf)
 assert_contains "$out" "more than 1024 interfaces in one call" "ApplySchedules of 1025 interfaces"
+# ValidateSchedules: ApplySchedules' checks, nothing kept, loaded or applied.
+n_loads=$(loads)
+out=$(call ValidateSchedules 'a(ss)' 2 as0 "$(cat "$TMPDIR/as0.json")" \
+        as1 "$(sed 's/"delta_ns": 350000/"delta_ns": "soon"/' "$TMPDIR/as1b.json")")
+assert_contains "$out" 'asas 1 "ValidateSchedules(as1) by uid 0: txqueues[0].delta_ns:' \
+        "ValidateSchedules of a bad document: the problem, in ApplySchedules' words"
+assert_eq "$(call ValidateSchedules 'a(ss)' 1 as0 "$(cat "$TMPDIR/as0.json")")" 'asas 0 0' \
+        "ValidateSchedules of a good document: no problem"
+out=$(asgroup_call ValidateSchedules 'a(ss)' 1 ifb0 "$(write_ifb ifb0 true)")
+assert_contains "$out" 'asas 0 ' "ValidateSchedules by the schedule group of a document only the kernel refuses: no problem"
+assert_eq "$(qdisc_shape as0)" "$mid0" "as0's tree after ValidateSchedules (tc)"
+assert_eq "$(qdisc_shape as1)" "$mid1" "as1's tree after ValidateSchedules (tc)"
+[ "$(cat "$TMPDIR/as0b.json")" = "$(cat "$state/schedules.d/as0.json")" ] || fail "ValidateSchedules changed as0's kept document"
+assert_eq "$(loads)" "$n_loads" "no load for ValidateSchedules (tbsd's log)"
+out=$(refused ValidateSchedules 'a(ss)' 1025 $(for ((i = 0; i < 1025; i++)); do echo "x$i {}"; done))
+assert_contains "$out" "ValidateSchedules by uid 0: more than 1024 interfaces in one call" "ValidateSchedules of 1025 interfaces"
+out=$(refused ValidateSchedules 'a(ss)' 1 "../as0" '{}')
+assert_contains "$out" "ValidateSchedules by uid 0: interface: '../as0' is not an interface name" "ValidateSchedules of a path"
+if out=$(setpriv --reuid=65534 --regid=100 --clear-groups busctl --system call org.tsn.Tbs /org/tsn/Tbs \
+        org.tsn.Tbs.Manager ValidateSchedules 'a(ss)' 1 as0 "$(cat "$TMPDIR/as0.json")" 2>&1); then
+        fail "a user in neither group may ValidateSchedules"
+fi
+assert_contains "$out" "for uid 0, the tbsd admin group and group 'nogroup' only" "ValidateSchedules by another user"
+
 # A removal and a document in one call (the schedule group may call it), then as0 and as1 as before.
 call ApplySchedule sss ifb1 "$(write_ifb ifb1 false)" netconf >/dev/null
 out=$(setpriv --reuid=65534 --regid=100 --groups 65534 busctl --system call org.tsn.Tbs /org/tsn/Tbs \

@@ -5,7 +5,8 @@
 # before tbsd looked names up over rtnetlink, SIOCGIFINDEX on an unknown
 # name ran it twice per name ("netdev-NAME", "NAME": dev_load()), and the
 # call took a minute. Names come over the bus as the schedule group
-# (ApplySchedule("dccp"), ApplySchedules with 1,024 made-up names) and
+# (ApplySchedule("dccp"), ApplySchedules and ValidateSchedules with 1,024
+# made-up names) and
 # over NETCONF (a commit of unknown interfaces, through the server
 # module's ApplySchedules). Also: a name with control characters comes
 # back escaped on one line, and an interface called ".hid" gets its
@@ -136,6 +137,17 @@ assert_eq "$(grep -c 'interface: no interface [a-z0-9]* here$' "$TMPDIR/many.out
 assert_eq "$(qdisc_at mp0 root | jq -r .kind)" mqprio "mp0's root after the refusals (tc)"
 [ -z "$(ls "$state/schedules.d" | grep -v '^mp0.json$')" ] || fail "a refused document was kept: $(ls -a "$state/schedules.d")"
 pass "no refused document was kept"
+# ValidateSchedules (a NETCONF <validate>'s dry run) of the same names: the
+# same lookups, each name a problem of the answer, nothing kept.
+out=$(asgroup gdbus call --system --timeout 300 --dest org.tsn.Tbs --object-path /org/tsn/Tbs \
+        --method org.tsn.Tbs.Manager.ValidateSchedules "[$batch]" 2>&1) ||
+        fail "ValidateSchedules of 1,024 unknown interfaces failed: $out"
+assert_contains "$out" "ValidateSchedules(zz1023) by uid 65534: interface: no interface zz1023 here" \
+        "ValidateSchedules of 1,024 unknown names: a problem each"
+assert_eq "$(grep -o 'ValidateSchedules([a-z0-9]*) by uid 65534: interface: no interface [a-z0-9]* here' <<<"$out" | wc -l)" \
+        1024 "problems in ValidateSchedules' answer"
+[ -z "$(ls "$state/schedules.d" | grep -v '^mp0.json$')" ] || fail "ValidateSchedules kept a document: $(ls -a "$state/schedules.d")"
+pass "ValidateSchedules kept nothing"
 
 # Over NETCONF: one commit of 200 interfaces no one has.
 entries=()

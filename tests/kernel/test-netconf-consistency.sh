@@ -1,7 +1,6 @@
 # issue 40: the running datastore equals what tbsd has in force. netconfd
 # runs with a startup configuration (--startup=FILE, saved at each
-# commit). A confirmed commit is refused (netconfd's rollback would not
-# reach tbsd) and changes nothing. While netconfd is stopped, tbsd's
+# commit). (Confirmed commits: test-netconf-confirmed.sh.) While netconfd is stopped, tbsd's
 # netconf documents drift (vt0's removed, one for vm0 added over the bus);
 # at netconfd's start the server module gives tbsd the startup
 # configuration's documents again and removes the others: get-config,
@@ -16,22 +15,13 @@ NC_STARTUP=/run/nchome/startup-cfg.xml
 start_tbsd_netconf
 
 nc_config "$(nc_mq_iface vt0 200000)" > "$NC/vt0.xml"
-nc_config "$(nc_mq_iface vt0 250000)" > "$NC/vt0-confirmed.xml"
 assert_eq "$(client edit "$NC/vt0.xml")" ok "ncclient: edit-config + commit of vt0"
 assert_eq "$(etf_delta vt0 100:3)" 200000 "vt0 queue 2's etf delta (tc)"
 wait_until 10 grep -q "<name>vt0</name>" "$NC_STARTUP" || fail "netconfd did not save its startup configuration"
 pass "the running datastore is saved in $NC_STARTUP"
 kept=$(cat "$state/schedules.d/vt0.json")
 
-# A confirmed commit: refused, nothing applied.
 running=$(client running)
-out=$(client confirmed "$NC/vt0-confirmed.xml")
-echo "$out"
-assert_contains "$out" "rpc-error: netconf: a confirmed commit (<confirmed/>) is not supported" \
-        "a confirmed commit: refused"
-assert_eq "$(etf_delta vt0 100:3)" 200000 "vt0's etf delta after the confirmed commit (tc)"
-assert_eq "$(client running)" "$running" "the running datastore after the confirmed commit"
-[ "$(cat "$state/schedules.d/vt0.json")" = "$kept" ] || fail "vt0's kept document changed"
 
 # netconfd stopped; tbsd's netconf documents drift.
 stop_netconfd

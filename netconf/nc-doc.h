@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One interface of a datastore as tbsd is given it: its schedule
+ * document, or why it has none. */
+#pragma once
+
+struct doc {
+        char *ifname;
+        char *json;  /* NULL: no schedule */
+        char *error; /* the translation's refusal (the commit's or validate's rpc-error) */
+        struct doc *next;
+};
