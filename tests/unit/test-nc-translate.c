@@ -26,16 +26,17 @@ static struct nc_node *parse(const char **p);
 static struct nc_node *parse_one(const char **p) {
         struct nc_node *n = calloc(1, sizeof(*n));
         const char *s = *p;
-        size_t len = strcspn(s, "={} ");
-        char *name = strndup(s, len);
+        size_t len;
 
         assert_non_null(n);
-        n->name = name;
         /* "dc:" names a node of ieee802-dot1dc-sched-if. */
-        if (strncmp(name, "dc:", 3) == 0) {
-                memmove(name, name + 3, strlen(name + 3) + 1);
+        if (strncmp(s, "dc:", 3) == 0) {
+                s += 3;
                 n->module = "ieee802-dot1dc-sched-if";
         }
+        len = strcspn(s, "={} ");
+        n->name = strndup(s, len);
+        assert_non_null(n->name);
         s += len;
         if (*s == '=') {
                 s++;
