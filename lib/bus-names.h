@@ -12,6 +12,7 @@
  * named once for it and the daemon's vtables. */
 #define TBS_METHOD_APPLY_SCHEDULES_BEFORE "ApplySchedulesBefore"
 #define TBS_METHOD_LIST_SCHEDULES         "ListSchedules"
+#define TBS_METHOD_VALIDATE_SCHEDULES     "ValidateSchedules"
 #define TBS_METHOD_LIST_LINKS             "ListLinks"
 #define TBS_METHOD_DESCRIBE               "Describe"
 #define TBS_SIGNAL_EVENT                  "Event"

@@ -12,6 +12,7 @@
 #include "ncxconst.h"
 #include "obj.h"
 
+#include "../lib/bus-names.h"
 #include "nc-tbsd.h"
 #include "nc-validate.h"
 
@@ -71,8 +72,8 @@ void nc_validate_unregister(void) {
 
 static int build_validate(sd_bus *bus, sd_bus_message **m, void *arg) {
         const struct doc *docs = arg;
-        int r = sd_bus_message_new_method_call(bus, m, "org.tsn.Tbs", "/org/tsn/Tbs", "org.tsn.Tbs.Manager",
-                                               "ValidateSchedules");
+        int r = sd_bus_message_new_method_call(bus, m, TBS_BUS_NAME, TBS_MANAGER_PATH, TBS_MANAGER_IFACE,
+                                               TBS_METHOD_VALIDATE_SCHEDULES);
 
         if (r >= 0)
                 r = sd_bus_message_open_container(*m, 'a', "(ss)");

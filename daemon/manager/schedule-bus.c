@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Manager.ApplySchedule(), RemoveSchedule() and GetSchedule(): a schedule
+/* Manager.ApplySchedule(), RemoveSchedule(), GetSchedule() and
+ * ListSchedules(), and the checks the calls of many share
+ * (schedule-bus-internal.h, schedule-batch-bus.c): a schedule
  * document given over the bus (the NETCONF side's way in, docs/netconf.md)
  * is checked with the code a file is checked with, kept in the state
  * folder (schedule-store.h), which every load reads after the schedules
@@ -21,6 +23,7 @@
 #include "link-name.h"
 #include "log.h"
 #include "manager.h"
+#include "schedule-bus-internal.h"
 #include "schedule-bus.h"
 #include "schedule-parse.h"
 #include "schedule-rights.h"
@@ -29,17 +32,10 @@
 #include "sd-cleanup.h"
 #include "utf8.h"
 
-/* The same bound as Validate() and the folder's files. */
-#define SCHEDULE_MAX_BYTES (1024 * 1024)
-/* ApplySchedules(): at most this many interfaces (documents and removals
- * together) in one call, and this many bytes of documents together (each
- * within SCHEDULE_MAX_BYTES). */
-#define BATCH_MAX_ENTRIES 1024
-#define BATCH_MAX_BYTES (16 * 1024 * 1024)
 
 /* The error for an interface name link_name_refusal() refused: the name
  * escaped (one line, whatever it holds) and why. */
-static int refuse_ifname(sd_bus_error *error, const char *method, const char *who, const char *ifname,
+int schedule_bus_refuse_ifname(sd_bus_error *error, const char *method, const char *who, const char *ifname,
                          const char *why) {
         _cleanup_free_ char *buf = NULL;
         const char *shown = text_safe(ifname, &buf);
@@ -50,15 +46,9 @@ static int refuse_ifname(sd_bus_error *error, const char *method, const char *wh
 }
 
 /* Who called and what its documents may set. */
-typedef struct Caller {
-        char who[32];           /* "uid N" */
-        uid_t uid;
-        uint32_t may;           /* the rights-granting keys it may set (lib/schedule-rights.h): root and
-                                 * the admin group all, the schedule group's the operator's choice */
-} Caller;
 
 /* The caller's check: root, the admin group, or the schedule group. */
-static int admit(sd_bus_message *msg, Manager *m, const char *method, Caller *ret, sd_bus_error *error) {
+int schedule_bus_admit(sd_bus_message *msg, Manager *m, const char *method, Caller *ret, sd_bus_error *error) {
         BusCaller c = {};
         int r;
 
@@ -79,12 +69,12 @@ static int check_caller_args(sd_bus_message *msg, Manager *m, const char *method
         const char *why;
         int r;
 
-        r = admit(msg, m, method, ret, error);
+        r = schedule_bus_admit(msg, m, method, ret, error);
         if (r < 0)
                 return r;
         why = link_name_refusal(ifname);
         if (why)
-                return refuse_ifname(error, method, ret->who, ifname, why);
+                return schedule_bus_refuse_ifname(error, method, ret->who, ifname, why);
         if (!schedule_origin_valid(origin, &why))
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS, "%s(%s) by %s: origin: %s", method,
                                          ifname, ret->who, why);
@@ -93,7 +83,7 @@ static int check_caller_args(sd_bus_message *msg, Manager *m, const char *method
 
 /* A link whose schedule is a file of the schedules folder: the operator's.
  * Its path, or NULL. */
-static const char *declared_by_file(Manager *m, const char *ifname) {
+const char *schedule_declared_by_file(Manager *m, const char *ifname) {
         Link *l = manager_find_link(m, ifname);
 
         if (!l || !l->schedule_file || schedule_store_holds(m->link_ctx.state_dir, l->schedule_file))
@@ -120,7 +110,7 @@ static int lines_add_diags(char **lines, const DiagList *diags, DiagSeverity sev
 
 /* The lines of a load's errors that are about path, each "label: REST"
  * instead of "path: REST", newline-separated; NULL when none is. */
-static char *errors_about(const char *errors, const char *path, const char *label) {
+char *load_errors_about(const char *errors, const char *path, const char *label) {
         _cleanup_free_ char *out = NULL;
         size_t k = strlen(path);
 
@@ -142,7 +132,7 @@ static char *errors_about(const char *errors, const char *path, const char *labe
 }
 
 /* Whether the load gave ifname the store's document at path, in place. */
-static bool in_force(Manager *m, const char *ifname, const char *path) {
+bool schedule_in_force(Manager *m, const char *ifname, const char *path) {
         Link *l = manager_find_link(m, ifname);
 
         return l && l->schedule && l->schedule_file && strcmp(l->schedule_file, path) == 0 && !l->kept_note &&
@@ -164,8 +154,7 @@ static void restore(Manager *m, const char *ifname, const char *old_text, const 
 }
 
 /* Append one line (printf-style) to *lines (newline-separated). */
-static int lines_addf(char **lines, const char *fmt, ...) _printf_(2, 3);
-static int lines_addf(char **lines, const char *fmt, ...) {
+int schedule_lines_addf(char **lines, const char *fmt, ...) {
         _cleanup_free_ char *line = NULL;
         char *v = NULL;
         va_list ap;
@@ -192,7 +181,7 @@ static int check_rights(Manager *m, const Caller *c, const char *label, const Sc
         for (ScheduleRight k = 0; k < _SCHEDULE_RIGHT_MAX; k++) {
                 if (!(beyond & (1U << k)))
                         continue;
-                if (lines_addf(lines, "%s: %s: the schedule group may not set this key: %s; root and the admin group "
+                if (schedule_lines_addf(lines, "%s: %s: the schedule group may not set this key: %s; root and the admin group "
                                "may, and tbsd --schedule-group-may=%s gives it to the schedule group", label, where[k],
                                schedule_right_reason(k), schedule_right_to_string(k)) < 0)
                         return -ENOMEM;
@@ -209,7 +198,7 @@ static int check_rights(Manager *m, const Caller *c, const char *label, const Sc
  * the caller may set, verify against the interface's probe. Refusals are
  * appended to *lines and warnings to *warnings, each "label: PATH: REASON".
  * Returns 1 when refused, 0 when not, -ENOMEM. */
-static int check_document(Manager *m, const Caller *c, const char *label, const char *ifname, const char *text,
+int schedule_bus_check_document(Manager *m, const Caller *c, const char *label, const char *ifname, const char *text,
                           char **lines, char **warnings) {
         _cleanup_schedule_ Schedule *s = NULL;
         _cleanup_free_ char *errs = NULL;
@@ -218,15 +207,15 @@ static int check_document(Manager *m, const Caller *c, const char *label, const 
         int r;
 
         if (strlen(text) > SCHEDULE_MAX_BYTES)
-                return lines_addf(lines, "%s: the document is larger than %d bytes", label, SCHEDULE_MAX_BYTES)
+                return schedule_lines_addf(lines, "%s: the document is larger than %d bytes", label, SCHEDULE_MAX_BYTES)
                                ?: 1;
-        file = declared_by_file(m, ifname);
+        file = schedule_declared_by_file(m, ifname);
         if (file)
-                return lines_addf(lines,
+                return schedule_lines_addf(lines,
                                   "%s: interface: %s is configured by %s; one interface has one schedule, and "
                                   "the schedules folder's files come first", label, ifname, file) ?: 1;
         if (manager_ifindex(m, ifname) <= 0)
-                return lines_addf(lines, "%s: interface: no interface %s here", label, ifname) ?: 1;
+                return schedule_lines_addf(lines, "%s: interface: no interface %s here", label, ifname) ?: 1;
 
         r = schedule_parse_json(label, text, strlen(text), &diags, &s);
         if (r >= 0 && strcmp(s->ifname, ifname) != 0)
@@ -249,12 +238,12 @@ static int check_document(Manager *m, const Caller *c, const char *label, const 
         diag_list_clear(&diags);
         if (r >= 0 && !errs)
                 return 0;
-        return lines_addf(lines, "%s", errs ?: label) ?: 1;
+        return schedule_lines_addf(lines, "%s", errs ?: label) ?: 1;
 }
 
 /* Append the lines of text (newline-separated, may be NULL) to reply as
  * an array of strings. */
-static int append_lines(sd_bus_message *reply, const char *text) {
+int schedule_bus_append_lines(sd_bus_message *reply, const char *text) {
         int r = sd_bus_message_open_container(reply, 'a', "s");
 
         for (const char *p = text; r >= 0 && p && *p;) {
@@ -289,7 +278,7 @@ int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error)
                                          ifname);
         if (asprintf(&label, "ApplySchedule(%s) by %s", ifname, caller.who) < 0)
                 return -ENOMEM;
-        r = check_document(m, &caller, label, ifname, text, &lines, &warnings);
+        r = schedule_bus_check_document(m, &caller, label, ifname, text, &lines, &warnings);
         if (r < 0)
                 return r;
         if (r > 0)
@@ -302,7 +291,7 @@ int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error)
         if (r < 0 && r != -ENOENT)
                 return sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: cannot read %s: %s", label, path, strerror(-r));
         same = old_text && strcmp(old_text, text) == 0 && strcmp(old_origin, origin) == 0;
-        if (same && in_force(m, ifname, path))
+        if (same && schedule_in_force(m, ifname, path))
                 goto answer;    /* that very document is in force: nothing to do */
 
         r = schedule_store_write(dir, ifname, text, origin);
@@ -310,8 +299,8 @@ int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error)
                 return sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: cannot keep the document in %s: %s", label,
                                          path, strerror(-r));
         (void) manager_reload(m, &errors);
-        if (!in_force(m, ifname, path)) {
-                _cleanup_free_ char *about = errors_about(errors, path, label);
+        if (!schedule_in_force(m, ifname, path)) {
+                _cleanup_free_ char *about = load_errors_about(errors, path, label);
                 Link *l = manager_find_link(m, ifname);
                 bool kernel = l && l->schedule && strcmp(l->schedule_file ?: "", path) == 0;
 
@@ -327,367 +316,10 @@ answer:
         if (r >= 0)
                 r = sd_bus_message_append(reply, "b", !same);
         if (r >= 0)
-                r = append_lines(reply, warnings);
+                r = schedule_bus_append_lines(reply, warnings);
         if (r < 0)
                 return bus_method_failed(error, r, "ApplySchedule");
         return sd_bus_send(NULL, reply, NULL);
-}
-
-/* ApplySchedules(): one interface's part. text NULL: a removal. */
-typedef struct BatchEntry {
-        const char *ifname;
-        const char *text;
-        char *label;            /* "ApplySchedules(IFACE) by uid N" */
-        char *path;             /* the store's document */
-        char *old_text;         /* the store's before the call (NULL: none) */
-        char *old_origin;
-        bool todo;              /* written or dropped by this call */
-} BatchEntry;
-
-static void batch_free(BatchEntry *e, size_t n) {
-        for (size_t i = 0; i < n; i++) {
-                free(e[i].label);
-                free(e[i].path);
-                free(e[i].old_text);
-                free(e[i].old_origin);
-        }
-        free(e);
-}
-
-/* Read the a(ss) and (with_removed) the as of the call into *ret (at most
- * BATCH_MAX_ENTRIES + 1 of them: one more says "too many"). */
-static int batch_read(sd_bus_message *msg, bool with_removed, BatchEntry **ret, size_t *ret_n, size_t *ret_bytes) {
-        BatchEntry *e = NULL;
-        size_t n = 0, bytes = 0;
-        int r;
-
-        for (int part = 0; part < (with_removed ? 2 : 1); part++) {
-                r = sd_bus_message_enter_container(msg, 'a', part == 0 ? "(ss)" : "s");
-                if (r < 0)
-                        goto fail;
-                for (;;) {
-                        const char *ifname, *text = NULL;
-
-                        r = part == 0 ? sd_bus_message_read(msg, "(ss)", &ifname, &text)
-                                      : sd_bus_message_read(msg, "s", &ifname);
-                        if (r < 0)
-                                goto fail;
-                        if (r == 0)
-                                break;
-                        bytes += text ? strlen(text) : 0;
-                        if (n > BATCH_MAX_ENTRIES)
-                                continue;       /* counted, not kept */
-                        if (n % 64 == 0) {
-                                BatchEntry *v = reallocarray(e, n + 64, sizeof(*e));
-                                if (!v) {
-                                        r = -ENOMEM;
-                                        goto fail;
-                                }
-                                e = v;
-                        }
-                        e[n++] = (BatchEntry) { .ifname = ifname, .text = text };
-                }
-                r = sd_bus_message_exit_container(msg);
-                if (r < 0)
-                        goto fail;
-        }
-        *ret = e;
-        *ret_n = n;
-        *ret_bytes = bytes;
-        return 0;
-fail:
-        batch_free(e, n);
-        return r;
-}
-
-/* Put every entry done back as it was before the call (no load). */
-static void batch_put_back(Manager *m, BatchEntry *e, size_t n) {
-        const char *dir = m->link_ctx.state_dir;
-
-        for (size_t i = 0; i < n; i++) {
-                int r;
-
-                if (!e[i].todo)
-                        continue;
-                r = e[i].old_text ? schedule_store_write(dir, e[i].ifname, e[i].old_text,
-                                                         e[i].old_origin ?: SCHEDULE_ORIGIN_UNKNOWN)
-                                  : schedule_store_drop(dir, e[i].ifname);
-                if (r < 0)
-                        log_error("%s: cannot put the previous schedule back in %s: %s", e[i].ifname, dir,
-                                  strerror(-r));
-        }
-}
-
-/* ApplySchedulesBefore(): how far past the caller's deadline (CLOCK_MONOTONIC,
- * microseconds; 0: none) it is now, in microseconds; 0 while it has not passed. */
-static uint64_t past_deadline(uint64_t deadline_usec) {
-        struct timespec ts;
-        uint64_t now;
-
-        if (deadline_usec == 0)
-                return 0;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        now = (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000ULL;
-        return now > deadline_usec ? now - deadline_usec : 0;
-}
-
-/* The refusal of a call whose caller stopped waiting: when says at which
- * step it was found. */
-static int deadline_passed(sd_bus_error *error, const char *who, uint64_t late_usec, const char *when) {
-        log_warning("ApplySchedulesBefore by %s: the caller's deadline passed %" PRIu64 " ms ago %s: nothing "
-                    "applied", who, late_usec / 1000, when);
-        return sd_bus_error_setf(error, TBS_ERROR_DEADLINE_PASSED,
-                                 "ApplySchedulesBefore by %s: the caller's deadline passed %" PRIu64 " ms ago %s: "
-                                 "nothing applied", who, late_usec / 1000, when);
-}
-
-typedef enum BatchMode {
-        BATCH_APPLY,            /* ApplySchedules() */
-        BATCH_APPLY_BEFORE,     /* ApplySchedulesBefore(): a fourth argument, the caller's deadline */
-        BATCH_VALIDATE,         /* ValidateSchedules(): the documents only, checked, nothing kept */
-} BatchMode;
-
-/* ValidateSchedules()'s answer: the lines of the refusal ApplySchedules()
- * would give before any load (none: it would take them) and the warnings. */
-static int answer_validate(sd_bus_message *msg, const char *who, const char *lines, const char *warnings) {
-        _cleanup_bus_message_ sd_bus_message *reply = NULL;
-        int r = sd_bus_message_new_method_return(msg, &reply);
-
-        if (r >= 0)
-                r = append_lines(reply, lines);
-        if (r >= 0)
-                r = append_lines(reply, warnings);
-        if (r >= 0)
-                r = sd_bus_send(NULL, reply, NULL);
-        if (r >= 0)
-                log_debug("ValidateSchedules by %s: %s", who, lines ? "would be refused" : "would be taken");
-        return r;
-}
-
-/* ApplySchedules(), ApplySchedulesBefore() and ValidateSchedules(). A call
- * whose deadline passed before it is answered changes nothing: its caller
- * has given up and will not learn of it (a NETCONF commit that timed out
- * is not applied later). ValidateSchedules() goes through the same checks
- * with the same caller, bounds and names, and stops before the store: a
- * NETCONF <validate> asks what a commit would be told. */
-static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_error *error) {
-        _cleanup_bus_message_ sd_bus_message *reply = NULL;
-        _cleanup_free_ char *lines = NULL, *warnings = NULL, *errors = NULL;
-        const char *dir = m->link_ctx.state_dir, *origin = SCHEDULE_ORIGIN_UNKNOWN, *why;
-        const char *method = mode == BATCH_APPLY_BEFORE ? "ApplySchedulesBefore"
-                           : mode == BATCH_VALIDATE     ? "ValidateSchedules"
-                                                        : "ApplySchedules";
-        const char *label_method = mode == BATCH_VALIDATE ? "ValidateSchedules" : "ApplySchedules";
-        bool with_deadline = mode == BATCH_APPLY_BEFORE;
-        BatchEntry *e = NULL;
-        size_t n = 0, bytes = 0, ndone = 0;
-        uint64_t deadline = 0, late;
-        bool kernel = false;
-        Caller caller = {};
-        int r;
-
-        r = batch_read(msg, mode != BATCH_VALIDATE, &e, &n, &bytes);
-        if (r >= 0 && mode != BATCH_VALIDATE)
-                r = sd_bus_message_read(msg, "s", &origin);
-        if (r >= 0 && with_deadline)
-                r = sd_bus_message_read(msg, "t", &deadline);
-        if (r < 0) {
-                batch_free(e, n);
-                return bus_method_failed(error, r, method);
-        }
-        r = admit(msg, m, method, &caller, error);
-        if (r < 0)
-                goto out;
-        if (with_deadline && deadline == 0) {
-                r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                      "ApplySchedulesBefore by %s: deadline: 0 is not a time", caller.who);
-                goto out;
-        }
-        late = past_deadline(deadline);
-        if (late > 0) {
-                r = deadline_passed(error, caller.who, late, "when tbsd took the call");
-                goto out;
-        }
-        if (n > BATCH_MAX_ENTRIES) {
-                r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                      "%s by %s: more than %d interfaces in one call", label_method, caller.who,
-                                      BATCH_MAX_ENTRIES);
-                goto out;
-        }
-        if (bytes > BATCH_MAX_BYTES) {
-                r = sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
-                                      "%s by %s: the documents are larger than %d bytes together",
-                                      label_method, caller.who, BATCH_MAX_BYTES);
-                goto out;
-        }
-        if (!schedule_origin_valid(origin, &why)) {
-                r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS, "ApplySchedules by %s: origin: %s",
-                                      caller.who, why);
-                goto out;
-        }
-        if (!dir) {
-                r = sd_bus_error_setf(error, TBS_ERROR_FAILED, "ApplySchedules: tbsd keeps no state here");
-                goto out;
-        }
-        for (size_t i = 0; i < n; i++)
-                if ((why = link_name_refusal(e[i].ifname))) {
-                        r = refuse_ifname(error, label_method, caller.who, e[i].ifname, why);
-                        goto out;
-                }
-
-        /* Every entry checked before anything is written. */
-        for (size_t i = 0; i < n; i++) {
-                const char *file;
-                bool twice = false;
-
-                if (asprintf(&e[i].label, "%s(%s) by %s", label_method, e[i].ifname, caller.who) < 0) {
-                        r = -ENOMEM;
-                        goto out;
-                }
-                for (size_t j = 0; j < i && !twice; j++)
-                        twice = strcmp(e[j].ifname, e[i].ifname) == 0;
-                if (twice)
-                        r = lines_addf(&lines, "%s: interface: %s is given more than once", e[i].label,
-                                       e[i].ifname);
-                else if (e[i].text)
-                        r = check_document(m, &caller, e[i].label, e[i].ifname, e[i].text, &lines, &warnings);
-                else if ((file = declared_by_file(m, e[i].ifname)))
-                        r = lines_addf(&lines, "%s: interface: %s is configured by %s, not over the bus; that file "
-                                       "is the operator's", e[i].label, e[i].ifname, file);
-                else
-                        r = 0;
-                if (r < 0)
-                        goto out;
-        }
-        if (mode == BATCH_VALIDATE) {
-                r = answer_validate(msg, caller.who, lines, warnings);
-                if (r < 0)
-                        r = bus_method_failed(error, r, method);
-                goto out;
-        }
-        if (lines) {
-                log_warning("ApplySchedules by %s refused:\n%s", caller.who, lines);
-                r = sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s", lines);
-                goto out;
-        }
-
-        /* What changes: a document not in force already, a removal of a kept one. */
-        for (size_t i = 0; i < n; i++) {
-                e[i].path = schedule_store_path(dir, e[i].ifname);
-                if (!e[i].path) {
-                        r = -ENOMEM;
-                        goto out;
-                }
-                r = schedule_store_read(dir, e[i].ifname, &e[i].old_text, &e[i].old_origin);
-                if (r < 0 && r != -ENOENT) {
-                        r = sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: cannot read %s: %s", e[i].label,
-                                              e[i].path, strerror(-r));
-                        goto out;
-                }
-                if (e[i].text)
-                        e[i].todo = !(e[i].old_text && strcmp(e[i].old_text, e[i].text) == 0 &&
-                                      strcmp(e[i].old_origin, origin) == 0 && in_force(m, e[i].ifname, e[i].path));
-                else
-                        e[i].todo = e[i].old_text != NULL;
-                ndone += e[i].todo;
-        }
-        if (ndone == 0)
-                goto answer;
-        late = past_deadline(deadline);
-        if (late > 0) {
-                r = deadline_passed(error, caller.who, late, "after the documents were checked");
-                goto out;
-        }
-
-        for (size_t i = 0; i < n; i++) {
-                if (!e[i].todo)
-                        continue;
-                r = e[i].text ? schedule_store_write(dir, e[i].ifname, e[i].text, origin)
-                              : schedule_store_drop(dir, e[i].ifname);
-                if (r < 0) {
-                        e[i].todo = false;      /* not changed: nothing to put back */
-                        batch_put_back(m, e, n);
-                        r = sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: cannot %s %s: %s", e[i].label,
-                                              e[i].text ? "keep the document in" : "remove", e[i].path,
-                                              strerror(-r));
-                        goto out;
-                }
-        }
-        /* One load for all of them. */
-        (void) manager_reload(m, &errors);
-        r = 0;
-        for (size_t i = 0; i < n; i++) {
-                _cleanup_free_ char *about = NULL;
-                Link *l;
-
-                if (!e[i].todo || !e[i].text || in_force(m, e[i].ifname, e[i].path))
-                        continue;
-                l = manager_find_link(m, e[i].ifname);
-                about = errors_about(errors, e[i].path, e[i].label);
-                if (l && l->schedule && strcmp(l->schedule_file ?: "", e[i].path) == 0)
-                        kernel = true;
-                r = about ? lines_addf(&lines, "%s", about)
-                          : lines_addf(&lines, "%s: %s", e[i].label,
-                                       l && l->state_reason ? l->state_reason : "the schedule was not applied");
-                if (r < 0)
-                        break;
-        }
-        late = r >= 0 && !lines ? past_deadline(deadline) : 0;
-        if (lines || r < 0 || late > 0) {
-                _cleanup_free_ char *again = NULL;
-
-                if (late > 0) {
-                        batch_put_back(m, e, n);
-                        (void) manager_reload(m, &again);
-                        r = deadline_passed(error, caller.who, late, "when the load ended (every interface put back)");
-                        goto out;
-                }
-
-                batch_put_back(m, e, n);
-                (void) manager_reload(m, &again);
-                log_warning("ApplySchedules by %s refused, %zu interfaces put back:\n%s", caller.who, ndone,
-                            lines ?: "out of memory");
-                if (r < 0)
-                        goto out;
-                r = sd_bus_error_setf(error, kernel ? TBS_ERROR_APPLY_FAILED : TBS_ERROR_INVALID_SCHEDULE, "%s",
-                                      lines);
-                goto out;
-        }
-        for (size_t i = 0; i < n; i++)
-                if (e[i].todo)
-                        log_info("%s: schedule %s, origin %s", e[i].label, e[i].text ? "applied" : "removed",
-                                 origin);
-
-answer:
-        r = sd_bus_message_new_method_return(msg, &reply);
-        if (r >= 0)
-                r = sd_bus_message_open_container(reply, 'a', "s");
-        for (size_t i = 0; r >= 0 && i < n; i++)
-                if (e[i].todo)
-                        r = sd_bus_message_append(reply, "s", e[i].ifname);
-        if (r >= 0)
-                r = sd_bus_message_close_container(reply);
-        if (r >= 0)
-                r = append_lines(reply, warnings);
-        if (r >= 0)
-                r = sd_bus_send(NULL, reply, NULL);
-        else
-                r = bus_method_failed(error, r, method);
-out:
-        batch_free(e, n);
-        return r;
-}
-
-int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
-        return apply_many(msg, userdata, BATCH_APPLY, error);
-}
-
-int schedule_bus_apply_before(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
-        return apply_many(msg, userdata, BATCH_APPLY_BEFORE, error);
-}
-
-int schedule_bus_validate_many(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
-        return apply_many(msg, userdata, BATCH_VALIDATE, error);
 }
 
 int schedule_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
@@ -704,7 +336,7 @@ int schedule_bus_remove(sd_bus_message *msg, void *userdata, sd_bus_error *error
         r = check_caller_args(msg, m, "RemoveSchedule", ifname, origin, &caller, error);
         if (r < 0)
                 return r;
-        file = declared_by_file(m, ifname);
+        file = schedule_declared_by_file(m, ifname);
         if (file)
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE,
                                          "RemoveSchedule(%s) by %s: interface: %s is configured by %s, not over "
@@ -738,7 +370,7 @@ int schedule_bus_get(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         r = sd_bus_message_read(msg, "s", &ifname);
         if (r < 0)
                 return bus_method_failed(error, r, "GetSchedule");
-        r = admit(msg, m, "GetSchedule", &caller, error);
+        r = schedule_bus_admit(msg, m, "GetSchedule", &caller, error);
         if (r < 0)
                 return r;
         l = manager_find_link(m, ifname);
@@ -778,7 +410,7 @@ int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error) 
         r = sd_bus_message_read(msg, "s", &want);
         if (r < 0)
                 return bus_method_failed(error, r, "ListSchedules");
-        r = admit(msg, m, "ListSchedules", &caller, error);
+        r = schedule_bus_admit(msg, m, "ListSchedules", &caller, error);
         if (r < 0)
                 return r;
         r = dir ? schedule_store_list(dir, &names, NULL) : 0;
