@@ -315,7 +315,7 @@ static int check_root_changes(ScheduleDir *d, DeviceProbes *probes) {
                 dp = device_probes_find(probes, f->schedule->ifname);
                 r = qdisc_plan_build((int) ifindex, f->schedule, t, dp && dp->error == 0 ? &dp->facts : NULL,
                                      NULL, NULL, &p);
-                if (r >= 0 && p.root_change == ROOT_RECREATE)
+                if (r >= 0 && p.root_change == PLAN_RECREATE_ROOT)
                         r = diag_warning(&f->diags, f->path, "root", "requires re-creating the root: %s (its "
                                          "children are re-created, packets queued in them are dropped)",
                                          p.root_why);

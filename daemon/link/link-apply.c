@@ -409,10 +409,10 @@ static int apply_finish(Link *l, int r, ApplyReport *report, char **ret_error) {
 static void apply_planned(const QDiscPlan *p, void *userdata) {
         Link *l = userdata;
 
-        if (p->root_change == ROOT_RECREATE)
+        if (p->root_change == PLAN_RECREATE_ROOT)
                 log_link_notice(l->name, "requires re-creating the root: %s (its children are re-created, "
                                 "packets queued in them are dropped)", p->root_why);
-        else if (p->root_change == ROOT_CHANGE_IN_PLACE)
+        else if (p->root_change == PLAN_CHANGE_ROOT_IN_PLACE)
                 log_link_info(l->name, "changing the gate schedule in place: the new schedule starts at "
                               "base time %" PRIi64, p->base_time_ns);
 }

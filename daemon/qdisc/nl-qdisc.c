@@ -419,9 +419,9 @@ int nl_qdisc_remove_from(NlQdisc *nl, int ifindex, const QDiscTree *tree, const 
         k = qdisc_root_owner(t, ours, n_ours, facts, ret_error);
         if (k < 0)
                 return k;
-        if (k == ROOT_OWNER_DEFAULT)
+        if (k == OWNER_DEFAULT)
                 return 0;
-        if (k == ROOT_OWNER_FOREIGN)
+        if (k == OWNER_FOREIGN)
                 return -EEXIST;
         k = qdisc_delete_root(nl, ifindex, &t->root);
         if (k < 0) {

@@ -21,13 +21,13 @@ static bool root_is(const QDiscTree *t, const RootSpec *want, const DeviceFacts 
 }
 
 const char *root_owner_to_string(RootOwner o) {
-        static const char *const names[_ROOT_OWNER_MAX] = {
-                [ROOT_OWNER_DEFAULT] = "default",
-                [ROOT_OWNER_TBSD] = "tbsd",
-                [ROOT_OWNER_FOREIGN] = "foreign",
+        static const char *const names[_OWNER_MAX] = {
+                [OWNER_DEFAULT] = "default",
+                [OWNER_TBSD] = "tbsd",
+                [OWNER_FOREIGN] = "foreign",
         };
 
-        return (unsigned) o < _ROOT_OWNER_MAX ? names[o] : NULL;
+        return (unsigned) o < _OWNER_MAX ? names[o] : NULL;
 }
 
 int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_ours, const DeviceFacts *facts,
@@ -37,16 +37,16 @@ int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_o
         int r;
 
         if (!t->has_root || t->root.handle == 0)
-                return ROOT_OWNER_DEFAULT;
+                return OWNER_DEFAULT;
         for (size_t i = 0; i < n_ours; i++) {
                 if (!ours[i])
                         continue;
                 if (root_is(t, ours[i], facts))
-                        return ROOT_OWNER_TBSD;
+                        return OWNER_TBSD;
                 first = first ?: ours[i];
         }
         if (!ret_why)
-                return ROOT_OWNER_FOREIGN;
+                return OWNER_FOREIGN;
 
         tc_handle_to_string(t->root.handle, have);
         if (!first)
@@ -68,7 +68,7 @@ int qdisc_root_owner(const QDiscTree *t, const RootSpec *const *ours, size_t n_o
                 *ret_why = NULL;
                 return -ENOMEM;
         }
-        return ROOT_OWNER_FOREIGN;
+        return OWNER_FOREIGN;
 }
 
 /* Classless kinds that a rollback re-creates from their dump as they were

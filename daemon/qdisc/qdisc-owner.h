@@ -12,11 +12,11 @@
 #include "schedule.h"
 
 typedef enum RootOwner {
-        ROOT_OWNER_DEFAULT,             /* the kernel's default root (handle 0): nothing to remove */
-        ROOT_OWNER_TBSD,                /* a root tbsd installed or would install: its tree */
-        ROOT_OWNER_FOREIGN,             /* anything else: not tbsd's */
-        _ROOT_OWNER_MAX,
-        _ROOT_OWNER_INVALID = -EINVAL,
+        OWNER_DEFAULT,          /* the kernel's default root (handle 0): nothing to remove */
+        OWNER_TBSD,             /* a root tbsd installed or would install: its tree */
+        OWNER_FOREIGN,          /* anything else: not tbsd's */
+        _OWNER_MAX,
+        _OWNER_INVALID = -EINVAL,
 } RootOwner;
 
 /** "default", "tbsd" or "foreign" (Describe()'s root "owner"), or NULL. */
@@ -26,7 +26,7 @@ const char *root_owner_to_string(RootOwner o);
  *  (ours[0..n_ours): the schedule's root, the root last installed; NULL
  *  entries are skipped; a handle 0 means TBS_DEFAULT_ROOT_HANDLE). A root
  *  is tbsd's when its kind, handle and settings equal one of them. For
- *  ROOT_OWNER_FOREIGN, *ret_why (when not NULL) gets one line naming the
+ *  OWNER_FOREIGN, *ret_why (when not NULL) gets one line naming the
  *  root and why it is not tbsd's, e.g. "root qdisc htb 1: is not tbsd's
  *  (the schedule declares mqprio 100:)"; free() it. facts (may be NULL:
  *  not known) give the link speed a taprio's dumped max SDU is judged

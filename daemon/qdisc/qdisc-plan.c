@@ -475,17 +475,17 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                 }
         }
 
-        p.root_change = ROOT_KEEP;
+        p.root_change = PLAN_KEEP_ROOT;
         if (!root_same) {
                 const char *why = NULL;
 
                 if (tree->has_root && tree->root_known)
                         why = root_in_place_blocker(&tree->root_spec, &want, p.root_why, sizeof(p.root_why));
                 if (tree->has_root && tree->root_known && !why) {
-                        p.root_change = ROOT_CHANGE_IN_PLACE;
+                        p.root_change = PLAN_CHANGE_ROOT_IN_PLACE;
                         k = plan_root_change(&p, ifindex, tree, &want, vt, now_ns, max);
                 } else {
-                        p.root_change = tree->has_root && tree->root_known ? ROOT_RECREATE : ROOT_CREATE;
+                        p.root_change = tree->has_root && tree->root_known ? PLAN_RECREATE_ROOT : PLAN_CREATE_ROOT;
                         k = plan_root(&p, ifindex, tree, &want, vt, max);
                         if (k >= 0 && want.leaf.etf_child)
                                 k = plan_etf_child(&p, ifindex, &want.leaf, want.handle, &pool, max);
@@ -500,17 +500,17 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
         /* root.fp: a kernel before 6.4 ignores the TC entries' fp (mqprio
          * the whole TCA_MQPRIO_TC_ENTRY, taprio the attribute inside its
          * entries) and dumps none: read back whenever a root was sent. */
-        p.check_fp = want.fp_given && p.root_change != ROOT_KEEP;
-        children_stay = p.root_change == ROOT_KEEP || p.root_change == ROOT_CHANGE_IN_PLACE;
+        p.check_fp = want.fp_given && p.root_change != PLAN_KEEP_ROOT;
+        children_stay = p.root_change == PLAN_KEEP_ROOT || p.root_change == PLAN_CHANGE_ROOT_IN_PLACE;
         k = plan_etf_children(&p, ifindex, s, tree, facts, want.handle, children_stay, &pool, max);
         if (k < 0)
                 goto out;
         if (children_stay)
                 k = plan_reset_children(&p, ifindex, s, tree, vt, default_qdisc, &pool, max);
         if (k >= 0 && root_restart_after_graft(&want)) {
-                RootSpec sent = p.root_change == ROOT_KEEP ? cmp : want;
+                RootSpec sent = p.root_change == PLAN_KEEP_ROOT ? cmp : want;
 
-                if (p.root_change == ROOT_CHANGE_IN_PLACE)
+                if (p.root_change == PLAN_CHANGE_ROOT_IN_PLACE)
                         sent.base_time_ns = p.base_time_ns;
                 sent.max_sdu_given = want.max_sdu_given || (children_stay && tree->root_spec.max_sdu_dumped);
                 k = plan_restart_schedule(&p, ifindex, &sent, max);

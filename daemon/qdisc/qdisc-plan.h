@@ -108,10 +108,10 @@ typedef int64_t (*plan_clock_fn)(clockid_t clock);
 
 /* What an apply does to the root. */
 typedef enum RootChange {
-        ROOT_KEEP,                      /* the installed root carries the schedule */
-        ROOT_CREATE,                    /* no root of tbsd's kinds there: created */
-        ROOT_CHANGE_IN_PLACE,           /* taprio: new gate schedule, handles and queues stay */
-        ROOT_RECREATE,                  /* replaced: children re-created, queued packets dropped */
+        PLAN_KEEP_ROOT,                 /* the installed root carries the schedule */
+        PLAN_CREATE_ROOT,               /* no root of tbsd's kinds there: created */
+        PLAN_CHANGE_ROOT_IN_PLACE,      /* taprio: new gate schedule, handles and queues stay */
+        PLAN_RECREATE_ROOT,             /* replaced: children re-created, queued packets dropped */
         _ROOT_CHANGE_MAX,
         _ROOT_CHANGE_INVALID = -EINVAL,
 } RootChange;
@@ -120,9 +120,9 @@ typedef enum RootChange {
 typedef struct QDiscPlan {
         uint32_t root_handle;           /* the schedule's root handle (0 made the default) */
         RootChange root_change;
-        char root_why[160];             /* ROOT_RECREATE: what differs, "mode software instead of
+        char root_why[160];             /* PLAN_RECREATE_ROOT: what differs, "mode software instead of
                                          * txtime-assist" ("requires re-creating the root: ...") */
-        int64_t base_time_ns;           /* ROOT_CHANGE_IN_PLACE: the admin schedule's base time */
+        int64_t base_time_ns;           /* PLAN_CHANGE_ROOT_IN_PLACE: the admin schedule's base time */
         bool check_max_sdu;             /* max SDUs go to a new taprio on a kernel not known to
                                          * take them: read the root back after the apply (a
                                          * kernel without them ignores the attribute) */

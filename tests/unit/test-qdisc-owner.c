@@ -39,8 +39,8 @@ static void test_default_root(void **state) {
         char *why = NULL;
 
         /* noqueue 0: is the kernel's: nothing to remove, whatever is declared. */
-        assert_int_equal(judge("default.bin", &mqprio_root, NULL, &why), ROOT_OWNER_DEFAULT);
-        assert_int_equal(judge("default.bin", NULL, NULL, &why), ROOT_OWNER_DEFAULT);
+        assert_int_equal(judge("default.bin", &mqprio_root, NULL, &why), OWNER_DEFAULT);
+        assert_int_equal(judge("default.bin", NULL, NULL, &why), OWNER_DEFAULT);
         assert_null(why);
 }
 
@@ -48,15 +48,15 @@ static void test_declared_root(void **state) {
         RootSpec m = mqprio_root, t = taprio_root();
         char *why = NULL;
 
-        assert_int_equal(judge("mqprio-etf.bin", &m, NULL, &why), ROOT_OWNER_TBSD);
-        assert_int_equal(judge("mqprio-etf.bin", NULL, &m, &why), ROOT_OWNER_TBSD);
+        assert_int_equal(judge("mqprio-etf.bin", &m, NULL, &why), OWNER_TBSD);
+        assert_int_equal(judge("mqprio-etf.bin", NULL, &m, &why), OWNER_TBSD);
         /* handle 0 in a schedule means 100: */
         m.handle = 0;
-        assert_int_equal(judge("mqprio-etf.bin", &m, NULL, &why), ROOT_OWNER_TBSD);
-        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, &why), ROOT_OWNER_TBSD);
+        assert_int_equal(judge("mqprio-etf.bin", &m, NULL, &why), OWNER_TBSD);
+        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, &why), OWNER_TBSD);
         /* the current schedule declares a taprio, the root tbsd installed
          * before (the mqprio) is still there: tbsd's */
-        assert_int_equal(judge("mqprio-etf.bin", &t, &mqprio_root, &why), ROOT_OWNER_TBSD);
+        assert_int_equal(judge("mqprio-etf.bin", &t, &mqprio_root, &why), OWNER_TBSD);
         assert_null(why);
 }
 
@@ -68,26 +68,26 @@ static void test_moved_base_time(void **state) {
         RootSpec t = taprio_root();
 
         t.base_time_ns = 0;
-        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), ROOT_OWNER_TBSD);
+        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), OWNER_TBSD);
         t.base_time_ns = 500;
         t.base_time_now = true;
-        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), ROOT_OWNER_TBSD);
+        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), OWNER_TBSD);
         /* past but after the installed one: not this schedule's root */
         t.base_time_now = false;
         t.base_time_ns = 2000;
-        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), ROOT_OWNER_FOREIGN);
+        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), OWNER_FOREIGN);
 }
 
 static void test_htb_is_foreign(void **state) {
         char *why = NULL;
 
-        assert_int_equal(judge("htb.bin", &mqprio_root, NULL, &why), ROOT_OWNER_FOREIGN);
+        assert_int_equal(judge("htb.bin", &mqprio_root, NULL, &why), OWNER_FOREIGN);
         assert_string_equal(why, "root qdisc htb 1: is not tbsd's (the schedule declares mqprio 100:)");
         free(why);
-        assert_int_equal(judge("htb.bin", NULL, NULL, &why), ROOT_OWNER_FOREIGN);
+        assert_int_equal(judge("htb.bin", NULL, NULL, &why), OWNER_FOREIGN);
         assert_string_equal(why, "root qdisc htb 1: is not tbsd's (no schedule of tbsd declares a tree here)");
         free(why);
-        assert_int_equal(judge("htb.bin", NULL, NULL, NULL), ROOT_OWNER_FOREIGN);
+        assert_int_equal(judge("htb.bin", NULL, NULL, NULL), OWNER_FOREIGN);
 }
 
 static void test_other_settings_are_foreign(void **state) {
@@ -96,25 +96,25 @@ static void test_other_settings_are_foreign(void **state) {
 
         /* mqprio 100: num_tc 2 (mqprio-foreign.tc.json): same kind and handle
          * as declared, other settings */
-        assert_int_equal(judge("mqprio-foreign.bin", &mqprio_root, NULL, &why), ROOT_OWNER_FOREIGN);
+        assert_int_equal(judge("mqprio-foreign.bin", &mqprio_root, NULL, &why), OWNER_FOREIGN);
         assert_string_equal(why, "root qdisc mqprio 100: is not tbsd's (its settings differ from the schedule's)");
         free(why);
         /* one priority mapped elsewhere is enough */
         m.priority_map[15] = 1;
-        assert_int_equal(judge("mqprio-etf.bin", &m, NULL, NULL), ROOT_OWNER_FOREIGN);
+        assert_int_equal(judge("mqprio-etf.bin", &m, NULL, NULL), OWNER_FOREIGN);
         /* another handle */
         m = mqprio_root;
         m.handle = 0x02000000;
-        assert_int_equal(judge("mqprio-etf.bin", &m, NULL, &why), ROOT_OWNER_FOREIGN);
+        assert_int_equal(judge("mqprio-etf.bin", &m, NULL, &why), OWNER_FOREIGN);
         assert_string_equal(why, "root qdisc mqprio 100: is not tbsd's (the schedule declares mqprio 200:)");
         free(why);
         /* a taprio whose gate list differs from the declared one */
         t.entries = (GateEntry[]) { { GATE_SET_GATES, 0x1, 300000 }, { GATE_SET_GATES, 0x2, 300000 },
                                     { GATE_SET_GATES, 0x4, 300000 } };
         t.cycle_time_ns = 900000;
-        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), ROOT_OWNER_FOREIGN);
+        assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), OWNER_FOREIGN);
         /* another kind than declared */
-        assert_int_equal(judge("taprio-txtime.bin", &mqprio_root, NULL, &why), ROOT_OWNER_FOREIGN);
+        assert_int_equal(judge("taprio-txtime.bin", &mqprio_root, NULL, &why), OWNER_FOREIGN);
         assert_string_equal(why, "root qdisc taprio 100: is not tbsd's (the schedule declares mqprio 100:)");
         free(why);
 }

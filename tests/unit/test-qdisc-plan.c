@@ -255,7 +255,7 @@ static void test_changed_root(void **state) {
          * and the new root is read back after the apply. */
         s.root.handle = 0x02000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
         assert_int_equal(p.n, 4);
         assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
         assert_header(&p.steps[0], RTM_DELQDISC, 0, 0x01000000, TC_H_ROOT);
@@ -272,7 +272,7 @@ static void test_changed_root(void **state) {
         s.root = mqprio_root;
         s.root.handle = 0x02000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
         assert_int_equal(p.n, 4);
         assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
         assert_root_step(&p.steps[1], &s.root);
@@ -282,7 +282,7 @@ static void test_changed_root(void **state) {
         s.root = taprio_root_cycle(1000000);
         s.root.handle = 0x02000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
         assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
         assert_string_equal(p.steps[0].name, "removing the old root (mqprio 100:)");
         assert_root_step(&p.steps[1], &s.root);
@@ -296,7 +296,7 @@ static void test_changed_root(void **state) {
         s.root.handle = 0x02000000;
         load_tree(FIXTURES "default.bin", &t);
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_CREATE);
+        assert_int_equal(p.root_change, PLAN_CREATE_ROOT);
         assert_int_equal(p.steps[0].kind, PLAN_ROOT);
         assert_false(p.check_num_tc);
         qdisc_plan_done(&p);
@@ -592,12 +592,12 @@ static void test_leaf_root(void **state) {
         assert_true(t.root_known);
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 0);
-        assert_int_equal(p.root_change, ROOT_KEEP);
+        assert_int_equal(p.root_change, PLAN_KEEP_ROOT);
         qdisc_plan_done(&p);
 
         s.root.leaf.delta_ns = 200000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
         assert_string_equal(p.root_why, "etf cannot change in place");
         assert_int_equal(p.n, 2);
         assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
@@ -617,7 +617,7 @@ static void test_leaf_root(void **state) {
                                         .deadline_mode = true, .child_offload = OFFLOAD_OFF } };
         load_tree(FIXTURES "root-etf.bin", &t);
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
         assert_int_equal(p.n, 3);
         assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
         assert_root_step(&p.steps[1], &s.root);
@@ -721,7 +721,7 @@ static void test_taprio_in_place(void **state) {
 
         test_now_ns = 1000000000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.root_change, PLAN_CHANGE_ROOT_IN_PLACE);
         assert_int_equal(p.n, 1);
         /* oper: base 1000, cycle 1 ms; now + 100 ms = 1000100000000 -> the
          * cycle that starts at 1000 + 1000100 * 1 ms */
@@ -747,7 +747,7 @@ static void test_taprio_in_place(void **state) {
         s.root.base_time_now = false;
         s.root.base_time_ns = 1005000000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.root_change, PLAN_CHANGE_ROOT_IN_PLACE);
         assert_int_equal(p.base_time_ns, 1005000000000);
         assert_change_step(&p.steps[0], &s.root, 1005000000000, true);
         qdisc_plan_done(&p);
@@ -792,7 +792,7 @@ static void test_taprio_pending_recorded(void **state) {
         s.root.cycle_time_ns = 1100000;
         test_now_ns = 1796398000000000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_KEEP);
+        assert_int_equal(p.root_change, PLAN_KEEP_ROOT);
         assert_int_equal(p.n, 0);
         qdisc_plan_done(&p);
 
@@ -800,7 +800,7 @@ static void test_taprio_pending_recorded(void **state) {
         s.root.cycle_time_ns = 1000000;
         s.root.change_margin_ns = 100000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.root_change, PLAN_CHANGE_ROOT_IN_PLACE);
         assert_int_equal(p.n, 1);
         assert_int_equal(p.base_time_ns, 1796398000100000000);
         assert_change_step(&p.steps[0], &s.root, 1796398000100000000, true);
@@ -825,7 +825,7 @@ static void test_taprio_base_time_kept(void **state) {
                 s.root.base_time_ns = i == 1 ? 0 : 1000;
                 s.root.base_time_now = i == 2;
                 assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-                assert_int_equal(p.root_change, ROOT_KEEP);
+                assert_int_equal(p.root_change, PLAN_KEEP_ROOT);
                 assert_int_equal(p.n, 0);
                 qdisc_plan_done(&p);
         }
@@ -833,13 +833,13 @@ static void test_taprio_base_time_kept(void **state) {
         s.root.base_time_now = false;
         s.root.base_time_ns = 2000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.root_change, PLAN_CHANGE_ROOT_IN_PLACE);
         qdisc_plan_done(&p);
         /* a base time still ahead of now must be the installed one */
         test_now_ns = 500;
         s.root.base_time_ns = 800;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.root_change, PLAN_CHANGE_ROOT_IN_PLACE);
         qdisc_plan_done(&p);
         test_now_ns = 1000000000000;
         qdisc_tree_done(&t);
@@ -873,7 +873,7 @@ static void test_taprio_recreate(void **state) {
                 case 4: s.root.queues[2] = (QueueRange) { 1, 2 }; break;
                 }
                 assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-                assert_int_equal(p.root_change, ROOT_RECREATE);
+                assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
                 assert_string_equal(p.root_why, cases[i].why);
                 assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
                 assert_root_step(&p.steps[1], &s.root);
@@ -890,7 +890,7 @@ static void test_taprio_recreate(void **state) {
         /* taprio to mqprio */
         s.root = mqprio_root;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
         assert_string_equal(p.root_why, "root kind taprio instead of mqprio");
         qdisc_plan_done(&p);
 
@@ -900,7 +900,7 @@ static void test_taprio_recreate(void **state) {
                 s.root = i == 0 ? taprio_root_cycle(1000000) : mqprio_root;
                 s.root.handle = 0x02000000;
                 assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-                assert_int_equal(p.root_change, ROOT_RECREATE);
+                assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
                 assert_string_equal(p.root_why, i == 0 ? "handle differs" : "root kind taprio instead of mqprio");
                 assert_int_equal(p.n, 3);
                 assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
@@ -917,7 +917,7 @@ static void test_taprio_recreate(void **state) {
         load_tree(FIXTURES "default.bin", &t);
         s.root = taprio_root_cycle(1000000);
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_CREATE);
+        assert_int_equal(p.root_change, PLAN_CREATE_ROOT);
         assert_int_equal(p.n, 2);
         assert_int_equal(p.steps[0].kind, PLAN_ROOT);
         qdisc_plan_done(&p);
@@ -957,7 +957,7 @@ static void test_taprio_max_sdu(void **state) {
         s.root.n_max_sdu = 3;
         s.root.max_sdu[1] = 1500;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_CHANGE_IN_PLACE);
+        assert_int_equal(p.root_change, PLAN_CHANGE_ROOT_IN_PLACE);
         assert_int_equal(p.n, 1);
         /* base 1000 is satisfied by the installed one: sent unchanged */
         assert_int_equal(p.base_time_ns, 1000);
@@ -976,13 +976,13 @@ static void test_taprio_max_sdu(void **state) {
         s.root.txtime_delay_ns = 0;
         s.root.max_sdu[1] = 1500;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
         assert_false(p.check_max_sdu);        /* the old taprio dumped TC entries */
         qdisc_plan_done(&p);
         qdisc_tree_done(&t);
         load_tree(FIXTURES "default.bin", &t);
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_CREATE);
+        assert_int_equal(p.root_change, PLAN_CREATE_ROOT);
         assert_true(p.check_max_sdu);
         qdisc_plan_done(&p);
         qdisc_tree_done(&t);
@@ -1235,7 +1235,7 @@ static void test_check_fp(void **state) {
         s.root.fp_given = true;
         s.root.fp[0] = s.root.fp[1] = s.root.fp[2] = TBS_FP_EXPRESS;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
-        assert_int_equal(p.root_change, ROOT_RECREATE);
+        assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
         assert_true(p.check_fp);
 
         /* the recorded 6.1 mqprio has no fp */
