@@ -392,7 +392,7 @@ int nc_translate_interface(const struct nc_node *iface, const char **ifname, cha
         if (sched)
                 r = root_from_tbsd(&ctx, nc_child(sched, "root"), root);
         if (r == 0 && (taprio || shaped))
-                r = nc_derive_root(&ctx, table, root);
+                r = nc_derive_root(&ctx, taprio ? table : NULL, root);
         if (r == 0 && taprio)
                 r = gates(&ctx, table, root);
         if (r == 0 && sched)

@@ -150,6 +150,13 @@ static void test_classes_and_queues(void **state) {
         assert_non_null(strstr(json, "{\"queue\":1,\"qdisc\":\"cbs\",\"bandwidth_kbps\":5000,"));
         assert_int_equal(check(json, 0, &line), 0);
         free(json);
+        /* A gate table not enabled is not read: its gates name no class. */
+        struct nc_node *off = gates("1", "255");
+        off->child->value = "false";
+        assert_int_equal(translate(&json, &error, LEAF("name", "v"), off, cbsa("0", "1000"), NULL), 1);
+        assert_non_null(strstr(json, "\"root\":{\"qdisc\":\"mqprio\",\"num_tc\":1,"));
+        assert_int_equal(check(json, 0, &line), 0);
+        free(json);
         /* tbsd's root: the class's first queue. */
         assert_int_equal(translate(&json, &error, LEAF("name", "v"), gates("1", "2"), cbsa("1", "3000"),
                                    N("schedule", "tbsd", NULL,
