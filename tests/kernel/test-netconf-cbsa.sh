@@ -8,7 +8,8 @@
 # formula; <get> answers the idle slope in force from the kernel; an idle
 # slope at the link's rate is refused with tbsd's line and tc keeps its
 # tree. A class without a gate table whose queue has an etf of tbsd's
-# module: a cbs with that etf under it (mqprio root derived).
+# module: a cbs with that etf under it (mqprio root derived); with that
+# cbs removed by tc, oper-idle-slope is absent.
 . "$TBS_SOURCE_DIR/tests/kernel/netconf-lib.sh"
 make_veth vc0 vc0p 4
 make_veth vc1 vc1p 4
@@ -90,8 +91,9 @@ assert_contains "$(client cbsa vc0)" "cbsa-parameter-table[2]/oper-idle-slope $s
 
 # Without a gate table, an etf of tbsd's module on class 1's queue: the
 # cbs (mqprio root, 2 classes derived) holds it.
+# (drift "report": tbsd leaves a tree changed by tc, below.)
 cbsa_edit vc1 1 20000000 "" '<schedule xmlns="urn:tsn:tbsd"><txqueues><queue>1</queue><delta-ns>500000</delta-ns>
- <offload>false</offload></txqueues></schedule>' > "$NC/cbsa-etf.xml"
+ <offload>false</offload></txqueues><drift>report</drift></schedule>' > "$NC/cbsa-etf.xml"
 assert_eq "$(client edit "$NC/cbsa-etf.xml")" ok "ncclient: class 1's idle slope over tbsd's etf"
 root=$(qdisc_at vc1 root)
 assert_eq "$(jq -c '[.kind, .options.tc]' <<<"$root")" '["mqprio",2]' "vc1's root: mqprio, 2 classes (tc)"
@@ -102,4 +104,16 @@ assert_eq "$(jq -c '[.options.idleslope, .options.sendslope]' <<<"$cbs")" "[2000
 etf=$(tc -j qdisc show dev vc1 | jq -c '.[] | select(.kind == "etf")')
 assert_eq "$(jq -r .parent <<<"$etf")" "$(jq -r .handle <<<"$cbs")1" "the etf under the cbs (tc)"
 assert_eq "$(jq -r .options.delta <<<"$etf")" 500000 "the etf's delta (tc)"
+assert_contains "$(client cbsa vc1)" "cbsa-parameter-table[1]/oper-idle-slope 20000000" "get: vc1's oper-idle-slope"
+
+# The cbs gone from the kernel (tc replaces it, tbsd only reports the
+# drift): the idle slope in force is absent, not 0; the admin one stays.
+tc qdisc replace dev vc1 parent "$major:2" pfifo
+no_oper_slope() {
+        local out
+        out=$(client cbsa vc1) && grep -qF "cbsa-parameter-table[1]/admin-idle-slope 20000000" <<<"$out" &&
+                ! grep -q oper-idle-slope <<<"$out"
+}
+wait_until 10 no_oper_slope || fail "get: oper-idle-slope after tc removed the cbs: $(client cbsa vc1)"
+pass "get: no oper-idle-slope once the kernel has no cbs for the class"
 stop_netconf
