@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nc-cbsa.h"
 #include "nc-translate-internal.h"
 
 unsigned nc_derive_num_tc(const uint8_t *gates, size_t n, unsigned tx_queues) {
@@ -124,6 +125,10 @@ int nc_derive_root(struct ctx *ctx, const struct nc_node *table, json_object *ro
                                 gates[n++] = (uint8_t) g;
                 }
                 num_tc = nc_derive_num_tc(gates, n, (unsigned) tx);
+                /* A class the cbsa table shapes is one of the root's too. */
+                uint8_t shaped = nc_cbsa_classes(ctx->iface);
+                if (nc_derive_num_tc(&shaped, 1, (unsigned) tx) > num_tc)
+                        num_tc = nc_derive_num_tc(&shaped, 1, (unsigned) tx);
                 ctx->gate_limit = num_tc;
                 json_object_object_add(root, "num_tc", json_object_new_int((int) num_tc));
         }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../lib/taprio-limits.h"
+#include "nc-cbsa-state.h"
 #include "nc-oper.h"
 #include "nc-sil-internal.h"
 #include "nc-tbsd.h"
@@ -106,6 +107,12 @@ static int describe(const char *ifname, struct nc_oper *o) {
                 return -1;
         *o = v->oper;
         return 0;
+}
+
+/* Describe()'s document of ifname from its view, for nc-cbsa-state.c. */
+static const char *describe_json(const char *ifname) {
+        const struct view *v = view_of(ifname);
+        return v ? v->json : NULL;
 }
 
 /* tbsd's container state of an interface (a virtual container, filled
@@ -442,6 +449,8 @@ status_t add_oper_leaves(void) {
                         val_add_child(v, e);
                 }
 
+                if (res == NO_ERR)
+                        res = nc_cbsa_add_oper(e, describe_json);
                 for (size_t m = 0; table_modules[m] && res == NO_ERR; m++)
                         res = add_table_oper(val_find_child(e, (const xmlChar *) table_modules[m],
                                                             (const xmlChar *) "gate-parameter-table"),

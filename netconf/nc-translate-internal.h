@@ -13,6 +13,7 @@
 
 struct ctx {
         const char *ifname;
+        const struct nc_node *iface; /* the interface entry */
         const char *table;    /* MODULE:gate-parameter-table, for the lines */
         unsigned gate_limit;  /* derived num_tc: gate bits of classes beyond it dropped; 0: none */
         char path[256];

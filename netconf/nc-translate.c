@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc-cbsa.h"
 #include "nc-derive.h"
 #include "nc-translate-internal.h"
 
@@ -363,7 +364,7 @@ static int txqueues(struct ctx *ctx, const struct nc_node *sched, json_object *d
 }
 
 int nc_translate_interface(const struct nc_node *iface, const char **ifname, char **json, char **error) {
-        struct ctx ctx = { .ifname = nc_leaf(iface, "name") };
+        struct ctx ctx = { .ifname = nc_leaf(iface, "name"), .iface = iface };
         const struct nc_node *table;
         const struct nc_node *sched = nc_child(iface, "schedule");
         json_object *doc, *root;
@@ -380,7 +381,8 @@ int nc_translate_interface(const struct nc_node *iface, const char **ifname, cha
         }
         const char *enabled = nc_leaf(table, "gate-enabled");
         bool taprio = enabled && strcmp(enabled, "true") == 0;
-        if (!sched && !taprio)
+        bool shaped = nc_cbsa_classes(iface) != 0;
+        if (!sched && !taprio && !shaped)
                 return 0;
         doc = json_object_new_object();
         root = json_object_new_object();
@@ -389,12 +391,14 @@ int nc_translate_interface(const struct nc_node *iface, const char **ifname, cha
         json_object_object_add(root, "qdisc", json_object_new_string(taprio ? "taprio" : "mqprio"));
         if (sched)
                 r = root_from_tbsd(&ctx, nc_child(sched, "root"), root);
-        if (r == 0 && taprio)
-                r = nc_derive_root(&ctx, table, root);
+        if (r == 0 && (taprio || shaped))
+                r = nc_derive_root(&ctx, taprio ? table : NULL, root);
         if (r == 0 && taprio)
                 r = gates(&ctx, table, root);
         if (r == 0 && sched)
                 r = txqueues(&ctx, sched, doc);
+        if (r == 0 && shaped)
+                r = nc_cbsa_translate(&ctx, iface, doc);
         if (r == 0 && sched) {
                 const struct nc_node *clock = nc_child(sched, "clock");
                 if (clock) {

@@ -25,6 +25,7 @@
 #include "agt_timer.h"
 
 #include "nc-sil-internal.h"
+#include "nc-cbsa.h"
 #include "nc-confirmed.h"
 #include "nc-tbsd.h"
 #include "nc-validate.h"
@@ -68,6 +69,9 @@ status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
                                          &profile->agt_savedevQ, NULL);
         if (res == NO_ERR)
                 res = ncxmod_load_module((const xmlChar *) DC_SCHED_MODULE, (const xmlChar *) DC_SCHED_REVISION,
+                                         &profile->agt_savedevQ, NULL);
+        if (res == NO_ERR)
+                res = ncxmod_load_module((const xmlChar *) CBSA_IF_MODULE, (const xmlChar *) CBSA_IF_REVISION,
                                          &profile->agt_savedevQ, NULL);
         if (res == NO_ERR)
                 res = ncxmod_load_module((const xmlChar *) TBSD_MODULE, (const xmlChar *) TBSD_REVISION,

@@ -27,6 +27,8 @@
 #   nc-client.py KEY candidate     the candidate datastore's interfaces, as XML
 #   nc-client.py KEY state IFACE   <get> of IFACE's tbsd state container: "path value" per leaf,
 #                                  the path from the container down, e.g. "txqueue[2]/sent-packets 0"
+#   nc-client.py KEY cbsa IFACE    <get> of IFACE's 802.1DC cbsa container: "path value" per leaf,
+#                                  e.g. "cbsa-parameter-table[2]/oper-idle-slope 30000000"
 import os
 import sys
 import time
@@ -175,6 +177,14 @@ def main():
                         walk(c, path + name + "/")
             for t in data.iter("{urn:tsn:tbsd}state"):
                 walk(t, "")
+        elif verb == "cbsa":
+            ns = "urn:ieee:std:802.1Q:yang:ieee802-dot1dc-cbsa-if"
+            filt = ('<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"><interface>'
+                    '<name>%s</name><cbsa xmlns="%s"/></interface></interfaces>' % (sys.argv[3], ns))
+            for e in m.get(filter=("subtree", filt)).data_ele.iter("{%s}cbsa-parameter-table" % ns):
+                for c in e:
+                    print("cbsa-parameter-table[%s]/%s" % (e.findtext("{%s}traffic-class" % ns), c.tag.split("}")[1]),
+                          " ".join((c.text or "").split()))
         elif verb == "notify":
             end = time.monotonic() + float(sys.argv[3])
             m.create_subscription()
