@@ -87,6 +87,13 @@ status_t validate_check(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *root)
 status_t add_oper_leaves(void);
 void free_views(void);
 
+/* nc-link-state.c: tbsd's own state (tbsd:state, tbsd:links). */
+
+/* tbsd:state under the interface entry iface; tbsd:links in the running
+ * datastore. Each once (virtual, read when asked). */
+status_t add_link_state(val_value_t *iface);
+status_t add_links_node(void);
+
 /* nc-notify.c: tbsd's signals as notifications. */
 
 /* Subscribe, and learn each link's state now. */
