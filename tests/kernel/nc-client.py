@@ -27,6 +27,8 @@
 #   nc-client.py KEY candidate     the candidate datastore's interfaces, as XML
 #   nc-client.py KEY state IFACE   <get> of IFACE's tbsd state container: "path value" per leaf,
 #                                  the path from the container down, e.g. "txqueue[2]/sent-packets 0"
+#   nc-client.py KEY links         <get> of tbsd:links (every link of tbsd): "NAME path value" per
+#                                  leaf, e.g. "vf0 origin file"
 import os
 import sys
 import time
@@ -175,6 +177,24 @@ def main():
                         walk(c, path + name + "/")
             for t in data.iter("{urn:tsn:tbsd}state"):
                 walk(t, "")
+        elif verb == "links":
+            data = m.get(filter=("subtree", '<links xmlns="urn:tsn:tbsd"/>')).data_ele
+            tbsd = "{urn:tsn:tbsd}"
+
+            def leaves(node, path):
+                for c in node:
+                    name = c.tag.split("}")[1]
+                    if name == "txqueue":
+                        name = "txqueue[%s]" % c.findtext(tbsd + "queue")
+                    if len(c) == 0:
+                        yield path + name, " ".join((c.text or "").split())
+                    else:
+                        yield from leaves(c, path + name + "/")
+            for link in data.iter(tbsd + "link"):
+                name = link.findtext(tbsd + "name")
+                for path, value in leaves(link, ""):
+                    if path != "name":
+                        print(name, path, value)
         elif verb == "notify":
             end = time.monotonic() + float(sys.argv[3])
             m.create_subscription()
