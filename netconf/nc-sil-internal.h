@@ -2,7 +2,8 @@
 /* The server module's own parts (netconf/README.md), for netconf/ only:
  * netconfd's API, the modules' names, and what each file gives the others.
  * Calls go one way: tbsd-sil.c (module init) -> nc-commit.c (the commit),
- * nc-state.c (operational state), nc-notify.c (notifications), nc-sync.c;
+ * nc-state.c (operational state; -> nc-link-state.c -> nc-view.c),
+ * nc-notify.c (notifications), nc-sync.c;
  * nc-commit.c -> nc-sync.c -> nc-docs.c -> nc-translate.c; nc-tbsd.c (the
  * bus client) under the ones that call tbsd. */
 #pragma once
