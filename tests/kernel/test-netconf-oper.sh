@@ -73,12 +73,14 @@ sent_by_queue() {
                 | {key: .parent, value: .packets}] | from_entries | [."100:1" // 0, ."100:2" // 0,
                 ((."100:3" // 0) + (."100:4" // 0))] | map(tostring) | join(" ")'
 }
-wait_until 10 sh -c "tc -s -j qdisc show dev vs0 | jq -e '[.[] | select(.parent == \"100:2\") | .packets][0] >= 20' >/dev/null" ||
-        fail "class 1's frames did not go out: $(sent_by_queue)"
-read -r c0 c1 c2 <<<"$(sent_by_queue)"
-[ "$c0" -ge 20 ] && [ "$c1" -ge 20 ] && [ "$c2" -ge 20 ] ||
-        fail "not every class sent its 20 frames (queue 0, 1, 2-3): $c0 $c1 $c2"
-pass "20 frames went out in each class (tc: $c0 $c1 $c2)"
+every_class_sent() {
+        local c0 c1 c2
+        read -r c0 c1 c2 <<<"$(sent_by_queue)"
+        [ "$c0" -ge 20 ] && [ "$c1" -ge 20 ] && [ "$c2" -ge 20 ]
+}
+wait_until 10 every_class_sent ||
+        fail "not every class sent its 20 frames (tc, queue 0, 1, 2-3): $(sent_by_queue)"
+pass "20 frames went out in each class (tc, queue 0, 1, 2-3: $(sent_by_queue))"
 
 # The oracle: the kernel's per-queue transmit overruns, taprio's class
 # statistics as tc prints them ("tx_overruns N" where the kernel gave it;
