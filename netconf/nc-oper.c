@@ -34,6 +34,34 @@ static uint8_t operation_of(const char *s) {
         return NC_OPER_SET_GATES;
 }
 
+/* A counter of Describe(): whether it is there (a whole number, not
+ * negative), and its value. */
+static bool counter(json_object *v, uint64_t *ret) {
+        if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+                return false;
+        *ret = (uint64_t) json_object_get_int64(v);
+        return true;
+}
+
+/* The standard's counters: per class from root.class_stats, and the
+ * link's failed changes from counters. */
+static void read_counters(json_object *doc, json_object *root, struct nc_oper *o) {
+        json_object *cs = get(root, "class_stats"), *n = get(doc, "counters");
+        uint64_t failed, refused;
+
+        for (size_t i = 0; json_object_is_type(cs, json_type_array) && i < json_object_array_length(cs); i++) {
+                json_object *c = json_object_array_get_idx(cs, i);
+                uint64_t tc;
+
+                if (counter(get(c, "class"), &tc) && tc < NC_OPER_MAX_CLASSES)
+                        o->have_overruns[tc] = counter(get(c, "tx_overruns"), &o->overruns[tc]);
+        }
+        if (counter(get(n, "apply_failures"), &failed) && counter(get(n, "changes_refused"), &refused)) {
+                o->have_change_errors = true;
+                o->change_errors = failed + refused;
+        }
+}
+
 int nc_oper_from_describe(const char *json, struct nc_oper *o) {
         json_object *doc = json ? json_tokener_parse(json) : NULL;
         json_object *root, *sched, *entries, *admin;
@@ -50,6 +78,7 @@ int nc_oper_from_describe(const char *json, struct nc_oper *o) {
         kind = json_object_get_string(get(root, "qdisc"));
         if (!root || !kind || strcmp(kind, "taprio") != 0)
                 goto out;
+        read_counters(doc, root, o);
         sched = get(root, "oper_schedule");
         entries = get(sched, "entries");
         admin = get(root, "admin_schedule");
@@ -194,6 +223,7 @@ int nc_oper_state_from_describe(const char *json, struct nc_oper_state *st) {
                 json_object_put(doc);
                 return -1;
         }
+        copy_string(st->origin, sizeof(st->origin), get(doc, "origin"));
         copy_string(st->link_state, sizeof(st->link_state), get(doc, "state"));
         copy_string(st->link_reason, sizeof(st->link_reason), get(doc, "state_reason"));
         clock = get(doc, "clock");

@@ -11,6 +11,7 @@
 #include "../lib/taprio-limits.h"
 
 #define NC_OPER_MAX_ENTRIES TBS_TAPRIO_MAX_ENTRIES
+#define NC_OPER_MAX_CLASSES 16
 
 struct nc_oper {
         bool taprio;         /* the installed root is a taprio */
@@ -24,6 +25,15 @@ struct nc_oper {
         /* The admin schedule waiting for its base time (change_pending). */
         bool have_admin;
         int64_t admin_base_time_ns, admin_cycle_time_ns;
+        /* transmission-overrun per traffic class: root.class_stats[].tx_overruns,
+         * there only where the kernel gave a figure for every TX queue of the
+         * class (a driver that offloads taprio and counts them, Linux 6.5+). */
+        bool have_overruns[NC_OPER_MAX_CLASSES];
+        uint64_t overruns[NC_OPER_MAX_CLASSES];
+        /* config-change-error: the link's schedule changes that failed,
+         * counters.apply_failures + counters.changes_refused. */
+        bool have_change_errors;
+        uint64_t change_errors;
 };
 
 enum nc_oper_operation { NC_OPER_SET_GATES, NC_OPER_SET_AND_HOLD, NC_OPER_SET_AND_RELEASE };
@@ -61,7 +71,7 @@ int nc_oper_ptp_time(int64_t ns, uint64_t *seconds, uint32_t *nanoseconds);
 int nc_oper_config_change_time(const struct nc_oper *o, int64_t now_ns, int64_t *at_ns);
 
 /* The rest of the operational state (tbsd's module, container state):
- * the link's state and reason, the clock check's state and reason, and
+ * who gave the link its schedule (origin), the link's state and reason, the clock check's state and reason, and
  * per TX queue of the schedule the qdisc's counters and, where a launch
  * monitor runs, its histogram summary. */
 #define NC_OPER_MAX_QUEUES 64
@@ -77,6 +87,7 @@ struct nc_oper_queue {
 };
 
 struct nc_oper_state {
+        char origin[64];                 /* Describe()'s origin: "file", "netconf", ...; empty: none */
         char link_state[16];
         char link_reason[256];
         char clock_state[24];            /* empty without clock checks */

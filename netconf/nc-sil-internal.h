@@ -2,7 +2,8 @@
 /* The server module's own parts (netconf/README.md), for netconf/ only:
  * netconfd's API, the modules' names, and what each file gives the others.
  * Calls go one way: tbsd-sil.c (module init) -> nc-commit.c (the commit),
- * nc-state.c (operational state), nc-notify.c (notifications), nc-sync.c;
+ * nc-state.c (operational state; -> nc-link-state.c -> nc-view.c),
+ * nc-notify.c (notifications), nc-sync.c;
  * nc-commit.c -> nc-sync.c -> nc-docs.c -> nc-translate.c; nc-tbsd.c (the
  * bus client) under the ones that call tbsd. */
 #pragma once
@@ -86,6 +87,13 @@ status_t validate_check(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *root)
  * its operational nodes (virtual, read when asked). */
 status_t add_oper_leaves(void);
 void free_views(void);
+
+/* nc-link-state.c: tbsd's own state (tbsd:state, tbsd:links). */
+
+/* tbsd:state under the interface entry iface; tbsd:links in the running
+ * datastore. Each once (virtual, read when asked). */
+status_t add_link_state(val_value_t *iface);
+status_t add_links_node(void);
 
 /* nc-notify.c: tbsd's signals as notifications. */
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The operational state: the config false nodes of each gate parameter
- * table (tbsd's ieee802-dot1q-sched and 802.1DC's) and tbsd:state, as
- * virtual nodes read when a <get> reaches them, from tbsd's
- * Link.Describe() (nc-oper.c reads its document). */
+/* The operational state of the standard: the config false nodes of each
+ * gate parameter table (tbsd's ieee802-dot1q-sched and 802.1DC's), as
+ * virtual nodes read when a <get> reaches them, from the view of tbsd's
+ * Link.Describe() (nc-view.c; nc-oper.c reads its document); tbsd's own
+ * state is nc-link-state.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,101 +14,7 @@
 #include "nc-oper.h"
 #include "nc-sil-internal.h"
 #include "nc-tbsd.h"
-
-/* Operational state: the module's view of each interface, tbsd's last
- * Link.Describe() answer. A <get> reads several leaves of an interface:
- * a view younger than half a second is used as it is; an older one is
- * asked again, waiting at most the answer time, and only while tbsd answers:
- * a stopped or busy tbsd does not hold netconfd (and every other session)
- * up, the <get> answers from the last view and says how old it is
- * (tbsd:state's view-age-ms and view-stale). */
-#define VIEW_FRESH_USEC 500000ULL
-
-struct view {
-        char *ifname;
-        char *json;          /* NULL: tbsd has no such link, or never answered */
-        uint64_t at_usec;    /* when tbsd gave it (CLOCK_MONOTONIC) */
-        bool stale;          /* the last asking went unanswered */
-        struct nc_oper oper; /* json parsed, when oper_ok */
-        bool oper_ok;
-        struct view *next;
-};
-static struct view *views;
-
-void free_views(void) {
-        while (views) {
-                struct view *next = views->next;
-                free(views->ifname);
-                free(views->json);
-                free(views);
-                views = next;
-        }
-}
-
-static int build_describe(sd_bus *bus, sd_bus_message **m, void *arg) {
-        char *path = NULL;
-        int r = sd_bus_path_encode(TBS_LINK_PATH_PREFIX, arg, &path);
-
-        if (r >= 0)
-                r = sd_bus_message_new_method_call(bus, m, TBS_BUS_NAME, path, TBS_LINK_IFACE, TBS_METHOD_DESCRIBE);
-        free(path);
-        return r;
-}
-
-/* The view of ifname, asked again when older than VIEW_FRESH_USEC and
- * tbsd answers; NULL when out of memory. */
-static struct view *view_of(const char *ifname) {
-        struct view *v;
-        sd_bus_message *reply = NULL;
-        sd_bus_error e = SD_BUS_ERROR_NULL;
-        const char *json = NULL;
-        uint64_t now = nc_now_usec();
-        int r;
-
-        for (v = views; v; v = v->next)
-                if (strcmp(v->ifname, ifname) == 0)
-                        break;
-        if (!v) {
-                v = calloc(1, sizeof(*v));
-                if (!v || !(v->ifname = strdup(ifname))) {
-                        free(v);
-                        return NULL;
-                }
-                v->next = views;
-                views = v;
-        }
-        if (v->at_usec && now - v->at_usec < VIEW_FRESH_USEC)
-                return v;
-        if (!nc_tbsd.answering) {
-                v->stale = true;
-                return v;
-        }
-        r = nc_tbsd_call(build_describe, (void *) ifname, nc_times.answer_usec, &e, &reply);
-        if (r < 0 && nc_tbsd_no_answer(r, &e))
-                v->stale = true;
-        else {
-                if (r >= 0 && sd_bus_message_read(reply, "s", &json) < 0)
-                        json = NULL;
-                free(v->json);
-                v->json = json ? strdup(json) : NULL;
-                v->at_usec = now;
-                v->stale = false;
-                v->oper_ok = v->json && nc_oper_from_describe(v->json, &v->oper) >= 0;
-        }
-        sd_bus_error_free(&e);
-        sd_bus_message_unref(reply);
-        return v;
-}
-
-/* The gate parameters in force on ifname, from its view. */
-static int describe(const char *ifname, struct nc_oper *o) {
-        const struct view *v = view_of(ifname);
-
-        if (!v || !v->oper_ok)
-                return -1;
-        *o = v->oper;
-        return 0;
-}
+#include "nc-view.h"
 
 /* Describe()'s document of ifname from its view, for nc-cbsa-state.c. */
 static const char *describe_json(const char *ifname) {
@@ -115,123 +22,9 @@ static const char *describe_json(const char *ifname) {
         return v ? v->json : NULL;
 }
 
-/* tbsd's container state of an interface (a virtual container, filled
- * from Describe() when a <get> reaches it). */
-static status_t add_leaf(val_value_t *parent, const char *leaf, const char *value) {
-        status_t res = NO_ERR;
-        val_value_t *v;
-
-        if (!value || !value[0])
-                return NO_ERR;
-        v = agt_make_leaf(parent->obj, (const xmlChar *) leaf, (const xmlChar *) value, &res);
-        if (v)
-                val_add_child(v, parent);
-        return res;
-}
-
-static status_t add_number(val_value_t *parent, const char *leaf, bool is_signed, uint64_t n) {
-        char buf[32];
-
-        if (is_signed)
-                snprintf(buf, sizeof(buf), "%lld", (long long) (int64_t) n);
-        else
-                snprintf(buf, sizeof(buf), "%llu", (unsigned long long) n);
-        return add_leaf(parent, leaf, buf);
-}
-
-static status_t add_queue(val_value_t *dst, const struct nc_oper_queue *q) {
-        status_t res = NO_ERR;
-        val_value_t *entry = agt_make_list(dst->obj, (const xmlChar *) "txqueue", &res), *h;
-
-        if (!entry)
-                return res;
-        val_add_child(entry, dst);
-        res = add_number(entry, "queue", false, q->queue);
-        if (res == NO_ERR && q->have_stats) {
-                res = add_number(entry, "sent-packets", false, q->sent_packets);
-                if (res == NO_ERR)
-                        res = add_number(entry, "sent-bytes", false, q->sent_bytes);
-                if (res == NO_ERR)
-                        res = add_number(entry, "dropped", false, q->dropped);
-                if (res == NO_ERR)
-                        res = add_number(entry, "overlimits", false, q->overlimits);
-        }
-        if (res == NO_ERR && q->monitor) {
-                h = agt_make_object(entry->obj, (const xmlChar *) "launch-histogram", &res);
-                if (h) {
-                        val_add_child(h, entry);
-                        res = add_number(h, "count", false, q->launch_count);
-                        if (res == NO_ERR)
-                                res = add_number(h, "early", false, q->launch_early);
-                        if (res == NO_ERR)
-                                res = add_number(h, "late", false, q->launch_late);
-                        if (res == NO_ERR && q->have_launch_minmax)
-                                res = add_number(h, "min-ns", true, (uint64_t) q->launch_min_ns);
-                        if (res == NO_ERR && q->have_launch_minmax)
-                                res = add_number(h, "max-ns", true, (uint64_t) q->launch_max_ns);
-                }
-        }
-        if (res == NO_ERR)
-                res = val_gen_index_chain(entry->obj, entry);
-        return res;
-}
-
-/* The interface name of a virtual node's interface entry: the entry is
- * the node's parent (up = 1) or grandparent (up = 2); NULL without one. */
-static const char *entry_ifname(const val_value_t *virval, int up) {
-        const val_value_t *iface = virval->parent;
-        const val_value_t *name;
-
-        if (up == 2 && iface)
-                iface = iface->parent;
-        name = iface ? val_find_child(iface, (const xmlChar *) "ietf-interfaces", (const xmlChar *) "name") : NULL;
-        return name ? (const char *) VAL_STR(name) : NULL;
-}
-
-static status_t state_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
-        const char *ifname = entry_ifname(virval, 1);
-        struct nc_oper_state *st;
-        struct view *v;
-        status_t res = NO_ERR;
-
-        (void) scb;
-        if (mode != GETCB_GET_VALUE)
-                return ERR_NCX_OPERATION_NOT_SUPPORTED;
-        if (!ifname)
-                return ERR_NCX_SKIPPED;
-        v = view_of(ifname);
-        if (!v)
-                return ERR_INTERNAL_MEM;
-        /* How old what follows is: said even when there is nothing. */
-        if (v->at_usec)
-                res = add_number(dstval, "view-age-ms", false, (nc_now_usec() - v->at_usec) / 1000);
-        if (res == NO_ERR)
-                res = add_leaf(dstval, "view-stale", v->stale ? "true" : "false");
-        if (res != NO_ERR || !v->json)
-                return res;
-        st = malloc(sizeof(*st));
-        if (!st)
-                return ERR_INTERNAL_MEM;
-        if (nc_oper_state_from_describe(v->json, st) < 0) {
-                free(st);
-                return res;
-        }
-        res = add_leaf(dstval, "link-state", st->link_state);
-        if (res == NO_ERR)
-                res = add_leaf(dstval, "link-state-reason", st->link_reason);
-        if (res == NO_ERR)
-                res = add_leaf(dstval, "clock-state", st->clock_state);
-        if (res == NO_ERR)
-                res = add_leaf(dstval, "clock-state-reason", st->clock_reason);
-        for (unsigned i = 0; i < st->n_queues && res == NO_ERR; i++)
-                res = add_queue(dstval, &st->queues[i]);
-        free(st);
-        return res;
-}
-
 static const char *const oper_leaves[] = {
         "oper-gate-states", "oper-cycle-time-extension", "config-pending", "supported-list-max",
-        "supported-interval-max", "tick-granularity", NULL,
+        "supported-interval-max", "tick-granularity", "config-change-error", NULL,
 };
 
 static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
@@ -251,7 +44,7 @@ static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *vi
         else if (strcmp(leaf, "supported-interval-max") == 0)
                 snprintf(buf, sizeof(buf), "%d", TBS_TAPRIO_MAX_CYCLE_NS);
         else {
-                if (!ifname || describe(ifname, &o) < 0 || !o.taprio)
+                if (!ifname || view_oper(ifname, &o) < 0 || !o.taprio)
                         return ERR_NCX_SKIPPED;
                 if (strcmp(leaf, "oper-gate-states") == 0) {
                         clock_gettime(o.clockid, &now);
@@ -268,7 +61,9 @@ static status_t oper_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *vi
                         if (clock_getres(o.clockid, &res) < 0 || res.tv_sec > 0 || res.tv_nsec > 429496729)
                                 return ERR_NCX_SKIPPED;
                         snprintf(buf, sizeof(buf), "%ld", res.tv_nsec * 10);
-                }
+                } else if (strcmp(leaf, "config-change-error") == 0 && o.have_change_errors)
+                        /* the changes of the link tbsd refused or failed to apply */
+                        snprintf(buf, sizeof(buf), "%llu", (unsigned long long) o.change_errors);
                 else
                         return ERR_NCX_SKIPPED;
         }
@@ -368,7 +163,7 @@ static status_t oper_container_get(ses_cb_t *scb, getcb_mode_t mode, const val_v
         o = malloc(sizeof(*o));
         if (!o)
                 return ERR_INTERNAL_MEM;
-        if (describe(ifname, o) < 0 || !o->taprio) {
+        if (view_oper(ifname, o) < 0 || !o->taprio) {
                 free(o);
                 return ERR_NCX_SKIPPED;
         }
@@ -388,6 +183,45 @@ static status_t oper_container_get(ses_cb_t *scb, getcb_mode_t mode, const val_v
         else
                 res = ERR_NCX_SKIPPED;
         free(o);
+        return res;
+}
+
+/* transmission-overrun of a queue-max-sdu-table entry: the kernel's
+ * transmit overruns of the entry's traffic class, summed over its TX
+ * queues; absent where the kernel gives none (nc-oper.h). */
+static status_t overrun_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
+        const char *ifname = entry_ifname(virval, 3);
+        const val_value_t *tc = virval->parent ? val_find_child(virval->parent, val_get_mod_name(virval->parent),
+                                                                (const xmlChar *) "traffic-class")
+                                               : NULL;
+        struct nc_oper o;
+        char buf[32];
+
+        (void) scb;
+        if (mode != GETCB_GET_VALUE)
+                return ERR_NCX_OPERATION_NOT_SUPPORTED;
+        if (!ifname || !tc || view_oper(ifname, &o) < 0 || !o.taprio || VAL_UINT(tc) >= NC_OPER_MAX_CLASSES ||
+            !o.have_overruns[VAL_UINT(tc)])
+                return ERR_NCX_SKIPPED;
+        snprintf(buf, sizeof(buf), "%llu", (unsigned long long) o.overruns[VAL_UINT(tc)]);
+        return val_set_simval_obj(dstval, dstval->obj, (const xmlChar *) buf);
+}
+
+/* Each class the controller listed in queue-max-sdu-table gets its
+ * transmission-overrun (the standard puts it in that configurable list). */
+static status_t add_overruns(val_value_t *table, const char *module) {
+        status_t res = NO_ERR;
+
+        for (val_value_t *e = val_get_first_child(table); e && res == NO_ERR; e = val_get_next_child(e)) {
+                val_value_t *v;
+
+                if (strcmp((const char *) e->name, "queue-max-sdu-table") != 0 ||
+                    val_find_child(e, (const xmlChar *) module, (const xmlChar *) "transmission-overrun"))
+                        continue;
+                v = agt_make_virtual_leaf(e->obj, (const xmlChar *) "transmission-overrun", overrun_get, &res);
+                if (v)
+                        val_add_child(v, e);
+        }
         return res;
 }
 
@@ -422,12 +256,13 @@ static status_t add_table_oper(val_value_t *table, const char *module) {
                 if (v)
                         val_add_child(v, table);
         }
-        return res;
+        return table && res == NO_ERR ? add_overruns(table, module) : res;
 }
 
-/* Every gate parameter table of the running datastore gets the
- * operational leaves, read when asked: after each commit (a commit may
- * have put a table there, or replaced one), and after the startup. */
+/* Every gate parameter table and interface of the running datastore gets
+ * the operational nodes, read when asked, and the datastore tbsd:links:
+ * after each commit (a commit may have put a table there, or replaced
+ * one), and after the startup. */
 status_t add_oper_leaves(void) {
         cfg_template_t *running = cfg_get_config_id(NCX_CFGID_RUNNING);
         val_value_t *ifs = running && running->root
@@ -436,19 +271,9 @@ status_t add_oper_leaves(void) {
                                    : NULL;
         status_t res = NO_ERR;
 
+        res = add_links_node();
         for (val_value_t *e = ifs ? val_get_first_child(ifs) : NULL; e && res == NO_ERR; e = val_get_next_child(e)) {
-                obj_template_t *state_obj = obj_find_child(e->obj, (const xmlChar *) TBSD_MODULE,
-                                                           (const xmlChar *) "state");
-
-                if (state_obj && !val_find_child(e, (const xmlChar *) TBSD_MODULE, (const xmlChar *) "state")) {
-                        val_value_t *v = val_new_value();
-
-                        if (!v)
-                                return ERR_INTERNAL_MEM;
-                        val_init_virtual(v, state_get, state_obj);
-                        val_add_child(v, e);
-                }
-
+                res = add_link_state(e);
                 if (res == NO_ERR)
                         res = nc_cbsa_add_oper(e, describe_json);
                 for (size_t m = 0; table_modules[m] && res == NO_ERR; m++)

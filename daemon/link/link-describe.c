@@ -43,6 +43,28 @@ static struct json_object *stats_json(const QDiscStats *st, const InstalledQueue
         return o;
 }
 
+/* A taprio root's "class_stats": one object per traffic class, "class"
+ * and the offload counters the kernel gave for every TX queue of the
+ * class, summed (IEEE 802.1Q counts them per class); a counter it did not
+ * give is left out, not 0. */
+static struct json_object *class_stats_json(const QDiscTree *t) {
+        struct json_object *a = json_object_new_array();
+
+        for (unsigned tc = 0; a && tc < t->root_spec.num_tc && tc < TBS_MAX_TC; tc++) {
+                struct json_object *o = json_object_new_object();
+                TaprioOffloadStats st;
+
+                qdisc_tree_class_offload_stats(t, tc, &st);
+                json_add(o, "class", json_object_new_int64(tc));
+                if (st.has_window_drops)
+                        json_add(o, "window_drops", json_object_new_int64((int64_t) st.window_drops));
+                if (st.has_tx_overruns)
+                        json_add(o, "tx_overruns", json_object_new_int64((int64_t) st.tx_overruns));
+                json_object_array_add(a, o);
+        }
+        return a;
+}
+
 static struct json_object *offload_requested_json(OffloadMode m) {
         if (m == OFFLOAD_AUTO)
                 return json_object_new_string("auto");
@@ -96,6 +118,8 @@ static struct json_object *root_json(Link *l, const QDiscTree *t) {
         json_add(o, "modeled", json_object_new_boolean(t->root_known));
         root_owner_json(o, l, t);
         json_add(o, "stats", stats_json(&t->root.stats, NULL));
+        if (t->root_known && t->root_spec.kind == ROOT_TAPRIO)
+                json_add(o, "class_stats", class_stats_json(t));
         return TAKE_PTR(o);
 }
 
@@ -305,6 +329,7 @@ int link_describe_tree(Link *l, const QDiscTree *given, struct json_object **ret
                 json_add(n, "applies", json_object_new_int64((int64_t) l->counters.applies));
                 json_add(n, "drift_repairs", json_object_new_int64((int64_t) l->counters.drift_repairs));
                 json_add(n, "apply_failures", json_object_new_int64((int64_t) l->counters.apply_failures));
+                json_add(n, "changes_refused", json_object_new_int64((int64_t) l->counters.changes_refused));
                 json_add(o, "counters", n);
         }
         qdisc_tree_done(&own);

@@ -138,6 +138,8 @@ typedef struct LinkCounters {
         uint64_t applies;            /* applies that succeeded */
         uint64_t drift_repairs;      /* trees restored after a change outside tbsd */
         uint64_t apply_failures;     /* applies that failed (the link went failed) */
+        uint64_t changes_refused;    /* documents for it refused over the bus before any load
+                                      * (ApplySchedule(s): the checks; schedule-bus.c) */
 } LinkCounters;
 
 struct Link {

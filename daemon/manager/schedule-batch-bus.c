@@ -38,6 +38,7 @@ typedef struct BatchEntry {
         char *old_text;         /* the store's before the call (NULL: none) */
         char *old_origin;
         bool todo;              /* written or dropped by this call */
+        bool refused;           /* its document drew lines of the checks */
 } BatchEntry;
 
 static void batch_free(BatchEntry *e, size_t n) {
@@ -233,6 +234,7 @@ static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_er
 
         /* Every entry checked before anything is written. */
         for (size_t i = 0; i < n; i++) {
+                size_t before = lines ? strlen(lines) : 0;
                 const char *file;
                 bool twice = false;
 
@@ -254,6 +256,7 @@ static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_er
                         r = 0;
                 if (r < 0)
                         goto out;
+                e[i].refused = (lines ? strlen(lines) : 0) > before;
         }
         if (mode == BATCH_VALIDATE) {
                 r = answer_validate(msg, caller.who, lines, warnings);
@@ -262,6 +265,9 @@ static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_er
                 goto out;
         }
         if (lines) {
+                for (size_t i = 0; i < n; i++)
+                        if (e[i].refused)
+                                schedule_count_refused(m, e[i].ifname);
                 log_warning("ApplySchedules by %s refused:\n%s", caller.who, lines);
                 r = sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s", lines);
                 goto out;

@@ -39,5 +39,9 @@ int schedule_lines_addf(char **lines, const char *fmt, ...) _printf_(2, 3);
  * *warnings. 1 when refused, 0 when not, -ENOMEM. */
 int schedule_bus_check_document(Manager *m, const Caller *c, const char *label, const char *ifname,
                                 const char *text, char **lines, char **warnings);
+/* A document for ifname refused before any load: counted on its link, if
+ * tbsd has one (Describe()'s counters.changes_refused, NETCONF's
+ * config-change-error). */
+void schedule_count_refused(Manager *m, const char *ifname);
 /* The lines of text (may be NULL) appended to reply as strings. */
 int schedule_bus_append_lines(sd_bus_message *reply, const char *text);

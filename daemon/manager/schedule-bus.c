@@ -256,6 +256,13 @@ int schedule_bus_append_lines(sd_bus_message *reply, const char *text) {
         return r < 0 ? r : sd_bus_message_close_container(reply);
 }
 
+void schedule_count_refused(Manager *m, const char *ifname) {
+        Link *l = manager_find_link(m, ifname);
+
+        if (l)
+                l->counters.changes_refused++;
+}
+
 int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
         _cleanup_free_ char *label = NULL, *path = NULL, *lines = NULL, *warnings = NULL, *old_text = NULL,
@@ -281,8 +288,10 @@ int schedule_bus_apply(sd_bus_message *msg, void *userdata, sd_bus_error *error)
         r = schedule_bus_check_document(m, &caller, label, ifname, text, &lines, &warnings);
         if (r < 0)
                 return r;
-        if (r > 0)
+        if (r > 0) {
+                schedule_count_refused(m, ifname);
                 return sd_bus_error_setf(error, TBS_ERROR_INVALID_SCHEDULE, "%s", lines);
+        }
 
         path = schedule_store_path(dir, ifname);
         if (!path)

@@ -37,6 +37,34 @@ void qdisc_parse_taprio_offload_stats(struct nlattr *app, TaprioOffloadStats *st
         get_stat_u64(tb[TBS_TCA_TAPRIO_OFFLOAD_STATS_TX_OVERRUNS], &st->has_tx_overruns, &st->tx_overruns);
 }
 
+void qdisc_tree_class_offload_stats(const QDiscTree *t, unsigned tc, TaprioOffloadStats *ret) {
+        const QueueRange *r;
+
+        *ret = (TaprioOffloadStats) {};
+        if (!t->root_known || tc >= t->root_spec.num_tc || tc >= TBS_MAX_TC)
+                return;
+        r = &t->root_spec.queues[tc];
+        ret->has_window_drops = ret->has_tx_overruns = r->count > 0;
+        for (unsigned i = 0; i < r->count; i++) {
+                const TaprioOffloadStats *s = &(const TaprioOffloadStats) {};
+
+                /* (qdisc-tree.c, which calls this file, finds queues too: not called back) */
+                for (size_t k = 0; k < t->n_queues; k++)
+                        if (t->queues[k].queue == (uint32_t) r->offset + i)
+                                s = &t->queues[k].offload;
+
+                /* A queue the driver said nothing of makes the class's sum unknown. */
+                ret->has_window_drops = ret->has_window_drops && s->has_window_drops;
+                ret->has_tx_overruns = ret->has_tx_overruns && s->has_tx_overruns;
+                ret->window_drops += s->window_drops;
+                ret->tx_overruns += s->tx_overruns;
+        }
+        if (!ret->has_window_drops)
+                ret->window_drops = 0;
+        if (!ret->has_tx_overruns)
+                ret->tx_overruns = 0;
+}
+
 int qdisc_tree_add_class_stats(QDiscTree *t, const void *buf, size_t len) {
         int rem = (int) len;
 

@@ -91,6 +91,12 @@ typedef struct QDiscTree {
  *  TCA_STATS_APP in TCA_STATS2 as the root's) to t's queues. Messages of
  *  other interfaces or qdiscs are skipped. Returns 0 or -EBADMSG. */
 int qdisc_tree_add_class_stats(QDiscTree *t, const void *buf, size_t len);
+/** The offload statistics of traffic class tc of t's taprio root (IEEE
+ *  802.1Q's per-class counters): each counter summed over the class's TX
+ *  queues (their taprio classes, qdisc_tree_add_class_stats()) and set only
+ *  when every one of those queues has it; none for a class out of range, or
+ *  a tree whose root is not read. */
+void qdisc_tree_class_offload_stats(const QDiscTree *t, unsigned tc, TaprioOffloadStats *ret);
 /* taprio's TCA_STATS_APP nest into st (a counter the driver leaves out
  * stays unset; a nest that cannot be read is ignored). */
 struct nlattr;

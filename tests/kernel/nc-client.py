@@ -29,6 +29,8 @@
 #                                  the path from the container down, e.g. "txqueue[2]/sent-packets 0"
 #   nc-client.py KEY cbsa IFACE    <get> of IFACE's 802.1DC cbsa container: "path value" per leaf,
 #                                  e.g. "cbsa-parameter-table[2]/oper-idle-slope 30000000"
+#   nc-client.py KEY links         <get> of tbsd:links (every link of tbsd): "NAME path value" per
+#                                  leaf, e.g. "vf0 origin file"
 import os
 import sys
 import time
@@ -185,6 +187,24 @@ def main():
                 for c in e:
                     print("cbsa-parameter-table[%s]/%s" % (e.findtext("{%s}traffic-class" % ns), c.tag.split("}")[1]),
                           " ".join((c.text or "").split()))
+        elif verb == "links":
+            data = m.get(filter=("subtree", '<links xmlns="urn:tsn:tbsd"/>')).data_ele
+            tbsd = "{urn:tsn:tbsd}"
+
+            def leaves(node, path):
+                for c in node:
+                    name = c.tag.split("}")[1]
+                    if name == "txqueue":
+                        name = "txqueue[%s]" % c.findtext(tbsd + "queue")
+                    if len(c) == 0:
+                        yield path + name, " ".join((c.text or "").split())
+                    else:
+                        yield from leaves(c, path + name + "/")
+            for link in data.iter(tbsd + "link"):
+                name = link.findtext(tbsd + "name")
+                for path, value in leaves(link, ""):
+                    if path != "name":
+                        print(name, path, value)
         elif verb == "notify":
             end = time.monotonic() + float(sys.argv[3])
             m.create_subscription()

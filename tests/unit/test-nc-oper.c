@@ -143,6 +143,7 @@ static void test_state(void **state) {
                                  " {\"queue\": 3, \"stats\": null, \"monitor\": null}, {\"queue\": null}]}",
                                  &st),
                          0);
+        assert_string_equal(st.origin, "");             /* no schedule kept: no origin */
         assert_string_equal(st.link_state, "degraded");
         assert_string_equal(st.link_reason, "clock no-ptp4l");
         assert_string_equal(st.clock_state, "no-ptp4l");
@@ -166,13 +167,51 @@ static void test_state(void **state) {
         assert_false(st.queues[1].monitor);
         /* Without a clock check and queues: empty strings, no queues. */
         assert_int_equal(nc_oper_state_from_describe("{\"state\": \"configured\", \"state_reason\": null,"
-                                                     " \"clock\": null}", &st), 0);
+                                                     " \"origin\": \"file\", \"clock\": null}", &st), 0);
+        assert_string_equal(st.origin, "file");
         assert_string_equal(st.link_state, "configured");
         assert_string_equal(st.link_reason, "");
         assert_string_equal(st.clock_state, "");
         assert_int_equal(st.n_queues, 0);
         assert_int_equal(nc_oper_state_from_describe("[1]", &st), -1);
         assert_int_equal(nc_oper_state_from_describe(NULL, &st), -1);
+}
+
+/* The standard's counters: transmission-overrun per traffic class where
+ * Describe()'s root.class_stats has tx_overruns (absent, not 0, where the
+ * kernel gave none), config-change-error from the link's counters. */
+static void test_counters(void **state) {
+        struct nc_oper o;
+        (void) state;
+        assert_int_equal(nc_oper_from_describe(
+                                 "{\"root\": {\"qdisc\": \"taprio\", \"oper_schedule\": {\"base_time_ns\": 0,"
+                                 " \"cycle_time_ns\": 1000000, \"entries\": [{\"gate_mask\": \"0x7\", \"interval_ns\":"
+                                 " 1000000}]}, \"class_stats\": [{\"class\": 0, \"tx_overruns\": 0,"
+                                 " \"window_drops\": 4}, {\"class\": 1}, {\"class\": 2, \"tx_overruns\": 5000000000},"
+                                 " {\"class\": 99, \"tx_overruns\": 1}, {\"tx_overruns\": 3}]},"
+                                 " \"counters\": {\"applies\": 4, \"apply_failures\": 2, \"changes_refused\": 3}}",
+                                 &o),
+                         0);
+        assert_true(o.taprio);
+        assert_true(o.have_overruns[0]);
+        assert_int_equal(o.overruns[0], 0);             /* a figure of 0 is a figure */
+        assert_false(o.have_overruns[1]);               /* the kernel gave none for class 1 */
+        assert_true(o.have_overruns[2]);
+        assert_int_equal(o.overruns[2], UINT64_C(5000000000));
+        for (unsigned tc = 3; tc < NC_OPER_MAX_CLASSES; tc++)
+                assert_false(o.have_overruns[tc]);     /* beyond the classes, and no class number */
+        assert_true(o.have_change_errors);
+        assert_int_equal(o.change_errors, 5);
+        /* A tbsd whose Describe() has neither (older): nothing is made up. */
+        assert_int_equal(nc_oper_from_describe(DESCRIBE("taprio", "false"), &o), 0);
+        for (unsigned tc = 0; tc < NC_OPER_MAX_CLASSES; tc++)
+                assert_false(o.have_overruns[tc]);
+        assert_false(o.have_change_errors);
+        assert_int_equal(nc_oper_from_describe("{\"root\": {\"qdisc\": \"taprio\", \"oper_schedule\": {"
+                                               "\"entries\": []}}, \"counters\": {\"apply_failures\": 1}}",
+                                               &o),
+                         0);
+        assert_false(o.have_change_errors);             /* half of it is not the count */
 }
 
 int main(void) {
@@ -182,6 +221,7 @@ int main(void) {
                 cmocka_unit_test(test_config_change_time),
                 cmocka_unit_test(test_not_taprio),
                 cmocka_unit_test(test_state),
+                cmocka_unit_test(test_counters),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

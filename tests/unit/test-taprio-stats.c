@@ -207,6 +207,37 @@ static void test_class_stats(void **state) {
         assert_int_equal(t.queues[1].offload.tx_overruns, 201);
         assert_false(t.queues[2].offload.has_window_drops);
         assert_false(t.queues[2].offload.has_tx_overruns);
+
+        /* Per traffic class (root: class 0 on queue 0, class 1 on queue 1):
+         * a counter is there when every queue of the class has it. */
+        TaprioOffloadStats c;
+        qdisc_tree_class_offload_stats(&t, 0, &c);
+        assert_true(c.has_window_drops && c.has_tx_overruns);
+        assert_int_equal(c.window_drops, 100);
+        assert_int_equal(c.tx_overruns, 200);
+        qdisc_tree_class_offload_stats(&t, 1, &c);
+        assert_false(c.has_window_drops);
+        assert_true(c.has_tx_overruns);
+        assert_int_equal(c.tx_overruns, 201);
+        qdisc_tree_class_offload_stats(&t, 2, &c);      /* no such class */
+        assert_false(c.has_window_drops || c.has_tx_overruns);
+        /* One class over queues 0 and 1: the sum of both; window drops, which
+         * queue 1 lacks, unknown. Over queues 1 and 2: queue 2 has none. */
+        t.root_spec.num_tc = 2;
+        t.root_spec.queues[0] = (QueueRange) { .count = 2, .offset = 0 };
+        t.root_spec.queues[1] = (QueueRange) { .count = 2, .offset = 1 };
+        qdisc_tree_class_offload_stats(&t, 0, &c);
+        assert_false(c.has_window_drops);
+        assert_int_equal(c.window_drops, 0);
+        assert_true(c.has_tx_overruns);
+        assert_int_equal(c.tx_overruns, 401);
+        qdisc_tree_class_offload_stats(&t, 1, &c);
+        assert_false(c.has_tx_overruns);
+        assert_int_equal(c.tx_overruns, 0);
+        /* A queue the tree does not have (class beyond its queues). */
+        t.root_spec.queues[1] = (QueueRange) { .count = 1, .offset = 7 };
+        qdisc_tree_class_offload_stats(&t, 1, &c);
+        assert_false(c.has_tx_overruns || c.has_window_drops);
         qdisc_tree_done(&t);
 }
 
