@@ -26,6 +26,7 @@
 
 #include "nc-sil-internal.h"
 #include "nc-confirmed.h"
+#include "nc-preemption.h"
 #include "nc-tbsd.h"
 #include "nc-validate.h"
 
@@ -68,6 +69,12 @@ status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
                                          &profile->agt_savedevQ, NULL);
         if (res == NO_ERR)
                 res = ncxmod_load_module((const xmlChar *) DC_SCHED_MODULE, (const xmlChar *) DC_SCHED_REVISION,
+                                         &profile->agt_savedevQ, NULL);
+        if (res == NO_ERR)
+                res = ncxmod_load_module((const xmlChar *) PREEMPT_IF_MODULE, (const xmlChar *) PREEMPT_IF_REVISION,
+                                         &profile->agt_savedevQ, NULL);
+        if (res == NO_ERR)
+                res = ncxmod_load_module((const xmlChar *) MAC_MERGE_MODULE, (const xmlChar *) MAC_MERGE_REVISION,
                                          &profile->agt_savedevQ, NULL);
         if (res == NO_ERR)
                 res = ncxmod_load_module((const xmlChar *) TBSD_MODULE, (const xmlChar *) TBSD_REVISION,
