@@ -122,6 +122,10 @@ int nc_preemption(struct ctx *ctx, const struct nc_node *iface, const struct nc_
          * keeps a schedule a kernel without fp (Linux 6.1) takes. */
         if (any && fp_of(ctx, preemptable, root, &some_p) < 0)
                 return -1;
+        /* The kernel takes a preemptable class only from a taprio the NIC
+         * runs: the mode derived then, unless tbsd's module gives one. */
+        if (some_p && !json_object_object_get_ex(root, "mode", NULL))
+                json_object_object_add(root, "mode", json_object_new_string("full-offload"));
         if (leave && strcmp(leave, "true") == 0) {
                 if (control && control->child)
                         return nc_fail(ctx, MAC_MERGE_PATH, "tbsd:schedule/leave-mac-merge is true and this "

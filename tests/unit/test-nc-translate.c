@@ -329,16 +329,16 @@ static void test_derive(void **state) {
 static void test_preemption(void **state) {
         char *json, *error;
         (void) state;
-        assert_int_equal(translate("name=v3 " DC_GATES("1", "6") FP_TABLE("preemptable", "preemptable")
-                                   " schedule{root{mode=full-offload}}", &json, &error), 1);
-        assert_non_null(strstr(json, "\"fp\":[\"E\",\"P\",\"E\"]"));
+        assert_int_equal(translate("name=v3 " DC_GATES("1", "6") FP_TABLE("preemptable", "preemptable"), &json, &error), 1);
+        assert_non_null(strstr(json, "\"fp\":[\"E\",\"P\",\"E\"],\"mode\":\"full-offload\""));
         assert_non_null(strstr(json, "\"mac_merge\":{\"tx_enabled\":true,\"verify_enabled\":true,"
                                      "\"verify_time_ms\":10,\"tx_min_frag_bytes\":60}"));
         assert_valid(json);
         free(json);
         /* tbsd's override: root.fp alone. */
         assert_int_equal(translate("name=v3 " DC_GATES("1", "6") FP_TABLE("preemptable", "preemptable")
-                                   " schedule{leave-mac-merge=true}", &json, &error), 1);
+                                   " schedule{leave-mac-merge=true root{mode=software}}", &json, &error), 1);
+        assert_non_null(strstr(json, "\"mode\":\"software\""));
         assert_non_null(strstr(json, "\"fp\":[\"E\",\"P\",\"E\"]"));
         assert_null(strstr(json, "mac_merge"));
         free(json);
@@ -346,6 +346,7 @@ static void test_preemption(void **state) {
         assert_int_equal(translate("name=v3 " DC_GATES("1", "6") FP_TABLE("express", "express"), &json, &error), 1);
         assert_non_null(strstr(json, "\"fp\":[\"E\",\"E\",\"E\"]"));
         assert_null(strstr(json, "mac_merge"));
+        assert_null(strstr(json, "\"mode\""));
         free(json);
         /* The MAC merge module's admin-control, its defaults where not written. */
         assert_int_equal(translate("name=v3 " DC_GATES("1", "6") " ethernet{mac-merge{admin-control{"
