@@ -10,6 +10,7 @@
 
 #include "../lib/taprio-limits.h"
 #include "nc-oper.h"
+#include "nc-preemption-state.h"
 #include "nc-sil-internal.h"
 #include "nc-tbsd.h"
 
@@ -418,6 +419,13 @@ static status_t add_table_oper(val_value_t *table, const char *module) {
         return res;
 }
 
+/* Describe()'s document of ifname from its view, for the preemption
+ * modules' nodes (nc-preemption-state.c). */
+static const char *describe_json(const char *ifname) {
+        const struct view *v = view_of(ifname);
+        return v ? v->json : NULL;
+}
+
 /* Every gate parameter table of the running datastore gets the
  * operational leaves, read when asked: after each commit (a commit may
  * have put a table there, or replaced one), and after the startup. */
@@ -446,6 +454,8 @@ status_t add_oper_leaves(void) {
                         res = add_table_oper(val_find_child(e, (const xmlChar *) table_modules[m],
                                                             (const xmlChar *) "gate-parameter-table"),
                                              table_modules[m]);
+                if (res == NO_ERR)
+                        res = nc_preemption_add_oper(e, describe_json);
         }
         return res;
 }

@@ -12,7 +12,8 @@
 #     kernel's taprio takes a preemptable class on this device (asked of
 #     the kernel with tc, never read from its version) a P class in tc -j's
 #     fp; otherwise tbsd's refusal line, nothing changed;
-# (c) priorities of one class that disagree: one rpc-error naming both.
+# (c) priorities of one class that disagree: one rpc-error naming both;
+# then <get> of preemption-active and the MAC merge status on the veth.
 . "$TBS_SOURCE_DIR/tests/kernel/netconf-lib.sh"
 make_veth vp0 vp0p 4
 conf=$TMPDIR/conf
@@ -123,4 +124,21 @@ assert_contains "$out" "rpc-error: netconf: interface vp0: ieee802-dot1dc-preemp
 [ "$(grep -c '^rpc-error' <<<"$out")" -eq 1 ] || fail "(c) more than one rpc-error: $out"
 pass "(c) one rpc-error"
 [ $takes_p = yes ] || unchanged "(c)"
+
+# Operational: where the controller has the containers (empty: nothing
+# to set), <get> answers from what tbsd reads with MM_GET. A veth has no
+# MAC merge layer: known, so NotSupported and preemption-active false;
+# what it cannot say (verification, transmit status, counters) absent.
+EMPTY='<frame-preemption-parameters xmlns="urn:ieee:std:802.1Q:yang:ieee802-dot1dc-preemption-if"/>
+<ethernet xmlns="urn:ieee:std:802.3:yang:ieee802-ethernet-interface"><mac-merge xmlns="urn:ieee:std:802.3:yang:ieee802-ethernet-mac-merge"/></ethernet>'
+pre_config "" "" "$EMPTY" > "$NC/empty.xml"
+assert_eq "$(client edit "$NC/empty.xml")" ok "the empty preemption and MAC merge containers: committed"
+oper=$(client tree "<interfaces $IF_NS><interface><name>vp0</name>$EMPTY</interface></interfaces>")
+echo "$oper"
+assert_contains "$oper" "interfaces/interface/frame-preemption-parameters/preemption-active false" "get: preemption-active"
+assert_contains "$oper" "interfaces/interface/ethernet/mac-merge/admin-status/merge-support NotSupported" "get: merge-support"
+for absent in verify-status status-tx statistics hold-advance release-advance hold-request; do
+        case $oper in *"/$absent"*) fail "get: $absent is answered on a device that cannot say it: $oper" ;; esac
+done
+pass "get: verify-status, status-tx, statistics absent; hold-advance, release-advance, hold-request not served"
 stop_netconf
