@@ -122,10 +122,16 @@ int nc_preemption(struct ctx *ctx, const struct nc_node *iface, const struct nc_
          * keeps a schedule a kernel without fp (Linux 6.1) takes. */
         if (any && fp_of(ctx, preemptable, root, &some_p) < 0)
                 return -1;
-        /* The kernel takes a preemptable class only from a taprio the NIC
-         * runs: the mode derived then, unless tbsd's module gives one. */
-        if (some_p && !json_object_object_get_ex(root, "mode", NULL))
-                json_object_object_add(root, "mode", json_object_new_string("full-offload"));
+        /* The kernel takes a preemptable class only from a root the NIC
+         * runs: taprio's full offload, mqprio's hw 1, derived then unless
+         * tbsd's module says. */
+        json_object *qdisc = NULL;
+        bool taprio = json_object_object_get_ex(root, "qdisc", &qdisc) &&
+                      strcmp(json_object_get_string(qdisc), "taprio") == 0;
+        const char *offload = taprio ? "mode" : "hw_offload";
+        if (some_p && !json_object_object_get_ex(root, offload, NULL))
+                json_object_object_add(root, offload, taprio ? json_object_new_string("full-offload")
+                                                             : json_object_new_boolean(true));
         if (leave && strcmp(leave, "true") == 0) {
                 if (control && control->child)
                         return nc_fail(ctx, MAC_MERGE_PATH, "tbsd:schedule/leave-mac-merge is true and this "

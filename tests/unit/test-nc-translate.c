@@ -348,6 +348,13 @@ static void test_preemption(void **state) {
         assert_null(strstr(json, "mac_merge"));
         assert_null(strstr(json, "\"mode\""));
         free(json);
+        /* An mqprio root (tbsd's module): hw_offload derived, as the kernel wants. */
+        assert_int_equal(translate("name=v3 " TBSD_ROOT3 "}} frame-preemption-parameters{"
+                                   "frame-preemption-status-table{priority2=preemptable}}", &json, &error), 1);
+        assert_non_null(strstr(json, "\"qdisc\":\"mqprio\""));
+        assert_non_null(strstr(json, "\"fp\":[\"E\",\"E\",\"P\"],\"hw_offload\":true"));
+        assert_valid(json);
+        free(json);
         /* The MAC merge module's admin-control, its defaults where not written. */
         assert_int_equal(translate("name=v3 " DC_GATES("1", "6") " ethernet{mac-merge{admin-control{"
                                    "merge-enable-tx=Enabled verify-disable-tx=Enabled frag-size=2}}}", &json, &error), 1);
