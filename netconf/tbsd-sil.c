@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The server module (SIL) of yuma123's netconfd for the YANG modules tbsd,
- * ieee802-dot1q-sched and ieee802-dot1dc-sched-if (the .yang files of
+ * ieee802-dot1q-sched, ieee802-dot1dc-sched-if, -preemption-if and 802.3's
+ * ieee802-ethernet-mac-merge (the .yang files of
  * netconf/, with the deviations of netconf/tbsd-deviations.yang): netconfd
  * loads it for --module=tbsd from its --runpath as libtbsd.so and calls the
  * three functions below by the module's name (docs/netconf.md).
