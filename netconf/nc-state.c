@@ -12,11 +12,13 @@
 #include "../lib/taprio-limits.h"
 #include "nc-cbsa-state.h"
 #include "nc-oper.h"
+#include "nc-preemption-state.h"
 #include "nc-sil-internal.h"
 #include "nc-tbsd.h"
 #include "nc-view.h"
 
-/* Describe()'s document of ifname from its view, for nc-cbsa-state.c. */
+/* Describe()'s document of ifname from its view, for the cbsa and
+ * preemption modules' nodes (nc-cbsa-state.c, nc-preemption-state.c). */
 static const char *describe_json(const char *ifname) {
         const struct view *v = view_of(ifname);
         return v ? v->json : NULL;
@@ -280,6 +282,8 @@ status_t add_oper_leaves(void) {
                         res = add_table_oper(val_find_child(e, (const xmlChar *) table_modules[m],
                                                             (const xmlChar *) "gate-parameter-table"),
                                              table_modules[m]);
+                if (res == NO_ERR)
+                        res = nc_preemption_add_oper(e, describe_json);
         }
         return res;
 }

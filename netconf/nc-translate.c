@@ -18,6 +18,7 @@
 
 #include "nc-cbsa.h"
 #include "nc-derive.h"
+#include "nc-preemption.h"
 #include "nc-translate-internal.h"
 
 #define NS_PER_S 1000000000ULL
@@ -382,8 +383,12 @@ int nc_translate_interface(const struct nc_node *iface, const char **ifname, cha
         const char *enabled = nc_leaf(table, "gate-enabled");
         bool taprio = enabled && strcmp(enabled, "true") == 0;
         bool shaped = nc_cbsa_classes(iface) != 0;
-        if (!sched && !taprio && !shaped)
-                return 0;
+        if (!sched && !taprio && !shaped) {
+                if (nc_preemption_unscheduled(&ctx, iface) == 0)
+                        return 0;
+                *error = ctx.error;
+                return -1;
+        }
         doc = json_object_new_object();
         root = json_object_new_object();
         json_object_object_add(doc, "interface", json_object_new_string(ctx.ifname));
@@ -395,6 +400,8 @@ int nc_translate_interface(const struct nc_node *iface, const char **ifname, cha
                 r = nc_derive_root(&ctx, taprio ? table : NULL, root);
         if (r == 0 && taprio)
                 r = gates(&ctx, table, root);
+        if (r == 0)
+                r = nc_preemption(&ctx, iface, sched, doc, root);
         if (r == 0 && sched)
                 r = txqueues(&ctx, sched, doc);
         if (r == 0 && shaped)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The server module (SIL) of yuma123's netconfd for the YANG modules tbsd,
- * ieee802-dot1q-sched and ieee802-dot1dc-sched-if (the .yang files of
+ * ieee802-dot1q-sched, ieee802-dot1dc-sched-if, -preemption-if and 802.3's
+ * ieee802-ethernet-mac-merge (the .yang files of
  * netconf/, with the deviations of netconf/tbsd-deviations.yang): netconfd
  * loads it for --module=tbsd from its --runpath as libtbsd.so and calls the
  * three functions below by the module's name (docs/netconf.md).
@@ -27,6 +28,7 @@
 #include "nc-sil-internal.h"
 #include "nc-cbsa.h"
 #include "nc-confirmed.h"
+#include "nc-preemption.h"
 #include "nc-tbsd.h"
 #include "nc-validate.h"
 
@@ -72,6 +74,12 @@ status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
                                          &profile->agt_savedevQ, NULL);
         if (res == NO_ERR)
                 res = ncxmod_load_module((const xmlChar *) CBSA_IF_MODULE, (const xmlChar *) CBSA_IF_REVISION,
+                                         &profile->agt_savedevQ, NULL);
+        if (res == NO_ERR)
+                res = ncxmod_load_module((const xmlChar *) PREEMPT_IF_MODULE, (const xmlChar *) PREEMPT_IF_REVISION,
+                                         &profile->agt_savedevQ, NULL);
+        if (res == NO_ERR)
+                res = ncxmod_load_module((const xmlChar *) MAC_MERGE_MODULE, (const xmlChar *) MAC_MERGE_REVISION,
                                          &profile->agt_savedevQ, NULL);
         if (res == NO_ERR)
                 res = ncxmod_load_module((const xmlChar *) TBSD_MODULE, (const xmlChar *) TBSD_REVISION,

@@ -205,6 +205,17 @@ def main():
                 for path, value in leaves(link, ""):
                     if path != "name":
                         print(name, path, value)
+        elif verb == "tree":
+            # tree FILTER: <get> with the subtree FILTER; each leaf as
+            # "a/b/leaf value", local names.
+            def leaves(node, path):
+                for c in node:
+                    name = path + c.tag.split("}")[1]
+                    if len(c) == 0:
+                        print(name, " ".join((c.text or "").split()))
+                    else:
+                        leaves(c, name + "/")
+            leaves(m.get(filter=("subtree", sys.argv[3])).data_ele, "")
         elif verb == "notify":
             end = time.monotonic() + float(sys.argv[3])
             m.create_subscription()

@@ -47,8 +47,8 @@ TABLES = {
 NO_NODE = {
     "schedule/interface": "the ietf-interfaces entry's name gives it",
     "schedule/sockets": "a commit hands out no sockets: the module has none (docs/netconf.md)",
-    "schedule/mac_merge": "preemption is not reachable over NETCONF yet (issue 48, point 3)",
-    "schedule/root/fp": "preemption is not reachable over NETCONF yet (issue 48, point 3)",
+    "schedule/mac_merge": "802.3's ieee802-ethernet-mac-merge admin-control, or derived (netconf/nc-preemption.c)",
+    "schedule/root/fp": "802.1DC's frame-preemption-status-table per class (netconf/nc-preemption.c)",
     "schedule/root/qdisc": "derived: taprio when the gate parameter table has gate-enabled, mqprio otherwise",
     "schedule/root/entries": "the gate parameter table's admin-control-list (ieee802-dot1q-sched, 802.1DC)",
     "schedule/root/base_time_ns": "the gate parameter table's admin-base-time",
@@ -71,6 +71,7 @@ NO_KEY = {
     "schedule/root/priority_map/priority": "root.priority_map's index",
     "schedule/root/priority_map/traffic_class": "root.priority_map's value at that index",
     "schedule/root/queues/traffic_class": "root.queues' index",
+    "schedule/leave_mac_merge": "stops mac_merge's derivation (netconf/nc-preemption.c)",
 }
 
 problems = []

@@ -319,6 +319,86 @@ static void test_derive(void **state) {
         assert_int_equal(nc_derive_tx_queues(".."), -EINVAL);
 }
 
+/* issue 48 point 3: 802.1DC's status table per priority -> root.fp per
+ * class (3 classes: priorities 4 and 5 are class 1); mac_merge from
+ * 802.3's admin-control, or derived "transmit enabled" with verification
+ * (the standard's defaults) unless tbsd:schedule/leave-mac-merge. */
+#define FP_TABLE(s4, s5)                                                                                   \
+        " frame-preemption-parameters{frame-preemption-status-table{priority4=" s4 " priority5=" s5 "}}"
+
+static void test_preemption(void **state) {
+        char *json, *error;
+        (void) state;
+        assert_int_equal(translate("name=v3 " DC_GATES("1", "6") FP_TABLE("preemptable", "preemptable"), &json, &error), 1);
+        assert_non_null(strstr(json, "\"fp\":[\"E\",\"P\",\"E\"],\"mode\":\"full-offload\""));
+        assert_non_null(strstr(json, "\"mac_merge\":{\"tx_enabled\":true,\"verify_enabled\":true,"
+                                     "\"verify_time_ms\":10,\"tx_min_frag_bytes\":60}"));
+        assert_valid(json);
+        free(json);
+        /* tbsd's override: root.fp alone. */
+        assert_int_equal(translate("name=v3 " DC_GATES("1", "6") FP_TABLE("preemptable", "preemptable")
+                                   " schedule{leave-mac-merge=true root{mode=software}}", &json, &error), 1);
+        assert_non_null(strstr(json, "\"mode\":\"software\""));
+        assert_non_null(strstr(json, "\"fp\":[\"E\",\"P\",\"E\"]"));
+        assert_null(strstr(json, "mac_merge"));
+        free(json);
+        /* Written express: fp all E, nothing derived. */
+        assert_int_equal(translate("name=v3 " DC_GATES("1", "6") FP_TABLE("express", "express"), &json, &error), 1);
+        assert_non_null(strstr(json, "\"fp\":[\"E\",\"E\",\"E\"]"));
+        assert_null(strstr(json, "mac_merge"));
+        assert_null(strstr(json, "\"mode\""));
+        free(json);
+        /* An mqprio root (tbsd's module): hw_offload derived, as the kernel wants. */
+        assert_int_equal(translate("name=v3 " TBSD_ROOT3 "}} frame-preemption-parameters{"
+                                   "frame-preemption-status-table{priority2=preemptable}}", &json, &error), 1);
+        assert_non_null(strstr(json, "\"qdisc\":\"mqprio\""));
+        assert_non_null(strstr(json, "\"fp\":[\"E\",\"E\",\"P\"],\"hw_offload\":true"));
+        assert_valid(json);
+        free(json);
+        /* The MAC merge module's admin-control, its defaults where not written. */
+        assert_int_equal(translate("name=v3 " DC_GATES("1", "6") " ethernet{mac-merge{admin-control{"
+                                   "merge-enable-tx=Enabled verify-disable-tx=Enabled frag-size=2}}}", &json, &error), 1);
+        assert_null(strstr(json, "\"fp\""));
+        assert_non_null(strstr(json, "\"mac_merge\":{\"tx_enabled\":true,\"verify_enabled\":false,"
+                                     "\"verify_time_ms\":10,\"tx_min_frag_bytes\":188}"));
+        assert_valid(json);
+        free(json);
+        assert_int_equal(translate("name=v3 " DC_GATES("1", "6") " ethernet{mac-merge{admin-control{verify-time=20}}}",
+                                   &json, &error), 1);
+        assert_non_null(strstr(json, "\"mac_merge\":{\"tx_enabled\":false,\"verify_enabled\":false,"
+                                     "\"verify_time_ms\":20,\"tx_min_frag_bytes\":60}"));
+        assert_valid(json);
+        free(json);
+        /* No table, or an empty one: neither key. */
+        assert_int_equal(translate("name=v3 " DC_GATES("1", "6") " frame-preemption-parameters{"
+                                   "frame-preemption-status-table{}} ethernet{}", &json, &error), 1);
+        assert_null(strstr(json, "\"fp\""));
+        assert_null(strstr(json, "mac_merge"));
+        free(json);
+        expect_error("name=v3 " DC_GATES("1", "6") FP_TABLE("preemptable", "express"),
+                     "netconf: interface v3: ieee802-dot1dc-preemption-if:frame-preemption-parameters/"
+                     "frame-preemption-status-table: priority4 is preemptable and priority5 express, but both go "
+                     "to traffic class 1; give the priorities of one class the same status");
+        /* Priority 0 (express by default) and 1 share class 0 under tbsd's map. */
+        expect_error("name=v3 " DC_GATES("1", "6") " frame-preemption-parameters{frame-preemption-status-table{"
+                     "priority1=preemptable}}",
+                     "netconf: interface v3: ieee802-dot1dc-preemption-if:frame-preemption-parameters/"
+                     "frame-preemption-status-table: priority0 is express and priority1 preemptable, but both go "
+                     "to traffic class 0; give the priorities of one class the same status");
+        expect_error("name=v3 " DC_GATES("1", "6") FP_TABLE("preemptable", "preemptable")
+                     " ethernet{mac-merge{admin-control{merge-enable-tx=Enabled}}} schedule{leave-mac-merge=true}",
+                     "netconf: interface v3: ieee802-ethernet-mac-merge:mac-merge/admin-control: "
+                     "tbsd:schedule/leave-mac-merge is true and this sets the MAC merge layer; give one of them");
+        expect_error("name=v3" FP_TABLE("preemptable", "preemptable"),
+                     "netconf: interface v3: ieee802-dot1dc-preemption-if:frame-preemption-parameters/"
+                     "frame-preemption-status-table: tbsd sets preemption with the interface's schedule, and it "
+                     "has none (an enabled gate-parameter-table, a cbsa table, or tbsd:schedule)");
+        expect_error("name=v3 schedule{root{qdisc=mqprio}}" FP_TABLE("preemptable", "preemptable"),
+                     "netconf: interface v3: ieee802-dot1dc-preemption-if:frame-preemption-parameters/"
+                     "frame-preemption-status-table: tbsd gives preemption per traffic class and the interface's "
+                     "number of classes is not known here (tbsd:schedule/root/num-tc, or the gate table's classes)");
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_taprio),
@@ -328,6 +408,7 @@ int main(void) {
                 cmocka_unit_test(test_left_to_tbsd),
                 cmocka_unit_test(test_standard_only),
                 cmocka_unit_test(test_derive),
+                cmocka_unit_test(test_preemption),
         };
         nc_translate_set_tx_queues(tx_queues);
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Frame preemption's operational nodes as netconfd's virtual nodes
+ * (nc-preemption-state.c), for netconf/ only. */
+#pragma once
+
+#include "nc-sil-internal.h"
+
+/* The Describe() document of an interface, as the caller keeps it
+ * (nc-state.c's view); NULL when there is none. */
+typedef const char *(*nc_describe_json_fn)(const char *ifname);
+
+/* Adds, to one interface entry of the running datastore, the virtual
+ * nodes read when a <get> reaches them: preemption-active under its
+ * frame-preemption-parameters, admin-status and statistics under its
+ * ethernet/mac-merge (where the entry has those containers). */
+status_t nc_preemption_add_oper(val_value_t *entry, nc_describe_json_fn describe_json);
