@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # A NETCONF client for the kernel tests (python3-ncclient), over SSH to
-# 127.0.0.1:8830 as root (or the user NC_USER names) with the key given.
+# 127.0.0.1:8830 (or the port NC_PORT names) as root (or the user NC_USER
+# names) with the key given.
 #   nc-client.py KEY edit FILE     edit-config of FILE's <config> on candidate, then commit;
 #                                  prints "ok", or "rpc-error: MESSAGE" (and discards the candidate)
 #   nc-client.py KEY confirmed FILE [TIMEOUT THEN ARG]  the same with <commit><confirmed/></commit>
@@ -42,7 +43,7 @@ from ncclient.operations import RPCError
 
 
 def connect(key):
-    return manager.connect(host="127.0.0.1", port=8830, username=os.environ.get("NC_USER", "root"), key_filename=key,
+    return manager.connect(host="127.0.0.1", port=int(os.environ.get("NC_PORT", "8830")), username=os.environ.get("NC_USER", "root"), key_filename=key,
                            hostkey_verify=False, look_for_keys=False, allow_agent=False, timeout=120)
 
 

@@ -158,6 +158,29 @@ nc_gates() {
 EOX
 }
 
+DC=urn:ieee:std:802.1Q:yang:ieee802-dot1dc-sched-if
+# std_gates IFACE NUMERATOR DENOMINATOR: a controller's <config> that knows
+# only the published modules (issue 48): two entries (300 us class 0, 700 us
+# classes 1 and 2), cycle NUMERATOR/DENOMINATOR s, the standard's nodes only.
+std_gates() {
+        cat <<EOX
+<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces $IF_NS><interface>
+<name>$1</name>$TYPE
+<gate-parameter-table xmlns="$DC" xmlns:q-sched="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched">
+ <gate-enabled>true</gate-enabled>
+ <admin-control-list>
+  <gate-control-entry><index>0</index><operation-name>q-sched:set-gate-states</operation-name>
+   <gate-states-value>1</gate-states-value><time-interval-value>300000</time-interval-value></gate-control-entry>
+  <gate-control-entry><index>1</index><operation-name>q-sched:set-gate-states</operation-name>
+   <gate-states-value>6</gate-states-value><time-interval-value>700000</time-interval-value></gate-control-entry>
+ </admin-control-list>
+ <admin-cycle-time><numerator>$2</numerator><denominator>$3</denominator></admin-cycle-time>
+ <admin-base-time><seconds>0</seconds><nanoseconds>0</nanoseconds></admin-base-time>
+</gate-parameter-table>
+</interface></interfaces></config>
+EOX
+}
+
 # nc_mq_iface IFACE DELTA: an <interface> entry with an mqprio root and a
 # software etf of delta DELTA on queue 2.
 nc_mq_iface() {

@@ -14,7 +14,6 @@ conf=$TMPDIR/conf
 state=$TMPDIR/state
 start_tbsd_netconf
 
-DC=urn:ieee:std:802.1Q:yang:ieee802-dot1dc-sched-if
 caps=$(client caps)
 for want in "$DC?module=ieee802-dot1dc-sched-if&revision=2024-09-26" \
         "urn:ieee:std:802.1Q:yang:ieee802-types?module=ieee802-types&revision=2023-10-22" \
@@ -26,26 +25,6 @@ grep -q '^cap urn:ieee:std:802.1Q:yang:ieee802-dot1dc-sched-if?.*deviations=tbsd
         fail "no capability names tbsd-deviations: $caps"
 pass "the deviations are advertised"
 
-# std_gates IFACE NUMERATOR DENOMINATOR: the controller's <config>: two
-# entries (300 us class 0, 700 us classes 1 and 2), the standard's nodes only.
-std_gates() {
-        cat <<EOX
-<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces $IF_NS><interface>
-<name>$1</name>$TYPE
-<gate-parameter-table xmlns="$DC" xmlns:q-sched="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched">
- <gate-enabled>true</gate-enabled>
- <admin-control-list>
-  <gate-control-entry><index>0</index><operation-name>q-sched:set-gate-states</operation-name>
-   <gate-states-value>1</gate-states-value><time-interval-value>300000</time-interval-value></gate-control-entry>
-  <gate-control-entry><index>1</index><operation-name>q-sched:set-gate-states</operation-name>
-   <gate-states-value>6</gate-states-value><time-interval-value>700000</time-interval-value></gate-control-entry>
- </admin-control-list>
- <admin-cycle-time><numerator>$2</numerator><denominator>$3</denominator></admin-cycle-time>
- <admin-base-time><seconds>0</seconds><nanoseconds>0</nanoseconds></admin-base-time>
-</gate-parameter-table>
-</interface></interfaces></config>
-EOX
-}
 std_gates vs0 1 1000 > "$NC/std.xml"
 grep -q 'urn:tsn:tbsd' "$NC/std.xml" && fail "the standard-only document names tbsd's module"
 assert_eq "$(client edit "$NC/std.xml")" ok "ncclient: edit-config + commit of the standard-only gate table"
