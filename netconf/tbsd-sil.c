@@ -75,7 +75,7 @@ status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
         if (res == NO_ERR)
                 res = agt_commit_validate_register((const xmlChar *) TBSD_MODULE, commit_validate);
         if (res == NO_ERR)
-                res = agt_commit_complete_register((const xmlChar *) TBSD_MODULE, add_oper_leaves);
+                res = agt_commit_complete_register((const xmlChar *) TBSD_MODULE, commit_complete);
         return res;
 }
 
