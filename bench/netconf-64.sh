@@ -41,7 +41,7 @@ level=notice kind=mqprio
 start_tbsd "$work/conf" --state-dir "$work/state" --schedule-group nogroup --schedule-group-may=allow \
         --log-level $level
 start_netconf 65534
-roots() { tc -j qdisc show | jq -r --arg k $kind '[.[] | select(.root == true and .kind == $k and (.dev | startswith("b")))] | length'; }
+roots() { tc_j qdisc show | jq -r --arg k $kind '[.[] | select(.root == true and .kind == $k and (.dev | startswith("b")))] | length'; }
 check() { # WAY WHAT: every tree there (apply) or none (remove)
         local want=$n
         [ "$2" = remove ] && want=0
@@ -58,7 +58,7 @@ if [ "$mode" = standard ]; then
                 check netconf-std remove
         done
         stop_netconf
-        # Each commit's lines, in order (apply, remove, apply, ...): the
+        # Each commit's lines, in order (apply, change, remove, apply, ...): the
         # module's (netconfd's log) and tbsd's (its log, debug).
         python3 - "$out" /run/nchome/netconfd.log "$TBS_OUT/tbsd.log" "$n" <<'EOP'
 import collections, re, statistics, sys
@@ -93,7 +93,7 @@ if not (len(mod) == len(lst) == len(app)):
              % (len(mod), len(lst), len(app)))
 with open(out, "a") as o:
     for i, (m, l, a) in enumerate(zip(mod, lst, app)):
-        what, r = ("apply", "remove")[i % 2], i // 2
+        what, r = ("apply", "change", "remove")[i % 3], i // 3
         parts = {"module: translation": m[0], "module: ListSchedules call": m[1],
                  "tbsd: ListSchedules": l, "module: ApplySchedulesBefore call": m[2],
                  "tbsd: ApplySchedulesBefore": a[3], "tbsd: checks": a[0], "tbsd: store": a[1],
