@@ -53,11 +53,6 @@ static void record_lines(ses_cb_t *scb, xml_msg_hdr_t *msghdr, char *text) {
         }
 }
 
-/* <commit>: tbsd is given the candidate's documents (what differs from
- * what it keeps) before netconfd makes the candidate the running
- * datastore; a refusal ends the commit and changes nothing. <validate>
- * (dry_run): tbsd checks the documents of the root named and keeps
- * nothing. */
 /* The commit's times, logged when it is complete: where the module's
  * part of a commit goes (bench/netconf-64.sh reads the line). */
 static struct {
@@ -73,6 +68,11 @@ static uint64_t cpu_usec(void) {
         return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000ULL;
 }
 
+/* <commit>: tbsd is given the candidate's documents (what differs from
+ * what it keeps) before netconfd makes the candidate the running
+ * datastore; a refusal ends the commit and changes nothing. <validate>
+ * (dry_run): tbsd checks the documents of the root named and keeps
+ * nothing. */
 static status_t check_root(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *candidate, bool dry_run) {
         uint64_t start = nc_now_usec(), cpu = cpu_usec();
         bool oom;
@@ -130,21 +130,17 @@ status_t validate_check(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *root)
         return check_root(scb, msghdr, root, true);
 }
 
-status_t commit_complete(void) {
-        uint64_t t0 = nc_now_usec();
-        status_t res = add_oper_leaves();
-
-        if (commit_times.pending) {
-                uint64_t end = nc_now_usec();
-
-                commit_times.pending = false;
-                log_info("\ntbsd: commit of %u interfaces: translation %.1f ms, ListSchedules %.1f ms, "
-                         "ApplySchedulesBefore %.1f ms, commit check %.1f ms in all; operational leaves %.1f ms; "
-                         "CPU %.1f ms from the check to here\n", commit_times.n,
-                         (double) (commit_times.translated - commit_times.start) / 1e3,
-                         (double) nc_last_match.list_usec / 1e3, (double) nc_last_match.apply_usec / 1e3,
-                         (double) (commit_times.checked - commit_times.start) / 1e3, (double) (end - t0) / 1e3,
-                         (double) (cpu_usec() - commit_times.cpu) / 1e3);
-        }
-        return res;
+/* After a commit: how long the module's part of it took (leaves_usec: the
+ * operational leaves added after it), logged once. */
+void commit_log_times(uint64_t leaves_usec) {
+        if (!commit_times.pending)
+                return;
+        commit_times.pending = false;
+        log_info("\ntbsd: commit of %u interfaces: translation %.1f ms, ListSchedules %.1f ms, "
+                 "ApplySchedulesBefore %.1f ms, commit check %.1f ms in all; operational leaves %.1f ms; "
+                 "CPU %.1f ms from the check to here\n", commit_times.n,
+                 (double) (commit_times.translated - commit_times.start) / 1e3,
+                 (double) nc_last_match.list_usec / 1e3, (double) nc_last_match.apply_usec / 1e3,
+                 (double) (commit_times.checked - commit_times.start) / 1e3, (double) leaves_usec / 1e3,
+                 (double) (cpu_usec() - commit_times.cpu) / 1e3);
 }

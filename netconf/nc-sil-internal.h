@@ -87,9 +87,9 @@ void nc_sync_stop(void);
 /* nc-commit.c: the commit check, and <validate>'s (tbsd's dry run). */
 status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *candidate);
 status_t validate_check(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *root);
-/* After a commit: the operational leaves added (add_oper_leaves()), and
- * how long the commit's part of the module took logged. */
-status_t commit_complete(void);
+/* After a commit: how long the module's part of it took, logged (netconfd's
+ * info level) with leaves_usec, the time the operational leaves took. */
+void commit_log_times(uint64_t leaves_usec);
 
 /* nc-state.c: the operational state, read from Link.Describe(). */
 
