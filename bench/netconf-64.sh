@@ -7,13 +7,19 @@
 #
 #   TBS_BUILD_DIR=$PWD/build tests/kernel/uml-run --mem 1G --timeout 1800 bench/netconf-64.sh 64 5
 #
+# With a third argument "standard" (issue 48) only the NETCONF way runs, with
+# standard-only documents (802.1DC's gate-parameter-table, no tbsd node:
+# tbsd derives a taprio root), and where each commit's time goes is printed
+# from the server module's and tbsd's log lines of each commit (tbsd at
+# --log-level debug): "B apply|remove N ROUND PART MS" and "M ..." lines.
+#
 # (the build with -Dnetconf=enabled). N veth pairs bI/pI with 4 TX queues.
 # Each way gives all N their trees and then takes them away, ROUNDS times
 # in turn; each time is from the request to its answer (tbsd answers once
 # the trees are in place). Lines: "R WAY apply|remove N ROUND US", then
 # "M WAY apply|remove N median MS min MS".
 set +e +o pipefail
-n=${1:-64} rounds=${2:-5}
+n=${1:-64} rounds=${2:-5} mode=${3:-tbsd}
 . "$TBS_SOURCE_DIR/bench/schedule.sh"
 . "$TBS_SOURCE_DIR/tests/kernel/netconf-lib.sh"
 work=$TMPDIR/nc-bench
@@ -30,10 +36,12 @@ out=$TBS_OUT/netconf-bench.txt
 start_system_bus
 # The documents put an etf on PTP's class ("allow": ["ptp-etf"]), which the
 # schedule group (netconfd's) may set only when tbsd is told so (issue 46).
+level=notice kind=mqprio
+[ "$mode" = standard ] && level=debug kind=taprio
 start_tbsd "$work/conf" --state-dir "$work/state" --schedule-group nogroup --schedule-group-may=allow \
-        --log-level notice
+        --log-level $level
 start_netconf 65534
-roots() { tc -j qdisc show | jq -r '[.[] | select(.root == true and .kind == "mqprio" and (.dev | startswith("b")))] | length'; }
+roots() { tc_j qdisc show | jq -r --arg k $kind '[.[] | select(.root == true and .kind == $k and (.dev | startswith("b")))] | length'; }
 check() { # WAY WHAT: every tree there (apply) or none (remove)
         local want=$n
         [ "$2" = remove ] && want=0
@@ -41,6 +49,69 @@ check() { # WAY WHAT: every tree there (apply) or none (remove)
 }
 reload() { busctl call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager Reload >/dev/null || fail "Reload failed"; }
 us() { echo $(( ($(date +%s%N) - $1) / 1000 )); }
+if [ "$mode" = standard ]; then
+        : > "$TBS_OUT/tbsd.log"
+        : > /run/nchome/netconfd.log
+        for ((r = 0; r < rounds; r++)); do
+                HOME=/run/home python3 "$TBS_SOURCE_DIR/bench/netconf-apply.py" netconf-std "$NC/userkey" "$n" 1 | \
+                        sed -E "s/^([RPC] [a-z-]+ [a-z]+ [0-9]+) 0 /\1 $r /" | tee -a "$out"
+                check netconf-std remove
+        done
+        stop_netconf
+        # Each commit's lines, in order (apply, change, remove, apply, ...): the
+        # module's (netconfd's log) and tbsd's (its log, debug).
+        python3 - "$out" /run/nchome/netconfd.log "$TBS_OUT/tbsd.log" "$n" <<'EOP'
+import collections, re, statistics, sys
+out, nclog, tlog, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+num = r"([0-9.]+)"
+mod = [tuple(map(float, m.groups())) for m in re.finditer(
+    r"tbsd: commit of \d+ interfaces: translation %s ms, ListSchedules %s ms, ApplySchedulesBefore %s ms, "
+    r"commit check %s ms in all; operational leaves %s ms; CPU %s ms" % ((num,) * 6), open(nclog).read())]
+# tbsd's ApplySchedulesBefore lines, each with the ListSchedules just before
+# it (the heartbeat's reconcile lists too, and applies nothing).
+lst, app, last = [], [], None
+for line in open(tlog):
+    m = re.search(r"ListSchedules by uid \d+: \d+ documents, %s ms" % num, line)
+    if m:
+        last = float(m.group(1))
+    m = re.search(r"ApplySchedulesBefore by uid \d+: \d+ interfaces, \d+ changed: checked %s ms, kept %s ms, "
+                  r"loaded %s ms, %s ms in all, CPU %s ms" % ((num,) * 5), line)
+    if m:
+        lst.append(last)
+        app.append(tuple(map(float, m.groups())))
+t = collections.defaultdict(list)
+for line in open(out):
+    f = line.split()
+    if f and f[0] == "R":
+        t[(f[2], "client: edit-config + commit")].append(int(f[5]) / 1000)
+    elif f and f[0] == "P":
+        t[(f[2], "client: " + f[5])].append(int(f[6]) / 1000)
+    elif f and f[0] == "C":
+        t[(f[2], "CPU " + f[5])].append(float(f[6]))
+if not (len(mod) == len(lst) == len(app)):
+    sys.exit("the logs do not match: %d module lines, %d ListSchedules, %d ApplySchedulesBefore"
+             % (len(mod), len(lst), len(app)))
+with open(out, "a") as o:
+    for i, (m, l, a) in enumerate(zip(mod, lst, app)):
+        what, r = ("apply", "change", "remove")[i % 3], i // 3
+        parts = {"module: translation": m[0], "module: ListSchedules call": m[1],
+                 "tbsd: ListSchedules": l, "module: ApplySchedulesBefore call": m[2],
+                 "tbsd: ApplySchedulesBefore": a[3], "tbsd: checks": a[0], "tbsd: store": a[1],
+                 "tbsd: load": a[2], "tbsd: CPU": a[4], "module: commit check": m[3],
+                 "module: operational leaves": m[4], "module: CPU check to complete": m[5],
+                 "bus: round trips": (m[1] - l) + (m[2] - a[3]),
+                 "module: own (check - calls)": m[3] - m[1] - m[2]}
+        for k, v in parts.items():
+            t[(what, k)].append(v)
+            print("B %s %s %d %s %.1f" % (what, n, r, k.replace(" ", "_"), v), file=o)
+            print("B %s %s %d %s %.1f" % (what, n, r, k.replace(" ", "_"), v))
+for (what, k), v in sorted(t.items()):
+    print("M netconf-std %s %s %-34s median %7.1f min %7.1f (%d)" % (what, n, k, statistics.median(v), min(v), len(v)))
+EOP
+        [ $? = 0 ] || fail "the breakdown could not be read"
+        pass "benchmark done: $out"
+        exit 0
+fi
 for ((r = 0; r < rounds; r++)); do
         HOME=/run/home python3 "$TBS_SOURCE_DIR/bench/netconf-apply.py" netconf "$NC/userkey" "$n" 1 | \
                 sed "s/ 0 \([0-9]*\)$/ $r \1/" | tee -a "$out"

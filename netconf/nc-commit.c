@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "nc-sil-internal.h"
 #include "nc-tbsd.h"
@@ -52,16 +53,34 @@ static void record_lines(ses_cb_t *scb, xml_msg_hdr_t *msghdr, char *text) {
         }
 }
 
+/* The commit's times, logged when it is complete: where the module's
+ * part of a commit goes (bench/netconf-64.sh reads the line). */
+static struct {
+        uint64_t start, translated, checked, cpu;
+        unsigned n;
+        bool pending;
+} commit_times;
+
+static uint64_t cpu_usec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+        return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000ULL;
+}
+
 /* <commit>: tbsd is given the candidate's documents (what differs from
  * what it keeps) before netconfd makes the candidate the running
  * datastore; a refusal ends the commit and changes nothing. <validate>
  * (dry_run): tbsd checks the documents of the root named and keeps
  * nothing. */
 static status_t check_root(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *candidate, bool dry_run) {
+        uint64_t start = nc_now_usec(), cpu = cpu_usec();
         bool oom;
         struct doc *now = docs_of(candidate, &oom);
+        uint64_t translated = nc_now_usec();
         status_t res = NO_ERR;
         char *error = NULL, line[256];
+        unsigned n = 0;
 
         if (oom) {
                 record(scb, msghdr, NULL, NULL);
@@ -93,6 +112,10 @@ static status_t check_root(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *ca
                         record(scb, msghdr, NULL, NULL);
                 res = ERR_NCX_OPERATION_FAILED;
         }
+        for (const struct doc *d = now; d; d = d->next)
+                n++;
+        if (res == NO_ERR && !dry_run)
+                commit_times = (typeof(commit_times)) { start, translated, nc_now_usec(), cpu, n, true };
 out:
         free(error);
         free_docs(now);
@@ -105,4 +128,19 @@ status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *cand
 
 status_t validate_check(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *root) {
         return check_root(scb, msghdr, root, true);
+}
+
+/* After a commit: how long the module's part of it took (leaves_usec: the
+ * operational leaves added after it), logged once. */
+void commit_log_times(uint64_t leaves_usec) {
+        if (!commit_times.pending)
+                return;
+        commit_times.pending = false;
+        log_info("\ntbsd: commit of %u interfaces: translation %.1f ms, ListSchedules %.1f ms, "
+                 "ApplySchedulesBefore %.1f ms, commit check %.1f ms in all; operational leaves %.1f ms; "
+                 "CPU %.1f ms from the check to here\n", commit_times.n,
+                 (double) (commit_times.translated - commit_times.start) / 1e3,
+                 (double) nc_last_match.list_usec / 1e3, (double) nc_last_match.apply_usec / 1e3,
+                 (double) (commit_times.checked - commit_times.start) / 1e3, (double) leaves_usec / 1e3,
+                 (double) (cpu_usec() - commit_times.cpu) / 1e3);
 }

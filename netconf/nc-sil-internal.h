@@ -62,6 +62,14 @@ const struct doc *find_doc(const struct doc *d, const char *ifname);
  * newline-separated) or memory ran out (*error NULL). */
 int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, char **error);
 
+/* How long the last make_tbsd_match()'s calls took, answer included
+ * (microseconds, 0: not made), for the commit's log line. */
+struct nc_match_times {
+        uint64_t list_usec;     /* ListSchedules */
+        uint64_t apply_usec;    /* ApplySchedulesBefore */
+};
+extern struct nc_match_times nc_last_match;
+
 /* At netconfd's start: without a startup configuration (no_startup) the
  * documents tbsd keeps are left alone until the datastore speaks for
  * their interface; then tbsd is given the running datastore. NO_ERR, or
@@ -80,6 +88,9 @@ void nc_sync_stop(void);
 /* nc-commit.c: the commit check, and <validate>'s (tbsd's dry run). */
 status_t commit_validate(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *candidate);
 status_t validate_check(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *root);
+/* After a commit: how long the module's part of it took, logged (netconfd's
+ * info level) with leaves_usec, the time the operational leaves took. */
+void commit_log_times(uint64_t leaves_usec);
 
 /* nc-state.c: the operational state, read from Link.Describe(). */
 

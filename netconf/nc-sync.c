@@ -188,16 +188,21 @@ static void forget_unspoken(void) {
         unspoken_pending = false;
 }
 
+struct nc_match_times nc_last_match;
+
 int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, char **error) {
         struct doc *kept = NULL;
         struct change *changes = NULL, **tail = &changes;
         sd_bus_message *reply = NULL;
         sd_bus_error e = SD_BUS_ERROR_NULL;
         struct batch b = { NULL, 0 };
+        uint64_t t0 = nc_now_usec();
         int r, n = 0;
 
         *error = NULL;
+        nc_last_match = (struct nc_match_times) { 0, 0 };
         r = kept_documents(list_timeout_usec, &kept, error);
+        nc_last_match.list_usec = nc_now_usec() - t0;
         if (r < 0)
                 return nc_tbsd.answering ? r : -EAGAIN;
         if (unspoken_pending) {
@@ -224,7 +229,9 @@ int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, char **e
                 b = (struct batch) { changes, nc_now_usec() + nc_times.apply_usec };
                 /* Waits a little past the deadline: tbsd's answer at the
                  * deadline still arrives. */
+                t0 = nc_now_usec();
                 r = nc_tbsd_call(build_batch, &b, nc_times.apply_usec + nc_times.answer_usec, &e, &reply);
+                nc_last_match.apply_usec = nc_now_usec() - t0;
                 if (r < 0) {
                         nc_tbsd_error_text(&e, r, "netconf: ApplySchedulesBefore", nc_times.apply_usec, error);
                         if (nc_tbsd_no_answer(r, &e)) {

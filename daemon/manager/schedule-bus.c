@@ -30,6 +30,7 @@
 #include "schedule-store.h"
 #include "schedule-verify.h"
 #include "sd-cleanup.h"
+#include "time-util.h"
 #include "utf8.h"
 
 
@@ -413,7 +414,8 @@ int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error) 
         const char *dir = m->link_ctx.state_dir, *want;
         char **names = NULL;
         Caller caller = {};
-        size_t bytes = 0;
+        size_t bytes = 0, listed = 0;
+        uint64_t t0 = now_usec(CLOCK_MONOTONIC);
         int r;
 
         r = sd_bus_message_read(msg, "s", &want);
@@ -456,11 +458,15 @@ int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error) 
                         break;
                 }
                 r = sd_bus_message_append(reply, "(sss)", *p, text, origin);
+                listed++;
         }
         schedule_store_list_free(names);
         if (r >= 0)
                 r = sd_bus_message_close_container(reply);
-        if (r >= 0)
+        if (r >= 0) {
+                log_debug("ListSchedules by %s: %zu documents, %.1f ms", caller.who, listed,
+                          (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
                 return sd_bus_send(NULL, reply, NULL);
+        }
         return sd_bus_error_is_set(error) ? r : bus_method_failed(error, r, "ListSchedules");
 }
