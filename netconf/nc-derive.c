@@ -110,10 +110,12 @@ int nc_derive_root(struct ctx *ctx, const struct nc_node *table, json_object *ro
         if (!json_object_object_get_ex(root, "num_tc", NULL) ||
             !json_object_object_get_ex(root, "queues", NULL)) {
                 tx = nc_tx_queues_of(ctx->ifname);
+                /* Named for what was sent: the cbsa table alone has no gate table. */
                 if (tx < 0)
-                        return nc_fail(ctx, nc_tpath(ctx, ""),
-                                    "tbsd derives the traffic classes from the gate list and the interface's TX "
-                                    "queues, and finds no TX queues of the interface here: %s", strerror(-tx));
+                        return nc_fail(ctx, table ? nc_tpath(ctx, "") : CBSA_IF_MODULE ":cbsa",
+                                    "tbsd derives the traffic classes from the %s and the interface's TX "
+                                    "queues, and finds no TX queues of the interface here: %s",
+                                    table ? "gate list" : "classes it shapes", strerror(-tx));
         }
         if (!json_object_object_get_ex(root, "num_tc", NULL)) {
                 uint8_t gates[256];

@@ -17,6 +17,7 @@ struct nc_node {
         const char *value;
         struct nc_node *child;
         struct nc_node *next;
+        const void *source; /* the node's value in netconfd's tree (nc-origin.h); NULL: none */
 };
 
 /* The document for the interface entry iface (its children: name, and
@@ -26,6 +27,13 @@ struct nc_node {
  * line, malloc'ed, naming the interface and the node) when it cannot be
  * turned into a document. *ifname is the entry's name (not copied). */
 int nc_translate_interface(const struct nc_node *iface, const char **ifname, char **json, char **error);
+
+struct nc_origin;
+/* nc_translate_interface(), and in *origins (when not NULL; the caller
+ * frees it with nc_origin_free()) the YANG node each key of the
+ * document's that a node gave came from (nc-origin.h). */
+int nc_translate_interface_origins(const struct nc_node *iface, const char **ifname, char **json, char **error,
+                                   struct nc_origin **origins);
 
 /* Where a standard-only edit's root learns the interface's number of TX
  * queues (issue 48): nc_derive_tx_queues() unless set (the unit tests
