@@ -40,5 +40,11 @@ int nc_translate_interface_origins(const struct nc_node *iface, const char **ifn
  * set their own). Returns the count or -errno. */
 void nc_translate_set_tx_queues(int (*tx_queues)(const char *ifname));
 
+/* Where a standard-only taprio root learns its mode (issue 48): mode_of
+ * gives the device's (nc_derive_mode() of tbsd's answer) in *mode, or
+ * -errno and *why (malloc'ed, one line) when tbsd cannot say; NULL
+ * (the default, the unit tests): "software". */
+void nc_translate_set_mode_of(int (*mode_of)(const char *ifname, const char **mode, char **why));
+
 /* The first child of node named name, or NULL. */
 const struct nc_node *nc_child(const struct nc_node *node, const char *name);
