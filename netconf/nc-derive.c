@@ -100,12 +100,14 @@ void nc_translate_set_mode_of(int (*mode_of)(const char *ifname, const char **mo
 }
 
 /* A taprio root's mode where tbsd's module gives none: the device's
- * (software, tbsd's default, left out of the document). */
+ * (software, tbsd's default, left out of the document). Only from
+ * 802.1DC's table, the standard path: tbsd's own older table keeps tbsd's
+ * default, as its controllers have had it since issue 40. */
 static int derive_mode(struct ctx *ctx, json_object *root) {
         const char *mode = "software";
         char *why = NULL;
 
-        if (json_object_object_get_ex(root, "mode", NULL))
+        if (json_object_object_get_ex(root, "mode", NULL) || strcmp(ctx->table, DC_MODULE ":gate-parameter-table") != 0)
                 return 0;
         if (nc_mode_of && nc_mode_of(ctx->ifname, &mode, &why) < 0) {
                 int r = nc_fail(ctx, nc_tpath(ctx, ""),

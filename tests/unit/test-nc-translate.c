@@ -387,6 +387,13 @@ static void test_standard_mode(void **state) {
         assert_non_null(strstr(json, "\"mode\":\"software\""));
         assert_null(strstr(json, "full-offload"));
         free(json);
+        /* tbsd's own older table: tbsd's default, as before. */
+        assert_int_equal(translate("name=offload0 gate-parameter-table{gate-enabled=true admin-control-list{"
+                                   "gate-control-entry{index=0 operation-name=sched:set-gate-states "
+                                   "gate-states-value=1 time-interval-value=1000}}} schedule{root{num-tc=1 "
+                                   "queues{traffic-class=0 count=1 offset=0}}}", &json, &error), 1);
+        assert_null(strstr(json, "\"mode\""));
+        free(json);
         /* Not a taprio root: no mode. */
         assert_int_equal(translate("name=offload0 schedule{root{num-tc=2}}", &json, &error), 1);
         assert_null(strstr(json, "\"mode\""));
