@@ -28,6 +28,14 @@ int nc_caps_mode(const char *ifname, const char **mode, char **why) {
         int r;
 
         *why = NULL;
+        /* Fail fast: netconfd serves no one while it waits, and a commit is
+         * refused anyway (nc-commit.c); the reconcile keeps the document. */
+        if (!nc_tbsd.answering) {
+                if (asprintf(why, "GetCapabilities: tbsd has not answered for %llu s (stopped or busy)",
+                             (unsigned long long) ((nc_now_usec() - nc_tbsd.since_usec) / 1000000)) < 0)
+                        *why = NULL;
+                return -EAGAIN;
+        }
         r = nc_tbsd_call(build_caps, (void *) ifname, nc_times.answer_usec, &e, &reply);
         if (r < 0)
                 nc_tbsd_error_text(&e, r, "GetCapabilities", nc_times.answer_usec, why);

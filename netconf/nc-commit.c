@@ -81,12 +81,6 @@ static status_t check_root(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *ca
                 res = ERR_INTERNAL_MEM;
                 goto out;
         }
-        for (const struct doc *d = now; d; d = d->next)
-                if (d->error) {
-                        record(scb, msghdr, d->ifname, d->error);
-                        res = ERR_NCX_OPERATION_FAILED;
-                        goto out;
-                }
         /* Fail fast: netconfd would serve no one while it waited. */
         if (!nc_tbsd.answering) {
                 snprintf(line, sizeof(line),
@@ -98,6 +92,12 @@ static status_t check_root(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *ca
                 res = ERR_NCX_OPERATION_FAILED;
                 goto out;
         }
+        for (const struct doc *d = now; d; d = d->next)
+                if (d->error) {
+                        record(scb, msghdr, d->ifname, d->error);
+                        res = ERR_NCX_OPERATION_FAILED;
+                        goto out;
+                }
         /* One call, one load: all of them in force, or none changed. */
         if ((dry_run ? nc_validate_documents(now, &error) : make_tbsd_match(now, nc_times.answer_usec, &error)) < 0) {
                 if (error)
