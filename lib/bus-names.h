@@ -13,6 +13,7 @@
 #define TBS_METHOD_APPLY_SCHEDULES_BEFORE "ApplySchedulesBefore"
 #define TBS_METHOD_LIST_SCHEDULES         "ListSchedules"
 #define TBS_METHOD_VALIDATE_SCHEDULES     "ValidateSchedules"
+#define TBS_METHOD_GET_CAPABILITIES       "GetCapabilities"
 #define TBS_METHOD_LIST_LINKS             "ListLinks"
 #define TBS_METHOD_DESCRIBE               "Describe"
 #define TBS_SIGNAL_EVENT                  "Event"

@@ -38,11 +38,26 @@ uint8_t nc_cbsa_classes(const struct nc_node *iface) {
         return classes;
 }
 
-/* The entry of doc's txqueues on queue q, or NULL. */
-static json_object *txqueue_at(json_object *txqueues, int64_t q) {
+/* The entry of doc's txqueues on queue q (its index in *at when at is
+ * not NULL), or NULL. */
+static json_object *txqueue_at(json_object *txqueues, int64_t q, size_t *at) {
         for (size_t i = 0; i < json_object_array_length(txqueues); i++) {
                 json_object *e = json_object_array_get_idx(txqueues, i);
-                if (json_object_get_int64(get(e, "queue")) == q)
+                if (json_object_get_int64(get(e, "queue")) == q) {
+                        if (at)
+                                *at = i;
+                        return e;
+                }
+        }
+        return NULL;
+}
+
+/* tbsd's module's entry of queue q (tbsd:schedule/txqueues), or NULL. */
+static const struct nc_node *own_txqueue(const struct nc_node *iface, int64_t q) {
+        for (const struct nc_node *e = nc_child(nc_child(iface, "schedule"), "txqueues"); e; e = e->next) {
+                uint64_t n;
+                if (strcmp(e->name, "txqueues") == 0 && nc_parse_u64(nc_leaf(e, "queue"), &n) == 0 &&
+                    (int64_t) n == q)
                         return e;
         }
         return NULL;
@@ -105,7 +120,8 @@ static int shape_class(struct ctx *ctx, const struct nc_node *e, json_object *ro
                                "(Linux's cbs takes the idle slope in kbit/s)", slope);
 
         int64_t queue = json_object_get_int64(get(json_object_array_get_idx(queues, tc), "offset"));
-        json_object *q = txqueue_at(txqueues, queue);
+        size_t at = json_object_array_length(txqueues);
+        json_object *q = txqueue_at(txqueues, queue, &at);
         const char *kind = json_object_get_string(get(q, "qdisc"));
         char own[64];
 
@@ -113,7 +129,8 @@ static int shape_class(struct ctx *ctx, const struct nc_node *e, json_object *ro
         if (q && kind && strcmp(kind, "etf") != 0)
                 return nc_fail(ctx, node, "the class's queue %" PRId64 " has a %s of tbsd's module (%s): give "
                                "the class's shaper in one of them", queue, kind, own);
-        if (q && etf_to_child(ctx, q, queue) < 0)
+        if (q && (etf_to_child(ctx, q, queue) < 0 ||
+                  nc_note(ctx, own_txqueue(ctx->iface, queue), own, "txqueues[%zu].child", at) < 0))
                 return -1;
         if (!q) {
                 q = json_object_new_object();
@@ -125,6 +142,12 @@ static int shape_class(struct ctx *ctx, const struct nc_node *e, json_object *ro
         json_object_object_add(q, "bandwidth_kbps",
                                json_object_new_int64((int64_t) (slope / BITS_PER_KBIT)));
         json_object_object_add(q, "max_frame_bytes", json_object_new_int(NC_CBSA_FRAME_BYTES));
+        /* tbsd's lines name txqueues[AT] and its keys: the controller wrote these. */
+        char leaf[160];
+        snprintf(leaf, sizeof(leaf), "%s/admin-idle-slope", node);
+        if (nc_note(ctx, e, node, "txqueues[%zu]", at) < 0 ||
+            nc_note(ctx, nc_child(e, "admin-idle-slope"), leaf, "txqueues[%zu].bandwidth_kbps", at) < 0)
+                return -1;
         return 0;
 }
 
@@ -149,7 +172,7 @@ int nc_cbsa_oper_idle_slope(const char *describe_json, unsigned tc, uint64_t *bp
         json_object *txqueues = get(doc, "txqueues");
         json_object *cls = json_object_is_type(queues, json_type_array) ? json_object_array_get_idx(queues, tc) : NULL;
         json_object *q = cls && json_object_is_type(txqueues, json_type_array)
-                                 ? txqueue_at(txqueues, json_object_get_int64(get(cls, "offset")))
+                                 ? txqueue_at(txqueues, json_object_get_int64(get(cls, "offset")), NULL)
                                  : NULL;
         json_object *slope = get(q, "idle_slope_kbps");
         const char *kind = json_object_get_string(get(q, "qdisc"));

@@ -15,13 +15,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "nc-origin.h"
 #include "nc-sil-internal.h"
 #include "nc-tbsd.h"
 #include "nc-validate.h"
 
-/* The rpc-error of a refused commit: line, and the interface's path
+/* The rpc-error of a refused commit: line, and as its error-path the node
+ * the line's key came from (node: its value in the datastore checked,
+ * netconfd writes its instance-identifier), else the interface's path
  * (none when ifname is NULL). */
-static void record(ses_cb_t *scb, xml_msg_hdr_t *msghdr, const char *ifname, const char *line) {
+static void record_at(ses_cb_t *scb, xml_msg_hdr_t *msghdr, const char *ifname, const void *node, const char *line) {
         ncx_errinfo_t info;
         char path[128];
 
@@ -29,14 +32,20 @@ static void record(ses_cb_t *scb, xml_msg_hdr_t *msghdr, const char *ifname, con
         info.error_message = (xmlChar *) (line ? line : "out of memory");
         snprintf(path, sizeof(path), "/if:interfaces/if:interface[if:name='%s']", ifname ? ifname : "");
         agt_record_error_errinfo(scb, msghdr, NCX_LAYER_CONTENT, ERR_NCX_OPERATION_FAILED, NULL, NCX_NT_NONE,
-                                 NULL, ifname ? NCX_NT_STRING : NCX_NT_NONE, ifname ? path : NULL, &info);
+                                 NULL, node ? NCX_NT_VAL : ifname ? NCX_NT_STRING : NCX_NT_NONE,
+                                 node ? (void *) node : ifname ? path : NULL, &info);
+}
+
+static void record(ses_cb_t *scb, xml_msg_hdr_t *msghdr, const char *ifname, const char *line) {
+        record_at(scb, msghdr, ifname, NULL, line);
 }
 
 /* A refused ApplySchedules (or ValidateSchedules): one rpc-error per
  * line of tbsd's answer, each with the path of the interface the line
  * names ("ApplySchedules(IFACE) by ...", "ValidateSchedules(IFACE) by
- * ..."), when it names one. */
-static void record_lines(ses_cb_t *scb, xml_msg_hdr_t *msghdr, char *text) {
+ * ..."), when it names one, or of the YANG node the line's document key
+ * came from (docs: the documents sent, with their nodes). */
+static void record_lines(ses_cb_t *scb, xml_msg_hdr_t *msghdr, char *text, const struct doc *docs) {
         for (char *p = text; p && *p;) {
                 char *e = strchr(p, '\n'), *close;
                 char ifname[64] = "";
@@ -48,7 +57,11 @@ static void record_lines(ses_cb_t *scb, xml_msg_hdr_t *msghdr, char *text) {
                         *e = 0;
                 if (head && (close = strchr(p + head, ')')) && (size_t) (close - p) - head < sizeof(ifname))
                         snprintf(ifname, sizeof(ifname), "%.*s", (int) ((size_t) (close - p) - head), p + head);
-                record(scb, msghdr, ifname[0] ? ifname : NULL, p);
+                const struct doc *d = ifname[0] ? find_doc(docs, ifname) : NULL;
+                char key[128];
+                const struct nc_origin *o = d ? nc_origin_find(d->origins, nc_origin_line_key(p, key, sizeof(key)))
+                                              : NULL;
+                record_at(scb, msghdr, ifname[0] ? ifname : NULL, o ? o->source : NULL, p);
                 p = e ? e + 1 : NULL;
         }
 }
@@ -87,12 +100,6 @@ static status_t check_root(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *ca
                 res = ERR_INTERNAL_MEM;
                 goto out;
         }
-        for (const struct doc *d = now; d; d = d->next)
-                if (d->error) {
-                        record(scb, msghdr, d->ifname, d->error);
-                        res = ERR_NCX_OPERATION_FAILED;
-                        goto out;
-                }
         /* Fail fast: netconfd would serve no one while it waited. */
         if (!nc_tbsd.answering) {
                 snprintf(line, sizeof(line),
@@ -104,10 +111,16 @@ static status_t check_root(ses_cb_t *scb, xml_msg_hdr_t *msghdr, val_value_t *ca
                 res = ERR_NCX_OPERATION_FAILED;
                 goto out;
         }
+        for (const struct doc *d = now; d; d = d->next)
+                if (d->error) {
+                        record(scb, msghdr, d->ifname, d->error);
+                        res = ERR_NCX_OPERATION_FAILED;
+                        goto out;
+                }
         /* One call, one load: all of them in force, or none changed. */
         if ((dry_run ? nc_validate_documents(now, &error) : make_tbsd_match(now, nc_times.answer_usec, &error)) < 0) {
                 if (error)
-                        record_lines(scb, msghdr, error);
+                        record_lines(scb, msghdr, error, now);
                 else
                         record(scb, msghdr, NULL, NULL);
                 res = ERR_NCX_OPERATION_FAILED;

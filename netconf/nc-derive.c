@@ -5,7 +5,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nc-cbsa.h"
@@ -53,6 +55,19 @@ void nc_derive_queues(unsigned num_tc, unsigned tx_queues, unsigned *count, unsi
         }
 }
 
+const char *nc_derive_mode(const char *caps_json) {
+        json_object *caps = caps_json ? json_tokener_parse(caps_json) : NULL;
+        json_object *offload = NULL, *confidence = NULL;
+        bool full = json_object_object_get_ex(caps, "taprio_full_offload", &offload) &&
+                    json_object_is_type(offload, json_type_boolean) && json_object_get_boolean(offload) &&
+                    json_object_object_get_ex(caps, "confidence", &confidence) &&
+                    json_object_is_type(confidence, json_type_string) &&
+                    strcmp(json_object_get_string(confidence), "known") == 0;
+
+        json_object_put(caps);
+        return full ? "full-offload" : "software";
+}
+
 int nc_derive_tx_queues(const char *ifname) {
         char path[64];
         DIR *d;
@@ -76,6 +91,34 @@ int (*nc_tx_queues_of)(const char *ifname) = nc_derive_tx_queues;
 
 void nc_translate_set_tx_queues(int (*tx_queues)(const char *ifname)) {
         nc_tx_queues_of = tx_queues ? tx_queues : nc_derive_tx_queues;
+}
+
+static int (*nc_mode_of)(const char *ifname, const char **mode, char **why);
+
+void nc_translate_set_mode_of(int (*mode_of)(const char *ifname, const char **mode, char **why)) {
+        nc_mode_of = mode_of;
+}
+
+/* A taprio root's mode where tbsd's module gives none: the device's
+ * (software, tbsd's default, left out of the document). Only from
+ * 802.1DC's table, the standard path: tbsd's own older table keeps tbsd's
+ * default, as its controllers have had it since issue 40. */
+static int derive_mode(struct ctx *ctx, json_object *root) {
+        const char *mode = "software";
+        char *why = NULL;
+
+        if (json_object_object_get_ex(root, "mode", NULL) || strcmp(ctx->table, DC_MODULE ":gate-parameter-table") != 0)
+                return 0;
+        if (nc_mode_of && nc_mode_of(ctx->ifname, &mode, &why) < 0) {
+                int r = nc_fail(ctx, nc_tpath(ctx, ""),
+                                "tbsd derives the root's mode from the device's capabilities, and cannot say "
+                                "them now: %s", why ? why : "out of memory");
+                free(why);
+                return r;
+        }
+        if (strcmp(mode, "software") != 0)
+                json_object_object_add(root, "mode", json_object_new_string(mode));
+        return 0;
 }
 
 /* The interface's gate table: tbsd's own (ieee802-dot1q-sched's, module
@@ -110,10 +153,12 @@ int nc_derive_root(struct ctx *ctx, const struct nc_node *table, json_object *ro
         if (!json_object_object_get_ex(root, "num_tc", NULL) ||
             !json_object_object_get_ex(root, "queues", NULL)) {
                 tx = nc_tx_queues_of(ctx->ifname);
+                /* Named for what was sent: the cbsa table alone has no gate table. */
                 if (tx < 0)
-                        return nc_fail(ctx, nc_tpath(ctx, ""),
-                                    "tbsd derives the traffic classes from the gate list and the interface's TX "
-                                    "queues, and finds no TX queues of the interface here: %s", strerror(-tx));
+                        return nc_fail(ctx, table ? nc_tpath(ctx, "") : CBSA_IF_MODULE ":cbsa",
+                                    "tbsd derives the traffic classes from the %s and the interface's TX "
+                                    "queues, and finds no TX queues of the interface here: %s",
+                                    table ? "gate list" : "classes it shapes", strerror(-tx));
         }
         if (!json_object_object_get_ex(root, "num_tc", NULL)) {
                 uint8_t gates[256];
@@ -154,5 +199,5 @@ int nc_derive_root(struct ctx *ctx, const struct nc_node *table, json_object *ro
                 }
                 json_object_object_add(root, "queues", queues);
         }
-        return 0;
+        return table ? derive_mode(ctx, root) : 0;
 }

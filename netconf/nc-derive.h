@@ -27,6 +27,15 @@ unsigned nc_derive_class_of(unsigned priority, unsigned num_tc);
  * class: count[i], offset[i] for i < num_tc (num_tc <= tx_queues). */
 void nc_derive_queues(unsigned num_tc, unsigned tx_queues, unsigned *count, unsigned *offset);
 
+/* The mode of a derived taprio root from tbsd's probe of the device, its
+ * capabilities object (Manager.GetCapabilities(), Describe()'s
+ * "capabilities"): "full-offload" when the capability table knows the
+ * device (confidence "known") and says it runs taprio's gate schedule
+ * (taprio_full_offload), else "software" (a device unknown, an answer
+ * that is not such an object). Never "txtime-assist": that needs etf
+ * children only tbsd's module gives. */
+const char *nc_derive_mode(const char *caps_json);
+
 /* The number of TX queues of the interface ifname, read from sysfs
  * (/sys/class/net/IFNAME/queues/tx-N), or -errno: -EINVAL for a name
  * that cannot be an interface's, -ENOENT when there is none. */

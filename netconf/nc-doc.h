@@ -3,9 +3,12 @@
  * document, or why it has none. */
 #pragma once
 
+struct nc_origin;
+
 struct doc {
         char *ifname;
         char *json;  /* NULL: no schedule */
         char *error; /* the translation's refusal (the commit's or validate's rpc-error) */
+        struct nc_origin *origins; /* the YANG node of each key a node gave (nc-origin.h) */
         struct doc *next;
 };

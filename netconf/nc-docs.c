@@ -13,6 +13,7 @@
 #include "val.h"
 #include "val_util.h"
 
+#include "nc-origin.h"
 #include "nc-sil-internal.h"
 #include "nc-translate.h"
 
@@ -35,6 +36,7 @@ static struct nc_node *nodes_of(const val_value_t *val) {
         if (!n)
                 return NULL;
         n->name = (const char *) val->name;
+        n->source = val;
         n->module = (const char *) val_get_mod_name(val);
         if (typ_is_simple(val->btyp)) {
                 xmlChar *s = val_make_sprintf_string(val);
@@ -73,6 +75,7 @@ void free_docs(struct doc *d) {
                 free(d->ifname);
                 free(d->json);
                 free(d->error);
+                nc_origin_free(d->origins);
                 free(d);
                 d = next;
         }
@@ -99,7 +102,7 @@ struct doc *docs_of(const val_value_t *root, bool *oom) {
                         *oom = true;
                         break;
                 }
-                nc_translate_interface(n, &name, &d->json, &d->error);
+                nc_translate_interface_origins(n, &name, &d->json, &d->error, &d->origins);
                 d->ifname = strdup(name ? name : "");
                 free_nodes(n);
                 *tail = d;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../lib/utf8.h"
+#include "nc-origin.h"
 #include "nc-translate-internal.h"
 
 /* A node of the gate table, named for a line: MODULE:gate-parameter-table/REST. */
@@ -61,3 +62,17 @@ int nc_parse_u64(const char *s, uint64_t *out) {
         return errno || *end ? -1 : 0;
 }
 
+
+int nc_note(struct ctx *ctx, const struct nc_node *n, const char *node, const char *key_fmt, ...) {
+        char key[128];
+        va_list ap;
+
+        if (!ctx->origins || !n)
+                return 0;
+        va_start(ap, key_fmt);
+        vsnprintf(key, sizeof(key), key_fmt, ap);
+        va_end(ap);
+        if (nc_origin_add(ctx->origins, key, node, n->source) < 0)
+                return nc_fail(ctx, node, "out of memory");
+        return 0;
+}

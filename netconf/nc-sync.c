@@ -220,7 +220,9 @@ int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, char **e
         for (const struct doc *k = kept; k && r >= 0; k = k->next) {
                 const struct doc *d = find_doc(want, k->ifname);
 
-                if ((d && d->json) || is_unspoken(k->ifname))
+                /* An entry the translation cannot say now (tbsd's probe or the
+                 * TX queues not read) is not a removal: it keeps its document. */
+                if ((d && (d->json || d->error)) || is_unspoken(k->ifname))
                         continue;
                 r = add_change(&tail, k->ifname, NULL) ? 0 : -ENOMEM;
                 n++;

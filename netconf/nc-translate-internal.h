@@ -18,6 +18,7 @@ struct ctx {
         unsigned gate_limit;  /* derived num_tc: gate bits of classes beyond it dropped; 0: none */
         char path[256];
         char *error;
+        struct nc_origin **origins; /* where the keys came from (nc-origin.h); NULL: not asked */
 };
 
 extern int (*nc_tx_queues_of)(const char *ifname);
@@ -29,6 +30,11 @@ const char *nc_leaf(const struct nc_node *node, const char *name);
 __attribute__((format(printf, 3, 4)))
 int nc_fail(struct ctx *ctx, const char *node, const char *fmt, ...);
 int nc_parse_u64(const char *s, uint64_t *out);
+/* Note that the document's key (printf-style) came from node n, named
+ * node in a line (nc-origin.h); nothing when origins are not asked for.
+ * 0, or -1 with ctx's error (out of memory). */
+__attribute__((format(printf, 4, 5)))
+int nc_note(struct ctx *ctx, const struct nc_node *n, const char *node, const char *key_fmt, ...);
 
 /* The interface's gate table (NULL: none), ctx->table named for it. */
 int nc_gate_table(struct ctx *ctx, const struct nc_node *iface, const struct nc_node **table);

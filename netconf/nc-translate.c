@@ -18,6 +18,7 @@
 
 #include "nc-cbsa.h"
 #include "nc-derive.h"
+#include "nc-origin.h"
 #include "nc-preemption.h"
 #include "nc-translate-internal.h"
 
@@ -232,6 +233,26 @@ static const char *local_name(const char *s) {
         return colon ? colon + 1 : s;
 }
 
+/* Where root.entries[i] and its keys came from: gate-control-entry e
+ * (named node) and its leaves. */
+static int note_entry(struct ctx *ctx, const struct nc_node *e, const char *node, size_t i) {
+        static const char *const leaves[][2] = {
+                { "command", "operation-name" },
+                { "gate_mask", "gate-states-value" },
+                { "interval_ns", "time-interval-value" },
+        };
+        char leaf[300];
+
+        if (nc_note(ctx, e, node, "root.entries[%zu]", i) < 0)
+                return -1;
+        for (size_t k = 0; k < sizeof(leaves) / sizeof(leaves[0]); k++) {
+                snprintf(leaf, sizeof(leaf), "%s/%s", node, leaves[k][1]);
+                if (nc_note(ctx, nc_child(e, leaves[k][1]), leaf, "root.entries[%zu].%s", i, leaves[k][0]) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
 /* gate-parameter-table -> root.entries, cycle, base time, max_sdu. */
 static int gates(struct ctx *ctx, const struct nc_node *table, json_object *root) {
         const char *path = ctx->table;
@@ -297,9 +318,24 @@ static int gates(struct ctx *ctx, const struct nc_node *table, json_object *root
                 json_object_object_add(o, "gate_mask", mask);
                 json_object_object_add(o, "interval_ns", interval);
                 json_object_array_add(entries, o);
+                if (note_entry(ctx, e, node, i) < 0) {
+                        json_object_put(entries);
+                        free(v);
+                        return -1;
+                }
         }
         free(v);
         json_object_object_add(root, "entries", entries);
+        if (nc_note(ctx, list, nc_tpath(ctx, "/admin-control-list"), "root.entries") < 0 ||
+            nc_note(ctx, nc_child(table, "admin-cycle-time"), nc_tpath(ctx, "/admin-cycle-time"),
+                    "root.cycle_time_ns") < 0 ||
+            nc_note(ctx, nc_child(table, "admin-cycle-time-extension"), nc_tpath(ctx, "/admin-cycle-time-extension"),
+                    "root.cycle_time_extension_ns") < 0 ||
+            nc_note(ctx, nc_child(table, "admin-base-time"), nc_tpath(ctx, "/admin-base-time"),
+                    "root.base_time_ns") < 0 ||
+            nc_note(ctx, nc_child(table, "queue-max-sdu-table"), nc_tpath(ctx, "/queue-max-sdu-table"),
+                    "root.max_sdu") < 0)
+                return -1;
 
         const struct nc_node *ct = nc_child(table, "admin-cycle-time");
         if (ct) {
@@ -357,6 +393,8 @@ static int txqueues(struct ctx *ctx, const struct nc_node *sched, json_object *d
                          nc_leaf(e, "queue") ? nc_leaf(e, "queue") : "?");
                 json_object *q = json_object_new_object();
                 json_object_array_add(arr, q);
+                if (nc_note(ctx, e, path, "txqueues[%zu]", json_object_array_length(arr) - 1) < 0)
+                        return -1;
                 for (const struct nc_node *c = e->child; c; c = c->next)
                         if (add_leaf(ctx, q, path, c) < 0)
                                 return -1;
@@ -365,7 +403,12 @@ static int txqueues(struct ctx *ctx, const struct nc_node *sched, json_object *d
 }
 
 int nc_translate_interface(const struct nc_node *iface, const char **ifname, char **json, char **error) {
-        struct ctx ctx = { .ifname = nc_leaf(iface, "name"), .iface = iface };
+        return nc_translate_interface_origins(iface, ifname, json, error, NULL);
+}
+
+int nc_translate_interface_origins(const struct nc_node *iface, const char **ifname, char **json, char **error,
+                                   struct nc_origin **origins) {
+        struct ctx ctx = { .ifname = nc_leaf(iface, "name"), .iface = iface, .origins = origins };
         const struct nc_node *table;
         const struct nc_node *sched = nc_child(iface, "schedule");
         json_object *doc, *root;
@@ -374,6 +417,8 @@ int nc_translate_interface(const struct nc_node *iface, const char **ifname, cha
         *json = NULL;
         *error = NULL;
         *ifname = ctx.ifname;
+        if (origins)
+                *origins = NULL;
         if (!ctx.ifname)
                 ctx.ifname = "?";
         if (nc_gate_table(&ctx, iface, &table) < 0) {
@@ -435,6 +480,10 @@ int nc_translate_interface(const struct nc_node *iface, const char **ifname, cha
         }
         json_object_put(doc);
         if (r < 0) {
+                if (origins) {
+                        nc_origin_free(*origins);
+                        *origins = NULL;
+                }
                 *error = ctx.error;
                 return -1;
         }

@@ -26,6 +26,8 @@
 #include "agt_timer.h"
 
 #include "nc-sil-internal.h"
+#include "nc-caps.h"
+#include "nc-translate.h"
 #include "nc-cbsa.h"
 #include "nc-confirmed.h"
 #include "nc-preemption.h"
@@ -94,6 +96,8 @@ status_t y_tbsd_init(const xmlChar *modname, const xmlChar *revision) {
         if (res == NO_ERR)
                 res = ncxmod_load_module((const xmlChar *) TBSD_MODULE, (const xmlChar *) TBSD_REVISION,
                                          &profile->agt_savedevQ, NULL);
+        /* A standard-only taprio root runs as tbsd's probe says the device can. */
+        nc_translate_set_mode_of(nc_caps_mode);
         if (res == NO_ERR)
                 res = agt_commit_validate_register((const xmlChar *) TBSD_MODULE, commit_validate);
         if (res == NO_ERR)

@@ -7,6 +7,7 @@
 #include "bus-access.h"
 #include "diag.h"
 #include "bus-queue.h"
+#include "device-bus.h"
 #include "link-bus.h"
 #include "log.h"
 #include "manager-bus.h"
@@ -221,6 +222,8 @@ static const sd_bus_vtable manager_vtable[] = {
                                 UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS(TBS_METHOD_LIST_SCHEDULES, SD_BUS_ARGS("s", origin), SD_BUS_RESULT("a(sss)", schedules),
                                 schedule_bus_list, UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS(TBS_METHOD_GET_CAPABILITIES, SD_BUS_ARGS("s", interface),
+                                SD_BUS_RESULT("s", capabilities_json), device_bus_capabilities, UNPRIVILEGED),
         SD_BUS_SIGNAL_WITH_ARGS(TBS_SIGNAL_EVENT, SD_BUS_ARGS("s", link, "s", kind, "s", message), 0),
         SD_BUS_VTABLE_END,
 };

@@ -5,7 +5,7 @@
 # before tbsd looked names up over rtnetlink, SIOCGIFINDEX on an unknown
 # name ran it twice per name ("netdev-NAME", "NAME": dev_load()), and the
 # call took a minute. Names come over the bus as the schedule group
-# (ApplySchedule("dccp"), ApplySchedules and ValidateSchedules with 1,024
+# (ApplySchedule("dccp"), GetCapabilities("ppp"), ApplySchedules and ValidateSchedules with 1,024
 # made-up names) and
 # over NETCONF (a commit of unknown interfaces, through the server
 # module's ApplySchedules). Also: a name with control characters comes
@@ -57,6 +57,10 @@ out=$(asgroup busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager 
         fail "RemoveSchedule(sit0) was not refused: $out"
 names_given sit0
 assert_contains "$out" "no schedule was given for sit0" "RemoveSchedule(sit0)"
+out=$(asgroup busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager GetCapabilities s ppp 2>&1) &&
+        fail "GetCapabilities(ppp) was not refused: $out"
+names_given ppp
+assert_contains "$out" "GetCapabilities(ppp) by uid 65534: interface: no interface ppp here" "GetCapabilities(ppp)"
 
 # 1,024 names no interface has (module names among them) in one call, and
 # ListLinks from another client at the same time: timed with busctl (quick

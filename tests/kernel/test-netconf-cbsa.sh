@@ -85,6 +85,10 @@ out=$(client edit "$NC/cbsa-over.xml")
 echo "$out"
 assert_contains "$out" "rpc-error: ApplySchedules(vc0) by uid 64999: txqueues[0].bandwidth_kbps: must be below the link's rate of $port kbit/s (link speed $speed Mbit/s), got $port" \
         "an idle slope at the link's rate: refused with tbsd's line"
+# Its error-path: the node the controller wrote, not the document's key.
+assert_eq "${out##*| path: }" \
+        "/if:interfaces/if:interface[if:name='vc0']/cbsa-if:cbsa/cbsa-if:cbsa-parameter-table[cbsa-if:traffic-class='2']/cbsa-if:admin-idle-slope" \
+        "the rpc-error's error-path: the class's admin-idle-slope"
 assert_eq "$(qdisc_shape vc0)" "$tree" "vc0's tree after the refusal (tc)"
 assert_contains "$(client cbsa vc0)" "cbsa-parameter-table[2]/oper-idle-slope $slope_bps" \
         "get after the refusal: the idle slope in force"

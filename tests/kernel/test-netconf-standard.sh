@@ -4,7 +4,8 @@
 # ieee802-dot1q-sched's identities, no node of tbsd's module. tbsd derives
 # the root (3 classes from the gate list, IEEE 802.1Q Table 8-5's
 # priorities, one queue per class and the rest on the last, software
-# mode); tc -j is the oracle. A change of cycle (6/5000 s) reaches the
+# mode, as tbsd's probe (GetCapabilities) says veth runs no taprio gates);
+# tc -j is the oracle. A change of cycle (6/5000 s) reaches the
 # kernel; <get> answers in the 802.1DC namespace; the server advertises
 # the published modules and tbsd-deviations, whose range checks keep a
 # 32-bit value beyond 2^32 - 1 from being stored wrapped.
@@ -40,6 +41,17 @@ assert_eq "$(jq -c '[.options.schedule // .options.admin.schedule | .[] | [.gate
         '[["0x1",300000],["0x6",700000]]' "vs0's gate list (tc)"
 assert_eq "$(jq -r '.options.cycle_time // .options.admin.cycle_time' <<<"$root")" 1000000 "cycle 1/1000 s (tc)"
 assert_eq "$(jq -r '.options.flags // "0x0"' <<<"$root")" 0x0 "software mode (tc: no offload flags)"
+# The device's answer the module chose it by: tbsd's probe of vs0, as the
+# schedule group (netconfd's) reads it, says veth runs no taprio gates.
+devcaps=$(setpriv --reuid=65534 --regid=100 --groups 65534 busctl --system --json=short call org.tsn.Tbs \
+        /org/tsn/Tbs org.tsn.Tbs.Manager GetCapabilities s vs0 | jq -r '.data[0]')
+echo "$devcaps"
+assert_eq "$(jq -c '[.driver, .tx_queues, .taprio_full_offload]' <<<"$devcaps")" '["veth",4,false]' \
+        "GetCapabilities(vs0): veth, 4 TX queues, no taprio full offload"
+out=$(setpriv --reuid=65534 --regid=100 --groups 65534 busctl --system call org.tsn.Tbs /org/tsn/Tbs \
+        org.tsn.Tbs.Manager GetCapabilities s nope0 2>&1) && fail "GetCapabilities(nope0) answered: $out"
+assert_contains "$out" "GetCapabilities(nope0) by uid 65534: interface: no interface nope0 here" \
+        "GetCapabilities of an interface that is not there"
 assert_eq "$("$TBSCTL" --json status vs0 | jq -r .origin)" netconf "vs0's origin (tbsctl status)"
 
 # A change of cycle: 6/5000 s = 1.2 ms.

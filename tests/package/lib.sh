@@ -88,12 +88,6 @@ EOL
         if [ "${10:-}" = yes ]; then
                 cat <<EOL
 $7/yuma/libtbsd.so
-$3/yuma/modules/tbsd/tbsd.yang
-$3/yuma/modules/tbsd/ieee802-dot1q-sched.yang
-$3/yuma/modules/tbsd/ieee802-dot1q-types.yang
-$3/yuma/modules/tbsd/ieee802-dot1dc-sched-if.yang
-$3/yuma/modules/tbsd/ieee802-types.yang
-$3/yuma/modules/tbsd/tbsd-deviations.yang
 $3/tbsd-netconf/startup-cfg.xml
 ${11}/tbsd/tbsd-netconf-subsystem
 $6/tbsd-netconf.service
@@ -101,8 +95,43 @@ $6/tbsd.service.d/tbsd-netconf.conf
 $9/tbsd-netconf.conf
 $4/man8/tbsd-netconf.8
 EOL
+                netconf_yang_files | sed "s|^|$3/yuma/modules/tbsd/|"
         fi
         } | LC_ALL=C sort
+}
+
+# netconf_yang_files: the YANG files the server module needs installed,
+# one name a line: the modules netconf/tbsd-sil.c loads
+# (ncxmod_load_module(), ncxmod_load_deviation(), their names from the
+# #defines of netconf/), and every module they import, found in netconf/;
+# an import that is neither there nor one yuma123 ships
+# (/usr/share/yuma/modules) fails. Read from the sources, not from
+# netconf/meson.build, so a module left out of the install is missed.
+netconf_yang_files() {
+        local macros name todo=() seen=" " mod imp
+        macros=$(grep -o 'ncxmod_load_\(module\|deviation\)((const xmlChar \*) [A-Z_]*' "$SRC/netconf/tbsd-sil.c" |
+                sed 's/.* //') || true
+        [ -n "$macros" ] || fail "netconf/tbsd-sil.c loads no module (ncxmod_load_module)"
+        for m in $macros; do
+                name=$(sed -n "s/^#define $m \"\([^\"]*\)\".*/\1/p" "$SRC"/netconf/*.h | head -n 1)
+                [ -n "$name" ] || fail "netconf/tbsd-sil.c loads $m, which no header of netconf/ defines"
+                todo+=("$name")
+        done
+        while [ ${#todo[@]} -gt 0 ]; do
+                mod=${todo[0]}
+                todo=("${todo[@]:1}")
+                case $seen in *" $mod "*) continue ;; esac
+                seen="$seen$mod "
+                if [ ! -f "$SRC/netconf/$mod.yang" ]; then
+                        find /usr/share/yuma/modules -name "$mod.yang" -o -name "$mod@*.yang" | grep -q . ||
+                                fail "the server module needs the YANG module $mod: not in netconf/, not shipped by yuma123"
+                        continue
+                fi
+                echo "$mod.yang"
+                for imp in $(sed -n 's/^ *import  *\([A-Za-z0-9_.-]*\) *{.*/\1/p' "$SRC/netconf/$mod.yang"); do
+                        todo+=("$imp")
+                done
+        done
 }
 
 # expected_files: expected_files_in for the build folder's options.

@@ -3,7 +3,10 @@
  * issue 48): a shaped class becomes a cbs (bandwidth form) on the class's
  * first queue, with an etf of tbsd's module as its child; what has no
  * place in a document is refused with a line naming the interface and
- * the node; the idle slope in force comes from Describe()'s installed cbs. */
+ * the node; the idle slope in force comes from Describe()'s installed cbs.
+ * And the way back (netconf/nc-origin.c): a key tbsd's line names to the
+ * node of the cbsa or gate table it came from, for the rpc-error. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +17,7 @@
 #include <string.h>
 
 #include "../../netconf/nc-cbsa.h"
+#include "../../netconf/nc-origin.h"
 #include "../../netconf/nc-translate.h"
 #include "schedule-parse.h"
 #include "schedule-verify.h"
@@ -28,6 +32,7 @@ static struct nc_node *N(const char *name, const char *module, const char *value
         n->name = name;
         n->module = module;
         n->value = value;
+        n->source = n; /* netconfd's value, here the node itself */
         tail = &n->child;
         va_start(ap, value);
         for (struct nc_node *c; (c = va_arg(ap, struct nc_node *));) {
@@ -245,6 +250,133 @@ static void test_oper(void **state) {
         assert_int_equal(nc_cbsa_oper_idle_slope(NULL, 0, &bps), -1);
 }
 
+/* The node key came from (nc-origin.h): its name in a line, and the
+ * source noted (want: the node expected, NULL: none noted). */
+static void expect_origin(const struct nc_origin *origins, const char *key, const char *node,
+                          const struct nc_node *want) {
+        const struct nc_origin *o = nc_origin_find(origins, key);
+
+        if (!node) {
+                assert_null(o);
+                return;
+        }
+        assert_non_null(o);
+        assert_string_equal(o->node, node);
+        assert_ptr_equal(o->source, want);
+}
+
+#define CBSA_ENTRY "ieee802-dot1dc-cbsa-if:cbsa/cbsa-parameter-table[traffic-class=2]"
+#define GCE(i) "ieee802-dot1dc-sched-if:gate-parameter-table/admin-control-list/gate-control-entry[index=" #i "]"
+
+static void test_origins(void **state) {
+        struct nc_node *iface = N("interface", NULL, NULL, LEAF("name", "v"), gates("1", "6"),
+                                  cbsa("2", "20000000"), NULL);
+        const struct nc_node *table = nc_child(iface, "gate-parameter-table");
+        const struct nc_node *entry = nc_child(nc_child(iface, "cbsa"), "cbsa-parameter-table");
+        const struct nc_node *gce1 = nc_child(table, "admin-control-list")->child->next;
+        struct nc_origin *origins = NULL;
+        char *json, *error, *line, *tbsd, key[128];
+        const char *ifname;
+        (void) state;
+
+        assert_int_equal(nc_translate_interface_origins(iface, &ifname, &json, &error, &origins), 1);
+        /* tbsd refuses 20 Mbit/s on a 20 Mbit/s link; its line, as a commit gets it. */
+        assert_int_equal(check(json, 20, &line), 1);
+        assert_non_null(strstr(line, "nc: txqueues[0].bandwidth_kbps: "));
+        assert_true(asprintf(&tbsd, "ApplySchedules(v) by uid 64999: %s", line + strlen("nc: ")) > 0);
+        assert_string_equal(nc_origin_line_key(tbsd, key, sizeof(key)), "txqueues[0].bandwidth_kbps");
+        expect_origin(origins, key, CBSA_ENTRY "/admin-idle-slope", nc_child(entry, "admin-idle-slope"));
+        /* A key of the cbs the table alone gave: the entry. */
+        expect_origin(origins, "txqueues[0].max_frame_bytes", CBSA_ENTRY, entry);
+        expect_origin(origins, "txqueues[0]", CBSA_ENTRY, entry);
+        /* The gate table's, in the order of index. */
+        expect_origin(origins, "root.entries[1].interval_ns", GCE(1) "/time-interval-value",
+                      nc_child(gce1, "time-interval-value"));
+        expect_origin(origins, "root.entries[1].gate_mask", GCE(1) "/gate-states-value",
+                      nc_child(gce1, "gate-states-value"));
+        expect_origin(origins, "root.entries[1]", GCE(1), gce1);
+        expect_origin(origins, "root.entries", "ieee802-dot1dc-sched-if:gate-parameter-table/admin-control-list",
+                      nc_child(table, "admin-control-list"));
+        expect_origin(origins, "root.cycle_time_ns", "ieee802-dot1dc-sched-if:gate-parameter-table/admin-cycle-time",
+                      nc_child(table, "admin-cycle-time"));
+        /* Derived, or not a part of a key noted: no node. */
+        expect_origin(origins, "root.num_tc", NULL, NULL);
+        expect_origin(origins, "root.queues[2]", NULL, NULL);
+        expect_origin(origins, "root.entries_x", NULL, NULL);
+        expect_origin(origins, "txqueues[1]", NULL, NULL);
+        expect_origin(origins, NULL, NULL, NULL);
+        nc_origin_free(origins);
+        free(tbsd);
+        free(line);
+        free(json);
+        drop(iface);
+}
+
+static void test_origins_under_etf(void **state) {
+        struct nc_node *iface = N("interface", NULL, NULL, LEAF("name", "v"), gates("1", "6"), cbsa("1", "20000000"),
+                                  N("schedule", "tbsd", NULL,
+                                    N("txqueues", "tbsd", NULL, LEAF("queue", "1"), LEAF("delta-ns", "500000"), NULL),
+                                    NULL),
+                                  NULL);
+        const struct nc_node *own = nc_child(nc_child(iface, "schedule"), "txqueues");
+        const struct nc_node *entry = nc_child(nc_child(iface, "cbsa"), "cbsa-parameter-table");
+        struct nc_origin *origins = NULL;
+        char *json, *error;
+        const char *ifname;
+        (void) state;
+
+        assert_int_equal(nc_translate_interface_origins(iface, &ifname, &json, &error, &origins), 1);
+        /* The cbs from the cbsa table, its etf child from tbsd's module. */
+        expect_origin(origins, "txqueues[0].bandwidth_kbps",
+                      "ieee802-dot1dc-cbsa-if:cbsa/cbsa-parameter-table[traffic-class=1]/admin-idle-slope",
+                      nc_child(entry, "admin-idle-slope"));
+        expect_origin(origins, "txqueues[0].child.delta_ns", "tbsd:schedule/txqueues[queue=1]", own);
+        expect_origin(origins, "txqueues[0]", "ieee802-dot1dc-cbsa-if:cbsa/cbsa-parameter-table[traffic-class=1]",
+                      entry);
+        nc_origin_free(origins);
+        free(json);
+        /* A refused translation leaves no origins. */
+        drop(iface);
+        iface = N("interface", NULL, NULL, LEAF("name", "v"), gates("1", "6"), cbsa("1", "1500"), NULL);
+        origins = (struct nc_origin *) 1;
+        assert_int_equal(nc_translate_interface_origins(iface, &ifname, &json, &error, &origins), -1);
+        assert_null(origins);
+        free(error);
+        drop(iface);
+}
+
+static void test_line_key(void **state) {
+        char key[32];
+        (void) state;
+        assert_string_equal(nc_origin_line_key("ValidateSchedules(v) by uid 0: root.cycle_time_ns: must be", key,
+                                               sizeof(key)),
+                            "root.cycle_time_ns");
+        /* The interface name may hold ": " and ")": the key follows "by WHO". */
+        assert_string_equal(nc_origin_line_key("ApplySchedules(a: b) by uid 7: txqueues[3]: x", key, sizeof(key)),
+                            "txqueues[3]");
+        assert_null(nc_origin_line_key("netconf: interface v: ieee802-dot1dc-cbsa-if:cbsa: x", key, sizeof(key)));
+        assert_null(nc_origin_line_key("ApplySchedules(v) by uid 7: no reason", key, sizeof(key)));
+        assert_null(nc_origin_line_key("ApplySchedules(v) by uid 7: a.very.long.key.beyond.the.buffer.given: x",
+                                       key, sizeof(key)));
+        assert_null(nc_origin_line_key(NULL, key, sizeof(key)));
+}
+
+static int no_tx_queues(const char *ifname) {
+        (void) ifname;
+        return -ENOENT;
+}
+
+/* The cbsa table alone, no TX queues found: the line names what was sent. */
+static void test_no_queues(void **state) {
+        (void) state;
+        nc_translate_set_tx_queues(no_tx_queues);
+        expect_error("netconf: interface v: ieee802-dot1dc-cbsa-if:cbsa: tbsd derives the traffic classes from the "
+                     "classes it shapes and the interface's TX queues, and finds no TX queues of the interface here: "
+                     "No such file or directory",
+                     cbsa("1", "1000"), NULL, NULL);
+        nc_translate_set_tx_queues(tx_queues);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_shaped_class),
@@ -252,6 +384,10 @@ int main(void) {
                 cmocka_unit_test(test_under_etf),
                 cmocka_unit_test(test_refused),
                 cmocka_unit_test(test_oper),
+                cmocka_unit_test(test_origins),
+                cmocka_unit_test(test_origins_under_etf),
+                cmocka_unit_test(test_line_key),
+                cmocka_unit_test(test_no_queues),
         };
         nc_translate_set_tx_queues(tx_queues);
         return cmocka_run_group_tests(tests, NULL, NULL);

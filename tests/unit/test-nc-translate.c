@@ -17,6 +17,7 @@
 
 #include "../../netconf/nc-derive.h"
 #include "../../netconf/nc-translate.h"
+#include "read-all.h"
 #include "schedule-parse.h"
 #include "schedule-verify.h"
 
@@ -399,6 +400,91 @@ static void test_preemption(void **state) {
                      "number of classes is not known here (tbsd:schedule/root/num-tc, or the gate table's classes)");
 }
 
+/* A device profile of examples/devices (caps_to_json()'s object, what
+ * tbsd's GetCapabilities() answers for that NIC), read whole. */
+static char *profile(const char *name) {
+        char path[512];
+
+        snprintf(path, sizeof(path), "%s/examples/devices/%s.json", TBS_SOURCE_DIR, name);
+        return read_all(path);
+}
+
+static void expect_mode(const char *name, const char *want) {
+        char *caps = profile(name);
+        assert_string_equal(nc_derive_mode(caps), want);
+        free(caps);
+}
+
+/* The mode from the device's answer: the NIC's own gates where the
+ * table knows it runs them. */
+static void test_mode(void **state) {
+        (void) state;
+        expect_mode("i225", "full-offload");  /* igc, recorded (tests/unit/fixtures/caps/i225) */
+        expect_mode("enetc", "full-offload"); /* fsl_enetc */
+        expect_mode("i210", "software");      /* igb: launch time, no taprio offload */
+        /* veth as the probe answers it in the kernel tests; a device the
+         * table does not know says nothing; not an object. */
+        assert_string_equal(nc_derive_mode("{\"driver\":\"veth\",\"taprio_full_offload\":false,"
+                                           "\"confidence\":\"unsupported\"}"), "software");
+        assert_string_equal(nc_derive_mode("{\"driver\":\"x\",\"taprio_full_offload\":true,"
+                                           "\"confidence\":\"unknown\"}"), "software");
+        assert_string_equal(nc_derive_mode("{\"taprio_full_offload\":\"true\",\"confidence\":\"known\"}"),
+                            "software");
+        assert_string_equal(nc_derive_mode("[true]"), "software");
+        assert_string_equal(nc_derive_mode("not json"), "software");
+        assert_string_equal(nc_derive_mode(NULL), "software");
+}
+
+/* What the hook answers in the tests: i225's profile for "offload0", a
+ * bus error for "silent0", veth's otherwise. */
+static int mode_of(const char *ifname, const char **mode, char **why) {
+        if (strcmp(ifname, "silent0") == 0) {
+                *why = strdup("GetCapabilities: tbsd did not answer within 2000 ms (stopped or busy): nothing "
+                              "was applied");
+                return -ETIMEDOUT;
+        }
+        char *caps = profile(strcmp(ifname, "offload0") == 0 ? "i225" : "i210");
+        *mode = nc_derive_mode(caps);
+        free(caps);
+        return 0;
+}
+
+static void test_standard_mode(void **state) {
+        char *json, *error;
+        (void) state;
+        nc_translate_set_mode_of(mode_of);
+        assert_int_equal(translate("name=offload0 " DC_GATES("1", "6"), &json, &error), 1);
+        assert_non_null(strstr(json, "\"mode\":\"full-offload\""));
+        assert_valid(json);
+        free(json);
+        /* software: tbsd's default, left out. */
+        assert_int_equal(translate("name=v3 " DC_GATES("1", "6"), &json, &error), 1);
+        assert_null(strstr(json, "\"mode\""));
+        free(json);
+        /* tbsd's module's mode overrides the device's. */
+        assert_int_equal(translate("name=offload0 " DC_GATES("1", "6") " schedule{root{mode=software}}", &json,
+                                   &error), 1);
+        assert_non_null(strstr(json, "\"mode\":\"software\""));
+        assert_null(strstr(json, "full-offload"));
+        free(json);
+        /* tbsd's own older table: tbsd's default, as before. */
+        assert_int_equal(translate("name=offload0 gate-parameter-table{gate-enabled=true admin-control-list{"
+                                   "gate-control-entry{index=0 operation-name=sched:set-gate-states "
+                                   "gate-states-value=1 time-interval-value=1000}}} schedule{root{num-tc=1 "
+                                   "queues{traffic-class=0 count=1 offset=0}}}", &json, &error), 1);
+        assert_null(strstr(json, "\"mode\""));
+        free(json);
+        /* Not a taprio root: no mode. */
+        assert_int_equal(translate("name=offload0 schedule{root{num-tc=2}}", &json, &error), 1);
+        assert_null(strstr(json, "\"mode\""));
+        free(json);
+        expect_error("name=silent0 " DC_GATES("1", "6"),
+                     "netconf: interface silent0: ieee802-dot1dc-sched-if:gate-parameter-table: tbsd derives the "
+                     "root's mode from the device's capabilities, and cannot say them now: GetCapabilities: tbsd "
+                     "did not answer within 2000 ms (stopped or busy): nothing was applied");
+        nc_translate_set_mode_of(NULL);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_taprio),
@@ -409,6 +495,8 @@ int main(void) {
                 cmocka_unit_test(test_standard_only),
                 cmocka_unit_test(test_derive),
                 cmocka_unit_test(test_preemption),
+                cmocka_unit_test(test_mode),
+                cmocka_unit_test(test_standard_mode),
         };
         nc_translate_set_tx_queues(tx_queues);
         return cmocka_run_group_tests(tests, NULL, NULL);
