@@ -112,7 +112,7 @@ bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
         if (!root_classes_equal(a, b))
                 return false;
         if (a->kind == ROOT_MQPRIO)
-                return a->hw_offload == b->hw_offload;
+                return a->mqprio.hw_offload == b->mqprio.hw_offload;
         return taprio_schedule_equal(a, b);
 }
 

@@ -127,7 +127,7 @@ void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r) {
 
         *q = (EtfSpec) {
                 .kind = vt->txq,
-                .clockid = CLOCK_TAI,
+                .etf.clockid = CLOCK_TAI,
                 .offload = OFFLOAD_AUTO,
         };
         r->num_tc = 0;
@@ -156,7 +156,7 @@ void parse_txqueues(Parser *p, const JsonNode *top, Schedule *s) {
         s->n_txqueues = n;
         for (size_t i = 0; i < n; i++) {
                 s->txqueues[i] = (EtfSpec) {
-                        .clockid = CLOCK_TAI,
+                        .etf.clockid = CLOCK_TAI,
                         .offload = OFFLOAD_AUTO,
                 };
                 parse_txqueue(p, jpath_index(path, "txqueues", i), json_index(a, i),

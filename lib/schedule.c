@@ -14,8 +14,8 @@
 void root_spec_done(RootSpec *r) {
         if (!r)
                 return;
-        free(r->entries);
-        free(r->oper.entries);
+        free(r->taprio.entries);
+        free(r->taprio.oper.entries);
         *r = (RootSpec) {};
 }
 
@@ -46,8 +46,8 @@ int schedule_copy(const Schedule *s, Schedule **ret) {
                 return -ENOMEM;
         *c = *s;
         c->source = NULL;
-        c->root.entries = NULL;
-        c->root.oper = (GateSchedule) {};     /* only a kernel dump has one */
+        c->root.taprio.entries = NULL;
+        c->root.taprio.oper = (GateSchedule) {};     /* only a kernel dump has one */
         c->txqueues = NULL;
         c->clock.ptp4l_socket = NULL;
         c->sockets.group = NULL;
@@ -56,11 +56,11 @@ int schedule_copy(const Schedule *s, Schedule **ret) {
 
         if (s->source && !(c->source = strdup(s->source)))
                 return -ENOMEM;
-        if (s->root.n_entries > 0) {
-                c->root.entries = calloc(s->root.n_entries, sizeof(GateEntry));
-                if (!c->root.entries)
+        if (s->root.taprio.n_entries > 0) {
+                c->root.taprio.entries = calloc(s->root.taprio.n_entries, sizeof(GateEntry));
+                if (!c->root.taprio.entries)
                         return -ENOMEM;
-                memcpy(c->root.entries, s->root.entries, s->root.n_entries * sizeof(GateEntry));
+                memcpy(c->root.taprio.entries, s->root.taprio.entries, s->root.taprio.n_entries * sizeof(GateEntry));
         }
         if (s->n_txqueues > 0) {
                 c->txqueues = calloc(s->n_txqueues, sizeof(EtfSpec));
@@ -119,7 +119,7 @@ const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue) {
 }
 
 bool root_queues_may_overlap(const RootSpec *r) {
-        return r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST;
+        return r->kind == ROOT_TAPRIO && r->taprio.mode == TAPRIO_MODE_TXTIME_ASSIST;
 }
 
 bool root_tc_has_queue(const RootSpec *r, int tc, uint32_t queue) {
@@ -169,16 +169,16 @@ int root_send_tc_of_queue(const RootSpec *r, uint32_t queue) {
 }
 
 bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int64_t now_ns) {
-        if (want->base_time_now)
+        if (want->taprio.base_time_now)
                 return true;
-        if (installed_ns == want->base_time_ns)
+        if (installed_ns == want->taprio.base_time_ns)
                 return true;
-        return want->base_time_ns <= now_ns && installed_ns > want->base_time_ns;
+        return want->taprio.base_time_ns <= now_ns && installed_ns > want->taprio.base_time_ns;
 }
 
 bool root_has_max_sdu(const RootSpec *r) {
         for (unsigned i = 0; i < TBS_MAX_TC; i++)
-                if (r->max_sdu[i] != 0)
+                if (r->taprio.max_sdu[i] != 0)
                         return true;
         return false;
 }

@@ -18,10 +18,14 @@
 
 #include "macro.h"
 #include "cbs-spec.h"
+#include "etf-spec.h"
+#include "mqprio-spec.h"
+#include "taprio-spec.h"
 #include "schedule-stab.h"
 #include "taprio-limits.h"
 
 #define TBS_MAX_TC 16                 /* TC_QOPT_MAX_QUEUE */
+_Static_assert(TBS_TAPRIO_MAX_TC == TBS_MAX_TC, "taprio's classes are the root's");
 #define TBS_PRIO_MAP_LEN 16           /* TC_QOPT_BITMASK + 1 */
 #define TBS_DEFAULT_ROOT_HANDLE 0x01000000U /* "100:" */
 #define TBS_MAX_SDU 65535             /* ETH_MAX_MTU: the largest max SDU any device takes */
@@ -46,23 +50,6 @@ typedef enum RootKind {
         _ROOT_KIND_INVALID = -EINVAL,
 } RootKind;
 
-typedef enum TaprioMode {
-        TAPRIO_MODE_SOFTWARE,       /* flags 0 */
-        TAPRIO_MODE_TXTIME_ASSIST,  /* flags TAPRIO_ATTR_FLAG_TXTIME_ASSIST (0x1) */
-        TAPRIO_MODE_FULL_OFFLOAD,   /* flags TAPRIO_ATTR_FLAG_FULL_OFFLOAD (0x2) */
-        _TAPRIO_MODE_MAX,
-        _TAPRIO_MODE_INVALID = -EINVAL,
-} TaprioMode;
-
-/* Values equal the kernel's TC_TAPRIO_CMD_* */
-typedef enum GateCommand {
-        GATE_SET_GATES = 0,
-        GATE_SET_AND_HOLD = 1,
-        GATE_SET_AND_RELEASE = 2,
-        _GATE_COMMAND_MAX,
-        _GATE_COMMAND_INVALID = -EINVAL,
-} GateCommand;
-
 typedef enum OffloadMode {
         OFFLOAD_OFF,
         OFFLOAD_ON,
@@ -84,22 +71,6 @@ typedef struct QueueRange {
         uint16_t offset;
 } QueueRange;
 
-typedef struct GateEntry {
-        GateCommand command;
-        uint32_t gate_mask;
-        uint32_t interval_ns;
-} GateEntry;
-
-/* A taprio gate schedule as a kernel dump carries it besides the one the
- * RootSpec fields hold (the running "oper" schedule while another, newer
- * one waits for its base time). */
-typedef struct GateSchedule {
-        int64_t base_time_ns;
-        int64_t cycle_time_ns;
-        int64_t cycle_time_extension_ns;
-        GateEntry *entries;
-        size_t n_entries;
-} GateSchedule;
 
 /* Default of root.change_margin_ns: how far after now a schedule changed
  * in place starts at the earliest (see taprio_change_base_time() in kinds/taprio.c). */
@@ -160,16 +131,12 @@ typedef struct EtfSpec {
         uint32_t queue;                       /* 0-based TX queue; parent is MAJOR:(queue+1) */
         TxqKind kind;
         CbsSpec cbs;                          /* kind TXQ_CBS */
-        clockid_t clockid;                    /* only CLOCK_TAI is valid */
-        int32_t delta_ns;                     /* the kernel's shape (tc_etf_qopt.delta); a file's is 0..INT32_MAX */
+        EtfOptions etf;                       /* kind TXQ_ETF, or a cbs's etf child (kinds/etf-spec.h) */
         OffloadMode offload;
-        bool deadline_mode;
-        bool skip_sock_check;
         bool spelled_tbs;                     /* the file said "qdisc": "tbs" */
         MonitorSpec monitor;                  /* kind TXQ_ETF; never compared with the kernel's tree */
         /* kind TXQ_CBS: an etf under the cbs (the file's "child"; the kernel's
-         * parent CBS_HANDLE:1), set by clockid, delta_ns, deadline_mode and
-         * skip_sock_check above and its own offload */
+         * parent CBS_HANDLE:1), set by etf above and its own offload */
         bool etf_child;
         OffloadMode child_offload;
         StabSpec stab;                        /* "stab": the queue's qdisc's size table (schedule-stab.h) */
@@ -205,24 +172,9 @@ typedef struct RootSpec {
         uint8_t priority_map[TBS_PRIO_MAP_LEN];
         QueueRange queues[TBS_MAX_TC];        /* num_tc entries used */
 
-        /* mqprio */
-        bool hw_offload;
+        MqprioSpec mqprio;                    /* ROOT_MQPRIO (kinds/mqprio-spec.h) */
 
-        /* taprio */
-        clockid_t clockid;                    /* CLOCK_TAI by default */
-        int64_t base_time_ns;
-        int64_t cycle_time_ns;                /* effective: sum of intervals when not given */
-        bool cycle_time_given;
-        int64_t cycle_time_extension_ns;
-        TaprioMode mode;
-        uint32_t txtime_delay_ns;             /* txtime-assist only */
-        GateEntry *entries;
-        size_t n_entries;
-        bool base_time_now;                   /* the file said "now": any base time satisfies it */
-        int64_t change_margin_ns;             /* an in-place change starts no earlier than now + this */
-        uint32_t max_sdu[TBS_MAX_TC];         /* bytes per traffic class, 0: no limit */
-        bool max_sdu_given;                   /* the request carries TCA_TAPRIO_ATTR_TC_ENTRY */
-        uint8_t n_max_sdu;                    /* entries the file gave (the validator wants num_tc) */
+        TaprioSpec taprio;                    /* ROOT_TAPRIO (kinds/taprio-spec.h) */
 
         /* mqprio and taprio: frame preemption per traffic class ("fp",
          * Linux 6.4+; TC_FP_EXPRESS 1 or TC_FP_PREEMPTIBLE 2, 0 read as
@@ -234,13 +186,6 @@ typedef struct RootSpec {
 
         /* any kind */
         StabSpec stab;                        /* "stab": the root's size table (schedule-stab.h) */
-
-        /* taprio, from a kernel dump only */
-        bool max_sdu_dumped;                  /* the dump carried TC entries: the kernel knows them */
-        bool admin_pending;                   /* the schedule above is the admin one, waiting for
-                                               * its base time */
-        GateSchedule oper;                    /* with admin_pending: the running one (no entries:
-                                               * none runs yet) */
 
         /* etf or cbs as the root (ROOT_ETF, ROOT_CBS: single-queue devices):
          * the qdisc as a txqueues entry of that kind holds it (kind TXQ_ETF

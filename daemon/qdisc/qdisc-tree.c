@@ -241,10 +241,10 @@ static int fold_etf_child(const InstalledQDisc *q, EtfSpec *parent) {
                 return k;
         parent->etf_child = true;
         parent->child_offload = e.offload;
-        parent->clockid = e.clockid;
-        parent->delta_ns = e.delta_ns;
-        parent->deadline_mode = e.deadline_mode;
-        parent->skip_sock_check = e.skip_sock_check;
+        parent->etf.clockid = e.etf.clockid;
+        parent->etf.delta_ns = e.etf.delta_ns;
+        parent->etf.deadline_mode = e.etf.deadline_mode;
+        parent->etf.skip_sock_check = e.etf.skip_sock_check;
         return 1;
 }
 
