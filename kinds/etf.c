@@ -203,6 +203,24 @@ static void etf_status_text(struct json_object *q, char *buf, size_t size) {
                  json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
 }
 
+bool etf_spec_has_etf(const EtfSpec *e) {
+        return e->kind == TXQ_ETF || e->etf_child;
+}
+
+EtfSpec etf_spec_etf_part(const EtfSpec *e) {
+        EtfSpec r = *e;
+
+        if (e->kind != TXQ_ETF) {
+                r.kind = TXQ_ETF;
+                r.offload = e->child_offload;
+                r.cbs = (CbsSpec) {};
+                r.etf_child = false;
+                r.child_offload = OFFLOAD_OFF;
+                r.stab = (StabSpec) {};     /* the cbs's, not its etf's */
+        }
+        return r;
+}
+
 const QDiscVTable qdisc_etf_vtable = {
         .kind = "etf",
         .article = "an",
@@ -211,6 +229,8 @@ const QDiscVTable qdisc_etf_vtable = {
         .parse_options = etf_parse_options,
         .equal = etf_equal,
         .txq = TXQ_ETF,
+        .old_name = "tbs",
+        .releases_at_txtime = true,
         .keys = etf_keys,
         .n_keys = ELEMENTSOF(etf_keys),
         .parse = etf_parse,

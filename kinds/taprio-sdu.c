@@ -9,6 +9,7 @@
  * the header wraps round to "above max_mtu" without a stab). */
 #include <string.h>
 
+#include "qdisc-kind.h"
 #include "taprio-sdu.h"
 
 /* Picoseconds per byte at a link speed, as the kernel keeps it: 8 * 10^6 /
@@ -122,4 +123,11 @@ void taprio_settle_max_sdu(RootSpec *want, const RootSpec *installed, const Devi
         for (unsigned tc = 0; tc < want->num_tc && tc < TBS_MAX_TC; tc++)
                 if (installed->taprio.max_sdu[tc] != want->taprio.max_sdu[tc] && installed->taprio.max_sdu[tc] == eff[tc])
                         want->taprio.max_sdu[tc] = installed->taprio.max_sdu[tc];
+}
+
+bool root_has_max_sdu(const RootSpec *r) {
+        for (unsigned i = 0; i < TBS_MAX_TC; i++)
+                if (r->taprio.max_sdu[i] != 0)
+                        return true;
+        return false;
 }

@@ -531,6 +531,18 @@ static const KindKey taprio_root_keys[] = {
         { "guard_frame_bytes", false },
 };
 
+bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int64_t now_ns) {
+        if (want->taprio.base_time_now)
+                return true;
+        if (installed_ns == want->taprio.base_time_ns)
+                return true;
+        return want->taprio.base_time_ns <= now_ns && installed_ns > want->taprio.base_time_ns;
+}
+
+static bool taprio_queues_may_overlap(const RootSpec *r) {
+        return r->taprio.mode == TAPRIO_MODE_TXTIME_ASSIST;
+}
+
 const QDiscVTable qdisc_taprio_vtable = {
         .kind = "taprio",
         .article = "a",
@@ -557,6 +569,8 @@ const QDiscVTable qdisc_taprio_vtable = {
         .stamps_txtime = taprio_stamps_txtime,
         .gates_in_nic = taprio_gates_in_nic,
         .refuses_txq_stab = true,
+        .queues_may_overlap = taprio_queues_may_overlap,
         .settle_installed = taprio_settle_installed,
         .describe_root = taprio_describe_root,
+        .class_stats = true,
 };

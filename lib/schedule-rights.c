@@ -80,7 +80,7 @@ static void note_skip(uint32_t *mask, char where[_SCHEDULE_RIGHT_MAX][SCHEDULE_R
 
         if (!etf_spec_has_etf(e) || !e->etf.skip_sock_check)
                 return;
-        snprintf(path, sizeof(path), "%s.%sskip_sock_check", prefix, e->kind == TXQ_ETF ? "" : "child.");
+        snprintf(path, sizeof(path), "%s.%sskip_sock_check", prefix, qdisc_vtable_for_child(e->kind)->takes_etf_child ? "child." : "");
         used(mask, where, SCHEDULE_RIGHT_SKIP_SOCK_CHECK, path);
 }
 

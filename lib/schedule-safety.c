@@ -165,7 +165,7 @@ static void check_assist_delay(Checker *c) {
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
 
-                if (q->kind != TXQ_ETF || (int64_t) s->root.taprio.txtime_delay_ns >= q->etf.delta_ns)
+                if (!txq_releases_at_txtime(q) || (int64_t) s->root.taprio.txtime_delay_ns >= q->etf.delta_ns)
                         continue;
                 snprintf(path, sizeof(path), "txqueues[%zu].delta_ns", i);
                 snprintf(reason, sizeof(reason),
@@ -185,7 +185,7 @@ static void check_delta_cycle(Checker *c) {
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
 
-                if (q->kind != TXQ_ETF || q->etf.delta_ns <= s->root.taprio.cycle_time_ns)
+                if (!txq_releases_at_txtime(q) || q->etf.delta_ns <= s->root.taprio.cycle_time_ns)
                         continue;
                 snprintf(path, sizeof(path), "txqueues[%zu].delta_ns", i);
                 snprintf(reason, sizeof(reason),

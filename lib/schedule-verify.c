@@ -337,7 +337,7 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                         continue;
                 }
                 vt->verify(v, q, &(Where) { .prefix = "txqueues", .index = i }, facts);
-                if (q->kind != TXQ_ETF)
+                if (!vt->releases_at_txtime)
                         continue;
                 if (q->monitor.enabled && tcs_ok)
                         verify_monitor(v, s, q, i, facts);

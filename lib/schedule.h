@@ -142,27 +142,7 @@ typedef struct EtfSpec {
         StabSpec stab;                        /* "stab": the queue's qdisc's size table (schedule-stab.h) */
 } EtfSpec;
 
-/** Whether e puts an etf on its queue: an etf queue, or a cbs with an etf
- *  under it. */
-static inline bool etf_spec_has_etf(const EtfSpec *e) {
-        return e->kind == TXQ_ETF || e->etf_child;
-}
 
-/** The etf that e puts on its queue (etf_spec_has_etf()) as an etf queue
- *  of its own: e itself, or a cbs's child with its offload. */
-static inline EtfSpec etf_spec_etf_part(const EtfSpec *e) {
-        EtfSpec r = *e;
-
-        if (e->kind != TXQ_ETF) {
-                r.kind = TXQ_ETF;
-                r.offload = e->child_offload;
-                r.cbs = (CbsSpec) {};
-                r.etf_child = false;
-                r.child_offload = OFFLOAD_OFF;
-                r.stab = (StabSpec) {};     /* the cbs's, not its etf's */
-        }
-        return r;
-}
 
 
 typedef struct RootSpec {
@@ -336,10 +316,6 @@ bool group_name_is_valid(const char *name);
 /** Find the etf spec for a TX queue, or NULL. */
 const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue);
 
-/** Whether r's traffic classes may share TX queues: taprio in txtime-assist
- *  mode, the one root whose queue ranges Linux (6.1, taprio_parse_mqprio_opt())
- *  lets overlap. Every other root has each TX queue in one class at most. */
-bool root_queues_may_overlap(const RootSpec *r);
 
 /** The traffic classes whose queue range holds TX queue queue, as a mask
  *  (bit tc); 0 when none does. More than one bit only where
@@ -369,15 +345,7 @@ int root_send_tc_of_queue(const RootSpec *r, uint32_t queue);
  *  traffic classes in use). In kinds/kinds.c: it asks the kinds' table. */
 bool root_spec_equal(const RootSpec *a, const RootSpec *b);
 
-/** Whether an installed taprio base time satisfies the schedule's want at
- *  now_ns (want's clock): the same, or for a base time the schedule leaves
- *  to tbsd ("now", or one already past at now_ns) any base time at or after
- *  it (an in-place change moves such a base time forward to a cycle
- *  boundary of the running schedule). */
-bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int64_t now_ns);
 
-/** Whether any traffic class of r has a max_sdu limit. */
-bool root_has_max_sdu(const RootSpec *r);
 /** Whether any traffic class of r is preemptible. */
 bool root_has_preemptible(const RootSpec *r);
 /** Compare two TX queue children as installed (etf or cbs, kind first);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "qdisc-kind.h"
 #include "txtime-map.h"
 
 _printf_(2, 3) static void set_why(char *why, const char *fmt, ...) {

@@ -118,7 +118,8 @@ static struct json_object *root_json(Link *l, const QDiscTree *t) {
         json_add(o, "modeled", json_object_new_boolean(t->root_known));
         root_owner_json(o, l, t);
         json_add(o, "stats", stats_json(&t->root.stats, NULL));
-        if (t->root_known && t->root_spec.kind == ROOT_TAPRIO)
+        if (t->root_known && qdisc_vtable_for_root(t->root_spec.kind) &&
+            qdisc_vtable_for_root(t->root_spec.kind)->class_stats)
                 json_add(o, "class_stats", class_stats_json(t));
         return TAKE_PTR(o);
 }

@@ -360,8 +360,8 @@ static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret)
                                 if (k < 0)
                                         goto fail;
                                 iq->etf.queue = iq->queue;
-                                iq->is_etf = kk == TXQ_ETF;
-                                iq->is_cbs = kk == TXQ_CBS;
+                                iq->is_etf = cvt->releases_at_txtime;
+                                iq->is_cbs = !cvt->releases_at_txtime;
                                 break;
                         }
                         if (iq->is_etf) {

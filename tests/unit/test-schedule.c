@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "qdisc-kind.h"
 #include "schedule.h"
 
 static void test_handles(void **state) {
