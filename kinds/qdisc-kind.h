@@ -119,7 +119,7 @@ typedef struct QDiscVTable {
         bool sends_max_sdu;
         /* The root gates its classes by a gate list (taprio: RootSpec's
          * entries, cycle and base time): a launch time passes only inside
-         * a window of its class (lib/txtime-windows.h; GetTxtimeWindow(),
+         * a window of its class (kinds/taprio-windows.h; GetTxtimeWindow(),
          * the launch-time monitor). */
         bool gates;
         /* The clock the root checks a socket's launch time on when no etf

@@ -17,7 +17,7 @@
 #include "schedule-verifier.h"
 #include "schedule-verify.h"
 #include "show.h"
-#include "txtime-windows.h"
+#include "taprio-windows.h"
 #include "utf8.h"
 
 #ifndef CLOCK_TAI
@@ -216,7 +216,7 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
 }
 
 /* Under a taprio root the probes' launch times must lie in the class's
- * gate windows (lib/txtime-windows.h): a class that never opens takes
+ * gate windows (kinds/taprio-windows.h): a class that never opens takes
  * none; a window must hold a probe frame's transmission time on either
  * side of its launch time, checked when the link speed is known (the
  * device's, or the streams' root.link_speed_mbps). */

@@ -10,7 +10,7 @@
 #include "macro.h"
 #include "launch-error.h"
 #include "time-util.h"
-#include "txtime-windows.h"
+#include "taprio-windows.h"
 
 /* pending probes kept per queue: several rounds' worth, for a delta
  * longer than the interval */

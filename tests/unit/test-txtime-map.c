@@ -374,7 +374,7 @@ static void test_windows_mqprio(void **state) {
 }
 
 /* The first launch time a window holds with a guard on both sides
- * (lib/txtime-windows.c), base 1000, cycle 1000000. */
+ * (kinds/taprio-windows.c), base 1000, cycle 1000000. */
 static void test_window_slot(void **state) {
         static const char entries[] =
                 "{\"gate_mask\": 1, \"interval_ns\": 300000}, {\"gate_mask\": 3, \"interval_ns\": 200000},"

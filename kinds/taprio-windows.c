@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "macro.h"
-#include "txtime-windows.h"
+#include "taprio-windows.h"
 
 /* What Linux (6.1, net/sched/sch_taprio.c) does with a launch time:
  * taprio_enqueue_one() checks every packet of a socket with SO_TXTIME
