@@ -15,6 +15,18 @@
 /* 16 traffic classes at most (TBS_MAX_TC, TC_QOPT_MAX_QUEUE). */
 #define TBS_TAPRIO_MAX_TC 16
 
+/* Software and txtime-assist taprio run a timer per entry: shorter entries
+ * stall the kernel (50 us entries slowed the test kernel 44-fold). The
+ * floor of the "software-gate-interval" safety check (lib/schedule-safety.c),
+ * which a file's "allow" lifts. */
+#define TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS 100000
+
+/* Default of root.change_margin_ns: how far after now a schedule changed
+ * in place starts at the earliest (see taprio_change_base_time() in kinds/taprio.c). */
+#define TBS_TAPRIO_CHANGE_MARGIN_NS 100000000LL
+#define TBS_TAPRIO_CHANGE_MARGIN_MIN_NS 1000000LL
+#define TBS_TAPRIO_CHANGE_MARGIN_MAX_NS 3600000000000LL
+
 typedef enum TaprioMode {
         TAPRIO_MODE_SOFTWARE,       /* flags 0 */
         TAPRIO_MODE_TXTIME_ASSIST,  /* flags TAPRIO_ATTR_FLAG_TXTIME_ASSIST (0x1) */

@@ -35,11 +35,6 @@ _Static_assert(TBS_TAPRIO_MAX_TC == TBS_MAX_TC, "taprio's classes are the root's
 #define TBS_MAX_LINK_SPEED_MBPS 1000000U /* a file's link_speed_mbps: 1 Tbit/s, its kbit/s fit the kernel's s32 slopes */  /* highest TX queue number of a schedule (an etf parent is MAJ:queue+1) */
 
 /* The kernel's limits on a taprio schedule: lib/taprio-limits.h. */
-/* Software and txtime-assist taprio run a timer per entry: shorter entries
- * stall the kernel (50 us entries slowed the test kernel 44-fold). The
- * floor of the "software-gate-interval" safety check (lib/schedule-safety.c),
- * which a file's "allow" lifts. */
-#define TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS 100000
 
 typedef enum RootKind {
         ROOT_MQPRIO,
@@ -72,11 +67,6 @@ typedef struct QueueRange {
 } QueueRange;
 
 
-/* Default of root.change_margin_ns: how far after now a schedule changed
- * in place starts at the earliest (see taprio_change_base_time() in kinds/taprio.c). */
-#define TBS_TAPRIO_CHANGE_MARGIN_NS 100000000LL
-#define TBS_TAPRIO_CHANGE_MARGIN_MIN_NS 1000000LL
-#define TBS_TAPRIO_CHANGE_MARGIN_MAX_NS 3600000000000LL
 
 
 /* The qdisc a schedule puts on one TX queue ("qdisc" of a txqueues entry). */
@@ -124,7 +114,7 @@ bool monitor_spec_equal(const MonitorSpec *a, const MonitorSpec *b);
 /** Probe frames per second of one monitor (rounded up); 0 when it is off. */
 uint32_t monitor_spec_probes_per_s(const MonitorSpec *m);
 
-/* One TX queue's child qdisc: etf (kind TXQ_ETF, the etf fields) or cbs
+/* One TX queue's child qdisc: etf (kind TXQ_ETF, etf and offload) or cbs
  * (kind TXQ_CBS, cbs and offload). The name stays from when etf was the
  * only kind. */
 typedef struct EtfSpec {
