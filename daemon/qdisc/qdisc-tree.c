@@ -241,10 +241,7 @@ static int fold_etf_child(const InstalledQDisc *q, EtfSpec *parent) {
                 return k;
         parent->etf_child = true;
         parent->child_offload = e.offload;
-        parent->etf.clockid = e.etf.clockid;
-        parent->etf.delta_ns = e.etf.delta_ns;
-        parent->etf.deadline_mode = e.etf.deadline_mode;
-        parent->etf.skip_sock_check = e.etf.skip_sock_check;
+        parent->etf = e.etf;            /* the etf's settings, kept by the cbs (EtfSpec.etf) */
         return 1;
 }
 
