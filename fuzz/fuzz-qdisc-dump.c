@@ -69,7 +69,7 @@ static void use_tree(const QDiscTree *t) {
                 fuzz_check(vt && strcmp(vt->kind, t->root.kind) == 0, "root kind '%s'", t->root.kind);
                 fuzz_check(vt->equal(&t->root_spec, &t->root_spec), "root spec differs from itself");
                 /* As link.c's root_json() renders an installed root. */
-                tmp.root.cycle_time_given = true;
+                tmp.root.taprio.cycle_time_given = true;
                 o = schedule_to_json(&tmp);
                 fuzz_check(o, "schedule_to_json failed");
                 fuzz_check(json_object_to_json_string(o), "no JSON text");
@@ -90,7 +90,7 @@ static void use_tree(const QDiscTree *t) {
                         fuzz_check(qdisc_etf_vtable.equal(&q->etf, &q->etf), "etf spec differs from itself");
                         fuzz_check(q->etf.offload == OFFLOAD_ON || q->etf.offload == OFFLOAD_OFF,
                                    "dumped offload not resolved");
-                        (void) clockid_to_string(q->etf.clockid);
+                        (void) clockid_to_string(q->etf.etf.clockid);
                         fuzz_check(q->invalid <= q->qdisc.stats.drops, "invalid > drops");
                 }
                 if (q->is_cbs) {

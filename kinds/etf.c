@@ -35,12 +35,12 @@ static const KindKey etf_keys[] = {
 void etf_parse_keys(Parser *p, const char *path, const JsonNode *e, EtfSpec *q, OffloadMode *offload) {
         int64_t x;
 
-        parse_clockid(p, path, e, &q->clockid);
+        parse_clockid(p, path, e, &q->etf.clockid);
         if (get_int(p, path, e, "delta_ns", true, 0, INT32_MAX, &x) > 0)
-                q->delta_ns = (int32_t) x;
+                q->etf.delta_ns = (int32_t) x;
         kind_parse_offload(p, path, e, offload);
-        (void) get_bool(p, path, e, "deadline_mode", &q->deadline_mode);
-        (void) get_bool(p, path, e, "skip_sock_check", &q->skip_sock_check);
+        (void) get_bool(p, path, e, "deadline_mode", &q->etf.deadline_mode);
+        (void) get_bool(p, path, e, "skip_sock_check", &q->etf.skip_sock_check);
 }
 
 static void etf_parse(Parser *p, const char *path, const JsonNode *e, EtfSpec *q, bool as_root) {
@@ -50,13 +50,13 @@ static void etf_parse(Parser *p, const char *path, const JsonNode *e, EtfSpec *q
 }
 
 int etf_keys_to_json(struct json_object *o, const EtfSpec *q, OffloadMode offload) {
-        const char *clock = clockid_to_string(q->clockid);
+        const char *clock = clockid_to_string(q->etf.clockid);
 
         if (json_add(o, "clockid", clock ? json_object_new_string(clock) : NULL) < 0 ||
-            json_add_made(o, "delta_ns", json_object_new_int64(q->delta_ns)) < 0 ||
+            json_add_made(o, "delta_ns", json_object_new_int64(q->etf.delta_ns)) < 0 ||
             json_add_made(o, "offload", kind_offload_to_json(offload)) < 0 ||
-            json_add_made(o, "deadline_mode", json_object_new_boolean(q->deadline_mode)) < 0 ||
-            json_add_made(o, "skip_sock_check", json_object_new_boolean(q->skip_sock_check)) < 0)
+            json_add_made(o, "deadline_mode", json_object_new_boolean(q->etf.deadline_mode)) < 0 ||
+            json_add_made(o, "skip_sock_check", json_object_new_boolean(q->etf.skip_sock_check)) < 0)
                 return -ENOMEM;
         return 0;
 }
@@ -83,13 +83,13 @@ static int etf_to_json(struct json_object *o, const EtfSpec *q) {
 void etf_verify_qdisc(Verifier *v, const EtfSpec *q, const Where *at, OffloadMode offload, const DeviceFacts *facts) {
         char path[VERIFY_PATH_MAX], cn[32];
 
-        if (q->clockid != CLOCK_TAI)
+        if (q->etf.clockid != CLOCK_TAI)
                 verr(v, where_key(path, at, "clockid"),
                      "must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got %s",
-                     clock_name(q->clockid, cn));
-        if (q->delta_ns < 0) /* a dumped tree's: tc can install one */
+                     clock_name(q->etf.clockid, cn));
+        if (q->etf.delta_ns < 0) /* a dumped tree's: tc can install one */
                 verr(v, where_key(path, at, "delta_ns"),
-                     "must be between 0 and %d, got %" PRIi32, INT32_MAX, q->delta_ns);
+                     "must be between 0 and %d, got %" PRIi32, INT32_MAX, q->etf.delta_ns);
         if ((unsigned) offload >= _OFFLOAD_MODE_MAX)
                 verr(v, where_key(path, at, "offload"), "unknown offload mode %d", (int) offload);
         else if (offload == OFFLOAD_ON && facts && facts->offload_known &&
@@ -109,8 +109,8 @@ static void etf_verify(Verifier *v, const EtfSpec *q, const Where *at, const Dev
 static int etf_fill_options(struct nl_msg *m, const void *spec) {
         const EtfSpec *e = spec;
         struct tc_etf_qopt q = {
-                .delta = e->delta_ns,
-                .clockid = e->clockid,
+                .delta = e->etf.delta_ns,
+                .clockid = e->etf.clockid,
         };
         struct nlattr *nest;
 
@@ -118,9 +118,9 @@ static int etf_fill_options(struct nl_msg *m, const void *spec) {
                 return -EINVAL;
         if (e->offload == OFFLOAD_ON)
                 q.flags |= TC_ETF_OFFLOAD_ON;
-        if (e->deadline_mode)
+        if (e->etf.deadline_mode)
                 q.flags |= TC_ETF_DEADLINE_MODE_ON;
-        if (e->skip_sock_check)
+        if (e->etf.skip_sock_check)
                 q.flags |= TC_ETF_SKIP_SOCK_CHECK;
 
         /* iproute2 sends this nest without NLA_F_NESTED; so do we. */
@@ -146,11 +146,11 @@ static int etf_parse_options(const struct nlattr *options, void *ret_spec) {
         memcpy(&q, nla_data(tb[TCA_ETF_PARMS]), sizeof(q));
 
         *(EtfSpec *) ret_spec = (EtfSpec) {
-                .clockid = q.clockid,
-                .delta_ns = q.delta,
+                .etf.clockid = q.clockid,
+                .etf.delta_ns = q.delta,
                 .offload = q.flags & TC_ETF_OFFLOAD_ON ? OFFLOAD_ON : OFFLOAD_OFF,
-                .deadline_mode = q.flags & TC_ETF_DEADLINE_MODE_ON,
-                .skip_sock_check = q.flags & TC_ETF_SKIP_SOCK_CHECK,
+                .etf.deadline_mode = q.flags & TC_ETF_DEADLINE_MODE_ON,
+                .etf.skip_sock_check = q.flags & TC_ETF_SKIP_SOCK_CHECK,
         };
         return 0;
 }
@@ -158,10 +158,10 @@ static int etf_parse_options(const struct nlattr *options, void *ret_spec) {
 /* As installed (the monitor is tbsd's, never the kernel's). */
 bool etf_qdisc_equal(const EtfSpec *a, const EtfSpec *b) {
         return a->kind == TXQ_ETF && b->kind == TXQ_ETF && stab_equal(&a->stab, &b->stab) &&
-               a->queue == b->queue && a->clockid == b->clockid &&
-               a->delta_ns == b->delta_ns && a->offload == b->offload &&
-               a->deadline_mode == b->deadline_mode &&
-               a->skip_sock_check == b->skip_sock_check;
+               a->queue == b->queue && a->etf.clockid == b->etf.clockid &&
+               a->etf.delta_ns == b->etf.delta_ns && a->offload == b->offload &&
+               a->etf.deadline_mode == b->etf.deadline_mode &&
+               a->etf.skip_sock_check == b->etf.skip_sock_check;
 }
 
 static bool etf_equal(const void *a, const void *b) {
@@ -171,16 +171,16 @@ static bool etf_equal(const void *a, const void *b) {
 /* ---- what the engine, Describe() and tbsctl need ---- */
 
 const char *etf_difference(const EtfSpec *have, const EtfSpec *want, char buf[static 96]) {
-        if (have->delta_ns != want->delta_ns)
-                snprintf(buf, 96, "delta %lld ns instead of %lld ns", (long long) have->delta_ns,
-                         (long long) want->delta_ns);
-        else if (have->clockid != want->clockid)
-                snprintf(buf, 96, "clock %s instead of %s", clockid_to_string(have->clockid) ?: "?",
-                         clockid_to_string(want->clockid) ?: "?");
-        else if (have->deadline_mode != want->deadline_mode)
-                snprintf(buf, 96, "deadline_mode %s", have->deadline_mode ? "on" : "off");
-        else if (have->skip_sock_check != want->skip_sock_check)
-                snprintf(buf, 96, "skip_sock_check %s", have->skip_sock_check ? "on" : "off");
+        if (have->etf.delta_ns != want->etf.delta_ns)
+                snprintf(buf, 96, "delta %lld ns instead of %lld ns", (long long) have->etf.delta_ns,
+                         (long long) want->etf.delta_ns);
+        else if (have->etf.clockid != want->etf.clockid)
+                snprintf(buf, 96, "clock %s instead of %s", clockid_to_string(have->etf.clockid) ?: "?",
+                         clockid_to_string(want->etf.clockid) ?: "?");
+        else if (have->etf.deadline_mode != want->etf.deadline_mode)
+                snprintf(buf, 96, "deadline_mode %s", have->etf.deadline_mode ? "on" : "off");
+        else if (have->etf.skip_sock_check != want->etf.skip_sock_check)
+                snprintf(buf, 96, "skip_sock_check %s", have->etf.skip_sock_check ? "on" : "off");
         else
                 snprintf(buf, 96, "offload %s", have->offload == OFFLOAD_ON ? "on" : "off");
         return buf;
@@ -203,6 +203,24 @@ static void etf_status_text(struct json_object *q, char *buf, size_t size) {
                  json_get_bool(q, "skip_sock_check", 0) ? ", skip_sock_check" : "");
 }
 
+bool etf_spec_has_etf(const EtfSpec *e) {
+        return e->kind == TXQ_ETF || e->etf_child;
+}
+
+EtfSpec etf_spec_etf_part(const EtfSpec *e) {
+        EtfSpec r = *e;
+
+        if (e->kind != TXQ_ETF) {
+                r.kind = TXQ_ETF;
+                r.offload = e->child_offload;
+                r.cbs = (CbsSpec) {};
+                r.etf_child = false;
+                r.child_offload = OFFLOAD_OFF;
+                r.stab = (StabSpec) {};     /* the cbs's, not its etf's */
+        }
+        return r;
+}
+
 const QDiscVTable qdisc_etf_vtable = {
         .kind = "etf",
         .article = "an",
@@ -211,6 +229,8 @@ const QDiscVTable qdisc_etf_vtable = {
         .parse_options = etf_parse_options,
         .equal = etf_equal,
         .txq = TXQ_ETF,
+        .old_name = "tbs",
+        .releases_at_txtime = true,
         .keys = etf_keys,
         .n_keys = ELEMENTSOF(etf_keys),
         .parse = etf_parse,

@@ -47,7 +47,7 @@ void kind_parse_offload(Parser *p, const char *prefix, const JsonNode *e, Offloa
 void qdisc_qopt_from_root(const RootSpec *r, void *buf) {
         struct tc_mqprio_qopt q = {
                 .num_tc = r->num_tc,
-                .hw = r->kind == ROOT_MQPRIO && r->hw_offload ? TC_MQPRIO_HW_OFFLOAD_TCS : 0,
+                .hw = r->kind == ROOT_MQPRIO && r->mqprio.hw_offload ? TC_MQPRIO_HW_OFFLOAD_TCS : 0,
         };
 
         memcpy(q.prio_tc_map, r->priority_map, sizeof(q.prio_tc_map));
@@ -72,7 +72,7 @@ int qdisc_qopt_to_root(const void *buf, size_t len, RootSpec *r) {
         for (unsigned i = 0; i < TBS_MAX_TC; i++)
                 r->queues[i] = i < q.num_tc ? (QueueRange) { .count = q.count[i], .offset = q.offset[i] }
                                             : (QueueRange) {};
-        r->hw_offload = q.hw != 0;
+        r->mqprio.hw_offload = q.hw != 0;
         return 0;
 }
 

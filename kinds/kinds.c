@@ -35,11 +35,13 @@ static const QDiscVTable *const all_vtables[] = {
 const QDiscVTable *qdisc_vtable_txq_by_name(const char *name, size_t len) {
         if (!name)
                 return NULL;
-        if (len == 3 && strcmp(name, "tbs") == 0)
-                return &qdisc_etf_vtable;
-        for (TxqKind k = 0; k < _TXQ_KIND_MAX; k++)
-                if (strncmp(qdisc_txq_vtables[k]->kind, name, len) == 0 && qdisc_txq_vtables[k]->kind[len] == 0)
-                        return qdisc_txq_vtables[k];
+        for (TxqKind k = 0; k < _TXQ_KIND_MAX; k++) {
+                const QDiscVTable *vt = qdisc_txq_vtables[k];
+
+                if ((strncmp(vt->kind, name, len) == 0 && vt->kind[len] == 0) ||
+                    (vt->old_name && strncmp(vt->old_name, name, len) == 0 && vt->old_name[len] == 0))
+                        return vt;
+        }
         return NULL;
 }
 
@@ -70,6 +72,12 @@ const char *qdisc_kind_names(char buf[static 96], bool roots, bool quoted, const
                                         quoted ? "\"" : "", roots ? qdisc_root_vtables[i]->kind : qdisc_txq_vtables[i]->kind,
                                         quoted ? "\"" : "");
         return buf;
+}
+
+bool root_queues_may_overlap(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->queues_may_overlap && vt->queues_may_overlap(r);
 }
 
 bool root_is_leaf(const RootSpec *r) {
@@ -112,7 +120,7 @@ bool root_spec_equal(const RootSpec *a, const RootSpec *b) {
         if (!root_classes_equal(a, b))
                 return false;
         if (a->kind == ROOT_MQPRIO)
-                return a->hw_offload == b->hw_offload;
+                return a->mqprio.hw_offload == b->mqprio.hw_offload;
         return taprio_schedule_equal(a, b);
 }
 

@@ -114,7 +114,7 @@ static int mqprio_build_request(int ifindex, const void *spec, struct nl_msg **r
         if (k >= 0)
                 k = rtnl_qdisc_mqprio_set_queue(q, count, offset, TC_QOPT_MAX_QUEUE);
         if (k >= 0)
-                k = rtnl_qdisc_mqprio_hw_offload(q, r->hw_offload ? TC_MQPRIO_HW_OFFLOAD_TCS : 0);
+                k = rtnl_qdisc_mqprio_hw_offload(q, r->mqprio.hw_offload ? TC_MQPRIO_HW_OFFLOAD_TCS : 0);
         if (k >= 0)
                 k = rtnl_qdisc_build_add_request(q, NLM_F_CREATE | NLM_F_REPLACE, ret);
         /* libnl's NLE_* codes, not errno values */
@@ -206,7 +206,7 @@ static const char *mqprio_unexpressed(const struct nlattr *options) {
 static bool mqprio_equal(const void *x, const void *y) {
         const RootSpec *a = x, *b = y;
 
-        return root_head_equal(a, b) && root_classes_equal(a, b) && a->hw_offload == b->hw_offload;
+        return root_head_equal(a, b) && root_classes_equal(a, b) && a->mqprio.hw_offload == b->mqprio.hw_offload;
 }
 
 /* ---- the schedule's keys ---- */
@@ -223,7 +223,7 @@ static void mqprio_parse_root(Parser *p, const JsonNode *root, RootSpec *r) {
         if (v && tc_hint_bool(v, hint))
                 perr(p, "root.hw_offload", "must be a boolean, got %s%s", show(v, sh), hint);
         else
-                (void) get_bool(p, "root", root, "hw_offload", &r->hw_offload);
+                (void) get_bool(p, "root", root, "hw_offload", &r->mqprio.hw_offload);
         kind_parse_fp(p, root, r);
 }
 
@@ -232,13 +232,13 @@ static void mqprio_parse_root(Parser *p, const JsonNode *root, RootSpec *r) {
  * mode" otherwise. */
 static void mqprio_verify_root(Verifier *v, const Schedule *s, const DeviceFacts *f) {
         kind_verify_fp(v, &s->root);
-        if (s->root.fp_given && !s->root.hw_offload)
+        if (s->root.fp_given && !s->root.mqprio.hw_offload)
                 verr(v, "root.fp", "needs \"hw_offload\": true on an mqprio: the kernel takes per-class "
                      "frame preemption only from an mqprio offloaded to the NIC");
 }
 
 static int mqprio_root_to_json(struct json_object *o, const RootSpec *r) {
-        if (json_add_made(o, "hw_offload", json_object_new_boolean(r->hw_offload)) < 0)
+        if (json_add_made(o, "hw_offload", json_object_new_boolean(r->mqprio.hw_offload)) < 0)
                 return -ENOMEM;
         return kind_fp_to_json(o, r);
 }

@@ -119,7 +119,7 @@ typedef struct QDiscVTable {
         bool sends_max_sdu;
         /* The root gates its classes by a gate list (taprio: RootSpec's
          * entries, cycle and base time): a launch time passes only inside
-         * a window of its class (lib/txtime-windows.h; GetTxtimeWindow(),
+         * a window of its class (kinds/taprio-windows.h; GetTxtimeWindow(),
          * the launch-time monitor). */
         bool gates;
         /* The clock the root checks a socket's launch time on when no etf
@@ -136,6 +136,10 @@ typedef struct QDiscVTable {
          * root (sch_api.c takes one only on a root or under mqprio/mq:
          * "STAB not supported on a non root"; taprio). */
         bool refuses_txq_stab;
+        /* Whether r's traffic classes may share TX queues (taprio in
+         * txtime-assist mode, the one root whose queue ranges Linux lets
+         * overlap; root_queues_may_overlap()). NULL op: never. */
+        bool (*queues_may_overlap)(const RootSpec *r);
         /* Before comparing want (a shallow copy of a schedule's root, for
          * drift and ownership) with installed: what the file leaves to
          * tbsd or the kernel settles (a taprio's base time and effective
@@ -144,10 +148,23 @@ typedef struct QDiscVTable {
         /* Describe(): what a dump of the kind holds beside the schedule's
          * keys (taprio's running and pending schedules) into o. */
         void (*describe_root)(struct json_object *o, const RootSpec *installed);
+        /* The kernel keeps statistics per traffic class of the root
+         * (taprio's offload counters: window drops, transmit overruns),
+         * which Describe() shows as the root's "class_stats". */
+        bool class_stats;
 
         /* The rest: TX queue kinds only (root false; an etf or cbs as the
          * root is a RootSpec whose leaf is handled by these). */
         TxqKind txq;
+        /* Another name a schedule's "qdisc" may give the kind (etf's old
+         * name "tbs"), or NULL. */
+        const char *old_name;
+        /* The qdisc itself releases each frame at its launch time, delta_ns
+         * ahead, and drops late ones (etf): a queue of the kind carries the
+         * rules on delta_ns and skip_sock_check against the root's gates,
+         * the launch-time monitor and the deadline-miss counters. A cbs's
+         * etf child is its own etf (etf_spec_etf_part()). */
+        bool releases_at_txtime;
         const KindKey *keys;
         size_t n_keys;
         /* Parse the kind's keys of object e (at path) into q (kind, queue
@@ -205,6 +222,14 @@ static inline const QDiscVTable *qdisc_vtable_for_child(TxqKind k) {
         return (unsigned) k < _TXQ_KIND_MAX ? qdisc_txq_vtables[k] : NULL;
 }
 
+/** Whether q's qdisc is a kind that releases frames at their launch time
+ *  itself (QDiscVTable.releases_at_txtime: an etf queue). */
+static inline bool txq_releases_at_txtime(const EtfSpec *q) {
+        const QDiscVTable *vt = qdisc_vtable_for_child(q->kind);
+
+        return vt && vt->releases_at_txtime;
+}
+
 /** The TX queue kind a schedule's "qdisc" names ("etf", "cbs"; "tbs" is
  *  etf's old name, which the parser keeps), or NULL. len: the string's
  *  length (a JSON string may hold a NUL). */
@@ -251,6 +276,28 @@ bool root_gates(const RootSpec *r);
 /** The clock r checks a socket's launch time on without an etf
  *  (QDiscVTable.launch_clock), CLOCK_TAI when nothing checks it. */
 clockid_t root_launch_clock(const RootSpec *r);
+
+/** Whether e puts an etf on its queue: a queue of a kind that releases
+ *  frames at their launch time (etf), or a cbs with an etf under it. */
+bool etf_spec_has_etf(const EtfSpec *e);
+
+/** The etf that e puts on its queue (etf_spec_has_etf()) as an etf queue
+ *  of its own: e itself, or a cbs's child with its offload (kinds/etf.c). */
+EtfSpec etf_spec_etf_part(const EtfSpec *e);
+
+/** Whether r's traffic classes may share TX queues: the root kind says so
+ *  (QDiscVTable.queues_may_overlap: taprio in txtime-assist mode), the one root whose queue ranges Linux (6.1, taprio_parse_mqprio_opt())
+ *  lets overlap. Every other root has each TX queue in one class at most. */
+bool root_queues_may_overlap(const RootSpec *r);
+
+/** Whether an installed taprio base time satisfies the schedule's want at
+ *  now_ns (want's clock): the same, or for a base time the schedule leaves
+ *  to tbsd ("now", or one already past at now_ns) any base time at or after
+ *  it (an in-place change moves such a base time forward to a cycle
+ *  boundary of the running schedule). */
+bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int64_t now_ns);
+/** Whether any traffic class of r has a max_sdu limit. */
+bool root_has_max_sdu(const RootSpec *r);
 
 /** Close a nest opened with nla_nest_start(). nla_len is 16 bits: a nest
  *  above 65535 bytes cannot be expressed, libnl then cuts it off the message

@@ -37,11 +37,11 @@ static void parse_base_time(Parser *p, const JsonNode *root, RootSpec *r) {
                         perr(p, "root.base_time_ns", "must be a time in nanoseconds or \"now\", got %s",
                              show(v, sh));
                 else
-                        r->base_time_now = true;
+                        r->taprio.base_time_now = true;
                 return;
         }
         if (as_int(p, "root.base_time_ns", v, 0, INT64_MAX, &x) >= 0)
-                r->base_time_ns = x;
+                r->taprio.base_time_ns = x;
 }
 
 /* max_sdu: bytes per traffic class (the count is checked against num_tc by
@@ -60,13 +60,13 @@ static void parse_max_sdu(Parser *p, const JsonNode *root, RootSpec *r) {
                      TBS_MAX_TC, n);
                 return;
         }
-        r->max_sdu_given = true;
-        r->n_max_sdu = (uint8_t) n;
+        r->taprio.max_sdu_given = true;
+        r->taprio.n_max_sdu = (uint8_t) n;
         for (size_t i = 0; i < n; i++) {
                 int64_t x;
 
                 if (as_int_index(p, "root.max_sdu", a, i, 0, TBS_MAX_SDU, &x) >= 0)
-                        r->max_sdu[i] = (uint32_t) x;
+                        r->taprio.max_sdu[i] = (uint32_t) x;
         }
 }
 
@@ -146,14 +146,14 @@ static void parse_entries(Parser *p, const JsonNode *root, RootSpec *r) {
         a = get_container(p, "root", root, "entries", true, JSON_ARRAY);
         if (!a || a->len == 0)
                 return;
-        r->entries = calloc(a->len, sizeof(GateEntry));
-        if (!r->entries) {
+        r->taprio.entries = calloc(a->len, sizeof(GateEntry));
+        if (!r->taprio.entries) {
                 p->oom = true;
                 return;
         }
-        r->n_entries = a->len;
+        r->taprio.n_entries = a->len;
         for (size_t i = 0; i < a->len; i++)
-                parse_entry(p, jpath_index(path, "root.entries", i), json_index(a, i), &r->entries[i]);
+                parse_entry(p, jpath_index(path, "root.entries", i), json_index(a, i), &r->taprio.entries[i]);
 }
 
 void taprio_parse_root(Parser *p, const JsonNode *root, RootSpec *r) {
@@ -162,20 +162,20 @@ void taprio_parse_root(Parser *p, const JsonNode *root, RootSpec *r) {
         const char *t;
         int64_t x;
 
-        parse_clockid(p, "root", root, &r->clockid);
+        parse_clockid(p, "root", root, &r->taprio.clockid);
         parse_base_time(p, root, r);
-        r->change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
+        r->taprio.change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
         if (get_int(p, "root", root, "change_margin_ns", false, TBS_TAPRIO_CHANGE_MARGIN_MIN_NS,
                     TBS_TAPRIO_CHANGE_MARGIN_MAX_NS, &x) > 0)
-                r->change_margin_ns = x;
+                r->taprio.change_margin_ns = x;
         parse_max_sdu(p, root, r);
         kind_parse_fp(p, root, r);
         if (get_int(p, "root", root, "cycle_time_ns", false, 1, INT64_MAX, &x) > 0) {
-                r->cycle_time_ns = x;
-                r->cycle_time_given = true;
+                r->taprio.cycle_time_ns = x;
+                r->taprio.cycle_time_given = true;
         }
         if (get_int(p, "root", root, "cycle_time_extension_ns", false, 0, INT64_MAX, &x) > 0)
-                r->cycle_time_extension_ns = x;
+                r->taprio.cycle_time_extension_ns = x;
         t = get_string(p, "root", root, "mode", false, &v);
         if (t) {
                 TaprioMode m = taprio_mode_from_string(t);
@@ -184,19 +184,19 @@ void taprio_parse_root(Parser *p, const JsonNode *root, RootSpec *r) {
                         perr(p, "root.mode", "unknown mode %s; expected \"software\", \"txtime-assist\" "
                              "or \"full-offload\"", show(v, sh));
                 else
-                        r->mode = m;
+                        r->taprio.mode = m;
         }
         if (get_int(p, "root", root, "txtime_delay_ns", false, 0, UINT32_MAX, &x) > 0)
-                r->txtime_delay_ns = (uint32_t) x;
+                r->taprio.txtime_delay_ns = (uint32_t) x;
         if (!json_member(root, "streams"))
                 parse_entries(p, root, r);      /* else parse_streams(), after the root */
 
-        if (!r->cycle_time_given) {
+        if (!r->taprio.cycle_time_given) {
                 int64_t sum = 0;
 
-                for (size_t i = 0; i < r->n_entries; i++)
-                        sum += r->entries[i].interval_ns;
-                r->cycle_time_ns = sum;
+                for (size_t i = 0; i < r->taprio.n_entries; i++)
+                        sum += r->taprio.entries[i].interval_ns;
+                r->taprio.cycle_time_ns = sum;
         }
 }
 
@@ -215,17 +215,17 @@ static void verify_entries(Verifier *v, const RootSpec *r) {
         char path[VERIFY_PATH_MAX];
         int64_t sum = 0;
 
-        if (r->n_entries == 0) {
+        if (r->taprio.n_entries == 0) {
                 verr(v, "root.entries", "must have at least one entry");
                 return;
         }
-        if (r->n_entries > TBS_TAPRIO_MAX_ENTRIES)
+        if (r->taprio.n_entries > TBS_TAPRIO_MAX_ENTRIES)
                 verr(v, "root.entries",
                      "must have at most %u entries: the kernel cannot report or notify a larger taprio "
                      "(docs/schedule-format.md, Limits), got %zu",
-                     TBS_TAPRIO_MAX_ENTRIES, r->n_entries);
-        for (size_t i = 0; i < r->n_entries; i++) {
-                const GateEntry *e = &r->entries[i];
+                     TBS_TAPRIO_MAX_ENTRIES, r->taprio.n_entries);
+        for (size_t i = 0; i < r->taprio.n_entries; i++) {
+                const GateEntry *e = &r->taprio.entries[i];
 
                 if ((unsigned) e->command >= _GATE_COMMAND_MAX)
                         verr(v, pathf(path, "root.entries[%zu].command", i), "unknown gate command %d",
@@ -242,63 +242,63 @@ static void verify_entries(Verifier *v, const RootSpec *r) {
                              "must be between 1 and %d, got %" PRIu32, TBS_TAPRIO_MAX_CYCLE_NS, e->interval_ns);
                 sum += e->interval_ns;
         }
-        if (!r->cycle_time_given && r->cycle_time_ns == sum && sum > TBS_TAPRIO_MAX_CYCLE_NS)
+        if (!r->taprio.cycle_time_given && r->taprio.cycle_time_ns == sum && sum > TBS_TAPRIO_MAX_CYCLE_NS)
                 verr(v, "root.entries",
                      "the intervals add up to %" PRIi64 " ns; the cycle time may be at most %d ns",
                      sum, TBS_TAPRIO_MAX_CYCLE_NS);
-        else if (r->cycle_time_ns <= 0 || r->cycle_time_ns > TBS_TAPRIO_MAX_CYCLE_NS)
+        else if (r->taprio.cycle_time_ns <= 0 || r->taprio.cycle_time_ns > TBS_TAPRIO_MAX_CYCLE_NS)
                 verr(v, "root.cycle_time_ns", "must be between 1 and %d, got %" PRIi64,
-                     TBS_TAPRIO_MAX_CYCLE_NS, r->cycle_time_ns);
-        else if (r->cycle_time_ns < sum)
+                     TBS_TAPRIO_MAX_CYCLE_NS, r->taprio.cycle_time_ns);
+        else if (r->taprio.cycle_time_ns < sum)
                 verr(v, "root.cycle_time_ns",
                      "must be at least the sum of the entries' intervals (%" PRIi64 "), got %" PRIi64,
-                     sum, r->cycle_time_ns);
+                     sum, r->taprio.cycle_time_ns);
 }
 
 void taprio_verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts) {
         const RootSpec *r = &s->root;
         char cn[32];
 
-        if ((unsigned) r->mode >= _TAPRIO_MODE_MAX)
-                verr(v, "root.mode", "unknown taprio mode %d", (int) r->mode);
-        if (!clockid_to_string(r->clockid))
+        if ((unsigned) r->taprio.mode >= _TAPRIO_MODE_MAX)
+                verr(v, "root.mode", "unknown taprio mode %d", (int) r->taprio.mode);
+        if (!clockid_to_string(r->taprio.clockid))
                 verr(v, "root.clockid",
                      "taprio accepts CLOCK_TAI, CLOCK_REALTIME, CLOCK_MONOTONIC or CLOCK_BOOTTIME, got %s",
-                     clock_name(r->clockid, cn));
-        else if (r->mode == TAPRIO_MODE_TXTIME_ASSIST && r->clockid != CLOCK_TAI)
+                     clock_name(r->taprio.clockid, cn));
+        else if (r->taprio.mode == TAPRIO_MODE_TXTIME_ASSIST && r->taprio.clockid != CLOCK_TAI)
                 verr(v, "root.clockid",
                      "must be CLOCK_TAI in txtime-assist mode: taprio stamps launch times for its etf "
                      "children, and the kernel's etf accepts only CLOCK_TAI; got %s",
-                     clock_name(r->clockid, cn));
-        verify_at_least(v, "root.base_time_ns", r->base_time_ns, 0);
-        verify_at_least(v, "root.cycle_time_extension_ns", r->cycle_time_extension_ns, 0);
-        if (r->txtime_delay_ns != 0 && r->mode != TAPRIO_MODE_TXTIME_ASSIST)
+                     clock_name(r->taprio.clockid, cn));
+        verify_at_least(v, "root.base_time_ns", r->taprio.base_time_ns, 0);
+        verify_at_least(v, "root.cycle_time_extension_ns", r->taprio.cycle_time_extension_ns, 0);
+        if (r->taprio.txtime_delay_ns != 0 && r->taprio.mode != TAPRIO_MODE_TXTIME_ASSIST)
                 verr(v, "root.txtime_delay_ns", "only valid with mode \"txtime-assist\", got mode \"%s\"",
-                     taprio_mode_to_string(r->mode) ?: "?");
-        if (r->max_sdu_given && r->num_tc >= 1 && r->n_max_sdu != r->num_tc)
+                     taprio_mode_to_string(r->taprio.mode) ?: "?");
+        if (r->taprio.max_sdu_given && r->num_tc >= 1 && r->taprio.n_max_sdu != r->num_tc)
                 verr(v, "root.max_sdu", "must have one entry per traffic class (num_tc is %u), got %u",
-                     r->num_tc, r->n_max_sdu);
+                     r->num_tc, r->taprio.n_max_sdu);
         kind_verify_fp(v, r);
         /* Linux 6.12: "Preemption only supported with full offload" */
-        if (root_has_preemptible(r) && r->mode != TAPRIO_MODE_FULL_OFFLOAD)
+        if (root_has_preemptible(r) && r->taprio.mode != TAPRIO_MODE_FULL_OFFLOAD)
                 verr(v, "root.fp", "a preemptible traffic class needs mode \"full-offload\": the kernel takes "
                      "frame preemption only from a taprio the NIC runs, got mode \"%s\"",
-                     taprio_mode_to_string(r->mode) ?: "?");
-        if (r->change_margin_ns != 0 && (r->change_margin_ns < TBS_TAPRIO_CHANGE_MARGIN_MIN_NS ||
-            r->change_margin_ns > TBS_TAPRIO_CHANGE_MARGIN_MAX_NS))
+                     taprio_mode_to_string(r->taprio.mode) ?: "?");
+        if (r->taprio.change_margin_ns != 0 && (r->taprio.change_margin_ns < TBS_TAPRIO_CHANGE_MARGIN_MIN_NS ||
+            r->taprio.change_margin_ns > TBS_TAPRIO_CHANGE_MARGIN_MAX_NS))
                 verr(v, "root.change_margin_ns", "must be between %lld and %lld, got %" PRIi64,
-                     TBS_TAPRIO_CHANGE_MARGIN_MIN_NS, TBS_TAPRIO_CHANGE_MARGIN_MAX_NS, r->change_margin_ns);
-        if (r->mode == TAPRIO_MODE_TXTIME_ASSIST && !schedule_has_etf(s))
+                     TBS_TAPRIO_CHANGE_MARGIN_MIN_NS, TBS_TAPRIO_CHANGE_MARGIN_MAX_NS, r->taprio.change_margin_ns);
+        if (r->taprio.mode == TAPRIO_MODE_TXTIME_ASSIST && !schedule_has_etf(s))
                 verr(v, "root.mode",
                      "txtime-assist needs an etf qdisc on at least one TX queue, but txqueues %s",
                      s->n_txqueues == 0 ? "is empty" : "has no etf, on a queue or as a cbs's child");
 
         /* Without entries, streams are computed into them once the link
          * speed is known. */
-        if (r->n_entries > 0 || s->streams.n == 0)
+        if (r->taprio.n_entries > 0 || s->streams.n == 0)
                 verify_entries(v, r);
 
-        if (r->mode == TAPRIO_MODE_FULL_OFFLOAD && facts && facts->offload_known && !facts->taprio_full_offload)
+        if (r->taprio.mode == TAPRIO_MODE_FULL_OFFLOAD && facts && facts->offload_known && !facts->taprio_full_offload)
                 verr(v, "root.mode",
                      "taprio full offload is not available on this device: its driver cannot run the gate "
                      "schedule itself; use mode \"software\" or \"txtime-assist\"");
@@ -319,7 +319,7 @@ static struct json_object *max_sdu_to_json(const RootSpec *r) {
         if (!a)
                 return NULL;
         for (unsigned tc = 0; tc < r->num_tc && tc < TBS_MAX_TC; tc++) {
-                struct json_object *e = json_object_new_int64(r->max_sdu[tc]);
+                struct json_object *e = json_object_new_int64(r->taprio.max_sdu[tc]);
 
                 if (!e || json_object_array_add(a, e) < 0) {
                         json_object_put(e);
@@ -332,20 +332,20 @@ static struct json_object *max_sdu_to_json(const RootSpec *r) {
 /* Defaults the file may leave out are left out (change margin, cycle
  * time, extension, txtime delay outside txtime-assist), so it reads back. */
 int taprio_root_to_json(struct json_object *o, const RootSpec *r) {
-        if (add_name(o, "clockid", clockid_to_string(r->clockid)) < 0 ||
-            (r->base_time_now ? add_name(o, "base_time_ns", "now")
-                              : json_add_made(o, "base_time_ns", json_object_new_int64(r->base_time_ns))) < 0 ||
-            (r->change_margin_ns != 0 && r->change_margin_ns != TBS_TAPRIO_CHANGE_MARGIN_NS &&
-             json_add_made(o, "change_margin_ns", json_object_new_int64(r->change_margin_ns)) < 0) ||
-            ((r->max_sdu_given || root_has_max_sdu(r)) && json_add_made(o, "max_sdu", max_sdu_to_json(r)) < 0) ||
+        if (add_name(o, "clockid", clockid_to_string(r->taprio.clockid)) < 0 ||
+            (r->taprio.base_time_now ? add_name(o, "base_time_ns", "now")
+                              : json_add_made(o, "base_time_ns", json_object_new_int64(r->taprio.base_time_ns))) < 0 ||
+            (r->taprio.change_margin_ns != 0 && r->taprio.change_margin_ns != TBS_TAPRIO_CHANGE_MARGIN_NS &&
+             json_add_made(o, "change_margin_ns", json_object_new_int64(r->taprio.change_margin_ns)) < 0) ||
+            ((r->taprio.max_sdu_given || root_has_max_sdu(r)) && json_add_made(o, "max_sdu", max_sdu_to_json(r)) < 0) ||
             kind_fp_to_json(o, r) < 0 ||
-            (r->cycle_time_given && json_add_made(o, "cycle_time_ns", json_object_new_int64(r->cycle_time_ns)) < 0) ||
-            (r->cycle_time_extension_ns != 0 &&
-             json_add_made(o, "cycle_time_extension_ns", json_object_new_int64(r->cycle_time_extension_ns)) < 0) ||
-            add_name(o, "mode", taprio_mode_to_string(r->mode)) < 0 ||
-            ((r->mode == TAPRIO_MODE_TXTIME_ASSIST || r->txtime_delay_ns != 0) &&
-             json_add_made(o, "txtime_delay_ns", json_object_new_int64(r->txtime_delay_ns)) < 0) ||
-            json_add_made(o, "entries", gate_entries_to_json(r->entries, r->n_entries)) < 0)
+            (r->taprio.cycle_time_given && json_add_made(o, "cycle_time_ns", json_object_new_int64(r->taprio.cycle_time_ns)) < 0) ||
+            (r->taprio.cycle_time_extension_ns != 0 &&
+             json_add_made(o, "cycle_time_extension_ns", json_object_new_int64(r->taprio.cycle_time_extension_ns)) < 0) ||
+            add_name(o, "mode", taprio_mode_to_string(r->taprio.mode)) < 0 ||
+            ((r->taprio.mode == TAPRIO_MODE_TXTIME_ASSIST || r->taprio.txtime_delay_ns != 0) &&
+             json_add_made(o, "txtime_delay_ns", json_object_new_int64(r->taprio.txtime_delay_ns)) < 0) ||
+            json_add_made(o, "entries", gate_entries_to_json(r->taprio.entries, r->taprio.n_entries)) < 0)
                 return -ENOMEM;
         return 0;
 }
@@ -392,16 +392,16 @@ static json_object *gate_schedule_to_json(const GateSchedule *g) {
  * them; the root's own keys hold the newest of the two. */
 void taprio_describe_root(struct json_object *o, const RootSpec *r) {
         GateSchedule newest = {
-                .base_time_ns = r->base_time_ns,
-                .cycle_time_ns = r->cycle_time_ns,
-                .cycle_time_extension_ns = r->cycle_time_extension_ns,
-                .entries = r->entries,
-                .n_entries = r->n_entries,
+                .base_time_ns = r->taprio.base_time_ns,
+                .cycle_time_ns = r->taprio.cycle_time_ns,
+                .cycle_time_extension_ns = r->taprio.cycle_time_extension_ns,
+                .entries = r->taprio.entries,
+                .n_entries = r->taprio.n_entries,
         };
 
-        json_add(o, "change_pending", json_object_new_boolean(r->admin_pending));
-        if (r->admin_pending) {
-                json_add(o, "oper_schedule", r->oper.n_entries > 0 ? gate_schedule_to_json(&r->oper) : NULL);
+        json_add(o, "change_pending", json_object_new_boolean(r->taprio.admin_pending));
+        if (r->taprio.admin_pending) {
+                json_add(o, "oper_schedule", r->taprio.oper.n_entries > 0 ? gate_schedule_to_json(&r->taprio.oper) : NULL);
                 json_add(o, "admin_schedule", gate_schedule_to_json(&newest));
         } else {
                 json_add(o, "oper_schedule", gate_schedule_to_json(&newest));

@@ -9,6 +9,7 @@
  * the header wraps round to "above max_mtu" without a stab). */
 #include <string.h>
 
+#include "qdisc-kind.h"
 #include "taprio-sdu.h"
 
 /* Picoseconds per byte at a link speed, as the kernel keeps it: 8 * 10^6 /
@@ -85,30 +86,30 @@ void taprio_kernel_max_sdu(const uint32_t asked[TBS_MAX_TC], unsigned num_tc, co
 }
 
 bool taprio_tc_entries_unreported(const RootSpec *installed) {
-        return installed->kind == ROOT_TAPRIO && installed->admin_pending && installed->oper.n_entries == 0 &&
-               !installed->max_sdu_dumped && !installed->fp_dumped;
+        return installed->kind == ROOT_TAPRIO && installed->taprio.admin_pending && installed->taprio.oper.n_entries == 0 &&
+               !installed->taprio.max_sdu_dumped && !installed->fp_dumped;
 }
 
 void taprio_settle_max_sdu(RootSpec *want, const RootSpec *installed, const DeviceFacts *facts) {
-        const GateEntry *entries = installed->entries;
-        size_t n = installed->n_entries;
-        int64_t cycle = installed->cycle_time_ns;
+        const GateEntry *entries = installed->taprio.entries;
+        size_t n = installed->taprio.n_entries;
+        int64_t cycle = installed->taprio.cycle_time_ns;
         uint32_t eff[TBS_MAX_TC];
         TaprioSduFacts f;
 
         if (want->kind == ROOT_TAPRIO && taprio_tc_entries_unreported(installed)) {
-                memcpy(want->max_sdu, installed->max_sdu, sizeof(want->max_sdu));
+                memcpy(want->taprio.max_sdu, installed->taprio.max_sdu, sizeof(want->taprio.max_sdu));
                 want->fp_given = false;
                 return;
         }
-        if (!facts || want->kind != ROOT_TAPRIO || installed->kind != ROOT_TAPRIO || !installed->max_sdu_dumped)
+        if (!facts || want->kind != ROOT_TAPRIO || installed->kind != ROOT_TAPRIO || !installed->taprio.max_sdu_dumped)
                 return;
         /* The TC entries are the running schedule's: beside a pending admin
          * schedule, the one in oper. */
-        if (installed->admin_pending) {
-                entries = installed->oper.entries;
-                n = installed->oper.n_entries;
-                cycle = installed->oper.cycle_time_ns;
+        if (installed->taprio.admin_pending) {
+                entries = installed->taprio.oper.entries;
+                n = installed->taprio.oper.n_entries;
+                cycle = installed->taprio.oper.cycle_time_ns;
         }
         if (n == 0)
                 return;
@@ -118,8 +119,15 @@ void taprio_settle_max_sdu(RootSpec *want, const RootSpec *installed, const Devi
                 .stab = installed->stab.given,
                 .stab_overhead = installed->stab.overhead,
         };
-        taprio_kernel_max_sdu(want->max_sdu, want->num_tc, entries, n, cycle, &f, eff);
+        taprio_kernel_max_sdu(want->taprio.max_sdu, want->num_tc, entries, n, cycle, &f, eff);
         for (unsigned tc = 0; tc < want->num_tc && tc < TBS_MAX_TC; tc++)
-                if (installed->max_sdu[tc] != want->max_sdu[tc] && installed->max_sdu[tc] == eff[tc])
-                        want->max_sdu[tc] = installed->max_sdu[tc];
+                if (installed->taprio.max_sdu[tc] != want->taprio.max_sdu[tc] && installed->taprio.max_sdu[tc] == eff[tc])
+                        want->taprio.max_sdu[tc] = installed->taprio.max_sdu[tc];
+}
+
+bool root_has_max_sdu(const RootSpec *r) {
+        for (unsigned i = 0; i < TBS_MAX_TC; i++)
+                if (r->taprio.max_sdu[i] != 0)
+                        return true;
+        return false;
 }

@@ -32,7 +32,7 @@ static int taprio_fill_options(struct nl_msg *m, const void *spec) {
 
         if (r->kind != ROOT_TAPRIO)
                 return -EINVAL;
-        switch (r->mode) {
+        switch (r->taprio.mode) {
         case TAPRIO_MODE_SOFTWARE:
                 flags = 0;
                 break;
@@ -54,24 +54,24 @@ static int taprio_fill_options(struct nl_msg *m, const void *spec) {
         /* Attribute order as iproute2 6.1 sends it, so the bytes can be
          * compared with what tc sends. Full offload runs on the NIC's clock;
          * the kernel neither wants nor dumps one. */
-        if (r->mode != TAPRIO_MODE_FULL_OFFLOAD &&
-            nla_put_s32(m, TCA_TAPRIO_ATTR_SCHED_CLOCKID, r->clockid) < 0)
+        if (r->taprio.mode != TAPRIO_MODE_FULL_OFFLOAD &&
+            nla_put_s32(m, TCA_TAPRIO_ATTR_SCHED_CLOCKID, r->taprio.clockid) < 0)
                 return -ENOMEM;
         if (nla_put_u32(m, TCA_TAPRIO_ATTR_FLAGS, flags) < 0)
                 return -ENOMEM;
         qdisc_qopt_from_root(r, qopt);
         if (nla_put(m, TCA_TAPRIO_ATTR_PRIOMAP, sizeof(qopt), qopt) < 0)
                 return -ENOMEM;
-        if (r->mode == TAPRIO_MODE_TXTIME_ASSIST &&
-            nla_put_u32(m, TCA_TAPRIO_ATTR_TXTIME_DELAY, r->txtime_delay_ns) < 0)
+        if (r->taprio.mode == TAPRIO_MODE_TXTIME_ASSIST &&
+            nla_put_u32(m, TCA_TAPRIO_ATTR_TXTIME_DELAY, r->taprio.txtime_delay_ns) < 0)
                 return -ENOMEM;
-        if (nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_BASE_TIME, r->base_time_ns) < 0)
+        if (nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_BASE_TIME, r->taprio.base_time_ns) < 0)
                 return -ENOMEM;
-        if (r->cycle_time_ns > 0 &&
-            nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME, r->cycle_time_ns) < 0)
+        if (r->taprio.cycle_time_ns > 0 &&
+            nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME, r->taprio.cycle_time_ns) < 0)
                 return -ENOMEM;
-        if (r->cycle_time_extension_ns != 0 &&
-            nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME_EXTENSION, r->cycle_time_extension_ns) < 0)
+        if (r->taprio.cycle_time_extension_ns != 0 &&
+            nla_put_s64(m, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME_EXTENSION, r->taprio.cycle_time_extension_ns) < 0)
                 return -ENOMEM;
 
         /* Per-class max SDU (Linux 6.1): one TCA_TAPRIO_ATTR_TC_ENTRY nest per
@@ -80,14 +80,14 @@ static int taprio_fill_options(struct nl_msg *m, const void *spec) {
          * schedule asks: a kernel without them ignores the attribute. */
         /* Frame preemption (root.fp, Linux 6.4) goes into the same
          * entries, after the max SDU, as iproute2 6.15 sends them. */
-        for (unsigned tc = 0; (r->max_sdu_given || r->fp_given) && tc < r->num_tc && tc < TBS_MAX_TC; tc++) {
+        for (unsigned tc = 0; (r->taprio.max_sdu_given || r->fp_given) && tc < r->num_tc && tc < TBS_MAX_TC; tc++) {
                 struct nlattr *t = nla_nest_start(m, TCA_TAPRIO_ATTR_TC_ENTRY);
 
                 if (!t)
                         return -ENOMEM;
                 t->nla_type = TCA_TAPRIO_ATTR_TC_ENTRY | NLA_F_NESTED;
                 if (nla_put_u32(m, TCA_TAPRIO_TC_ENTRY_INDEX, tc) < 0 ||
-                    (r->max_sdu_given && nla_put_u32(m, TCA_TAPRIO_TC_ENTRY_MAX_SDU, r->max_sdu[tc]) < 0) ||
+                    (r->taprio.max_sdu_given && nla_put_u32(m, TCA_TAPRIO_TC_ENTRY_MAX_SDU, r->taprio.max_sdu[tc]) < 0) ||
                     (r->fp_given && nla_put_u32(m, TBS_TCA_TAPRIO_TC_ENTRY_FP, r->fp[tc] ?: TBS_FP_EXPRESS) < 0))
                         return -ENOMEM;
                 if (qdisc_nest_end(m, t) < 0)
@@ -98,7 +98,7 @@ static int taprio_fill_options(struct nl_msg *m, const void *spec) {
         if (!list)
                 return -ENOMEM;
         list->nla_type = TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST | NLA_F_NESTED;
-        for (size_t i = 0; i < r->n_entries; i++) {
+        for (size_t i = 0; i < r->taprio.n_entries; i++) {
                 struct nlattr *e;
 
                 /* Like iproute2: NLA_F_NESTED on the list, not on each entry
@@ -107,9 +107,9 @@ static int taprio_fill_options(struct nl_msg *m, const void *spec) {
                 if (!e)
                         return -ENOMEM;
                 e->nla_type = TCA_TAPRIO_SCHED_ENTRY;
-                if (nla_put_u8(m, TCA_TAPRIO_SCHED_ENTRY_CMD, (uint8_t) r->entries[i].command) < 0 ||
-                    nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_GATE_MASK, r->entries[i].gate_mask) < 0 ||
-                    nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_INTERVAL, r->entries[i].interval_ns) < 0)
+                if (nla_put_u8(m, TCA_TAPRIO_SCHED_ENTRY_CMD, (uint8_t) r->taprio.entries[i].command) < 0 ||
+                    nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_GATE_MASK, r->taprio.entries[i].gate_mask) < 0 ||
+                    nla_put_u32(m, TCA_TAPRIO_SCHED_ENTRY_INTERVAL, r->taprio.entries[i].interval_ns) < 0)
                         return -ENOMEM;
                 if (qdisc_nest_end(m, e) < 0)
                         return -EMSGSIZE;
@@ -216,12 +216,12 @@ static int parse_tc_entries(const struct nlattr *options, RootSpec *r) {
                         return k;
                 if (tc == UINT32_MAX)
                         return -EBADMSG;
-                r->max_sdu_dumped = true;
+                r->taprio.max_sdu_dumped = true;
                 /* Linux 6.4+ dumps fp in each entry; 6.1 has none */
                 if (etb[TBS_TCA_TAPRIO_TC_ENTRY_FP])
                         r->fp_dumped = true;
                 if (tc < TBS_MAX_TC) {
-                        r->max_sdu[tc] = sdu;
+                        r->taprio.max_sdu[tc] = sdu;
                         r->fp[tc] = fp > 0xff ? 0xff : (uint8_t) fp;
                 }
         }
@@ -230,7 +230,7 @@ static int parse_tc_entries(const struct nlattr *options, RootSpec *r) {
 
 static int taprio_parse_options(const struct nlattr *options, void *ret_spec) {
         struct nlattr *tb[TCA_TAPRIO_ATTR_MAX + 1];
-        RootSpec r = { .kind = ROOT_TAPRIO, .clockid = CLOCK_TAI };
+        RootSpec r = { .kind = ROOT_TAPRIO, .taprio.clockid = CLOCK_TAI };
         GateSchedule g = {};
         uint32_t flags = 0;
         int32_t clockid;
@@ -246,24 +246,24 @@ static int taprio_parse_options(const struct nlattr *options, void *ret_spec) {
                                nla_len(tb[TCA_TAPRIO_ATTR_PRIOMAP]), &r);
         if (k < 0)
                 return k;
-        r.hw_offload = false;
+        r.mqprio.hw_offload = false;
 
         if (tb[TCA_TAPRIO_ATTR_SCHED_CLOCKID]) {
                 if (nla_len(tb[TCA_TAPRIO_ATTR_SCHED_CLOCKID]) < (int) sizeof(int32_t))
                         return -EBADMSG;
                 memcpy(&clockid, nla_data(tb[TCA_TAPRIO_ATTR_SCHED_CLOCKID]), sizeof(clockid));
-                r.clockid = clockid;
+                r.taprio.clockid = clockid;
         }
         k = get_u32(tb[TCA_TAPRIO_ATTR_FLAGS], &flags);
         if (k < 0)
                 return k;
         if (flags & TCA_TAPRIO_ATTR_FLAG_FULL_OFFLOAD)
-                r.mode = TAPRIO_MODE_FULL_OFFLOAD;
+                r.taprio.mode = TAPRIO_MODE_FULL_OFFLOAD;
         else if (flags & TCA_TAPRIO_ATTR_FLAG_TXTIME_ASSIST)
-                r.mode = TAPRIO_MODE_TXTIME_ASSIST;
+                r.taprio.mode = TAPRIO_MODE_TXTIME_ASSIST;
         else
-                r.mode = TAPRIO_MODE_SOFTWARE;
-        k = get_u32(tb[TCA_TAPRIO_ATTR_TXTIME_DELAY], &r.txtime_delay_ns);
+                r.taprio.mode = TAPRIO_MODE_SOFTWARE;
+        k = get_u32(tb[TCA_TAPRIO_ATTR_TXTIME_DELAY], &r.taprio.txtime_delay_ns);
         if (k < 0)
                 return k;
 
@@ -282,9 +282,9 @@ static int taprio_parse_options(const struct nlattr *options, void *ret_spec) {
                 k = parse_schedule(atb, &g);
                 if (k < 0)
                         return k;
-                r.admin_pending = true;
+                r.taprio.admin_pending = true;
                 if (tb[TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST]) {
-                        k = parse_schedule(tb, &r.oper);
+                        k = parse_schedule(tb, &r.taprio.oper);
                         if (k < 0) {
                                 free(g.entries);
                                 return k;
@@ -295,11 +295,11 @@ static int taprio_parse_options(const struct nlattr *options, void *ret_spec) {
                 if (k < 0)
                         return k;
         }
-        r.base_time_ns = g.base_time_ns;
-        r.cycle_time_ns = g.cycle_time_ns;
-        r.cycle_time_extension_ns = g.cycle_time_extension_ns;
-        r.entries = g.entries;
-        r.n_entries = g.n_entries;
+        r.taprio.base_time_ns = g.base_time_ns;
+        r.taprio.cycle_time_ns = g.cycle_time_ns;
+        r.taprio.cycle_time_extension_ns = g.cycle_time_extension_ns;
+        r.taprio.entries = g.entries;
+        r.taprio.n_entries = g.n_entries;
 
         *(RootSpec *) ret_spec = r;
         return 0;
@@ -333,20 +333,20 @@ static const char *taprio_unexpressed(const struct nlattr *options) {
 /* taprio's own part of two roots' compare: clock, times, mode, max SDU and
  * the gate list. */
 bool taprio_schedule_equal(const RootSpec *a, const RootSpec *b) {
-        if (a->clockid != b->clockid || a->base_time_ns != b->base_time_ns ||
-            a->cycle_time_ns != b->cycle_time_ns ||
-            a->cycle_time_extension_ns != b->cycle_time_extension_ns ||
-            a->mode != b->mode || a->n_entries != b->n_entries)
+        if (a->taprio.clockid != b->taprio.clockid || a->taprio.base_time_ns != b->taprio.base_time_ns ||
+            a->taprio.cycle_time_ns != b->taprio.cycle_time_ns ||
+            a->taprio.cycle_time_extension_ns != b->taprio.cycle_time_extension_ns ||
+            a->taprio.mode != b->taprio.mode || a->taprio.n_entries != b->taprio.n_entries)
                 return false;
-        if (a->mode == TAPRIO_MODE_TXTIME_ASSIST && a->txtime_delay_ns != b->txtime_delay_ns)
+        if (a->taprio.mode == TAPRIO_MODE_TXTIME_ASSIST && a->taprio.txtime_delay_ns != b->taprio.txtime_delay_ns)
                 return false;
         for (unsigned i = 0; i < a->num_tc && i < TBS_MAX_TC; i++)
-                if (a->max_sdu[i] != b->max_sdu[i])
+                if (a->taprio.max_sdu[i] != b->taprio.max_sdu[i])
                         return false;
-        for (size_t i = 0; i < a->n_entries; i++)
-                if (a->entries[i].command != b->entries[i].command ||
-                    a->entries[i].gate_mask != b->entries[i].gate_mask ||
-                    a->entries[i].interval_ns != b->entries[i].interval_ns)
+        for (size_t i = 0; i < a->taprio.n_entries; i++)
+                if (a->taprio.entries[i].command != b->taprio.entries[i].command ||
+                    a->taprio.entries[i].gate_mask != b->taprio.entries[i].gate_mask ||
+                    a->taprio.entries[i].interval_ns != b->taprio.entries[i].interval_ns)
                         return false;
         return true;
 }
@@ -358,10 +358,10 @@ static bool taprio_equal(const void *a, const void *b) {
         if (x->kind != ROOT_TAPRIO || y->kind != ROOT_TAPRIO)
                 return false;
         /* Full offload has no clock in the kernel's dump. */
-        if (x->mode == TAPRIO_MODE_FULL_OFFLOAD && y->mode == TAPRIO_MODE_FULL_OFFLOAD) {
+        if (x->taprio.mode == TAPRIO_MODE_FULL_OFFLOAD && y->taprio.mode == TAPRIO_MODE_FULL_OFFLOAD) {
                 xx = *x;
                 yy = *y;
-                xx.clockid = yy.clockid = 0;
+                xx.taprio.clockid = yy.taprio.clockid = 0;
                 x = &xx;
                 y = &yy;
         }
@@ -377,13 +377,13 @@ int64_t qdisc_clock_now_ns(clockid_t clock) {
 }
 
 clockid_t taprio_time_clock(const RootSpec *r) {
-        return r->mode == TAPRIO_MODE_FULL_OFFLOAD ? CLOCK_TAI : r->clockid;
+        return r->taprio.mode == TAPRIO_MODE_FULL_OFFLOAD ? CLOCK_TAI : r->taprio.clockid;
 }
 
 void taprio_settle_base_time(RootSpec *want, const RootSpec *installed, int64_t now_ns) {
         if (want->kind == ROOT_TAPRIO && installed->kind == ROOT_TAPRIO &&
-            taprio_base_time_satisfied(want, installed->base_time_ns, now_ns))
-                want->base_time_ns = installed->base_time_ns;
+            taprio_base_time_satisfied(want, installed->taprio.base_time_ns, now_ns))
+                want->taprio.base_time_ns = installed->taprio.base_time_ns;
 }
 
 /* Linux refuses to change a running taprio's traffic classes, flags or
@@ -393,21 +393,21 @@ static const char *taprio_in_place_blocker(const RootSpec *installed, const Root
                                            size_t size) {
         if (installed->handle != want->handle)
                 snprintf(buf, size, "handle differs");
-        else if (installed->mode != want->mode)
-                snprintf(buf, size, "mode %s instead of %s", taprio_mode_to_string(installed->mode) ?: "?",
-                         taprio_mode_to_string(want->mode) ?: "?");
+        else if (installed->taprio.mode != want->taprio.mode)
+                snprintf(buf, size, "mode %s instead of %s", taprio_mode_to_string(installed->taprio.mode) ?: "?",
+                         taprio_mode_to_string(want->taprio.mode) ?: "?");
         else if (installed->num_tc != want->num_tc)
                 snprintf(buf, size, "num_tc %u instead of %u", installed->num_tc, want->num_tc);
         else if (memcmp(installed->priority_map, want->priority_map, sizeof(want->priority_map)) != 0)
                 snprintf(buf, size, "priority_map differs");
         else if (memcmp(installed->queues, want->queues, want->num_tc * sizeof(QueueRange)) != 0)
                 snprintf(buf, size, "queues differ");
-        else if (want->mode != TAPRIO_MODE_FULL_OFFLOAD && installed->clockid != want->clockid)
-                snprintf(buf, size, "clockid %s instead of %s", clockid_to_string(installed->clockid) ?: "?",
-                         clockid_to_string(want->clockid) ?: "?");
-        else if (want->mode == TAPRIO_MODE_TXTIME_ASSIST && installed->txtime_delay_ns != want->txtime_delay_ns)
+        else if (want->taprio.mode != TAPRIO_MODE_FULL_OFFLOAD && installed->taprio.clockid != want->taprio.clockid)
+                snprintf(buf, size, "clockid %s instead of %s", clockid_to_string(installed->taprio.clockid) ?: "?",
+                         clockid_to_string(want->taprio.clockid) ?: "?");
+        else if (want->taprio.mode == TAPRIO_MODE_TXTIME_ASSIST && installed->taprio.txtime_delay_ns != want->taprio.txtime_delay_ns)
                 snprintf(buf, size, "txtime_delay_ns %" PRIu32 " instead of %" PRIu32,
-                         installed->txtime_delay_ns, want->txtime_delay_ns);
+                         installed->taprio.txtime_delay_ns, want->taprio.txtime_delay_ns);
         else
                 return NULL;
         return buf;
@@ -436,29 +436,29 @@ static int64_t taprio_next_cycle_start(int64_t base, int64_t cycle, int64_t t) {
  * switch falls on a cycle boundary), or now_ns + margin when no schedule
  * runs. running: the installed root. */
 static int64_t taprio_change_base_time(const RootSpec *running, const RootSpec *want, int64_t now_ns) {
-        int64_t margin = want->change_margin_ns > 0 ? want->change_margin_ns : TBS_TAPRIO_CHANGE_MARGIN_NS;
+        int64_t margin = want->taprio.change_margin_ns > 0 ? want->taprio.change_margin_ns : TBS_TAPRIO_CHANGE_MARGIN_NS;
         int64_t base, cycle, t;
 
-        if (!want->base_time_now && want->base_time_ns > now_ns)
-                return want->base_time_ns;
+        if (!want->taprio.base_time_now && want->taprio.base_time_ns > now_ns)
+                return want->taprio.base_time_ns;
         if (__builtin_add_overflow(now_ns, margin, &t))
-                return want->base_time_ns;
+                return want->taprio.base_time_ns;
         /* The running schedule: oper beside a pending admin one; a pending
          * one that has not started yet runs next from its own base time. */
-        if (running->admin_pending && running->oper.n_entries > 0) {
-                base = running->oper.base_time_ns;
-                cycle = running->oper.cycle_time_ns;
+        if (running->taprio.admin_pending && running->taprio.oper.n_entries > 0) {
+                base = running->taprio.oper.base_time_ns;
+                cycle = running->taprio.oper.cycle_time_ns;
         } else {
-                base = running->base_time_ns;
-                cycle = running->cycle_time_ns;
+                base = running->taprio.base_time_ns;
+                cycle = running->taprio.cycle_time_ns;
         }
         return taprio_next_cycle_start(base, cycle, t);
 }
 
 static bool same_gate_schedule(const RootSpec *a, const RootSpec *b) {
-        return a->cycle_time_ns == b->cycle_time_ns && a->cycle_time_extension_ns == b->cycle_time_extension_ns &&
-               a->n_entries == b->n_entries &&
-               (a->n_entries == 0 || memcmp(a->entries, b->entries, a->n_entries * sizeof(GateEntry)) == 0);
+        return a->taprio.cycle_time_ns == b->taprio.cycle_time_ns && a->taprio.cycle_time_extension_ns == b->taprio.cycle_time_extension_ns &&
+               a->taprio.n_entries == b->taprio.n_entries &&
+               (a->taprio.n_entries == 0 || memcmp(a->taprio.entries, b->taprio.entries, a->taprio.n_entries * sizeof(GateEntry)) == 0);
 }
 
 /* The schedule with its base time settled, TC entries always (a class left
@@ -466,11 +466,11 @@ static bool same_gate_schedule(const RootSpec *a, const RootSpec *b) {
  * goes again with the installed base time (the kernel starts it on a cycle
  * boundary of the running one, which it is). */
 static void taprio_settle_change(RootSpec *r, const RootSpec *installed, int64_t now_ns) {
-        if (same_gate_schedule(installed, r) && taprio_base_time_satisfied(r, installed->base_time_ns, now_ns))
-                r->base_time_ns = installed->base_time_ns;
+        if (same_gate_schedule(installed, r) && taprio_base_time_satisfied(r, installed->taprio.base_time_ns, now_ns))
+                r->taprio.base_time_ns = installed->taprio.base_time_ns;
         else
-                r->base_time_ns = taprio_change_base_time(installed, r, now_ns);
-        r->max_sdu_given = r->max_sdu_given || installed->max_sdu_dumped || taprio_tc_entries_unreported(installed);
+                r->taprio.base_time_ns = taprio_change_base_time(installed, r, now_ns);
+        r->taprio.max_sdu_given = r->taprio.max_sdu_given || installed->taprio.max_sdu_dumped || taprio_tc_entries_unreported(installed);
 }
 
 /* Linux 6.1 (sch_taprio.c): grafting a child deactivates the device,
@@ -481,13 +481,13 @@ static void taprio_settle_change(RootSpec *r, const RootSpec *installed, int64_t
  * change after the children starts the timer again (from the schedule's
  * next cycle). */
 static bool taprio_restart_after_graft(const RootSpec *r) {
-        return r->mode == TAPRIO_MODE_SOFTWARE;
+        return r->taprio.mode == TAPRIO_MODE_SOFTWARE;
 }
 
 /* A kernel without per-class max SDU ignores the attribute, and its
  * taprio dumps none. */
 static const char *taprio_kernel_lacks(const RootSpec *want, const RootSpec *installed) {
-        if (root_has_max_sdu(want) && !installed->max_sdu_dumped && !taprio_tc_entries_unreported(installed))
+        if (root_has_max_sdu(want) && !installed->taprio.max_sdu_dumped && !taprio_tc_entries_unreported(installed))
                 return "root.max_sdu: this kernel does not support a per-class max SDU (its taprio reports no "
                        "TCA_TAPRIO_ATTR_TC_ENTRY); nothing changed";
         return NULL;
@@ -499,17 +499,17 @@ static void taprio_settle_installed(RootSpec *want, const RootSpec *installed, c
 }
 
 static bool taprio_stamps_txtime(const RootSpec *r) {
-        return r->mode == TAPRIO_MODE_TXTIME_ASSIST;
+        return r->taprio.mode == TAPRIO_MODE_TXTIME_ASSIST;
 }
 
 static bool taprio_gates_in_nic(const RootSpec *r) {
-        return r->mode == TAPRIO_MODE_FULL_OFFLOAD;
+        return r->taprio.mode == TAPRIO_MODE_FULL_OFFLOAD;
 }
 
 /* Without an etf, taprio checks a launch time on its own clock
  * (is_valid_interval()). */
 static clockid_t taprio_launch_clock(const RootSpec *r) {
-        return r->clockid;
+        return r->taprio.clockid;
 }
 
 /* The root keys of a taprio, as messages list them; their parsing, rules
@@ -530,6 +530,18 @@ static const KindKey taprio_root_keys[] = {
         { "link_speed_mbps", false },
         { "guard_frame_bytes", false },
 };
+
+bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int64_t now_ns) {
+        if (want->taprio.base_time_now)
+                return true;
+        if (installed_ns == want->taprio.base_time_ns)
+                return true;
+        return want->taprio.base_time_ns <= now_ns && installed_ns > want->taprio.base_time_ns;
+}
+
+static bool taprio_queues_may_overlap(const RootSpec *r) {
+        return r->taprio.mode == TAPRIO_MODE_TXTIME_ASSIST;
+}
 
 const QDiscVTable qdisc_taprio_vtable = {
         .kind = "taprio",
@@ -557,6 +569,8 @@ const QDiscVTable qdisc_taprio_vtable = {
         .stamps_txtime = taprio_stamps_txtime,
         .gates_in_nic = taprio_gates_in_nic,
         .refuses_txq_stab = true,
+        .queues_may_overlap = taprio_queues_may_overlap,
         .settle_installed = taprio_settle_installed,
         .describe_root = taprio_describe_root,
+        .class_stats = true,
 };

@@ -119,7 +119,7 @@ void parse_streams(Parser *p, const JsonNode *top, Schedule *s) {
         }
         if (json_member(root, "entries"))
                 perr(p, "root.entries", "give either entries or streams, not both");
-        if (s->root.cycle_time_given)
+        if (s->root.taprio.cycle_time_given)
                 perr(p, "root.cycle_time_ns",
                      "is computed from the streams (the least common multiple of their periods): leave it out");
         if (get_int(p, "root", root, "link_speed_mbps", false, 1, TBS_MAX_LINK_SPEED_MBPS, &x) > 0)

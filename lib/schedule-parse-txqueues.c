@@ -108,10 +108,13 @@ static void parse_txqueue(Parser *p, const char *path, const JsonNode *e, EtfSpe
         if (t && strcmp(t, "tbs") == 0 && str_len(v) == 3)
                 q->spelled_tbs = true;
         else if (t && !qdisc_vtable_txq_by_name(t, str_len(v))) {
-                for (TxqKind k = 0; k < _TXQ_KIND_MAX; k++)
-                        snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s\"%s\"%s",
+                for (TxqKind k = 0; k < _TXQ_KIND_MAX; k++) {
+                        const char *old = qdisc_vtable_for_child(k)->old_name;
+
+                        snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s\"%s\"%s%s%s",
                                  k == 0 ? "" : k + 1 == _TXQ_KIND_MAX ? " or " : ", ", txq_kind_to_string(k),
-                                 k == TXQ_ETF ? " (or its old name \"tbs\")" : "");
+                                 old ? " (or its old name \"" : "", old ?: "", old ? "\")" : "");
+                }
                 perr(p, jpath_key(qpath, path, "qdisc"), "unknown qdisc %s; expected %s", show(v, sh), names);
         }
         parse_stab(p, path, e, &q->stab);
@@ -127,7 +130,7 @@ void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r) {
 
         *q = (EtfSpec) {
                 .kind = vt->txq,
-                .clockid = CLOCK_TAI,
+                .etf.clockid = CLOCK_TAI,
                 .offload = OFFLOAD_AUTO,
         };
         r->num_tc = 0;
@@ -156,7 +159,7 @@ void parse_txqueues(Parser *p, const JsonNode *top, Schedule *s) {
         s->n_txqueues = n;
         for (size_t i = 0; i < n; i++) {
                 s->txqueues[i] = (EtfSpec) {
-                        .clockid = CLOCK_TAI,
+                        .etf.clockid = CLOCK_TAI,
                         .offload = OFFLOAD_AUTO,
                 };
                 parse_txqueue(p, jpath_index(path, "txqueues", i), json_index(a, i),

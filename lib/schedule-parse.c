@@ -497,8 +497,8 @@ int schedule_parse_json(const char *file, const char *text, size_t len, DiagList
         s->root = (RootSpec) {
                 .kind = ROOT_MQPRIO,
                 .handle = TBS_DEFAULT_ROOT_HANDLE,
-                .clockid = CLOCK_TAI,
-                .mode = TAPRIO_MODE_SOFTWARE,
+                .taprio.clockid = CLOCK_TAI,
+                .taprio.mode = TAPRIO_MODE_SOFTWARE,
         };
         s->clock = (ClockSpec) {
                 .max_master_offset_ns = 100,

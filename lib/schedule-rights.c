@@ -78,9 +78,9 @@ static void note_skip(uint32_t *mask, char where[_SCHEDULE_RIGHT_MAX][SCHEDULE_R
                       const char *prefix) {
         char path[SCHEDULE_RIGHT_PATH_MAX];
 
-        if (!etf_spec_has_etf(e) || !e->skip_sock_check)
+        if (!etf_spec_has_etf(e) || !e->etf.skip_sock_check)
                 return;
-        snprintf(path, sizeof(path), "%s.%sskip_sock_check", prefix, e->kind == TXQ_ETF ? "" : "child.");
+        snprintf(path, sizeof(path), "%s.%sskip_sock_check", prefix, qdisc_vtable_for_child(e->kind)->takes_etf_child ? "child." : "");
         used(mask, where, SCHEDULE_RIGHT_SKIP_SOCK_CHECK, path);
 }
 

@@ -17,7 +17,7 @@
 #include "schedule-verifier.h"
 #include "schedule-verify.h"
 #include "show.h"
-#include "txtime-windows.h"
+#include "taprio-windows.h"
 #include "utf8.h"
 
 #ifndef CLOCK_TAI
@@ -216,7 +216,7 @@ static void verify_root(Verifier *v, const Schedule *s, const DeviceFacts *facts
 }
 
 /* Under a taprio root the probes' launch times must lie in the class's
- * gate windows (lib/txtime-windows.h): a class that never opens takes
+ * gate windows (kinds/taprio-windows.h): a class that never opens takes
  * none; a window must hold a probe frame's transmission time on either
  * side of its launch time, checked when the link speed is known (the
  * device's, or the streams' root.link_speed_mbps). */
@@ -229,7 +229,7 @@ static void verify_monitor_windows(Verifier *v, const Schedule *s, int tc, const
         uint64_t guard, longest;
         int n;
 
-        if (schedule_streams_pending(s) || s->root.n_entries == 0)
+        if (schedule_streams_pending(s) || s->root.taprio.n_entries == 0)
                 return;         /* entries not known yet, or said for root.entries */
         n = txtime_windows(&s->root, (unsigned) tc, &w);
         if (n == -ENOMEM)
@@ -337,12 +337,12 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                         continue;
                 }
                 vt->verify(v, q, &(Where) { .prefix = "txqueues", .index = i }, facts);
-                if (q->kind != TXQ_ETF)
+                if (!vt->releases_at_txtime)
                         continue;
                 if (q->monitor.enabled && tcs_ok)
                         verify_monitor(v, s, q, i, facts);
                 /* For PTP's queue the ptp-etf check says it, as an error. */
-                if (root_stamps_txtime(r) && !q->skip_sock_check &&
+                if (root_stamps_txtime(r) && !q->etf.skip_sock_check &&
                     (s->allow & (1U << SAFETY_PTP_ETF) || !root_tc_has_queue(r, schedule_ptp_tc(s), q->queue)))
                         vwarn(v, pathf(path, "txqueues[%zu].skip_sock_check", i),
                               "taprio in txtime-assist mode stamps every packet with a launch time, and "
@@ -462,9 +462,9 @@ int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags
 
         if (schedule_streams_pending(s) && verify_pending_streams(&v, s, facts, &computed) > 0) {
                 with = *s;
-                with.root.entries = computed.entries;
-                with.root.n_entries = computed.n_entries;
-                with.root.cycle_time_ns = (int64_t) computed.cycle_ns;
+                with.root.taprio.entries = computed.entries;
+                with.root.taprio.n_entries = computed.n_entries;
+                with.root.taprio.cycle_time_ns = (int64_t) computed.cycle_ns;
                 s = &with;
         }
 

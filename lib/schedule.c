@@ -14,8 +14,8 @@
 void root_spec_done(RootSpec *r) {
         if (!r)
                 return;
-        free(r->entries);
-        free(r->oper.entries);
+        free(r->taprio.entries);
+        free(r->taprio.oper.entries);
         *r = (RootSpec) {};
 }
 
@@ -46,8 +46,8 @@ int schedule_copy(const Schedule *s, Schedule **ret) {
                 return -ENOMEM;
         *c = *s;
         c->source = NULL;
-        c->root.entries = NULL;
-        c->root.oper = (GateSchedule) {};     /* only a kernel dump has one */
+        c->root.taprio.entries = NULL;
+        c->root.taprio.oper = (GateSchedule) {};     /* only a kernel dump has one */
         c->txqueues = NULL;
         c->clock.ptp4l_socket = NULL;
         c->sockets.group = NULL;
@@ -56,11 +56,11 @@ int schedule_copy(const Schedule *s, Schedule **ret) {
 
         if (s->source && !(c->source = strdup(s->source)))
                 return -ENOMEM;
-        if (s->root.n_entries > 0) {
-                c->root.entries = calloc(s->root.n_entries, sizeof(GateEntry));
-                if (!c->root.entries)
+        if (s->root.taprio.n_entries > 0) {
+                c->root.taprio.entries = calloc(s->root.taprio.n_entries, sizeof(GateEntry));
+                if (!c->root.taprio.entries)
                         return -ENOMEM;
-                memcpy(c->root.entries, s->root.entries, s->root.n_entries * sizeof(GateEntry));
+                memcpy(c->root.taprio.entries, s->root.taprio.entries, s->root.taprio.n_entries * sizeof(GateEntry));
         }
         if (s->n_txqueues > 0) {
                 c->txqueues = calloc(s->n_txqueues, sizeof(EtfSpec));
@@ -118,10 +118,6 @@ const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue) {
         return NULL;
 }
 
-bool root_queues_may_overlap(const RootSpec *r) {
-        return r->kind == ROOT_TAPRIO && r->mode == TAPRIO_MODE_TXTIME_ASSIST;
-}
-
 bool root_tc_has_queue(const RootSpec *r, int tc, uint32_t queue) {
         if (tc < 0 || (unsigned) tc >= r->num_tc || tc >= TBS_MAX_TC)
                 return false;
@@ -168,21 +164,6 @@ int root_send_tc_of_queue(const RootSpec *r, uint32_t queue) {
         return reached >= 0 ? reached : __builtin_ctz(mask);
 }
 
-bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int64_t now_ns) {
-        if (want->base_time_now)
-                return true;
-        if (installed_ns == want->base_time_ns)
-                return true;
-        return want->base_time_ns <= now_ns && installed_ns > want->base_time_ns;
-}
-
-bool root_has_max_sdu(const RootSpec *r) {
-        for (unsigned i = 0; i < TBS_MAX_TC; i++)
-                if (r->max_sdu[i] != 0)
-                        return true;
-        return false;
-}
-
 bool root_has_preemptible(const RootSpec *r) {
         for (unsigned i = 0; i < TBS_MAX_TC; i++)
                 if (r->fp[i] == TBS_FP_PREEMPTIBLE)
@@ -206,8 +187,6 @@ bool schedule_monitor_over_budget(const Schedule *s, uint64_t used, size_t *ret_
         bool over = false;
 
         for (size_t i = 0; i < s->n_txqueues; i++) {
-                if (s->txqueues[i].kind != TXQ_ETF)
-                        continue;
                 used += monitor_spec_probes_per_s(&s->txqueues[i].monitor);
                 if (!over && used > TBS_MONITOR_MAX_PROBES_PER_S) {
                         over = true;

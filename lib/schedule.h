@@ -18,10 +18,14 @@
 
 #include "macro.h"
 #include "cbs-spec.h"
+#include "etf-spec.h"
+#include "mqprio-spec.h"
+#include "taprio-spec.h"
 #include "schedule-stab.h"
 #include "taprio-limits.h"
 
 #define TBS_MAX_TC 16                 /* TC_QOPT_MAX_QUEUE */
+_Static_assert(TBS_TAPRIO_MAX_TC == TBS_MAX_TC, "taprio's classes are the root's");
 #define TBS_PRIO_MAP_LEN 16           /* TC_QOPT_BITMASK + 1 */
 #define TBS_DEFAULT_ROOT_HANDLE 0x01000000U /* "100:" */
 #define TBS_MAX_SDU 65535             /* ETH_MAX_MTU: the largest max SDU any device takes */
@@ -31,11 +35,6 @@
 #define TBS_MAX_LINK_SPEED_MBPS 1000000U /* a file's link_speed_mbps: 1 Tbit/s, its kbit/s fit the kernel's s32 slopes */  /* highest TX queue number of a schedule (an etf parent is MAJ:queue+1) */
 
 /* The kernel's limits on a taprio schedule: lib/taprio-limits.h. */
-/* Software and txtime-assist taprio run a timer per entry: shorter entries
- * stall the kernel (50 us entries slowed the test kernel 44-fold). The
- * floor of the "software-gate-interval" safety check (lib/schedule-safety.c),
- * which a file's "allow" lifts. */
-#define TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS 100000
 
 typedef enum RootKind {
         ROOT_MQPRIO,
@@ -45,23 +44,6 @@ typedef enum RootKind {
         _ROOT_KIND_MAX,
         _ROOT_KIND_INVALID = -EINVAL,
 } RootKind;
-
-typedef enum TaprioMode {
-        TAPRIO_MODE_SOFTWARE,       /* flags 0 */
-        TAPRIO_MODE_TXTIME_ASSIST,  /* flags TAPRIO_ATTR_FLAG_TXTIME_ASSIST (0x1) */
-        TAPRIO_MODE_FULL_OFFLOAD,   /* flags TAPRIO_ATTR_FLAG_FULL_OFFLOAD (0x2) */
-        _TAPRIO_MODE_MAX,
-        _TAPRIO_MODE_INVALID = -EINVAL,
-} TaprioMode;
-
-/* Values equal the kernel's TC_TAPRIO_CMD_* */
-typedef enum GateCommand {
-        GATE_SET_GATES = 0,
-        GATE_SET_AND_HOLD = 1,
-        GATE_SET_AND_RELEASE = 2,
-        _GATE_COMMAND_MAX,
-        _GATE_COMMAND_INVALID = -EINVAL,
-} GateCommand;
 
 typedef enum OffloadMode {
         OFFLOAD_OFF,
@@ -84,28 +66,7 @@ typedef struct QueueRange {
         uint16_t offset;
 } QueueRange;
 
-typedef struct GateEntry {
-        GateCommand command;
-        uint32_t gate_mask;
-        uint32_t interval_ns;
-} GateEntry;
 
-/* A taprio gate schedule as a kernel dump carries it besides the one the
- * RootSpec fields hold (the running "oper" schedule while another, newer
- * one waits for its base time). */
-typedef struct GateSchedule {
-        int64_t base_time_ns;
-        int64_t cycle_time_ns;
-        int64_t cycle_time_extension_ns;
-        GateEntry *entries;
-        size_t n_entries;
-} GateSchedule;
-
-/* Default of root.change_margin_ns: how far after now a schedule changed
- * in place starts at the earliest (see taprio_change_base_time() in kinds/taprio.c). */
-#define TBS_TAPRIO_CHANGE_MARGIN_NS 100000000LL
-#define TBS_TAPRIO_CHANGE_MARGIN_MIN_NS 1000000LL
-#define TBS_TAPRIO_CHANGE_MARGIN_MAX_NS 3600000000000LL
 
 
 /* The qdisc a schedule puts on one TX queue ("qdisc" of a txqueues entry). */
@@ -153,49 +114,25 @@ bool monitor_spec_equal(const MonitorSpec *a, const MonitorSpec *b);
 /** Probe frames per second of one monitor (rounded up); 0 when it is off. */
 uint32_t monitor_spec_probes_per_s(const MonitorSpec *m);
 
-/* One TX queue's child qdisc: etf (kind TXQ_ETF, the etf fields) or cbs
+/* One TX queue's child qdisc: etf (kind TXQ_ETF, etf and offload) or cbs
  * (kind TXQ_CBS, cbs and offload). The name stays from when etf was the
  * only kind. */
 typedef struct EtfSpec {
         uint32_t queue;                       /* 0-based TX queue; parent is MAJOR:(queue+1) */
         TxqKind kind;
         CbsSpec cbs;                          /* kind TXQ_CBS */
-        clockid_t clockid;                    /* only CLOCK_TAI is valid */
-        int32_t delta_ns;                     /* the kernel's shape (tc_etf_qopt.delta); a file's is 0..INT32_MAX */
+        EtfOptions etf;                       /* kind TXQ_ETF, or a cbs's etf child (kinds/etf-spec.h) */
         OffloadMode offload;
-        bool deadline_mode;
-        bool skip_sock_check;
         bool spelled_tbs;                     /* the file said "qdisc": "tbs" */
         MonitorSpec monitor;                  /* kind TXQ_ETF; never compared with the kernel's tree */
         /* kind TXQ_CBS: an etf under the cbs (the file's "child"; the kernel's
-         * parent CBS_HANDLE:1), set by clockid, delta_ns, deadline_mode and
-         * skip_sock_check above and its own offload */
+         * parent CBS_HANDLE:1), set by etf above and its own offload */
         bool etf_child;
         OffloadMode child_offload;
         StabSpec stab;                        /* "stab": the queue's qdisc's size table (schedule-stab.h) */
 } EtfSpec;
 
-/** Whether e puts an etf on its queue: an etf queue, or a cbs with an etf
- *  under it. */
-static inline bool etf_spec_has_etf(const EtfSpec *e) {
-        return e->kind == TXQ_ETF || e->etf_child;
-}
 
-/** The etf that e puts on its queue (etf_spec_has_etf()) as an etf queue
- *  of its own: e itself, or a cbs's child with its offload. */
-static inline EtfSpec etf_spec_etf_part(const EtfSpec *e) {
-        EtfSpec r = *e;
-
-        if (e->kind != TXQ_ETF) {
-                r.kind = TXQ_ETF;
-                r.offload = e->child_offload;
-                r.cbs = (CbsSpec) {};
-                r.etf_child = false;
-                r.child_offload = OFFLOAD_OFF;
-                r.stab = (StabSpec) {};     /* the cbs's, not its etf's */
-        }
-        return r;
-}
 
 
 typedef struct RootSpec {
@@ -205,24 +142,9 @@ typedef struct RootSpec {
         uint8_t priority_map[TBS_PRIO_MAP_LEN];
         QueueRange queues[TBS_MAX_TC];        /* num_tc entries used */
 
-        /* mqprio */
-        bool hw_offload;
+        MqprioSpec mqprio;                    /* ROOT_MQPRIO (kinds/mqprio-spec.h) */
 
-        /* taprio */
-        clockid_t clockid;                    /* CLOCK_TAI by default */
-        int64_t base_time_ns;
-        int64_t cycle_time_ns;                /* effective: sum of intervals when not given */
-        bool cycle_time_given;
-        int64_t cycle_time_extension_ns;
-        TaprioMode mode;
-        uint32_t txtime_delay_ns;             /* txtime-assist only */
-        GateEntry *entries;
-        size_t n_entries;
-        bool base_time_now;                   /* the file said "now": any base time satisfies it */
-        int64_t change_margin_ns;             /* an in-place change starts no earlier than now + this */
-        uint32_t max_sdu[TBS_MAX_TC];         /* bytes per traffic class, 0: no limit */
-        bool max_sdu_given;                   /* the request carries TCA_TAPRIO_ATTR_TC_ENTRY */
-        uint8_t n_max_sdu;                    /* entries the file gave (the validator wants num_tc) */
+        TaprioSpec taprio;                    /* ROOT_TAPRIO (kinds/taprio-spec.h) */
 
         /* mqprio and taprio: frame preemption per traffic class ("fp",
          * Linux 6.4+; TC_FP_EXPRESS 1 or TC_FP_PREEMPTIBLE 2, 0 read as
@@ -234,13 +156,6 @@ typedef struct RootSpec {
 
         /* any kind */
         StabSpec stab;                        /* "stab": the root's size table (schedule-stab.h) */
-
-        /* taprio, from a kernel dump only */
-        bool max_sdu_dumped;                  /* the dump carried TC entries: the kernel knows them */
-        bool admin_pending;                   /* the schedule above is the admin one, waiting for
-                                               * its base time */
-        GateSchedule oper;                    /* with admin_pending: the running one (no entries:
-                                               * none runs yet) */
 
         /* etf or cbs as the root (ROOT_ETF, ROOT_CBS: single-queue devices):
          * the qdisc as a txqueues entry of that kind holds it (kind TXQ_ETF
@@ -391,10 +306,6 @@ bool group_name_is_valid(const char *name);
 /** Find the etf spec for a TX queue, or NULL. */
 const EtfSpec *schedule_find_txqueue(const Schedule *s, uint32_t queue);
 
-/** Whether r's traffic classes may share TX queues: taprio in txtime-assist
- *  mode, the one root whose queue ranges Linux (6.1, taprio_parse_mqprio_opt())
- *  lets overlap. Every other root has each TX queue in one class at most. */
-bool root_queues_may_overlap(const RootSpec *r);
 
 /** The traffic classes whose queue range holds TX queue queue, as a mask
  *  (bit tc); 0 when none does. More than one bit only where
@@ -424,15 +335,7 @@ int root_send_tc_of_queue(const RootSpec *r, uint32_t queue);
  *  traffic classes in use). In kinds/kinds.c: it asks the kinds' table. */
 bool root_spec_equal(const RootSpec *a, const RootSpec *b);
 
-/** Whether an installed taprio base time satisfies the schedule's want at
- *  now_ns (want's clock): the same, or for a base time the schedule leaves
- *  to tbsd ("now", or one already past at now_ns) any base time at or after
- *  it (an in-place change moves such a base time forward to a cycle
- *  boundary of the running schedule). */
-bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int64_t now_ns);
 
-/** Whether any traffic class of r has a max_sdu limit. */
-bool root_has_max_sdu(const RootSpec *r);
 /** Whether any traffic class of r is preemptible. */
 bool root_has_preemptible(const RootSpec *r);
 /** Compare two TX queue children as installed (etf or cbs, kind first);

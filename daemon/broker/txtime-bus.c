@@ -354,7 +354,7 @@ static int running_schedule(Link *l, RootKind kind, QDiscTree *t, RootSpec *ret)
                 return k;
         if (!t->root_known || t->root_spec.kind != kind)
                 return -ENOENT;
-        txtime_running_root(&t->root_spec, (int64_t) now_nsec(t->root_spec.clockid), ret, NULL);
+        txtime_running_root(&t->root_spec, (int64_t) now_nsec(t->root_spec.taprio.clockid), ret, NULL);
         return 0;
 }
 
@@ -404,8 +404,8 @@ int txtime_bus_get_window(sd_bus_message *msg, void *userdata, sd_bus_error *err
 
         r = sd_bus_message_new_method_return(msg, &reply);
         if (r >= 0)
-                r = sd_bus_message_append(reply, "tt", gated ? (uint64_t) root->base_time_ns : 0,
-                                          gated ? (uint64_t) root->cycle_time_ns : 0);
+                r = sd_bus_message_append(reply, "tt", gated ? (uint64_t) root->taprio.base_time_ns : 0,
+                                          gated ? (uint64_t) root->taprio.cycle_time_ns : 0);
         if (r >= 0)
                 r = sd_bus_message_open_container(reply, 'a', "(tt)");
         for (int i = 0; r >= 0 && i < n; i++)

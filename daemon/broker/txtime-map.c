@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "qdisc-kind.h"
 #include "txtime-map.h"
 
 _printf_(2, 3) static void set_why(char *why, const char *fmt, ...) {
@@ -140,9 +141,9 @@ static int leaf_etf(const RootSpec *root, TxtimeEtf *ret, char *why) {
         }
         *ret = (TxtimeEtf) {
                 .has_etf = true,
-                .clockid = e->clockid,
-                .deadline_mode = e->deadline_mode,
-                .delta_ns = e->delta_ns,
+                .clockid = e->etf.clockid,
+                .deadline_mode = e->etf.deadline_mode,
+                .delta_ns = e->etf.delta_ns,
         };
         return 0;
 }
@@ -160,17 +161,17 @@ int txtime_class_etf(const Schedule *s, const TxtimeTarget *t, TxtimeEtf *ret, c
 
                 if (!e || !etf_spec_has_etf(e))   /* a cbs queue without an etf takes no launch times */
                         continue;
-                if (with > 0 && (e->clockid != etf.clockid || e->deadline_mode != etf.deadline_mode)) {
+                if (with > 0 && (e->etf.clockid != etf.clockid || e->etf.deadline_mode != etf.deadline_mode)) {
                         set_why(why,
                                 "the etf qdiscs of %s differ in clock or deadline mode; the kernel picks one "
                                 "of the queues per flow, so no one socket setting fits them all", qs);
                         return -ENOTUNIQ;
                 }
                 etf.has_etf = true;
-                etf.clockid = e->clockid;
-                etf.deadline_mode = e->deadline_mode;
-                if (e->delta_ns > etf.delta_ns)
-                        etf.delta_ns = e->delta_ns;
+                etf.clockid = e->etf.clockid;
+                etf.deadline_mode = e->etf.deadline_mode;
+                if (e->etf.delta_ns > etf.delta_ns)
+                        etf.delta_ns = e->etf.delta_ns;
                 with++;
         }
         if (with == 0) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a socket handed out by OpenTxtimeSocket() must be set to, worked
  * out from the schedule alone; when a taprio root lets its packets go
- * (GetTxtimeWindow()) is lib/txtime-windows.h. Pure functions, no socket,
+ * (GetTxtimeWindow()) is kinds/taprio-windows.h. Pure functions, no socket,
  * so the unit tests run them on parsed schedules
  * (tests/unit/test-txtime-map.c). */
 #pragma once
@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "schedule.h"
-#include "txtime-windows.h"
+#include "taprio-windows.h"
 
 /* The queue argument of OpenTxtimeSocket() that means "take the traffic
  * class or the priority from the options". */

@@ -10,7 +10,7 @@
 #include "macro.h"
 #include "launch-error.h"
 #include "time-util.h"
-#include "txtime-windows.h"
+#include "taprio-windows.h"
 
 /* pending probes kept per queue: several rounds' worth, for a delta
  * longer than the interval */
@@ -82,7 +82,7 @@ int launch_gated_txtime(const RootSpec *root, unsigned tc, int64_t now_ns, int64
         /* A schedule pending with none running yet (a root just made, or
          * its schedule sent again after a graft): until its base time
          * taprio has no entries and drops every launch time. */
-        if (root->admin_pending && root->oper.n_entries == 0 && now_ns < root->base_time_ns)
+        if (root->taprio.admin_pending && root->taprio.oper.n_entries == 0 && now_ns < root->taprio.base_time_ns)
                 return -EAGAIN;
         txtime_running_root(root, now_ns, &running, &until);
         n = txtime_windows(&running, tc, &w);

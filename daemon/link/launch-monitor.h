@@ -15,7 +15,7 @@
  * Under a taprio root (gated), which drops a launch time outside its
  * traffic class's gate windows, each probe's launch time is the first that
  * a window of the schedule running at the round's start holds with a guard
- * on both sides (lib/txtime-windows.h), read at each round from the link's
+ * on both sides (kinds/taprio-windows.h), read at each round from the link's
  * view of the kernel's root (LaunchMonitorGatesFn); a round never reaches
  * past a pending schedule change.
  *

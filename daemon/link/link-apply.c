@@ -194,9 +194,9 @@ static char *bus_streams_cause(const Schedule *s, const LinkCaps *caps) {
         alone->streams.n = k;
         /* The gate list is computed again, without them. */
         alone->streams.resolved_speed_mbps = 0;
-        free(alone->root.entries);
-        alone->root.entries = NULL;
-        alone->root.n_entries = 0;
+        free(alone->root.taprio.entries);
+        alone->root.taprio.entries = NULL;
+        alone->root.taprio.n_entries = 0;
         r = device_verify(alone, caps, &diags);
         diag_list_clear(&diags);
         if (r < 0)

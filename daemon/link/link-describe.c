@@ -100,9 +100,9 @@ static struct json_object *root_json(Link *l, const QDiscTree *t) {
                 const QDiscVTable *vt;
 
                 /* Report the effective cycle time, given or derived. */
-                tmp.root.cycle_time_given = true;
+                tmp.root.taprio.cycle_time_given = true;
                 /* and the max SDUs of a kernel that reports them, 0 too */
-                tmp.root.max_sdu_given = t->root_spec.max_sdu_dumped;
+                tmp.root.taprio.max_sdu_given = t->root_spec.taprio.max_sdu_dumped;
                 full = schedule_to_json(&tmp);
                 spec = json_get(full, "root");
                 o = spec ? json_object_get(spec) : json_object_new_object();
@@ -118,7 +118,8 @@ static struct json_object *root_json(Link *l, const QDiscTree *t) {
         json_add(o, "modeled", json_object_new_boolean(t->root_known));
         root_owner_json(o, l, t);
         json_add(o, "stats", stats_json(&t->root.stats, NULL));
-        if (t->root_known && t->root_spec.kind == ROOT_TAPRIO)
+        if (t->root_known && qdisc_vtable_for_root(t->root_spec.kind) &&
+            qdisc_vtable_for_root(t->root_spec.kind)->class_stats)
                 json_add(o, "class_stats", class_stats_json(t));
         return TAKE_PTR(o);
 }
@@ -185,8 +186,8 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
         json_add(o, "installed", json_object_new_boolean(installed));
         json_add_string(o, "handle", q ? tc_handle_to_string(q->qdisc.handle, h) : NULL);
         json_add_string(o, "parent", q ? tc_handle_to_string(q->qdisc.parent, h) : NULL);
-        json_add_string(o, "clockid", clockid_to_string(e->clockid));
-        json_add(o, "delta_ns", json_object_new_int64(e->delta_ns));
+        json_add_string(o, "clockid", clockid_to_string(e->etf.clockid));
+        json_add(o, "delta_ns", json_object_new_int64(e->etf.delta_ns));
         json_add(o, "offload", json_object_new_boolean(installed && q->etf.offload == OFFLOAD_ON));
         json_add(o, "offload_requested", offload_requested_json(want->offload));
         /* offload_requested is true, false or "auto" (the schedule's own
@@ -196,8 +197,8 @@ static struct json_object *queue_json(Link *l, const EtfSpec *want, const QDiscT
         json_add_string(o, "offload_reason", res ? res->reason : NULL);
         if (vt && vt->describe)
                 (void) vt->describe(o, e);      /* the kind's own values (a member it cannot add stays out) */
-        json_add(o, "deadline_mode", json_object_new_boolean(e->deadline_mode));
-        json_add(o, "skip_sock_check", json_object_new_boolean(e->skip_sock_check));
+        json_add(o, "deadline_mode", json_object_new_boolean(e->etf.deadline_mode));
+        json_add(o, "skip_sock_check", json_object_new_boolean(e->etf.skip_sock_check));
         if (want->etf_child || (q && q->child.kind[0])) {
                 /* The etf under the cbs (the keys above are its settings). */
                 struct json_object *c = json_object_new_object();

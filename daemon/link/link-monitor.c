@@ -59,16 +59,16 @@ void link_take_gates(Link *l, const QDiscTree *t) {
         link_forget_gates(l);
         if (!l->rt->monitors || !t->root_known || !root_gates(r))
                 return;
-        if (r->n_entries > 0 && !(e = entries_dup(r->entries, r->n_entries)))
+        if (r->taprio.n_entries > 0 && !(e = entries_dup(r->taprio.entries, r->taprio.n_entries)))
                 return;
-        if (r->oper.n_entries > 0 && !(o = entries_dup(r->oper.entries, r->oper.n_entries)))
+        if (r->taprio.oper.n_entries > 0 && !(o = entries_dup(r->taprio.oper.entries, r->taprio.oper.n_entries)))
                 return;
         l->rt->gates = malloc(sizeof(RootSpec));
         if (!l->rt->gates)
                 return;         /* the next round reads it again */
         *l->rt->gates = *r;
-        l->rt->gates->entries = TAKE_PTR(e);
-        l->rt->gates->oper.entries = TAKE_PTR(o);
+        l->rt->gates->taprio.entries = TAKE_PTR(e);
+        l->rt->gates->taprio.oper.entries = TAKE_PTR(o);
 }
 
 /* LaunchMonitorGatesFn: the link's view of the kernel's taprio root; a
@@ -136,7 +136,7 @@ void link_update_monitors(Link *l) {
                         const EtfSpec *q = &l->schedule->txqueues[i];
                         char why[TXTIME_WHY_MAX];
 
-                        if (q->kind != TXQ_ETF || !q->monitor.enabled)
+                        if (!q->monitor.enabled)   /* an etf queue's key (kinds/etf.c) */
                                 continue;
                         /* the validator refuses what fails here */
                         if (monitor_config(l, q, &cfgs[n], why) < 0) {

@@ -528,9 +528,9 @@ static int leaf_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, i
                 return -ENOENT;
         plan_resolve_leaf_offload(&e, l->rt->caps ? &l->rt->facts : NULL);
         *ret_priority = 0;
-        *ret_clockid = (int32_t) e.clockid;
-        *ret_deadline = e.deadline_mode;
-        *ret_delta = e.delta_ns;
+        *ret_clockid = (int32_t) e.etf.clockid;
+        *ret_deadline = e.etf.deadline_mode;
+        *ret_delta = e.etf.delta_ns;
         *ret_offload = (e.etf_child ? e.child_offload : e.offload) == OFFLOAD_ON;
         return 0;
 }
@@ -561,9 +561,9 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
                 if (l->schedule->root.priority_map[p] == tc) {
                         res = link_last_result(l, queue);
                         *ret_priority = p;
-                        *ret_clockid = (int32_t) e->clockid;
-                        *ret_deadline = e->deadline_mode;
-                        *ret_delta = e->delta_ns;
+                        *ret_clockid = (int32_t) e->etf.clockid;
+                        *ret_deadline = e->etf.deadline_mode;
+                        *ret_delta = e->etf.delta_ns;
                         /* a cbs's etf: its own offload (the result is the cbs's) */
                         *ret_offload = e->etf_child ? e->child_offload == OFFLOAD_ON :
                                        res ? res->offload : false;

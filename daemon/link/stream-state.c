@@ -81,9 +81,9 @@ int stream_state_merge(const char *dir, Schedule *s, char **ret_error) {
         }
         /* The gate list must be computed again with them. */
         s->streams.resolved_speed_mbps = 0;
-        free(s->root.entries);
-        s->root.entries = NULL;
-        s->root.n_entries = 0;
+        free(s->root.taprio.entries);
+        s->root.taprio.entries = NULL;
+        s->root.taprio.n_entries = 0;
         diag_list_clear(&diags);
         return (int) added;
 bad:

@@ -36,21 +36,21 @@ static int copy_root(const RootSpec *from, RootSpec *to) {
         int64_t sum = 0;
 
         *to = *from;
-        to->entries = NULL;
+        to->taprio.entries = NULL;
         /* The running schedule of a pending change is not the file's (and
          * its entries are from's, not to's to free). */
-        to->oper = (GateSchedule) {};
-        if (from->n_entries > 0) {
-                to->entries = calloc(from->n_entries, sizeof(GateEntry));
-                if (!to->entries)
+        to->taprio.oper = (GateSchedule) {};
+        if (from->taprio.n_entries > 0) {
+                to->taprio.entries = calloc(from->taprio.n_entries, sizeof(GateEntry));
+                if (!to->taprio.entries)
                         return -ENOMEM;
-                memcpy(to->entries, from->entries, from->n_entries * sizeof(GateEntry));
+                memcpy(to->taprio.entries, from->taprio.entries, from->taprio.n_entries * sizeof(GateEntry));
         }
         /* The kernel dumps the cycle time it runs, given or summed; the file
          * states it only when it is not the sum (what the parser assumes). */
-        for (size_t i = 0; i < from->n_entries; i++)
-                sum += from->entries[i].interval_ns;
-        to->cycle_time_given = root_gates(from) && from->cycle_time_ns != sum;
+        for (size_t i = 0; i < from->taprio.n_entries; i++)
+                sum += from->taprio.entries[i].interval_ns;
+        to->taprio.cycle_time_given = root_gates(from) && from->taprio.cycle_time_ns != sum;
         return 0;
 }
 

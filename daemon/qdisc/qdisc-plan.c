@@ -371,7 +371,7 @@ static int plan_root_change(QDiscPlan *p, int ifindex, const QDiscTree *tree, co
 
         if (vt->settle_change)
                 vt->settle_change(&r, &tree->root_spec, now_ns);
-        p->base_time_ns = r.base_time_ns;
+        p->base_time_ns = r.taprio.base_time_ns;
         snprintf(st.name, sizeof(st.name), "root (%s %s, new schedule in place)", vt->kind,
                  tc_handle_to_string(want->handle, hb));
         k = qdisc_root_change_request(ifindex, &r, &m);
@@ -447,8 +447,8 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
         handle_pool_init(&pool, tree, want.handle);
         if (vt->time_clock) {
                 now_ns = (now ?: qdisc_clock_now_ns)(vt->time_clock(&want));
-                if (want.base_time_now)
-                        want.base_time_ns = now_ns;     /* a new root: from its next cycle on */
+                if (want.taprio.base_time_now)
+                        want.taprio.base_time_ns = now_ns;     /* a new root: from its next cycle on */
         }
 
         /* A base time left to tbsd is satisfied by the one it installed. */
@@ -490,7 +490,7 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                         if (k >= 0 && want.leaf.etf_child)
                                 k = plan_etf_child(&p, ifindex, &want.leaf, want.handle, &pool, max);
                         p.check_max_sdu = vt->sends_max_sdu && root_has_max_sdu(&want) &&
-                                          !(tree->root_known && tree->root_spec.max_sdu_dumped);
+                                          !(tree->root_known && tree->root_spec.taprio.max_sdu_dumped);
                         p.check_num_tc = tree->has_root && tree->root.handle != 0 &&
                                          qdisc_root_delete_first(tree->root.kind, vt->kind);
                 }
@@ -511,8 +511,8 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                 RootSpec sent = p.root_change == PLAN_KEEP_ROOT ? cmp : want;
 
                 if (p.root_change == PLAN_CHANGE_ROOT_IN_PLACE)
-                        sent.base_time_ns = p.base_time_ns;
-                sent.max_sdu_given = want.max_sdu_given || (children_stay && tree->root_spec.max_sdu_dumped);
+                        sent.taprio.base_time_ns = p.base_time_ns;
+                sent.taprio.max_sdu_given = want.taprio.max_sdu_given || (children_stay && tree->root_spec.taprio.max_sdu_dumped);
                 k = plan_restart_schedule(&p, ifindex, &sent, max);
         }
 out:

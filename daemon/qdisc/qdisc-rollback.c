@@ -126,10 +126,10 @@ RootSpec qdisc_rollback_root(const RootSpec *snap, const RootSpec *cur) {
         RootSpec r = *snap;
 
         if (cur) {
-                r.max_sdu_given = cur->max_sdu_dumped;
+                r.taprio.max_sdu_given = cur->taprio.max_sdu_dumped;
                 r.fp_given = snap->fp_dumped && cur->fp_dumped;
         } else {
-                r.max_sdu_given = root_has_max_sdu(&r);
+                r.taprio.max_sdu_given = root_has_max_sdu(&r);
                 r.fp_given = snap->fp_dumped && root_has_preemptible(&r);
         }
         return r;

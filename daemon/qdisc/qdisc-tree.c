@@ -241,10 +241,7 @@ static int fold_etf_child(const InstalledQDisc *q, EtfSpec *parent) {
                 return k;
         parent->etf_child = true;
         parent->child_offload = e.offload;
-        parent->clockid = e.clockid;
-        parent->delta_ns = e.delta_ns;
-        parent->deadline_mode = e.deadline_mode;
-        parent->skip_sock_check = e.skip_sock_check;
+        parent->etf = e.etf;            /* the etf's settings, kept by the cbs (EtfSpec.etf) */
         return 1;
 }
 
@@ -360,8 +357,8 @@ static int dump_builder_finish(DumpBuilder *b, TreePools *pools, QDiscTree *ret)
                                 if (k < 0)
                                         goto fail;
                                 iq->etf.queue = iq->queue;
-                                iq->is_etf = kk == TXQ_ETF;
-                                iq->is_cbs = kk == TXQ_CBS;
+                                iq->is_etf = cvt->releases_at_txtime;
+                                iq->is_cbs = !cvt->releases_at_txtime;
                                 break;
                         }
                         if (iq->is_etf) {

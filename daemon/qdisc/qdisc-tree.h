@@ -55,8 +55,9 @@ typedef struct InstalledQDisc {
 typedef struct InstalledQueue {
         uint32_t queue;                 /* 0-based TX queue */
         InstalledQDisc qdisc;
-        bool is_etf;
-        bool is_cbs;
+        bool is_etf;                    /* a kind that releases frames at their launch time
+                                         * (QDiscVTable.releases_at_txtime: etf) */
+        bool is_cbs;                    /* another TX queue kind tbsd reads (cbs) */
         EtfSpec etf;                    /* when is_etf or is_cbs (etf.kind says which); offload is
                                          * OFFLOAD_ON or OFFLOAD_OFF; a cbs's etf child in
                                          * etf.etf_child and the etf fields */

@@ -129,7 +129,7 @@ static int root_request(int ifindex, const RootSpec *r, bool change, struct nl_m
                  * the options to the qdisc's change(). */
                 k = request_new_sized(RTM_NEWQDISC, change ? NLM_F_REPLACE : NLM_F_CREATE | NLM_F_REPLACE,
                                       ifindex, r->handle, TC_H_ROOT, vt->kind,
-                                      REQUEST_SIZE + r->n_entries * REQUEST_SIZE_PER_ENTRY +
+                                      REQUEST_SIZE + r->taprio.n_entries * REQUEST_SIZE_PER_ENTRY +
                                               (stab_needs_request(&r->stab) ? QDISC_STAB_SIZE : 0), &m);
                 if (k >= 0)
                         k = vt->fill_options(m, r);

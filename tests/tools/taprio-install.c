@@ -57,8 +57,8 @@ int main(int argc, char *argv[]) {
                 .handle = TBS_DEFAULT_ROOT_HANDLE,
                 .num_tc = 2,
                 .queues = { { .count = 1, .offset = 0 }, { .count = 1, .offset = 1 } },
-                .clockid = CLOCK_TAI,
-                .mode = TAPRIO_MODE_SOFTWARE,
+                .taprio.clockid = CLOCK_TAI,
+                .taprio.mode = TAPRIO_MODE_SOFTWARE,
         };
         struct nl_sock *sk = NULL;
         struct nl_msg *m = NULL;
@@ -82,18 +82,18 @@ int main(int argc, char *argv[]) {
                 fprintf(stderr, "taprio-install: ENTRIES or INTERVAL_NS out of range\n");
                 return 2;
         }
-        r.base_time_ns = argc > 4 ? arg_i64(argv[4]) : 0;
-        r.cycle_time_ns = argc > 5 ? arg_i64(argv[5]) : 0;
-        r.cycle_time_extension_ns = argc > 6 ? arg_i64(argv[6]) : 0;
-        r.n_entries = (size_t) n;
-        r.entries = calloc(r.n_entries, sizeof(GateEntry));
-        if (!r.entries)
+        r.taprio.base_time_ns = argc > 4 ? arg_i64(argv[4]) : 0;
+        r.taprio.cycle_time_ns = argc > 5 ? arg_i64(argv[5]) : 0;
+        r.taprio.cycle_time_extension_ns = argc > 6 ? arg_i64(argv[6]) : 0;
+        r.taprio.n_entries = (size_t) n;
+        r.taprio.entries = calloc(r.taprio.n_entries, sizeof(GateEntry));
+        if (!r.taprio.entries)
                 return 1;
-        for (size_t i = 0; i < r.n_entries; i++)
-                r.entries[i] = (GateEntry) { GATE_SET_GATES, i % 2 ? 0x2 : 0x1, (uint32_t) interval };
+        for (size_t i = 0; i < r.taprio.n_entries; i++)
+                r.taprio.entries[i] = (GateEntry) { GATE_SET_GATES, i % 2 ? 0x2 : 0x1, (uint32_t) interval };
 
         k = qdisc_root_request((int) ifindex, &r, &m);
-        free(r.entries);
+        free(r.taprio.entries);
         if (k < 0) {
                 printf("unbuilt: %s\n", strerror(-k));
                 return 3;

@@ -36,13 +36,13 @@ static inline RootSpec taprio_root_cycle(int64_t cycle_time_ns) {
                 .num_tc = 3,
                 .priority_map = { 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 },
                 .queues = { { 1, 0 }, { 1, 1 }, { 2, 2 } },
-                .clockid = CLOCK_TAI,
-                .base_time_ns = 1000,
-                .cycle_time_ns = cycle_time_ns,
-                .mode = TAPRIO_MODE_TXTIME_ASSIST,
-                .txtime_delay_ns = 200000,
-                .entries = taprio_entries,
-                .n_entries = ELEMENTSOF(taprio_entries),
+                .taprio.clockid = CLOCK_TAI,
+                .taprio.base_time_ns = 1000,
+                .taprio.cycle_time_ns = cycle_time_ns,
+                .taprio.mode = TAPRIO_MODE_TXTIME_ASSIST,
+                .taprio.txtime_delay_ns = 200000,
+                .taprio.entries = taprio_entries,
+                .taprio.n_entries = ELEMENTSOF(taprio_entries),
         };
 }
 

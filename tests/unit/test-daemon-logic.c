@@ -140,7 +140,7 @@ static void test_drift(void **state) {
         tree_for(s, &t, &q);
         assert_int_equal(drift_describe(&t, s, NULL, NULL), 0);
 
-        q.etf.delta_ns = 250000;
+        q.etf.etf.delta_ns = 250000;
         assert_int_equal(drift_describe(&t, s, NULL, &a), 1);
         assert_string_equal(a, "txqueue 0: etf 101: delta 250000 ns instead of 200000 ns");
 
@@ -232,11 +232,11 @@ static void test_drift_cbs_etf(void **state) {
         q.child = (InstalledQDisc) { .kind = "etf", .handle = 0x02010000, .parent = 0x01010001 };
         assert_int_equal(drift_describe(&t, s, NULL, NULL), 0);
 
-        q.etf.delta_ns = 400000;
+        q.etf.etf.delta_ns = 400000;
         assert_int_equal(drift_describe(&t, s, NULL, &a), 1);
         assert_string_equal(a, "txqueue 0: cbs 101: etf under it: delta 400000 ns instead of 500000 ns");
 
-        q.etf.delta_ns = 500000;
+        q.etf.etf.delta_ns = 500000;
         q.etf.etf_child = false;
         q.child = (InstalledQDisc) {};
         assert_int_equal(drift_describe(&t, s, NULL, &b), 1);
@@ -268,7 +268,7 @@ static void test_drift_leaf_root(void **state) {
         };
         t.root_spec.leaf.offload = OFFLOAD_OFF;
         assert_int_equal(drift_describe(&t, s, NULL, NULL), 0);
-        t.root_spec.leaf.delta_ns = 1;
+        t.root_spec.leaf.etf.delta_ns = 1;
         assert_int_equal(drift_describe(&t, s, NULL, &a), 1);
         assert_string_equal(a, "root etf 100: delta 1 ns instead of 300000 ns");
         t.root_spec.kind = ROOT_CBS;

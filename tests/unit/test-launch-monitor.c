@@ -110,12 +110,12 @@ static void test_gated_txtime(void **state) {
         RootSpec root = {
                 .kind = ROOT_TAPRIO,
                 .num_tc = 2,
-                .base_time_ns = 10000000,
-                .cycle_time_ns = 500000,
-                .entries = admin,
-                .n_entries = 2,
-                .admin_pending = true,
-                .oper = { .base_time_ns = 0, .cycle_time_ns = 1000000, .entries = oper, .n_entries = 3 },
+                .taprio.base_time_ns = 10000000,
+                .taprio.cycle_time_ns = 500000,
+                .taprio.entries = admin,
+                .taprio.n_entries = 2,
+                .taprio.admin_pending = true,
+                .taprio.oper = { .base_time_ns = 0, .cycle_time_ns = 1000000, .entries = oper, .n_entries = 3 },
         };
         int64_t t = -1;
 
@@ -139,7 +139,7 @@ static void test_gated_txtime(void **state) {
         assert_int_equal(launch_gated_txtime(&root, 2, 12000000, 12000000, 68, &t), -EINVAL);
         /* nothing runs before the pending schedule's base time: taprio
          * drops every launch time until then */
-        root.oper = (GateSchedule) {};
+        root.taprio.oper = (GateSchedule) {};
         assert_int_equal(launch_gated_txtime(&root, 1, 9999999, 10000000, 68, &t), -EAGAIN);
         assert_int_equal(launch_gated_txtime(&root, 1, 10000000, 10000000, 68, &t), 0);
         assert_int_equal(t, 10000068);

@@ -57,7 +57,7 @@ static void take_sample(Link *l, const char *kind0, uint64_t packets, uint64_t s
         q->qdisc.parent = 0x1000001;
         snprintf(q->qdisc.kind, sizeof(q->qdisc.kind), "%s", kind0);
         q->is_etf = strcmp(kind0, "etf") == 0;
-        q->etf = (EtfSpec) { .queue = 0, .clockid = 11, .delta_ns = 500000, .offload = OFFLOAD_OFF };
+        q->etf = (EtfSpec) { .queue = 0, .etf.clockid = 11, .etf.delta_ns = 500000, .offload = OFFLOAD_OFF };
         q->qdisc.stats = (QDiscStats) { .packets = packets, .bytes = packets * 64, .drops = 9, .overlimits = 4,
                                         .requeues = 1, .backlog_bytes = 128, .qlen = 2 };
         q->deadline_misses = 4;

@@ -63,12 +63,12 @@ static void test_apply_resets_link(void **state) {
         q[0].offload = false;
         /* A new taprio root in full offload resets it; software taprio does not. */
         s->root.kind = ROOT_TAPRIO;
-        s->root.mode = TAPRIO_MODE_FULL_OFFLOAD;
+        s->root.taprio.mode = TAPRIO_MODE_FULL_OFFLOAD;
         rep.root_replaced = true;
         assert_true(apply_resets_link(&i225, s, &rep));
-        s->root.mode = TAPRIO_MODE_SOFTWARE;
+        s->root.taprio.mode = TAPRIO_MODE_SOFTWARE;
         assert_false(apply_resets_link(&i225, s, &rep));
-        s->root.mode = TAPRIO_MODE_FULL_OFFLOAD;
+        s->root.taprio.mode = TAPRIO_MODE_FULL_OFFLOAD;
         rep.root_replaced = false;
         assert_false(apply_resets_link(&i225, s, &rep));
 }

@@ -71,7 +71,7 @@ static void assert_same_tree(const QDiscTree *x, const QDiscTree *y) {
         for (size_t j = 0; j < x->n_queues; j++) {
                 assert_int_equal(x->queues[j].queue, y->queues[j].queue);
                 assert_int_equal(x->queues[j].qdisc.handle, y->queues[j].qdisc.handle);
-                assert_int_equal(x->queues[j].etf.delta_ns, y->queues[j].etf.delta_ns);
+                assert_int_equal(x->queues[j].etf.etf.delta_ns, y->queues[j].etf.etf.delta_ns);
         }
 }
 

@@ -148,7 +148,7 @@ static void test_refused_etf_clock(void **state) {
 
         load_fixture_tree("mqprio-etf.bin", &t);
         assert_true(t.queues[0].is_etf);
-        t.queues[0].etf.clockid = CLOCK_REALTIME;
+        t.queues[0].etf.etf.clockid = CLOCK_REALTIME;
         check_tree(&t, NULL, "the installed tree is not a valid schedule: txqueues[0].clockid: "
                    "must be CLOCK_TAI: the kernel's etf qdisc accepts only CLOCK_TAI, got CLOCK_REALTIME");
         qdisc_tree_done(&t);
@@ -197,10 +197,10 @@ static void test_taprio_cycle_and_commands(void **state) {
         QDiscTree t = {};
 
         load_fixture_tree("taprio-txtime.bin", &t);
-        t.root_spec.cycle_time_ns = 1200000;
-        t.root_spec.cycle_time_extension_ns = 5000;
-        t.root_spec.entries[1].command = GATE_SET_AND_HOLD;
-        t.root_spec.entries[2].command = GATE_SET_AND_RELEASE;
+        t.root_spec.taprio.cycle_time_ns = 1200000;
+        t.root_spec.taprio.cycle_time_extension_ns = 5000;
+        t.root_spec.taprio.entries[1].command = GATE_SET_AND_HOLD;
+        t.root_spec.taprio.entries[2].command = GATE_SET_AND_RELEASE;
         check_tree(&t,
                 "{ \"interface\": \"va\", \"root\": { \"qdisc\": \"taprio\", \"handle\": \"100:\","
                 "  \"num_tc\": 3, \"priority_map\": [2,2,1,0,2,2,2,2,2,2,2,2,2,2,2,2],"
@@ -226,8 +226,8 @@ static void test_taprio_max_sdu(void **state) {
         QDiscTree t = {};
 
         load_fixture_tree("taprio-txtime.bin", &t);
-        t.root_spec.max_sdu_dumped = true;
-        t.root_spec.max_sdu[1] = 200;
+        t.root_spec.taprio.max_sdu_dumped = true;
+        t.root_spec.taprio.max_sdu[1] = 200;
         check_tree(&t,
                 "{ \"interface\": \"va\", \"root\": { \"qdisc\": \"taprio\", \"handle\": \"100:\","
                 "  \"num_tc\": 3, \"priority_map\": [2,2,1,0,2,2,2,2,2,2,2,2,2,2,2,2],"
@@ -254,9 +254,9 @@ static void test_taprio_full_offload(void **state) {
         json_object *o, *root, *v;
 
         load_fixture_tree("taprio-txtime.bin", &t);
-        t.root_spec.mode = TAPRIO_MODE_FULL_OFFLOAD;
-        t.root_spec.txtime_delay_ns = 0;
-        t.root_spec.clockid = CLOCK_TAI;        /* the parser's default when the dump has none */
+        t.root_spec.taprio.mode = TAPRIO_MODE_FULL_OFFLOAD;
+        t.root_spec.taprio.txtime_delay_ns = 0;
+        t.root_spec.taprio.clockid = CLOCK_TAI;        /* the parser's default when the dump has none */
         assert_int_equal(qdisc_tree_import(&t, "va", "pfifo_fast", &text, &why), 0);
         assert_null(why);
         o = json_tokener_parse(text);
@@ -274,7 +274,7 @@ static void test_mqprio_offloads(void **state) {
         QDiscTree t = {};
 
         load_fixture_tree("mqprio-etf.bin", &t);
-        t.root_spec.hw_offload = true;
+        t.root_spec.mqprio.hw_offload = true;
         t.queues[1].etf.offload = OFFLOAD_ON;
         check_tree(&t,
                 "{ \"interface\": \"va\", \"root\": { \"qdisc\": \"mqprio\", \"handle\": \"100:\","
@@ -375,7 +375,7 @@ static void test_recorded_cbs_etf(void **state) {
         assert_string_equal(t.queues[0].child.kind, "etf");
         assert_int_equal(t.queues[0].child.handle, 0x02010000);
         assert_int_equal(t.queues[0].child.parent, 0x01010001);
-        assert_int_equal(t.queues[0].etf.delta_ns, 500000);
+        assert_int_equal(t.queues[0].etf.etf.delta_ns, 500000);
         assert_int_equal(t.queues[0].etf.child_offload, OFFLOAD_OFF);
         assert_true(t.queues[1].is_cbs);
         assert_false(t.queues[1].etf.etf_child);
@@ -411,8 +411,8 @@ static void test_recorded_root_etf(void **state) {
         assert_true(t.root_known);
         assert_int_equal(t.root_spec.kind, ROOT_ETF);
         assert_int_equal(t.root_spec.leaf.kind, TXQ_ETF);
-        assert_int_equal(t.root_spec.leaf.delta_ns, 300000);
-        assert_true(t.root_spec.leaf.skip_sock_check);
+        assert_int_equal(t.root_spec.leaf.etf.delta_ns, 300000);
+        assert_true(t.root_spec.leaf.etf.skip_sock_check);
         assert_int_equal(t.n_queues, 0);
         check_tree(&t,
                 "{ \"interface\": \"va\", \"root\": { \"qdisc\": \"etf\", \"handle\": \"100:\","
@@ -432,8 +432,8 @@ static void test_recorded_root_cbs_etf(void **state) {
         assert_true(t.root_known);
         assert_int_equal(t.root_spec.kind, ROOT_CBS);
         assert_true(t.root_spec.leaf.etf_child);
-        assert_true(t.root_spec.leaf.deadline_mode);
-        assert_int_equal(t.root_spec.leaf.delta_ns, 400000);
+        assert_true(t.root_spec.leaf.etf.deadline_mode);
+        assert_int_equal(t.root_spec.leaf.etf.delta_ns, 400000);
         assert_int_equal(t.n_queues, 1);
         assert_false(installed_queue_is_declarable(&t.queues[0]));
         check_tree(&t,
@@ -459,7 +459,7 @@ static void test_to_schedule(void **state) {
         assert_null(why);
         assert_string_equal(s->ifname, "va");
         assert_true(root_spec_equal(&s->root, &t.root_spec));
-        assert_false(s->root.cycle_time_given);
+        assert_false(s->root.taprio.cycle_time_given);
         assert_false(s->clock.configured);
         assert_int_equal(s->n_txqueues, 1);
         assert_true(etf_spec_equal(&s->txqueues[0], &t.queues[0].etf));

@@ -87,7 +87,7 @@ static void test_mqprio_request_hw(void **state) {
         struct nl_msg *m = NULL;
         struct nlattr *o;
 
-        r.hw_offload = true;
+        r.mqprio.hw_offload = true;
         assert_int_equal(qdisc_root_request(3, &r, &m), 0);
         o = qdisc_request_options(m);
         assert_non_null(o);
@@ -106,8 +106,8 @@ static void test_etf_request(void **state) {
                 0x05, 0x00, 0x00, 0x00,                                      /* DEADLINE_MODE | SKIP_SOCK_CHECK */
         };
         EtfSpec e = {
-                .queue = 1, .clockid = CLOCK_TAI, .delta_ns = 500000, .offload = OFFLOAD_AUTO,
-                .deadline_mode = true, .skip_sock_check = true,
+                .queue = 1, .etf.clockid = CLOCK_TAI, .etf.delta_ns = 500000, .offload = OFFLOAD_AUTO,
+                .etf.deadline_mode = true, .etf.skip_sock_check = true,
         };
         struct nl_msg *m = NULL;
         struct nlattr *o;
@@ -234,13 +234,13 @@ static void test_taprio_long_gate_list(void **state) {
         assert_non_null(e);
         for (size_t i = 0; i < N; i++)
                 e[i] = (GateEntry) { GATE_SET_GATES, (uint32_t) (1u << (i % 3)), 1000 + (uint32_t) i };
-        r.entries = e;
-        r.n_entries = N;
+        r.taprio.entries = e;
+        r.taprio.n_entries = N;
         assert_int_equal(qdisc_root_request(3, &r, &m), 0);
         assert_int_equal(qdisc_taprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
-        assert_int_equal(back.n_entries, N);
-        assert_int_equal(back.entries[N - 1].interval_ns, 1000 + N - 1);
-        assert_int_equal(back.entries[N - 1].gate_mask, 1u << ((N - 1) % 3));
+        assert_int_equal(back.taprio.n_entries, N);
+        assert_int_equal(back.taprio.entries[N - 1].interval_ns, 1000 + N - 1);
+        assert_int_equal(back.taprio.entries[N - 1].gate_mask, 1u << ((N - 1) % 3));
         back.handle = r.handle;
         assert_true(qdisc_taprio_vtable.equal(&r, &back));
         nlmsg_free(m);
@@ -263,9 +263,9 @@ static void test_taprio_gate_list_limit(void **state) {
         assert_non_null(e);
         for (size_t i = 0; i < MAX; i++)
                 e[i] = (GateEntry) { GATE_SET_GATES, 1, 100000 };
-        r.entries = e;
+        r.taprio.entries = e;
         for (n = MAX; n > 0; n--) {
-                r.n_entries = n;
+                r.taprio.n_entries = n;
                 k = qdisc_root_request(3, &r, &m);
                 if (k == 0)
                         break;
@@ -284,7 +284,7 @@ static void test_taprio_gate_list_limit(void **state) {
         assert_ptr_equal((uint8_t *) opts + NLA_ALIGN(nla_len(opts) + NLA_HDRLEN),
                          (uint8_t *) nlmsg_hdr(m) + nlmsg_hdr(m)->nlmsg_len);
         assert_int_equal(qdisc_taprio_vtable.parse_options(opts, &back), 0);
-        assert_int_equal(back.n_entries, n);
+        assert_int_equal(back.taprio.n_entries, n);
         nlmsg_free(m);
         root_spec_done(&back);
 
@@ -294,7 +294,7 @@ static void test_taprio_gate_list_limit(void **state) {
         for (n = MAX; n > 0; n--) {
                 m = nlmsg_alloc_size(4 * UINT16_MAX);
                 assert_non_null(m);
-                r.n_entries = n;
+                r.taprio.n_entries = n;
                 k = qdisc_taprio_vtable.fill_options(m, &r);
                 if (k == 0)
                         break;
@@ -306,11 +306,11 @@ static void test_taprio_gate_list_limit(void **state) {
         assert_true(nla_len(opts) + NLA_HDRLEN <= UINT16_MAX);
         assert_true(nla_len(opts) + NLA_HDRLEN + 28 > UINT16_MAX);
         assert_int_equal(qdisc_taprio_vtable.parse_options(opts, &back), 0);
-        assert_int_equal(back.n_entries, n);
+        assert_int_equal(back.taprio.n_entries, n);
         nlmsg_free(m);
         root_spec_done(&back);
 
-        r.n_entries = n + 1;
+        r.taprio.n_entries = n + 1;
         assert_int_equal(qdisc_root_request(3, &r, &m2), -EMSGSIZE);
         assert_null(m2);
         free(e);
@@ -320,15 +320,15 @@ static void test_taprio_round_trip(void **state) {
         RootSpec r = taprio_root(), back = {};
         struct nl_msg *m = NULL;
 
-        r.cycle_time_ns = 2000000;
-        r.cycle_time_extension_ns = 1000;
+        r.taprio.cycle_time_ns = 2000000;
+        r.taprio.cycle_time_extension_ns = 1000;
         assert_int_equal(qdisc_root_request(3, &r, &m), 0);
         assert_int_equal(qdisc_taprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
         back.handle = r.handle;
         assert_true(qdisc_taprio_vtable.equal(&r, &back));
-        assert_int_equal(back.cycle_time_ns, 2000000);
-        assert_int_equal(back.txtime_delay_ns, 200000);
-        back.entries[1].gate_mask = 0x3;
+        assert_int_equal(back.taprio.cycle_time_ns, 2000000);
+        assert_int_equal(back.taprio.txtime_delay_ns, 200000);
+        back.taprio.entries[1].gate_mask = 0x3;
         assert_false(qdisc_taprio_vtable.equal(&r, &back));
         root_spec_done(&back);
         nlmsg_free(m);
@@ -438,10 +438,10 @@ static GateEntry fp_entries[] = {
 static RootSpec taprio_fp_root(void) {
         RootSpec r = taprio_root();
 
-        r.mode = TAPRIO_MODE_SOFTWARE;
-        r.txtime_delay_ns = 0;
-        r.entries = fp_entries;
-        r.n_entries = ELEMENTSOF(fp_entries);
+        r.taprio.mode = TAPRIO_MODE_SOFTWARE;
+        r.taprio.txtime_delay_ns = 0;
+        r.taprio.entries = fp_entries;
+        r.taprio.n_entries = ELEMENTSOF(fp_entries);
         return r;
 }
 
@@ -461,7 +461,7 @@ static void test_mqprio_fp_request(void **state) {
         RootSpec r = mqprio_root, back = {};
         struct nl_msg *m = NULL;
 
-        r.hw_offload = true;
+        r.mqprio.hw_offload = true;
         set_fp(&r, TBS_FP_EXPRESS, TBS_FP_PREEMPTIBLE, TBS_FP_EXPRESS);
         assert_int_equal(qdisc_root_request(3, &r, &m), 0);
         assert_tc_payload(m, expected, sizeof(expected) - 1);
@@ -495,7 +495,7 @@ static void assert_taprio_as_tc(const RootSpec *r, const char *tc, size_t tc_len
         assert_int_equal(qdisc_taprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
         assert_true(back.fp_dumped);
         assert_memory_equal(back.fp, r->fp, 3);
-        assert_memory_equal(back.max_sdu, r->max_sdu, sizeof(back.max_sdu));
+        assert_memory_equal(back.taprio.max_sdu, r->taprio.max_sdu, sizeof(back.taprio.max_sdu));
         back.handle = r->handle;
         assert_true(qdisc_taprio_vtable.equal(r, &back));
         assert_null(qdisc_taprio_vtable.unexpressed(qdisc_request_options(m)));
@@ -516,9 +516,9 @@ static void test_taprio_max_sdu_fp_request(void **state) {
         static const char tc[] = TC615_TAPRIO_SDU_FP_EEE;
         RootSpec r = taprio_fp_root();
 
-        r.max_sdu_given = true;
-        r.max_sdu[1] = 1500;
-        r.max_sdu[2] = 512;
+        r.taprio.max_sdu_given = true;
+        r.taprio.max_sdu[1] = 1500;
+        r.taprio.max_sdu[2] = 512;
         set_fp(&r, TBS_FP_EXPRESS, TBS_FP_EXPRESS, TBS_FP_EXPRESS);
         assert_taprio_as_tc(&r, tc, sizeof(tc) - 1);
 }
@@ -530,10 +530,10 @@ static void test_fp_equal_needs_kernel(void **state) {
         RootSpec r = taprio_fp_root(), back = {};
         struct nl_msg *m = NULL;
 
-        r.max_sdu_given = true;
+        r.taprio.max_sdu_given = true;
         assert_int_equal(qdisc_root_request(3, &r, &m), 0);
         assert_int_equal(qdisc_taprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
-        assert_true(back.max_sdu_dumped);
+        assert_true(back.taprio.max_sdu_dumped);
         assert_false(back.fp_dumped);
         back.handle = r.handle;
         assert_true(qdisc_taprio_vtable.equal(&r, &back));
@@ -579,26 +579,26 @@ static void test_taprio_change_max_sdu(void **state) {
         at += sizeof(tc_entries);
         memcpy(expected + at, taprio_options_expected + BEFORE_LIST, sizeof(taprio_options_expected) - BEFORE_LIST);
 
-        r.max_sdu_given = true;
-        r.max_sdu[1] = 1500;
-        r.max_sdu[2] = 512;
+        r.taprio.max_sdu_given = true;
+        r.taprio.max_sdu[1] = 1500;
+        r.taprio.max_sdu[2] = 512;
         assert_int_equal(qdisc_root_change_request(3, &r, &m), 0);
         assert_payload(m, RTM_NEWQDISC, NLM_F_REPLACE, expected, sizeof(expected));
 
         /* and back: the classes in use, compared */
         assert_int_equal(qdisc_taprio_vtable.parse_options(qdisc_request_options(m), &back), 0);
-        assert_true(back.max_sdu_dumped);
-        assert_int_equal(back.max_sdu[1], 1500);
-        assert_int_equal(back.max_sdu[2], 512);
+        assert_true(back.taprio.max_sdu_dumped);
+        assert_int_equal(back.taprio.max_sdu[1], 1500);
+        assert_int_equal(back.taprio.max_sdu[2], 512);
         back.handle = r.handle;
         assert_true(qdisc_taprio_vtable.equal(&r, &back));
-        back.max_sdu[2] = 0;
+        back.taprio.max_sdu[2] = 0;
         assert_false(qdisc_taprio_vtable.equal(&r, &back));
         root_spec_done(&back);
         nlmsg_free(m);
 
         /* not asked for: no TC entries (what tc sends without max-sdu) */
-        r.max_sdu_given = false;
+        r.taprio.max_sdu_given = false;
         assert_int_equal(qdisc_root_request(3, &r, &m), 0);
         assert_int_equal(nlmsg_hdr(m)->nlmsg_len, NLMSG_HDRLEN + 20 + 12 + sizeof(taprio_options_expected));
         nlmsg_free(m);
@@ -660,18 +660,18 @@ static void test_parse_taprio_admin_dump(void **state) {
                 nla_nest_end(m, opts);
 
                 assert_int_equal(qdisc_taprio_vtable.parse_options(opts, &r), 0);
-                assert_true(r.admin_pending);
-                assert_int_equal(r.base_time_ns, 5000001000);
-                assert_int_equal(r.n_entries, 2);
-                assert_int_equal(r.entries[0].interval_ns, 400000);
-                assert_int_equal(r.entries[1].gate_mask, 0x2);
-                assert_int_equal(r.oper.base_time_ns, 1000);
-                assert_int_equal(r.oper.cycle_time_ns, 1000000);
-                assert_int_equal(r.oper.n_entries, 2);
-                assert_int_equal(r.oper.entries[0].interval_ns, 300000);
-                assert_int_equal(r.max_sdu_dumped, with_tc);
-                assert_int_equal(r.max_sdu[2], with_tc ? 900 : 0);
-                assert_int_equal(r.mode, TAPRIO_MODE_SOFTWARE);
+                assert_true(r.taprio.admin_pending);
+                assert_int_equal(r.taprio.base_time_ns, 5000001000);
+                assert_int_equal(r.taprio.n_entries, 2);
+                assert_int_equal(r.taprio.entries[0].interval_ns, 400000);
+                assert_int_equal(r.taprio.entries[1].gate_mask, 0x2);
+                assert_int_equal(r.taprio.oper.base_time_ns, 1000);
+                assert_int_equal(r.taprio.oper.cycle_time_ns, 1000000);
+                assert_int_equal(r.taprio.oper.n_entries, 2);
+                assert_int_equal(r.taprio.oper.entries[0].interval_ns, 300000);
+                assert_int_equal(r.taprio.max_sdu_dumped, with_tc);
+                assert_int_equal(r.taprio.max_sdu[2], with_tc ? 900 : 0);
+                assert_int_equal(r.taprio.mode, TAPRIO_MODE_SOFTWARE);
                 root_spec_done(&r);
                 nlmsg_free(m);
         }
@@ -689,23 +689,23 @@ static void test_parse_taprio_admin_recorded(void **state) {
         assert_int_equal(qdisc_tree_parse_dump(buf, len, 3, &t), 0);
         assert_true(t.root_known);
         assert_int_equal(t.root_spec.kind, ROOT_TAPRIO);
-        assert_true(t.root_spec.admin_pending);
-        assert_int_equal(t.root_spec.base_time_ns, 1796398211245000000);
-        assert_int_equal(t.root_spec.cycle_time_ns, 1100000);
-        assert_int_equal(t.root_spec.n_entries, 3);
-        assert_int_equal(t.root_spec.entries[2].interval_ns, 500000);
-        assert_int_equal(t.root_spec.oper.base_time_ns, 0);
-        assert_int_equal(t.root_spec.oper.cycle_time_ns, 1000000);
-        assert_int_equal(t.root_spec.oper.n_entries, 3);
-        assert_int_equal(t.root_spec.oper.entries[2].interval_ns, 400000);
-        assert_int_equal(t.root_spec.oper.entries[2].gate_mask, 0x4);
+        assert_true(t.root_spec.taprio.admin_pending);
+        assert_int_equal(t.root_spec.taprio.base_time_ns, 1796398211245000000);
+        assert_int_equal(t.root_spec.taprio.cycle_time_ns, 1100000);
+        assert_int_equal(t.root_spec.taprio.n_entries, 3);
+        assert_int_equal(t.root_spec.taprio.entries[2].interval_ns, 500000);
+        assert_int_equal(t.root_spec.taprio.oper.base_time_ns, 0);
+        assert_int_equal(t.root_spec.taprio.oper.cycle_time_ns, 1000000);
+        assert_int_equal(t.root_spec.taprio.oper.n_entries, 3);
+        assert_int_equal(t.root_spec.taprio.oper.entries[2].interval_ns, 400000);
+        assert_int_equal(t.root_spec.taprio.oper.entries[2].gate_mask, 0x4);
         /* tbsd put the admin base time on a cycle start of the running one */
-        assert_int_equal(t.root_spec.base_time_ns % t.root_spec.oper.cycle_time_ns, 0);
-        assert_true(t.root_spec.max_sdu_dumped);
-        assert_int_equal(t.root_spec.max_sdu[0], 0);
-        assert_int_equal(t.root_spec.max_sdu[1], 1000);
-        assert_int_equal(t.root_spec.max_sdu[2], 300);
-        assert_int_equal(t.root_spec.mode, TAPRIO_MODE_SOFTWARE);
+        assert_int_equal(t.root_spec.taprio.base_time_ns % t.root_spec.taprio.oper.cycle_time_ns, 0);
+        assert_true(t.root_spec.taprio.max_sdu_dumped);
+        assert_int_equal(t.root_spec.taprio.max_sdu[0], 0);
+        assert_int_equal(t.root_spec.taprio.max_sdu[1], 1000);
+        assert_int_equal(t.root_spec.taprio.max_sdu[2], 300);
+        assert_int_equal(t.root_spec.taprio.mode, TAPRIO_MODE_SOFTWARE);
         assert_non_null(qdisc_tree_find_queue(&t, 0));
         assert_true(qdisc_tree_find_queue(&t, 0)->is_etf);
         qdisc_tree_done(&t);
@@ -774,14 +774,14 @@ static void test_parse_612_fp_dumps(void **state) {
         load_fixture_tree("taprio-fp-612.bin", &t);
         assert_true(t.root_known);
         assert_int_equal(t.root_spec.kind, ROOT_TAPRIO);
-        assert_true(t.root_spec.max_sdu_dumped);
+        assert_true(t.root_spec.taprio.max_sdu_dumped);
         assert_true(t.root_spec.fp_dumped);
-        assert_int_equal(t.root_spec.max_sdu[1], 1500);
+        assert_int_equal(t.root_spec.taprio.max_sdu[1], 1500);
         for (unsigned tc = 0; tc < TBS_MAX_TC; tc++)
                 assert_int_equal(t.root_spec.fp[tc], TBS_FP_EXPRESS);
-        want.cycle_time_ns = 1000000;
-        want.max_sdu_given = true;
-        want.max_sdu[1] = 1500;
+        want.taprio.cycle_time_ns = 1000000;
+        want.taprio.max_sdu_given = true;
+        want.taprio.max_sdu[1] = 1500;
         assert_true(qdisc_taprio_vtable.equal(&want, &t.root_spec));        /* no fp given */
         set_fp(&want, TBS_FP_EXPRESS, TBS_FP_EXPRESS, TBS_FP_EXPRESS);
         assert_true(qdisc_taprio_vtable.equal(&want, &t.root_spec));
@@ -836,11 +836,11 @@ static void test_parse_mqprio_dump(void **state) {
         assert_int_equal(q->qdisc.handle, 0x01010000);
         assert_int_equal(q->qdisc.parent, 0x01000001);
         assert_int_equal(q->etf.queue, 0);
-        assert_int_equal(q->etf.clockid, CLOCK_TAI);
-        assert_int_equal(q->etf.delta_ns, 300000);
+        assert_int_equal(q->etf.etf.clockid, CLOCK_TAI);
+        assert_int_equal(q->etf.etf.delta_ns, 300000);
         assert_int_equal(q->etf.offload, OFFLOAD_OFF);
-        assert_false(q->etf.deadline_mode);
-        assert_false(q->etf.skip_sock_check);
+        assert_false(q->etf.etf.deadline_mode);
+        assert_false(q->etf.etf.skip_sock_check);
         assert_int_equal(q->qdisc.stats.drops, 5);
         assert_int_equal(q->qdisc.stats.overlimits, 0);
         assert_int_equal(q->invalid, 5);
@@ -850,12 +850,12 @@ static void test_parse_mqprio_dump(void **state) {
         assert_non_null(q);
         assert_true(q->is_etf);
         assert_int_equal(q->qdisc.handle, 0x01020000);
-        assert_int_equal(q->etf.delta_ns, 500000);
-        assert_true(q->etf.deadline_mode);
-        assert_true(q->etf.skip_sock_check);
+        assert_int_equal(q->etf.etf.delta_ns, 500000);
+        assert_true(q->etf.etf.deadline_mode);
+        assert_true(q->etf.etf.skip_sock_check);
         assert_true(etf_spec_equal(&q->etf, &(EtfSpec) {
-                .queue = 1, .clockid = CLOCK_TAI, .delta_ns = 500000, .offload = OFFLOAD_OFF,
-                .deadline_mode = true, .skip_sock_check = true }));
+                .queue = 1, .etf.clockid = CLOCK_TAI, .etf.delta_ns = 500000, .offload = OFFLOAD_OFF,
+                .etf.deadline_mode = true, .etf.skip_sock_check = true }));
 
         q = qdisc_tree_find_queue(&t, 3);
         assert_non_null(q);
@@ -889,20 +889,20 @@ static void test_parse_taprio_dump(void **state) {
         assert_int_equal(qdisc_tree_parse_dump(buf, len, 3, &t), 0);
         assert_true(t.root_known);
         assert_int_equal(t.root_spec.kind, ROOT_TAPRIO);
-        assert_int_equal(t.root_spec.mode, TAPRIO_MODE_TXTIME_ASSIST);
-        assert_int_equal(t.root_spec.txtime_delay_ns, 200000);
-        assert_int_equal(t.root_spec.base_time_ns, 1000);
-        assert_int_equal(t.root_spec.cycle_time_ns, 1000000);
-        assert_int_equal(t.root_spec.n_entries, 3);
+        assert_int_equal(t.root_spec.taprio.mode, TAPRIO_MODE_TXTIME_ASSIST);
+        assert_int_equal(t.root_spec.taprio.txtime_delay_ns, 200000);
+        assert_int_equal(t.root_spec.taprio.base_time_ns, 1000);
+        assert_int_equal(t.root_spec.taprio.cycle_time_ns, 1000000);
+        assert_int_equal(t.root_spec.taprio.n_entries, 3);
         /* the kernel reports the effective cycle time: the model's default */
-        want.cycle_time_ns = 1000000;
+        want.taprio.cycle_time_ns = 1000000;
         assert_true(qdisc_taprio_vtable.equal(&t.root_spec, &want));
 
         q = qdisc_tree_find_queue(&t, 0);
         assert_non_null(q);
         assert_true(q->is_etf);
-        assert_true(q->etf.skip_sock_check);
-        assert_int_equal(q->etf.delta_ns, 300000);
+        assert_true(q->etf.etf.skip_sock_check);
+        assert_int_equal(q->etf.etf.delta_ns, 300000);
         q = qdisc_tree_find_queue(&t, 1);
         assert_non_null(q);
         assert_string_equal(q->qdisc.kind, "pfifo");
@@ -973,7 +973,7 @@ static void test_tree_set(void **state) {
                 for (size_t j = 0; j < one.n_queues; j++) {
                         assert_int_equal(set.trees[i].queues[j].queue, one.queues[j].queue);
                         assert_int_equal(set.trees[i].queues[j].qdisc.handle, one.queues[j].qdisc.handle);
-                        assert_int_equal(set.trees[i].queues[j].etf.delta_ns, one.queues[j].etf.delta_ns);
+                        assert_int_equal(set.trees[i].queues[j].etf.etf.delta_ns, one.queues[j].etf.etf.delta_ns);
                 }
                 qdisc_tree_done(&one);
         }
@@ -982,13 +982,13 @@ static void test_tree_set(void **state) {
         assert_non_null(t);
         assert_string_equal(t->root.kind, "mqprio");
         assert_int_equal(t->n_queues, 4);
-        assert_int_equal(qdisc_tree_find_queue(t, 1)->etf.delta_ns, 500000);
+        assert_int_equal(qdisc_tree_find_queue(t, 1)->etf.etf.delta_ns, 500000);
         t = qdisc_tree_set_find(&set, 9);
         assert_non_null(t);
         assert_string_equal(t->root.kind, "taprio");
         assert_true(t->root_known);
         assert_int_equal(t->root_spec.kind, ROOT_TAPRIO);
-        assert_int_equal(qdisc_tree_find_queue(t, 0)->etf.delta_ns, 300000);
+        assert_int_equal(qdisc_tree_find_queue(t, 0)->etf.etf.delta_ns, 300000);
         assert_null(qdisc_tree_set_find(&set, 4));
         assert_null(qdisc_tree_set_find(&set, 1000));
 
@@ -1009,7 +1009,7 @@ static void test_tree_set(void **state) {
                 assert_string_equal(taken.root.kind, "mqprio");
                 assert_true(taken.root_known);
                 assert_int_equal(taken.n_queues, 4);
-                assert_int_equal(qdisc_tree_find_queue(&taken, 1)->etf.delta_ns, 500000);
+                assert_int_equal(qdisc_tree_find_queue(&taken, 1)->etf.etf.delta_ns, 500000);
                 assert_null(taken.queues[0].qdisc.options);
                 assert_null(taken.root.options);
                 assert_null(taken.handles);
@@ -1106,7 +1106,7 @@ static void test_offload_plan(void **state) {
         assert_true(etf_matches_plan(&installed, &e, ETF_PLAN_TRY_HARDWARE));
         assert_false(etf_matches_plan(&installed, &e, ETF_PLAN_HARDWARE));
         assert_true(etf_matches_plan(&installed, &e, ETF_PLAN_SOFTWARE));
-        installed.delta_ns = 1;
+        installed.etf.delta_ns = 1;
         assert_false(etf_matches_plan(&installed, &e, ETF_PLAN_TRY_HARDWARE));
 }
 

@@ -67,14 +67,14 @@ static void test_declared_root(void **state) {
 static void test_moved_base_time(void **state) {
         RootSpec t = taprio_root();
 
-        t.base_time_ns = 0;
+        t.taprio.base_time_ns = 0;
         assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), OWNER_TBSD);
-        t.base_time_ns = 500;
-        t.base_time_now = true;
+        t.taprio.base_time_ns = 500;
+        t.taprio.base_time_now = true;
         assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), OWNER_TBSD);
         /* past but after the installed one: not this schedule's root */
-        t.base_time_now = false;
-        t.base_time_ns = 2000;
+        t.taprio.base_time_now = false;
+        t.taprio.base_time_ns = 2000;
         assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), OWNER_FOREIGN);
 }
 
@@ -109,9 +109,9 @@ static void test_other_settings_are_foreign(void **state) {
         assert_string_equal(why, "root qdisc mqprio 100: is not tbsd's (the schedule declares mqprio 200:)");
         free(why);
         /* a taprio whose gate list differs from the declared one */
-        t.entries = (GateEntry[]) { { GATE_SET_GATES, 0x1, 300000 }, { GATE_SET_GATES, 0x2, 300000 },
+        t.taprio.entries = (GateEntry[]) { { GATE_SET_GATES, 0x1, 300000 }, { GATE_SET_GATES, 0x2, 300000 },
                                     { GATE_SET_GATES, 0x4, 300000 } };
-        t.cycle_time_ns = 900000;
+        t.taprio.cycle_time_ns = 900000;
         assert_int_equal(judge("taprio-txtime.bin", &t, NULL, NULL), OWNER_FOREIGN);
         /* another kind than declared */
         assert_int_equal(judge("taprio-txtime.bin", &mqprio_root, NULL, &why), OWNER_FOREIGN);

@@ -37,9 +37,9 @@ static void load_tree(const char *name, QDiscTree *ret) {
 
 /* The schedule of mqprio-etf.bin: mqprio 100: with etf on queues 0 and 1. */
 static EtfSpec recorded_etfs[] = {
-        { .queue = 0, .clockid = CLOCK_TAI, .delta_ns = 300000, .offload = OFFLOAD_OFF },
-        { .queue = 1, .clockid = CLOCK_TAI, .delta_ns = 500000, .offload = OFFLOAD_OFF,
-          .deadline_mode = true, .skip_sock_check = true },
+        { .queue = 0, .etf.clockid = CLOCK_TAI, .etf.delta_ns = 300000, .offload = OFFLOAD_OFF },
+        { .queue = 1, .etf.clockid = CLOCK_TAI, .etf.delta_ns = 500000, .offload = OFFLOAD_OFF,
+          .etf.deadline_mode = true, .etf.skip_sock_check = true },
 };
 
 static Schedule recorded_schedule(EtfSpec *etfs, size_t n) {
@@ -209,7 +209,7 @@ static void test_changed_etf_delta(void **state) {
         Schedule s;
 
         memcpy(etfs, recorded_etfs, sizeof(etfs));
-        etfs[1].delta_ns = 600000;
+        etfs[1].etf.delta_ns = 600000;
         s = recorded_schedule(etfs, ELEMENTSOF(etfs));
         load_tree(FIXTURES "mqprio-etf.bin", &t);
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
@@ -509,7 +509,7 @@ static void test_cbs_etf_chain(void **state) {
                 { .queue = 0, .kind = TXQ_CBS, .offload = OFFLOAD_AUTO,
                   .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
                            .hi_credit_bytes = 30, .lo_credit_bytes = -1470 },
-                  .etf_child = true, .clockid = CLOCK_TAI, .delta_ns = 500000, .child_offload = OFFLOAD_AUTO },
+                  .etf_child = true, .etf.clockid = CLOCK_TAI, .etf.delta_ns = 500000, .child_offload = OFFLOAD_AUTO },
                 { .queue = 1, .kind = TXQ_CBS, .offload = OFFLOAD_OFF,
                   .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
                            .hi_credit_bytes = 30, .lo_credit_bytes = -1470 } },
@@ -533,7 +533,7 @@ static void test_cbs_etf_chain(void **state) {
 
         /* The etf's delta changes: a new cbs (103:, the first free major
          * after 100:) replaces the old one, the etf goes under it (104:). */
-        q[0].delta_ns = 400000;
+        q[0].etf.delta_ns = 400000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 2);
         sent = q[0];
@@ -545,10 +545,10 @@ static void test_cbs_etf_chain(void **state) {
         qdisc_plan_done(&p);
 
         /* queue 1 gets an etf: the same, on queue 1 */
-        q[0].delta_ns = 500000;
+        q[0].etf.delta_ns = 500000;
         q[1].etf_child = true;
-        q[1].clockid = CLOCK_TAI;
-        q[1].delta_ns = 300000;
+        q[1].etf.clockid = CLOCK_TAI;
+        q[1].etf.delta_ns = 300000;
         q[1].child_offload = OFFLOAD_OFF;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 2);
@@ -580,8 +580,8 @@ static void test_cbs_etf_chain(void **state) {
 static void test_leaf_root(void **state) {
         Schedule s = {
                 .root = { .kind = ROOT_ETF, .handle = 0x01000000,
-                          .leaf = { .kind = TXQ_ETF, .clockid = CLOCK_TAI, .delta_ns = 300000,
-                                    .offload = OFFLOAD_AUTO, .skip_sock_check = true } },
+                          .leaf = { .kind = TXQ_ETF, .etf.clockid = CLOCK_TAI, .etf.delta_ns = 300000,
+                                    .offload = OFFLOAD_AUTO, .etf.skip_sock_check = true } },
         };
         DeviceFacts veth = { .offload_known = true };
         RootSpec sent;
@@ -595,7 +595,7 @@ static void test_leaf_root(void **state) {
         assert_int_equal(p.root_change, PLAN_KEEP_ROOT);
         qdisc_plan_done(&p);
 
-        s.root.leaf.delta_ns = 200000;
+        s.root.leaf.etf.delta_ns = 200000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
         assert_string_equal(p.root_why, "etf cannot change in place");
@@ -613,8 +613,8 @@ static void test_leaf_root(void **state) {
                               .leaf = { .kind = TXQ_CBS, .offload = OFFLOAD_OFF,
                                         .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
                                                  .hi_credit_bytes = 30, .lo_credit_bytes = -1470 },
-                                        .etf_child = true, .clockid = CLOCK_TAI, .delta_ns = 400000,
-                                        .deadline_mode = true, .child_offload = OFFLOAD_OFF } };
+                                        .etf_child = true, .etf.clockid = CLOCK_TAI, .etf.delta_ns = 400000,
+                                        .etf.deadline_mode = true, .child_offload = OFFLOAD_OFF } };
         load_tree(FIXTURES "root-etf.bin", &t);
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, &veth, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
@@ -645,8 +645,8 @@ static void test_leaf_root(void **state) {
 static void test_taprio_root(void **state) {
         QDiscTree t = {};
         QDiscPlan p = {};
-        EtfSpec etf = { .queue = 0, .clockid = CLOCK_TAI, .delta_ns = 300000, .offload = OFFLOAD_OFF,
-                        .skip_sock_check = true };
+        EtfSpec etf = { .queue = 0, .etf.clockid = CLOCK_TAI, .etf.delta_ns = 300000, .offload = OFFLOAD_OFF,
+                        .etf.skip_sock_check = true };
         Schedule s = recorded_schedule(&etf, 1);
         _cleanup_free_ GateEntry *many = NULL;
         RootSpec big;
@@ -654,7 +654,7 @@ static void test_taprio_root(void **state) {
         s.root = taprio_root_cycle(0);
         load_tree(FIXTURES "taprio-txtime.bin", &t);
         /* the recorded taprio reports the effective cycle time */
-        s.root.cycle_time_ns = 1000000;
+        s.root.taprio.cycle_time_ns = 1000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 0);
         qdisc_plan_done(&p);
@@ -664,9 +664,9 @@ static void test_taprio_root(void **state) {
         for (size_t i = 0; i < 4000; i++)
                 many[i] = (GateEntry) { GATE_SET_GATES, 0x1, 1000 };
         big = s.root;
-        big.entries = many;
-        big.n_entries = 4000;
-        big.cycle_time_ns = 4000 * 1000;
+        big.taprio.entries = many;
+        big.taprio.n_entries = 4000;
+        big.taprio.cycle_time_ns = 4000 * 1000;
         s.root = big;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -EMSGSIZE);
         /* same traffic classes and mode: a change in place, refused all the same */
@@ -677,8 +677,8 @@ static void test_taprio_root(void **state) {
 
 /* The recorded taprio (txtime-assist, base 1000, cycle 1 ms) with the
  * schedule s as declared: the plan in *p. */
-static EtfSpec taprio_etf = { .queue = 0, .clockid = CLOCK_TAI, .delta_ns = 300000, .offload = OFFLOAD_OFF,
-                              .skip_sock_check = true };
+static EtfSpec taprio_etf = { .queue = 0, .etf.clockid = CLOCK_TAI, .etf.delta_ns = 300000, .offload = OFFLOAD_OFF,
+                              .etf.skip_sock_check = true };
 
 static void assert_change_step_kind(const PlanStep *st, PlanStepKind kind, const RootSpec *want, int64_t base,
                                     bool tc_entries) {
@@ -688,8 +688,8 @@ static void assert_change_step_kind(const PlanStep *st, PlanStepKind kind, const
         assert_int_equal(st->kind, kind);
         /* tc qdisc replace on the root's own handle: no NLM_F_CREATE */
         assert_header(st, RTM_NEWQDISC, NLM_F_REPLACE, 0x01000000, TC_H_ROOT);
-        r.base_time_ns = base;
-        r.max_sdu_given = tc_entries;
+        r.taprio.base_time_ns = base;
+        r.taprio.max_sdu_given = tc_entries;
         assert_int_equal(qdisc_root_change_request(IFINDEX, &r, &m), 0);
         assert_same_bytes(st->msg, m);
         nlmsg_free(m);
@@ -710,14 +710,14 @@ static void test_taprio_in_place(void **state) {
 
         load_tree(FIXTURES "taprio-txtime.bin", &t);
         /* Linux 6.1 dumps one TC entry per class: it knows max SDU */
-        assert_true(t.root_spec.max_sdu_dumped);
-        assert_false(t.root_spec.admin_pending);
+        assert_true(t.root_spec.taprio.max_sdu_dumped);
+        assert_false(t.root_spec.taprio.admin_pending);
         s.root = taprio_root_cycle(0);
         memcpy(entries, taprio_entries, sizeof(entries));
         entries[1].interval_ns = 350000;
-        s.root.entries = entries;
-        s.root.cycle_time_ns = 1050000;
-        s.root.change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
+        s.root.taprio.entries = entries;
+        s.root.taprio.cycle_time_ns = 1050000;
+        s.root.taprio.change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
 
         test_now_ns = 1000000000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
@@ -731,21 +731,21 @@ static void test_taprio_in_place(void **state) {
         qdisc_plan_done(&p);
 
         /* A margin of its own */
-        s.root.change_margin_ns = 2500000000;
+        s.root.taprio.change_margin_ns = 2500000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.base_time_ns, 1002500001000);
         qdisc_plan_done(&p);
 
         /* "now": the same rule */
-        s.root.change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
-        s.root.base_time_now = true;
+        s.root.taprio.change_margin_ns = TBS_TAPRIO_CHANGE_MARGIN_NS;
+        s.root.taprio.base_time_now = true;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.base_time_ns, 1000100001000);
         qdisc_plan_done(&p);
 
         /* A base time still ahead is sent as it is */
-        s.root.base_time_now = false;
-        s.root.base_time_ns = 1005000000000;
+        s.root.taprio.base_time_now = false;
+        s.root.taprio.base_time_ns = 1005000000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_change, PLAN_CHANGE_ROOT_IN_PLACE);
         assert_int_equal(p.base_time_ns, 1005000000000);
@@ -753,15 +753,15 @@ static void test_taprio_in_place(void **state) {
         qdisc_plan_done(&p);
 
         /* With a change pending, the running (oper) schedule's cycles count */
-        t.root_spec.admin_pending = true;
-        t.root_spec.oper = (GateSchedule) { .base_time_ns = 500, .cycle_time_ns = 3000000,
+        t.root_spec.taprio.admin_pending = true;
+        t.root_spec.taprio.oper = (GateSchedule) { .base_time_ns = 500, .cycle_time_ns = 3000000,
                                             .entries = taprio_entries, .n_entries = 1 };
-        s.root.base_time_ns = 0;
+        s.root.taprio.base_time_ns = 0;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.base_time_ns, 500 + 333367 * 3000000LL);
         qdisc_plan_done(&p);
-        t.root_spec.oper = (GateSchedule) {};
-        t.root_spec.admin_pending = false;
+        t.root_spec.taprio.oper = (GateSchedule) {};
+        t.root_spec.taprio.admin_pending = false;
         qdisc_tree_done(&t);
 }
 
@@ -776,20 +776,20 @@ static void test_taprio_pending_recorded(void **state) {
         Schedule s = recorded_schedule(&etf, 1);
 
         load_tree(FIXTURES "taprio-admin.bin", &t);
-        assert_true(t.root_spec.admin_pending);
+        assert_true(t.root_spec.taprio.admin_pending);
         s.root = taprio_root_cycle(0);
-        s.root.mode = TAPRIO_MODE_SOFTWARE;
-        s.root.txtime_delay_ns = 0;
-        s.root.base_time_ns = 0;
-        s.root.change_margin_ns = 600000000000;
-        s.root.max_sdu_given = true;
-        s.root.n_max_sdu = 3;
-        s.root.max_sdu[1] = 1000;
-        s.root.max_sdu[2] = 300;
+        s.root.taprio.mode = TAPRIO_MODE_SOFTWARE;
+        s.root.taprio.txtime_delay_ns = 0;
+        s.root.taprio.base_time_ns = 0;
+        s.root.taprio.change_margin_ns = 600000000000;
+        s.root.taprio.max_sdu_given = true;
+        s.root.taprio.n_max_sdu = 3;
+        s.root.taprio.max_sdu[1] = 1000;
+        s.root.taprio.max_sdu[2] = 300;
         memcpy(entries, taprio_entries, sizeof(entries));
         entries[2].interval_ns = 500000;
-        s.root.entries = entries;
-        s.root.cycle_time_ns = 1100000;
+        s.root.taprio.entries = entries;
+        s.root.taprio.cycle_time_ns = 1100000;
         test_now_ns = 1796398000000000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_change, PLAN_KEEP_ROOT);
@@ -797,8 +797,8 @@ static void test_taprio_pending_recorded(void **state) {
         qdisc_plan_done(&p);
 
         entries[2].interval_ns = 400000;
-        s.root.cycle_time_ns = 1000000;
-        s.root.change_margin_ns = 100000000;
+        s.root.taprio.cycle_time_ns = 1000000;
+        s.root.taprio.change_margin_ns = 100000000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_change, PLAN_CHANGE_ROOT_IN_PLACE);
         assert_int_equal(p.n, 1);
@@ -822,22 +822,22 @@ static void test_taprio_base_time_kept(void **state) {
         test_now_ns = 1000000000000;
         for (int i = 0; i < 3; i++) {
                 /* installed 1000: file 1000, file 0 (past, earlier), "now" */
-                s.root.base_time_ns = i == 1 ? 0 : 1000;
-                s.root.base_time_now = i == 2;
+                s.root.taprio.base_time_ns = i == 1 ? 0 : 1000;
+                s.root.taprio.base_time_now = i == 2;
                 assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
                 assert_int_equal(p.root_change, PLAN_KEEP_ROOT);
                 assert_int_equal(p.n, 0);
                 qdisc_plan_done(&p);
         }
         /* past but later than the installed one: changed */
-        s.root.base_time_now = false;
-        s.root.base_time_ns = 2000;
+        s.root.taprio.base_time_now = false;
+        s.root.taprio.base_time_ns = 2000;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_change, PLAN_CHANGE_ROOT_IN_PLACE);
         qdisc_plan_done(&p);
         /* a base time still ahead of now must be the installed one */
         test_now_ns = 500;
-        s.root.base_time_ns = 800;
+        s.root.taprio.base_time_ns = 800;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_change, PLAN_CHANGE_ROOT_IN_PLACE);
         qdisc_plan_done(&p);
@@ -866,9 +866,9 @@ static void test_taprio_recreate(void **state) {
         for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
                 s.root = taprio_root_cycle(1000000);
                 switch (i) {
-                case 0: s.root.mode = TAPRIO_MODE_SOFTWARE; s.root.txtime_delay_ns = 0; break;
-                case 1: s.root.txtime_delay_ns = 300000; break;
-                case 2: s.root.clockid = CLOCK_REALTIME; break;
+                case 0: s.root.taprio.mode = TAPRIO_MODE_SOFTWARE; s.root.taprio.txtime_delay_ns = 0; break;
+                case 1: s.root.taprio.txtime_delay_ns = 300000; break;
+                case 2: s.root.taprio.clockid = CLOCK_REALTIME; break;
                 case 3: s.root.priority_map[0] = 1; break;
                 case 4: s.root.queues[2] = (QueueRange) { 1, 2 }; break;
                 }
@@ -878,7 +878,7 @@ static void test_taprio_recreate(void **state) {
                 assert_int_equal(p.steps[0].kind, PLAN_DELETE_ROOT);
                 assert_root_step(&p.steps[1], &s.root);
                 assert_int_equal(p.steps[2].kind, PLAN_ETF);
-                if (s.root.mode == TAPRIO_MODE_SOFTWARE) {
+                if (s.root.taprio.mode == TAPRIO_MODE_SOFTWARE) {
                         /* the software schedule once more after the graft */
                         assert_int_equal(p.n, 4);
                         assert_int_equal(p.steps[3].kind, PLAN_RESTART_ROOT);
@@ -924,8 +924,8 @@ static void test_taprio_recreate(void **state) {
 
         /* in software mode the schedule goes again after the etf graft,
          * as a change with the same base time */
-        s.root.mode = TAPRIO_MODE_SOFTWARE;
-        s.root.txtime_delay_ns = 0;
+        s.root.taprio.mode = TAPRIO_MODE_SOFTWARE;
+        s.root.taprio.txtime_delay_ns = 0;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 3);
         assert_root_step(&p.steps[0], &s.root);
@@ -951,11 +951,11 @@ static void test_taprio_max_sdu(void **state) {
 
         load_tree(FIXTURES "taprio-txtime.bin", &t);
         for (unsigned tc = 0; tc < TBS_MAX_TC; tc++)
-                assert_int_equal(t.root_spec.max_sdu[tc], 0);
+                assert_int_equal(t.root_spec.taprio.max_sdu[tc], 0);
         s.root = taprio_root_cycle(1000000);
-        s.root.max_sdu_given = true;
-        s.root.n_max_sdu = 3;
-        s.root.max_sdu[1] = 1500;
+        s.root.taprio.max_sdu_given = true;
+        s.root.taprio.n_max_sdu = 3;
+        s.root.taprio.max_sdu[1] = 1500;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_change, PLAN_CHANGE_ROOT_IN_PLACE);
         assert_int_equal(p.n, 1);
@@ -965,16 +965,16 @@ static void test_taprio_max_sdu(void **state) {
         qdisc_plan_done(&p);
 
         /* all zero, as installed: nothing to do */
-        s.root.max_sdu[1] = 0;
+        s.root.taprio.max_sdu[1] = 0;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.n, 0);
         qdisc_plan_done(&p);
 
         /* a new root where nothing tells whether the kernel takes them:
          * read back after the apply */
-        s.root.mode = TAPRIO_MODE_SOFTWARE;
-        s.root.txtime_delay_ns = 0;
-        s.root.max_sdu[1] = 1500;
+        s.root.taprio.mode = TAPRIO_MODE_SOFTWARE;
+        s.root.taprio.txtime_delay_ns = 0;
+        s.root.taprio.max_sdu[1] = 1500;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);
         assert_int_equal(p.root_change, PLAN_RECREATE_ROOT);
         assert_false(p.check_max_sdu);        /* the old taprio dumped TC entries */
@@ -987,13 +987,13 @@ static void test_taprio_max_sdu(void **state) {
         qdisc_plan_done(&p);
         qdisc_tree_done(&t);
         s.root = taprio_root_cycle(1000000);
-        s.root.max_sdu_given = true;
-        s.root.n_max_sdu = 3;
+        s.root.taprio.max_sdu_given = true;
+        s.root.taprio.n_max_sdu = 3;
         load_tree(FIXTURES "taprio-txtime.bin", &t);
 
         /* a kernel before per-class max SDU: its dump has no TC entries */
-        t.root_spec.max_sdu_dumped = false;
-        s.root.max_sdu[1] = 1500;
+        t.root_spec.taprio.max_sdu_dumped = false;
+        s.root.taprio.max_sdu[1] = 1500;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), -EOPNOTSUPP);
         assert_int_equal(p.n, 0);
         assert_string_equal(p.report.error, "root.max_sdu: this kernel does not support a per-class max SDU "
@@ -1004,7 +1004,7 @@ static void test_taprio_max_sdu(void **state) {
 
 /* An etf on queue 0 and a cbs on queue 1 (slopes given: no link speed needed). */
 static EtfSpec handle_children[] = {
-        { .queue = 0, .clockid = CLOCK_TAI, .delta_ns = 300000, .offload = OFFLOAD_OFF },
+        { .queue = 0, .etf.clockid = CLOCK_TAI, .etf.delta_ns = 300000, .offload = OFFLOAD_OFF },
         { .queue = 1, .kind = TXQ_CBS, .offload = OFFLOAD_OFF,
           .cbs = { .idle_slope_kbps = 20000, .send_slope_kbps = -980000,
                    .hi_credit_bytes = 30, .lo_credit_bytes = -1470 } },
@@ -1231,7 +1231,7 @@ static void test_check_fp(void **state) {
 
         (void) state;
         load_tree(FIXTURES "mqprio-etf.bin", &t);
-        s.root.hw_offload = true;
+        s.root.mqprio.hw_offload = true;
         s.root.fp_given = true;
         s.root.fp[0] = s.root.fp[1] = s.root.fp[2] = TBS_FP_EXPRESS;
         assert_int_equal(qdisc_plan_build(IFINDEX, &s, &t, NULL, test_default_qdisc, test_clock, &p), 0);

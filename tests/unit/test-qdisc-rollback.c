@@ -35,9 +35,9 @@ static void read_back(struct nl_msg *m, RootKind kind, RootSpec *ret) {
 static RootSpec snapshot(void) {
         RootSpec r = taprio_root_cycle(0);
 
-        r.mode = TAPRIO_MODE_FULL_OFFLOAD;
-        r.max_sdu_dumped = true;
-        r.max_sdu[2] = 1000;
+        r.taprio.mode = TAPRIO_MODE_FULL_OFFLOAD;
+        r.taprio.max_sdu_dumped = true;
+        r.taprio.max_sdu[2] = 1000;
         r.fp_dumped = true;
         r.fp[0] = TBS_FP_EXPRESS;
         r.fp[1] = TBS_FP_PREEMPTIBLE;
@@ -52,14 +52,14 @@ static void test_new_root(void **state) {
         (void) state;
         r = qdisc_rollback_root(&snap, NULL);
         assert_true(r.fp_given);
-        assert_true(r.max_sdu_given);
+        assert_true(r.taprio.max_sdu_given);
         assert_int_equal(qdisc_root_request(3, &r, &m), 0);
         read_back(m, ROOT_TAPRIO, &back);
         assert_true(back.fp_dumped);
         assert_int_equal(back.fp[0], TBS_FP_EXPRESS);
         assert_int_equal(back.fp[1], TBS_FP_PREEMPTIBLE);
         assert_int_equal(back.fp[2], TBS_FP_PREEMPTIBLE);
-        assert_int_equal(back.max_sdu[2], 1000);
+        assert_int_equal(back.taprio.max_sdu[2], 1000);
         root_spec_done(&back);
         nlmsg_free(m);
 
@@ -67,10 +67,10 @@ static void test_new_root(void **state) {
          * no TC entries, as before fp existed */
         memset(snap.fp, 0, sizeof(snap.fp));
         snap.fp[0] = snap.fp[1] = snap.fp[2] = TBS_FP_EXPRESS;
-        snap.max_sdu[2] = 0;
+        snap.taprio.max_sdu[2] = 0;
         r = qdisc_rollback_root(&snap, NULL);
         assert_false(r.fp_given);
-        assert_false(r.max_sdu_given);
+        assert_false(r.taprio.max_sdu_given);
 
         /* a dump without fp (Linux 6.1): nothing about fp is sent */
         snap = snapshot();
@@ -85,7 +85,7 @@ static void test_mqprio(void **state) {
         struct nl_msg *m = NULL;
 
         (void) state;
-        snap.hw_offload = true;
+        snap.mqprio.hw_offload = true;
         snap.fp_dumped = true;
         snap.fp[0] = snap.fp[2] = TBS_FP_EXPRESS;
         snap.fp[1] = TBS_FP_PREEMPTIBLE;
@@ -101,7 +101,7 @@ static void test_mqprio(void **state) {
 
         /* a software mqprio dumps fp all express: none is sent (the kernel
          * takes fp only with hw 1) */
-        snap.hw_offload = false;
+        snap.mqprio.hw_offload = false;
         snap.fp[1] = TBS_FP_EXPRESS;
         r = qdisc_rollback_root(&snap, NULL);
         assert_false(r.fp_given);
@@ -115,15 +115,15 @@ static void test_in_place(void **state) {
         /* the failed apply made class 1 express and lifted class 2's limit:
          * the change sends every class's entry back */
         cur.fp[1] = TBS_FP_EXPRESS;
-        cur.max_sdu[2] = 0;
+        cur.taprio.max_sdu[2] = 0;
         r = qdisc_rollback_root(&snap, &cur);
         assert_true(r.fp_given);
-        assert_true(r.max_sdu_given);
+        assert_true(r.taprio.max_sdu_given);
         assert_int_equal(qdisc_root_change_request(3, &r, &m), 0);
         read_back(m, ROOT_TAPRIO, &back);
         assert_int_equal(back.fp[1], TBS_FP_PREEMPTIBLE);
         assert_int_equal(back.fp[2], TBS_FP_PREEMPTIBLE);
-        assert_int_equal(back.max_sdu[2], 1000);
+        assert_int_equal(back.taprio.max_sdu[2], 1000);
         root_spec_done(&back);
         nlmsg_free(m);
 
@@ -131,7 +131,7 @@ static void test_in_place(void **state) {
         snap.fp_dumped = cur.fp_dumped = false;
         r = qdisc_rollback_root(&snap, &cur);
         assert_false(r.fp_given);
-        assert_true(r.max_sdu_given);
+        assert_true(r.taprio.max_sdu_given);
 }
 
 int main(void) {

@@ -985,11 +985,11 @@ static void test_defaults(void **state) {
         assert_int_equal(m->root.priority_map[2], 1);
         assert_int_equal(m->root.queues[2].count, 2);
         assert_int_equal(m->root.queues[2].offset, 2);
-        assert_false(m->root.hw_offload);
+        assert_false(m->root.mqprio.hw_offload);
         assert_int_equal(m->n_txqueues, 2);
-        assert_int_equal(m->txqueues[0].clockid, CLOCK_TAI);
+        assert_int_equal(m->txqueues[0].etf.clockid, CLOCK_TAI);
         assert_int_equal(m->txqueues[0].offload, OFFLOAD_AUTO);
-        assert_int_equal(m->txqueues[0].delta_ns, 200000);
+        assert_int_equal(m->txqueues[0].etf.delta_ns, 200000);
         assert_false(m->txqueues[0].spelled_tbs);
         assert_true(m->txqueues[1].spelled_tbs);
         assert_int_equal(m->txqueues[1].offload, OFFLOAD_OFF);
@@ -1000,15 +1000,15 @@ static void test_defaults(void **state) {
         assert_int_equal(m->clock.max_phc_offset_ns, 1000);
 
         assert_int_equal(t->root.kind, ROOT_TAPRIO);
-        assert_int_equal(t->root.clockid, CLOCK_TAI);
-        assert_int_equal(t->root.mode, TAPRIO_MODE_SOFTWARE);
-        assert_int_equal(t->root.base_time_ns, 1000);
-        assert_int_equal(t->root.cycle_time_ns, 1000000);
-        assert_false(t->root.cycle_time_given);
-        assert_int_equal(t->root.n_entries, 2);
-        assert_int_equal(t->root.entries[0].command, GATE_SET_GATES);
-        assert_int_equal(t->root.entries[1].gate_mask, 0x6);
-        assert_int_equal(t->root.entries[1].interval_ns, 700000);
+        assert_int_equal(t->root.taprio.clockid, CLOCK_TAI);
+        assert_int_equal(t->root.taprio.mode, TAPRIO_MODE_SOFTWARE);
+        assert_int_equal(t->root.taprio.base_time_ns, 1000);
+        assert_int_equal(t->root.taprio.cycle_time_ns, 1000000);
+        assert_false(t->root.taprio.cycle_time_given);
+        assert_int_equal(t->root.taprio.n_entries, 2);
+        assert_int_equal(t->root.taprio.entries[0].command, GATE_SET_GATES);
+        assert_int_equal(t->root.taprio.entries[1].gate_mask, 0x6);
+        assert_int_equal(t->root.taprio.entries[1].interval_ns, 700000);
         assert_false(t->clock.configured);
 }
 
@@ -1053,12 +1053,12 @@ static void test_monitor(void **state) {
 }
 
 static bool schedules_equal(const Schedule *a, const Schedule *b) {
-        if (a->root.base_time_now != b->root.base_time_now || a->root.change_margin_ns != b->root.change_margin_ns ||
-            a->root.max_sdu_given != b->root.max_sdu_given || a->root.fp_given != b->root.fp_given ||
+        if (a->root.taprio.base_time_now != b->root.taprio.base_time_now || a->root.taprio.change_margin_ns != b->root.taprio.change_margin_ns ||
+            a->root.taprio.max_sdu_given != b->root.taprio.max_sdu_given || a->root.fp_given != b->root.fp_given ||
             a->root.n_fp != b->root.n_fp)
                 return false;
         if (strcmp(a->ifname, b->ifname) != 0 || !root_spec_equal(&a->root, &b->root) ||
-            a->root.cycle_time_given != b->root.cycle_time_given || a->n_txqueues != b->n_txqueues)
+            a->root.taprio.cycle_time_given != b->root.taprio.cycle_time_given || a->n_txqueues != b->n_txqueues)
                 return false;
         for (size_t i = 0; i < a->n_txqueues; i++)
                 if (!etf_spec_equal(&a->txqueues[i], &b->txqueues[i]) ||

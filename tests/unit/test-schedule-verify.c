@@ -29,25 +29,25 @@ static Schedule *new_model(void) {
                 .num_tc = 3,
                 .priority_map = { 2, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 },
                 .queues = { { 1, 0 }, { 1, 1 }, { 2, 2 } },
-                .clockid = CLOCK_TAI,
+                .taprio.clockid = CLOCK_TAI,
         };
         s->txqueues = calloc(2, sizeof(EtfSpec));
         assert_non_null(s->txqueues);
         s->n_txqueues = 2;
-        s->txqueues[0] = (EtfSpec) { .queue = 0, .clockid = CLOCK_TAI, .delta_ns = 200000, .offload = OFFLOAD_ON };
-        s->txqueues[1] = (EtfSpec) { .queue = 1, .clockid = CLOCK_TAI, .delta_ns = 500000, .offload = OFFLOAD_AUTO };
+        s->txqueues[0] = (EtfSpec) { .queue = 0, .etf.clockid = CLOCK_TAI, .etf.delta_ns = 200000, .offload = OFFLOAD_ON };
+        s->txqueues[1] = (EtfSpec) { .queue = 1, .etf.clockid = CLOCK_TAI, .etf.delta_ns = 500000, .offload = OFFLOAD_AUTO };
         s->clock = (ClockSpec) { .configured = true, .max_master_offset_ns = 100, .max_phc_offset_ns = 1000 };
         return s;
 }
 
 static void make_taprio(Schedule *s, size_t n) {
         s->root.kind = ROOT_TAPRIO;
-        s->root.entries = calloc(n, sizeof(GateEntry));
-        assert_non_null(s->root.entries);
-        s->root.n_entries = n;
+        s->root.taprio.entries = calloc(n, sizeof(GateEntry));
+        assert_non_null(s->root.taprio.entries);
+        s->root.taprio.n_entries = n;
         for (size_t i = 0; i < n; i++)
-                s->root.entries[i] = (GateEntry) { GATE_SET_GATES, 1U << (i % 3), 250000 };
-        s->root.cycle_time_ns = 250000 * (int64_t) n;
+                s->root.taprio.entries[i] = (GateEntry) { GATE_SET_GATES, 1U << (i % 3), 250000 };
+        s->root.taprio.cycle_time_ns = 250000 * (int64_t) n;
 }
 
 /* verify and return the joined lines; checks the return code agrees. */
@@ -104,18 +104,18 @@ static void test_model_ranges(void **state) {
                                "m.json: txqueues[1].queue: queue 1 is in no traffic class of root.queues");
         s->root.queues[1].count = 1;
         /* the model holds the kernel's int32; tc can install a negative one */
-        s->txqueues[0].delta_ns = INT32_MIN;
-        s->txqueues[1].delta_ns = -1;
+        s->txqueues[0].etf.delta_ns = INT32_MIN;
+        s->txqueues[1].etf.delta_ns = -1;
         assert_verify(s, NULL, "m.json: txqueues[0].delta_ns: must be between 0 and 2147483647, got -2147483648\n"
                                "m.json: txqueues[1].delta_ns: must be between 0 and 2147483647, got -1");
-        s->txqueues[0].delta_ns = s->txqueues[1].delta_ns = 0;
+        s->txqueues[0].etf.delta_ns = s->txqueues[1].etf.delta_ns = 0;
         s->txqueues[1].queue = 70000;
         assert_verify(s, NULL, "m.json: txqueues[1].queue: must be between 0 and 65534, got 70000");
         s->txqueues[1].queue = 1;
-        s->txqueues[1].clockid = 4242;
+        s->txqueues[1].etf.clockid = 4242;
         assert_verify(s, NULL, "m.json: txqueues[1].clockid: must be CLOCK_TAI: the kernel's etf qdisc accepts "
                                "only CLOCK_TAI, got clock 4242");
-        s->txqueues[1].clockid = CLOCK_TAI;
+        s->txqueues[1].etf.clockid = CLOCK_TAI;
         s->root.handle = 0x01000001;
         assert_verify(s, NULL, "m.json: root.handle: must have minor number 0, such as \"100:\", got \"100:1\"");
         s->root.handle = 0;
@@ -191,39 +191,39 @@ static void test_taprio_rules(void **state) {
         _cleanup_schedule_ Schedule *s = new_model();
 
         make_taprio(s, 4);
-        s->root.mode = TAPRIO_MODE_TXTIME_ASSIST;
-        s->root.txtime_delay_ns = 500000;   /* at least every delta_ns (assist-delay) */
-        s->txqueues[0].skip_sock_check = true;
+        s->root.taprio.mode = TAPRIO_MODE_TXTIME_ASSIST;
+        s->root.taprio.txtime_delay_ns = 500000;   /* at least every delta_ns (assist-delay) */
+        s->txqueues[0].etf.skip_sock_check = true;
         assert_verify(s, NULL, "m.json: txqueues[1].skip_sock_check: warning: taprio in txtime-assist mode "
                                "stamps every packet with a launch time, and etf drops stamped packets from "
                                "sockets without SO_TXTIME; set skip_sock_check to true unless every sender "
                                "uses SO_TXTIME");
-        s->txqueues[1].skip_sock_check = true;
+        s->txqueues[1].etf.skip_sock_check = true;
         assert_verify(s, NULL, "");
-        s->root.mode = TAPRIO_MODE_FULL_OFFLOAD;
+        s->root.taprio.mode = TAPRIO_MODE_FULL_OFFLOAD;
         assert_verify(s, NULL, "m.json: root.txtime_delay_ns: only valid with mode \"txtime-assist\", "
                                "got mode \"full-offload\"");
-        s->root.txtime_delay_ns = 0;
-        s->root.entries[3].gate_mask = 0xff;
-        s->root.entries[2].interval_ns = 0;
-        s->root.cycle_time_ns = 5;
+        s->root.taprio.txtime_delay_ns = 0;
+        s->root.taprio.entries[3].gate_mask = 0xff;
+        s->root.taprio.entries[2].interval_ns = 0;
+        s->root.taprio.cycle_time_ns = 5;
         assert_verify(s, NULL, "m.json: root.entries[2].interval_ns: must be between 1 and 2147483647, got 0\n"
                                "m.json: root.entries[3].gate_mask: opens the gate of a traffic class that does "
                                "not exist: must be below 0x8 (1 << num_tc, num_tc is 3), got 0xff\n"
                                "m.json: root.cycle_time_ns: must be at least the sum of the entries' intervals "
                                "(750000), got 5");
-        s->root.entries[3].gate_mask = 0x7;
-        s->root.entries[2].interval_ns = 1;
-        s->root.cycle_time_ns = 0;
+        s->root.taprio.entries[3].gate_mask = 0x7;
+        s->root.taprio.entries[2].interval_ns = 1;
+        s->root.taprio.cycle_time_ns = 0;
         assert_verify(s, NULL, "m.json: root.cycle_time_ns: must be between 1 and 2147483647, got 0");
-        s->root.cycle_time_ns = 750001;
+        s->root.taprio.cycle_time_ns = 750001;
         s->root.num_tc = 16;
         s->root.queues[3] = (QueueRange) { 1, 4 };
         for (unsigned tc = 4; tc < 16; tc++)
                 s->root.queues[tc] = (QueueRange) { 1, (uint16_t) (tc + 1) };
-        s->root.entries[0].gate_mask = 0xffff;   /* every gate of 16 TCs: fine */
+        s->root.taprio.entries[0].gate_mask = 0xffff;   /* every gate of 16 TCs: fine */
         assert_verify(s, NULL, "");
-        s->root.entries[0].gate_mask = 0x10000;
+        s->root.taprio.entries[0].gate_mask = 0x10000;
         assert_verify(s, NULL, "m.json: root.entries[0].gate_mask: opens the gate of a traffic class that does "
                                "not exist: must be below 0x10000 (1 << num_tc, num_tc is 16), got 0x10000");
 }
@@ -241,19 +241,19 @@ static void test_monitor_taprio(void **state) {
         s->txqueues[1].monitor = (MonitorSpec) { .enabled = true, .interval_ms = 1000, .frames = 4 };
         assert_verify(s, NULL, "");
         assert_verify(s, &slow, "");
-        s->root.entries[1].gate_mask = 0x4;     /* class 1 (queue 1) never opens */
+        s->root.taprio.entries[1].gate_mask = 0x4;     /* class 1 (queue 1) never opens */
         assert_verify(s, NULL, "m.json: txqueues[1].monitor: traffic class 1 of queue 1 never opens in the gate "
                                "list (root.entries): taprio drops every launch time of the class, so no probe "
                                "frame can pass");
-        s->root.entries[1].gate_mask = 0x2;
-        s->root.entries[1].interval_ns = 134400;        /* twice the guard: no launch time fits */
-        s->root.cycle_time_ns = 250000 * 2 + 134400;
+        s->root.taprio.entries[1].gate_mask = 0x2;
+        s->root.taprio.entries[1].interval_ns = 134400;        /* twice the guard: no launch time fits */
+        s->root.taprio.cycle_time_ns = 250000 * 2 + 134400;
         assert_verify(s, &slow, "m.json: txqueues[1].monitor: traffic class 1 of queue 1 opens for at most 134400 "
                                 "ns at a time (root.entries); a probe frame needs more than 134400 ns: its "
                                 "transmission time at 10 Mbit/s (67200 ns) on either side of its launch time");
         assert_verify(s, &unknown, "");         /* speed unknown: checked at run time */
-        s->root.entries[1].interval_ns = 134401;
-        s->root.cycle_time_ns = 250000 * 2 + 134401;
+        s->root.taprio.entries[1].interval_ns = 134401;
+        s->root.taprio.cycle_time_ns = 250000 * 2 + 134401;
         assert_verify(s, &slow, "");
 }
 
@@ -285,36 +285,36 @@ static void test_taprio_limits(void **state) {
         s->allow = 1U << SAFETY_PTP_GATE;   /* about the kernel's limits, not PTP's gate */
         make_taprio(s, TBS_TAPRIO_MAX_ENTRIES);
         assert_verify(s, NULL, "");
-        free(s->root.entries);
+        free(s->root.taprio.entries);
         make_taprio(s, TBS_TAPRIO_MAX_ENTRIES + 1);
         assert_verify(s, NULL, "m.json: root.entries: must have at most 80 entries: the kernel cannot report or "
                                "notify a larger taprio (docs/schedule-format.md, Limits), got 81");
-        free(s->root.entries);
+        free(s->root.taprio.entries);
         make_taprio(s, 2);
 
         /* Cycle time: sch_taprio.c's policy takes 1..INT_MAX. */
-        s->root.cycle_time_given = true;
-        s->root.cycle_time_ns = INT32_MAX;
+        s->root.taprio.cycle_time_given = true;
+        s->root.taprio.cycle_time_ns = INT32_MAX;
         assert_verify(s, NULL, "");
-        s->root.cycle_time_ns = (int64_t) INT32_MAX + 1;
+        s->root.taprio.cycle_time_ns = (int64_t) INT32_MAX + 1;
         assert_verify(s, NULL, "m.json: root.cycle_time_ns: must be between 1 and 2147483647, got 2147483648");
-        s->root.cycle_time_ns = INT64_MAX;
+        s->root.taprio.cycle_time_ns = INT64_MAX;
         assert_verify(s, NULL, "m.json: root.cycle_time_ns: must be between 1 and 2147483647, "
                                "got 9223372036854775807");
 
         /* Intervals: a timer per entry in software and txtime-assist modes. */
-        s->root.cycle_time_given = false;
-        s->root.entries[0].interval_ns = TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS;
-        s->root.entries[1].interval_ns = INT32_MAX - TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS;
-        s->root.cycle_time_ns = INT32_MAX;   /* the sum, as the parser computes it */
+        s->root.taprio.cycle_time_given = false;
+        s->root.taprio.entries[0].interval_ns = TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS;
+        s->root.taprio.entries[1].interval_ns = INT32_MAX - TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS;
+        s->root.taprio.cycle_time_ns = INT32_MAX;   /* the sum, as the parser computes it */
         assert_verify(s, NULL, "");
-        s->root.entries[1].interval_ns++;
-        s->root.cycle_time_ns++;
+        s->root.taprio.entries[1].interval_ns++;
+        s->root.taprio.cycle_time_ns++;
         assert_verify(s, NULL, "m.json: root.entries: the intervals add up to 2147483648 ns; the cycle time "
                                "may be at most 2147483647 ns");
-        s->root.entries[0].interval_ns = 0;
-        s->root.entries[1].interval_ns = (uint32_t) INT32_MAX + 1;
-        s->root.cycle_time_ns = (int64_t) s->root.entries[0].interval_ns + s->root.entries[1].interval_ns;
+        s->root.taprio.entries[0].interval_ns = 0;
+        s->root.taprio.entries[1].interval_ns = (uint32_t) INT32_MAX + 1;
+        s->root.taprio.cycle_time_ns = (int64_t) s->root.taprio.entries[0].interval_ns + s->root.taprio.entries[1].interval_ns;
         assert_verify(s, NULL, "m.json: root.entries[0].interval_ns: must be between 1 and 2147483647, got 0\n"
                                "m.json: root.entries[1].interval_ns: must be between 1 and 2147483647, "
                                "got 2147483648\n"
@@ -323,9 +323,9 @@ static void test_taprio_limits(void **state) {
         /* Under 100 us in software mode: the "software-gate-interval"
          * safety check (tests/unit/test-schedule-safety.c), which a file
          * may allow; then the kernel's own floor is left to the apply. */
-        s->root.entries[0].interval_ns = TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS - 1;
-        s->root.entries[1].interval_ns = 1;
-        s->root.cycle_time_ns = TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS;
+        s->root.taprio.entries[0].interval_ns = TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS - 1;
+        s->root.taprio.entries[1].interval_ns = 1;
+        s->root.taprio.cycle_time_ns = TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS;
         s->allow |= 1U << SAFETY_SOFTWARE_GATE_INTERVAL;
         assert_verify(s, NULL, "");
         s->allow &= ~(1U << SAFETY_SOFTWARE_GATE_INTERVAL);
@@ -343,24 +343,24 @@ static void test_taprio_limits(void **state) {
                                "\"software-gate-interval\" to \"allow\"");
         /* Full offload: the hardware runs the gates; the kernel's own floor
          * depends on the link speed and is checked when applied. */
-        s->root.mode = TAPRIO_MODE_FULL_OFFLOAD;
-        s->root.entries[0].interval_ns = 1;
-        s->root.entries[1].interval_ns = 1;
-        s->root.cycle_time_ns = 2;
+        s->root.taprio.mode = TAPRIO_MODE_FULL_OFFLOAD;
+        s->root.taprio.entries[0].interval_ns = 1;
+        s->root.taprio.entries[1].interval_ns = 1;
+        s->root.taprio.cycle_time_ns = 2;
         assert_verify(s, NULL, "");
-        s->root.entries[1].interval_ns = 0;
-        s->root.cycle_time_ns = 1;
+        s->root.taprio.entries[1].interval_ns = 0;
+        s->root.taprio.cycle_time_ns = 1;
         assert_verify(s, NULL, "m.json: root.entries[1].interval_ns: must be between 1 and 2147483647, got 0");
-        s->root.entries[1].interval_ns = 1;
-        s->root.cycle_time_ns = 2;
+        s->root.taprio.entries[1].interval_ns = 1;
+        s->root.taprio.cycle_time_ns = 2;
 
         /* Base time and cycle time extension: s64 in the kernel; tbsd takes
          * 0..INT64_MAX. */
-        s->root.base_time_ns = INT64_MAX;
-        s->root.cycle_time_extension_ns = INT64_MAX;
+        s->root.taprio.base_time_ns = INT64_MAX;
+        s->root.taprio.cycle_time_extension_ns = INT64_MAX;
         assert_verify(s, NULL, "");
-        s->root.base_time_ns = -1;
-        s->root.cycle_time_extension_ns = -1;
+        s->root.taprio.base_time_ns = -1;
+        s->root.taprio.cycle_time_extension_ns = -1;
         assert_verify(s, NULL, "m.json: root.base_time_ns: must be between 0 and 9223372036854775807, got -1\n"
                                "m.json: root.cycle_time_extension_ns: must be between 0 and 9223372036854775807, "
                                "got -1");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "qdisc-kind.h"
 #include "schedule.h"
 
 static void test_handles(void **state) {
@@ -76,7 +77,7 @@ static void test_tc_of_queue(void **state) {
 static void test_tcs_of_shared_queue(void **state) {
         RootSpec r = {
                 .kind = ROOT_TAPRIO,
-                .mode = TAPRIO_MODE_TXTIME_ASSIST,
+                .taprio.mode = TAPRIO_MODE_TXTIME_ASSIST,
                 .num_tc = 4,
                 /* class 0: queues 0-1; classes 1, 2: queue 0; class 3: queue 1 */
                 .queues = { { 2, 0 }, { 1, 0 }, { 1, 0 }, { 1, 1 } },
@@ -107,12 +108,12 @@ static void test_tcs_of_shared_queue(void **state) {
         assert_int_equal(root_send_tc_of_queue(&r, 1), 0);
 
         /* Other roots never share queues. */
-        r.mode = TAPRIO_MODE_SOFTWARE;
+        r.taprio.mode = TAPRIO_MODE_SOFTWARE;
         assert_false(root_queues_may_overlap(&r));
-        r.mode = TAPRIO_MODE_FULL_OFFLOAD;
+        r.taprio.mode = TAPRIO_MODE_FULL_OFFLOAD;
         assert_false(root_queues_may_overlap(&r));
         r.kind = ROOT_MQPRIO;
-        r.mode = TAPRIO_MODE_TXTIME_ASSIST;
+        r.taprio.mode = TAPRIO_MODE_TXTIME_ASSIST;
         assert_false(root_queues_may_overlap(&r));
 }
 
@@ -124,19 +125,19 @@ static void test_copy_equal(void **state) {
         s->source = strdup("x.json");
         s->root.kind = ROOT_TAPRIO;
         s->root.num_tc = 2;
-        s->root.n_entries = 2;
-        s->root.entries = malloc(sizeof(e));
-        memcpy(s->root.entries, e, sizeof(e));
+        s->root.taprio.n_entries = 2;
+        s->root.taprio.entries = malloc(sizeof(e));
+        memcpy(s->root.taprio.entries, e, sizeof(e));
         s->txqueues = calloc(1, sizeof(EtfSpec));
         s->n_txqueues = 1;
-        s->txqueues[0].delta_ns = 200000;
+        s->txqueues[0].etf.delta_ns = 200000;
         assert_int_equal(schedule_copy(s, &c), 0);
-        assert_ptr_not_equal(c->root.entries, s->root.entries);
+        assert_ptr_not_equal(c->root.taprio.entries, s->root.taprio.entries);
         assert_true(root_spec_equal(&s->root, &c->root));
         assert_true(etf_spec_equal(&s->txqueues[0], &c->txqueues[0]));
-        c->root.entries[1].interval_ns++;
+        c->root.taprio.entries[1].interval_ns++;
         assert_false(root_spec_equal(&s->root, &c->root));
-        c->txqueues[0].delta_ns++;
+        c->txqueues[0].etf.delta_ns++;
         assert_false(etf_spec_equal(&s->txqueues[0], &c->txqueues[0]));
 }
 

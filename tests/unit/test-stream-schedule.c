@@ -420,12 +420,12 @@ static void test_schedule_file(void **state) {
         assert_int_equal(s->streams.n, 1);
         assert_string_equal(s->streams.items[0].name, "a");
         assert_int_equal(s->streams.resolved_speed_mbps, 1000);
-        assert_int_equal(s->root.n_entries, ELEMENTSOF(want));
+        assert_int_equal(s->root.taprio.n_entries, ELEMENTSOF(want));
         for (size_t i = 0; i < ELEMENTSOF(want); i++) {
-                assert_int_equal(s->root.entries[i].gate_mask, want[i][0]);
-                assert_int_equal(s->root.entries[i].interval_ns, want[i][1]);
+                assert_int_equal(s->root.taprio.entries[i].gate_mask, want[i][0]);
+                assert_int_equal(s->root.taprio.entries[i].interval_ns, want[i][1]);
         }
-        assert_int_equal(s->root.cycle_time_ns, 1000000);
+        assert_int_equal(s->root.taprio.cycle_time_ns, 1000000);
         assert_int_equal(schedule_verify(s, NULL, &d), 0);
         assert_int_equal(d.n, 0);
 
@@ -435,8 +435,8 @@ static void test_schedule_file(void **state) {
         assert_false(json_object_object_get_ex(json_object_object_get(o, "root"), "entries", NULL));
         text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
         back = parse_ok(text);
-        assert_int_equal(back->root.n_entries, s->root.n_entries);
-        assert_memory_equal(back->root.entries, s->root.entries, s->root.n_entries * sizeof(GateEntry));
+        assert_int_equal(back->root.taprio.n_entries, s->root.taprio.n_entries);
+        assert_memory_equal(back->root.taprio.entries, s->root.taprio.entries, s->root.taprio.n_entries * sizeof(GateEntry));
         assert_int_equal(schedule_copy(s, &copy), 0);
         assert_string_equal(copy->streams.items[0].name, "a");
         assert_ptr_not_equal(copy->streams.items[0].name, s->streams.items[0].name);
@@ -445,7 +445,7 @@ static void test_schedule_file(void **state) {
          * speed is refused; with the device's speed the same gate list. */
         later = parse_ok(STREAMS_FILE(""));
         assert_true(schedule_streams_pending(later));
-        assert_int_equal(later->root.n_entries, 0);
+        assert_int_equal(later->root.taprio.n_entries, 0);
         /* Nothing known about the device: the entries wait, quietly. */
         assert_int_equal(schedule_verify(later, NULL, &d), 0);
         assert_int_equal(d.n, 0);
@@ -457,13 +457,13 @@ static void test_schedule_file(void **state) {
         assert_int_equal(d.n, 0);
         assert_int_equal(schedule_resolve_streams(later, 1000, &why), 0);
         assert_false(schedule_streams_pending(later));
-        assert_memory_equal(later->root.entries, s->root.entries, s->root.n_entries * sizeof(GateEntry));
+        assert_memory_equal(later->root.taprio.entries, s->root.taprio.entries, s->root.taprio.n_entries * sizeof(GateEntry));
         /* At 1 Mbit/s the guard band alone takes 12.3 ms: refused, and
          * no gate list of the other speed stays behind. */
         assert_int_equal(schedule_resolve_streams(later, 1, &why), -ENOSPC);
         assert_non_null(why);
         assert_true(schedule_streams_pending(later));
-        assert_null(later->root.entries);
+        assert_null(later->root.taprio.entries);
 }
 
 /* In software mode every window is made 100 us long at the least (the
@@ -476,17 +476,17 @@ static void test_software_floor(void **state) {
                         "software", ", \"link_speed_mbps\": 1000", ", \"allow\": [\"software-gate-interval\"]"));
         DiagList d = {};
 
-        assert_int_equal(off->root.entries[0].interval_ns, W128);
-        assert_int_equal(sw->root.entries[0].gate_mask, 0x1);
-        assert_int_equal(sw->root.entries[0].interval_ns, TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS);
-        for (size_t i = 0; i < sw->root.n_entries; i++)
-                assert_true(sw->root.entries[i].interval_ns >= TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS);
+        assert_int_equal(off->root.taprio.entries[0].interval_ns, W128);
+        assert_int_equal(sw->root.taprio.entries[0].gate_mask, 0x1);
+        assert_int_equal(sw->root.taprio.entries[0].interval_ns, TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS);
+        for (size_t i = 0; i < sw->root.taprio.n_entries; i++)
+                assert_true(sw->root.taprio.entries[i].interval_ns >= TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS);
         assert_int_equal(schedule_verify(sw, NULL, &d), 0);
         assert_int_equal(d.n, 0);
 
-        assert_int_equal(allowed->root.n_entries, off->root.n_entries);
-        assert_memory_equal(allowed->root.entries, off->root.entries, off->root.n_entries * sizeof(GateEntry));
-        assert_int_equal(allowed->root.cycle_time_ns, off->root.cycle_time_ns);
+        assert_int_equal(allowed->root.taprio.n_entries, off->root.taprio.n_entries);
+        assert_memory_equal(allowed->root.taprio.entries, off->root.taprio.entries, off->root.taprio.n_entries * sizeof(GateEntry));
+        assert_int_equal(allowed->root.taprio.cycle_time_ns, off->root.taprio.cycle_time_ns);
         assert_int_equal(schedule_verify(allowed, NULL, &d), 0);
         assert_int_equal(d.n, 0);
 }

@@ -68,7 +68,7 @@ static void test_save_and_merge(void **state) {
         /* The gate list is to be computed again, with the new stream. */
         assert_true(schedule_streams_pending(again));
         assert_int_equal(schedule_resolve_streams(again, 0, &why), 0);
-        assert_int_equal(again->root.cycle_time_ns, 2000000);
+        assert_int_equal(again->root.taprio.cycle_time_ns, 2000000);
 
         /* A name the file has now is the file's. */
         snprintf(path, sizeof(path), "%s/streams/ts0.json", dir);

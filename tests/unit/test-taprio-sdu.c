@@ -153,9 +153,9 @@ static void test_stab_overhead(void **state) {
 
 static RootSpec detd_root(GateEntry *entries) {
         return (RootSpec) {
-                .kind = ROOT_TAPRIO, .handle = 0x1000000, .num_tc = 2, .clockid = CLOCK_TAI,
-                .queues = { { 1, 0 }, { 1, 1 } }, .base_time_ns = 1000, .cycle_time_ns = 20000000,
-                .entries = entries, .n_entries = 3,
+                .kind = ROOT_TAPRIO, .handle = 0x1000000, .num_tc = 2, .taprio.clockid = CLOCK_TAI,
+                .queues = { { 1, 0 }, { 1, 1 } }, .taprio.base_time_ns = 1000, .taprio.cycle_time_ns = 20000000,
+                .taprio.entries = entries, .taprio.n_entries = 3,
         };
 }
 
@@ -169,8 +169,8 @@ static void test_settle(void **state) {
         memcpy(e, detd, sizeof(e));
         want = detd_root(e);
         dumped = detd_root(e);
-        dumped.max_sdu_dumped = true;
-        dumped.max_sdu[1] = 15206;              /* 6.12's dump */
+        dumped.taprio.max_sdu_dumped = true;
+        dumped.taprio.max_sdu[1] = 15206;              /* 6.12's dump */
 
         w = want;
         assert_false(vt->equal(&w, &dumped));
@@ -178,24 +178,24 @@ static void test_settle(void **state) {
         assert_true(vt->equal(&w, &dumped));
 
         /* 6.1's dump (the asked value) needs nothing */
-        dumped.max_sdu[1] = 0;
+        dumped.taprio.max_sdu[1] = 0;
         w = want;
         taprio_settle_max_sdu(&w, &dumped, &facts);
         assert_true(vt->equal(&w, &dumped));
 
         /* someone set 9000 on class 1: a difference on either kernel */
-        dumped.max_sdu[1] = 9000;
+        dumped.taprio.max_sdu[1] = 9000;
         w = want;
         taprio_settle_max_sdu(&w, &dumped, &facts);
         assert_false(vt->equal(&w, &dumped));
 
         /* the link at another speed: 1 Gbit/s carries 1522 - 14 = 1508 */
-        dumped.max_sdu[1] = 15206;
+        dumped.taprio.max_sdu[1] = 15206;
         w = want;
         facts.link_speed_mbps = 1000;
         taprio_settle_max_sdu(&w, &dumped, &facts);
         assert_false(vt->equal(&w, &dumped));
-        dumped.max_sdu[1] = 1508;
+        dumped.taprio.max_sdu[1] = 1508;
         taprio_settle_max_sdu(&w, &dumped, &facts);
         assert_true(vt->equal(&w, &dumped));
 
@@ -205,10 +205,10 @@ static void test_settle(void **state) {
         assert_false(vt->equal(&w, &dumped));
 
         /* a dump without TC entries (no running schedule) is left alone */
-        dumped.max_sdu_dumped = false;
+        dumped.taprio.max_sdu_dumped = false;
         w = want;
         taprio_settle_max_sdu(&w, &dumped, &facts);
-        assert_int_equal(w.max_sdu[1], 0);
+        assert_int_equal(w.taprio.max_sdu[1], 0);
 }
 
 static void test_settle_pending(void **state) {
@@ -223,16 +223,16 @@ static void test_settle_pending(void **state) {
         memcpy(admin, detd, sizeof(admin));
         want = detd_root(admin);
         dumped = detd_root(admin);
-        dumped.max_sdu_dumped = true;
-        dumped.admin_pending = true;
-        dumped.oper = (GateSchedule) { .cycle_time_ns = 1000000, .entries = oper, .n_entries = 2 };
-        dumped.max_sdu[1] = 29986;
+        dumped.taprio.max_sdu_dumped = true;
+        dumped.taprio.admin_pending = true;
+        dumped.taprio.oper = (GateSchedule) { .cycle_time_ns = 1000000, .entries = oper, .n_entries = 2 };
+        dumped.taprio.max_sdu[1] = 29986;
         taprio_settle_max_sdu(&want, &dumped, &facts);
-        assert_int_equal(want.max_sdu[1], 29986);
+        assert_int_equal(want.taprio.max_sdu[1], 29986);
         want = detd_root(admin);
-        dumped.max_sdu[1] = 15206;      /* the admin schedule's value: not what the kernel dumps */
+        dumped.taprio.max_sdu[1] = 15206;      /* the admin schedule's value: not what the kernel dumps */
         taprio_settle_max_sdu(&want, &dumped, &facts);
-        assert_int_equal(want.max_sdu[1], 0);
+        assert_int_equal(want.taprio.max_sdu[1], 0);
 }
 
 /* A first schedule waiting for its base time: Linux 6.12 dumps no TC
@@ -244,20 +244,20 @@ static void test_unreported(void **state) {
         (void) state;
         memcpy(e, detd, sizeof(e));
         want = detd_root(e);
-        want.max_sdu[1] = 1000;
+        want.taprio.max_sdu[1] = 1000;
         want.fp_given = true;
         want.fp[0] = want.fp[1] = TBS_FP_EXPRESS;
         dumped = detd_root(e);
-        dumped.admin_pending = true;            /* no oper entries: nothing runs yet */
+        dumped.taprio.admin_pending = true;            /* no oper entries: nothing runs yet */
         assert_true(taprio_tc_entries_unreported(&dumped));
         taprio_settle_max_sdu(&want, &dumped, NULL);
         assert_true(qdisc_vtable_for_root(ROOT_TAPRIO)->equal(&want, &dumped));
 
         /* once it runs, or on a kernel that dumps them whatever runs, they count */
-        dumped.max_sdu_dumped = true;
+        dumped.taprio.max_sdu_dumped = true;
         assert_false(taprio_tc_entries_unreported(&dumped));
-        dumped.max_sdu_dumped = false;
-        dumped.admin_pending = false;
+        dumped.taprio.max_sdu_dumped = false;
+        dumped.taprio.admin_pending = false;
         assert_false(taprio_tc_entries_unreported(&dumped));
 }
 

@@ -202,7 +202,7 @@ static void test_class_etf(void **state) {
         s->txqueues[1].kind = TXQ_ETF;
 
         /* Deadline mode differs within a class. */
-        s->txqueues[3].deadline_mode = true;
+        s->txqueues[3].etf.deadline_mode = true;
         assert_int_equal(txtime_target_resolve(&s->root, TXTIME_BY_CLASS, 2, &t, why), 0);
         assert_int_equal(txtime_class_etf(s, &t, &e, why), -ENOTUNIQ);
         assert_string_equal(why, "the etf qdiscs of TX queues 2-3 (traffic class 2) differ in clock or deadline "
@@ -326,7 +326,7 @@ static void test_windows(void **state) {
                 "{\"gate_mask\": 4, \"interval_ns\": 400000}, {\"gate_mask\": 5, \"interval_ns\": 100000}";
         _cleanup_schedule_ Schedule *s = taprio(entries, 0);
 
-        assert_int_equal(s->root.cycle_time_ns, 1000000);
+        assert_int_equal(s->root.taprio.cycle_time_ns, 1000000);
         /* Class 0: entries 0, 1 and 3; 0 and 1 are adjacent but stay two
          * windows, since the kernel wants a frame inside one entry. */
         expect_windows(&s->root, 0,
@@ -357,11 +357,11 @@ static void test_windows_cycle_shorter(void **state) {
         /* The validator wants the cycle at least the sum; a dumped root may
          * still have it shorter, so set it here: entry 1 is cut at 500000,
          * entry 2 never opens. */
-        s->root.cycle_time_ns = 500000;
+        s->root.taprio.cycle_time_ns = 500000;
         expect_windows(&s->root, 0, (const TxtimeWindow[]) { { 0, 300000 }, { 300000, 200000 } }, 2);
         expect_windows(&s->root, 1, (const TxtimeWindow[]) { { 300000, 200000 } }, 1);
         /* A cycle that ends exactly where an entry starts: that entry never opens. */
-        s->root.cycle_time_ns = 600000;
+        s->root.taprio.cycle_time_ns = 600000;
         expect_windows(&s->root, 1, (const TxtimeWindow[]) { { 300000, 300000 } }, 1);
 }
 
@@ -374,7 +374,7 @@ static void test_windows_mqprio(void **state) {
 }
 
 /* The first launch time a window holds with a guard on both sides
- * (lib/txtime-windows.c), base 1000, cycle 1000000. */
+ * (kinds/taprio-windows.c), base 1000, cycle 1000000. */
 static void test_window_slot(void **state) {
         static const char entries[] =
                 "{\"gate_mask\": 1, \"interval_ns\": 300000}, {\"gate_mask\": 3, \"interval_ns\": 200000},"
@@ -437,25 +437,25 @@ static void test_running_root(void **state) {
         RootSpec d = s->root, r;
         int64_t until = 0;
 
-        d.base_time_ns = 5000000000;
-        d.admin_pending = true;
-        d.oper = (GateSchedule) { .base_time_ns = 77, .cycle_time_ns = 500000, .entries = oper, .n_entries = 1 };
+        d.taprio.base_time_ns = 5000000000;
+        d.taprio.admin_pending = true;
+        d.taprio.oper = (GateSchedule) { .base_time_ns = 77, .cycle_time_ns = 500000, .entries = oper, .n_entries = 1 };
         txtime_running_root(&d, 4999999999, &r, &until);
-        assert_int_equal(r.base_time_ns, 77);
-        assert_int_equal(r.cycle_time_ns, 500000);
-        assert_ptr_equal(r.entries, oper);
+        assert_int_equal(r.taprio.base_time_ns, 77);
+        assert_int_equal(r.taprio.cycle_time_ns, 500000);
+        assert_ptr_equal(r.taprio.entries, oper);
         assert_int_equal(until, 5000000000);
-        assert_false(r.admin_pending);
+        assert_false(r.taprio.admin_pending);
         txtime_running_root(&d, 5000000000, &r, &until);
-        assert_int_equal(r.base_time_ns, 5000000000);
-        assert_int_equal(r.cycle_time_ns, 1000000);
-        assert_ptr_equal(r.entries, s->root.entries);
+        assert_int_equal(r.taprio.base_time_ns, 5000000000);
+        assert_int_equal(r.taprio.cycle_time_ns, 1000000);
+        assert_ptr_equal(r.taprio.entries, s->root.taprio.entries);
         assert_int_equal(until, INT64_MAX);
         /* nothing runs yet: the pending one, from its own base time */
-        d.oper = (GateSchedule) {};
+        d.taprio.oper = (GateSchedule) {};
         txtime_running_root(&d, 0, &r, NULL);
-        assert_int_equal(r.base_time_ns, 5000000000);
-        assert_ptr_equal(r.entries, s->root.entries);
+        assert_int_equal(r.taprio.base_time_ns, 5000000000);
+        assert_ptr_equal(r.taprio.entries, s->root.taprio.entries);
 }
 
 static void test_socket_names_flags(void **state) {

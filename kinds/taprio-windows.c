@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "macro.h"
-#include "txtime-windows.h"
+#include "taprio-windows.h"
 
 /* What Linux (6.1, net/sched/sch_taprio.c) does with a launch time:
  * taprio_enqueue_one() checks every packet of a socket with SO_TXTIME
@@ -39,11 +39,11 @@ int txtime_windows(const RootSpec *root, unsigned tc, TxtimeWindow **ret) {
         uint64_t start = 0, cycle;
         size_t n = 0;
 
-        if (tc >= root->num_tc || tc >= TBS_MAX_TC || root->cycle_time_ns <= 0)
+        if (tc >= root->num_tc || tc >= TBS_MAX_TC || root->taprio.cycle_time_ns <= 0)
                 return -EINVAL;
-        cycle = (uint64_t) root->cycle_time_ns;
-        for (size_t i = 0; i < root->n_entries && start < cycle; i++) {
-                const GateEntry *e = &root->entries[i];
+        cycle = (uint64_t) root->taprio.cycle_time_ns;
+        for (size_t i = 0; i < root->taprio.n_entries && start < cycle; i++) {
+                const GateEntry *e = &root->taprio.entries[i];
                 uint64_t end = start + e->interval_ns;
 
                 if (end > cycle)
@@ -68,16 +68,16 @@ void txtime_running_root(const RootSpec *dumped, int64_t now_ns, RootSpec *ret, 
 
         /* Before the pending schedule's base time the running one gates;
          * the kernel switches at that time (advance_sched()), unasked. */
-        if (dumped->admin_pending && dumped->oper.n_entries > 0 && now_ns < dumped->base_time_ns) {
-                r.base_time_ns = dumped->oper.base_time_ns;
-                r.cycle_time_ns = dumped->oper.cycle_time_ns;
-                r.cycle_time_extension_ns = dumped->oper.cycle_time_extension_ns;
-                r.entries = dumped->oper.entries;
-                r.n_entries = dumped->oper.n_entries;
-                until = dumped->base_time_ns;
+        if (dumped->taprio.admin_pending && dumped->taprio.oper.n_entries > 0 && now_ns < dumped->taprio.base_time_ns) {
+                r.taprio.base_time_ns = dumped->taprio.oper.base_time_ns;
+                r.taprio.cycle_time_ns = dumped->taprio.oper.cycle_time_ns;
+                r.taprio.cycle_time_extension_ns = dumped->taprio.oper.cycle_time_extension_ns;
+                r.taprio.entries = dumped->taprio.oper.entries;
+                r.taprio.n_entries = dumped->taprio.oper.n_entries;
+                until = dumped->taprio.base_time_ns;
         }
-        r.admin_pending = false;
-        r.oper = (GateSchedule) {};
+        r.taprio.admin_pending = false;
+        r.taprio.oper = (GateSchedule) {};
         *ret = r;
         if (ret_until_ns)
                 *ret_until_ns = until;
@@ -102,7 +102,7 @@ uint64_t txtime_windows_longest(const TxtimeWindow *w, size_t n) {
 
 int txtime_window_slot(const RootSpec *root, const TxtimeWindow *w, size_t n, int64_t earliest_ns,
                        uint64_t guard_ns, int64_t until_ns, int64_t *ret_ns) {
-        int64_t base = root->base_time_ns, cycle = root->cycle_time_ns, k = 0;
+        int64_t base = root->taprio.base_time_ns, cycle = root->taprio.cycle_time_ns, k = 0;
 
         if (cycle <= 0)
                 return -EINVAL;

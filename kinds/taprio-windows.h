@@ -32,7 +32,7 @@ typedef struct TxtimeWindow {
  *  entry that opens tc, the entries laid end to end from the cycle's start,
  *  each cut at the cycle's end (an entry that starts at or after it never
  *  opens). Adjacent entries that both open tc stay two windows: the kernel
- *  wants a frame inside one entry (txtime-windows.c says why). *ret is NULL
+ *  wants a frame inside one entry (taprio-windows.c says why). *ret is NULL
  *  when there is none. Returns their number, -EINVAL when root has no
  *  cycle (no gate list: not a taprio; which kinds gate is the kinds'
  *  table's to say, root_gates()) or tc is not below its num_tc, or
