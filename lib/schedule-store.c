@@ -15,8 +15,8 @@
 /* Bigger than any document ApplySchedule() takes (1 MiB) and its origin. */
 #define STORE_READ_MAX (2 * 1024 * 1024)
 /* At most this many bytes of documents kept in a ScheduleStoreCache (the
- * daemon's memory: 64 standard-only documents are about 60 KiB); those past
- * it are read from their files each time, as without a cache. */
+ * daemon's memory); those past it are read from their files each time, as
+ * without a cache. */
 #define STORE_CACHE_MAX_BYTES (1024 * 1024)
 
 char *schedule_store_dir(const char *state_dir) {
