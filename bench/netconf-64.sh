@@ -11,7 +11,9 @@
 # standard-only documents (802.1DC's gate-parameter-table, no tbsd node:
 # tbsd derives a taprio root), and where each commit's time goes is printed
 # from the server module's and tbsd's log lines of each commit (tbsd at
-# --log-level debug): "B apply|remove N ROUND PART MS" and "M ..." lines.
+# --log-level debug): "B apply|remove N ROUND PART MS" and "M ..." lines;
+# then "L listed-quiet N K MS": tbsd's time for the K-th ListSchedules (0:
+# the first) of N kept documents quiet for more than 2 s.
 #
 # (the build with -Dnetconf=enabled). N veth pairs bI/pI with 4 TX queues.
 # Each way gives all N their trees and then takes them away, ROUNDS times
@@ -58,6 +60,22 @@ if [ "$mode" = standard ]; then
                 check netconf-std remove
         done
         stop_netconf
+        # ListSchedules of N kept documents that were quiet for the reload
+        # stamps' 2 s (a controller's commits further apart, or the
+        # module's reconcile): the first answer reads them and keeps copies,
+        # the next ones answer from the copies (two stat()s a document). The
+        # N documents given by root in one ApplySchedules (bench_schedule's).
+        args=()
+        for ((i = 0; i < n; i++)); do args+=("b$i" "$(cat "$work/files/b$i.json")"); done
+        busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager ApplySchedules 'a(ss)ass' "$n" \
+                "${args[@]}" 0 bench >/dev/null || fail "ApplySchedules of $n failed"
+        sleep 4.5   # the rule counts whole seconds: mtime + 2 < now
+        for k in 1 2 3 4 5 6 7 8; do
+                busctl --system call org.tsn.Tbs /org/tsn/Tbs org.tsn.Tbs.Manager ListSchedules s "" >/dev/null ||
+                        fail "ListSchedules failed"
+        done
+        grep -o "ListSchedules by uid 0: $n documents, [0-9.]* ms" "$TBS_OUT/tbsd.log" | tail -8 |
+                awk -v n="$n" '{ print "L listed-quiet " n " " NR - 1 " " $(NF - 1) }' | tee -a "$out"
         # Each commit's lines, in order (apply, change, remove, apply, ...): the
         # module's (netconfd's log) and tbsd's (its log, debug).
         python3 - "$out" /run/nchome/netconfd.log "$TBS_OUT/tbsd.log" "$n" <<'EOP'

@@ -216,28 +216,14 @@ int schedule_dir_check_folder(const char *dir, char **ret_reason) {
         return r;
 }
 
-/* What identifies one version of a file: any write changes the size, the
- * mtime or at least the ctime (which chmod and chown change as well). The
- * fields of struct stat that say so, half its size: a stamp is kept per
- * file for as long as the daemon runs. */
-typedef struct FileVersion {
-        dev_t dev;
-        ino_t ino;
-        off_t size;
-        mode_t mode;
-        uid_t uid;
-        gid_t gid;
-        struct timespec mtim, ctim;
-} FileVersion;
-
-static FileVersion file_version(const struct stat *st) {
-        return (FileVersion) {
+ScheduleFileVersion schedule_file_version(const struct stat *st) {
+        return (ScheduleFileVersion) {
                 .dev = st->st_dev, .ino = st->st_ino, .size = st->st_size, .mode = st->st_mode,
                 .uid = st->st_uid, .gid = st->st_gid, .mtim = st->st_mtim, .ctim = st->st_ctim,
         };
 }
 
-static bool same_file_version(const FileVersion *a, const FileVersion *b) {
+bool schedule_file_version_same(const ScheduleFileVersion *a, const ScheduleFileVersion *b) {
         return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mode == b->mode &&
                a->uid == b->uid && a->gid == b->gid &&
                a->mtim.tv_sec == b->mtim.tv_sec && a->mtim.tv_nsec == b->mtim.tv_nsec &&
@@ -246,7 +232,7 @@ static bool same_file_version(const FileVersion *a, const FileVersion *b) {
 
 typedef struct FileStamp {
         char *path;
-        FileVersion version;
+        ScheduleFileVersion version;
         char ifname[IFNAMSIZ];
         uint32_t monitor_probes_per_s;
 } FileStamp;
@@ -286,7 +272,7 @@ void schedule_dir_stamps_set_quiet(unsigned seconds) {
         stamp_quiet_sec = seconds;
 }
 
-static bool stamp_trustworthy(const struct stat *st) {
+bool schedule_file_version_trustworthy(const struct stat *st) {
         struct timespec now;
 
         if (stamp_quiet_sec == 0)
@@ -325,9 +311,9 @@ static int load_one(ScheduleFile *f, int dfd, const char *name,
         if (ret_stamp && (o || allow_unsafe_files))
                 have_lst = fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) >= 0;
         if (o && have_lst && S_ISREG(lst.st_mode)) {
-                FileVersion v = file_version(&lst);
+                ScheduleFileVersion v = schedule_file_version(&lst);
 
-                if (same_file_version(&o->version, &v)) {
+                if (schedule_file_version_same(&o->version, &v)) {
                         f->unchanged = true;
                         f->monitor_probes_per_s = o->monitor_probes_per_s;
                         memcpy(f->ifname, o->ifname, sizeof(f->ifname));
@@ -379,13 +365,13 @@ static int load_one(ScheduleFile *f, int dfd, const char *name,
         /* Stamped: a regular file (with an lstat(), the one it saw: not
          * swapped in between), valid without a single remark, and quiet for
          * a while. */
-        if (ret_stamp && f->diags.n == 0 && stamp_trustworthy(&rst)) {
-                FileVersion got = file_version(&rst);
+        if (ret_stamp && f->diags.n == 0 && schedule_file_version_trustworthy(&rst)) {
+                ScheduleFileVersion got = schedule_file_version(&rst);
 
                 if (have_lst) {
-                        FileVersion seen = file_version(&lst);
+                        ScheduleFileVersion seen = schedule_file_version(&lst);
 
-                        if (!same_file_version(&seen, &got))
+                        if (!schedule_file_version_same(&seen, &got))
                                 return 0;
                 }
                 ret_stamp->path = strdup(f->path);

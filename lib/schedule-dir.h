@@ -9,6 +9,7 @@
 
 #include <net/if.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "diag.h"
 #include "schedule.h"
@@ -74,6 +75,29 @@ int schedule_dir_load(const char *dir,
  * gets no stamp (two writes within one tick of the file system's clock may
  * leave the times alike) and is read again next time. */
 typedef struct ScheduleDirStamps ScheduleDirStamps;
+
+/* What identifies one version of a file: any write changes the size, the
+ * mtime or at least the ctime (which chmod and chown change as well). The
+ * fields of struct stat that say so, half its size: a stamp is kept per
+ * file for as long as the daemon runs. The store's documents are stamped
+ * the same way (schedule-store.h, ListSchedules). */
+typedef struct ScheduleFileVersion {
+        dev_t dev;
+        ino_t ino;
+        off_t size;
+        mode_t mode;
+        uid_t uid;
+        gid_t gid;
+        struct timespec mtim, ctim;
+} ScheduleFileVersion;
+
+ScheduleFileVersion schedule_file_version(const struct stat *st);
+bool schedule_file_version_same(const ScheduleFileVersion *a, const ScheduleFileVersion *b);
+/** Whether a file of this stat() may be stamped: it was quiet (neither
+ *  written nor changed) for the quiet time below before now; a file written
+ *  within one tick of the file system's clock of another write may keep its
+ *  times, so one read sooner is read again next time. */
+bool schedule_file_version_trustworthy(const struct stat *st);
 
 ScheduleDirStamps *schedule_dir_stamps_free(ScheduleDirStamps *s);
 /** For tests: how long a file must have been quiet to be stamped

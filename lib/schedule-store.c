@@ -9,10 +9,15 @@
 #include <unistd.h>
 
 #include "macro.h"
+#include "schedule-dir.h"
 #include "schedule-store.h"
 
 /* Bigger than any document ApplySchedule() takes (1 MiB) and its origin. */
 #define STORE_READ_MAX (2 * 1024 * 1024)
+/* At most this many bytes of documents kept in a ScheduleStoreCache (the
+ * daemon's memory); those past it are read from their files each time, as
+ * without a cache. */
+#define STORE_CACHE_MAX_BYTES (1024 * 1024)
 
 char *schedule_store_dir(const char *state_dir) {
         char *p;
@@ -95,8 +100,9 @@ bool schedule_origin_valid(const char *origin, const char **ret_why) {
 }
 
 /* The whole of the regular file name in dfd (not following a symbolic
- * link), NUL-terminated. */
-static int read_at(int dfd, const char *name, char **ret) {
+ * link), NUL-terminated; ret_st (may be NULL): the fstat() of the file
+ * read. */
+static int read_at(int dfd, const char *name, char **ret, struct stat *ret_st) {
         _cleanup_close_ int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
         _cleanup_free_ char *buf = NULL;
         struct stat st;
@@ -126,18 +132,24 @@ static int read_at(int dfd, const char *name, char **ret) {
         }
         buf[got] = 0;
         *ret = TAKE_PTR(buf);
+        if (ret_st)
+                *ret_st = st;
         return 0;
 }
 
 /* The origin kept in name of dfd, one trailing newline dropped; when it
- * cannot be read or is not a valid origin, SCHEDULE_ORIGIN_UNKNOWN. */
-static int read_origin(int dfd, const char *name, char **ret) {
+ * cannot be read or is not a valid origin, SCHEDULE_ORIGIN_UNKNOWN.
+ * ret_st (may be NULL): the fstat() of the file read, st_nlink 0 when the
+ * origin was not read from one. */
+static int read_origin(int dfd, const char *name, char **ret, struct stat *ret_st) {
         _cleanup_free_ char *o = NULL;
         const char *why;
         size_t n;
         int r;
 
-        r = dfd < 0 ? dfd : read_at(dfd, name, &o);
+        if (ret_st)
+                *ret_st = (struct stat) {};
+        r = dfd < 0 ? dfd : read_at(dfd, name, &o, ret_st);
         if (r == -ENOMEM)
                 return r;
         if (r >= 0) {
@@ -148,12 +160,14 @@ static int read_origin(int dfd, const char *name, char **ret) {
                         *ret = TAKE_PTR(o);
                         return 0;
                 }
+                if (ret_st)
+                        *ret_st = (struct stat) {};
         }
         *ret = strdup(SCHEDULE_ORIGIN_UNKNOWN);
         return *ret ? 0 : -ENOMEM;
 }
 
-static int open_store(const char *state_dir, bool create) {
+int schedule_store_open(const char *state_dir, bool create) {
         _cleanup_free_ char *dir = schedule_store_dir(state_dir);
         int fd;
 
@@ -199,55 +213,223 @@ static int write_at(int dfd, const char *name, const char *text) {
         return r;
 }
 
-/* IFACE's two names in the store (doc_name(), ".IFACE.origin") and the
- * store opened (created with create). Returns the folder's descriptor or
- * -errno (-ENOENT: no store). */
-static int store_open_names(const char *state_dir, const char *ifname, bool create, char **ret_doc,
-                            char **ret_origin) {
-        *ret_doc = NULL;
-        if (!(*ret_origin = origin_name(ifname)) || !(*ret_doc = doc_name(ifname)))
-                return -ENOMEM;
-        return open_store(state_dir, create);
-}
-
-int schedule_store_write(const char *state_dir, const char *ifname, const char *text, const char *origin) {
-        _cleanup_free_ char *doc = NULL, *org = NULL;
-        _cleanup_close_ int dfd = store_open_names(state_dir, ifname, true, &doc, &org);
+int schedule_store_write_at(int dfd, const char *ifname, const char *text, const char *origin) {
+        _cleanup_free_ char *doc = doc_name(ifname), *org = origin_name(ifname);
         int r;
 
-        if (dfd < 0)
-                return dfd;
+        if (!doc || !org)
+                return -ENOMEM;
         /* The origin first: a crash between the two leaves the old document
          * with the new origin at worst, never a new document unnamed. */
         r = write_at(dfd, org, origin);
         if (r < 0)
                 return r;
-        r = write_at(dfd, doc, text);
-        if (r < 0)
-                return r;
-        (void) fsync(dfd);
-        return 0;
+        return write_at(dfd, doc, text);
 }
 
-int schedule_store_read(const char *state_dir, const char *ifname, char **ret_text, char **ret_origin) {
-        _cleanup_free_ char *doc = NULL, *org = NULL, *text = NULL, *origin = NULL;
-        _cleanup_close_ int dfd = store_open_names(state_dir, ifname, false, &doc, &org);
+int schedule_store_sync(int dfd) {
+        return fsync(dfd) < 0 ? -errno : 0;
+}
+
+int schedule_store_write(const char *state_dir, const char *ifname, const char *text, const char *origin) {
+        _cleanup_close_ int dfd = schedule_store_open(state_dir, true);
         int r;
 
         if (dfd < 0)
                 return dfd;
-        r = read_at(dfd, doc, &text);
+        r = schedule_store_write_at(dfd, ifname, text, origin);
         if (r < 0)
                 return r;
-        if (ret_origin) {
-                r = read_origin(dfd, org, &origin);
+        (void) schedule_store_sync(dfd);
+        return 0;
+}
+
+int schedule_store_read_at(int dfd, const char *ifname, char **ret_text, char **ret_origin) {
+        return schedule_store_read_cached(dfd, NULL, ifname, ret_text, ret_origin);
+}
+
+int schedule_store_read(const char *state_dir, const char *ifname, char **ret_text, char **ret_origin) {
+        _cleanup_close_ int dfd = schedule_store_open(state_dir, false);
+
+        if (dfd < 0)
+                return dfd;
+        return schedule_store_read_at(dfd, ifname, ret_text, ret_origin);
+}
+
+/* A document and its origin as read, with both files' versions. */
+typedef struct CachedDoc {
+        char *ifname;
+        char *text;
+        char *origin;
+        ScheduleFileVersion doc, org;
+} CachedDoc;
+
+struct ScheduleStoreCache {
+        CachedDoc *items;       /* sorted by ifname */
+        size_t n;
+        size_t bytes;           /* of the texts, at most STORE_CACHE_MAX_BYTES */
+};
+
+static void cached_doc_done(CachedDoc *c) {
+        free(c->ifname);
+        free(c->text);
+        free(c->origin);
+}
+
+ScheduleStoreCache *schedule_store_cache_free(ScheduleStoreCache *c) {
+        if (!c)
+                return NULL;
+        for (size_t i = 0; i < c->n; i++)
+                cached_doc_done(&c->items[i]);
+        free(c->items);
+        free(c);
+        return NULL;
+}
+
+/* Where ifname is or would go in c's items. */
+static size_t cache_place(const ScheduleStoreCache *c, const char *ifname, bool *ret_found) {
+        size_t lo = 0, hi = c ? c->n : 0;
+
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                int k = strcmp(c->items[mid].ifname, ifname);
+
+                if (k == 0) {
+                        *ret_found = true;
+                        return mid;
+                }
+                if (k < 0)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        *ret_found = false;
+        return lo;
+}
+
+static void cache_forget(ScheduleStoreCache *c, size_t i) {
+        c->bytes -= strlen(c->items[i].text);
+        cached_doc_done(&c->items[i]);
+        memmove(c->items + i, c->items + i + 1, (c->n - i - 1) * sizeof(*c->items));
+        c->n--;
+}
+
+/* Whether name in dfd is still the version v (not following a symbolic link). */
+static bool still(int dfd, const char *name, const ScheduleFileVersion *v) {
+        struct stat st;
+        ScheduleFileVersion now;
+
+        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+                return false;
+        now = schedule_file_version(&st);
+        return schedule_file_version_same(&now, v);
+}
+
+/* Keep a copy of what was read, when the cache has room. -ENOMEM only. */
+static int cache_keep(ScheduleStoreCache **cache, const char *ifname, const char *text, const char *origin,
+                      const struct stat *doc, const struct stat *org) {
+        ScheduleStoreCache *c = *cache;
+        size_t k = strlen(text), i;
+        CachedDoc d = {};
+        bool found;
+
+        if (!c) {
+                c = *cache = calloc(1, sizeof(*c));
+                if (!c)
+                        return -ENOMEM;
+        }
+        if (c->bytes + k > STORE_CACHE_MAX_BYTES)
+                return 0;
+        i = cache_place(c, ifname, &found);
+        if (found)
+                return 0;
+        d = (CachedDoc) { .ifname = strdup(ifname), .text = strdup(text), .origin = strdup(origin),
+                          .doc = schedule_file_version(doc), .org = schedule_file_version(org) };
+        if (!d.ifname || !d.text || !d.origin) {
+                cached_doc_done(&d);
+                return -ENOMEM;
+        }
+        if (c->n % 16 == 0) {
+                CachedDoc *v = reallocarray(c->items, c->n + 16, sizeof(*v));
+                if (!v) {
+                        cached_doc_done(&d);
+                        return -ENOMEM;
+                }
+                c->items = v;
+        }
+        memmove(c->items + i + 1, c->items + i, (c->n - i) * sizeof(*c->items));
+        c->items[i] = d;
+        c->n++;
+        c->bytes += k;
+        return 0;
+}
+
+int schedule_store_read_cached(int dfd, ScheduleStoreCache **cache, const char *ifname, char **ret_text,
+                               char **ret_origin) {
+        _cleanup_free_ char *doc = doc_name(ifname), *org = origin_name(ifname), *text = NULL, *origin = NULL;
+        struct stat dst, ost;
+        size_t i = 0;
+        bool found = false;
+        int r;
+
+        if (!doc || !org)
+                return -ENOMEM;
+        if (cache && *cache) {
+                i = cache_place(*cache, ifname, &found);
+                if (found) {
+                        CachedDoc *c = &(*cache)->items[i];
+
+                        /* Both files as they were read: the copy is theirs. */
+                        if (still(dfd, doc, &c->doc) && still(dfd, org, &c->org)) {
+                                if (ret_text && !(*ret_text = strdup(c->text)))
+                                        return -ENOMEM;
+                                if (ret_origin && !(*ret_origin = strdup(c->origin))) {
+                                        if (ret_text)
+                                                *ret_text = mfree(*ret_text);
+                                        return -ENOMEM;
+                                }
+                                return 0;
+                        }
+                        cache_forget(*cache, i);
+                }
+        }
+        r = read_at(dfd, doc, &text, &dst);
+        if (r < 0)
+                return r;
+        r = read_origin(dfd, org, &origin, &ost);
+        if (r < 0)
+                return r;
+        /* Kept as schedule-dir.c stamps a file: both files quiet for a while
+         * before they were read (and the origin read from its file). */
+        if (cache && ost.st_nlink > 0 && schedule_file_version_trustworthy(&dst) &&
+            schedule_file_version_trustworthy(&ost)) {
+                r = cache_keep(cache, ifname, text, origin, &dst, &ost);
                 if (r < 0)
                         return r;
-                *ret_origin = TAKE_PTR(origin);
         }
+        if (ret_origin)
+                *ret_origin = TAKE_PTR(origin);
         if (ret_text)
                 *ret_text = TAKE_PTR(text);
         return 0;
+}
+
+void schedule_store_cache_prune(ScheduleStoreCache *c, char *const *names) {
+        size_t i = 0, k = 0;
+
+        if (!c)
+                return;
+        /* Both sorted by name (schedule_store_list()'s). */
+        while (i < c->n) {
+                int cmp = 1;
+
+                while (names && names[k] && (cmp = strcmp(names[k], c->items[i].ifname)) < 0)
+                        k++;
+                if (names && names[k] && cmp == 0)
+                        i++;
+                else
+                        cache_forget(c, i);
+        }
 }
 
 int schedule_store_origin(const char *state_dir, const char *path, char **ret) {
@@ -267,8 +449,8 @@ int schedule_store_origin(const char *state_dir, const char *path, char **ret) {
 
                 if (!ifname || !(name = origin_name(ifname)))
                         return -ENOMEM;
-                dfd = open_store(state_dir, false);
-                return read_origin(dfd, name, ret);
+                dfd = schedule_store_open(state_dir, false);
+                return read_origin(dfd, name, ret, NULL);
         }
         o = strdup(SCHEDULE_ORIGIN_UNKNOWN);
 done:
@@ -278,15 +460,12 @@ done:
         return 0;
 }
 
-int schedule_store_drop(const char *state_dir, const char *ifname) {
-        _cleanup_free_ char *doc = NULL, *org = NULL;
-        _cleanup_close_ int dfd = store_open_names(state_dir, ifname, false, &doc, &org);
+int schedule_store_drop_at(int dfd, const char *ifname) {
+        _cleanup_free_ char *doc = doc_name(ifname), *org = origin_name(ifname);
         int r = 1;
 
-        if (dfd == -ENOENT)
-                return 0;
-        if (dfd < 0)
-                return dfd;
+        if (!doc || !org)
+                return -ENOMEM;
         if (unlinkat(dfd, doc, 0) < 0) {
                 if (errno != ENOENT)
                         return -errno;
@@ -294,7 +473,21 @@ int schedule_store_drop(const char *state_dir, const char *ifname) {
         }
         if (unlinkat(dfd, org, 0) < 0 && errno != ENOENT)
                 return -errno;
-        (void) fsync(dfd);
+        return r;
+}
+
+int schedule_store_drop(const char *state_dir, const char *ifname) {
+        _cleanup_close_ int dfd = schedule_store_open(state_dir, false);
+        int r;
+
+        if (dfd == -ENOENT)
+                return 0;
+        if (dfd < 0)
+                return dfd;
+        r = schedule_store_drop_at(dfd, ifname);
+        if (r < 0)
+                return r;
+        (void) schedule_store_sync(dfd);
         return r;
 }
 
@@ -309,7 +502,7 @@ static int compare_names(const void *a, const void *b) {
 }
 
 int schedule_store_list(const char *state_dir, char ***ret, size_t *ret_n) {
-        _cleanup_close_ int dfd = open_store(state_dir, false);
+        _cleanup_close_ int dfd = schedule_store_open(state_dir, false);
         char **names = NULL;
         size_t n = 0;
         DIR *d;

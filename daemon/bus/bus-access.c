@@ -102,9 +102,9 @@ static bool admin_group_gid(const char *name, gid_t *ret) {
         return true;
 }
 
-int bus_access_check_groups(sd_bus_message *m, const char *admin_group, const char *extra_group,
-                            RefusalLog *refusals, const char *method, BusCaller *ret_caller,
-                            sd_bus_error *ret_error) {
+/* bus_access_check_groups(); admin_lazily: bus_access_admit_groups(). */
+static int check_groups(sd_bus_message *m, const char *admin_group, const char *extra_group, bool admin_lazily,
+                        RefusalLog *refusals, const char *method, BusCaller *ret_caller, sd_bus_error *ret_error) {
         _cleanup_free_ gid_t *gids = NULL;
         gid_t admin_gid = 0, extra_gid = 0;
         bool have_admin_gid = false, have_extra_gid = false, extra = extra_group && *extra_group, admin;
@@ -121,9 +121,16 @@ int bus_access_check_groups(sd_bus_message *m, const char *admin_group, const ch
                                          strerror(-r));
         }
         if (euid != 0 && n_gids >= 0) {
-                have_admin_gid = admin_group_gid(admin_group, &admin_gid);
                 if (extra)
                         have_extra_gid = admin_group_gid(extra_group, &extra_gid);
+                /* The extra group admits it: the admin group matters only
+                 * for what it may do, which the caller asks later. */
+                if (admin_lazily && bus_access_decide(euid, gids, n_gids, true, extra_gid, have_extra_gid)) {
+                        if (ret_caller)
+                                *ret_caller = (BusCaller) { .uid = euid, .pid = pid, .admin_unknown = true };
+                        return 1;
+                }
+                have_admin_gid = admin_group_gid(admin_group, &admin_gid);
         }
         admin = bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, admin_gid, have_admin_gid);
         if (admin || bus_access_decide(euid, gids, n_gids < 0 ? 0 : n_gids, n_gids >= 0, extra_gid, have_extra_gid)) {
@@ -155,6 +162,18 @@ int bus_access_check_groups(sd_bus_message *m, const char *admin_group, const ch
                 sd_bus_error_setf(ret_error, TBS_ERROR_ACCESS_DENIED,
                                   "%s is privileged: uid 0 or the tbsd admin group only", method);
         return 0;
+}
+
+int bus_access_check_groups(sd_bus_message *m, const char *admin_group, const char *extra_group,
+                            RefusalLog *refusals, const char *method, BusCaller *ret_caller,
+                            sd_bus_error *ret_error) {
+        return check_groups(m, admin_group, extra_group, false, refusals, method, ret_caller, ret_error);
+}
+
+int bus_access_admit_groups(sd_bus_message *m, const char *admin_group, const char *extra_group,
+                            RefusalLog *refusals, const char *method, BusCaller *ret_caller,
+                            sd_bus_error *ret_error) {
+        return check_groups(m, admin_group, extra_group, true, refusals, method, ret_caller, ret_error);
 }
 
 int bus_access_check(sd_bus_message *m, const char *admin_group, RefusalLog *refusals, const char *method,

@@ -15,6 +15,7 @@
 #include "manager.h"
 #include "name-index.h"
 #include "schedule-dir.h"
+#include "schedule-store.h"
 #include "sd-cleanup.h"
 #include "utf8.h"
 #include "time-util.h"
@@ -311,6 +312,7 @@ void manager_free(Manager *m) {
         if (m->probe_sock_open)
                 caps_system_socket_close(&m->probe_sock);
         schedule_dir_stamps_free(m->dir_stamps);
+        schedule_store_cache_free(m->store_cache);
         bus_queue_free(m->bus_queue);   /* sends what the links' removal queued */
         sd_bus_flush_close_unref(m->bus);
         refusal_log_free(m->refusals);

@@ -83,6 +83,8 @@ struct Manager {
         QueueCounters *kept_counters;   /* of the links since sampling last paused, one block */
         sd_event_source *reconcile;     /* deferred look at links marked dirty */
         struct ScheduleDirStamps *dir_stamps;  /* versions of the folder's files as last read */
+        struct ScheduleStoreCache *store_cache; /* the state folder's documents as ListSchedules() and
+                                                 * ApplySchedules() last read them (schedule-store.h) */
         int8_t last_reload_ok;          /* the last load of the folder (start or reload): 1 every file
                                          * read, 0 with errors, -1 none yet */
         uint64_t last_reload_success_usec;  /* CLOCK_REALTIME of the last load without errors; 0: none */

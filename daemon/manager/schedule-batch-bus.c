@@ -98,22 +98,26 @@ fail:
         return r;
 }
 
-/* Put every entry done back as it was before the call (no load). */
-static void batch_put_back(Manager *m, BatchEntry *e, size_t n) {
+/* Put every entry done back as it was before the call (no load), in the
+ * store's folder dfd, synced once. */
+static void batch_put_back(Manager *m, int dfd, BatchEntry *e, size_t n) {
         const char *dir = m->link_ctx.state_dir;
+        int r;
 
         for (size_t i = 0; i < n; i++) {
-                int r;
-
                 if (!e[i].todo)
                         continue;
-                r = e[i].old_text ? schedule_store_write(dir, e[i].ifname, e[i].old_text,
-                                                         e[i].old_origin ?: SCHEDULE_ORIGIN_UNKNOWN)
-                                  : schedule_store_drop(dir, e[i].ifname);
+                r = e[i].old_text ? schedule_store_write_at(dfd, e[i].ifname, e[i].old_text,
+                                                            e[i].old_origin ?: SCHEDULE_ORIGIN_UNKNOWN)
+                                  : schedule_store_drop_at(dfd, e[i].ifname);
                 if (r < 0)
                         log_error("%s: cannot put the previous schedule back in %s: %s", e[i].ifname, dir,
                                   strerror(-r));
         }
+        r = schedule_store_sync(dfd);
+        if (r < 0)
+                log_error("cannot sync %s/%s after putting the previous schedules back: %s", dir,
+                          SCHEDULE_STORE_SUBDIR, strerror(-r));
 }
 
 /* ApplySchedulesBefore(): how far past the caller's deadline (CLOCK_MONOTONIC,
@@ -194,6 +198,7 @@ static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_er
                                                         : "ApplySchedules";
         const char *label_method = mode == BATCH_VALIDATE ? "ValidateSchedules" : "ApplySchedules";
         bool with_deadline = mode == BATCH_APPLY_BEFORE;
+        _cleanup_close_ int dfd = -EBADF;
         BatchEntry *e = NULL;
         size_t n = 0, bytes = 0, ndone = 0;
         uint64_t deadline = 0, late;
@@ -294,13 +299,15 @@ static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_er
 
         t.checked = t.kept = t.loaded = now_usec(CLOCK_MONOTONIC);
         /* What changes: a document not in force already, a removal of a kept one. */
+        dfd = schedule_store_open(dir, false);  /* -ENOENT: no store yet, nothing kept */
         for (size_t i = 0; i < n; i++) {
                 e[i].path = schedule_store_path(dir, e[i].ifname);
                 if (!e[i].path) {
                         r = -ENOMEM;
                         goto out;
                 }
-                r = schedule_store_read(dir, e[i].ifname, &e[i].old_text, &e[i].old_origin);
+                r = dfd < 0 ? dfd : schedule_store_read_cached(dfd, &m->store_cache, e[i].ifname, &e[i].old_text,
+                                                               &e[i].old_origin);
                 if (r < 0 && r != -ENOENT) {
                         r = sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: cannot read %s: %s", e[i].label,
                                               e[i].path, strerror(-r));
@@ -321,19 +328,33 @@ static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_er
                 goto out;
         }
 
+        /* Each document written and synced, the folder synced once after
+         * the last: the answer comes after, so every change it reports is
+         * on disk. */
+        if (dfd < 0)
+                dfd = schedule_store_open(dir, true);
         for (size_t i = 0; i < n; i++) {
                 if (!e[i].todo)
                         continue;
-                r = e[i].text ? schedule_store_write(dir, e[i].ifname, e[i].text, origin)
-                              : schedule_store_drop(dir, e[i].ifname);
+                r = dfd < 0 ? dfd
+                    : e[i].text ? schedule_store_write_at(dfd, e[i].ifname, e[i].text, origin)
+                                : schedule_store_drop_at(dfd, e[i].ifname);
                 if (r < 0) {
                         e[i].todo = false;      /* not changed: nothing to put back */
-                        batch_put_back(m, e, n);
+                        if (dfd >= 0)
+                                batch_put_back(m, dfd, e, n);
                         r = sd_bus_error_setf(error, TBS_ERROR_FAILED, "%s: cannot %s %s: %s", e[i].label,
                                               e[i].text ? "keep the document in" : "remove", e[i].path,
                                               strerror(-r));
                         goto out;
                 }
+        }
+        r = schedule_store_sync(dfd);
+        if (r < 0) {
+                batch_put_back(m, dfd, e, n);
+                r = sd_bus_error_setf(error, TBS_ERROR_FAILED, "ApplySchedules by %s: cannot sync %s/%s: %s",
+                                      caller.who, dir, SCHEDULE_STORE_SUBDIR, strerror(-r));
+                goto out;
         }
         /* One load for all of them. */
         t.kept = now_usec(CLOCK_MONOTONIC);
@@ -361,13 +382,13 @@ static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_er
                 _cleanup_free_ char *again = NULL;
 
                 if (late > 0) {
-                        batch_put_back(m, e, n);
+                        batch_put_back(m, dfd, e, n);
                         (void) manager_reload(m, &again);
                         r = deadline_passed(error, caller.who, late, "when the load ended (every interface put back)");
                         goto out;
                 }
 
-                batch_put_back(m, e, n);
+                batch_put_back(m, dfd, e, n);
                 (void) manager_reload(m, &again);
                 log_warning("ApplySchedules by %s refused, %zu interfaces put back:\n%s", caller.who, ndone,
                             lines ?: "out of memory");

@@ -20,6 +20,9 @@ typedef struct Caller {
         uid_t uid;
         uint32_t may;           /* the rights-granting keys it may set (lib/schedule-rights.h): root and
                                  * the admin group all, the schedule group's the operator's choice */
+        bool admin_unknown;     /* admitted by the schedule group, the admin group not looked up yet:
+                                 * done when a document sets a key beyond may (check_rights()) */
+        sd_bus_message *msg;    /* the call */
 } Caller;
 
 /* The error for a name link_name_refusal() refused, the name escaped. */
@@ -37,7 +40,7 @@ bool schedule_in_force(Manager *m, const char *ifname, const char *path);
 int schedule_lines_addf(char **lines, const char *fmt, ...) _printf_(2, 3);
 /* The checks a file of the folder gets; refusals to *lines, warnings to
  * *warnings. 1 when refused, 0 when not, -ENOMEM. */
-int schedule_bus_check_document(Manager *m, const Caller *c, const char *label, const char *ifname,
+int schedule_bus_check_document(Manager *m, Caller *c, const char *label, const char *ifname,
                                 const char *text, char **lines, char **warnings);
 /* A document for ifname refused before any load: counted on its link, if
  * tbsd has one (Describe()'s counters.changes_refused, NETCONF's

@@ -53,12 +53,14 @@ int schedule_bus_admit(sd_bus_message *msg, Manager *m, const char *method, Call
         BusCaller c = {};
         int r;
 
-        r = bus_access_check_groups(msg, m->admin_group, m->schedule_group, m->refusals, method, &c, error);
+        r = bus_access_admit_groups(msg, m->admin_group, m->schedule_group, m->refusals, method, &c, error);
         if (r < 0)
                 return r;
         if (r == 0)
                 return -EACCES;
-        *ret = (Caller) { .uid = c.uid, .may = c.admin ? SCHEDULE_RIGHTS_ALL : m->schedule_group_may };
+        *ret = (Caller) { .uid = c.uid, .may = c.admin ? SCHEDULE_RIGHTS_ALL : m->schedule_group_may,
+                          .admin_unknown = c.admin_unknown && m->schedule_group_may != SCHEDULE_RIGHTS_ALL,
+                          .msg = msg };
         snprintf(ret->who, sizeof(ret->who), "uid %u", (unsigned) c.uid);
         return 0;
 }
@@ -174,10 +176,26 @@ int schedule_lines_addf(char **lines, const char *fmt, ...) {
 /* The keys of s that grant rights the caller may not give (the schedule
  * group without tbsd --schedule-group-may): one line each, appended to
  * *lines, and noted in the refusal log. Returns 1 when there is one, 0
- * when not, -ENOMEM. */
-static int check_rights(Manager *m, const Caller *c, const char *label, const Schedule *s, char **lines) {
+ * when not, -ENOMEM, or -errno when the bus no longer says who calls. */
+static int check_rights(Manager *m, Caller *c, const char *label, const Schedule *s, char **lines) {
         char where[_SCHEDULE_RIGHT_MAX][SCHEDULE_RIGHT_PATH_MAX];
         uint32_t beyond = schedule_rights_used(s, where) & ~c->may;
+        int r;
+
+        /* Admitted by the schedule group: whether it is in the admin group
+         * too (which may set every key) is asked now that it matters. */
+        if (beyond && c->admin_unknown) {
+                uid_t uid;
+                bool admin;
+
+                r = bus_access_caller(c->msg, m->admin_group, &uid, &admin);
+                if (r < 0)
+                        return r;
+                c->admin_unknown = false;
+                if (admin && uid == c->uid)
+                        c->may = SCHEDULE_RIGHTS_ALL;
+                beyond &= ~c->may;
+        }
 
         for (ScheduleRight k = 0; k < _SCHEDULE_RIGHT_MAX; k++) {
                 if (!(beyond & (1U << k)))
@@ -199,7 +217,7 @@ static int check_rights(Manager *m, const Caller *c, const char *label, const Sc
  * the caller may set, verify against the interface's probe. Refusals are
  * appended to *lines and warnings to *warnings, each "label: PATH: REASON".
  * Returns 1 when refused, 0 when not, -ENOMEM. */
-int schedule_bus_check_document(Manager *m, const Caller *c, const char *label, const char *ifname, const char *text,
+int schedule_bus_check_document(Manager *m, Caller *c, const char *label, const char *ifname, const char *text,
                           char **lines, char **warnings) {
         _cleanup_schedule_ Schedule *s = NULL;
         _cleanup_free_ char *errs = NULL;
@@ -412,6 +430,7 @@ int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error) 
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
         Manager *m = userdata;
         const char *dir = m->link_ctx.state_dir, *want;
+        _cleanup_close_ int dfd = -EBADF;
         char **names = NULL;
         Caller caller = {};
         size_t bytes = 0, listed = 0;
@@ -428,6 +447,9 @@ int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error) 
         if (r < 0)
                 return sd_bus_error_setf(error, TBS_ERROR_FAILED, "ListSchedules by %s: cannot read %s/%s: %s", caller.who,
                                          dir, SCHEDULE_STORE_SUBDIR, strerror(-r));
+        /* The folder opened once for all its documents; none listed: none read. */
+        dfd = names && names[0] ? schedule_store_open(dir, false) : -ENOENT;
+        schedule_store_cache_prune(m->store_cache, names);
         r = sd_bus_message_new_method_return(msg, &reply);
         if (r >= 0)
                 r = sd_bus_message_open_container(reply, 'a', "(sss)");
@@ -436,7 +458,7 @@ int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error) 
 
                 if (link_name_refusal(*p))
                         continue;       /* no interface's: not a document ApplySchedule kept */
-                r = schedule_store_read(dir, *p, &text, &origin);
+                r = dfd < 0 ? dfd : schedule_store_read_cached(dfd, &m->store_cache, *p, &text, &origin);
                 if (r == -ENOENT) {     /* dropped meanwhile */
                         r = 0;
                         continue;

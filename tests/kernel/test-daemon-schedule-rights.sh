@@ -173,3 +173,21 @@ assert_contains "$out" "--schedule-group-may=skip_sock_check" "skip_sock_check's
 assert_eq "$(jq -c .txqueues[0].skip_sock_check "$state/schedules.d/sr2.json")" false "sr2's kept document after the refusal"
 assert_eq "$(tc -j qdisc show dev sr2 | jq -r '.[] | select(.parent == "100:1") | .options.skip_sock_check')" off \
         "sr2's skip_sock_check after the refusal (tc)"
+
+# A caller in both groups keeps the admin group's rights: tbsd admits a
+# schedule-group member after that group's lookup alone and asks for the
+# admin group (adm here) only when a document sets a key beyond the
+# group's; a member of the schedule group alone is still refused.
+kill "$TBSD_PID"
+wait "$TBSD_PID" 2>/dev/null || true
+start_tbsd "$conf" --state-dir "$state" --schedule-group nogroup --admin-group adm
+assert_eq "$(group_call ApplySchedule sss sr1 "$(mq_doc sr1)" "netconf cnc-1")" "bas true 0" \
+        "ApplySchedule(sr1) without allow by the schedule group (admin group adm)"
+out=$(group_refused ApplySchedule sss sr1 "$(gate_doc sr1)" "netconf cnc-1")
+assert_contains "$out" "ApplySchedule(sr1) by uid 65534: allow: the schedule group may not set this key" \
+        "allow by the schedule group alone (admin group adm)"
+assert_eq "$(setpriv --reuid=65534 --regid=100 --groups 65534,4 busctl --system call org.tsn.Tbs /org/tsn/Tbs \
+        org.tsn.Tbs.Manager ApplySchedules 'a(ss)ass' 1 sr1 "$(gate_doc sr1)" 0 "netconf cnc-3")" \
+        "asas 1 \"sr1\" 0" "ApplySchedules(sr1) with allow by a member of the schedule and admin groups"
+assert_eq "$(tc -j qdisc show dev sr1 | jq -c '[.[] | select(.kind == "taprio") | .options.schedule[].interval]')" \
+        "[250000,20000,19730000]" "the admin group member's 20 us gate on sr1 (tc)"

@@ -275,6 +275,99 @@ static void test_leading_dot(void **unused) {
         assert_int_equal(access(expect, F_OK), -1);
 }
 
+/* Many documents in one opened folder, synced once: each written or
+ * removed as schedule_store_write() and schedule_store_drop() do it. */
+static void test_many_at(void **unused) {
+        char *text = NULL, *origin = NULL, **names = NULL;
+        int dfd = schedule_store_open(state, true);
+        size_t n = 0, before;
+
+        assert_true(dfd >= 0);
+        assert_int_equal(schedule_store_list(state, &names, &before), 0);
+        schedule_store_list_free(names);
+        assert_int_equal(schedule_store_write_at(dfd, "m1", VALID("m1"), "netconf"), 0);
+        assert_int_equal(schedule_store_write_at(dfd, "m2", VALID("m2"), "admin"), 0);
+        assert_int_equal(schedule_store_sync(dfd), 0);
+        assert_int_equal(schedule_store_list(state, &names, &n), 0);
+        assert_int_equal(n, before + 2);
+        schedule_store_list_free(names);
+        assert_int_equal(schedule_store_read_at(dfd, "m2", &text, &origin), 0);
+        assert_string_equal(text, VALID("m2"));
+        assert_string_equal(origin, "admin");
+        free(text);
+        free(origin);
+        assert_int_equal(schedule_store_drop_at(dfd, "m1"), 1);
+        assert_int_equal(schedule_store_drop_at(dfd, "m1"), 0);
+        assert_int_equal(schedule_store_drop_at(dfd, "m2"), 1);
+        assert_int_equal(schedule_store_sync(dfd), 0);
+        assert_int_equal(schedule_store_read_at(dfd, "m2", &text, NULL), -ENOENT);
+        assert_int_equal(close(dfd), 0);
+}
+
+/* read_cached()'s answer is the files' whatever happens to them behind the
+ * store's back; with every file trusted at once (quiet 0) the copies are
+ * used, with the default quiet time a fresh file is read each time. */
+static void check_cached(int dfd, ScheduleStoreCache **cache, const char *ifname, const char *want_text,
+                         const char *want_origin) {
+        char *text = NULL, *origin = NULL;
+
+        assert_int_equal(schedule_store_read_cached(dfd, cache, ifname, &text, &origin), 0);
+        assert_string_equal(text, want_text);
+        assert_string_equal(origin, want_origin);
+        free(text);
+        free(origin);
+}
+
+static void test_cache(void **unused) {
+        ScheduleStoreCache *cache = NULL;
+        char *text = NULL, *names_c1[] = { (char *) "c1", NULL };
+        int dfd = schedule_store_open(state, true);
+
+        assert_true(dfd >= 0);
+        for (unsigned quiet = 0; quiet <= 2; quiet += 2) {
+                schedule_dir_stamps_set_quiet(quiet);
+                assert_int_equal(schedule_store_write(state, "c1", VALID("c1"), "netconf"), 0);
+                assert_int_equal(schedule_store_write(state, "c2", VALID("c2"), "netconf"), 0);
+                check_cached(dfd, &cache, "c1", VALID("c1"), "netconf");
+                check_cached(dfd, &cache, "c1", VALID("c1"), "netconf");
+                check_cached(dfd, &cache, "c2", VALID("c2"), "netconf");
+
+                /* The document edited by hand, then its origin (in place, of
+                 * another size: the same size within one tick of the clock
+                 * is what the quiet time is for). */
+                write_file(store, "c1.json", VALID("c1") "\n");
+                check_cached(dfd, &cache, "c1", VALID("c1") "\n", "netconf");
+                write_file(store, ".c1.origin", "by hand!");
+                check_cached(dfd, &cache, "c1", VALID("c1") "\n", "by hand!");
+                /* The origin removed: shown as the bus'. */
+                assert_int_equal(unlink(store_file(".c1.origin")), 0);
+                check_cached(dfd, &cache, "c1", VALID("c1") "\n", SCHEDULE_ORIGIN_UNKNOWN);
+                write_file(store, ".c1.origin", "again");
+                check_cached(dfd, &cache, "c1", VALID("c1") "\n", "again");
+                /* Replaced by a symbolic link: refused as without a copy. */
+                assert_int_equal(unlink(store_file("c1.json")), 0);
+                assert_int_equal(symlink("c2.json", store_file("c1.json")), 0);
+                assert_int_equal(schedule_store_read_cached(dfd, &cache, "c1", &text, NULL), -ELOOP);
+                assert_int_equal(unlink(store_file("c1.json")), 0);
+                /* Removed: gone, not answered from the copy. */
+                assert_int_equal(schedule_store_read_cached(dfd, &cache, "c1", &text, NULL), -ENOENT);
+                check_cached(dfd, &cache, "c2", VALID("c2"), "netconf");
+                /* Written again through the store. */
+                assert_int_equal(schedule_store_write(state, "c2", VALID("c1"), "admin"), 0);
+                check_cached(dfd, &cache, "c2", VALID("c1"), "admin");
+
+                /* Pruned to the interfaces listed: c2's copy goes, and c2 is
+                 * still answered from its files. */
+                schedule_store_cache_prune(cache, names_c1);
+                check_cached(dfd, &cache, "c2", VALID("c1"), "admin");
+                assert_int_equal(schedule_store_drop(state, "c1"), 0);
+                assert_int_equal(schedule_store_drop(state, "c2"), 1);
+        }
+        schedule_dir_stamps_set_quiet(2);
+        schedule_store_cache_free(cache);
+        assert_int_equal(close(dfd), 0);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_paths),
@@ -284,6 +377,8 @@ int main(void) {
                 cmocka_unit_test(test_load_both),
                 cmocka_unit_test(test_stamps_over_both),
                 cmocka_unit_test(test_leading_dot),
+                cmocka_unit_test(test_many_at),
+                cmocka_unit_test(test_cache),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }
