@@ -207,6 +207,10 @@ bool etf_spec_has_etf(const EtfSpec *e) {
         return e->kind == TXQ_ETF || e->etf_child;
 }
 
+const EtfOptions *etf_spec_etf(const EtfSpec *e) {
+        return etf_spec_has_etf(e) ? &e->etf : NULL;
+}
+
 EtfSpec etf_spec_etf_part(const EtfSpec *e) {
         EtfSpec r = *e;
 

@@ -168,6 +168,18 @@ bool root_gates(const RootSpec *r) {
         return vt && vt->gates;
 }
 
+const GateSchedule *root_gate_schedule(const RootSpec *r, GateSchedule *buf) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->gate_schedule ? vt->gate_schedule(r, buf) : NULL;
+}
+
+uint32_t root_stamp_delay_ns(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->stamp_delay_ns && root_stamps_txtime(r) ? vt->stamp_delay_ns(r) : 0;
+}
+
 clockid_t root_launch_clock(const RootSpec *r) {
         const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
 

@@ -122,6 +122,14 @@ typedef struct QDiscVTable {
          * a window of its class (kinds/taprio-windows.h; GetTxtimeWindow(),
          * the launch-time monitor). */
         bool gates;
+        /* The gate schedule r runs (with gates): its entries, cycle, base
+         * time and extension, as a view into r (buf's entries are r's, not
+         * owned), for the rules on a gate list, the broker and the
+         * monitor. Returns buf. */
+        const GateSchedule *(*gate_schedule)(const RootSpec *r, GateSchedule *buf);
+        /* How far ahead of its dequeue r stamps a launch time on a frame
+         * (with stamps_txtime: taprio's txtime_delay_ns). */
+        uint32_t (*stamp_delay_ns)(const RootSpec *r);
         /* The clock the root checks a socket's launch time on when no etf
          * does (taprio: its clockid). NULL op: nothing checks it. */
         clockid_t (*launch_clock)(const RootSpec *r);
@@ -273,6 +281,14 @@ bool root_gates_in_nic(const RootSpec *r);
 /** Whether r gates its classes by a gate list (QDiscVTable.gates). */
 bool root_gates(const RootSpec *r);
 
+/** The gate schedule r runs (QDiscVTable.gate_schedule) as a view into r
+ *  in buf (its entries are r's), or NULL for a root without gates. */
+const GateSchedule *root_gate_schedule(const RootSpec *r, GateSchedule *buf);
+
+/** How far ahead r stamps launch times (QDiscVTable.stamp_delay_ns), 0
+ *  for a root that stamps none. */
+uint32_t root_stamp_delay_ns(const RootSpec *r);
+
 /** The clock r checks a socket's launch time on without an etf
  *  (QDiscVTable.launch_clock), CLOCK_TAI when nothing checks it. */
 clockid_t root_launch_clock(const RootSpec *r);
@@ -280,6 +296,12 @@ clockid_t root_launch_clock(const RootSpec *r);
 /** Whether e puts an etf on its queue: a queue of a kind that releases
  *  frames at their launch time (etf), or a cbs with an etf under it. */
 bool etf_spec_has_etf(const EtfSpec *e);
+
+/** The etf settings e puts on its queue (clock, delta, deadline mode,
+ *  skip_sock_check: an etf queue's own or a cbs's etf child's), or NULL
+ *  when it puts none (etf_spec_has_etf()). For the broker, the monitor and
+ *  the rules on launch times. */
+const EtfOptions *etf_spec_etf(const EtfSpec *e);
 
 /** The etf that e puts on its queue (etf_spec_has_etf()) as an etf queue
  *  of its own: e itself, or a cbs's child with its offload (kinds/etf.c). */

@@ -506,6 +506,21 @@ static bool taprio_gates_in_nic(const RootSpec *r) {
         return r->taprio.mode == TAPRIO_MODE_FULL_OFFLOAD;
 }
 
+static const GateSchedule *taprio_gate_schedule(const RootSpec *r, GateSchedule *buf) {
+        *buf = (GateSchedule) {
+                .base_time_ns = r->taprio.base_time_ns,
+                .cycle_time_ns = r->taprio.cycle_time_ns,
+                .cycle_time_extension_ns = r->taprio.cycle_time_extension_ns,
+                .entries = r->taprio.entries,
+                .n_entries = r->taprio.n_entries,
+        };
+        return buf;
+}
+
+static uint32_t taprio_stamp_delay_ns(const RootSpec *r) {
+        return r->taprio.txtime_delay_ns;
+}
+
 /* Without an etf, taprio checks a launch time on its own clock
  * (is_valid_interval()). */
 static clockid_t taprio_launch_clock(const RootSpec *r) {
@@ -565,6 +580,8 @@ const QDiscVTable qdisc_taprio_vtable = {
         .kernel_lacks = taprio_kernel_lacks,
         .sends_max_sdu = true,
         .gates = true,
+        .gate_schedule = taprio_gate_schedule,
+        .stamp_delay_ns = taprio_stamp_delay_ns,
         .launch_clock = taprio_launch_clock,
         .stamps_txtime = taprio_stamps_txtime,
         .gates_in_nic = taprio_gates_in_nic,
