@@ -130,6 +130,21 @@ typedef struct QDiscVTable {
         /* How far ahead of its dequeue r stamps a launch time on a frame
          * (with stamps_txtime: taprio's txtime_delay_ns). */
         uint32_t (*stamp_delay_ns)(const RootSpec *r);
+        /* r's gate list becomes entries (n of them; r holds the pointer,
+         * the old list is not freed) over cycle_ns, as computed, not as a
+         * file's cycle_time_ns (the streams' gate list). With gates. */
+        void (*set_gate_list)(RootSpec *r, GateEntry *entries, size_t n, int64_t cycle_ns);
+        /* to is a shallow copy of from: give it its own copies of what
+         * from's spec owns (the gate list; with_running, also a dump's
+         * running schedule, else none). On failure to owns nothing of
+         * from's. Returns 0 or -ENOMEM. NULL op: the spec owns nothing. */
+        int (*copy)(RootSpec *to, const RootSpec *from, bool with_running);
+        /* r, a dumped root, gives the keys a file would: effective
+         * (Describe()), every value the kernel runs (taprio's cycle time,
+         * given or summed, and the max SDUs a kernel reports, 0 too);
+         * otherwise (tbsctl import) what a file states (a cycle time only
+         * where it is not the sum of the intervals). NULL op: as dumped. */
+        void (*dump_as_file)(RootSpec *r, bool effective);
         /* The clock the root checks a socket's launch time on when no etf
          * does (taprio: its clockid). NULL op: nothing checks it. */
         clockid_t (*launch_clock)(const RootSpec *r);
@@ -284,6 +299,27 @@ bool root_gates(const RootSpec *r);
 /** The gate schedule r runs (QDiscVTable.gate_schedule) as a view into r
  *  in buf (its entries are r's), or NULL for a root without gates. */
 const GateSchedule *root_gate_schedule(const RootSpec *r, GateSchedule *buf);
+
+/** r's gate list becomes entries (not freed by the call: a view, when
+ *  r is a shallow copy) over cycle_ns, as computed (QDiscVTable.set_gate_list);
+ *  nothing for a root without gates. */
+void root_set_gate_list(RootSpec *r, GateEntry *entries, size_t n, int64_t cycle_ns);
+/** r's gate list is freed and becomes entries (r takes them; NULL, 0 for
+ *  none) over cycle_ns, as computed; for a root without gates entries are
+ *  freed. */
+void root_take_gate_list(RootSpec *r, GateEntry *entries, size_t n, int64_t cycle_ns);
+/** r's gate list is freed and emptied, its cycle time kept (to be
+ *  computed again). */
+void root_drop_gate_list(RootSpec *r);
+
+/** *to = *from, with its own copies of what from's kind owns (the gate
+ *  list; with_running, a dump's running schedule too, else none:
+ *  QDiscVTable.copy). root_spec_done() to, also after a failure. Returns
+ *  0 or -ENOMEM. */
+int root_spec_copy(RootSpec *to, const RootSpec *from, bool with_running);
+
+/** r, a dumped root, gives the keys a file would (QDiscVTable.dump_as_file). */
+void root_dump_as_file(RootSpec *r, bool effective);
 
 /** How far ahead r stamps launch times (QDiscVTable.stamp_delay_ns), 0
  *  for a root that stamps none. */

@@ -464,9 +464,7 @@ int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags
 
         if (schedule_streams_pending(s) && verify_pending_streams(&v, s, facts, &computed) > 0) {
                 with = *s;
-                with.root.taprio.entries = computed.entries;
-                with.root.taprio.n_entries = computed.n_entries;
-                with.root.taprio.cycle_time_ns = (int64_t) computed.cycle_ns;
+                root_set_gate_list(&with.root, computed.entries, computed.n_entries, (int64_t) computed.cycle_ns);
                 s = &with;
         }
 

@@ -12,6 +12,7 @@
 #include "json-util.h"
 #include "link-internal.h"
 #include "log.h"
+#include "qdisc-kind.h"
 #include "qdisc-plan.h"
 #include "schedule-json.h"
 #include "schedule-streams.h"
