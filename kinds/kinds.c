@@ -208,6 +208,18 @@ int root_spec_copy(RootSpec *to, const RootSpec *from, bool with_running) {
         return vt && vt->copy ? vt->copy(to, from, with_running) : 0;
 }
 
+void root_spec_init(RootSpec *r) {
+        for (size_t i = 0; i < _ROOT_KIND_MAX; i++)
+                if (qdisc_root_vtables[i] && qdisc_root_vtables[i]->init)
+                        qdisc_root_vtables[i]->init(r);
+}
+
+void etf_spec_init(EtfSpec *q) {
+        for (size_t i = 0; i < _TXQ_KIND_MAX; i++)
+                if (qdisc_txq_vtables[i] && qdisc_txq_vtables[i]->init)
+                        qdisc_txq_vtables[i]->init(q);
+}
+
 void root_dump_as_file(RootSpec *r, bool effective) {
         const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
 

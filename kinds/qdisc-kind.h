@@ -145,6 +145,9 @@ typedef struct QDiscVTable {
          * otherwise (tbsctl import) what a file states (a cycle time only
          * where it is not the sum of the intervals). NULL op: as dumped. */
         void (*dump_as_file)(RootSpec *r, bool effective);
+        /* What the file leaves to tbsd's now (taprio's base time "now")
+         * becomes now_ns (time_clock's), for a new root. NULL op: nothing. */
+        void (*settle_now)(RootSpec *r, int64_t now_ns);
         /* The clock the root checks a socket's launch time on when no etf
          * does (taprio: its clockid). NULL op: nothing checks it. */
         clockid_t (*launch_clock)(const RootSpec *r);
@@ -175,6 +178,12 @@ typedef struct QDiscVTable {
          * (taprio's offload counters: window drops, transmit overruns),
          * which Describe() shows as the root's "class_stats". */
         bool class_stats;
+
+        /* Every kind: the defaults of its own settings in spec (a RootSpec
+         * for a root kind, else an EtfSpec), set before the file says which
+         * kind it is: root_spec_init() and etf_spec_init() run every kind's.
+         * NULL op: all zero. */
+        void (*init)(void *spec);
 
         /* The rest: TX queue kinds only (root false; an etf or cbs as the
          * root is a RootSpec whose leaf is handled by these). */
@@ -318,6 +327,12 @@ void root_drop_gate_list(RootSpec *r);
  *  0 or -ENOMEM. */
 int root_spec_copy(RootSpec *to, const RootSpec *from, bool with_running);
 
+/** Every root kind's defaults of its own settings in r (QDiscVTable.init),
+ *  before the file names the kind. */
+void root_spec_init(RootSpec *r);
+/** Every TX queue kind's defaults of its own settings in q. */
+void etf_spec_init(EtfSpec *q);
+
 /** r, a dumped root, gives the keys a file would (QDiscVTable.dump_as_file). */
 void root_dump_as_file(RootSpec *r, bool effective);
 
@@ -356,6 +371,14 @@ bool root_queues_may_overlap(const RootSpec *r);
 bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int64_t now_ns);
 /** Whether any traffic class of r has a max_sdu limit. */
 bool root_has_max_sdu(const RootSpec *r);
+/** Whether the kernel reported max SDUs per class for installed (a dump
+ *  with taprio's TC entries: a kernel that knows them). */
+bool root_max_sdu_reported(const RootSpec *installed);
+/** Whether r's request carries its max SDUs per class. */
+bool root_max_sdu_sent(const RootSpec *r);
+/** Whether r's request carries its max SDUs per class (a rollback's or a
+ *  restart's, which sends what the kernel had). */
+void root_send_max_sdu(RootSpec *r, bool send);
 
 /** Close a nest opened with nla_nest_start(). nla_len is 16 bits: a nest
  *  above 65535 bytes cannot be expressed, libnl then cuts it off the message

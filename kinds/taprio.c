@@ -560,6 +560,18 @@ static void taprio_dump_as_file(RootSpec *r, bool effective) {
         r->taprio.cycle_time_given = r->taprio.cycle_time_ns != sum;
 }
 
+static void taprio_init(void *spec) {
+        RootSpec *r = spec;
+
+        r->taprio.clockid = CLOCK_TAI;
+        r->taprio.mode = TAPRIO_MODE_SOFTWARE;
+}
+
+static void taprio_settle_now(RootSpec *r, int64_t now_ns) {
+        if (r->taprio.base_time_now)
+                r->taprio.base_time_ns = now_ns;     /* a new root: from its next cycle on */
+}
+
 static uint32_t taprio_stamp_delay_ns(const RootSpec *r) {
         return r->taprio.txtime_delay_ns;
 }
@@ -628,6 +640,8 @@ const QDiscVTable qdisc_taprio_vtable = {
         .set_gate_list = taprio_set_gate_list,
         .copy = taprio_copy,
         .dump_as_file = taprio_dump_as_file,
+        .settle_now = taprio_settle_now,
+        .init = taprio_init,
         .launch_clock = taprio_launch_clock,
         .stamps_txtime = taprio_stamps_txtime,
         .gates_in_nic = taprio_gates_in_nic,

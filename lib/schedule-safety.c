@@ -167,8 +167,9 @@ static void check_assist_delay(Checker *c) {
 
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
+                const EtfOptions *etf = txq_releases_at_txtime(q) ? etf_spec_etf(q) : NULL;
 
-                if (!txq_releases_at_txtime(q) || (int64_t) delay >= q->etf.delta_ns)
+                if (!etf || (int64_t) delay >= etf->delta_ns)
                         continue;
                 snprintf(path, sizeof(path), "txqueues[%zu].delta_ns", i);
                 snprintf(reason, sizeof(reason),
@@ -176,7 +177,7 @@ static void check_assist_delay(Checker *c) {
                          "launch times only txtime_delay_ns ahead, and etf must release a frame delta_ns before "
                          "its launch time, so frames of queue %" PRIu32 " arrive too late and are dropped; make "
                          "txtime_delay_ns at least %" PRIi32,
-                         q->etf.delta_ns, delay, q->queue, q->etf.delta_ns);
+                         etf->delta_ns, delay, q->queue, etf->delta_ns);
                 finding(c, DIAG_ERROR, SAFETY_ASSIST_DELAY, path, reason);
         }
 }
@@ -187,15 +188,16 @@ static void check_delta_cycle(Checker *c, int64_t cycle) {
 
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
+                const EtfOptions *etf = txq_releases_at_txtime(q) ? etf_spec_etf(q) : NULL;
 
-                if (!txq_releases_at_txtime(q) || q->etf.delta_ns <= cycle)
+                if (!etf || etf->delta_ns <= cycle)
                         continue;
                 snprintf(path, sizeof(path), "txqueues[%zu].delta_ns", i);
                 snprintf(reason, sizeof(reason),
                          "is %" PRIi32 " ns, longer than the taprio cycle (%" PRIi64 " ns): etf hands frames to "
                          "the device more than a cycle before their launch time, so frames of a later cycle "
                          "wait in the device's queue in front of this cycle's",
-                         q->etf.delta_ns, cycle);
+                         etf->delta_ns, cycle);
                 finding(c, DIAG_WARNING, SAFETY_DELTA_CYCLE, path, reason);
         }
 }
