@@ -207,6 +207,16 @@ bool etf_spec_has_etf(const EtfSpec *e) {
         return e->kind == TXQ_ETF || e->etf_child;
 }
 
+static void etf_init(void *spec) {
+        EtfSpec *q = spec;
+
+        q->etf.clockid = CLOCK_TAI;     /* an etf queue's, or a cbs's etf child's */
+}
+
+const EtfOptions *etf_spec_etf(const EtfSpec *e) {
+        return etf_spec_has_etf(e) ? &e->etf : NULL;
+}
+
 EtfSpec etf_spec_etf_part(const EtfSpec *e) {
         EtfSpec r = *e;
 
@@ -225,6 +235,7 @@ const QDiscVTable qdisc_etf_vtable = {
         .kind = "etf",
         .article = "an",
         .root = false,
+        .init = etf_init,
         .fill_options = etf_fill_options,
         .parse_options = etf_parse_options,
         .equal = etf_equal,

@@ -168,6 +168,71 @@ bool root_gates(const RootSpec *r) {
         return vt && vt->gates;
 }
 
+const GateSchedule *root_gate_schedule(const RootSpec *r, GateSchedule *buf) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->gate_schedule ? vt->gate_schedule(r, buf) : NULL;
+}
+
+void root_set_gate_list(RootSpec *r, GateEntry *entries, size_t n, int64_t cycle_ns) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        if (vt && vt->set_gate_list)
+                vt->set_gate_list(r, entries, n, cycle_ns);
+}
+
+void root_take_gate_list(RootSpec *r, GateEntry *entries, size_t n, int64_t cycle_ns) {
+        GateSchedule buf;
+        const GateSchedule *g = root_gate_schedule(r, &buf);
+
+        if (!g) {
+                free(entries);
+                return;
+        }
+        free(g->entries);
+        root_set_gate_list(r, entries, n, cycle_ns);
+}
+
+void root_drop_gate_list(RootSpec *r) {
+        GateSchedule buf;
+        const GateSchedule *g = root_gate_schedule(r, &buf);
+
+        if (g)
+                root_take_gate_list(r, NULL, 0, g->cycle_time_ns);
+}
+
+int root_spec_copy(RootSpec *to, const RootSpec *from, bool with_running) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(from->kind);
+
+        *to = *from;
+        return vt && vt->copy ? vt->copy(to, from, with_running) : 0;
+}
+
+void root_spec_init(RootSpec *r) {
+        for (size_t i = 0; i < _ROOT_KIND_MAX; i++)
+                if (qdisc_root_vtables[i] && qdisc_root_vtables[i]->init)
+                        qdisc_root_vtables[i]->init(r);
+}
+
+void etf_spec_init(EtfSpec *q) {
+        for (size_t i = 0; i < _TXQ_KIND_MAX; i++)
+                if (qdisc_txq_vtables[i] && qdisc_txq_vtables[i]->init)
+                        qdisc_txq_vtables[i]->init(q);
+}
+
+void root_dump_as_file(RootSpec *r, bool effective) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        if (vt && vt->dump_as_file)
+                vt->dump_as_file(r, effective);
+}
+
+uint32_t root_stamp_delay_ns(const RootSpec *r) {
+        const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
+
+        return vt && vt->stamp_delay_ns && root_stamps_txtime(r) ? vt->stamp_delay_ns(r) : 0;
+}
+
 clockid_t root_launch_clock(const RootSpec *r) {
         const QDiscVTable *vt = qdisc_vtable_for_root(r->kind);
 

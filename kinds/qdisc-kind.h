@@ -122,6 +122,32 @@ typedef struct QDiscVTable {
          * a window of its class (kinds/taprio-windows.h; GetTxtimeWindow(),
          * the launch-time monitor). */
         bool gates;
+        /* The gate schedule r runs (with gates): its entries, cycle, base
+         * time and extension, as a view into r (buf's entries are r's, not
+         * owned), for the rules on a gate list, the broker and the
+         * monitor. Returns buf. */
+        const GateSchedule *(*gate_schedule)(const RootSpec *r, GateSchedule *buf);
+        /* How far ahead of its dequeue r stamps a launch time on a frame
+         * (with stamps_txtime: taprio's txtime_delay_ns). */
+        uint32_t (*stamp_delay_ns)(const RootSpec *r);
+        /* r's gate list becomes entries (n of them; r holds the pointer,
+         * the old list is not freed) over cycle_ns, as computed, not as a
+         * file's cycle_time_ns (the streams' gate list). With gates. */
+        void (*set_gate_list)(RootSpec *r, GateEntry *entries, size_t n, int64_t cycle_ns);
+        /* to is a shallow copy of from: give it its own copies of what
+         * from's spec owns (the gate list; with_running, also a dump's
+         * running schedule, else none). On failure to owns nothing of
+         * from's. Returns 0 or -ENOMEM. NULL op: the spec owns nothing. */
+        int (*copy)(RootSpec *to, const RootSpec *from, bool with_running);
+        /* r, a dumped root, gives the keys a file would: effective
+         * (Describe()), every value the kernel runs (taprio's cycle time,
+         * given or summed, and the max SDUs a kernel reports, 0 too);
+         * otherwise (tbsctl import) what a file states (a cycle time only
+         * where it is not the sum of the intervals). NULL op: as dumped. */
+        void (*dump_as_file)(RootSpec *r, bool effective);
+        /* What the file leaves to tbsd's now (taprio's base time "now")
+         * becomes now_ns (time_clock's), for a new root. NULL op: nothing. */
+        void (*settle_now)(RootSpec *r, int64_t now_ns);
         /* The clock the root checks a socket's launch time on when no etf
          * does (taprio: its clockid). NULL op: nothing checks it. */
         clockid_t (*launch_clock)(const RootSpec *r);
@@ -152,6 +178,12 @@ typedef struct QDiscVTable {
          * (taprio's offload counters: window drops, transmit overruns),
          * which Describe() shows as the root's "class_stats". */
         bool class_stats;
+
+        /* Every kind: the defaults of its own settings in spec (a RootSpec
+         * for a root kind, else an EtfSpec), set before the file says which
+         * kind it is: root_spec_init() and etf_spec_init() run every kind's.
+         * NULL op: all zero. */
+        void (*init)(void *spec);
 
         /* The rest: TX queue kinds only (root false; an etf or cbs as the
          * root is a RootSpec whose leaf is handled by these). */
@@ -273,6 +305,41 @@ bool root_gates_in_nic(const RootSpec *r);
 /** Whether r gates its classes by a gate list (QDiscVTable.gates). */
 bool root_gates(const RootSpec *r);
 
+/** The gate schedule r runs (QDiscVTable.gate_schedule) as a view into r
+ *  in buf (its entries are r's), or NULL for a root without gates. */
+const GateSchedule *root_gate_schedule(const RootSpec *r, GateSchedule *buf);
+
+/** r's gate list becomes entries (not freed by the call: a view, when
+ *  r is a shallow copy) over cycle_ns, as computed (QDiscVTable.set_gate_list);
+ *  nothing for a root without gates. */
+void root_set_gate_list(RootSpec *r, GateEntry *entries, size_t n, int64_t cycle_ns);
+/** r's gate list is freed and becomes entries (r takes them; NULL, 0 for
+ *  none) over cycle_ns, as computed; for a root without gates entries are
+ *  freed. */
+void root_take_gate_list(RootSpec *r, GateEntry *entries, size_t n, int64_t cycle_ns);
+/** r's gate list is freed and emptied, its cycle time kept (to be
+ *  computed again). */
+void root_drop_gate_list(RootSpec *r);
+
+/** *to = *from, with its own copies of what from's kind owns (the gate
+ *  list; with_running, a dump's running schedule too, else none:
+ *  QDiscVTable.copy). root_spec_done() to, also after a failure. Returns
+ *  0 or -ENOMEM. */
+int root_spec_copy(RootSpec *to, const RootSpec *from, bool with_running);
+
+/** Every root kind's defaults of its own settings in r (QDiscVTable.init),
+ *  before the file names the kind. */
+void root_spec_init(RootSpec *r);
+/** Every TX queue kind's defaults of its own settings in q. */
+void etf_spec_init(EtfSpec *q);
+
+/** r, a dumped root, gives the keys a file would (QDiscVTable.dump_as_file). */
+void root_dump_as_file(RootSpec *r, bool effective);
+
+/** How far ahead r stamps launch times (QDiscVTable.stamp_delay_ns), 0
+ *  for a root that stamps none. */
+uint32_t root_stamp_delay_ns(const RootSpec *r);
+
 /** The clock r checks a socket's launch time on without an etf
  *  (QDiscVTable.launch_clock), CLOCK_TAI when nothing checks it. */
 clockid_t root_launch_clock(const RootSpec *r);
@@ -280,6 +347,12 @@ clockid_t root_launch_clock(const RootSpec *r);
 /** Whether e puts an etf on its queue: a queue of a kind that releases
  *  frames at their launch time (etf), or a cbs with an etf under it. */
 bool etf_spec_has_etf(const EtfSpec *e);
+
+/** The etf settings e puts on its queue (clock, delta, deadline mode,
+ *  skip_sock_check: an etf queue's own or a cbs's etf child's), or NULL
+ *  when it puts none (etf_spec_has_etf()). For the broker, the monitor and
+ *  the rules on launch times. */
+const EtfOptions *etf_spec_etf(const EtfSpec *e);
 
 /** The etf that e puts on its queue (etf_spec_has_etf()) as an etf queue
  *  of its own: e itself, or a cbs's child with its offload (kinds/etf.c). */
@@ -298,6 +371,14 @@ bool root_queues_may_overlap(const RootSpec *r);
 bool taprio_base_time_satisfied(const RootSpec *want, int64_t installed_ns, int64_t now_ns);
 /** Whether any traffic class of r has a max_sdu limit. */
 bool root_has_max_sdu(const RootSpec *r);
+/** Whether the kernel reported max SDUs per class for installed (a dump
+ *  with taprio's TC entries: a kernel that knows them). */
+bool root_max_sdu_reported(const RootSpec *installed);
+/** Whether r's request carries its max SDUs per class. */
+bool root_max_sdu_sent(const RootSpec *r);
+/** Whether r's request carries its max SDUs per class (a rollback's or a
+ *  restart's, which sends what the kernel had). */
+void root_send_max_sdu(RootSpec *r, bool send);
 
 /** Close a nest opened with nla_nest_start(). nla_len is 16 bits: a nest
  *  above 65535 bytes cannot be expressed, libnl then cuts it off the message

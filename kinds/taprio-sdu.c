@@ -125,6 +125,18 @@ void taprio_settle_max_sdu(RootSpec *want, const RootSpec *installed, const Devi
                         want->taprio.max_sdu[tc] = installed->taprio.max_sdu[tc];
 }
 
+bool root_max_sdu_reported(const RootSpec *installed) {
+        return installed->taprio.max_sdu_dumped;
+}
+
+bool root_max_sdu_sent(const RootSpec *r) {
+        return r->taprio.max_sdu_given;
+}
+
+void root_send_max_sdu(RootSpec *r, bool send) {
+        r->taprio.max_sdu_given = send;
+}
+
 bool root_has_max_sdu(const RootSpec *r) {
         for (unsigned i = 0; i < TBS_MAX_TC; i++)
                 if (r->taprio.max_sdu[i] != 0)

@@ -83,6 +83,11 @@ void txtime_running_root(const RootSpec *dumped, int64_t now_ns, RootSpec *ret, 
                 *ret_until_ns = until;
 }
 
+bool txtime_none_runs(const RootSpec *dumped, int64_t now_ns) {
+        return dumped->taprio.admin_pending && dumped->taprio.oper.n_entries == 0 &&
+               now_ns < dumped->taprio.base_time_ns;
+}
+
 uint64_t txtime_probe_guard_ns(uint32_t link_speed_mbps) {
         uint64_t bits = (uint64_t) TXTIME_PROBE_WIRE_BYTES * 8;
         uint64_t speed = link_speed_mbps > 0 ? link_speed_mbps : TXTIME_FALLBACK_SPEED_MBPS;

@@ -50,6 +50,11 @@ int txtime_windows(const RootSpec *root, unsigned tc, TxtimeWindow **ret);
  *  after now_ns. */
 void txtime_running_root(const RootSpec *dumped, int64_t now_ns, RootSpec *ret, int64_t *ret_until_ns);
 
+/** Whether no gate schedule of dumped runs at now_ns: one is pending with
+ *  none running yet (a root just made, or its schedule sent again after a
+ *  graft), and until its base time taprio drops every launch time. */
+bool txtime_none_runs(const RootSpec *dumped, int64_t now_ns);
+
 /** The guard on either side of a probe frame's launch time within a
  *  window: its transmission time (TXTIME_PROBE_WIRE_BYTES) at
  *  link_speed_mbps, or at TXTIME_FALLBACK_SPEED_MBPS when that is 0

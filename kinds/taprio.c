@@ -506,6 +506,76 @@ static bool taprio_gates_in_nic(const RootSpec *r) {
         return r->taprio.mode == TAPRIO_MODE_FULL_OFFLOAD;
 }
 
+static const GateSchedule *taprio_gate_schedule(const RootSpec *r, GateSchedule *buf) {
+        *buf = (GateSchedule) {
+                .base_time_ns = r->taprio.base_time_ns,
+                .cycle_time_ns = r->taprio.cycle_time_ns,
+                .cycle_time_extension_ns = r->taprio.cycle_time_extension_ns,
+                .entries = r->taprio.entries,
+                .n_entries = r->taprio.n_entries,
+        };
+        return buf;
+}
+
+static void taprio_set_gate_list(RootSpec *r, GateEntry *entries, size_t n, int64_t cycle_ns) {
+        r->taprio.entries = entries;
+        r->taprio.n_entries = n;
+        r->taprio.cycle_time_ns = cycle_ns;
+        r->taprio.cycle_time_given = false;
+}
+
+static GateEntry *entries_dup(const GateEntry *e, size_t n) {
+        GateEntry *c = calloc(n, sizeof(GateEntry));
+
+        if (c)
+                memcpy(c, e, n * sizeof(GateEntry));
+        return c;
+}
+
+static int taprio_copy(RootSpec *to, const RootSpec *from, bool with_running) {
+        to->taprio.entries = NULL;
+        to->taprio.oper.entries = NULL;
+        if (!with_running)
+                to->taprio.oper = (GateSchedule) {};
+        if (from->taprio.n_entries > 0 && !(to->taprio.entries = entries_dup(from->taprio.entries, from->taprio.n_entries)))
+                return -ENOMEM;
+        if (with_running && from->taprio.oper.n_entries > 0 &&
+            !(to->taprio.oper.entries = entries_dup(from->taprio.oper.entries, from->taprio.oper.n_entries)))
+                return -ENOMEM;
+        return 0;
+}
+
+static void taprio_dump_as_file(RootSpec *r, bool effective) {
+        int64_t sum = 0;
+
+        if (effective) {
+                r->taprio.cycle_time_given = true;
+                r->taprio.max_sdu_given = r->taprio.max_sdu_dumped;
+                return;
+        }
+        /* The kernel dumps the cycle time it runs, given or summed; the file
+         * states it only when it is not the sum (what the parser assumes). */
+        for (size_t i = 0; i < r->taprio.n_entries; i++)
+                sum += r->taprio.entries[i].interval_ns;
+        r->taprio.cycle_time_given = r->taprio.cycle_time_ns != sum;
+}
+
+static void taprio_init(void *spec) {
+        RootSpec *r = spec;
+
+        r->taprio.clockid = CLOCK_TAI;
+        r->taprio.mode = TAPRIO_MODE_SOFTWARE;
+}
+
+static void taprio_settle_now(RootSpec *r, int64_t now_ns) {
+        if (r->taprio.base_time_now)
+                r->taprio.base_time_ns = now_ns;     /* a new root: from its next cycle on */
+}
+
+static uint32_t taprio_stamp_delay_ns(const RootSpec *r) {
+        return r->taprio.txtime_delay_ns;
+}
+
 /* Without an etf, taprio checks a launch time on its own clock
  * (is_valid_interval()). */
 static clockid_t taprio_launch_clock(const RootSpec *r) {
@@ -565,6 +635,13 @@ const QDiscVTable qdisc_taprio_vtable = {
         .kernel_lacks = taprio_kernel_lacks,
         .sends_max_sdu = true,
         .gates = true,
+        .gate_schedule = taprio_gate_schedule,
+        .stamp_delay_ns = taprio_stamp_delay_ns,
+        .set_gate_list = taprio_set_gate_list,
+        .copy = taprio_copy,
+        .dump_as_file = taprio_dump_as_file,
+        .settle_now = taprio_settle_now,
+        .init = taprio_init,
         .launch_clock = taprio_launch_clock,
         .stamps_txtime = taprio_stamps_txtime,
         .gates_in_nic = taprio_gates_in_nic,

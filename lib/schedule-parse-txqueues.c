@@ -130,9 +130,9 @@ void parse_root_leaf(Parser *p, const JsonNode *root, RootSpec *r) {
 
         *q = (EtfSpec) {
                 .kind = vt->txq,
-                .etf.clockid = CLOCK_TAI,
                 .offload = OFFLOAD_AUTO,
         };
+        etf_spec_init(q);
         r->num_tc = 0;
         check_keys_only(p, "root", root, keys->keys, keys->n, 1U << q->kind, keys->only);
         parse_handle(p, root, r);
@@ -159,9 +159,9 @@ void parse_txqueues(Parser *p, const JsonNode *top, Schedule *s) {
         s->n_txqueues = n;
         for (size_t i = 0; i < n; i++) {
                 s->txqueues[i] = (EtfSpec) {
-                        .etf.clockid = CLOCK_TAI,
                         .offload = OFFLOAD_AUTO,
                 };
+                etf_spec_init(&s->txqueues[i]);
                 parse_txqueue(p, jpath_index(path, "txqueues", i), json_index(a, i),
                               &s->txqueues[i]);
         }

@@ -497,9 +497,8 @@ int schedule_parse_json(const char *file, const char *text, size_t len, DiagList
         s->root = (RootSpec) {
                 .kind = ROOT_MQPRIO,
                 .handle = TBS_DEFAULT_ROOT_HANDLE,
-                .taprio.clockid = CLOCK_TAI,
-                .taprio.mode = TAPRIO_MODE_SOFTWARE,
         };
+        root_spec_init(&s->root);
         s->clock = (ClockSpec) {
                 .max_master_offset_ns = 100,
                 .max_phc_offset_ns = 1000,

@@ -76,9 +76,10 @@ static void used(uint32_t *mask, char where[_SCHEDULE_RIGHT_MAX][SCHEDULE_RIGHT_
  * ("child"); prefix "root" or "txqueues[N]". */
 static void note_skip(uint32_t *mask, char where[_SCHEDULE_RIGHT_MAX][SCHEDULE_RIGHT_PATH_MAX], const EtfSpec *e,
                       const char *prefix) {
+        const EtfOptions *etf = etf_spec_etf(e);
         char path[SCHEDULE_RIGHT_PATH_MAX];
 
-        if (!etf_spec_has_etf(e) || !e->etf.skip_sock_check)
+        if (!etf || !etf->skip_sock_check)
                 return;
         snprintf(path, sizeof(path), "%s.%sskip_sock_check", prefix, qdisc_vtable_for_child(e->kind)->takes_etf_child ? "child." : "");
         used(mask, where, SCHEDULE_RIGHT_SKIP_SOCK_CHECK, path);

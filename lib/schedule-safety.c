@@ -76,18 +76,19 @@ static uint32_t known_link_speed(const Schedule *s, const DeviceFacts *facts) {
  * keeps the gate open. */
 static void check_ptp_gate(Checker *c, const DeviceFacts *facts, int tc) {
         const Schedule *s = c->s;
-        const RootSpec *r = &s->root;
         uint32_t speed = known_link_speed(s, facts), longest = 0;
         size_t at = SIZE_MAX;
         uint64_t need;
         char reason[512], longest_text[96];
+        GateSchedule buf;
+        const GateSchedule *g = root_gate_schedule(&s->root, &buf);
 
-        if (r->taprio.n_entries == 0)
+        if (!g || g->n_entries == 0)
                 return;
         need = frame_time_ns(TBS_PTP_FRAME_WIRE_BYTES, speed ?: TBS_SAFETY_DEFAULT_LINK_SPEED_MBPS);
-        for (size_t i = 0; i < r->taprio.n_entries; i++)
-                if ((r->taprio.entries[i].gate_mask & (1U << tc)) && r->taprio.entries[i].interval_ns >= longest) {
-                        longest = r->taprio.entries[i].interval_ns;
+        for (size_t i = 0; i < g->n_entries; i++)
+                if ((g->entries[i].gate_mask & (1U << tc)) && g->entries[i].interval_ns >= longest) {
+                        longest = g->entries[i].interval_ns;
                         at = i;
                 }
         if (at != SIZE_MAX && longest >= need)
@@ -120,10 +121,11 @@ static void check_ptp_etf(Checker *c, int tc) {
 
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
+                const EtfOptions *etf = etf_spec_etf(q);
 
-                if (!etf_spec_has_etf(q) || !root_tc_has_queue(r, tc, q->queue))
+                if (!etf || !root_tc_has_queue(r, tc, q->queue))
                         continue;
-                if (assist && q->etf.skip_sock_check)
+                if (assist && etf->skip_sock_check)
                         continue;
                 snprintf(path, sizeof(path), q->etf_child ? "txqueues[%zu].child" : "txqueues[%zu]", i);
                 if (assist)
@@ -160,12 +162,14 @@ static void check_ptp_etf_root(Checker *c) {
  * frame reaches etf after that moment and is sent late or dropped. */
 static void check_assist_delay(Checker *c) {
         const Schedule *s = c->s;
+        uint32_t delay = root_stamp_delay_ns(&s->root);
         char path[64], reason[384];
 
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
+                const EtfOptions *etf = txq_releases_at_txtime(q) ? etf_spec_etf(q) : NULL;
 
-                if (!txq_releases_at_txtime(q) || (int64_t) s->root.taprio.txtime_delay_ns >= q->etf.delta_ns)
+                if (!etf || (int64_t) delay >= etf->delta_ns)
                         continue;
                 snprintf(path, sizeof(path), "txqueues[%zu].delta_ns", i);
                 snprintf(reason, sizeof(reason),
@@ -173,26 +177,27 @@ static void check_assist_delay(Checker *c) {
                          "launch times only txtime_delay_ns ahead, and etf must release a frame delta_ns before "
                          "its launch time, so frames of queue %" PRIu32 " arrive too late and are dropped; make "
                          "txtime_delay_ns at least %" PRIi32,
-                         q->etf.delta_ns, s->root.taprio.txtime_delay_ns, q->queue, q->etf.delta_ns);
+                         etf->delta_ns, delay, q->queue, etf->delta_ns);
                 finding(c, DIAG_ERROR, SAFETY_ASSIST_DELAY, path, reason);
         }
 }
 
-static void check_delta_cycle(Checker *c) {
+static void check_delta_cycle(Checker *c, int64_t cycle) {
         const Schedule *s = c->s;
         char path[64], reason[384];
 
         for (size_t i = 0; i < s->n_txqueues; i++) {
                 const EtfSpec *q = &s->txqueues[i];
+                const EtfOptions *etf = txq_releases_at_txtime(q) ? etf_spec_etf(q) : NULL;
 
-                if (!txq_releases_at_txtime(q) || q->etf.delta_ns <= s->root.taprio.cycle_time_ns)
+                if (!etf || etf->delta_ns <= cycle)
                         continue;
                 snprintf(path, sizeof(path), "txqueues[%zu].delta_ns", i);
                 snprintf(reason, sizeof(reason),
                          "is %" PRIi32 " ns, longer than the taprio cycle (%" PRIi64 " ns): etf hands frames to "
                          "the device more than a cycle before their launch time, so frames of a later cycle "
                          "wait in the device's queue in front of this cycle's",
-                         q->etf.delta_ns, s->root.taprio.cycle_time_ns);
+                         etf->delta_ns, cycle);
                 finding(c, DIAG_WARNING, SAFETY_DELTA_CYCLE, path, reason);
         }
 }
@@ -202,25 +207,24 @@ static void check_delta_cycle(Checker *c) {
  * (taprio_get_start_time()). When the cycle does not divide a second (nor
  * a second the cycle), those boundaries fall at a different point of each
  * second, so where the schedule starts depends on when it is installed. */
-static void check_base_time(Checker *c, int64_t now_ns) {
+static void check_base_time(Checker *c, const GateSchedule *g, int64_t now_ns) {
         const RootSpec *r = &c->s->root;
-        int64_t cycle = r->taprio.cycle_time_ns, n, start;
+        int64_t cycle = g->cycle_time_ns, base = g->base_time_ns, n, start;
         char reason[512];
 
         /* "now" (base_time_now) starts wherever the kernel is; 0, the default, asks for nothing. */
-        if (r->taprio.base_time_now || r->taprio.base_time_ns <= 0 || cycle <= 0 ||
-            now_ns - r->taprio.base_time_ns < TBS_SAFETY_PAST_BASE_NS)
+        if (r->taprio.base_time_now || base <= 0 || cycle <= 0 || now_ns - base < TBS_SAFETY_PAST_BASE_NS)
                 return;
         if (NSEC_PER_SEC % cycle == 0 || cycle % NSEC_PER_SEC == 0)
                 return;
-        n = (now_ns - r->taprio.base_time_ns) / cycle + 1;
-        start = r->taprio.base_time_ns + n * cycle;
+        n = (now_ns - base) / cycle + 1;
+        start = base + n * cycle;
         snprintf(reason, sizeof(reason),
                  "is %" PRIi64 " s in the past and the cycle time (%" PRIi64 " ns) does not divide a second, "
                  "so the cycles begin at a different point of every second: installed now, the schedule would "
                  "really start at %" PRIi64 ".%09" PRIi64 " (base_time_ns + %" PRIi64 " cycles), %" PRIi64
                  " ns after a whole second; give a base time in the future or a cycle time that divides 1 s",
-                 (now_ns - r->taprio.base_time_ns) / NSEC_PER_SEC, cycle, start / NSEC_PER_SEC, start % NSEC_PER_SEC, n,
+                 (now_ns - base) / NSEC_PER_SEC, cycle, start / NSEC_PER_SEC, start % NSEC_PER_SEC, n,
                  start % NSEC_PER_SEC);
         finding(c, DIAG_WARNING, SAFETY_BASE_TIME, "root.base_time_ns", reason);
 }
@@ -229,12 +233,12 @@ static void check_base_time(Checker *c, int64_t now_ns) {
  * (an hrtimer interrupt, then the queues are woken): the shorter the
  * entries, the more of the CPU the gates take, whatever the traffic
  * (docs/schedule-format.md, "Software intervals"). */
-static void check_software_gate_interval(Checker *c) {
+static void check_software_gate_interval(Checker *c, const GateSchedule *g) {
         const RootSpec *r = &c->s->root;
         char path[64], reason[384];
 
-        for (size_t i = 0; i < r->taprio.n_entries; i++) {
-                if (r->taprio.entries[i].interval_ns >= TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS)
+        for (size_t i = 0; i < g->n_entries; i++) {
+                if (g->entries[i].interval_ns >= TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS)
                         continue;
                 snprintf(path, sizeof(path), "root.entries[%zu].interval_ns", i);
                 snprintf(reason, sizeof(reason),
@@ -242,7 +246,7 @@ static void check_software_gate_interval(Checker *c) {
                          "of every entry, and entries this short take a large share of the CPU "
                          "(docs/schedule-format.md, \"Software intervals\"); use longer entries or "
                          "\"full-offload\" on a NIC that runs gate schedules",
-                         r->taprio.entries[i].interval_ns, TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS,
+                         g->entries[i].interval_ns, TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS,
                          taprio_mode_to_string(r->taprio.mode) ?: "?");
                 finding(c, DIAG_ERROR, SAFETY_SOFTWARE_GATE_INTERVAL, path, reason);
         }
@@ -256,7 +260,9 @@ int schedule_safety_check(const Schedule *s, const DeviceFacts *facts, int64_t n
                           uint32_t *ret_failed) {
         Checker c = { .s = s, .diags = diags };
         const RootSpec *r = &s->root;
-        bool taprio = root_gates(r);    /* the rules of a gate list: taprio's */
+        GateSchedule buf;
+        const GateSchedule *g = root_gate_schedule(r, &buf);  /* the rules of a gate list: taprio's */
+        bool taprio = g;
         int tc = schedule_ptp_tc(s);
 
         if (tc >= 0 && taprio && !allowed(s, SAFETY_PTP_GATE))
@@ -265,14 +271,14 @@ int schedule_safety_check(const Schedule *s, const DeviceFacts *facts, int64_t n
                 check_ptp_etf(&c, tc);
         if (root_is_leaf(r) && !allowed(s, SAFETY_PTP_ETF))
                 check_ptp_etf_root(&c);
-        if (taprio && r->taprio.mode == TAPRIO_MODE_TXTIME_ASSIST && !allowed(s, SAFETY_ASSIST_DELAY))
+        if (taprio && root_stamps_txtime(r) && !allowed(s, SAFETY_ASSIST_DELAY))
                 check_assist_delay(&c);
-        if (taprio && r->taprio.cycle_time_ns > 0 && !allowed(s, SAFETY_DELTA_CYCLE))
-                check_delta_cycle(&c);
+        if (taprio && g->cycle_time_ns > 0 && !allowed(s, SAFETY_DELTA_CYCLE))
+                check_delta_cycle(&c, g->cycle_time_ns);
         if (taprio && !allowed(s, SAFETY_BASE_TIME))
-                check_base_time(&c, now_ns);
-        if (taprio && r->taprio.mode != TAPRIO_MODE_FULL_OFFLOAD && !allowed(s, SAFETY_SOFTWARE_GATE_INTERVAL))
-                check_software_gate_interval(&c);
+                check_base_time(&c, g, now_ns);
+        if (taprio && !root_gates_in_nic(r) && !allowed(s, SAFETY_SOFTWARE_GATE_INTERVAL))
+                check_software_gate_interval(&c, g);
 
         if (c.oom)
                 return -ENOMEM;
@@ -290,7 +296,7 @@ int schedule_safety_check_now(const Schedule *s, const DeviceFacts *facts, DiagL
          * schedules (checked at every load and before every apply) make no
          * system call for it. */
         if (root_gates(&s->root) && !allowed(s, SAFETY_BASE_TIME) &&
-            clock_gettime(s->root.taprio.clockid, &ts) == 0)
+            clock_gettime(root_launch_clock(&s->root), &ts) == 0)
                 now = (int64_t) ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
         return schedule_safety_check(s, facts, now, diags, ret_failed);
 }

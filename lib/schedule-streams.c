@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "qdisc-kind.h"
 #include "schedule-safety.h"
 #include "schedule-streams.h"
 
@@ -23,7 +24,7 @@ int schedule_streams_compute(const Schedule *s, uint32_t device_speed_mbps, Stre
                 .num_tc = r->num_tc,
                 .ptp_tc = ptp_tc,
                 /* A file that allows short software gates gets exact windows, as in full offload. */
-                .min_interval_ns = r->taprio.mode == TAPRIO_MODE_FULL_OFFLOAD ||
+                .min_interval_ns = root_gates_in_nic(r) ||
                                    (s->allow & (1U << SAFETY_SOFTWARE_GATE_INTERVAL)) ? 0
                                    : TBS_TAPRIO_MIN_SOFTWARE_INTERVAL_NS,
         };
@@ -49,18 +50,11 @@ int schedule_resolve_streams(Schedule *s, uint32_t device_speed_mbps, char **ret
         k = schedule_streams_compute(s, device_speed_mbps, &c, ret_error);
         if (k < 0) {
                 /* No stale gate list of another speed stays behind. */
-                free(s->root.taprio.entries);
-                s->root.taprio.entries = NULL;
-                s->root.taprio.n_entries = 0;
-                s->root.taprio.cycle_time_ns = 0;
+                root_take_gate_list(&s->root, NULL, 0, 0);
                 s->streams.resolved_speed_mbps = 0;
                 return k;
         }
-        free(s->root.taprio.entries);
-        s->root.taprio.entries = TAKE_PTR(c.entries);
-        s->root.taprio.n_entries = c.n_entries;
-        s->root.taprio.cycle_time_ns = (int64_t) c.cycle_ns;
-        s->root.taprio.cycle_time_given = false;
+        root_take_gate_list(&s->root, TAKE_PTR(c.entries), c.n_entries, (int64_t) c.cycle_ns);
         s->streams.resolved_speed_mbps = speed;
         return 0;
 }

@@ -227,9 +227,11 @@ static void verify_monitor_windows(Verifier *v, const Schedule *s, int tc, const
         uint32_t speed = facts && facts->link_speed_mbps > 0 ? facts->link_speed_mbps : s->streams.link_speed_mbps;
         char path[JPATH_MAX];
         uint64_t guard, longest;
+        GateSchedule buf;
+        const GateSchedule *g = root_gate_schedule(&s->root, &buf);
         int n;
 
-        if (schedule_streams_pending(s) || s->root.taprio.n_entries == 0)
+        if (schedule_streams_pending(s) || !g || g->n_entries == 0)
                 return;         /* entries not known yet, or said for root.entries */
         n = txtime_windows(&s->root, (unsigned) tc, &w);
         if (n == -ENOMEM)
@@ -342,7 +344,7 @@ static void verify_txqueues(Verifier *v, const Schedule *s, const DeviceFacts *f
                 if (q->monitor.enabled && tcs_ok)
                         verify_monitor(v, s, q, i, facts);
                 /* For PTP's queue the ptp-etf check says it, as an error. */
-                if (root_stamps_txtime(r) && !q->etf.skip_sock_check &&
+                if (root_stamps_txtime(r) && !etf_spec_etf(q)->skip_sock_check &&
                     (s->allow & (1U << SAFETY_PTP_ETF) || !root_tc_has_queue(r, schedule_ptp_tc(s), q->queue)))
                         vwarn(v, pathf(path, "txqueues[%zu].skip_sock_check", i),
                               "taprio in txtime-assist mode stamps every packet with a launch time, and "
@@ -462,9 +464,7 @@ int schedule_verify(const Schedule *s, const DeviceFacts *facts, DiagList *diags
 
         if (schedule_streams_pending(s) && verify_pending_streams(&v, s, facts, &computed) > 0) {
                 with = *s;
-                with.root.taprio.entries = computed.entries;
-                with.root.taprio.n_entries = computed.n_entries;
-                with.root.taprio.cycle_time_ns = (int64_t) computed.cycle_ns;
+                root_set_gate_list(&with.root, computed.entries, computed.n_entries, (int64_t) computed.cycle_ns);
                 s = &with;
         }
 

@@ -354,7 +354,7 @@ static int running_schedule(Link *l, RootKind kind, QDiscTree *t, RootSpec *ret)
                 return k;
         if (!t->root_known || t->root_spec.kind != kind)
                 return -ENOENT;
-        txtime_running_root(&t->root_spec, (int64_t) now_nsec(t->root_spec.taprio.clockid), ret, NULL);
+        txtime_running_root(&t->root_spec, (int64_t) now_nsec(root_launch_clock(&t->root_spec)), ret, NULL);
         return 0;
 }
 
@@ -364,6 +364,8 @@ int txtime_bus_get_window(sd_bus_message *msg, void *userdata, sd_bus_error *err
         _cleanup_(qdisc_tree_done) QDiscTree t = {};
         RootSpec running;
         const RootSpec *root;
+        GateSchedule buf;
+        const GateSchedule *g = NULL;
         const char *missing;
         uint32_t tc;
         Link *l = userdata;
@@ -397,6 +399,7 @@ int txtime_bus_get_window(sd_bus_message *msg, void *userdata, sd_bus_error *err
                                                  "%s: the kernel's %s schedule cannot be read: %s", l->name,
                                                  root_kind_to_string(root->kind), strerror(-r));
                 root = &running;
+                g = root_gate_schedule(root, &buf);
                 n = txtime_windows(root, tc, &w);
                 if (n < 0)
                         return bus_method_failed(error, n, l->name);
@@ -404,8 +407,8 @@ int txtime_bus_get_window(sd_bus_message *msg, void *userdata, sd_bus_error *err
 
         r = sd_bus_message_new_method_return(msg, &reply);
         if (r >= 0)
-                r = sd_bus_message_append(reply, "tt", gated ? (uint64_t) root->taprio.base_time_ns : 0,
-                                          gated ? (uint64_t) root->taprio.cycle_time_ns : 0);
+                r = sd_bus_message_append(reply, "tt", g ? (uint64_t) g->base_time_ns : 0,
+                                          g ? (uint64_t) g->cycle_time_ns : 0);
         if (r >= 0)
                 r = sd_bus_message_open_container(reply, 'a', "(tt)");
         for (int i = 0; r >= 0 && i < n; i++)

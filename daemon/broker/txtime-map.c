@@ -132,18 +132,18 @@ static void describe_queues(const TxtimeTarget *t, char buf[static 64]) {
 /* The etf every frame passes: the root itself, or the etf under a root
  * cbs; a cbs without one takes no launch times. */
 static int leaf_etf(const RootSpec *root, TxtimeEtf *ret, char *why) {
-        const EtfSpec *e = &root->leaf;
+        const EtfOptions *e = etf_spec_etf(&root->leaf);
 
-        if (!etf_spec_has_etf(e)) {
+        if (!e) {
                 *ret = (TxtimeEtf) {};
                 set_why(why, "TX queue 0 (the root %s) has no etf qdisc", root_kind_to_string(root->kind));
                 return -ENOENT;
         }
         *ret = (TxtimeEtf) {
                 .has_etf = true,
-                .clockid = e->etf.clockid,
-                .deadline_mode = e->etf.deadline_mode,
-                .delta_ns = e->etf.delta_ns,
+                .clockid = e->clockid,
+                .deadline_mode = e->deadline_mode,
+                .delta_ns = e->delta_ns,
         };
         return 0;
 }
@@ -157,21 +157,22 @@ int txtime_class_etf(const Schedule *s, const TxtimeTarget *t, TxtimeEtf *ret, c
                 return leaf_etf(&s->root, ret, why);
         describe_queues(t, qs);
         for (uint32_t i = 0; i < t->n_queues; i++) {
-                const EtfSpec *e = schedule_find_txqueue(s, t->first_queue + i);
+                const EtfSpec *q = schedule_find_txqueue(s, t->first_queue + i);
+                const EtfOptions *e = q ? etf_spec_etf(q) : NULL;
 
-                if (!e || !etf_spec_has_etf(e))   /* a cbs queue without an etf takes no launch times */
+                if (!e)   /* a cbs queue without an etf takes no launch times */
                         continue;
-                if (with > 0 && (e->etf.clockid != etf.clockid || e->etf.deadline_mode != etf.deadline_mode)) {
+                if (with > 0 && (e->clockid != etf.clockid || e->deadline_mode != etf.deadline_mode)) {
                         set_why(why,
                                 "the etf qdiscs of %s differ in clock or deadline mode; the kernel picks one "
                                 "of the queues per flow, so no one socket setting fits them all", qs);
                         return -ENOTUNIQ;
                 }
                 etf.has_etf = true;
-                etf.clockid = e->etf.clockid;
-                etf.deadline_mode = e->etf.deadline_mode;
-                if (e->etf.delta_ns > etf.delta_ns)
-                        etf.delta_ns = e->etf.delta_ns;
+                etf.clockid = e->clockid;
+                etf.deadline_mode = e->deadline_mode;
+                if (e->delta_ns > etf.delta_ns)
+                        etf.delta_ns = e->delta_ns;
                 with++;
         }
         if (with == 0) {

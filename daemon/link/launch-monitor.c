@@ -79,10 +79,7 @@ int launch_gated_txtime(const RootSpec *root, unsigned tc, int64_t now_ns, int64
         int64_t until;
         int n;
 
-        /* A schedule pending with none running yet (a root just made, or
-         * its schedule sent again after a graft): until its base time
-         * taprio has no entries and drops every launch time. */
-        if (root->taprio.admin_pending && root->taprio.oper.n_entries == 0 && now_ns < root->taprio.base_time_ns)
+        if (txtime_none_runs(root, now_ns))
                 return -EAGAIN;
         txtime_running_root(root, now_ns, &running, &until);
         n = txtime_windows(&running, tc, &w);

@@ -13,6 +13,7 @@
 #include "link-internal.h"
 #include "log.h"
 #include "nl-qdisc.h"
+#include "qdisc-kind.h"
 #include "schedule-streams.h"
 
 #define RETRY_FIRST_USEC (1000 * 1000ULL)
@@ -194,9 +195,7 @@ static char *bus_streams_cause(const Schedule *s, const LinkCaps *caps) {
         alone->streams.n = k;
         /* The gate list is computed again, without them. */
         alone->streams.resolved_speed_mbps = 0;
-        free(alone->root.taprio.entries);
-        alone->root.taprio.entries = NULL;
-        alone->root.taprio.n_entries = 0;
+        root_drop_gate_list(&alone->root);
         r = device_verify(alone, caps, &diags);
         diag_list_clear(&diags);
         if (r < 0)

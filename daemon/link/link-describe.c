@@ -99,10 +99,9 @@ static struct json_object *root_json(Link *l, const QDiscTree *t) {
                 _cleanup_json_ struct json_object *full = NULL;
                 const QDiscVTable *vt;
 
-                /* Report the effective cycle time, given or derived. */
-                tmp.root.taprio.cycle_time_given = true;
-                /* and the max SDUs of a kernel that reports them, 0 too */
-                tmp.root.taprio.max_sdu_given = t->root_spec.taprio.max_sdu_dumped;
+                /* Report the effective values (taprio's cycle time, given or
+                 * derived, and the max SDUs of a kernel that reports them). */
+                root_dump_as_file(&tmp.root, true);
                 full = schedule_to_json(&tmp);
                 spec = json_get(full, "root");
                 o = spec ? json_object_get(spec) : json_object_new_object();

@@ -37,14 +37,6 @@ static int link_phc_offset(void *userdata, int64_t *ret_ns) {
         return 0;
 }
 
-static GateEntry *entries_dup(const GateEntry *e, size_t n) {
-        GateEntry *c = calloc(n, sizeof(GateEntry));
-
-        if (c)
-                memcpy(c, e, n * sizeof(GateEntry));
-        return c;
-}
-
 void link_forget_gates(Link *l) {
         if (!l->rt->gates)
                 return;
@@ -53,22 +45,16 @@ void link_forget_gates(Link *l) {
 }
 
 void link_take_gates(Link *l, const QDiscTree *t) {
-        _cleanup_free_ GateEntry *e = NULL, *o = NULL;
         const RootSpec *r = &t->root_spec;
 
         link_forget_gates(l);
         if (!l->rt->monitors || !t->root_known || !root_gates(r))
                 return;
-        if (r->taprio.n_entries > 0 && !(e = entries_dup(r->taprio.entries, r->taprio.n_entries)))
-                return;
-        if (r->taprio.oper.n_entries > 0 && !(o = entries_dup(r->taprio.oper.entries, r->taprio.oper.n_entries)))
-                return;
         l->rt->gates = malloc(sizeof(RootSpec));
         if (!l->rt->gates)
                 return;         /* the next round reads it again */
-        *l->rt->gates = *r;
-        l->rt->gates->taprio.entries = TAKE_PTR(e);
-        l->rt->gates->taprio.oper.entries = TAKE_PTR(o);
+        if (root_spec_copy(l->rt->gates, r, true) < 0)
+                link_forget_gates(l);
 }
 
 /* LaunchMonitorGatesFn: the link's view of the kernel's taprio root; a

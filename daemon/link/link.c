@@ -12,6 +12,7 @@
 #include "json-util.h"
 #include "link-internal.h"
 #include "log.h"
+#include "qdisc-kind.h"
 #include "qdisc-plan.h"
 #include "schedule-json.h"
 #include "schedule-streams.h"
@@ -521,16 +522,17 @@ unsigned link_tx_queues(const Link *l) {
 static int leaf_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
                               bool *ret_deadline, int32_t *ret_delta, bool *ret_offload) {
         EtfSpec e = l->schedule->root.leaf;
+        const EtfOptions *etf = etf_spec_etf(&e);
 
         if (queue != 0)
                 return -ERANGE;
-        if (!etf_spec_has_etf(&e))      /* a cbs root without an etf takes no launch times */
+        if (!etf)      /* a cbs root without an etf takes no launch times */
                 return -ENOENT;
         plan_resolve_leaf_offload(&e, l->rt->caps ? &l->rt->facts : NULL);
         *ret_priority = 0;
-        *ret_clockid = (int32_t) e.etf.clockid;
-        *ret_deadline = e.etf.deadline_mode;
-        *ret_delta = e.etf.delta_ns;
+        *ret_clockid = (int32_t) etf->clockid;
+        *ret_deadline = etf->deadline_mode;
+        *ret_delta = etf->delta_ns;
         *ret_offload = (e.etf_child ? e.child_offload : e.offload) == OFFLOAD_ON;
         return 0;
 }
@@ -538,6 +540,7 @@ static int leaf_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, i
 int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t *ret_clockid,
                        bool *ret_deadline, int32_t *ret_delta, bool *ret_offload) {
         const QueueApplyResult *res;
+        const EtfOptions *etf;
         const EtfSpec *e;
         int tc;
 
@@ -547,7 +550,8 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
                 return leaf_txtime_params(l, queue, ret_priority, ret_clockid, ret_deadline, ret_delta,
                                           ret_offload);
         e = schedule_find_txqueue(l->schedule, queue);
-        if (!e || !etf_spec_has_etf(e))   /* a cbs queue without an etf takes no launch times */
+        etf = e ? etf_spec_etf(e) : NULL;
+        if (!etf)   /* a cbs queue without an etf takes no launch times */
                 return -ENOENT;
         tc = root_send_tc_of_queue(&l->schedule->root, queue);
         if (tc < 0)
@@ -561,9 +565,9 @@ int link_txtime_params(Link *l, uint32_t queue, uint32_t *ret_priority, int32_t 
                 if (l->schedule->root.priority_map[p] == tc) {
                         res = link_last_result(l, queue);
                         *ret_priority = p;
-                        *ret_clockid = (int32_t) e->etf.clockid;
-                        *ret_deadline = e->etf.deadline_mode;
-                        *ret_delta = e->etf.delta_ns;
+                        *ret_clockid = (int32_t) etf->clockid;
+                        *ret_deadline = etf->deadline_mode;
+                        *ret_delta = etf->delta_ns;
                         /* a cbs's etf: its own offload (the result is the cbs's) */
                         *ret_offload = e->etf_child ? e->child_offload == OFFLOAD_ON :
                                        res ? res->offload : false;

@@ -9,6 +9,7 @@
 
 #include "json-strict.h"
 #include "json-util.h"
+#include "qdisc-kind.h"
 #include "schedule-parse.h"
 #include "schedule-streams.h"
 #include "stream-state.h"
@@ -81,9 +82,7 @@ int stream_state_merge(const char *dir, Schedule *s, char **ret_error) {
         }
         /* The gate list must be computed again with them. */
         s->streams.resolved_speed_mbps = 0;
-        free(s->root.taprio.entries);
-        s->root.taprio.entries = NULL;
-        s->root.taprio.n_entries = 0;
+        root_drop_gate_list(&s->root);
         diag_list_clear(&diags);
         return (int) added;
 bad:

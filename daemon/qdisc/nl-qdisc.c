@@ -145,7 +145,7 @@ static int check_read_back(NlQdisc *nl, const ApplyPlan *p, ApplyReport *rep) {
         if (k < 0)
                 return k;
         vt = qdisc_vtable_for_root(t.root_spec.kind);
-        if (!p->plan.check_max_sdu || !t.root_known || !vt || !vt->sends_max_sdu || t.root_spec.taprio.max_sdu_dumped ||
+        if (!p->plan.check_max_sdu || !t.root_known || !vt || !vt->sends_max_sdu || root_max_sdu_reported(&t.root_spec) ||
             taprio_tc_entries_unreported(&t.root_spec))
                 return 0;
         if (asprintf(&rep->error, "root.max_sdu: this kernel does not support a per-class max SDU (its "

@@ -8,6 +8,7 @@
 #include "diag.h"
 #include "json-util.h"
 #include "qdisc-import.h"
+#include "qdisc-kind.h"
 #include "qdisc.h"
 #include "schedule-json.h"
 #include "schedule-parse.h"
@@ -33,24 +34,13 @@ static int refuse(char **ret_reason, const char *format, ...) {
 }
 
 static int copy_root(const RootSpec *from, RootSpec *to) {
-        int64_t sum = 0;
+        int k;
 
-        *to = *from;
-        to->taprio.entries = NULL;
-        /* The running schedule of a pending change is not the file's (and
-         * its entries are from's, not to's to free). */
-        to->taprio.oper = (GateSchedule) {};
-        if (from->taprio.n_entries > 0) {
-                to->taprio.entries = calloc(from->taprio.n_entries, sizeof(GateEntry));
-                if (!to->taprio.entries)
-                        return -ENOMEM;
-                memcpy(to->taprio.entries, from->taprio.entries, from->taprio.n_entries * sizeof(GateEntry));
-        }
-        /* The kernel dumps the cycle time it runs, given or summed; the file
-         * states it only when it is not the sum (what the parser assumes). */
-        for (size_t i = 0; i < from->taprio.n_entries; i++)
-                sum += from->taprio.entries[i].interval_ns;
-        to->taprio.cycle_time_given = root_gates(from) && from->taprio.cycle_time_ns != sum;
+        /* The running schedule of a pending change is not the file's. */
+        k = root_spec_copy(to, from, false);
+        if (k < 0)
+                return k;
+        root_dump_as_file(to, false);
         return 0;
 }
 

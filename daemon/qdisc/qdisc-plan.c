@@ -365,13 +365,14 @@ static int plan_root_change(QDiscPlan *p, int ifindex, const QDiscTree *tree, co
                             const QDiscVTable *vt, int64_t now_ns, size_t max) {
         PlanStep st = { .kind = PLAN_CHANGE_ROOT };
         RootSpec r = *want;     /* shallow: the entries stay the schedule's */
+        GateSchedule gates;
         struct nl_msg *m = NULL;
         char hb[16];
         int k;
 
         if (vt->settle_change)
                 vt->settle_change(&r, &tree->root_spec, now_ns);
-        p->base_time_ns = r.taprio.base_time_ns;
+        p->base_time_ns = root_gate_schedule(&r, &gates) ? gates.base_time_ns : 0;
         snprintf(st.name, sizeof(st.name), "root (%s %s, new schedule in place)", vt->kind,
                  tc_handle_to_string(want->handle, hb));
         k = qdisc_root_change_request(ifindex, &r, &m);
@@ -447,8 +448,8 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
         handle_pool_init(&pool, tree, want.handle);
         if (vt->time_clock) {
                 now_ns = (now ?: qdisc_clock_now_ns)(vt->time_clock(&want));
-                if (want.taprio.base_time_now)
-                        want.taprio.base_time_ns = now_ns;     /* a new root: from its next cycle on */
+                if (vt->settle_now)
+                        vt->settle_now(&want, now_ns);
         }
 
         /* A base time left to tbsd is satisfied by the one it installed. */
@@ -490,7 +491,7 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
                         if (k >= 0 && want.leaf.etf_child)
                                 k = plan_etf_child(&p, ifindex, &want.leaf, want.handle, &pool, max);
                         p.check_max_sdu = vt->sends_max_sdu && root_has_max_sdu(&want) &&
-                                          !(tree->root_known && tree->root_spec.taprio.max_sdu_dumped);
+                                          !(tree->root_known && root_max_sdu_reported(&tree->root_spec));
                         p.check_num_tc = tree->has_root && tree->root.handle != 0 &&
                                          qdisc_root_delete_first(tree->root.kind, vt->kind);
                 }
@@ -512,7 +513,8 @@ int qdisc_plan_build(int ifindex, const Schedule *s, const QDiscTree *tree, cons
 
                 if (p.root_change == PLAN_CHANGE_ROOT_IN_PLACE)
                         sent.taprio.base_time_ns = p.base_time_ns;
-                sent.taprio.max_sdu_given = want.taprio.max_sdu_given || (children_stay && tree->root_spec.taprio.max_sdu_dumped);
+                root_send_max_sdu(&sent, root_max_sdu_sent(&want) ||
+                                         (children_stay && root_max_sdu_reported(&tree->root_spec)));
                 k = plan_restart_schedule(&p, ifindex, &sent, max);
         }
 out:

@@ -126,10 +126,10 @@ RootSpec qdisc_rollback_root(const RootSpec *snap, const RootSpec *cur) {
         RootSpec r = *snap;
 
         if (cur) {
-                r.taprio.max_sdu_given = cur->taprio.max_sdu_dumped;
+                root_send_max_sdu(&r, root_max_sdu_reported(cur));
                 r.fp_given = snap->fp_dumped && cur->fp_dumped;
         } else {
-                r.taprio.max_sdu_given = root_has_max_sdu(&r);
+                root_send_max_sdu(&r, root_has_max_sdu(&r));
                 r.fp_given = snap->fp_dumped && root_has_preemptible(&r);
         }
         return r;

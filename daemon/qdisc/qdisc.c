@@ -109,6 +109,14 @@ static int request_with_stab_room(struct nl_msg **m) {
         return 0;
 }
 
+/* The entries of r's gate list, for a request's room (0: no gates). */
+static size_t gate_entries(const RootSpec *r) {
+        GateSchedule buf;
+        const GateSchedule *g = root_gate_schedule(r, &buf);
+
+        return g ? g->n_entries : 0;
+}
+
 static int root_request(int ifindex, const RootSpec *r, bool change, struct nl_msg **ret) {
         _cleanup_(nlmsg_freep) struct nl_msg *m = NULL;
         const QDiscVTable *vt;
@@ -129,7 +137,7 @@ static int root_request(int ifindex, const RootSpec *r, bool change, struct nl_m
                  * the options to the qdisc's change(). */
                 k = request_new_sized(RTM_NEWQDISC, change ? NLM_F_REPLACE : NLM_F_CREATE | NLM_F_REPLACE,
                                       ifindex, r->handle, TC_H_ROOT, vt->kind,
-                                      REQUEST_SIZE + r->taprio.n_entries * REQUEST_SIZE_PER_ENTRY +
+                                      REQUEST_SIZE + gate_entries(r) * REQUEST_SIZE_PER_ENTRY +
                                               (stab_needs_request(&r->stab) ? QDISC_STAB_SIZE : 0), &m);
                 if (k >= 0)
                         k = vt->fill_options(m, r);
