@@ -208,6 +208,9 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
         if (getrandom(&m->store_generation, sizeof(m->store_generation), GRND_NONBLOCK) !=
             (ssize_t) sizeof(m->store_generation))
                 m->store_generation = now_usec(CLOCK_REALTIME);
+        /* Under 2^52: exact in JSON's numbers (busctl --json, jq), with
+         * room for as many changes as a daemon can see. */
+        m->store_generation &= (UINT64_C(1) << 52) - 1;
         m->one_shot = config->one_shot;
         m->socket_guard_known = m->one_shot;    /* --once leaves a guard an earlier run put in */
         m->clock_interval_usec = config->clock_interval_usec;
