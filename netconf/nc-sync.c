@@ -63,6 +63,15 @@ static int build_list(sd_bus *bus, sd_bus_message **m, void *arg) {
         return r < 0 ? r : sd_bus_message_append(*m, "s", ORIGIN);
 }
 
+/* tbsd's Peer.Ping, answered by sd-bus in tbsd without its methods'
+ * work: whether tbsd answers within the answer time, before an apply
+ * that may wait the apply time (a commit fails fast while tbsd is stopped). */
+static int build_ping(sd_bus *bus, sd_bus_message **m, void *arg) {
+        (void) arg;
+        return sd_bus_message_new_method_call(bus, m, TBS_BUS_NAME, TBS_MANAGER_PATH, "org.freedesktop.DBus.Peer",
+                                              "Ping");
+}
+
 /* The documents of origin netconf tbsd keeps and their generation
  * (ListSchedulesGeneration), waiting at most timeout_usec: 0 and *ret,
  * *ret_generation, or <0 and *error. */
@@ -246,6 +255,20 @@ int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, char **e
                         if (unspoken_pending) {
                                 unspoken_pending = false;
                                 r = note_unspoken(seen);
+                        }
+                } else if (attempt == 0) {
+                        sd_bus_message *pong = NULL;
+
+                        /* The first call waits at most list_timeout_usec,
+                         * as a listing would. */
+                        t0 = nc_now_usec();
+                        r = nc_tbsd_call(build_ping, NULL, list_timeout_usec, &e, &pong);
+                        nc_last_match.list_usec += nc_now_usec() - t0;
+                        sd_bus_message_unref(pong);
+                        if (r < 0) {
+                                nc_tbsd_error_text(&e, r, "netconf: Ping", list_timeout_usec, error);
+                                sd_bus_error_free(&e);
+                                return nc_tbsd.answering ? r : -EAGAIN;
                         }
                 }
                 nc_changes_free(changes);
