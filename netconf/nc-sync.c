@@ -237,7 +237,7 @@ int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, char **e
         int r = 0, n = 0;
 
         *error = NULL;
-        nc_last_match = (struct nc_match_times) { 0, 0 };
+        nc_last_match = (struct nc_match_times) { 0, 0, 0 };
         for (int attempt = 0; attempt < 2; attempt++) {
                 bool listed = !seen_known;
 
@@ -263,7 +263,7 @@ int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, char **e
                          * as a listing would. */
                         t0 = nc_now_usec();
                         r = nc_tbsd_call(build_ping, NULL, list_timeout_usec, &e, &pong);
-                        nc_last_match.list_usec += nc_now_usec() - t0;
+                        nc_last_match.ping_usec = nc_now_usec() - t0;
                         sd_bus_message_unref(pong);
                         if (r < 0) {
                                 nc_tbsd_error_text(&e, r, "netconf: Ping", list_timeout_usec, error);
