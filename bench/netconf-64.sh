@@ -83,20 +83,23 @@ import collections, re, statistics, sys
 out, nclog, tlog, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 num = r"([0-9.]+)"
 mod = [tuple(map(float, m.groups())) for m in re.finditer(
-    r"tbsd: commit of \d+ interfaces: translation %s ms, ListSchedules %s ms, ApplySchedulesBefore %s ms, "
-    r"commit check %s ms in all; operational leaves %s ms; CPU %s ms" % ((num,) * 6), open(nclog).read())]
-# tbsd's ApplySchedulesBefore lines, each with the ListSchedules just before
-# it (the heartbeat's reconcile lists too, and applies nothing).
-lst, app, last = [], [], None
+    r"tbsd: commit of \d+ interfaces: translation %s ms, ListSchedules %s ms, Ping %s ms, "
+    r"ApplySchedulesIfGeneration %s ms, commit check %s ms in all; operational leaves %s ms; CPU %s ms"
+    % ((num,) * 7), open(nclog).read())]
+# tbsd's lines of each commit's apply (one of at least one interface: the
+# heartbeat's reconcile applies none), each with the listing made for it
+# since the apply before (0: none, the module's copy was used).
+lst, app, last = [], [], 0.0
 for line in open(tlog):
-    m = re.search(r"ListSchedules by uid \d+: \d+ documents, %s ms" % num, line)
+    m = re.search(r"ListSchedulesGeneration by uid \d+: \d+ documents, %s ms" % num, line)
     if m:
-        last = float(m.group(1))
-    m = re.search(r"ApplySchedulesBefore by uid \d+: \d+ interfaces, \d+ changed: checked %s ms, kept %s ms, "
-                  r"loaded %s ms, %s ms in all, CPU %s ms" % ((num,) * 5), line)
+        last += float(m.group(1))
+    m = re.search(r"ApplySchedulesIfGeneration by uid \d+: ([1-9]\d*) interfaces, \d+ changed: checked %s ms, "
+                  r"kept %s ms, loaded %s ms, %s ms in all, CPU %s ms" % ((num,) * 5), line)
     if m:
         lst.append(last)
-        app.append(tuple(map(float, m.groups())))
+        last = 0.0
+        app.append(tuple(map(float, m.groups()[1:])))
 t = collections.defaultdict(list)
 for line in open(out):
     f = line.split()
@@ -107,18 +110,19 @@ for line in open(out):
     elif f and f[0] == "C":
         t[(f[2], "CPU " + f[5])].append(float(f[6]))
 if not (len(mod) == len(lst) == len(app)):
-    sys.exit("the logs do not match: %d module lines, %d ListSchedules, %d ApplySchedulesBefore"
+    sys.exit("the logs do not match: %d module lines, %d listings, %d ApplySchedulesIfGeneration"
              % (len(mod), len(lst), len(app)))
 with open(out, "a") as o:
     for i, (m, l, a) in enumerate(zip(mod, lst, app)):
         what, r = ("apply", "change", "remove")[i % 3], i // 3
         parts = {"module: translation": m[0], "module: ListSchedules call": m[1],
-                 "tbsd: ListSchedules": l, "module: ApplySchedulesBefore call": m[2],
-                 "tbsd: ApplySchedulesBefore": a[3], "tbsd: checks": a[0], "tbsd: store": a[1],
-                 "tbsd: load": a[2], "tbsd: CPU": a[4], "module: commit check": m[3],
-                 "module: operational leaves": m[4], "module: CPU check to complete": m[5],
-                 "bus: round trips": (m[1] - l) + (m[2] - a[3]),
-                 "module: own (check - calls)": m[3] - m[1] - m[2]}
+                 "tbsd: ListSchedules": l, "module: Ping call": m[2],
+                 "module: ApplySchedulesIfGeneration call": m[3],
+                 "tbsd: ApplySchedulesIfGeneration": a[3], "tbsd: checks": a[0], "tbsd: store": a[1],
+                 "tbsd: load": a[2], "tbsd: CPU": a[4], "module: commit check": m[4],
+                 "module: operational leaves": m[5], "module: CPU check to complete": m[6],
+                 "bus: round trips": (m[1] - l) + m[2] + (m[3] - a[3]),
+                 "module: own (check - calls)": m[4] - m[1] - m[2] - m[3]}
         for k, v in parts.items():
             t[(what, k)].append(v)
             print("B %s %s %d %s %.1f" % (what, n, r, k.replace(" ", "_"), v), file=o)

@@ -12,6 +12,8 @@
  * named once for it and the daemon's vtables. */
 #define TBS_METHOD_APPLY_SCHEDULES_BEFORE "ApplySchedulesBefore"
 #define TBS_METHOD_LIST_SCHEDULES         "ListSchedules"
+#define TBS_METHOD_LIST_SCHEDULES_GENERATION "ListSchedulesGeneration"
+#define TBS_METHOD_APPLY_SCHEDULES_IF_GENERATION "ApplySchedulesIfGeneration"
 #define TBS_METHOD_VALIDATE_SCHEDULES     "ValidateSchedules"
 #define TBS_METHOD_GET_CAPABILITIES       "GetCapabilities"
 #define TBS_METHOD_LIST_LINKS             "ListLinks"
@@ -39,3 +41,6 @@
 #define TBS_ERROR_LIMIT_EXCEEDED    "org.tsn.Tbs.Error.LimitExceeded"
 /* ApplySchedulesBefore(): the caller's deadline passed, nothing applied. */
 #define TBS_ERROR_DEADLINE_PASSED   "org.tsn.Tbs.Error.DeadlinePassed"
+/* ApplySchedulesIfGeneration(): the kept documents changed since the
+ * generation the caller gave, nothing applied: list them again. */
+#define TBS_ERROR_GENERATION_CHANGED "org.tsn.Tbs.Error.GenerationChanged"

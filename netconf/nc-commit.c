@@ -149,11 +149,12 @@ void commit_log_times(uint64_t leaves_usec) {
         if (!commit_times.pending)
                 return;
         commit_times.pending = false;
-        log_info("\ntbsd: commit of %u interfaces: translation %.1f ms, ListSchedules %.1f ms, "
-                 "ApplySchedulesBefore %.1f ms, commit check %.1f ms in all; operational leaves %.1f ms; "
+        log_info("\ntbsd: commit of %u interfaces: translation %.1f ms, ListSchedules %.1f ms, Ping %.1f ms, "
+                 "ApplySchedulesIfGeneration %.1f ms, commit check %.1f ms in all; operational leaves %.1f ms; "
                  "CPU %.1f ms from the check to here\n", commit_times.n,
                  (double) (commit_times.translated - commit_times.start) / 1e3,
-                 (double) nc_last_match.list_usec / 1e3, (double) nc_last_match.apply_usec / 1e3,
+                 (double) nc_last_match.list_usec / 1e3, (double) nc_last_match.ping_usec / 1e3,
+                 (double) nc_last_match.apply_usec / 1e3,
                  (double) (commit_times.checked - commit_times.start) / 1e3, (double) leaves_usec / 1e3,
                  (double) (cpu_usec() - commit_times.cpu) / 1e3);
 }

@@ -65,8 +65,9 @@ int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, char **e
 /* How long the last make_tbsd_match()'s calls took, answer included
  * (microseconds, 0: not made), for the commit's log line. */
 struct nc_match_times {
-        uint64_t list_usec;     /* ListSchedules */
-        uint64_t apply_usec;    /* ApplySchedulesBefore */
+        uint64_t list_usec;     /* ListSchedulesGeneration */
+        uint64_t ping_usec;     /* the Ping before an apply against the module's copy */
+        uint64_t apply_usec;    /* ApplySchedulesIfGeneration */
 };
 extern struct nc_match_times nc_last_match;
 

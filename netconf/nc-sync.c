@@ -1,43 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tbsd keeps, for the origin netconf, what a datastore says: the
- * documents tbsd keeps (ListSchedules) compared with the datastore's, the
- * difference given in one ApplySchedulesBefore. For a commit (the
- * candidate, nc-commit.c), at netconfd's start and in the reconcile of the
- * heartbeat (the running datastore). */
+ * documents tbsd keeps compared with the datastore's, the difference given
+ * in one ApplySchedulesIfGeneration, which tbsd takes only while its kept
+ * documents are those the module compared with (the module's copy of
+ * them, else ListSchedulesGeneration). For a commit (the candidate,
+ * nc-commit.c), at netconfd's start and in the reconcile of the heartbeat
+ * (the running datastore). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc-diff.h"
 #include "nc-sil-internal.h"
 #include "nc-tbsd.h"
-
-/* What tbsd is to change: an interface's new document (json) or its
- * removal (json NULL). */
-struct change {
-        const char *ifname;
-        const char *json;
-        struct change *next;
-};
-
-static void free_changes(struct change *c) {
-        while (c) {
-                struct change *next = c->next;
-                free(c);
-                c = next;
-        }
-}
-
-static bool add_change(struct change ***tail, const char *ifname, const char *json) {
-        struct change *c = calloc(1, sizeof(*c));
-
-        if (!c)
-                return false;
-        *c = (struct change) { ifname, json, NULL };
-        **tail = c;
-        *tail = &c->next;
-        return true;
-}
 
 /* The reconcile (below) is due: after an apply tbsd left unanswered, and
  * at next_reconcile_usec (CLOCK_MONOTONIC). */
@@ -47,15 +23,18 @@ static uint64_t next_reconcile_usec;
 struct batch {
         const struct change *changes;
         uint64_t deadline_usec;
+        uint64_t generation;
 };
 
-/* ApplySchedulesBefore(documents, removed, "netconf", deadline): tbsd
- * refuses it, changing nothing, once the deadline passed, so an apply this
- * module stopped waiting for is never made later. */
+/* ApplySchedulesIfGeneration(documents, removed, "netconf", deadline,
+ * generation): tbsd refuses it, changing nothing, once the deadline passed
+ * (an apply this module stopped waiting for is never made later), and when
+ * the documents it keeps are no longer those of the generation the
+ * difference was made against (GenerationChanged). */
 static int build_batch(sd_bus *bus, sd_bus_message **m, void *arg) {
         const struct batch *b = arg;
         int r = sd_bus_message_new_method_call(bus, m, TBS_BUS_NAME, TBS_MANAGER_PATH, TBS_MANAGER_IFACE,
-                                               TBS_METHOD_APPLY_SCHEDULES_BEFORE);
+                                               TBS_METHOD_APPLY_SCHEDULES_IF_GENERATION);
 
         if (r >= 0)
                 r = sd_bus_message_open_container(*m, 'a', "(ss)");
@@ -72,28 +51,38 @@ static int build_batch(sd_bus *bus, sd_bus_message **m, void *arg) {
         if (r >= 0)
                 r = sd_bus_message_close_container(*m);
         if (r >= 0)
-                r = sd_bus_message_append(*m, "st", ORIGIN, b->deadline_usec);
+                r = sd_bus_message_append(*m, "stt", ORIGIN, b->deadline_usec, b->generation);
         return r;
 }
 
 static int build_list(sd_bus *bus, sd_bus_message **m, void *arg) {
         int r = sd_bus_message_new_method_call(bus, m, TBS_BUS_NAME, TBS_MANAGER_PATH, TBS_MANAGER_IFACE,
-                                               TBS_METHOD_LIST_SCHEDULES);
+                                               TBS_METHOD_LIST_SCHEDULES_GENERATION);
 
         (void) arg;
         return r < 0 ? r : sd_bus_message_append(*m, "s", ORIGIN);
 }
 
-/* The documents of origin netconf tbsd keeps (ListSchedules), waiting at
- * most timeout_usec: 0 and *ret, or <0 and *error. */
-static int kept_documents(uint64_t timeout_usec, struct doc **ret, char **error) {
+/* tbsd's Peer.Ping, answered by sd-bus in tbsd without its methods'
+ * work: whether tbsd answers within the answer time, before an apply
+ * that may wait the apply time (a commit fails fast while tbsd is stopped). */
+static int build_ping(sd_bus *bus, sd_bus_message **m, void *arg) {
+        (void) arg;
+        return sd_bus_message_new_method_call(bus, m, TBS_BUS_NAME, TBS_MANAGER_PATH, "org.freedesktop.DBus.Peer",
+                                              "Ping");
+}
+
+/* The documents of origin netconf tbsd keeps and their generation
+ * (ListSchedulesGeneration), waiting at most timeout_usec: 0 and *ret,
+ * *ret_generation, or <0 and *error. */
+static int kept_documents(uint64_t timeout_usec, struct doc **ret, uint64_t *ret_generation, char **error) {
         sd_bus_message *reply = NULL;
         sd_bus_error e = SD_BUS_ERROR_NULL;
         struct doc *head = NULL, **tail = &head;
         int r = nc_tbsd_call(build_list, NULL, timeout_usec, &e, &reply);
 
         if (r < 0)
-                nc_tbsd_error_text(&e, r, "netconf: ListSchedules", timeout_usec, error);
+                nc_tbsd_error_text(&e, r, "netconf: ListSchedulesGeneration", timeout_usec, error);
         if (r >= 0)
                 r = sd_bus_message_enter_container(reply, 'a', "(sss)");
         while (r > 0) {
@@ -105,23 +94,70 @@ static int kept_documents(uint64_t timeout_usec, struct doc **ret, char **error)
                         break;
                 d = calloc(1, sizeof(*d));
                 if (!d || !(d->ifname = strdup(ifname)) || !(d->json = strdup(json))) {
-                        free_docs(d);
+                        nc_kept_free(d);
                         r = -ENOMEM;
                         break;
                 }
                 *tail = d;
                 tail = &d->next;
         }
+        if (r >= 0)
+                r = sd_bus_message_exit_container(reply);
+        if (r >= 0)
+                r = sd_bus_message_read(reply, "t", ret_generation);
         if (r < 0 && !*error && asprintf(error, "netconf: cannot read tbsd's documents: %s", strerror(-r)) < 0)
                 *error = NULL;
         sd_bus_error_free(&e);
         sd_bus_message_unref(reply);
         if (r < 0) {
-                free_docs(head);
+                nc_kept_free(head);
                 return r;
         }
         *ret = head;
         return 0;
+}
+
+/* The documents of origin netconf tbsd kept at the generation seen, as
+ * the last listing or the last apply this module made left them: what a
+ * commit's difference is made against, without listing them again. tbsd
+ * refuses the apply when its documents changed since (another caller of
+ * the schedule group, a reload, a restart: its generation starts anew);
+ * the module then lists them and tries once more. */
+static struct doc *seen;
+static uint64_t seen_generation;
+static bool seen_known;
+
+static void forget_seen(void) {
+        nc_kept_free(seen);
+        seen = NULL;
+        seen_known = false;
+}
+
+/* Give tbsd changes against the generation seen; on its answer, seen
+ * becomes what tbsd keeps now. Returns 0, or -errno with e set by the
+ * call. */
+static int apply_changes(const struct change *changes, sd_bus_error *e) {
+        sd_bus_message *reply = NULL;
+        struct batch b = { changes, nc_now_usec() + nc_times.apply_usec, seen_generation };
+        uint64_t t0 = nc_now_usec(), generation;
+        int r;
+
+        /* Waits a little past the deadline: tbsd's answer at the deadline
+         * still arrives. */
+        r = nc_tbsd_call(build_batch, &b, nc_times.apply_usec + nc_times.answer_usec, e, &reply);
+        nc_last_match.apply_usec += nc_now_usec() - t0;
+        if (r >= 0)
+                r = sd_bus_message_skip(reply, "asas");
+        if (r >= 0)
+                r = sd_bus_message_read(reply, "t", &generation);
+        if (r >= 0)
+                r = nc_kept_take(&seen, changes);
+        if (r >= 0)
+                seen_generation = generation;
+        else
+                forget_seen();
+        sd_bus_message_unref(reply);
+        return r;
 }
 
 /* Make tbsd keep, for the origin netconf, exactly the documents of want
@@ -190,66 +226,80 @@ static void forget_unspoken(void) {
 
 struct nc_match_times nc_last_match;
 
+static bool left_alone(const char *ifname) {
+        return is_unspoken(ifname);
+}
+
 int make_tbsd_match(const struct doc *want, uint64_t list_timeout_usec, char **error) {
-        struct doc *kept = NULL;
-        struct change *changes = NULL, **tail = &changes;
-        sd_bus_message *reply = NULL;
+        struct change *changes = NULL;
         sd_bus_error e = SD_BUS_ERROR_NULL;
-        struct batch b = { NULL, 0 };
-        uint64_t t0 = nc_now_usec();
-        int r, n = 0;
+        uint64_t t0;
+        int r = 0, n = 0;
 
         *error = NULL;
-        nc_last_match = (struct nc_match_times) { 0, 0 };
-        r = kept_documents(list_timeout_usec, &kept, error);
-        nc_last_match.list_usec = nc_now_usec() - t0;
-        if (r < 0)
-                return nc_tbsd.answering ? r : -EAGAIN;
-        if (unspoken_pending) {
-                unspoken_pending = false;
-                r = note_unspoken(kept);
-        }
-        for (const struct doc *d = want; d && r >= 0; d = d->next) {
-                const struct doc *k = find_doc(kept, d->ifname);
+        nc_last_match = (struct nc_match_times) { 0, 0, 0 };
+        for (int attempt = 0; attempt < 2; attempt++) {
+                bool listed = !seen_known;
 
-                if (!d->json || (k && strcmp(k->json, d->json) == 0))
-                        continue;
-                r = add_change(&tail, d->ifname, d->json) ? 0 : -ENOMEM;
-                n++;
-        }
-        for (const struct doc *k = kept; k && r >= 0; k = k->next) {
-                const struct doc *d = find_doc(want, k->ifname);
+                if (listed) {
+                        uint64_t generation;
 
-                /* An entry the translation cannot say now (tbsd's probe or the
-                 * TX queues not read) is not a removal: it keeps its document. */
-                if ((d && (d->json || d->error)) || is_unspoken(k->ifname))
-                        continue;
-                r = add_change(&tail, k->ifname, NULL) ? 0 : -ENOMEM;
-                n++;
-        }
-        if (r >= 0 && changes) {
-                b = (struct batch) { changes, nc_now_usec() + nc_times.apply_usec };
-                /* Waits a little past the deadline: tbsd's answer at the
-                 * deadline still arrives. */
-                t0 = nc_now_usec();
-                r = nc_tbsd_call(build_batch, &b, nc_times.apply_usec + nc_times.answer_usec, &e, &reply);
-                nc_last_match.apply_usec = nc_now_usec() - t0;
-                if (r < 0) {
-                        nc_tbsd_error_text(&e, r, "netconf: ApplySchedulesBefore", nc_times.apply_usec, error);
-                        if (nc_tbsd_no_answer(r, &e)) {
-                                reconcile_pending = true;
-                                r = -EAGAIN;
+                        t0 = nc_now_usec();
+                        forget_seen();
+                        r = kept_documents(list_timeout_usec, &seen, &generation, error);
+                        nc_last_match.list_usec += nc_now_usec() - t0;
+                        if (r < 0)
+                                return nc_tbsd.answering ? r : -EAGAIN;
+                        seen_generation = generation;
+                        seen_known = true;
+                        if (unspoken_pending) {
+                                unspoken_pending = false;
+                                r = note_unspoken(seen);
+                        }
+                } else if (attempt == 0) {
+                        sd_bus_message *pong = NULL;
+
+                        /* The first call waits at most list_timeout_usec,
+                         * as a listing would. */
+                        t0 = nc_now_usec();
+                        r = nc_tbsd_call(build_ping, NULL, list_timeout_usec, &e, &pong);
+                        nc_last_match.ping_usec = nc_now_usec() - t0;
+                        sd_bus_message_unref(pong);
+                        if (r < 0) {
+                                nc_tbsd_error_text(&e, r, "netconf: Ping", list_timeout_usec, error);
+                                sd_bus_error_free(&e);
+                                return nc_tbsd.answering ? r : -EAGAIN;
                         }
                 }
+                nc_changes_free(changes);
+                changes = NULL;
+                if (r >= 0)
+                        r = nc_diff(want, seen, left_alone, &changes, &n);
+                /* Against a fresh listing nothing to change is nothing to
+                 * send; against the copy, tbsd is asked whether it still
+                 * keeps what the copy says (an empty apply at its generation). */
+                if (r < 0 || (listed && !changes))
+                        break;
+                r = apply_changes(changes, &e);
+                if (r >= 0 || listed || !sd_bus_error_has_name(&e, TBS_ERROR_GENERATION_CHANGED))
+                        break;
+                sd_bus_error_free(&e);          /* changed since the copy: listed, once more */
         }
+        if (r < 0 && sd_bus_error_is_set(&e)) {
+                nc_tbsd_error_text(&e, r, "netconf: " TBS_METHOD_APPLY_SCHEDULES_IF_GENERATION, nc_times.apply_usec,
+                                   error);
+                if (nc_tbsd_no_answer(r, &e)) {
+                        reconcile_pending = true;
+                        r = -EAGAIN;
+                }
+        } else if (r < 0 && !*error && r != -ENOMEM && asprintf(error, "netconf: tbsd's answer: %s", strerror(-r)) < 0)
+                *error = NULL;
         /* tbsd has what the datastore has: from now on it speaks for these. */
         for (const struct doc *d = want; d && r >= 0; d = d->next)
                 if (d->json)
                         spoken_for(d->ifname);
         sd_bus_error_free(&e);
-        sd_bus_message_unref(reply);
-        free_changes(changes);
-        free_docs(kept);
+        nc_changes_free(changes);
         return r < 0 ? r : n;
 }
 
@@ -344,4 +394,5 @@ status_t nc_sync_start(bool no_startup) {
 
 void nc_sync_stop(void) {
         forget_unspoken();
+        forget_seen();
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include <systemd/sd-daemon.h>
 
@@ -204,6 +205,12 @@ int manager_new(const ManagerConfig *config, Manager **ret) {
         if (!m)
                 return -ENOMEM;
         m->last_reload_ok = -1;
+        if (getrandom(&m->store_generation, sizeof(m->store_generation), GRND_NONBLOCK) !=
+            (ssize_t) sizeof(m->store_generation))
+                m->store_generation = now_usec(CLOCK_REALTIME);
+        /* Under 2^52: exact in JSON's numbers (busctl --json, jq), with
+         * room for as many changes as a daemon can see. */
+        m->store_generation &= (UINT64_C(1) << 52) - 1;
         m->one_shot = config->one_shot;
         m->socket_guard_known = m->one_shot;    /* --once leaves a guard an earlier run put in */
         m->clock_interval_usec = config->clock_interval_usec;
@@ -361,6 +368,9 @@ int manager_reload(Manager *m, char **ret_error) {
         int r;
 
         (void) sd_notify(false, "RELOADING=1");
+        /* Whatever the load finds, the kept documents may have changed
+         * since the last: a caller holding the old generation lists again. */
+        m->store_generation++;
         r = manager_load_dir(m, &dir, ret_error);
         if (r >= 0) {
                 log_debug("reload: %zu file(s) listed, %zu read: %.1f ms", dir.n, files_read(&dir),

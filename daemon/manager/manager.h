@@ -85,6 +85,10 @@ struct Manager {
         struct ScheduleDirStamps *dir_stamps;  /* versions of the folder's files as last read */
         struct ScheduleStoreCache *store_cache; /* the state folder's documents as ListSchedules() and
                                                  * ApplySchedules() last read them (schedule-store.h) */
+        uint64_t store_generation;      /* changes at every load (any caller's apply or removal, a reload
+                                         * of the folders), so at every change of the kept documents;
+                                         * starts at a random value, so a restarted tbsd's is not an old
+                                         * one: ListSchedulesGeneration(), ApplySchedulesIfGeneration() */
         int8_t last_reload_ok;          /* the last load of the folder (start or reload): 1 every file
                                          * read, 0 with errors, -1 none yet */
         uint64_t last_reload_success_usec;  /* CLOCK_REALTIME of the last load without errors; 0: none */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Manager.ApplySchedules(), ApplySchedulesBefore() and ValidateSchedules():
+/* Manager.ApplySchedules(), ApplySchedulesBefore(), ApplySchedulesIfGeneration()
+ * and ValidateSchedules():
  * many interfaces' documents in one call, checked with what ApplySchedule()
  * checks one with (schedule-bus.c, schedule-bus-internal.h), kept and
  * applied in one load, every one put back when any is refused; or, for
@@ -135,12 +136,13 @@ static uint64_t past_deadline(uint64_t deadline_usec) {
 
 /* The refusal of a call whose caller stopped waiting: when says at which
  * step it was found. */
-static int deadline_passed(sd_bus_error *error, const char *who, uint64_t late_usec, const char *when) {
-        log_warning("ApplySchedulesBefore by %s: the caller's deadline passed %" PRIu64 " ms ago %s: nothing "
-                    "applied", who, late_usec / 1000, when);
+static int deadline_passed(sd_bus_error *error, const char *method, const char *who, uint64_t late_usec,
+                           const char *when) {
+        log_warning("%s by %s: the caller's deadline passed %" PRIu64 " ms ago %s: nothing "
+                    "applied", method, who, late_usec / 1000, when);
         return sd_bus_error_setf(error, TBS_ERROR_DEADLINE_PASSED,
-                                 "ApplySchedulesBefore by %s: the caller's deadline passed %" PRIu64 " ms ago %s: "
-                                 "nothing applied", who, late_usec / 1000, when);
+                                 "%s by %s: the caller's deadline passed %" PRIu64 " ms ago %s: "
+                                 "nothing applied", method, who, late_usec / 1000, when);
 }
 
 /* How long a call's steps took (wall, CLOCK_MONOTONIC) and the daemon's
@@ -163,6 +165,8 @@ static void batch_times_log(const BatchTimes *t, uint64_t end, uint64_t cpu_end,
 typedef enum BatchMode {
         BATCH_APPLY,            /* ApplySchedules() */
         BATCH_APPLY_BEFORE,     /* ApplySchedulesBefore(): a fourth argument, the caller's deadline */
+        BATCH_APPLY_IF_GENERATION, /* ApplySchedulesIfGeneration(): the deadline, then the generation of
+                                    * the kept documents the caller's difference is against */
         BATCH_VALIDATE,         /* ValidateSchedules(): the documents only, checked, nothing kept */
 } BatchMode;
 
@@ -193,15 +197,17 @@ static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_er
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
         _cleanup_free_ char *lines = NULL, *warnings = NULL, *errors = NULL;
         const char *dir = m->link_ctx.state_dir, *origin = SCHEDULE_ORIGIN_UNKNOWN, *why;
-        const char *method = mode == BATCH_APPLY_BEFORE ? "ApplySchedulesBefore"
-                           : mode == BATCH_VALIDATE     ? "ValidateSchedules"
-                                                        : "ApplySchedules";
+        const char *method = mode == BATCH_APPLY_BEFORE        ? "ApplySchedulesBefore"
+                           : mode == BATCH_APPLY_IF_GENERATION ? TBS_METHOD_APPLY_SCHEDULES_IF_GENERATION
+                           : mode == BATCH_VALIDATE            ? "ValidateSchedules"
+                                                               : "ApplySchedules";
         const char *label_method = mode == BATCH_VALIDATE ? "ValidateSchedules" : "ApplySchedules";
-        bool with_deadline = mode == BATCH_APPLY_BEFORE;
+        bool with_deadline = mode == BATCH_APPLY_BEFORE || mode == BATCH_APPLY_IF_GENERATION;
+        bool with_generation = mode == BATCH_APPLY_IF_GENERATION;
         _cleanup_close_ int dfd = -EBADF;
         BatchEntry *e = NULL;
         size_t n = 0, bytes = 0, ndone = 0;
-        uint64_t deadline = 0, late;
+        uint64_t deadline = 0, generation = 0, late;
         bool kernel = false;
         Caller caller = {};
         BatchTimes t = { .start = now_usec(CLOCK_MONOTONIC), .cpu = now_usec(CLOCK_PROCESS_CPUTIME_ID) };
@@ -212,6 +218,8 @@ static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_er
                 r = sd_bus_message_read(msg, "s", &origin);
         if (r >= 0 && with_deadline)
                 r = sd_bus_message_read(msg, "t", &deadline);
+        if (r >= 0 && with_generation)
+                r = sd_bus_message_read(msg, "t", &generation);
         if (r < 0) {
                 batch_free(e, n);
                 return bus_method_failed(error, r, method);
@@ -221,12 +229,25 @@ static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_er
                 goto out;
         if (with_deadline && deadline == 0) {
                 r = sd_bus_error_setf(error, TBS_ERROR_INVALID_ARGUMENTS,
-                                      "ApplySchedulesBefore by %s: deadline: 0 is not a time", caller.who);
+                                      "%s by %s: deadline: 0 is not a time", method, caller.who);
                 goto out;
         }
         late = past_deadline(deadline);
         if (late > 0) {
-                r = deadline_passed(error, caller.who, late, "when tbsd took the call");
+                r = deadline_passed(error, method, caller.who, late, "when tbsd took the call");
+                goto out;
+        }
+        /* The caller's difference is against the documents kept at its
+         * generation: against any other it could undo another caller's
+         * change. Nothing below runs another call before the store is
+         * written, so it holds until then. */
+        if (with_generation && generation != m->store_generation) {
+                log_debug("%s by %s: generation %" PRIu64 " given, %" PRIu64 " now: nothing applied", method,
+                          caller.who, generation, m->store_generation);
+                r = sd_bus_error_setf(error, TBS_ERROR_GENERATION_CHANGED,
+                                      "%s by %s: the kept documents changed since generation %" PRIu64
+                                      " (now %" PRIu64 "): nothing applied; list them again", method, caller.who,
+                                      generation, m->store_generation);
                 goto out;
         }
         if (n > BATCH_MAX_ENTRIES) {
@@ -324,7 +345,7 @@ static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_er
                 goto answer;
         late = past_deadline(deadline);
         if (late > 0) {
-                r = deadline_passed(error, caller.who, late, "after the documents were checked");
+                r = deadline_passed(error, method, caller.who, late, "after the documents were checked");
                 goto out;
         }
 
@@ -384,7 +405,7 @@ static int apply_many(sd_bus_message *msg, Manager *m, BatchMode mode, sd_bus_er
                 if (late > 0) {
                         batch_put_back(m, dfd, e, n);
                         (void) manager_reload(m, &again);
-                        r = deadline_passed(error, caller.who, late, "when the load ended (every interface put back)");
+                        r = deadline_passed(error, method, caller.who, late, "when the load ended (every interface put back)");
                         goto out;
                 }
 
@@ -414,6 +435,8 @@ answer:
                 r = sd_bus_message_close_container(reply);
         if (r >= 0)
                 r = schedule_bus_append_lines(reply, warnings);
+        if (r >= 0 && with_generation)
+                r = sd_bus_message_append(reply, "t", m->store_generation);
         if (r >= 0) {
                 uint64_t end = now_usec(CLOCK_MONOTONIC), cpu_end = now_usec(CLOCK_PROCESS_CPUTIME_ID);
 
@@ -433,6 +456,10 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
 
 int schedule_bus_apply_before(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         return apply_many(msg, userdata, BATCH_APPLY_BEFORE, error);
+}
+
+int schedule_bus_apply_if_generation(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        return apply_many(msg, userdata, BATCH_APPLY_IF_GENERATION, error);
 }
 
 int schedule_bus_validate_many(sd_bus_message *msg, void *userdata, sd_bus_error *error) {

@@ -426,10 +426,12 @@ int schedule_bus_get(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
  * (under the system bus' largest message, 32 MiB by default). */
 #define LIST_MAX_BYTES (24 * 1024 * 1024)
 
-int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+/* ListSchedules() and, with_generation, ListSchedulesGeneration(): the
+ * answer's generation is of the documents listed (nothing runs between). */
+static int list_schedules(sd_bus_message *msg, Manager *m, bool with_generation, sd_bus_error *error) {
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
-        Manager *m = userdata;
         const char *dir = m->link_ctx.state_dir, *want;
+        const char *method = with_generation ? TBS_METHOD_LIST_SCHEDULES_GENERATION : TBS_METHOD_LIST_SCHEDULES;
         _cleanup_close_ int dfd = -EBADF;
         char **names = NULL;
         Caller caller = {};
@@ -439,8 +441,8 @@ int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error) 
 
         r = sd_bus_message_read(msg, "s", &want);
         if (r < 0)
-                return bus_method_failed(error, r, "ListSchedules");
-        r = schedule_bus_admit(msg, m, "ListSchedules", &caller, error);
+                return bus_method_failed(error, r, method);
+        r = schedule_bus_admit(msg, m, method, &caller, error);
         if (r < 0)
                 return r;
         r = dir ? schedule_store_list(dir, &names, NULL) : 0;
@@ -485,10 +487,20 @@ int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error) 
         schedule_store_list_free(names);
         if (r >= 0)
                 r = sd_bus_message_close_container(reply);
+        if (r >= 0 && with_generation)
+                r = sd_bus_message_append(reply, "t", m->store_generation);
         if (r >= 0) {
-                log_debug("ListSchedules by %s: %zu documents, %.1f ms", caller.who, listed,
+                log_debug("%s by %s: %zu documents, %.1f ms", method, caller.who, listed,
                           (double) (now_usec(CLOCK_MONOTONIC) - t0) / 1e3);
                 return sd_bus_send(NULL, reply, NULL);
         }
-        return sd_bus_error_is_set(error) ? r : bus_method_failed(error, r, "ListSchedules");
+        return sd_bus_error_is_set(error) ? r : bus_method_failed(error, r, method);
+}
+
+int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        return list_schedules(msg, userdata, false, error);
+}
+
+int schedule_bus_list_generation(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        return list_schedules(msg, userdata, true, error);
 }

@@ -26,6 +26,10 @@ int schedule_bus_apply_many(sd_bus_message *msg, void *userdata, sd_bus_error *e
  *  refused, nothing changed, when CLOCK_MONOTONIC passes deadline_usec
  *  before tbsd answers (the caller has given up waiting). */
 int schedule_bus_apply_before(sd_bus_message *msg, void *userdata, sd_bus_error *error);
+/* ApplySchedulesBefore() refused, changing nothing, unless the kept
+ * documents are still at the caller's generation (ListSchedulesGeneration());
+ * answers the generation after it. */
+int schedule_bus_apply_if_generation(sd_bus_message *msg, void *userdata, sd_bus_error *error);
 
 /** ValidateSchedules(a(ss) interfaces_and_documents) -> (as problems,
  *  as warnings): the checks of ApplySchedules() (caller, bounds, names,
@@ -37,6 +41,8 @@ int schedule_bus_validate_many(sd_bus_message *msg, void *userdata, sd_bus_error
 /** ListSchedules(s origin) -> (a(sss) schedules): every document kept (of
  *  that origin; "" every origin) as (interface, schedule_json, origin). */
 int schedule_bus_list(sd_bus_message *msg, void *userdata, sd_bus_error *error);
+/* ListSchedules() and the kept documents' generation they are of. */
+int schedule_bus_list_generation(sd_bus_message *msg, void *userdata, sd_bus_error *error);
 
 /** RemoveSchedule(s interface, s origin): forget the document given for
  *  interface; its tree goes as when a file is unlinked. */

@@ -6,6 +6,9 @@
 # call and one load, one bad document changes nothing, a kernel refusal of
 # one puts both back, a removal in the same call, its bound.
 # ValidateSchedules: the same checks, rights and bounds, nothing kept.
+# ListSchedulesGeneration and ApplySchedulesIfGeneration (issue 48): an
+# apply at a generation the kept documents left behind is refused with
+# GenerationChanged and changes nothing; at the current one it applies.
 make_veth as0 as0p 4
 make_veth as1 as1p 4
 make_veth fl0 fl0p 4
@@ -192,6 +195,44 @@ assert_eq "$(call ApplySchedules 'a(ss)ass' 1 as0 "$(cat "$TMPDIR/as0.json")" 0 
         "ApplySchedules(as0) back"
 assert_eq "$(qdisc_shape as0)" "$before0" "as0's tree back"
 assert_eq "$(qdisc_shape as1)" "$before1" "as1's tree back"
+
+# issue 48: the generation of the kept documents, and an apply conditional on it (the schedule group's).
+mono_usec() { python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000)'; }
+group_json() { setpriv --reuid=65534 --regid=100 --groups 65534 busctl --system --json=short call org.tsn.Tbs \
+        /org/tsn/Tbs org.tsn.Tbs.Manager "$@"; }
+listed=$(group_json ListSchedulesGeneration s "netconf cnc-1")
+assert_eq "$(jq -r '[.data[0][][0]] | sort | join(" ")' <<<"$listed")" "as0 as1" "ListSchedulesGeneration: the documents"
+stale=$(jq -r '.data[1]' <<<"$listed")
+write_mqprio_schedule "$TMPDIR/as1b.json" as1 250000 400000
+write_mqprio_schedule "$TMPDIR/as0b.json" as0 150000 500000
+call ApplySchedule sss as1 "$(cat "$TMPDIR/as1b.json")" "netconf cnc-1" >/dev/null
+now=$(jq -r '.data[1]' <<<"$(group_json ListSchedulesGeneration s "netconf cnc-1")")
+[ "$now" != "$stale" ] || fail "the generation stayed $stale after as1 was changed"
+shape0=$(qdisc_shape as0)
+shape1=$(qdisc_shape as1)
+kept0=$(cat "$state/schedules.d/as0.json")
+if out=$(asgroup_call ApplySchedulesIfGeneration 'a(ss)asstt' 1 as0 "$(cat "$TMPDIR/as0b.json")" 0 "netconf cnc-1" \
+        "$(($(mono_usec) + 30000000))" "$stale" 2>&1); then
+        fail "ApplySchedulesIfGeneration at a stale generation was not refused: $out"
+fi
+assert_contains "$out" "the kept documents changed since generation $stale (now $now): nothing applied" \
+        "ApplySchedulesIfGeneration at a stale generation (busctl)"
+out=$(setpriv --reuid=65534 --regid=100 --groups 65534 gdbus call --system --dest org.tsn.Tbs --object-path /org/tsn/Tbs \
+        --method org.tsn.Tbs.Manager.ApplySchedulesIfGeneration "[('as0', '$(jq -c . "$TMPDIR/as0b.json")')]" "@as []" \
+        "netconf cnc-1" "uint64 $(($(mono_usec) + 30000000))" "uint64 $stale" 2>&1 || true)
+assert_contains "$out" "org.tsn.Tbs.Error.GenerationChanged" "the refusal's error name (gdbus)"
+assert_eq "$(qdisc_shape as0)$(qdisc_shape as1)" "$shape0$shape1" "the trees after the refusal (tc)"
+assert_eq "$(cat "$state/schedules.d/as0.json")" "$kept0" "as0's kept document after the refusal"
+out=$(asgroup_call ApplySchedulesIfGeneration 'a(ss)asstt' 1 as0 "$(cat "$TMPDIR/as0b.json")" 0 "netconf cnc-1" \
+        "$(($(mono_usec) + 30000000))" "$now")
+after=$(jq -r '.data[1]' <<<"$(group_json ListSchedulesGeneration s "netconf cnc-1")")
+assert_eq "$out" "asast 1 \"as0\" 0 $after" "ApplySchedulesIfGeneration at the current generation: as0 given, the new one"
+assert_eq "$(etf_delta as0 100:1)" 150000 "as0's etf delta after the conditional apply (tc)"
+assert_eq "$(asgroup_call ApplySchedulesIfGeneration 'a(ss)asstt' 0 0 "netconf cnc-1" "$(($(mono_usec) + 30000000))" \
+        "$after")" "asast 0 0 $after" "an empty conditional apply at the current generation: nothing changed"
+assert_eq "$(call ApplySchedules 'a(ss)ass' 2 as0 "$(cat "$TMPDIR/as0.json")" as1 "$(cat "$TMPDIR/as1.json")" 0 \
+        "netconf cnc-1")" 'asas 2 "as0" "as1" 0' "as0 and as1 back"
+assert_eq "$(qdisc_shape as0)$(qdisc_shape as1)" "$before0$before1" "as0's and as1's trees back"
 
 # The schedule group may call the schedule methods, not Reload.
 asgroup() { setpriv --reuid=65534 --regid=100 --groups 65534 "$@"; }
