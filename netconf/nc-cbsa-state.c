@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* oper-idle-slope of each cbsa-parameter-table entry (issue 48): a
  * virtual leaf, read when a <get> reaches it, from the interface's
- * Describe() document that nc-state.c keeps (given as a function, so the
- * two files call one way). Absent when the class has no cbs installed. */
+ * Describe() document of the module's view (nc-view.c). Absent when the
+ * class has no cbs installed. */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "nc-cbsa-state.h"
 #include "nc-cbsa.h"
-
-static const char *(*describe_of)(const char *ifname);
+#include "nc-view.h"
 
 static status_t idle_slope_get(ses_cb_t *scb, getcb_mode_t mode, const val_value_t *virval, val_value_t *dstval) {
         const val_value_t *entry = virval->parent;
@@ -26,18 +25,16 @@ static status_t idle_slope_get(ses_cb_t *scb, getcb_mode_t mode, const val_value
         (void) scb;
         if (mode != GETCB_GET_VALUE)
                 return ERR_NCX_OPERATION_NOT_SUPPORTED;
-        if (!name || !tc || !describe_of ||
-            nc_cbsa_oper_idle_slope(describe_of((const char *) VAL_STR(name)), VAL_UINT(tc), &bps) < 0)
+        if (!name || !tc || nc_cbsa_oper_idle_slope(view_json((const char *) VAL_STR(name)), VAL_UINT(tc), &bps) < 0)
                 return ERR_NCX_SKIPPED;
         snprintf(buf, sizeof(buf), "%" PRIu64, bps);
         return val_set_simval_obj(dstval, dstval->obj, (const xmlChar *) buf);
 }
 
-status_t nc_cbsa_add_oper(val_value_t *iface, const char *(*describe)(const char *ifname)) {
+status_t nc_cbsa_add_oper(val_value_t *iface) {
         val_value_t *cbsa = val_find_child(iface, (const xmlChar *) CBSA_IF_MODULE, (const xmlChar *) "cbsa");
         status_t res = NO_ERR;
 
-        describe_of = describe;
         for (val_value_t *e = cbsa ? val_get_first_child(cbsa) : NULL; e && res == NO_ERR; e = val_get_next_child(e)) {
                 val_value_t *v;
 

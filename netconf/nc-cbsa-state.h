@@ -6,6 +6,6 @@
 
 /* Each cbsa-parameter-table entry of the interface entry iface (of the
  * running datastore) gets oper-idle-slope, a virtual leaf read when a
- * <get> reaches it from describe(IFNAME), Describe()'s document of the
- * interface as nc-state.c keeps it (NULL: none). */
-status_t nc_cbsa_add_oper(val_value_t *iface, const char *(*describe)(const char *ifname));
+ * <get> reaches it from the interface's Describe() document in the
+ * module's view (nc-view.h). */
+status_t nc_cbsa_add_oper(val_value_t *iface);

@@ -10,10 +10,9 @@
 #include "nc-preemption-oper.h"
 #include "nc-preemption-state.h"
 #include "nc-preemption.h"
+#include "nc-view.h"
 
 #define ETHERNET_MODULE "ieee802-ethernet-interface"
-
-static nc_describe_json_fn describe_json;
 
 /* The name of the interface entry above a virtual node. */
 static const char *ifname_above(const val_value_t *v) {
@@ -28,7 +27,7 @@ static const char *ifname_above(const val_value_t *v) {
 
 static int mm_oper(const val_value_t *virval, struct nc_mm_oper *o) {
         const char *ifname = ifname_above(virval);
-        const char *json = ifname && describe_json ? describe_json(ifname) : NULL;
+        const char *json = ifname ? view_json(ifname) : NULL;
         return json ? nc_mm_oper_from_describe(json, o) : -1;
 }
 
@@ -112,7 +111,7 @@ static status_t add_virtual(val_value_t *parent, const char *module, const char 
         return NO_ERR;
 }
 
-status_t nc_preemption_add_oper(val_value_t *entry, nc_describe_json_fn describe) {
+status_t nc_preemption_add_oper(val_value_t *entry) {
         val_value_t *fp = val_find_child(entry, (const xmlChar *) PREEMPT_IF_MODULE,
                                          (const xmlChar *) "frame-preemption-parameters");
         val_value_t *eth = val_find_child(entry, (const xmlChar *) ETHERNET_MODULE, (const xmlChar *) "ethernet");
@@ -120,7 +119,6 @@ status_t nc_preemption_add_oper(val_value_t *entry, nc_describe_json_fn describe
                               : NULL;
         status_t res;
 
-        describe_json = describe;
         res = add_virtual(fp, PREEMPT_IF_MODULE, "preemption-active", preemption_active_get);
         if (res == NO_ERR)
                 res = add_virtual(mm, MAC_MERGE_MODULE, "admin-status", mac_merge_get);

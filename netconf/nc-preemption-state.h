@@ -5,12 +5,8 @@
 
 #include "nc-sil-internal.h"
 
-/* The Describe() document of an interface, as the caller keeps it
- * (nc-state.c's view); NULL when there is none. */
-typedef const char *(*nc_describe_json_fn)(const char *ifname);
-
 /* Adds, to one interface entry of the running datastore, the virtual
  * nodes read when a <get> reaches them: preemption-active under its
  * frame-preemption-parameters, admin-status and statistics under its
  * ethernet/mac-merge (where the entry has those containers). */
-status_t nc_preemption_add_oper(val_value_t *entry, nc_describe_json_fn describe_json);
+status_t nc_preemption_add_oper(val_value_t *entry);

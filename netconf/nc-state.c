@@ -17,13 +17,6 @@
 #include "nc-tbsd.h"
 #include "nc-view.h"
 
-/* Describe()'s document of ifname from its view, for the cbsa and
- * preemption modules' nodes (nc-cbsa-state.c, nc-preemption-state.c). */
-static const char *describe_json(const char *ifname) {
-        const struct view *v = view_of(ifname);
-        return v ? v->json : NULL;
-}
-
 static const char *const oper_leaves[] = {
         "oper-gate-states", "oper-cycle-time-extension", "config-pending", "supported-list-max",
         "supported-interval-max", "tick-granularity", "config-change-error", NULL,
@@ -277,13 +270,13 @@ status_t add_oper_leaves(void) {
         for (val_value_t *e = ifs ? val_get_first_child(ifs) : NULL; e && res == NO_ERR; e = val_get_next_child(e)) {
                 res = add_link_state(e);
                 if (res == NO_ERR)
-                        res = nc_cbsa_add_oper(e, describe_json);
+                        res = nc_cbsa_add_oper(e);
                 for (size_t m = 0; table_modules[m] && res == NO_ERR; m++)
                         res = add_table_oper(val_find_child(e, (const xmlChar *) table_modules[m],
                                                             (const xmlChar *) "gate-parameter-table"),
                                              table_modules[m]);
                 if (res == NO_ERR)
-                        res = nc_preemption_add_oper(e, describe_json);
+                        res = nc_preemption_add_oper(e);
         }
         return res;
 }

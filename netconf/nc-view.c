@@ -92,6 +92,12 @@ int view_oper(const char *ifname, struct nc_oper *o) {
         return 0;
 }
 
+const char *view_json(const char *ifname) {
+        const struct view *v = view_of(ifname);
+
+        return v ? v->json : NULL;
+}
+
 status_t add_leaf(val_value_t *parent, const char *leaf, const char *value) {
         status_t res = NO_ERR;
         val_value_t *v;

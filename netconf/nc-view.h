@@ -29,6 +29,9 @@ struct view *view_of(const char *ifname);
  * there is no view or it is not a status document. */
 int view_oper(const char *ifname, struct nc_oper *o);
 
+/* Describe()'s document of ifname from its view; NULL when there is none. */
+const char *view_json(const char *ifname);
+
 /* A leaf of parent's module made of value (nothing for NULL or ""), or of
  * the number n. */
 status_t add_leaf(val_value_t *parent, const char *leaf, const char *value);
