@@ -159,15 +159,16 @@ EOX
 }
 
 DC=urn:ieee:std:802.1Q:yang:ieee802-dot1dc-sched-if
-# std_gates IFACE NUMERATOR DENOMINATOR: a controller's <config> that knows
-# only the published modules (issue 48): two entries (300 us class 0, 700 us
-# classes 1 and 2), cycle NUMERATOR/DENOMINATOR s, the standard's nodes only.
+# std_gates IFACE NUMERATOR DENOMINATOR [NODES]: a controller's <config>
+# that knows only the published modules (issue 48): two entries (300 us
+# class 0, 700 us classes 1 and 2), cycle NUMERATOR/DENOMINATOR s, the
+# standard's nodes only; NODES (more of the table's nodes) after gate-enabled.
 std_gates() {
         cat <<EOX
 <config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces $IF_NS><interface>
 <name>$1</name>$TYPE
 <gate-parameter-table xmlns="$DC" xmlns:q-sched="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched">
- <gate-enabled>true</gate-enabled>
+ <gate-enabled>true</gate-enabled>${4:-}
  <admin-control-list>
   <gate-control-entry><index>0</index><operation-name>q-sched:set-gate-states</operation-name>
    <gate-states-value>1</gate-states-value><time-interval-value>300000</time-interval-value></gate-control-entry>

@@ -20,32 +20,13 @@ write_mqprio_schedule "$conf/vf0.json" vf0 300000 400000
 start_tbsd_netconf
 wait_configured vf0
 
-DC=urn:ieee:std:802.1Q:yang:ieee802-dot1dc-sched-if
-# std_gates IFACE DENOMINATOR: the controller's <config>, the standard's
-# nodes only: class 0 300 us, classes 1 and 2 700 us, cycle 1/DENOMINATOR
-# s, every class in queue-max-sdu-table (0: the MAC's largest).
-std_gates() {
-        cat <<EOX
-<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces $IF_NS><interface>
-<name>$1</name>$TYPE
-<gate-parameter-table xmlns="$DC" xmlns:q-sched="urn:ieee:std:802.1Q:yang:ieee802-dot1q-sched">
- <gate-enabled>true</gate-enabled>
- <queue-max-sdu-table><traffic-class>0</traffic-class><queue-max-sdu>0</queue-max-sdu></queue-max-sdu-table>
- <queue-max-sdu-table><traffic-class>1</traffic-class><queue-max-sdu>0</queue-max-sdu></queue-max-sdu-table>
- <queue-max-sdu-table><traffic-class>2</traffic-class><queue-max-sdu>0</queue-max-sdu></queue-max-sdu-table>
- <admin-control-list>
-  <gate-control-entry><index>0</index><operation-name>q-sched:set-gate-states</operation-name>
-   <gate-states-value>1</gate-states-value><time-interval-value>300000</time-interval-value></gate-control-entry>
-  <gate-control-entry><index>1</index><operation-name>q-sched:set-gate-states</operation-name>
-   <gate-states-value>6</gate-states-value><time-interval-value>700000</time-interval-value></gate-control-entry>
- </admin-control-list>
- <admin-cycle-time><numerator>1</numerator><denominator>$2</denominator></admin-cycle-time>
- <admin-base-time><seconds>0</seconds><nanoseconds>0</nanoseconds></admin-base-time>
-</gate-parameter-table>
-</interface></interfaces></config>
-EOX
-}
-std_gates vs0 1000 > "$NC/std.xml"
+# The standard-only <config> with every class in queue-max-sdu-table (0:
+# the MAC's largest), cycle 1/DENOMINATOR s (netconf-lib.sh's std_gates).
+SDU_TABLE=$(for c in 0 1 2; do
+        printf '\n <queue-max-sdu-table><traffic-class>%s</traffic-class><queue-max-sdu>0</queue-max-sdu></queue-max-sdu-table>' "$c"
+done)
+std_sdu_gates() { std_gates "$1" 1 "$2" "$SDU_TABLE"; }
+std_sdu_gates vs0 1000 > "$NC/std.xml"
 grep -q 'urn:tsn:tbsd' "$NC/std.xml" && fail "the standard-only document names tbsd's module"
 assert_eq "$(client edit "$NC/std.xml")" ok "ncclient: commit of the standard-only 3-class gate table"
 root=$(qdisc_at vs0 root)
@@ -137,7 +118,7 @@ assert_contains "$(client state vs0)" "origin netconf" "tbsd:state of vs0: origi
 # A change tbsd refuses (a cycle of 0.5 ms under a 1 ms gate list):
 # nothing changes, and config-change-error counts it.
 tree=$(qdisc_shape vs0)
-std_gates vs0 2000 > "$NC/short.xml"
+std_sdu_gates vs0 2000 > "$NC/short.xml"
 out=$(client edit "$NC/short.xml")
 assert_contains "$out" "rpc-error: ApplySchedules(vs0)" "the cycle shorter than the gate list: refused by tbsd"
 assert_eq "$(qdisc_shape vs0)" "$tree" "vs0's tree after the refusal"
