@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nc-diff.h"
+#include "nc-origin.h"
 
 void nc_changes_free(struct change *c) {
         while (c) {
@@ -66,13 +67,15 @@ oom:
         return -ENOMEM;
 }
 
-void nc_kept_free(struct doc *kept) {
-        while (kept) {
-                struct doc *next = kept->next;
-                free(kept->ifname);
-                free(kept->json);
-                free(kept);
-                kept = next;
+void free_docs(struct doc *d) {
+        while (d) {
+                struct doc *next = d->next;
+                free(d->ifname);
+                free(d->json);
+                free(d->error);
+                nc_origin_free(d->origins);
+                free(d);
+                d = next;
         }
 }
 
@@ -88,7 +91,7 @@ int nc_kept_take(struct doc **kept, const struct change *changes) {
                         if (gone) {
                                 *p = gone->next;
                                 gone->next = NULL;
-                                nc_kept_free(gone);
+                                free_docs(gone);
                         }
                         continue;
                 }
@@ -103,7 +106,7 @@ int nc_kept_take(struct doc **kept, const struct change *changes) {
         }
         return 0;
 oom:
-        nc_kept_free(*kept);
+        free_docs(*kept);
         *kept = NULL;
         return -ENOMEM;
 }

@@ -33,5 +33,3 @@ int nc_diff(const struct doc *want, const struct doc *kept, bool (*left_alone)(c
  * -ENOMEM with *kept freed and NULL (what it was is no longer known). */
 int nc_kept_take(struct doc **kept, const struct change *changes);
 
-/* A list of kept documents (ifname and json) freed. */
-void nc_kept_free(struct doc *kept);

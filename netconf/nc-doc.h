@@ -12,3 +12,6 @@ struct doc {
         struct nc_origin *origins; /* the YANG node of each key a node gave (nc-origin.h) */
         struct doc *next;
 };
+
+/* A list of documents freed (nc-diff.c: pure, for the unit tests too). */
+void free_docs(struct doc *d);

@@ -69,18 +69,6 @@ static struct nc_node *nodes_of(const val_value_t *val) {
 }
 
 
-void free_docs(struct doc *d) {
-        while (d) {
-                struct doc *next = d->next;
-                free(d->ifname);
-                free(d->json);
-                free(d->error);
-                nc_origin_free(d->origins);
-                free(d);
-                d = next;
-        }
-}
-
 struct doc *docs_of(const val_value_t *root, bool *oom) {
         struct doc *head = NULL, **tail = &head;
         val_value_t *ifs = root ? val_find_child(root, (const xmlChar *) "ietf-interfaces",

@@ -51,7 +51,6 @@
 /* One per ietf-interfaces interface of root (NULL: none); *oom when memory
  * ran out (the list then stops there). */
 struct doc *docs_of(const val_value_t *root, bool *oom);
-void free_docs(struct doc *d);
 const struct doc *find_doc(const struct doc *d, const char *ifname);
 
 /* nc-sync.c: tbsd keeps, for the origin netconf, what a datastore says. */

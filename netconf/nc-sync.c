@@ -94,7 +94,7 @@ static int kept_documents(uint64_t timeout_usec, struct doc **ret, uint64_t *ret
                         break;
                 d = calloc(1, sizeof(*d));
                 if (!d || !(d->ifname = strdup(ifname)) || !(d->json = strdup(json))) {
-                        nc_kept_free(d);
+                        free_docs(d);
                         r = -ENOMEM;
                         break;
                 }
@@ -110,7 +110,7 @@ static int kept_documents(uint64_t timeout_usec, struct doc **ret, uint64_t *ret
         sd_bus_error_free(&e);
         sd_bus_message_unref(reply);
         if (r < 0) {
-                nc_kept_free(head);
+                free_docs(head);
                 return r;
         }
         *ret = head;
@@ -128,7 +128,7 @@ static uint64_t seen_generation;
 static bool seen_known;
 
 static void forget_seen(void) {
-        nc_kept_free(seen);
+        free_docs(seen);
         seen = NULL;
         seen_known = false;
 }
